@@ -1,0 +1,138 @@
+# volery -- one binary, a pure core library, a libevent shell.
+#
+#   make            build ./volery and the sample tasks
+#   make demo       run a local node and a sample workflow
+#   make test       unit, integration and fuzz tests, then `make check`
+#   make check      the unit and integration tests under ASan + UBSan
+#   make valgrind   the unit tests under valgrind
+#
+# Missing -dev packages are installed by tools/install-deps.sh (as root).
+
+CC	?= cc
+BUILD	?= build
+SANITIZE ?=
+PYTHON	?= python3
+FUZZ_SECONDS ?= 5
+
+PKGS	= libevent uuid libxml-2.0 libpcre2-8
+# Recursive (=) so pkg-config runs after the packages are installed.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS))
+
+WARN	= -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes \
+	  -Wmissing-prototypes -Wno-unused-parameter
+CFLAGS	?= -O2 -g
+ifneq ($(SANITIZE),)
+CFLAGS	= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	  -fno-sanitize-recover=undefined
+LDFLAGS	+= -fsanitize=address,undefined
+endif
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude $(CFLAGS) -MMD -MP
+
+CORE_SRC = $(wildcard src/core/*.c src/wire/*.c)
+SHELL_SRC = $(wildcard src/io/*.c src/cli/*.c)
+CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
+SHELL_OBJ = $(SHELL_SRC:%.c=$(BUILD)/%.o)
+CORE_LIB = $(BUILD)/libvolerycore.a
+
+UNIT_SRC = $(wildcard test/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%)
+
+TASK_NAMES = import georeferencing segmentation anomaly_detection
+TASK_BIN = $(addprefix tasks/,$(TASK_NAMES))
+TEST_TASK_SRC = $(wildcard test/tasks/*.c)
+TEST_TASK_BIN = $(TEST_TASK_SRC:%.c=%)
+
+FUZZ_SRC = $(wildcard test/fuzz/fuzz_*.c)
+FUZZ_BIN = $(FUZZ_SRC:test/fuzz/%.c=build/fuzz/%)
+
+DEPS_OK	= $(BUILD)/.deps-ok
+VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
+
+.PHONY: all deps demo test unit integration fuzz check valgrind clean
+.DEFAULT_GOAL := all
+
+all: $(VOLERY) $(TASK_BIN)
+
+deps: $(DEPS_OK)
+$(DEPS_OK): tools/install-deps.sh
+	@tools/install-deps.sh
+	@mkdir -p $(@D) && touch $@
+
+$(BUILD)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+# The core links without libevent: its objects get no pkg-config flags.
+$(BUILD)/src/core/%.o $(BUILD)/src/wire/%.o: ALL_CFLAGS += -DVOLERY_CORE
+$(BUILD)/src/core/%.o: src/core/%.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/src/wire/%.o: src/wire/%.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(CORE_LIB): $(CORE_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(VOLERY): $(SHELL_OBJ) $(CORE_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(SHELL_OBJ) $(CORE_LIB) $(PKG_LIBS)
+
+# The sample PLMI2 tasks: one source, four programs.
+tasks/import: TASK_DEFS = -DTASK_INPUTS=0 -DTASK_OUTPUTS=3 -DTASK_NEEDS_PATH=1
+tasks/georeferencing: TASK_DEFS = -DTASK_INPUTS=3 -DTASK_OUTPUTS=2
+tasks/segmentation: TASK_DEFS = -DTASK_INPUTS=3 -DTASK_OUTPUTS=1
+tasks/anomaly_detection: TASK_DEFS = -DTASK_INPUTS=1 -DTASK_OUTPUTS=1
+$(TASK_BIN): tasks/simtask.c | $(DEPS_OK)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g \
+	    -DTASK_NAME='"$(@F)"' $(TASK_DEFS) $< -o $@
+
+test/tasks/%: test/tasks/%.c
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g $< -o $@
+
+$(BUILD)/test/%: test/unit/%.c test/unit/testutil.h $(CORE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< -o $@ $(CORE_LIB) \
+	    $(shell pkg-config --cflags --libs cmocka)
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do $$t; done
+
+integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
+	@tools/install-deps.sh python3:python3
+	$(PYTHON) test/integration/run.py --volery ./$(VOLERY)
+
+# libFuzzer needs clang; each parser gets FUZZ_SECONDS of random input.
+build/fuzz/%: test/fuzz/%.c $(CORE_SRC) | $(DEPS_OK)
+	@mkdir -p $(@D)
+	clang -std=c11 -D_GNU_SOURCE -Iinclude -g -O1 \
+	    -fsanitize=fuzzer,address,undefined $< $(CORE_SRC) -o $@
+
+fuzz: $(FUZZ_BIN)
+	@tools/install-deps.sh clang:clang
+	@set -e; for f in $(FUZZ_BIN); do \
+	    echo "fuzz: $$f ($(FUZZ_SECONDS)s)"; \
+	    mkdir -p build/fuzz/corpus-$$(basename $$f); \
+	    $$f -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	        build/fuzz/corpus-$$(basename $$f) test/fuzz/seeds \
+	        2>build/fuzz/$$(basename $$f).log || \
+	        { tail -40 build/fuzz/$$(basename $$f).log; exit 1; }; \
+	    done
+
+check:
+	$(MAKE) BUILD=build/san SANITIZE=1 all unit integration
+
+valgrind: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do \
+	    valgrind -q --error-exitcode=1 --leak-check=full $$t; done
+
+test: all unit integration fuzz check
+
+demo: all
+	tools/demo.sh
+
+clean:
+	rm -rf build volery $(TASK_BIN) $(TEST_TASK_BIN)
+
+-include $(CORE_OBJ:.o=.d) $(SHELL_OBJ:.o=.d)

@@ -1,0 +1,23 @@
+/*
+ * bounds.h -- every protocol and storage limit of volery, in one place.
+ */
+#ifndef VOLERY_BOUNDS_H
+#define VOLERY_BOUNDS_H
+
+#define UUID_STRLEN 36		/* canonical text form, without NUL */
+#define NAME_MAXLEN 64		/* executable, node and task-type names */
+#define ADDR_MAXLEN 64		/* a client's address as text */
+#define PATH_MAXLEN 1024	/* -p and -x arguments */
+#define DATASET_MAXLEN 64	/* one output dataset id */
+#define REASON_MAXLEN 160	/* why a task was cancelled or failed */
+
+#define CLIENT_LINE_MAX 4096	/* one client request, without newline */
+#define CLIENT_OUTPUT_MAX (4 * 1024 * 1024) /* unread replies before drop */
+#define RUNNER_LINE_MAX 4096	/* one line from a task on stdout/stderr */
+#define RECORD_LINE_MAX 65536	/* one journal record */
+
+#define TASK_INPUTS_MAX 64	/* -a bindings of one task */
+#define TASK_OUTPUTS_MAX 64	/* output datasets of one task */
+#define SUBSCRIBE_MAX 256	/* uuids in one SUBSCRIBE */
+
+#endif

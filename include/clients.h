@@ -1,0 +1,37 @@
+/*
+ * clients.h -- TCP client connections: line framing, replies in request
+ * order (also across replies that wait for the journal), subscriptions.
+ */
+#ifndef VOLERY_CLIENTS_H
+#define VOLERY_CLIENTS_H
+
+#include <stddef.h>
+
+struct event_base;
+struct client;
+
+/* Called for every complete request line (without its newline). */
+typedef void clients_line_fn(struct client *, const char *, size_t);
+
+int	clients_listen(struct event_base *, const char *addr,
+	    clients_line_fn *, char *bound, size_t boundlen, char *err,
+	    size_t errlen);
+void	clients_close_all(void);
+
+/*
+ * Reply with text (one or more lines, each ending in '\n').  A deferred
+ * reply goes out after the next journal commit; any reply queued behind
+ * a deferred one waits too, so replies keep the order of requests.
+ */
+void	client_reply(struct client *, int deferred, const char *text);
+void	client_replyf(struct client *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	client_quit(struct client *);
+const char *client_addr(const struct client *);
+int	client_is_loopback(const struct client *);
+int	client_subscribe(struct client *, const char *uuid);
+
+/* Send line to every client subscribed to uuid. */
+void	clients_notify(const char *uuid, const char *line);
+
+#endif

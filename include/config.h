@@ -1,0 +1,64 @@
+/*
+ * config.h -- the node's configuration (DESIGN.md section 7): an
+ * embedded loopback-only default, overridden by an XML file.
+ */
+#ifndef VOLERY_CONFIG_H
+#define VOLERY_CONFIG_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "bounds.h"
+#include "outbox.h"
+
+enum config_mode {
+	MODE_SCREENSAVER,
+	MODE_DEDICATED,
+};
+
+#define BATCH_MAX 16
+
+struct config_batch {
+	int	days;		/* bit 0 = Sunday ... bit 6 = Saturday */
+	int	from_min;	/* minutes after midnight */
+	int	to_min;		/* may be <= from_min: crosses midnight */
+};
+
+struct config {
+	char		file[PATH_MAX];	/* "" for the embedded default */
+	char		name[NAME_MAXLEN + 1];
+	char		cluster[NAME_MAXLEN + 1];
+	int		reputation;
+	char		listen[ADDR_MAXLEN + 1];
+	int		peer_port;
+	char		broadcast[ADDR_MAXLEN + 1];
+	char		tasks_dir[PATH_MAX];
+	char		state_dir[PATH_MAX];
+	char		log_file[PATH_MAX];
+	enum log_level	log_level;
+	int		slots;
+	enum config_mode mode;
+	int		nbatch;
+	struct config_batch batch[BATCH_MAX];
+
+	/* Timing knobs, LAN-sized. */
+	int		dequeue_window_ms;
+	int		election_window_ms;
+	int		progress_interval_ms;
+	int		failure_timeout_ms;
+	int		node_timeout_ms;
+	int		idle_check_s;
+	int		input_idle_s;
+	int		cpu_idle_percent;
+	int		vacate_after_s;
+	int		cancel_grace_ms;
+	int		max_attempts;
+	int		ageing_s;
+};
+
+void	config_default(struct config *);
+/* Load path over the defaults; on error, every problem is in err. */
+int	config_load(struct config *, const char *path, char *err,
+	    size_t errlen);
+
+#endif

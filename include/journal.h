@@ -1,0 +1,31 @@
+/*
+ * journal.h -- the node's durable task records in <state_dir>/journal.
+ *
+ * Records are appended to memory by journal_append() and made durable
+ * together by journal_commit() (write + fdatasync), which then runs the
+ * callbacks waiting for durability: a reply is sent only after its task
+ * is on disk.  No libevent here; the server decides when to commit.
+ */
+#ifndef VOLERY_JOURNAL_H
+#define VOLERY_JOURNAL_H
+
+#include <stddef.h>
+
+struct task;
+
+typedef void journal_done_cb(void *, int ok);
+typedef int journal_load_cb(struct task *, void *);
+
+int	journal_open(const char *state_dir, char *err, size_t errlen);
+void	journal_close(void);
+/* Feed every intact record to cb; a bad tail is logged and set aside. */
+int	journal_load(journal_load_cb *, void *);
+/* Replace the journal by exactly these tasks (compaction). */
+int	journal_rewrite(struct task *const *, size_t);
+void	journal_append(const struct task *);
+void	journal_after_commit(journal_done_cb *, void *);
+int	journal_pending(void);
+int	journal_commit(void);
+size_t	journal_records(void);	/* appended since the last rewrite */
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * log.h -- the node's log file: one line per event,
+ * "[YYYY-MM-DD HH:MM:SS]: <severity> message", echoed to stderr when the
+ * node runs in the foreground.
+ */
+#ifndef VOLERY_LOG_H
+#define VOLERY_LOG_H
+
+#include "outbox.h"
+
+int	log_open(const char *path, enum log_level min, int echo);
+void	log_close(void);
+void	log_msg(enum log_level, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	log_escape(char *dst, size_t size, const char *src, size_t len);
+
+#endif

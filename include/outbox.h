@@ -1,0 +1,58 @@
+/*
+ * outbox.h -- the actions a core event asks the shell to carry out, in
+ * order.  The core never does I/O; it appends here.
+ */
+#ifndef VOLERY_OUTBOX_H
+#define VOLERY_OUTBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bounds.h"
+
+enum log_level {
+	LOG_DEBUG,
+	LOG_INFO,
+	LOG_NORMAL,
+	LOG_WARNING,
+	LOG_ERROR,
+};
+#define LOG_NLEVELS 5
+
+enum action_type {
+	ACT_LOG,	/* level, text */
+	ACT_JOURNAL,	/* uuid: make the task's current record durable */
+	ACT_NOTIFY,	/* uuid, text: a PROGRESS line for subscribers */
+	ACT_START,	/* uuid: start the task's executable here */
+	ACT_STOP,	/* uuid: stop our process running it */
+	ACT_TIMER,	/* when: call node_tick() at this time (-1: none) */
+};
+
+struct action {
+	enum action_type type;
+	char		 uuid[UUID_STRLEN + 1];
+	enum log_level	 level;
+	char		*text;
+	int64_t		 when;
+};
+
+struct outbox {
+	struct action	*v;
+	size_t		 n;
+	size_t		 cap;
+};
+
+void	outbox_init(struct outbox *);
+void	outbox_clear(struct outbox *);
+void	outbox_free(struct outbox *);
+void	outbox_task(struct outbox *, enum action_type, const char *);
+void	outbox_text(struct outbox *, enum action_type, const char *,
+	    const char *);
+void	outbox_timer(struct outbox *, int64_t);
+void	outbox_log(struct outbox *, enum log_level, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+const char *log_level_name(enum log_level);
+int	 log_level_parse(const char *, enum log_level *);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * runner.h -- run task executables as child processes (DESIGN.md
+ * section 4): own process group, no shell, stdout lines to the node,
+ * stderr to the log, CANCEL then SIGTERM then SIGKILL to stop.
+ */
+#ifndef VOLERY_RUNNER_H
+#define VOLERY_RUNNER_H
+
+#include <stddef.h>
+
+struct event_base;
+struct task;
+
+struct runner_hooks {
+	/* A line the task wrote on stdout (without newline). */
+	void	(*line)(const char *uuid, const char *line, size_t len);
+	/* The process ended and its output is drained. */
+	void	(*exit)(const char *uuid, int code, int signo);
+};
+
+struct runner_opts {
+	const char	*tasks_dir;
+	int		 nice;		/* 0 or 19 */
+	int		 idle_io;	/* idle I/O priority */
+	int		 grace_ms;	/* between CANCEL, SIGTERM, SIGKILL */
+};
+
+int	runner_init(struct event_base *, const struct runner_hooks *,
+	    const struct runner_opts *);
+int	runner_start(const struct task *, char *err, size_t errlen);
+void	runner_stop(const char *uuid);
+void	runner_shutdown(void);
+int	runner_count(void);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * task.h -- one task of the task map (DESIGN.md section 2).
+ *
+ * A task is plain data: the core owns it, the codecs encode it, nothing
+ * here touches a socket, clock or file.
+ */
+#ifndef VOLERY_TASK_H
+#define VOLERY_TASK_H
+
+#include <stdint.h>
+
+#include "bounds.h"
+
+enum task_state {
+	TASK_SUBMITTED,		/* waiting for inputs */
+	TASK_READY,		/* in the ready queue */
+	TASK_RUNNING,
+	TASK_TERMINATED,
+	TASK_CANCELLED,
+	TASK_FAILED,
+};
+#define TASK_NSTATES 6
+
+enum task_prio {
+	PRIO_LOW,
+	PRIO_INTERACTIVE,
+};
+
+/* Whether this node runs the task's process, and how that run is going. */
+enum task_run {
+	RUN_NONE,		/* no process of ours */
+	RUN_ACTIVE,		/* our process is running the task */
+	RUN_STOPPING,		/* asked to stop; slot held until it exits */
+};
+
+/* Input k of a task: output `nth` (1-based) of task `from`. */
+struct task_input {
+	char	 from[UUID_STRLEN + 1];
+	int	 nth;
+	char	*dataset;		/* NULL until bound */
+};
+
+struct task {
+	char		 uuid[UUID_STRLEN + 1];
+	char		 exec[NAME_MAXLEN + 1];
+	enum task_prio	 prio;
+	int		 aged;		/* low task promoted by ageing */
+	enum task_state	 state;
+
+	int		 ninputs;
+	struct task_input *inputs;
+	char		*path;		/* -p, or NULL */
+	char		*params;	/* -x, or NULL */
+
+	char		 scheduled_by[NAME_MAXLEN + 1];
+	char		 client[ADDR_MAXLEN + 1];
+	char		 running_on[NAME_MAXLEN + 1];	/* "" if none */
+
+	int64_t		 submit_ms;	/* wall clock, ms since the epoch */
+	int64_t		 ready_ms;
+	int64_t		 start_ms;
+	int64_t		 end_ms;
+
+	int		 progress;	/* 0-100 */
+	int		 noutputs;
+	char		**outputs;
+
+	int		 attempts;	/* runs started */
+	int		 failures;	/* runs that ended without a result */
+	char		 reason[REASON_MAXLEN + 1];	/* why Cancelled/Failed */
+
+	/* Local, never replicated or journaled. */
+	enum task_run	 run;
+	char		 run_error[REASON_MAXLEN + 1];	/* set: run has failed */
+};
+
+struct task	*task_new(const char *uuid, const char *exec, int ninputs);
+void		 task_free(struct task *);
+int		 task_set_string(char **, const char *);
+int		 task_set_outputs(struct task *, char *const *, int);
+int		 task_inputs_bound(const struct task *);
+
+int		 task_is_final(enum task_state);
+const char	*task_state_name(enum task_state);
+int		 task_state_parse(const char *, enum task_state *);
+const char	*task_prio_name(enum task_prio);
+int		 task_prio_parse(const char *, enum task_prio *);
+
+int		 task_uuid_valid(const char *);
+int		 task_name_valid(const char *);
+int		 task_token_valid(const char *, int);
+
+#endif

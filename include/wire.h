@@ -1,0 +1,95 @@
+/*
+ * wire.h -- pure codecs: client request lines, runner lines, task
+ * records and journal framing.  Each parser takes untrusted bytes with
+ * their length, never reads past them, and says what is wrong in err.
+ */
+#ifndef VOLERY_WIRE_H
+#define VOLERY_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bounds.h"
+#include "node.h"
+#include "outbox.h"
+#include "task.h"
+
+enum client_cmd {
+	CMD_SCHEDULE,
+	CMD_SUBSCRIBE,
+	CMD_CANCEL,
+	CMD_TASKS,
+	CMD_NODES,
+	CMD_LOG,
+	CMD_IDLE,
+	CMD_HELP,
+	CMD_QUIT,
+};
+
+enum idle_force {
+	IDLE_AUTO,
+	IDLE_ON,
+	IDLE_OFF,
+};
+
+struct client_req {
+	enum client_cmd		 cmd;
+	/* SCHEDULE */
+	const char		*exec;
+	enum task_prio		 prio;
+	const char		*path;
+	const char		*params;
+	int			 nbind;
+	struct node_binding	 bind[TASK_INPUTS_MAX];
+	/* SUBSCRIBE, CANCEL (uuid[0]), LOG -t (uuid[0]) */
+	int			 nuuid;
+	char			 uuid[SUBSCRIBE_MAX][UUID_STRLEN + 1];
+	/* TASKS */
+	int			 has_state;
+	enum task_state		 state;
+	/* IDLE */
+	enum idle_force		 idle;
+	/* LOG */
+	const char		*regex;
+	int			 has_level;
+	enum log_level		 level;
+	int			 nlines;
+
+	char			 buf[CLIENT_LINE_MAX + 1];  /* tokens */
+};
+
+int	wire_client_parse(const char *, size_t, struct client_req *, char *,
+	    size_t);
+
+enum runner_msg_type {
+	RMSG_PROGRESS,
+	RMSG_TERMINATED,
+	RMSG_CANCELLED,
+	RMSG_ERROR,
+};
+
+struct runner_msg {
+	enum runner_msg_type	 type;
+	int			 percent;
+	int			 noutputs;
+	char			*outputs[TASK_OUTPUTS_MAX];
+	const char		*message;
+	char			 buf[RUNNER_LINE_MAX + 1];
+};
+
+int	wire_runner_parse(const char *, size_t, struct runner_msg *, char *,
+	    size_t);
+
+/* A task as one line of text (no newline); returns its length or -1. */
+int	wire_task_encode(const struct task *, char *, size_t);
+struct task *wire_task_decode(const char *, size_t, char *, size_t);
+
+/* The PROGRESS line for t, newline included; returns its length. */
+int	wire_progress_line(const struct task *, char *, size_t);
+
+/* Journal framing: "<crc32 hex8> <payload>". */
+int	wire_record_frame(const char *, size_t, char *, size_t);
+int	wire_record_unframe(const char *, size_t, const char **, size_t *);
+uint32_t wire_crc32(const void *, size_t);
+
+#endif

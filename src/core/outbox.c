@@ -1,0 +1,134 @@
+/*
+ * outbox.c -- the list of actions produced by one core event.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "outbox.h"
+
+static const char *level_names[LOG_NLEVELS] = {
+	"debug", "info", "normal", "warning", "error",
+};
+
+void
+outbox_init(struct outbox *o)
+{
+	memset(o, 0, sizeof *o);
+}
+
+void
+outbox_clear(struct outbox *o)
+{
+	size_t	i;
+
+	for (i = 0; i < o->n; i++)
+		free(o->v[i].text);
+	o->n = 0;
+}
+
+void
+outbox_free(struct outbox *o)
+{
+	outbox_clear(o);
+	free(o->v);
+	memset(o, 0, sizeof *o);
+}
+
+/* Append a zeroed action; on ENOMEM the action is dropped. */
+static struct action *
+append(struct outbox *o, enum action_type type)
+{
+	struct action	*a;
+
+	if (o->n == o->cap) {
+		size_t cap = o->cap == 0 ? 16 : o->cap * 2;
+		struct action *v = realloc(o->v, cap * sizeof *v);
+		if (v == NULL)
+			return NULL;
+		o->v = v;
+		o->cap = cap;
+	}
+	a = &o->v[o->n++];
+	memset(a, 0, sizeof *a);
+	a->type = type;
+	return a;
+}
+
+void
+outbox_task(struct outbox *o, enum action_type type, const char *uuid)
+{
+	struct action	*a;
+
+	if ((a = append(o, type)) != NULL)
+		snprintf(a->uuid, sizeof a->uuid, "%s", uuid);
+}
+
+void
+outbox_text(struct outbox *o, enum action_type type, const char *uuid,
+    const char *text)
+{
+	struct action	*a;
+	char		*copy;
+
+	if ((copy = strdup(text)) == NULL)
+		return;
+	if ((a = append(o, type)) == NULL) {
+		free(copy);
+		return;
+	}
+	snprintf(a->uuid, sizeof a->uuid, "%s", uuid);
+	a->text = copy;
+}
+
+void
+outbox_timer(struct outbox *o, int64_t when)
+{
+	struct action	*a;
+
+	if ((a = append(o, ACT_TIMER)) != NULL)
+		a->when = when;
+}
+
+void
+outbox_log(struct outbox *o, enum log_level level, const char *fmt, ...)
+{
+	struct action	*a;
+	va_list		 ap;
+	char		*text;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) == -1)
+		text = NULL;
+	va_end(ap);
+	if (text == NULL)
+		return;
+	if ((a = append(o, ACT_LOG)) == NULL) {
+		free(text);
+		return;
+	}
+	a->level = level;
+	a->text = text;
+}
+
+const char *
+log_level_name(enum log_level l)
+{
+	return (unsigned)l < LOG_NLEVELS ? level_names[l] : "?";
+}
+
+int
+log_level_parse(const char *s, enum log_level *out)
+{
+	int	i;
+
+	for (i = 0; i < LOG_NLEVELS; i++) {
+		if (strcasecmp(s, level_names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -1,0 +1,139 @@
+/*
+ * readyq.c -- the ready queue as a sorted array.  Queues hold at most a
+ * few thousand tasks, so binary search plus memmove beats a heap here,
+ * and position k (the dequeue rank) is a plain index.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "readyq.h"
+#include "task.h"
+
+void
+readyq_init(struct readyq *q)
+{
+	memset(q, 0, sizeof *q);
+}
+
+void
+readyq_free(struct readyq *q)
+{
+	free(q->v);
+	memset(q, 0, sizeof *q);
+}
+
+static int
+effective_prio(const struct task *t)
+{
+	return t->prio == PRIO_INTERACTIVE || t->aged;
+}
+
+/* Negative if a goes before b. */
+int
+readyq_cmp(const struct task *a, const struct task *b)
+{
+	int	pa = effective_prio(a), pb = effective_prio(b);
+
+	if (pa != pb)
+		return pb - pa;
+	if (a->submit_ms != b->submit_ms)
+		return a->submit_ms < b->submit_ms ? -1 : 1;
+	return strcmp(a->uuid, b->uuid);
+}
+
+/* First index whose task does not go before t. */
+static size_t
+lower_bound(const struct readyq *q, const struct task *t)
+{
+	size_t	lo = 0, hi = q->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (readyq_cmp(q->v[mid], t) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int
+readyq_push(struct readyq *q, struct task *t)
+{
+	size_t	i;
+
+	if (q->n == q->cap) {
+		size_t cap = q->cap == 0 ? 32 : q->cap * 2;
+		struct task **v = realloc(q->v, cap * sizeof *v);
+		if (v == NULL)
+			return -1;
+		q->v = v;
+		q->cap = cap;
+	}
+	i = lower_bound(q, t);
+	memmove(&q->v[i + 1], &q->v[i], (q->n - i) * sizeof *q->v);
+	q->v[i] = t;
+	q->n++;
+	return 0;
+}
+
+int
+readyq_remove(struct readyq *q, const struct task *t)
+{
+	size_t	i = lower_bound(q, t);
+
+	if (i >= q->n || q->v[i] != t)
+		return -1;
+	memmove(&q->v[i], &q->v[i + 1], (q->n - i - 1) * sizeof *q->v);
+	q->n--;
+	return 0;
+}
+
+struct task *
+readyq_at(const struct readyq *q, size_t k)
+{
+	return k < q->n ? q->v[k] : NULL;
+}
+
+size_t
+readyq_len(const struct readyq *q)
+{
+	return q->n;
+}
+
+int64_t
+readyq_age(struct readyq *q, int64_t now, int64_t ageing_ms)
+{
+	int64_t	next = -1;
+	size_t	i;
+	int	changed = 0;
+
+	if (ageing_ms <= 0)
+		return -1;
+	for (i = 0; i < q->n; i++) {
+		struct task *t = q->v[i];
+		int64_t due;
+		if (effective_prio(t))
+			continue;
+		due = t->ready_ms + ageing_ms;
+		if (due <= now) {
+			t->aged = 1;
+			changed = 1;
+		} else if (next == -1 || due < next)
+			next = due;
+	}
+	if (changed) {
+		/* Rare: re-sort the whole queue rather than shuffle. */
+		struct task **v = q->v;
+		size_t n = q->n;
+		q->n = 0;
+		for (i = 0; i < n; i++) {
+			struct task *t = v[i];
+			size_t j = lower_bound(q, t);
+			memmove(&v[j + 1], &v[j], (q->n - j) * sizeof *v);
+			v[j] = t;
+			q->n++;
+		}
+	}
+	return next;
+}

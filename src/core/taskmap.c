@@ -1,0 +1,187 @@
+/*
+ * taskmap.c -- hash map from uuid to task, open addressing with linear
+ * probing and tombstones.  Grows at 1/2 load so probes stay short.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "task.h"
+#include "taskmap.h"
+
+/* Marks a removed slot: keeps probe chains intact. */
+static struct task tombstone;
+#define TOMB (&tombstone)
+
+static uint64_t
+hash_uuid(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	while (*s != '\0') {
+		h ^= (unsigned char)*s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+void
+taskmap_init(struct taskmap *m)
+{
+	memset(m, 0, sizeof *m);
+}
+
+void
+taskmap_free(struct taskmap *m)
+{
+	size_t	i;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i] != NULL && m->slots[i] != TOMB)
+			task_free(m->slots[i]);
+	free(m->slots);
+	memset(m, 0, sizeof *m);
+}
+
+static size_t
+probe(const struct taskmap *m, const char *uuid, int *found)
+{
+	size_t	mask = m->cap - 1;
+	size_t	i = hash_uuid(uuid) & mask;
+	size_t	first_tomb = SIZE_MAX;
+
+	for (;;) {
+		struct task *t = m->slots[i];
+		if (t == NULL) {
+			*found = 0;
+			return first_tomb != SIZE_MAX ? first_tomb : i;
+		}
+		if (t == TOMB) {
+			if (first_tomb == SIZE_MAX)
+				first_tomb = i;
+		} else if (strcmp(t->uuid, uuid) == 0) {
+			*found = 1;
+			return i;
+		}
+		i = (i + 1) & mask;
+	}
+}
+
+struct task *
+taskmap_find(const struct taskmap *m, const char *uuid)
+{
+	int	found;
+	size_t	i;
+
+	if (m->cap == 0)
+		return NULL;
+	i = probe(m, uuid, &found);
+	return found ? m->slots[i] : NULL;
+}
+
+static int
+grow(struct taskmap *m)
+{
+	struct taskmap	bigger;
+	size_t		i;
+
+	bigger.cap = m->cap == 0 ? 64 : m->cap * 2;
+	while (m->n * 2 >= bigger.cap)
+		bigger.cap *= 2;
+	if ((bigger.slots = calloc(bigger.cap, sizeof *bigger.slots)) == NULL)
+		return -1;
+	bigger.n = bigger.used = 0;
+	for (i = 0; i < m->cap; i++) {
+		struct task *t = m->slots[i];
+		int found;
+		if (t == NULL || t == TOMB)
+			continue;
+		bigger.slots[probe(&bigger, t->uuid, &found)] = t;
+		bigger.n++;
+		bigger.used++;
+	}
+	free(m->slots);
+	*m = bigger;
+	return 0;
+}
+
+/* Insert t; fails if its uuid is present already. */
+int
+taskmap_insert(struct taskmap *m, struct task *t)
+{
+	int	found;
+	size_t	i;
+
+	if ((m->used + 1) * 2 > m->cap && grow(m) == -1)
+		return -1;
+	i = probe(m, t->uuid, &found);
+	if (found)
+		return -1;
+	if (m->slots[i] == NULL)
+		m->used++;
+	m->slots[i] = t;
+	m->n++;
+	return 0;
+}
+
+/* Unlink and return the task (the caller frees it), or NULL. */
+struct task *
+taskmap_remove(struct taskmap *m, const char *uuid)
+{
+	struct task	*t;
+	int		 found;
+	size_t		 i;
+
+	if (m->cap == 0)
+		return NULL;
+	i = probe(m, uuid, &found);
+	if (!found)
+		return NULL;
+	t = m->slots[i];
+	m->slots[i] = TOMB;
+	m->n--;
+	return t;
+}
+
+size_t
+taskmap_count(const struct taskmap *m)
+{
+	return m->n;
+}
+
+struct task *
+taskmap_next(const struct taskmap *m, size_t *it)
+{
+	while (*it < m->cap) {
+		struct task *t = m->slots[(*it)++];
+		if (t != NULL && t != TOMB)
+			return t;
+	}
+	return NULL;
+}
+
+static int
+by_submit(const void *a, const void *b)
+{
+	const struct task *x = *(struct task *const *)a;
+	const struct task *y = *(struct task *const *)b;
+
+	if (x->submit_ms != y->submit_ms)
+		return x->submit_ms < y->submit_ms ? -1 : 1;
+	return strcmp(x->uuid, y->uuid);
+}
+
+struct task **
+taskmap_sorted(const struct taskmap *m, size_t *np)
+{
+	struct task	**v, *t;
+	size_t		  it = 0, n = 0;
+
+	if ((v = calloc(m->n + 1, sizeof *v)) == NULL)
+		return NULL;
+	while ((t = taskmap_next(m, &it)) != NULL)
+		v[n++] = t;
+	qsort(v, n, sizeof *v, by_submit);
+	*np = n;
+	return v;
+}

@@ -1,0 +1,342 @@
+/*
+ * clients.c -- the telnet-style client port.  Each connection is a
+ * bufferevent; requests are whole lines of at most CLIENT_LINE_MAX bytes.
+ * A longer line is answered "ERROR line too long" and skipped up to its
+ * newline; a client that stops reading its replies is dropped.
+ */
+#include <sys/queue.h>
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <event2/util.h>
+
+#include "bounds.h"
+#include "clients.h"
+#include "journal.h"
+#include "log.h"
+
+struct client {
+	struct bufferevent	*bev;		/* NULL once gone */
+	char			 addr[ADDR_MAXLEN + 1];
+	int			 loopback;
+	int			 discarding;	/* inside an over-long line */
+	int			 quitting;
+	int			 refs;		/* deferred replies held */
+	int			 pending;	/* replies waiting to go out */
+	char			(*subs)[UUID_STRLEN + 1];
+	size_t			 nsubs, capsubs;
+	TAILQ_ENTRY(client)	 entry;
+};
+
+static TAILQ_HEAD(, client)	 clients = TAILQ_HEAD_INITIALIZER(clients);
+static struct evconnlistener	*listener;
+static clients_line_fn		*line_fn;
+
+static void
+client_release(struct client *c)
+{
+	if (c->bev != NULL || c->refs > 0)
+		return;
+	free(c->subs);
+	free(c);
+}
+
+/* The connection is over; the struct lives on while replies hold it. */
+static void
+client_gone(struct client *c)
+{
+	if (c->bev == NULL)
+		return;
+	bufferevent_free(c->bev);
+	c->bev = NULL;
+	TAILQ_REMOVE(&clients, c, entry);
+	log_msg(LOG_DEBUG, "client %s disconnected", c->addr);
+	client_release(c);
+}
+
+static void
+send_text(struct client *c, const char *text)
+{
+	struct evbuffer	*out;
+
+	if (c->bev == NULL)
+		return;
+	out = bufferevent_get_output(c->bev);
+	if (evbuffer_get_length(out) > CLIENT_OUTPUT_MAX) {
+		log_msg(LOG_WARNING, "client %s does not read its replies; "
+		    "dropped", c->addr);
+		client_gone(c);
+		return;
+	}
+	evbuffer_add(out, text, strlen(text));
+}
+
+struct deferred {
+	struct client	*c;
+	char		 text[];
+};
+
+static void
+deferred_cb(void *arg, int ok)
+{
+	struct deferred	*d = arg;
+	struct client	*c = d->c;
+
+	c->pending--;
+	c->refs--;
+	send_text(c, d->text);
+	free(d);
+	client_release(c);
+}
+
+void
+client_reply(struct client *c, int deferred, const char *text)
+{
+	struct deferred	*d;
+	size_t		 len = strlen(text);
+
+	if (!deferred && c->pending == 0) {
+		send_text(c, text);
+		return;
+	}
+	if ((d = malloc(sizeof *d + len + 1)) == NULL) {
+		send_text(c, "ERROR out of memory\n");
+		return;
+	}
+	d->c = c;
+	memcpy(d->text, text, len + 1);
+	c->pending++;
+	c->refs++;
+	journal_after_commit(deferred_cb, d);
+}
+
+void
+client_replyf(struct client *c, const char *fmt, ...)
+{
+	char	buf[CLIENT_LINE_MAX + 512];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	client_reply(c, 0, buf);
+}
+
+void
+client_quit(struct client *c)
+{
+	c->quitting = 1;
+	if (c->bev != NULL)
+		bufferevent_disable(c->bev, EV_READ);
+}
+
+const char *
+client_addr(const struct client *c)
+{
+	return c->addr;
+}
+
+int
+client_is_loopback(const struct client *c)
+{
+	return c->loopback;
+}
+
+int
+client_subscribe(struct client *c, const char *uuid)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nsubs; i++)
+		if (strcmp(c->subs[i], uuid) == 0)
+			return 0;
+	if (c->nsubs == c->capsubs) {
+		size_t cap = c->capsubs == 0 ? 8 : c->capsubs * 2;
+		void *v = realloc(c->subs, cap * sizeof *c->subs);
+		if (v == NULL)
+			return -1;
+		c->subs = v;
+		c->capsubs = cap;
+	}
+	snprintf(c->subs[c->nsubs++], UUID_STRLEN + 1, "%s", uuid);
+	return 0;
+}
+
+void
+clients_notify(const char *uuid, const char *line)
+{
+	struct client	*c, *next;
+	size_t		 i;
+
+	for (c = TAILQ_FIRST(&clients); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, entry);
+		for (i = 0; i < c->nsubs; i++) {
+			if (strcmp(c->subs[i], uuid) == 0) {
+				client_reply(c, 0, line);
+				break;
+			}
+		}
+	}
+}
+
+static void
+read_cb(struct bufferevent *bev, void *arg)
+{
+	struct client	*c = arg;
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	char		*line;
+	size_t		 len;
+
+	c->refs++;	/* a reply may drop the client under our feet */
+	while (c->bev != NULL && !c->quitting) {
+		line = evbuffer_readln(in, &len, EVBUFFER_EOL_CRLF);
+		if (line == NULL) {
+			if (evbuffer_get_length(in) > CLIENT_LINE_MAX) {
+				if (!c->discarding)
+					client_reply(c, 0,
+					    "ERROR line too long\n");
+				c->discarding = 1;
+				evbuffer_drain(in, evbuffer_get_length(in));
+			}
+			break;
+		}
+		if (c->discarding) {
+			c->discarding = 0;	/* the long line's tail */
+		} else if (len > CLIENT_LINE_MAX) {
+			client_reply(c, 0, "ERROR line too long\n");
+		} else
+			line_fn(c, line, len);
+		free(line);
+	}
+	c->refs--;
+	client_release(c);
+}
+
+static void
+write_cb(struct bufferevent *bev, void *arg)
+{
+	struct client	*c = arg;
+
+	if (c->quitting && c->pending == 0)
+		client_gone(c);
+}
+
+static void
+event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		client_gone(arg);
+}
+
+static void
+accept_cb(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	struct event_base	*base = evconnlistener_get_base(l);
+	struct client		*c;
+	char			 host[64] = "?";
+
+	if ((c = calloc(1, sizeof *c)) == NULL) {
+		evutil_closesocket(fd);
+		return;
+	}
+	if (sa->sa_family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)sa;
+		inet_ntop(AF_INET, &sin->sin_addr, host, sizeof host);
+		c->loopback = (ntohl(sin->sin_addr.s_addr) >> 24) == 127;
+		snprintf(c->addr, sizeof c->addr, "%s:%d", host,
+		    ntohs(sin->sin_port));
+	} else if (sa->sa_family == AF_INET6) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)sa;
+		inet_ntop(AF_INET6, &sin6->sin6_addr, host, sizeof host);
+		c->loopback = IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr);
+		snprintf(c->addr, sizeof c->addr, "[%s]:%d", host,
+		    ntohs(sin6->sin6_port));
+	}
+	c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (c->bev == NULL) {
+		evutil_closesocket(fd);
+		free(c);
+		return;
+	}
+	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	TAILQ_INSERT_TAIL(&clients, c, entry);
+	log_msg(LOG_DEBUG, "client %s connected", c->addr);
+}
+
+static void
+accept_error_cb(struct evconnlistener *l, void *arg)
+{
+	log_msg(LOG_ERROR, "accept: %s",
+	    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+}
+
+int
+clients_listen(struct event_base *base, const char *addr, clients_line_fn *fn,
+    char *bound, size_t boundlen, char *err, size_t errlen)
+{
+	struct sockaddr_in	 sin;
+	socklen_t		 len = sizeof sin;
+	const char		*colon = strrchr(addr, ':');
+	char			 host[ADDR_MAXLEN + 1];
+	long			 port;
+	char			*end;
+
+	/* IPv4 "host:port"; "*" is every address, port 0 a free one. */
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	if (colon == NULL || (size_t)(colon - addr) >= sizeof host)
+		goto bad;
+	memcpy(host, addr, colon - addr);
+	host[colon - addr] = '\0';
+	port = strtol(colon + 1, &end, 10);
+	if (colon[1] == '\0' || *end != '\0' || port < 0 || port > 65535)
+		goto bad;
+	sin.sin_port = htons(port);
+	if (strcmp(host, "*") == 0)
+		sin.sin_addr.s_addr = htonl(INADDR_ANY);
+	else if (inet_pton(AF_INET, host, &sin.sin_addr) != 1)
+		goto bad;
+	line_fn = fn;
+	listener = evconnlistener_new_bind(base, accept_cb, NULL,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
+	    128, (struct sockaddr *)&sin, sizeof sin);
+	if (listener == NULL) {
+		snprintf(err, errlen, "cannot listen on %s: %s", addr,
+		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+		return -1;
+	}
+	evconnlistener_set_error_cb(listener, accept_error_cb);
+	/* Port 0 picks a free port: report the real one. */
+	getsockname(evconnlistener_get_fd(listener), (struct sockaddr *)&sin,
+	    &len);
+	inet_ntop(AF_INET, &sin.sin_addr, host, sizeof host);
+	snprintf(bound, boundlen, "%s:%d", host, ntohs(sin.sin_port));
+	return 0;
+bad:
+	snprintf(err, errlen, "bad listen address %s", addr);
+	return -1;
+}
+
+void
+clients_close_all(void)
+{
+	struct client	*c;
+
+	while ((c = TAILQ_FIRST(&clients)) != NULL)
+		client_gone(c);
+	if (listener != NULL)
+		evconnlistener_free(listener);
+	listener = NULL;
+}

@@ -1,0 +1,428 @@
+/*
+ * config.c -- read the XML configuration with libxml2.  Every element is
+ * optional; an unknown element, a bad value or an XML syntax error is
+ * reported as "file:line: <element>: what is wrong", all of them, and the
+ * node refuses to start.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "config.h"
+#include "task.h"
+
+enum kind {
+	K_NAME,		/* a node or cluster name */
+	K_INT,
+	K_ADDR,		/* host:port */
+	K_HOST,		/* an IPv4 address */
+	K_PATH,		/* relative to the config file's directory */
+	K_MODE,
+	K_LEVEL,
+};
+
+static const struct element {
+	const char	*name;
+	enum kind	 kind;
+	size_t		 off;
+	size_t		 size;		/* strings */
+	int		 min, max;	/* numbers */
+} elements[] = {
+#define S(f, k) #f, k, offsetof(struct config, f), sizeof(((struct config *)0)->f)
+#define N(f, lo, hi) #f, K_INT, offsetof(struct config, f), 0, lo, hi
+	{ S(name, K_NAME), 0, 0 },
+	{ S(cluster, K_NAME), 0, 0 },
+	{ N(reputation, 0, 1000000) },
+	{ S(listen, K_ADDR), 0, 0 },
+	{ N(peer_port, 1, 65535) },
+	{ S(broadcast, K_HOST), 0, 0 },
+	{ S(tasks_dir, K_PATH), 0, 0 },
+	{ S(state_dir, K_PATH), 0, 0 },
+	{ S(log_file, K_PATH), 0, 0 },
+	{ "log_level", K_LEVEL, offsetof(struct config, log_level), 0, 0, 0 },
+	{ N(slots, 1, 256) },
+	{ "mode", K_MODE, offsetof(struct config, mode), 0, 0, 0 },
+	{ N(dequeue_window_ms, 1, 600000) },
+	{ N(election_window_ms, 1, 600000) },
+	{ N(progress_interval_ms, 10, 600000) },
+	{ N(failure_timeout_ms, 50, 3600000) },
+	{ N(node_timeout_ms, 50, 3600000) },
+	{ N(idle_check_s, 1, 3600) },
+	{ N(input_idle_s, 0, 86400) },
+	{ N(cpu_idle_percent, 0, 100) },
+	{ N(vacate_after_s, 0, 86400) },
+	{ N(cancel_grace_ms, 0, 600000) },
+	{ N(max_attempts, 1, 1000) },
+	{ N(ageing_s, 0, 31536000) },
+#undef S
+#undef N
+};
+
+void
+config_default(struct config *c)
+{
+	memset(c, 0, sizeof *c);
+	if (gethostname(c->name, sizeof c->name - 1) == -1 ||
+	    !task_name_valid(c->name))
+		snprintf(c->name, sizeof c->name, "node");
+	c->name[strcspn(c->name, ".")] = '\0';
+	snprintf(c->cluster, sizeof c->cluster, "volery");
+	c->reputation = 10;
+	snprintf(c->listen, sizeof c->listen, "127.0.0.1:7600");
+	c->peer_port = 7601;
+	snprintf(c->broadcast, sizeof c->broadcast, "127.255.255.255");
+	snprintf(c->tasks_dir, sizeof c->tasks_dir, "tasks");
+	snprintf(c->state_dir, sizeof c->state_dir, "state");
+	snprintf(c->log_file, sizeof c->log_file, "volery.log");
+	c->log_level = LOG_INFO;
+	c->slots = 1;
+	c->mode = MODE_SCREENSAVER;
+	c->dequeue_window_ms = 10;
+	c->election_window_ms = 50;
+	c->progress_interval_ms = 250;
+	c->failure_timeout_ms = 2000;
+	c->node_timeout_ms = 2000;
+	c->idle_check_s = 5;
+	c->input_idle_s = 900;
+	c->cpu_idle_percent = 10;
+	c->vacate_after_s = 600;
+	c->cancel_grace_ms = 2000;
+	c->max_attempts = 3;
+	c->ageing_s = 600;
+}
+
+struct errs {
+	char		*buf;
+	size_t		 len;
+	size_t		 off;
+	int		 count;
+	const char	*file;
+};
+
+static void __attribute__((format(printf, 4, 5)))
+add_error(struct errs *e, long line, const char *elem, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	e->count++;
+	if (e->off >= e->len)
+		return;
+	n = snprintf(e->buf + e->off, e->len - e->off, "%s%s:%ld: <%s>: ",
+	    e->off > 0 ? "\n" : "", e->file, line, elem);
+	if (n > 0)
+		e->off += n;
+	if (e->off >= e->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(e->buf + e->off, e->len - e->off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		e->off += n;
+}
+
+/* Trimmed text content of an element; caller frees. */
+static char *
+text_of(xmlNode *node)
+{
+	xmlChar	*raw = xmlNodeGetContent(node);
+	char	*s, *start, *end;
+
+	if (raw == NULL)
+		return strdup("");
+	start = (char *)raw;
+	while (isspace((unsigned char)*start))
+		start++;
+	end = start + strlen(start);
+	while (end > start && isspace((unsigned char)end[-1]))
+		end--;
+	s = strndup(start, end - start);
+	xmlFree(raw);
+	return s;
+}
+
+static int
+parse_int(const char *s, int *out)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < INT_MIN ||
+	    v > INT_MAX)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int
+valid_ipv4(const char *s)
+{
+	unsigned	a, b, c, d;
+	char		tail;
+
+	return sscanf(s, "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) == 4 &&
+	    a < 256 && b < 256 && c < 256 && d < 256;
+}
+
+/* host:port where host is an IPv4 address or '*'. */
+static int
+valid_listen(const char *s)
+{
+	const char	*colon = strrchr(s, ':');
+	char		 host[ADDR_MAXLEN + 1];
+	int		 port;
+
+	if (colon == NULL || (size_t)(colon - s) > ADDR_MAXLEN ||
+	    parse_int(colon + 1, &port) == -1 || port < 0 || port > 65535)
+		return 0;
+	memcpy(host, s, colon - s);
+	host[colon - s] = '\0';
+	return strcmp(host, "*") == 0 || valid_ipv4(host);
+}
+
+/* Resolve a relative path against the config file's directory. */
+static int
+resolve_path(const char *file, const char *value, char *dst, size_t size)
+{
+	char	copy[PATH_MAX];
+	int	n;
+
+	if (value[0] == '/' || file[0] == '\0')
+		n = snprintf(dst, size, "%s", value);
+	else {
+		snprintf(copy, sizeof copy, "%s", file);
+		n = snprintf(dst, size, "%s/%s", dirname(copy), value);
+	}
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+static const char *day_names[7] = {
+	"sun", "mon", "tue", "wed", "thu", "fri", "sat",
+};
+
+static int
+day_index(const char *s, size_t len)
+{
+	int	i;
+
+	for (i = 0; i < 7; i++)
+		if (len == 3 && strncasecmp(s, day_names[i], 3) == 0)
+			return i;
+	return -1;
+}
+
+/* "mon-fri", "sat,sun", "mon-wed,fri", "*" or "daily". */
+static int
+parse_days(const char *s, int *mask)
+{
+	*mask = 0;
+	if (strcmp(s, "*") == 0 || strcasecmp(s, "daily") == 0) {
+		*mask = 0x7f;
+		return 0;
+	}
+	while (*s != '\0') {
+		size_t len = strcspn(s, ",-");
+		int a = day_index(s, len), b = a;
+		s += len;
+		if (a == -1)
+			return -1;
+		if (*s == '-') {
+			s++;
+			len = strcspn(s, ",");
+			if ((b = day_index(s, len)) == -1)
+				return -1;
+			s += len;
+		}
+		for (;;) {
+			*mask |= 1 << a;
+			if (a == b)
+				break;
+			a = (a + 1) % 7;
+		}
+		if (*s == ',')
+			s++;
+	}
+	return *mask != 0 ? 0 : -1;
+}
+
+static int
+parse_hhmm(const char *s, int *min)
+{
+	unsigned	h, m;
+	char		tail;
+
+	if (s == NULL || sscanf(s, "%2u:%2u%c", &h, &m, &tail) != 2 ||
+	    h > 24 || m > 59 || (h == 24 && m != 0))
+		return -1;
+	*min = h * 60 + m;
+	return 0;
+}
+
+static void
+load_batch(struct config *c, xmlNode *node, struct errs *e)
+{
+	struct config_batch	 b;
+	xmlChar			*days, *from, *to;
+
+	days = xmlGetProp(node, (const xmlChar *)"days");
+	from = xmlGetProp(node, (const xmlChar *)"from");
+	to = xmlGetProp(node, (const xmlChar *)"to");
+	if (parse_days(days != NULL ? (char *)days : "*", &b.days) == -1)
+		add_error(e, node->line, "batch", "days=\"%s\": use day "
+		    "names like mon-fri or sat,sun", days != NULL ?
+		    (char *)days : "");
+	else if (parse_hhmm((char *)from, &b.from_min) == -1 ||
+	    parse_hhmm((char *)to, &b.to_min) == -1)
+		add_error(e, node->line, "batch", "from and to must be HH:MM");
+	else if (c->nbatch == BATCH_MAX)
+		add_error(e, node->line, "batch", "more than %d windows",
+		    BATCH_MAX);
+	else
+		c->batch[c->nbatch++] = b;
+	xmlFree(days);
+	xmlFree(from);
+	xmlFree(to);
+}
+
+static void
+load_element(struct config *c, xmlNode *node, struct errs *e)
+{
+	const struct element	*el = NULL;
+	const char		*name = (const char *)node->name;
+	char			*value, *field;
+	size_t			 i;
+	int			 v;
+
+	if (strcmp(name, "batch") == 0) {
+		load_batch(c, node, e);
+		return;
+	}
+	if (strcmp(name, "first_startup") == 0)
+		return;	/* thesis Listing 4.2; kept in the state dir now */
+	for (i = 0; i < sizeof elements / sizeof elements[0]; i++)
+		if (strcmp(elements[i].name, name) == 0)
+			el = &elements[i];
+	if (el == NULL) {
+		add_error(e, node->line, name, "unknown element");
+		return;
+	}
+	if ((value = text_of(node)) == NULL) {
+		add_error(e, node->line, name, "out of memory");
+		return;
+	}
+	field = (char *)c + el->off;
+	switch (el->kind) {
+	case K_NAME:
+		if (!task_name_valid(value))
+			add_error(e, node->line, name, "'%s' is not a name "
+			    "(letters, digits, '_', '-', '.')", value);
+		else
+			snprintf(field, el->size, "%s", value);
+		break;
+	case K_INT:
+		if (parse_int(value, &v) == -1 || v < el->min || v > el->max)
+			add_error(e, node->line, name, "expected a whole "
+			    "number from %d to %d, got '%s'", el->min, el->max,
+			    value);
+		else
+			*(int *)field = v;
+		break;
+	case K_ADDR:
+		if (!valid_listen(value))
+			add_error(e, node->line, name, "expected "
+			    "ADDRESS:PORT (IPv4 or '*'), got '%s'", value);
+		else
+			snprintf(field, el->size, "%s", value);
+		break;
+	case K_HOST:
+		if (!valid_ipv4(value))
+			add_error(e, node->line, name, "expected an IPv4 "
+			    "address, got '%s'", value);
+		else
+			snprintf(field, el->size, "%s", value);
+		break;
+	case K_PATH:
+		if (value[0] == '\0' ||
+		    resolve_path(c->file, value, field, el->size) == -1)
+			add_error(e, node->line, name, "bad path '%s'", value);
+		break;
+	case K_MODE:
+		if (strcmp(value, "screensaver") == 0)
+			c->mode = MODE_SCREENSAVER;
+		else if (strcmp(value, "dedicated") == 0)
+			c->mode = MODE_DEDICATED;
+		else
+			add_error(e, node->line, name, "expected screensaver "
+			    "or dedicated, got '%s'", value);
+		break;
+	case K_LEVEL:
+		if (log_level_parse(value, &c->log_level) == -1)
+			add_error(e, node->line, name, "expected debug, info, "
+			    "normal, warning or error, got '%s'", value);
+		break;
+	}
+	free(value);
+}
+
+static void
+silent(void *ctx, const char *msg, ...)
+{
+}
+
+int
+config_load(struct config *c, const char *path, char *err, size_t errlen)
+{
+	struct errs	 e = { err, errlen, 0, 0, path };
+	xmlDoc		*doc;
+	xmlNode		*root, *node;
+	const xmlError	*xe;
+	char		 dir[PATH_MAX];
+
+	err[0] = '\0';
+	snprintf(c->file, sizeof c->file, "%s", path);
+	/* Paths in the defaults become relative to the file too. */
+	snprintf(dir, sizeof dir, "%s", c->tasks_dir);
+	resolve_path(path, dir, c->tasks_dir, sizeof c->tasks_dir);
+	snprintf(dir, sizeof dir, "%s", c->state_dir);
+	resolve_path(path, dir, c->state_dir, sizeof c->state_dir);
+	snprintf(dir, sizeof dir, "%s", c->log_file);
+	resolve_path(path, dir, c->log_file, sizeof c->log_file);
+
+	xmlSetGenericErrorFunc(NULL, silent);
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+	if (doc == NULL) {
+		xe = xmlGetLastError();
+		if (access(path, R_OK) == -1)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		else
+			snprintf(err, errlen, "%s:%d: %s", path,
+			    xe != NULL ? xe->line : 0, xe != NULL &&
+			    xe->message != NULL ? xe->message :
+			    "not well-formed XML\n");
+		err[strcspn(err, "\n")] = '\0';
+		return -1;
+	}
+	root = xmlDocGetRootElement(doc);
+	if (root == NULL || strcmp((const char *)root->name, "server") != 0)
+		add_error(&e, root != NULL ? root->line : 1, root != NULL ?
+		    (const char *)root->name : "?", "the root element must "
+		    "be <server>");
+	else {
+		for (node = root->children; node != NULL; node = node->next)
+			if (node->type == XML_ELEMENT_NODE)
+				load_element(c, node, &e);
+	}
+	xmlFreeDoc(doc);
+	return e.count > 0 ? -1 : 0;
+}

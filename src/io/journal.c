@@ -1,0 +1,305 @@
+/*
+ * journal.c -- append-only task records with CRC framing, group commit,
+ * and compaction by atomic rewrite (write temp, fsync, rename, fsync dir).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "log.h"
+#include "task.h"
+#include "wire.h"
+
+struct waiter {
+	journal_done_cb	*cb;
+	void		*arg;
+};
+
+static struct {
+	char		 dir[4096];
+	char		 path[4200];
+	int		 fd;
+	char		*buf;		/* framed records not yet written */
+	size_t		 len, cap;
+	struct waiter	*waiters;
+	size_t		 nwait, capwait;
+	size_t		 records;
+} j = { .fd = -1 };
+
+static int
+mkdir_p(const char *path)
+{
+	char	tmp[4096], *p;
+
+	snprintf(tmp, sizeof tmp, "%s", path);
+	for (p = tmp + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) == -1 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) == -1 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int
+journal_open(const char *state_dir, char *err, size_t errlen)
+{
+	snprintf(j.dir, sizeof j.dir, "%s", state_dir);
+	snprintf(j.path, sizeof j.path, "%s/journal", state_dir);
+	if (mkdir_p(state_dir) == -1) {
+		snprintf(err, errlen, "state dir %s: %s", state_dir,
+		    strerror(errno));
+		return -1;
+	}
+	j.fd = open(j.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (j.fd == -1) {
+		snprintf(err, errlen, "%s: %s", j.path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void
+journal_close(void)
+{
+	journal_commit();
+	if (j.fd != -1)
+		close(j.fd);
+	j.fd = -1;
+	free(j.buf);
+	free(j.waiters);
+	j.buf = NULL;
+	j.waiters = NULL;
+	j.len = j.cap = j.nwait = j.capwait = 0;
+}
+
+static char *
+read_all(const char *path, size_t *lenp)
+{
+	struct stat	 st;
+	char		*data;
+	size_t		 off = 0;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return NULL;
+	if (fstat(fd, &st) == -1 || (data = malloc(st.st_size + 1)) == NULL) {
+		close(fd);
+		return NULL;
+	}
+	while (off < (size_t)st.st_size) {
+		ssize_t n = read(fd, data + off, st.st_size - off);
+		if (n <= 0)
+			break;
+		off += n;
+	}
+	close(fd);
+	*lenp = off;
+	return data;
+}
+
+int
+journal_load(journal_load_cb *cb, void *arg)
+{
+	char	*data, *line, *nl, err[128], bad[4300];
+	size_t	 len, lineno = 0, loaded = 0;
+
+	if ((data = read_all(j.path, &len)) == NULL)
+		return errno == ENOENT ? 0 : -1;
+	for (line = data; line < data + len; line = nl + 1) {
+		const char *payload;
+		size_t plen;
+		struct task *t;
+
+		lineno++;
+		nl = memchr(line, '\n', data + len - line);
+		if (nl == NULL) {
+			log_msg(LOG_ERROR, "journal %s: line %zu is truncated "
+			    "(%zu bytes without newline); ignored", j.path,
+			    lineno, (size_t)(data + len - line));
+			break;
+		}
+		if (wire_record_unframe(line, nl - line, &payload,
+		    &plen) == -1) {
+			log_msg(LOG_ERROR, "journal %s: line %zu fails its "
+			    "checksum; ignoring it and the %zu bytes after "
+			    "it", j.path, lineno, (size_t)(data + len - line));
+			break;
+		}
+		if ((t = wire_task_decode(payload, plen, err,
+		    sizeof err)) == NULL) {
+			log_msg(LOG_ERROR, "journal %s: line %zu: %s; "
+			    "ignoring it and the rest", j.path, lineno, err);
+			break;
+		}
+		if (cb(t, arg) == -1)
+			task_free(t);
+		loaded++;
+	}
+	if (line < data + len) {
+		/* Keep the damaged journal for a person to look at. */
+		snprintf(bad, sizeof bad, "%s.bad", j.path);
+		if (rename(j.path, bad) == 0)
+			log_msg(LOG_WARNING, "journal: the damaged file is "
+			    "kept as %s", bad);
+	}
+	free(data);
+	j.records = loaded;
+	return (int)loaded;
+}
+
+static int
+append_framed(char **buf, size_t *len, size_t *cap, const struct task *t)
+{
+	static char	payload[RECORD_LINE_MAX], framed[RECORD_LINE_MAX + 16];
+	int		plen, flen;
+
+	if ((plen = wire_task_encode(t, payload, sizeof payload)) == -1 ||
+	    (flen = wire_record_frame(payload, plen, framed,
+	    sizeof framed)) == -1) {
+		log_msg(LOG_ERROR, "journal: task %s does not fit a record",
+		    t->uuid);
+		return -1;
+	}
+	if (*len + flen > *cap) {
+		size_t ncap = *cap == 0 ? 65536 : *cap;
+		char *nbuf;
+		while (*len + flen > ncap)
+			ncap *= 2;
+		if ((nbuf = realloc(*buf, ncap)) == NULL)
+			return -1;
+		*buf = nbuf;
+		*cap = ncap;
+	}
+	memcpy(*buf + *len, framed, flen);
+	*len += flen;
+	return 0;
+}
+
+void
+journal_append(const struct task *t)
+{
+	if (append_framed(&j.buf, &j.len, &j.cap, t) == 0)
+		j.records++;
+}
+
+void
+journal_after_commit(journal_done_cb *cb, void *arg)
+{
+	if (j.nwait == j.capwait) {
+		size_t cap = j.capwait == 0 ? 16 : j.capwait * 2;
+		struct waiter *w = realloc(j.waiters, cap * sizeof *w);
+		if (w == NULL) {
+			cb(arg, 0);
+			return;
+		}
+		j.waiters = w;
+		j.capwait = cap;
+	}
+	j.waiters[j.nwait].cb = cb;
+	j.waiters[j.nwait].arg = arg;
+	j.nwait++;
+}
+
+int
+journal_pending(void)
+{
+	return j.len > 0 || j.nwait > 0;
+}
+
+static int
+write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int
+journal_commit(void)
+{
+	struct waiter	*w;
+	size_t		 nwait, i;
+	int		 ok = 1;
+
+	if (j.len > 0) {
+		if (j.fd == -1 || write_all(j.fd, j.buf, j.len) == -1 ||
+		    fdatasync(j.fd) == -1) {
+			log_msg(LOG_ERROR, "journal %s: %s", j.path,
+			    strerror(errno));
+			ok = 0;
+		}
+		j.len = 0;
+	}
+	/* Callbacks may append and wait again: take the list first. */
+	w = j.waiters;
+	nwait = j.nwait;
+	j.waiters = NULL;
+	j.nwait = j.capwait = 0;
+	for (i = 0; i < nwait; i++)
+		w[i].cb(w[i].arg, ok);
+	free(w);
+	return ok ? 0 : -1;
+}
+
+int
+journal_rewrite(struct task *const *tasks, size_t n)
+{
+	char	 tmp[4300], *buf = NULL;
+	size_t	 len = 0, cap = 0, i;
+	int	 fd, dfd;
+
+	journal_commit();
+	for (i = 0; i < n; i++)
+		if (append_framed(&buf, &len, &cap, tasks[i]) == -1)
+			goto fail_buf;
+	snprintf(tmp, sizeof tmp, "%s.tmp", j.path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd == -1)
+		goto fail_buf;
+	if (write_all(fd, buf, len) == -1 || fsync(fd) == -1 ||
+	    rename(tmp, j.path) == -1) {
+		close(fd);
+		unlink(tmp);
+		goto fail_buf;
+	}
+	close(fd);
+	if ((dfd = open(j.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(buf);
+	if (j.fd != -1)
+		close(j.fd);
+	j.fd = open(j.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	j.records = n;
+	return j.fd == -1 ? -1 : 0;
+fail_buf:
+	log_msg(LOG_ERROR, "journal: rewrite of %s failed: %s", j.path,
+	    strerror(errno));
+	free(buf);
+	return -1;
+}
+
+size_t
+journal_records(void)
+{
+	return j.records;
+}

@@ -1,0 +1,411 @@
+/*
+ * runner.c -- child processes of the node.  A run is complete only when
+ * both its exit status (SIGCHLD) and the end of its stdout and stderr
+ * have arrived, so no line it wrote is lost.
+ */
+#include <sys/prctl.h>
+#include <sys/queue.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "bounds.h"
+#include "log.h"
+#include "runner.h"
+#include "task.h"
+
+struct run {
+	char			 uuid[UUID_STRLEN + 1];
+	char			 exec[NAME_MAXLEN + 1];
+	pid_t			 pid;
+	int			 in_fd;
+	struct bufferevent	*out;
+	struct bufferevent	*err;
+	int			 out_eof, err_eof;
+	int			 discard_out, discard_err;
+	int			 exited, code, signo;
+	int			 stop_stage;	/* 0 none, 1 CANCEL, 2 TERM, 3 KILL */
+	struct event		*stop_timer;
+	TAILQ_ENTRY(run)	 entry;
+};
+
+static TAILQ_HEAD(, run)	runs = TAILQ_HEAD_INITIALIZER(runs);
+static struct event_base	*base;
+static struct runner_hooks	 hooks;
+static struct runner_opts	 opts;
+static struct event		*sigchld_ev;
+static int			 nruns;
+
+static void
+run_free(struct run *r)
+{
+	TAILQ_REMOVE(&runs, r, entry);
+	if (r->out != NULL)
+		bufferevent_free(r->out);
+	if (r->err != NULL)
+		bufferevent_free(r->err);
+	if (r->in_fd != -1)
+		close(r->in_fd);
+	if (r->stop_timer != NULL)
+		event_free(r->stop_timer);
+	free(r);
+	nruns--;
+}
+
+static void
+maybe_done(struct run *r)
+{
+	char	uuid[UUID_STRLEN + 1];
+	int	code = r->code, signo = r->signo;
+
+	if (!r->exited || !r->out_eof || !r->err_eof)
+		return;
+	memcpy(uuid, r->uuid, sizeof uuid);
+	run_free(r);
+	hooks.exit(uuid, code, signo);
+}
+
+/* Read whole lines; a line longer than the limit is dropped with a log. */
+static void
+read_lines(struct run *r, struct bufferevent *bev, int is_err)
+{
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	int		*discard = is_err ? &r->discard_err : &r->discard_out;
+	char		*line;
+	size_t		 len;
+
+	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
+		if (*discard)
+			*discard = 0;
+		else if (len > RUNNER_LINE_MAX)
+			log_msg(LOG_WARNING, "Task UUID{%s} name{%s} wrote a "
+			    "line of %zu bytes; dropped", r->uuid, r->exec,
+			    len);
+		else if (is_err)
+			log_msg(LOG_INFO, "Task UUID{%s} name{%s} stderr: %.*s",
+			    r->uuid, r->exec, (int)len, line);
+		else
+			hooks.line(r->uuid, line, len);
+		free(line);
+	}
+	if (evbuffer_get_length(in) > RUNNER_LINE_MAX) {
+		if (!*discard)
+			log_msg(LOG_WARNING, "Task UUID{%s} name{%s} wrote "
+			    "more than %d bytes without a newline; dropped",
+			    r->uuid, r->exec, RUNNER_LINE_MAX);
+		evbuffer_drain(in, evbuffer_get_length(in));
+		*discard = 1;
+	}
+}
+
+static void
+out_read_cb(struct bufferevent *bev, void *arg)
+{
+	read_lines(arg, bev, 0);
+}
+
+static void
+err_read_cb(struct bufferevent *bev, void *arg)
+{
+	read_lines(arg, bev, 1);
+}
+
+static void
+pipe_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct run	*r = arg;
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	int		 is_err = bev == r->err;
+	size_t		 len;
+
+	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
+		return;
+	read_lines(r, bev, is_err);
+	/* A last line without newline still counts. */
+	if ((len = evbuffer_get_length(in)) > 0) {
+		char *tail = (char *)evbuffer_pullup(in, len);
+		if (!(is_err ? r->discard_err : r->discard_out)) {
+			if (is_err)
+				log_msg(LOG_INFO, "Task UUID{%s} name{%s} "
+				    "stderr: %.*s", r->uuid, r->exec,
+				    (int)len, tail);
+			else
+				hooks.line(r->uuid, tail, len);
+		}
+		evbuffer_drain(in, len);
+	}
+	bufferevent_disable(bev, EV_READ);
+	if (is_err)
+		r->err_eof = 1;
+	else
+		r->out_eof = 1;
+	maybe_done(r);
+}
+
+static struct run *
+find_pid(pid_t pid)
+{
+	struct run	*r;
+
+	TAILQ_FOREACH(r, &runs, entry)
+		if (r->pid == pid)
+			return r;
+	return NULL;
+}
+
+static void
+sigchld_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct run	*r;
+	pid_t		 pid;
+	int		 status;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if ((r = find_pid(pid)) == NULL)
+			continue;
+		r->exited = 1;
+		if (WIFEXITED(status)) {
+			r->code = WEXITSTATUS(status);
+			r->signo = 0;
+		} else {
+			r->code = -1;
+			r->signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		}
+		/* The run is over: leave nothing of it behind. */
+		kill(-pid, SIGKILL);
+		maybe_done(r);
+	}
+}
+
+int
+runner_init(struct event_base *b, const struct runner_hooks *h,
+    const struct runner_opts *o)
+{
+	base = b;
+	hooks = *h;
+	opts = *o;
+	sigchld_ev = evsignal_new(base, SIGCHLD, sigchld_cb, NULL);
+	if (sigchld_ev == NULL || evsignal_add(sigchld_ev, NULL) == -1)
+		return -1;
+	return 0;
+}
+
+/* In the child: become the task.  Never returns. */
+static void __attribute__((noreturn))
+exec_task(const struct task *t, pid_t parent, int in, int out, int err)
+{
+	const char	*argv[8 + 2 * TASK_INPUTS_MAX];
+	char		 path[PATH_MAXLEN + 512];
+	sigset_t	 none;
+	int		 argc = 0, i;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 || dup2(err, 2) == -1)
+		_exit(127);
+	syscall(SYS_close_range, 3, ~0U, 0);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (opts.nice > 0 && setpriority(PRIO_PROCESS, 0, opts.nice) == -1)
+		_exit(127);
+	if (opts.idle_io)	/* IOPRIO_WHO_PROCESS, IOPRIO_CLASS_IDLE */
+		syscall(SYS_ioprio_set, 1, 0, 3 << 13);
+	setenv("VOLERY_TASK", t->uuid, 1);
+
+	snprintf(path, sizeof path, "%s/%s", opts.tasks_dir, t->exec);
+	argv[argc++] = path;
+	if (t->path != NULL) {
+		argv[argc++] = "-p";
+		argv[argc++] = t->path;
+	}
+	for (i = 0; i < t->ninputs; i++) {
+		argv[argc++] = "-i";
+		argv[argc++] = t->inputs[i].dataset;
+	}
+	if (t->params != NULL) {
+		argv[argc++] = "-x";
+		argv[argc++] = t->params;
+	}
+	argv[argc] = NULL;
+	execv(path, (char *const *)argv);
+	dprintf(1, "ERROR cannot execute %s: %s\n", path, strerror(errno));
+	_exit(127);
+}
+
+static struct bufferevent *
+pipe_bev(int fd, struct run *r, bufferevent_data_cb read_cb)
+{
+	struct bufferevent	*bev;
+
+	evutil_make_socket_nonblocking(fd);
+	bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (bev == NULL) {
+		close(fd);
+		return NULL;
+	}
+	bufferevent_setcb(bev, read_cb, NULL, pipe_event_cb, r);
+	bufferevent_enable(bev, EV_READ);
+	return bev;
+}
+
+int
+runner_start(const struct task *t, char *err, size_t errlen)
+{
+	struct run	*r;
+	int		 in[2], out[2], errp[2];
+	pid_t		 pid, parent = getpid();
+	char		 args[1024] = "";
+	int		 i, off = 0;
+
+	if (pipe2(in, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(out, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		return -1;
+	}
+	if (pipe2(errp, O_CLOEXEC) == -1) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		return -1;
+	}
+	if ((pid = fork()) == -1) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		close(errp[0]);
+		close(errp[1]);
+		return -1;
+	}
+	if (pid == 0)
+		exec_task(t, parent, in[0], out[1], errp[1]);
+
+	setpgid(pid, pid);	/* also here: no race with a quick kill */
+	close(in[0]);
+	close(out[1]);
+	close(errp[1]);
+	if ((r = calloc(1, sizeof *r)) == NULL)
+		abort();
+	snprintf(r->uuid, sizeof r->uuid, "%s", t->uuid);
+	snprintf(r->exec, sizeof r->exec, "%s", t->exec);
+	r->pid = pid;
+	r->in_fd = in[1];
+	evutil_make_socket_nonblocking(r->in_fd);
+	TAILQ_INSERT_TAIL(&runs, r, entry);
+	nruns++;
+	r->out = pipe_bev(out[0], r, out_read_cb);
+	r->err = pipe_bev(errp[0], r, err_read_cb);
+	if (r->out == NULL)
+		r->out_eof = 1;
+	if (r->err == NULL)
+		r->err_eof = 1;
+
+	if (t->path != NULL)
+		off += snprintf(args + off, sizeof args - off, " -p %s",
+		    t->path);
+	for (i = 0; i < t->ninputs && off < (int)sizeof args; i++)
+		off += snprintf(args + off, sizeof args - off, " -i %s",
+		    t->inputs[i].dataset);
+	if (t->params != NULL && off < (int)sizeof args)
+		snprintf(args + off, sizeof args - off, " -x %s", t->params);
+	log_msg(LOG_INFO, "Task UUID{%s} executable %s started, pid %d, "
+	    "attempt %d:%s", t->uuid, t->exec, (int)pid, t->attempts, args);
+	return 0;
+}
+
+static void
+stop_step_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct run	*r = arg;
+	struct timeval	 tv;
+
+	if (r->exited)
+		return;
+	r->stop_stage++;
+	switch (r->stop_stage) {
+	case 1:
+		if (write(r->in_fd, "CANCEL\n", 7) == -1)
+			log_msg(LOG_DEBUG, "Task UUID{%s}: CANCEL not written: "
+			    "%s", r->uuid, strerror(errno));
+		break;
+	case 2:
+		log_msg(LOG_WARNING, "Task UUID{%s} name{%s} pid %d still "
+		    "running %d ms after CANCEL; SIGTERM", r->uuid, r->exec,
+		    (int)r->pid, opts.grace_ms);
+		kill(-r->pid, SIGTERM);
+		break;
+	default:
+		log_msg(LOG_WARNING, "Task UUID{%s} name{%s} pid %d ignored "
+		    "SIGTERM; SIGKILL", r->uuid, r->exec, (int)r->pid);
+		kill(-r->pid, SIGKILL);
+		return;
+	}
+	tv.tv_sec = opts.grace_ms / 1000;
+	tv.tv_usec = (opts.grace_ms % 1000) * 1000;
+	evtimer_add(r->stop_timer, &tv);
+}
+
+void
+runner_stop(const char *uuid)
+{
+	struct run	*r;
+
+	TAILQ_FOREACH(r, &runs, entry) {
+		if (strcmp(r->uuid, uuid) != 0 || r->stop_stage > 0 ||
+		    r->exited)
+			continue;
+		r->stop_timer = evtimer_new(base, stop_step_cb, r);
+		if (r->stop_timer == NULL) {
+			kill(-r->pid, SIGKILL);
+			return;
+		}
+		stop_step_cb(-1, 0, r);
+		return;
+	}
+}
+
+/* Shutdown: no task outlives its node. */
+void
+runner_shutdown(void)
+{
+	struct run	*r;
+
+	while ((r = TAILQ_FIRST(&runs)) != NULL) {
+		if (!r->exited)
+			kill(-r->pid, SIGKILL);
+		run_free(r);
+	}
+	if (sigchld_ev != NULL)
+		event_free(sigchld_ev);
+	sigchld_ev = NULL;
+}
+
+int
+runner_count(void)
+{
+	return nruns;
+}

@@ -1,0 +1,539 @@
+/*
+ * server.c -- the node's event loop.  Turns client lines, task output,
+ * process exits and timers into core events, and carries out the actions
+ * the core returns: log, journal, notify, start, stop, timer.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <uuid/uuid.h>
+
+#include "clients.h"
+#include "config.h"
+#include "descs.h"
+#include "journal.h"
+#include "log.h"
+#include "node.h"
+#include "runner.h"
+#include "server.h"
+#include "task.h"
+#include "taskdesc.h"
+#include "wire.h"
+
+static struct {
+	const struct config	*cfg;
+	struct event_base	*base;
+	struct node		 core;
+	struct taskdesc_set	 descs;
+	struct event		*tick_ev;
+	struct event		*commit_ev;
+	struct event		*sigterm_ev, *sigint_ev;
+	char			 address[ADDR_MAXLEN + 1];
+	int			 idle_force;	/* enum idle_force */
+} srv;
+
+static int64_t
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+arm_timer(int64_t when)
+{
+	struct timeval	tv;
+	int64_t		delay;
+
+	if (when < 0) {
+		evtimer_del(srv.tick_ev);
+		return;
+	}
+	delay = when - now_ms();
+	if (delay < 0)
+		delay = 0;
+	tv.tv_sec = delay / 1000;
+	tv.tv_usec = (delay % 1000) * 1000;
+	evtimer_add(srv.tick_ev, &tv);
+}
+
+/* Carry out what the core asked for, in order, then empty the outbox. */
+static void
+carry_out(void)
+{
+	struct outbox	*o = &srv.core.out;
+	struct task	*t;
+	char		 err[256];
+	size_t		 i;
+
+	for (i = 0; i < o->n; i++) {
+		struct action *a = &o->v[i];
+		/* The core may append while we go: re-read o->v each time. */
+		switch (a->type) {
+		case ACT_LOG:
+			log_msg(a->level, "%s", a->text);
+			break;
+		case ACT_TIMER:
+			arm_timer(a->when);
+			break;
+		case ACT_STOP:
+			runner_stop(a->uuid);
+			break;
+		case ACT_JOURNAL:
+		case ACT_NOTIFY:
+		case ACT_START:
+			if ((t = node_find(&srv.core, a->uuid)) == NULL)
+				break;
+			if (a->type == ACT_JOURNAL)
+				journal_append(t);
+			else if (a->type == ACT_NOTIFY)
+				clients_notify(t->uuid, a->text);
+			else if (runner_start(t, err, sizeof err) == -1) {
+				struct node_exit e = { -1, 0 };
+				char uuid[UUID_STRLEN + 1];
+				log_msg(LOG_ERROR, "Task UUID{%s} name{%s} "
+				    "cannot start: %s", t->uuid, t->exec, err);
+				memcpy(uuid, t->uuid, sizeof uuid);
+				node_runner_exit(&srv.core, uuid, &e,
+				    now_ms());
+			}
+			break;
+		}
+	}
+	outbox_clear(o);
+	if (journal_pending())
+		event_active(srv.commit_ev, EV_TIMEOUT, 1);
+}
+
+/* Compact the journal once it holds mostly superseded records. */
+static void
+maybe_compact(void)
+{
+	struct task	**v;
+	size_t		  n;
+
+	if (journal_records() < 2 * taskmap_count(&srv.core.map) + 4096)
+		return;
+	if ((v = taskmap_sorted(&srv.core.map, &n)) == NULL)
+		return;
+	journal_rewrite(v, n);
+	free(v);
+}
+
+static void
+commit_cb(evutil_socket_t fd, short what, void *arg)
+{
+	journal_commit();
+	maybe_compact();
+}
+
+static void
+tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	node_tick(&srv.core, now_ms());
+	carry_out();
+}
+
+static void
+runner_line(const char *uuid, const char *line, size_t len)
+{
+	struct runner_msg	*m;
+	char			 err[160];
+
+	if ((m = malloc(sizeof *m)) == NULL)
+		return;
+	if (wire_runner_parse(line, len, m, err, sizeof err) == -1)
+		log_msg(LOG_WARNING, "Task UUID{%s}: bad line from task: %s: "
+		    "%.*s", uuid, err, (int)(len > 200 ? 200 : len), line);
+	else
+		node_runner_msg(&srv.core, uuid, m, now_ms());
+	free(m);
+	carry_out();
+}
+
+static void
+runner_exit(const char *uuid, int code, int signo)
+{
+	struct node_exit	e = { code, signo };
+
+	if (signo != 0)
+		log_msg(LOG_INFO, "Task UUID{%s} process killed by signal %d",
+		    uuid, signo);
+	else
+		log_msg(LOG_DEBUG, "Task UUID{%s} process exited with "
+		    "status %d", uuid, code);
+	node_runner_exit(&srv.core, uuid, &e, now_ms());
+	carry_out();
+}
+
+/* Is there a program for exec in the tasks directory? */
+static int
+executable_exists(const char *exec)
+{
+	char	path[PATH_MAX + NAME_MAXLEN + 2];
+
+	snprintf(path, sizeof path, "%s/%s", srv.cfg->tasks_dir, exec);
+	return access(path, X_OK) == 0;
+}
+
+static void
+do_schedule(struct client *c, const struct client_req *req)
+{
+	struct node_schedule_req	 sr;
+	char				 uuid[UUID_STRLEN + 1], err[256];
+	char				 reply[64];
+	uuid_t				 raw;
+
+	if (!executable_exists(req->exec)) {
+		client_replyf(c, "ERROR unknown executable '%s': no such "
+		    "program in the tasks directory\n", req->exec);
+		return;
+	}
+	/* A description added since start-up is picked up here. */
+	if (taskdesc_find(&srv.descs, req->exec) == NULL)
+		descs_load(srv.cfg->tasks_dir, &srv.descs);
+	memset(&sr, 0, sizeof sr);
+	sr.exec = req->exec;
+	sr.prio = req->prio;
+	sr.path = req->path;
+	sr.params = req->params;
+	sr.nbind = req->nbind;
+	sr.bind = req->bind;
+	sr.client = client_addr(c);
+	uuid_generate_random(raw);
+	uuid_unparse_lower(raw, uuid);
+	if (node_schedule(&srv.core, &sr, uuid, now_ms(), err,
+	    sizeof err) == -1) {
+		client_replyf(c, "ERROR %s\n", err);
+		return;
+	}
+	snprintf(reply, sizeof reply, "SCHEDULED %s\n", uuid);
+	client_reply(c, 1, reply);	/* once the journal has it */
+	carry_out();
+}
+
+static void
+do_subscribe(struct client *c, const struct client_req *req)
+{
+	char	line[CLIENT_LINE_MAX + 512];
+	size_t	off;
+	int	i;
+
+	for (i = 0; i < req->nuuid; i++) {
+		if (node_find(&srv.core, req->uuid[i]) == NULL) {
+			client_replyf(c, "ERROR unknown task %s\n",
+			    req->uuid[i]);
+			return;
+		}
+	}
+	off = snprintf(line, sizeof line, "SUBSCRIBED");
+	for (i = 0; i < req->nuuid; i++) {
+		if (client_subscribe(c, req->uuid[i]) == -1) {
+			client_replyf(c, "ERROR out of memory\n");
+			return;
+		}
+		if (off + UUID_STRLEN + 3 < sizeof line)
+			off += snprintf(line + off, sizeof line - off, " %s",
+			    req->uuid[i]);
+	}
+	snprintf(line + off, sizeof line - off, "\n");
+	client_reply(c, 0, line);
+	/* Where each task stands now, so a late subscriber misses nothing. */
+	for (i = 0; i < req->nuuid; i++) {
+		wire_progress_line(node_find(&srv.core, req->uuid[i]), line,
+		    sizeof line);
+		client_reply(c, 0, line);
+	}
+}
+
+static void
+do_cancel(struct client *c, const struct client_req *req)
+{
+	char	err[256], reply[64];
+
+	if (node_cancel(&srv.core, req->uuid[0], now_ms(), err,
+	    sizeof err) == -1) {
+		client_replyf(c, "ERROR %s\n", err);
+		return;
+	}
+	snprintf(reply, sizeof reply, "CANCELLED %s\n", req->uuid[0]);
+	client_reply(c, 1, reply);
+	carry_out();
+}
+
+/* Collect a multi-line reply, then send it as one piece. */
+struct text {
+	char	*buf;
+	size_t	 len, cap;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+text_add(struct text *x, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(x->buf + x->len, x->cap - x->len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if (x->len + n < x->cap) {
+			x->len += n;
+			return;
+		}
+		x->cap = (x->cap + n + 1) * 2;
+		if ((x->buf = realloc(x->buf, x->cap)) == NULL)
+			abort();
+	}
+}
+
+static void
+do_tasks(struct client *c, const struct client_req *req)
+{
+	struct task	**v;
+	struct text	  x = { NULL, 0, 0 };
+	size_t		  n, i;
+
+	if ((v = taskmap_sorted(&srv.core.map, &n)) == NULL) {
+		client_replyf(c, "ERROR out of memory\n");
+		return;
+	}
+	text_add(&x, "%s", "");
+	for (i = 0; i < n; i++) {
+		const struct task *t = v[i];
+		if (req->has_state && t->state != req->state)
+			continue;
+		text_add(&x, "TASK %s %s %s %s %d %s %s\n", t->uuid, t->exec,
+		    task_prio_name(t->prio), task_state_name(t->state),
+		    t->state == TASK_TERMINATED ? 100 : t->progress,
+		    t->scheduled_by, t->running_on[0] != '\0' ?
+		    t->running_on : "-");
+	}
+	text_add(&x, ".\n");
+	client_reply(c, 0, x.buf);
+	free(x.buf);
+	free(v);
+}
+
+static const char *
+volunteer_state(void)
+{
+	if (srv.cfg->mode == MODE_DEDICATED && srv.idle_force == IDLE_AUTO)
+		return "dedicated";
+	return srv.core.volunteer ? "idle" : "busy";
+}
+
+static void
+do_nodes(struct client *c)
+{
+	client_replyf(c, "NODE %s %s master %s %d/%d %d\n.\n",
+	    srv.cfg->name, srv.address, volunteer_state(),
+	    srv.core.cfg.slots - srv.core.running, srv.core.cfg.slots,
+	    srv.cfg->reputation);
+}
+
+static void
+do_idle(struct client *c, const struct client_req *req)
+{
+	if (!client_is_loopback(c)) {
+		client_replyf(c, "ERROR IDLE is accepted from this host "
+		    "only\n");
+		return;
+	}
+	srv.idle_force = req->idle;
+	/* Until idle detection lands, "auto" means volunteer. */
+	log_msg(LOG_INFO, "screensaver hook: IDLE %s from %s",
+	    req->idle == IDLE_ON ? "on" : req->idle == IDLE_OFF ? "off" :
+	    "auto", client_addr(c));
+	node_set_volunteer(&srv.core, req->idle != IDLE_OFF, now_ms());
+	client_reply(c, 0, "OK\n");
+	carry_out();
+}
+
+static const char help_text[] =
+    "HELP volery client protocol; one request per line:\n"
+    "HELP SCHEDULE <exec_name> <low|interactive> [-p <path>] "
+    "[-a <uuid> <nth_output>]... [-x <params_file>]\n"
+    "HELP SUBSCRIBE <uuid> [<uuid>...]\n"
+    "HELP CANCEL <uuid>\n"
+    "HELP TASKS [<state>]\n"
+    "HELP NODES\n"
+    "HELP IDLE <on|off|auto>\n"
+    "HELP HELP\n"
+    "HELP QUIT\n"
+    ".\n";
+
+static void
+client_line(struct client *c, const char *line, size_t len)
+{
+	struct client_req	*req;
+	char			 err[256];
+
+	if ((req = malloc(sizeof *req)) == NULL) {
+		client_reply(c, 0, "ERROR out of memory\n");
+		return;
+	}
+	if (wire_client_parse(line, len, req, err, sizeof err) == -1) {
+		client_replyf(c, "ERROR %s\n", err);
+		free(req);
+		return;
+	}
+	switch (req->cmd) {
+	case CMD_SCHEDULE:
+		do_schedule(c, req);
+		break;
+	case CMD_SUBSCRIBE:
+		do_subscribe(c, req);
+		break;
+	case CMD_CANCEL:
+		do_cancel(c, req);
+		break;
+	case CMD_TASKS:
+		do_tasks(c, req);
+		break;
+	case CMD_NODES:
+		do_nodes(c);
+		break;
+	case CMD_IDLE:
+		do_idle(c, req);
+		break;
+	case CMD_LOG:
+		client_reply(c, 0, "ERROR LOG is not available in this "
+		    "version; read the log file\n");
+		break;
+	case CMD_HELP:
+		client_reply(c, 0, help_text);
+		break;
+	case CMD_QUIT:
+		client_reply(c, 0, "BYE\n");
+		client_quit(c);
+		break;
+	}
+	free(req);
+}
+
+static int
+restore_cb(struct task *t, void *arg)
+{
+	return node_restore(&srv.core, t);
+}
+
+static void
+stop_cb(evutil_socket_t sig, short what, void *arg)
+{
+	log_msg(LOG_NORMAL, "node %s stopping (signal %d)", srv.cfg->name,
+	    (int)sig);
+	event_base_loopbreak(srv.base);
+}
+
+int
+server_run(const struct config *cfg, int echo)
+{
+	struct node_config	 nc;
+	struct runner_hooks	 hooks = { runner_line, runner_exit };
+	struct runner_opts	 ro;
+	struct task		**v;
+	char			 err[512];
+	size_t			 n;
+	int			 loaded;
+
+	memset(&srv, 0, sizeof srv);
+	srv.cfg = cfg;
+	signal(SIGPIPE, SIG_IGN);
+	if (log_open(cfg->log_file, cfg->log_level, echo) == -1) {
+		fprintf(stderr, "volery: log file %s: %s\n", cfg->log_file,
+		    strerror(errno));
+		return 1;
+	}
+	log_msg(LOG_NORMAL, "node %s starting (config %s, pid %d)",
+	    cfg->name, cfg->file[0] != '\0' ? cfg->file : "built-in",
+	    (int)getpid());
+	if ((srv.base = event_base_new()) == NULL) {
+		log_msg(LOG_ERROR, "event_base_new failed");
+		return 1;
+	}
+	if (descs_load(cfg->tasks_dir, &srv.descs) == -1)
+		return 1;
+	log_msg(LOG_INFO, "%zu task descriptions in %s", srv.descs.n,
+	    cfg->tasks_dir);
+
+	memset(&ro, 0, sizeof ro);
+	ro.tasks_dir = cfg->tasks_dir;
+	ro.nice = cfg->mode == MODE_SCREENSAVER ? 19 : 0;
+	ro.idle_io = cfg->mode == MODE_SCREENSAVER;
+	ro.grace_ms = cfg->cancel_grace_ms;
+	if (runner_init(srv.base, &hooks, &ro) == -1) {
+		log_msg(LOG_ERROR, "cannot watch child processes");
+		return 1;
+	}
+	srv.tick_ev = evtimer_new(srv.base, tick_cb, NULL);
+	srv.commit_ev = event_new(srv.base, -1, 0, commit_cb, NULL);
+
+	memset(&nc, 0, sizeof nc);
+	snprintf(nc.name, sizeof nc.name, "%s", cfg->name);
+	nc.slots = cfg->slots;
+	nc.max_attempts = cfg->max_attempts;
+	nc.ageing_ms = (int64_t)cfg->ageing_s * 1000;
+	node_init(&srv.core, &nc, &srv.descs);
+
+	if (journal_open(cfg->state_dir, err, sizeof err) == -1) {
+		log_msg(LOG_ERROR, "%s", err);
+		return 1;
+	}
+	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
+		log_msg(LOG_ERROR, "journal: %s", strerror(errno));
+		return 1;
+	}
+	if (clients_listen(srv.base, cfg->listen, client_line, srv.address,
+	    sizeof srv.address, err, sizeof err) == -1) {
+		log_msg(LOG_ERROR, "%s", err);
+		return 1;
+	}
+	node_recover(&srv.core, now_ms());
+	/* Start from a compact journal holding exactly the map. */
+	if ((v = taskmap_sorted(&srv.core.map, &n)) != NULL) {
+		if (journal_rewrite(v, n) == -1)
+			return 1;
+		free(v);
+	}
+	if (loaded > 0)
+		log_msg(LOG_NORMAL, "journal: %zu tasks restored",
+		    taskmap_count(&srv.core.map));
+	carry_out();
+
+	srv.sigterm_ev = evsignal_new(srv.base, SIGTERM, stop_cb, NULL);
+	srv.sigint_ev = evsignal_new(srv.base, SIGINT, stop_cb, NULL);
+	evsignal_add(srv.sigterm_ev, NULL);
+	evsignal_add(srv.sigint_ev, NULL);
+	log_msg(LOG_NORMAL, "node %s listening on %s", cfg->name,
+	    srv.address);
+
+	event_base_dispatch(srv.base);
+
+	runner_shutdown();
+	journal_close();
+	clients_close_all();
+	event_free(srv.tick_ev);
+	event_free(srv.commit_ev);
+	event_free(srv.sigterm_ev);
+	event_free(srv.sigint_ev);
+	node_free(&srv.core);
+	taskdesc_clear(&srv.descs);
+	event_base_free(srv.base);
+	log_msg(LOG_NORMAL, "node %s stopped", cfg->name);
+	log_close();
+	return 0;
+}

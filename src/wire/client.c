@@ -1,0 +1,327 @@
+/*
+ * client.c -- parse one client request line (DESIGN.md section 3).
+ *
+ * The line is copied into req->buf and split there, so the request's
+ * strings stay valid as long as req does.  Nothing is allocated.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "wire.h"
+
+#define MAX_TOKENS (CLIENT_LINE_MAX / 2 + 1)
+
+struct tokens {
+	char	*v[MAX_TOKENS];
+	int	 n;
+};
+
+static void
+split(char *s, struct tokens *tk)
+{
+	char	*p = s;
+
+	tk->n = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0' || tk->n == MAX_TOKENS)
+			return;
+		tk->v[tk->n++] = p;
+		while (*p != '\0' && *p != ' ' && *p != '\t')
+			p++;
+		if (*p != '\0')
+			*p++ = '\0';
+	}
+}
+
+/* Parse a whole decimal number in [min, max]. */
+static int
+parse_int(const char *s, long min, long max, long *out)
+{
+	char	*end;
+	long	 v;
+
+	if (!isdigit((unsigned char)s[0]) && s[0] != '-')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+printable(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* Copy a uuid argument, lower-cased, or explain why it is not one. */
+static int
+take_uuid(const char *s, char *dst, char *err, size_t errlen)
+{
+	int	i;
+
+	if (strlen(s) != UUID_STRLEN || !task_uuid_valid(s)) {
+		if (printable(s) && strlen(s) <= 64)
+			snprintf(err, errlen, "malformed uuid '%s'", s);
+		else
+			snprintf(err, errlen, "malformed uuid");
+		return -1;
+	}
+	for (i = 0; i <= UUID_STRLEN; i++)
+		dst[i] = tolower((unsigned char)s[i]);
+	return 0;
+}
+
+/* A -p or -x argument: printable, bounded.  It is argv, not shell. */
+static int
+take_path(const char *opt, const char *s, const char **dst, char *err,
+    size_t errlen)
+{
+	if (*dst != NULL) {
+		snprintf(err, errlen, "%s given twice", opt);
+		return -1;
+	}
+	if (strlen(s) > PATH_MAXLEN || !printable(s)) {
+		snprintf(err, errlen, "bad %s argument", opt);
+		return -1;
+	}
+	*dst = s;
+	return 0;
+}
+
+static int
+parse_schedule(struct tokens *tk, struct client_req *req, char *err,
+    size_t errlen)
+{
+	int	i;
+	long	nth;
+
+	if (tk->n < 3) {
+		snprintf(err, errlen, "usage: SCHEDULE <exec_name> "
+		    "<low|interactive> [-p <path>] [-a <uuid> <nth_output>]... "
+		    "[-x <params_file>]");
+		return -1;
+	}
+	req->exec = tk->v[1];
+	if (strchr(req->exec, '/') != NULL || strstr(req->exec, "..") ||
+	    !task_name_valid(req->exec)) {
+		if (printable(req->exec) && strlen(req->exec) <= 64)
+			snprintf(err, errlen, "bad executable name '%s': "
+			    "letters, digits, '_', '-', '.' only, no '/' or "
+			    "'..'", req->exec);
+		else
+			snprintf(err, errlen, "bad executable name");
+		return -1;
+	}
+	if (task_prio_parse(tk->v[2], &req->prio) == -1) {
+		snprintf(err, errlen, "bad priority: low, interactive, 1 or 2");
+		return -1;
+	}
+	for (i = 3; i < tk->n; i++) {
+		const char *opt = tk->v[i];
+		if (strcmp(opt, "-p") == 0 || strcmp(opt, "-x") == 0) {
+			if (i + 1 >= tk->n) {
+				snprintf(err, errlen, "%s needs an argument",
+				    opt);
+				return -1;
+			}
+			if (take_path(opt, tk->v[++i], opt[1] == 'p' ?
+			    &req->path : &req->params, err, errlen) == -1)
+				return -1;
+		} else if (strcmp(opt, "-a") == 0) {
+			struct node_binding *b;
+			if (i + 2 >= tk->n) {
+				snprintf(err, errlen, "-a needs <uuid> "
+				    "<nth_output>");
+				return -1;
+			}
+			if (req->nbind == TASK_INPUTS_MAX) {
+				snprintf(err, errlen, "more than %d inputs",
+				    TASK_INPUTS_MAX);
+				return -1;
+			}
+			b = &req->bind[req->nbind];
+			if (take_uuid(tk->v[i + 1], b->uuid, err, errlen) == -1)
+				return -1;
+			if (parse_int(tk->v[i + 2], 1, TASK_OUTPUTS_MAX,
+			    &nth) == -1) {
+				snprintf(err, errlen, "-a %s: output number "
+				    "must be 1 to %d", b->uuid,
+				    TASK_OUTPUTS_MAX);
+				return -1;
+			}
+			b->nth = nth;
+			req->nbind++;
+			i += 2;
+		} else {
+			if (printable(opt) && strlen(opt) <= 64)
+				snprintf(err, errlen, "unknown option '%s'",
+				    opt);
+			else
+				snprintf(err, errlen, "unknown option");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+parse_log(struct tokens *tk, struct client_req *req, char *err,
+    size_t errlen)
+{
+	int	i;
+	long	v;
+
+	req->nlines = 100;
+	for (i = 1; i < tk->n; i++) {
+		const char *opt = tk->v[i];
+		const char *arg = i + 1 < tk->n ? tk->v[i + 1] : NULL;
+		if (arg == NULL || strlen(opt) != 2 || opt[0] != '-') {
+			snprintf(err, errlen, "usage: LOG [-g <regex>] "
+			    "[-l <level>] [-t <uuid>] [-n <lines>]");
+			return -1;
+		}
+		switch (opt[1]) {
+		case 'g':
+			req->regex = arg;
+			break;
+		case 'l':
+			if (log_level_parse(arg, &req->level) == -1) {
+				snprintf(err, errlen, "bad level: debug, info, "
+				    "normal, warning or error");
+				return -1;
+			}
+			req->has_level = 1;
+			break;
+		case 't':
+			if (take_uuid(arg, req->uuid[0], err, errlen) == -1)
+				return -1;
+			req->nuuid = 1;
+			break;
+		case 'n':
+			if (parse_int(arg, 1, 100000, &v) == -1) {
+				snprintf(err, errlen, "-n: 1 to 100000 lines");
+				return -1;
+			}
+			req->nlines = v;
+			break;
+		default:
+			snprintf(err, errlen, "usage: LOG [-g <regex>] "
+			    "[-l <level>] [-t <uuid>] [-n <lines>]");
+			return -1;
+		}
+		i++;
+	}
+	return 0;
+}
+
+static const struct {
+	const char	*word;
+	enum client_cmd	 cmd;
+	int		 min, max;	/* arguments after the word */
+	const char	*usage;
+} commands[] = {
+	{ "SCHEDULE", CMD_SCHEDULE, 2, MAX_TOKENS, NULL },
+	{ "SUBSCRIBE", CMD_SUBSCRIBE, 1, SUBSCRIBE_MAX,
+	  "SUBSCRIBE <uuid> [<uuid>...]" },
+	{ "CANCEL", CMD_CANCEL, 1, 1, "CANCEL <uuid>" },
+	{ "TASKS", CMD_TASKS, 0, 1, "TASKS [<state>]" },
+	{ "NODES", CMD_NODES, 0, 0, "NODES" },
+	{ "LOG", CMD_LOG, 0, 8, NULL },
+	{ "IDLE", CMD_IDLE, 1, 1, "IDLE <on|off|auto>" },
+	{ "HELP", CMD_HELP, 0, 0, "HELP" },
+	{ "QUIT", CMD_QUIT, 0, 0, "QUIT" },
+};
+
+int
+wire_client_parse(const char *line, size_t len, struct client_req *req,
+    char *err, size_t errlen)
+{
+	struct tokens	tk;
+	size_t		i;
+	int		k;
+
+	memset(req, 0, offsetof(struct client_req, buf));
+	if (len > CLIENT_LINE_MAX) {
+		snprintf(err, errlen, "line too long");
+		return -1;
+	}
+	if (memchr(line, '\0', len) != NULL) {
+		snprintf(err, errlen, "request contains a NUL byte");
+		return -1;
+	}
+	memcpy(req->buf, line, len);
+	req->buf[len] = '\0';
+	split(req->buf, &tk);
+	if (tk.n == 0) {
+		snprintf(err, errlen, "empty request (try HELP)");
+		return -1;
+	}
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcasecmp(tk.v[0], commands[i].word) == 0)
+			break;
+	if (i == sizeof commands / sizeof commands[0]) {
+		if (printable(tk.v[0]) && strlen(tk.v[0]) <= 32)
+			snprintf(err, errlen, "unknown command '%s' (try HELP)",
+			    tk.v[0]);
+		else
+			snprintf(err, errlen, "unknown command (try HELP)");
+		return -1;
+	}
+	req->cmd = commands[i].cmd;
+	if (commands[i].usage != NULL && (tk.n - 1 < commands[i].min ||
+	    tk.n - 1 > commands[i].max)) {
+		snprintf(err, errlen, "usage: %s", commands[i].usage);
+		return -1;
+	}
+	switch (req->cmd) {
+	case CMD_SCHEDULE:
+		return parse_schedule(&tk, req, err, errlen);
+	case CMD_SUBSCRIBE:
+	case CMD_CANCEL:
+		for (k = 1; k < tk.n; k++)
+			if (take_uuid(tk.v[k], req->uuid[k - 1], err,
+			    errlen) == -1)
+				return -1;
+		req->nuuid = tk.n - 1;
+		return 0;
+	case CMD_TASKS:
+		if (tk.n == 2) {
+			if (task_state_parse(tk.v[1], &req->state) == -1) {
+				snprintf(err, errlen, "unknown state: "
+				    "Submitted, Ready, Running, Terminated, "
+				    "Cancelled or Failed");
+				return -1;
+			}
+			req->has_state = 1;
+		}
+		return 0;
+	case CMD_IDLE:
+		if (strcasecmp(tk.v[1], "on") == 0)
+			req->idle = IDLE_ON;
+		else if (strcasecmp(tk.v[1], "off") == 0)
+			req->idle = IDLE_OFF;
+		else if (strcasecmp(tk.v[1], "auto") == 0)
+			req->idle = IDLE_AUTO;
+		else {
+			snprintf(err, errlen, "usage: IDLE <on|off|auto>");
+			return -1;
+		}
+		return 0;
+	case CMD_LOG:
+		return parse_log(&tk, req, err, errlen);
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,66 @@
+/*
+ * record.c -- journal framing: each record is one line
+ * "<crc32 as 8 hex digits> <payload>", so a torn or corrupt tail is
+ * recognised and the intact records before it are kept.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "wire.h"
+
+/* CRC-32 (IEEE 802.3), bitwise: records are short, this is not hot. */
+uint32_t
+wire_crc32(const void *data, size_t len)
+{
+	const unsigned char	*p = data;
+	uint32_t		 crc = 0xffffffffu;
+	int			 k;
+
+	while (len-- > 0) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+/* Frame payload into buf with a trailing newline; returns length or -1. */
+int
+wire_record_frame(const char *payload, size_t len, char *buf, size_t size)
+{
+	if (len + 11 > size || memchr(payload, '\n', len) != NULL)
+		return -1;
+	snprintf(buf, size, "%08x ", wire_crc32(payload, len));
+	memcpy(buf + 9, payload, len);
+	buf[9 + len] = '\n';
+	buf[10 + len] = '\0';
+	return (int)(len + 10);
+}
+
+/* Check a framed line (without newline); point at its payload. */
+int
+wire_record_unframe(const char *line, size_t len, const char **payload,
+    size_t *plen)
+{
+	unsigned int	crc;
+	size_t		i;
+
+	if (len < 9 || line[8] != ' ')
+		return -1;
+	crc = 0;
+	for (i = 0; i < 8; i++) {
+		char c = line[i];
+		crc <<= 4;
+		if (c >= '0' && c <= '9')
+			crc |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			crc |= c - 'a' + 10;
+		else
+			return -1;
+	}
+	if (crc != wire_crc32(line + 9, len - 9))
+		return -1;
+	*payload = line + 9;
+	*plen = len - 9;
+	return 0;
+}

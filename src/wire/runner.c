@@ -1,0 +1,107 @@
+/*
+ * runner.c -- parse one line a task wrote on its stdout (DESIGN.md
+ * section 4): PROGRESS <percent>, TERMINATED <output_id>..., CANCELLED,
+ * ERROR <message>.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "wire.h"
+
+/* Split off the first word of s; returns the rest (may be ""). */
+static char *
+first_word(char *s, char **word)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	*word = s;
+	while (*s != '\0' && *s != ' ' && *s != '\t')
+		s++;
+	if (*s != '\0')
+		*s++ = '\0';
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* A percentage: a number from 0 to 100, a fraction is rounded down. */
+static int
+parse_percent(const char *s, int *out)
+{
+	char	*end;
+	double	 v;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	v = strtod(s, &end);
+	while (*end == ' ' || *end == '\t' || *end == '%')
+		end++;
+	if (*end != '\0' || !(v >= 0.0 && v <= 100.0))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int
+wire_runner_parse(const char *line, size_t len, struct runner_msg *m,
+    char *err, size_t errlen)
+{
+	char	*word, *rest, *p;
+
+	memset(m, 0, offsetof(struct runner_msg, buf));
+	if (len > RUNNER_LINE_MAX || memchr(line, '\0', len) != NULL) {
+		snprintf(err, errlen, "line too long or holds a NUL byte");
+		return -1;
+	}
+	memcpy(m->buf, line, len);
+	m->buf[len] = '\0';
+	if (len > 0 && m->buf[len - 1] == '\r')
+		m->buf[len - 1] = '\0';
+	rest = first_word(m->buf, &word);
+
+	if (strcasecmp(word, "PROGRESS") == 0) {
+		m->type = RMSG_PROGRESS;
+		if (parse_percent(rest, &m->percent) == -1) {
+			snprintf(err, errlen, "PROGRESS needs a percentage "
+			    "from 0 to 100");
+			return -1;
+		}
+		return 0;
+	}
+	if (strcasecmp(word, "TERMINATED") == 0) {
+		m->type = RMSG_TERMINATED;
+		p = rest;
+		while (*p != '\0') {
+			char *id;
+			p = first_word(p, &id);
+			if (m->noutputs == TASK_OUTPUTS_MAX) {
+				snprintf(err, errlen, "more than %d outputs",
+				    TASK_OUTPUTS_MAX);
+				return -1;
+			}
+			if (!task_token_valid(id, DATASET_MAXLEN)) {
+				snprintf(err, errlen, "bad output id: at most "
+				    "%d printable bytes, no ','",
+				    DATASET_MAXLEN);
+				return -1;
+			}
+			m->outputs[m->noutputs++] = id;
+		}
+		return 0;
+	}
+	if (strcasecmp(word, "CANCELLED") == 0 && *rest == '\0') {
+		m->type = RMSG_CANCELLED;
+		return 0;
+	}
+	if (strcasecmp(word, "ERROR") == 0) {
+		m->type = RMSG_ERROR;
+		m->message = *rest != '\0' ? rest : "(no message)";
+		return 0;
+	}
+	snprintf(err, errlen, "not a runner message (PROGRESS, TERMINATED, "
+	    "CANCELLED, ERROR)");
+	return -1;
+}
