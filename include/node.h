@@ -36,6 +36,7 @@ struct node {
 	int			   running;	/* slots in use */
 	int			   volunteer;	/* may take tasks now */
 	int64_t			   timer;	/* armed tick, or -1 */
+	int64_t			   last_submit;	/* newest submit stamp */
 };
 
 /* A SCHEDULE request, already parsed and syntax-checked. */

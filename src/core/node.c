@@ -266,7 +266,9 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 		goto nomem;
 	t->prio = req->prio == PRIO_INTERACTIVE ? PRIO_INTERACTIVE : PRIO_LOW;
 	t->state = TASK_SUBMITTED;
-	t->submit_ms = now;
+	/* Strictly increasing, so a burst keeps its FCFS order. */
+	t->submit_ms = now > n->last_submit ? now : n->last_submit + 1;
+	n->last_submit = t->submit_ms;
 	snprintf(t->scheduled_by, sizeof t->scheduled_by, "%s", n->cfg.name);
 	snprintf(t->client, sizeof t->client, "%s",
 	    req->client != NULL ? req->client : "-");
@@ -530,6 +532,8 @@ node_restore(struct node *n, struct task *t)
 
 	task_free(old);
 	t->run = RUN_NONE;
+	if (t->submit_ms > n->last_submit)
+		n->last_submit = t->submit_ms;
 	return taskmap_insert(&n->map, t);
 }
 

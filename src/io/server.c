@@ -171,8 +171,8 @@ runner_exit(const char *uuid, int code, int signo)
 		log_msg(LOG_INFO, "Task UUID{%s} process killed by signal %d",
 		    uuid, signo);
 	else
-		log_msg(LOG_DEBUG, "Task UUID{%s} process exited with "
-		    "status %d", uuid, code);
+		log_msg(LOG_INFO, "Task UUID{%s} process exited with status "
+		    "%d", uuid, code);
 	node_runner_exit(&srv.core, uuid, &e, now_ms());
 	carry_out();
 }

@@ -1,0 +1,253 @@
+"""Drive real `volery serve` nodes over TCP, as a user with nc would.
+
+A Node runs in its own temporary directory with a config on a free port
+(listen 127.0.0.1:0; the node logs the port it got).  Every wait here
+waits for an event -- a log line, a reply, a PROGRESS line -- with a
+deadline, never for a fixed time.
+"""
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+VOLERY = os.path.join(ROOT, "volery")
+TIMEOUT = float(os.environ.get("VOLERY_TEST_TIMEOUT", "20"))
+
+
+def tasks_dir(where):
+    """A tasks dir holding the sample tasks and the test tasks."""
+    d = os.path.join(where, "tasks")
+    os.makedirs(d, exist_ok=True)
+    for src in (os.path.join(ROOT, "tasks"), os.path.join(ROOT, "test", "tasks")):
+        for name in os.listdir(src):
+            if name.endswith(".c"):
+                continue
+            os.symlink(os.path.join(src, name), os.path.join(d, name))
+    return d
+
+
+def params_file(where, duration_ms):
+    path = os.path.join(where, "params-%d.xml" % duration_ms)
+    with open(path, "w") as f:
+        f.write("<parameters><duration_ms>%d</duration_ms></parameters>\n"
+                % duration_ms)
+    return path
+
+
+class Node:
+    def __init__(self, name="alpha", slots=1, extra="", workdir=None):
+        self.dir = workdir or tempfile.mkdtemp(prefix="volery-test-")
+        self.name = name
+        self.tasks = os.path.join(self.dir, "tasks")
+        if not os.path.isdir(self.tasks):
+            tasks_dir(self.dir)
+        self.conf = os.path.join(self.dir, "node.xml")
+        with open(self.conf, "w") as f:
+            f.write("""<server>
+  <name>%s</name>
+  <listen>127.0.0.1:0</listen>
+  <tasks_dir>tasks</tasks_dir>
+  <state_dir>state</state_dir>
+  <log_file>volery.log</log_file>
+  <slots>%d</slots>
+  <mode>dedicated</mode>
+  %s
+</server>
+""" % (name, slots, extra))
+        self.proc = None
+        self.port = None
+        self.stderr = []
+        self.cond = threading.Condition()
+
+    @property
+    def logfile(self):
+        return os.path.join(self.dir, "volery.log")
+
+    def start(self):
+        """Start and wait for the 'listening on' line."""
+        self.stderr = []
+        listening = threading.Event()
+        self.proc = subprocess.Popen([VOLERY, "serve", "-c", self.conf],
+                                     stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True,
+                                     errors="replace")
+
+        def drain(proc=self.proc, lines=self.stderr):
+            for line in proc.stderr:
+                with self.cond:
+                    lines.append(line)
+                    self.cond.notify_all()
+                m = re.search(r"listening on [\d.]+:(\d+)", line)
+                if m:
+                    self.port = int(m.group(1))
+                    listening.set()
+            listening.set()
+            with self.cond:
+                self.cond.notify_all()
+
+        threading.Thread(target=drain, daemon=True).start()
+        if not listening.wait(TIMEOUT) or self.port is None:
+            self.kill9()
+            raise AssertionError("node did not start:\n" + "".join(self.stderr))
+        return self
+
+    def kill9(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def stop(self):
+        """SIGTERM; a clean stop must exit 0 (sanitizers report here)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise AssertionError("node did not stop on SIGTERM")
+        if rc != 0:
+            raise AssertionError("node exited %d:\n%s" % (rc, "".join(self.stderr)[-3000:]))
+        return rc
+
+    def log(self):
+        with open(self.logfile, errors="replace") as f:
+            return f.read()
+
+    def wait_log(self, pattern, timeout=TIMEOUT):
+        """Wait until this run's console log (the log file's lines, echoed
+        on stderr) has a line matching pattern; returns the match."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                m = re.search(pattern, "".join(self.stderr))
+                if m:
+                    return m
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError("log never matched %r:\n%s" % (
+                        pattern, "".join(self.stderr)[-3000:]))
+                self.cond.wait(left)
+
+    def client(self):
+        return Client(self.port)
+
+    def cleanup(self):
+        self.kill9()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Client:
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        self.buf = b""
+
+    def send(self, data):
+        if isinstance(data, str):
+            data = data.encode()
+        self.sock.sendall(data)
+
+    def line(self, timeout=TIMEOUT):
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("no reply line; have %r" % self.buf)
+            self.sock.settimeout(left)
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("connection closed; have %r" % self.buf)
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode(errors="replace")
+
+    def ask(self, request):
+        """One request, its first reply line (skipping PROGRESS lines)."""
+        self.send(request + "\n")
+        while True:
+            l = self.line()
+            if not l.startswith("PROGRESS "):
+                return l
+
+    def ask_multi(self, request):
+        """A multi-line reply up to its '.' line."""
+        self.send(request + "\n")
+        lines = []
+        while True:
+            l = self.line()
+            if l.startswith("PROGRESS "):
+                continue
+            if l == ".":
+                return lines
+            if l.startswith("ERROR"):
+                return [l]
+            lines.append(l)
+
+    def schedule(self, request):
+        reply = self.ask("SCHEDULE " + request)
+        assert reply.startswith("SCHEDULED "), reply
+        return reply.split()[1]
+
+    def tasks(self):
+        """{uuid: (exec, prio, state, percent, scheduled_by, running_on)}"""
+        out = {}
+        for l in self.ask_multi("TASKS"):
+            f = l.split()
+            assert f[0] == "TASK", l
+            out[f[1]] = tuple(f[2:])
+        return out
+
+    def wait_states(self, want, timeout=TIMEOUT):
+        """Read PROGRESS lines until every uuid in want reached its state.
+        Returns the PROGRESS lines seen, in order."""
+        seen = []
+        states = {}
+        deadline = time.monotonic() + timeout
+        while any(states.get(u) != s for u, s in want.items()):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("states %r never reached; last %r"
+                                     % (want, states))
+            l = self.line(left)
+            seen.append(l)
+            f = l.split()
+            if f and f[0] == "PROGRESS":
+                states[f[1]] = f[3]
+        return seen
+
+    def close(self):
+        self.sock.close()
+
+
+def schedule_workflow(c, params, prio="low", path="/data/inspection-42"):
+    """The four-task workflow of thesis Table 4.1; returns (I, G, S, A)."""
+    i = c.schedule("import %s -p %s -x %s" % (prio, path, params))
+    g = c.schedule("georeferencing %s -a %s 1 -a %s 2 -a %s 3 -x %s"
+                   % (prio, i, i, i, params))
+    s = c.schedule("segmentation %s -a %s 1 -a %s 1 -a %s 2 -x %s"
+                   % (prio, i, g, g, params))
+    a = c.schedule("anomaly_detection %s -a %s 1 -x %s" % (prio, s, params))
+    return i, g, s, a
+
+
+def outputs_of(progress_lines, uuid):
+    for l in progress_lines:
+        f = l.split()
+        if f[:2] == ["PROGRESS", uuid] and f[3] == "Terminated":
+            for kv in f[4:]:
+                if kv.startswith("outputs="):
+                    return kv[len("outputs="):].split(",")
+    return None
+
+
+def started_args(node, uuid):
+    """The argument lists the node started uuid's executable with."""
+    return re.findall(r"Task UUID\{%s\} executable \S+ started, pid \d+, "
+                      r"attempt \d+:(.*)" % uuid, node.log())

@@ -1,0 +1,366 @@
+"""One node, end to end, over the client protocol (issue 2)."""
+import os
+import re
+import socket
+import subprocess
+import threading
+import unittest
+
+from harness import (Node, VOLERY, params_file, schedule_workflow,
+                     outputs_of, started_args)
+
+
+class NodeTest(unittest.TestCase):
+    slots = 1
+    extra = ""
+
+    def setUp(self):
+        self.node = Node(slots=self.slots, extra=self.extra).start()
+        self.addCleanup(self.node.cleanup)
+        self.c = self.node.client()
+        self.addCleanup(self.c.close)
+        self.fast = params_file(self.node.dir, 100)
+
+    def stop_cleanly(self):
+        self.c.close()
+        self.node.stop()
+
+
+class Workflow(NodeTest):
+    def test_workflow_completes_with_outputs_bound(self):
+        i, g, s, a = schedule_workflow(self.c, self.fast)
+        self.c.ask("SUBSCRIBE %s %s %s %s" % (i, g, s, a))
+        seen = self.c.wait_states({u: "Terminated" for u in (i, g, s, a)})
+        oi, og, os_ = (outputs_of(seen, u) for u in (i, g, s))
+        self.assertEqual(len(oi), 3)
+        self.assertEqual(len(og), 2)
+        # Every input is the right output of the right task (Table 4.1).
+        self.assertEqual(started_args(self.node, g),
+                         [" -i %s -i %s -i %s -x %s" % (oi[0], oi[1], oi[2], self.fast)])
+        self.assertEqual(started_args(self.node, s),
+                         [" -i %s -i %s -i %s -x %s" % (oi[0], og[0], og[1], self.fast)])
+        self.assertEqual(started_args(self.node, a),
+                         [" -i %s -x %s" % (os_[0], self.fast)])
+        self.assertEqual(started_args(self.node, i),
+                         [" -p /data/inspection-42 -x %s" % self.fast])
+        # Subscribers saw each state in order, and progress as it went.
+        states = [l.split()[3] for l in seen if l.split()[1] == g]
+        self.assertEqual(states[0], "Submitted")
+        self.assertIn("Ready", states)
+        self.assertLess(states.index("Ready"), states.index("Running"))
+        self.assertTrue(any(l.split()[1] == i and l.split()[2] == "50" for l in seen))
+        tasks = self.c.tasks()
+        for u in (i, g, s, a):
+            self.assertEqual(tasks[u][2:4], ("Terminated", "100"))
+            self.assertEqual(tasks[u][5], "alpha")
+        # The log names waiting time and makespan at termination.
+        self.node.wait_log(r"Task\(UUID\{%s\} name\{anomaly_detection\} priority\{low\} "
+                           r"state\{Terminated\} ScheduledBy\{alpha\} ExecutedBy\{alpha\}\) "
+                           r"WaitingTimeOnQueue\{[\d.]+s\} makespan\{[\d.]+s\}" % a)
+        self.stop_cleanly()
+
+    def test_interactive_overtakes_queued_low(self):
+        slow = params_file(self.node.dir, 400)
+        first = self.c.schedule("import low -p /a -x %s" % slow)
+        lows = [self.c.schedule("import low -p /b%d -x %s" % (k, self.fast))
+                for k in range(3)]
+        hot = self.c.schedule("import interactive -p /hot -x %s" % self.fast)
+        everyone = [first] + lows + [hot]
+        self.c.ask("SUBSCRIBE " + " ".join(everyone))
+        seen = self.c.wait_states({u: "Terminated" for u in everyone})
+        order = []
+        for l in seen:
+            f = l.split()
+            if f[3] == "Running" and f[1] not in order:
+                order.append(f[1])
+        self.assertEqual(order, [first, hot] + lows)
+
+    def test_subscribe_late_gets_current_state(self):
+        u = self.c.schedule("import low -p /x -x %s" % self.fast)
+        other = self.node.client()
+        self.addCleanup(other.close)
+        other.ask("SUBSCRIBE %s" % u)
+        other.wait_states({u: "Terminated"})
+        # Subscribing after the end still says how it ended.
+        late = self.node.client()
+        self.addCleanup(late.close)
+        self.assertEqual(late.ask("SUBSCRIBE %s" % u), "SUBSCRIBED %s" % u)
+        self.assertRegex(late.line(), r"^PROGRESS %s 100 Terminated node=alpha "
+                         r"attempt=1 outputs=\d+,\d+,\d+$" % u)
+
+    def test_help_nodes_quit(self):
+        help_lines = self.c.ask_multi("help")
+        self.assertTrue(any("SCHEDULE" in l for l in help_lines))
+        nodes = self.c.ask_multi("NODES")
+        self.assertEqual(len(nodes), 1)
+        self.assertRegex(nodes[0], r"^NODE alpha 127\.0\.0\.1:%d master dedicated 1/1 10$"
+                         % self.node.port)
+        self.assertEqual(self.c.ask("QUIT"), "BYE")
+        with self.assertRaises(EOFError):
+            self.c.line()
+
+
+class Cancel(NodeTest):
+    extra = "<cancel_grace_ms>150</cancel_grace_ms>"
+
+    def test_cancel_kills_process_group_and_cascades(self):
+        s = self.c.schedule("stubborn low")
+        down = self.c.schedule("sink low -a %s 1" % s)
+        further = self.c.schedule("sink interactive -a %s 1" % down)
+        self.c.ask("SUBSCRIBE %s %s %s" % (s, down, further))
+        self.c.wait_states({s: "Running"})
+        m = self.node.wait_log(r"stubborn: pid (\d+) child (\d+)")
+        pids = [int(m.group(1)), int(m.group(2))]
+        self.assertEqual(self.c.ask("CANCEL %s" % s), "CANCELLED %s" % s)
+        seen = self.c.wait_states({s: "Cancelled", down: "Cancelled",
+                                   further: "Cancelled"})
+        self.assertTrue(any(("reason=upstream-cancelled:%s" % s) in l for l in seen))
+        # CANCEL, then SIGTERM (ignored), then SIGKILL to the group.
+        self.node.wait_log(r"ignored SIGTERM; SIGKILL")
+        self.node.wait_log(r"Task UUID\{%s\} process killed by signal 9" % s)
+        for pid in pids:
+            self.assertFalse(alive(pid), "pid %d survived the cancel" % pid)
+        tasks = self.c.tasks()
+        self.assertEqual([tasks[u][2] for u in (s, down, further)], ["Cancelled"] * 3)
+        self.assertEqual(self.c.ask("CANCEL %s" % s),
+                         "ERROR task %s is already Cancelled" % s)
+        # The slot is free again: a new task runs.
+        u = self.c.schedule("import low -p /x -x %s" % self.fast)
+        self.c.ask("SUBSCRIBE %s" % u)
+        self.c.wait_states({u: "Terminated"})
+        self.stop_cleanly()
+
+    def test_cancel_of_cooperative_task(self):
+        slow = params_file(self.node.dir, 5000)
+        u = self.c.schedule("import low -p /x -x %s" % slow)
+        self.c.ask("SUBSCRIBE %s" % u)
+        self.c.wait_states({u: "Running"})
+        self.assertEqual(self.c.ask("CANCEL %s" % u), "CANCELLED %s" % u)
+        self.node.wait_log(r"Task UUID\{%s\} process exited with status 0" % u)
+        self.assertNotIn("SIGTERM", self.node.log())
+
+
+def alive(pid):
+    """True while pid runs (a zombie waiting for init counts as gone)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+class Retry(NodeTest):
+    extra = "<max_attempts>3</max_attempts>"
+
+    def test_crash_is_retried_then_failed(self):
+        u = self.c.schedule("crasher low")
+        down = self.c.schedule("sink low -a %s 1" % u)
+        self.c.ask("SUBSCRIBE %s %s" % (u, down))
+        seen = self.c.wait_states({u: "Failed", down: "Failed"})
+        self.assertEqual(len(started_args(self.node, u)), 3)
+        self.assertEqual(started_args(self.node, down), [])
+        final = [l for l in seen if l.split()[1] == u][-1]
+        self.assertRegex(final, r"Failed node=alpha attempt=3 reason=attempts-exhausted "
+                         r"\(3\): exited with status 3 without TERMINATED")
+        self.node.wait_log(r"Task UUID\{%s\} name\{crasher\} stderr: crasher: giving up" % u)
+        self.assertEqual(self.c.tasks()[down][2], "Failed")
+
+
+class BadInput(NodeTest):
+    def test_every_bad_request_gets_error_and_changes_nothing(self):
+        # Another client's workflow runs all along and must complete.
+        other = self.node.client()
+        self.addCleanup(other.close)
+        slow = params_file(self.node.dir, 300)
+        wf = schedule_workflow(other, slow)
+        other.ask("SUBSCRIBE " + " ".join(wf))
+        i = wf[0]
+        before = self.c.tasks()
+        ghost = "00000000-0000-4000-8000-000000000000"
+        bad = {
+            "FROB": "ERROR unknown command 'FROB' (try HELP)",
+            "SCHEDULE": "ERROR usage: SCHEDULE",
+            "SCHEDULE nosuch low": "ERROR unknown executable 'nosuch'",
+            "SCHEDULE ghost low": "ERROR unknown executable 'ghost'",
+            "SCHEDULE ../tasks/import low -p /x": "ERROR bad executable name",
+            "SCHEDULE /bin/sh low": "ERROR bad executable name",
+            "SCHEDULE import low": "ERROR import needs -p <path>",
+            "SCHEDULE import soon -p /x": "ERROR bad priority",
+            "SCHEDULE georeferencing low -a %s 1" % i: "ERROR georeferencing takes 3 inputs",
+            "SCHEDULE georeferencing low -a %s 1 -a %s 2 -a %s 4" % (i, i, i):
+                "ERROR input 3: import has no output 4",
+            "SCHEDULE georeferencing low -a %s 1 -a %s 2 -a %s 3" % (i, i, ghost):
+                "ERROR input 3: unknown task %s" % ghost,
+            "SCHEDULE anomaly_detection low -a %s 1" % i:
+                "ERROR input 1 of anomaly_detection must come from a segmentation task",
+            "SCHEDULE import low -p /x -a not-a-uuid 1": "ERROR malformed uuid 'not-a-uuid'",
+            "SUBSCRIBE %s" % ghost: "ERROR unknown task %s" % ghost,
+            "SUBSCRIBE %s %s" % (i, ghost): "ERROR unknown task %s" % ghost,
+            "SUBSCRIBE 12345": "ERROR malformed uuid '12345'",
+            "CANCEL %s" % ghost: "ERROR unknown task %s" % ghost,
+            "CANCEL": "ERROR usage: CANCEL <uuid>",
+            "TASKS Dancing": "ERROR unknown state",
+            "\x00\x01\x02\xff\xfe": "ERROR",
+        }
+        for line, want in bad.items():
+            got = self.c.ask(line)
+            self.assertTrue(got.startswith(want), "%r -> %r, want %r" % (line, got, want))
+        # An over-long line, then a good one on the same connection.
+        self.c.send("SCHEDULE " + "A" * 5000 + "\n")
+        self.assertEqual(self.c.line(), "ERROR line too long")
+        self.c.send("B" * 100000 + "\nNODES\n")
+        self.assertEqual(self.c.line(), "ERROR line too long")
+        self.assertTrue(self.c.line().startswith("NODE alpha"))
+        self.assertEqual(self.c.line(), ".")
+        # Random binary garbage with newlines: an ERROR per line, no crash.
+        garbage = bytes((k * 7919 + 13) % 256 for k in range(3000))
+        self.c.send(garbage + b"\n")
+        nlines = garbage.count(b"\n") + 1
+        for _ in range(nlines):
+            l = self.c.line()
+            self.assertTrue(l.startswith("ERROR"), l)
+        # A client that leaves mid-line.
+        s = socket.create_connection(("127.0.0.1", self.node.port))
+        s.sendall(b"SCHEDULE import low -p /half")
+        s.close()
+        # Nothing changed: same tasks (states may advance), none added.
+        self.assertEqual(set(self.c.tasks()), set(before))
+        other.wait_states({u: "Terminated" for u in wf})
+        self.assertEqual(self.c.ask("SUBSCRIBE %s" % i), "SUBSCRIBED %s" % i)
+        self.stop_cleanly()
+
+    def test_many_clients_at_once(self):
+        uuids, errors = [], []
+
+        def one(k):
+            try:
+                c = self.node.client()
+                uuids.append(c.schedule("import low -p /c%d -x %s" % (k, self.fast)))
+                c.close()
+            except Exception as e:  # reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=one, args=(k,)) for k in range(40)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(len(set(uuids)), 40)
+        self.assertEqual(set(self.c.tasks()), set(uuids))
+
+
+class Durability(unittest.TestCase):
+    def setUp(self):
+        self.node = Node(slots=1)
+        self.addCleanup(self.node.cleanup)
+
+    def test_kill9_mid_workflow_then_restart_finishes(self):
+        self.node.start()
+        c = self.node.client()
+        params = params_file(self.node.dir, 400)
+        wf = schedule_workflow(c, params)
+        i, g, s, a = wf
+        c.ask("SUBSCRIBE " + " ".join(wf))
+        c.wait_states({g: "Running"})
+        self.node.kill9()
+        c.close()
+        self.node.start()
+        self.node.wait_log(r"Task UUID\{%s\} name\{georeferencing\} was Running on alpha "
+                           r"when the node stopped; back to Ready" % g)
+        c = self.node.client()
+        self.addCleanup(c.close)
+        c.ask("SUBSCRIBE " + " ".join(wf))
+        c.wait_states({u: "Terminated" for u in wf})
+        # The finished import did not run again; georeferencing ran twice.
+        self.assertEqual(len(started_args(self.node, i)), 1)
+        self.assertEqual(len(started_args(self.node, g)), 2)
+        self.assertEqual(len(started_args(self.node, a)), 1)
+        c.close()
+        self.node.stop()
+
+    def test_scheduled_means_durable(self):
+        self.node.start()
+        c = self.node.client()
+        u = c.schedule("import low -p /x -x %s" % params_file(self.node.dir, 60000))
+        self.node.kill9()
+        c.close()
+        self.node.start()
+        c = self.node.client()
+        self.addCleanup(c.close)
+        self.assertIn(u, c.tasks())
+
+    def test_corrupt_journal_tail_is_reported_and_rest_loaded(self):
+        self.node.start()
+        c = self.node.client()
+        p = params_file(self.node.dir, 50)
+        done = [c.schedule("import low -p /x%d -x %s" % (k, p)) for k in range(3)]
+        c.ask("SUBSCRIBE " + " ".join(done))
+        c.wait_states({u: "Terminated" for u in done})
+        c.close()
+        self.node.stop()
+        journal = os.path.join(self.node.dir, "state", "journal")
+        with open(journal, "ab") as f:
+            f.write(b"deadbeef v=1 id=torn-recor")
+        self.node.start()
+        self.node.wait_log(r"journal .*: line \d+ is truncated")
+        c = self.node.client()
+        self.addCleanup(c.close)
+        tasks = c.tasks()
+        self.assertEqual({u: tasks[u][2] for u in done}, {u: "Terminated" for u in done})
+        self.assertTrue(os.path.exists(journal + ".bad"))
+        # A flipped byte in the middle: the records before it survive.
+        c.close()
+        self.node.stop()
+        with open(journal, "rb") as f:
+            data = bytearray(f.read())
+        second = data.index(b"\n") + 1
+        data[second + 20] ^= 0x20
+        with open(journal, "wb") as f:
+            f.write(data)
+        self.node.start()
+        self.node.wait_log(r"journal .*: line 2 fails its checksum")
+        c = self.node.client()
+        self.assertEqual(len(c.tasks()), 1)
+        c.close()
+        self.node.stop()
+
+
+class Config(unittest.TestCase):
+    def run_check(self, text):
+        node = Node()
+        self.addCleanup(node.cleanup)
+        with open(node.conf, "w") as f:
+            f.write(text)
+        return subprocess.run([VOLERY, "serve", "-c", node.conf], capture_output=True,
+                              text=True, timeout=20), node.conf
+
+    def test_errors_name_file_line_element_and_refuse_start(self):
+        r, conf = self.run_check("<server>\n  <slots>lots</slots>\n"
+                                 "  <listen>127.0.0.1</listen>\n  <colour>red</colour>\n"
+                                 "  <batch days=\"someday\" from=\"19:00\" to=\"07:30\"/>\n"
+                                 "</server>\n")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("%s:2: <slots>: expected a whole number from 1 to 256, got 'lots'" % conf,
+                      r.stderr)
+        self.assertIn("%s:3: <listen>: expected ADDRESS:PORT" % conf, r.stderr)
+        self.assertIn("%s:4: <colour>: unknown element" % conf, r.stderr)
+        self.assertIn("%s:5: <batch>: days=\"someday\"" % conf, r.stderr)
+        self.assertIn("not starting", r.stderr)
+
+    def test_malformed_xml(self):
+        r, conf = self.run_check("<server>\n<slots>2</slot>\n</server>\n")
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stderr, re.escape(conf) + r":2: .*slot")
+
+    def test_check_only(self):
+        node = Node()
+        self.addCleanup(node.cleanup)
+        r = subprocess.run([VOLERY, "serve", "-n", "-c", node.conf], capture_output=True,
+                           text=True, timeout=20)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("OK", r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,390 @@
+/*
+ * test_node.c -- the scheduling state machine, driven directly.
+ */
+#include "testutil.h"
+
+struct fixture {
+	struct node		n;
+	struct taskdesc_set	set;
+};
+
+static int
+setup1(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+
+	test_node(&f->n, &f->set, 1);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	node_free(&f->n);
+	taskdesc_clear(&f->set);
+	free(f);
+	return 0;
+}
+
+/* Schedule the four-task workflow of thesis Table 4.1 as tasks 1-4. */
+static void
+workflow(struct node *n, int base, int prio, int64_t now)
+{
+	struct node_binding g[3], s[3], a[1];
+
+	assert_int_equal(sched(n, base, "import", prio, now, 0, NULL, NULL), 0);
+	memcpy(g[0].uuid, uuid_n(base), sizeof g[0].uuid); g[0].nth = 1;
+	memcpy(g[1].uuid, uuid_n(base), sizeof g[1].uuid); g[1].nth = 2;
+	memcpy(g[2].uuid, uuid_n(base), sizeof g[2].uuid); g[2].nth = 3;
+	assert_int_equal(sched(n, base + 1, "georeferencing", prio, now, 3, g,
+	    NULL), 0);
+	memcpy(s[0].uuid, uuid_n(base), sizeof s[0].uuid); s[0].nth = 1;
+	memcpy(s[1].uuid, uuid_n(base + 1), sizeof s[1].uuid); s[1].nth = 1;
+	memcpy(s[2].uuid, uuid_n(base + 1), sizeof s[2].uuid); s[2].nth = 2;
+	assert_int_equal(sched(n, base + 2, "segmentation", prio, now, 3, s,
+	    NULL), 0);
+	memcpy(a[0].uuid, uuid_n(base + 2), sizeof a[0].uuid); a[0].nth = 1;
+	assert_int_equal(sched(n, base + 3, "anomaly_detection", prio, now, 1,
+	    a, NULL), 0);
+}
+
+static void
+test_workflow_binds_outputs_in_order(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = &f->n;
+	struct task	*g, *s;
+
+	workflow(n, 1, PRIO_LOW, 1000);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_SUBMITTED);
+	assert_int_equal(count_actions(n, ACT_JOURNAL, uuid_n(4)), 1);
+	outbox_clear(&n->out);
+
+	terminate(n, uuid_n(1), 3, 2000);
+	g = node_find(n, uuid_n(2));
+	assert_int_equal(g->state, TASK_READY);
+	assert_string_equal(g->inputs[0].dataset, "00000001-1");
+	assert_string_equal(g->inputs[1].dataset, "00000001-2");
+	assert_string_equal(g->inputs[2].dataset, "00000001-3");
+	/* The slot frees when the process exits, not at TERMINATED. */
+	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
+	exit_with(n, uuid_n(1), 0, 2001);
+	assert_int_equal(g->state, TASK_RUNNING);
+
+	terminate(n, uuid_n(2), 2, 3000);
+	exit_with(n, uuid_n(2), 0, 3000);
+	s = node_find(n, uuid_n(3));
+	assert_int_equal(s->state, TASK_RUNNING);
+	assert_string_equal(s->inputs[0].dataset, "00000001-1");
+	assert_string_equal(s->inputs[1].dataset, "00000002-1");
+	assert_string_equal(s->inputs[2].dataset, "00000002-2");
+	terminate(n, uuid_n(3), 1, 4000);
+	exit_with(n, uuid_n(3), 0, 4000);
+	terminate(n, uuid_n(4), 1, 5000);
+	exit_with(n, uuid_n(4), 0, 5000);
+	assert_int_equal(state_of(n, uuid_n(4)), TASK_TERMINATED);
+	assert_int_equal(node_find(n, uuid_n(4))->end_ms, 5000);
+	assert_int_equal(n->running, 0);
+}
+
+static void
+test_schedule_rejects_bad_requests(void **state)
+{
+	struct fixture		*f = *state;
+	struct node		*n = &f->n;
+	struct node_binding	 b[3];
+	char			 err[256];
+
+	assert_int_equal(sched(n, 1, "import", 0, 10, 0, NULL, NULL), 0);
+	outbox_clear(&n->out);
+
+	assert_int_equal(sched(n, 2, "nosuch", 0, 10, 0, NULL, err), -1);
+	assert_non_null(strstr(err, "unknown executable"));
+	assert_int_equal(sched(n, 2, "../import", 0, 10, 0, NULL, err), -1);
+	/* Wrong number of -a. */
+	memcpy(b[0].uuid, uuid_n(1), sizeof b[0].uuid); b[0].nth = 1;
+	assert_int_equal(sched(n, 2, "georeferencing", 0, 10, 1, b, err), -1);
+	assert_non_null(strstr(err, "takes 3 inputs"));
+	/* Unknown upstream uuid. */
+	memcpy(b[1].uuid, uuid_n(99), sizeof b[1].uuid); b[1].nth = 2;
+	memcpy(b[2].uuid, uuid_n(1), sizeof b[2].uuid); b[2].nth = 3;
+	assert_int_equal(sched(n, 2, "georeferencing", 0, 10, 3, b, err), -1);
+	assert_non_null(strstr(err, "unknown task"));
+	/* Output index import does not have. */
+	memcpy(b[1].uuid, uuid_n(1), sizeof b[1].uuid); b[1].nth = 2;
+	b[2].nth = 4;
+	assert_int_equal(sched(n, 2, "georeferencing", 0, 10, 3, b, err), -1);
+	assert_non_null(strstr(err, "no output 4"));
+	/* Input wired to the wrong output of the right type. */
+	b[2].nth = 1;
+	assert_int_equal(sched(n, 2, "georeferencing", 0, 10, 3, b, err), -1);
+	assert_non_null(strstr(err, "must be output 3"));
+	/* Wrong upstream type. */
+	memcpy(b[0].uuid, uuid_n(1), sizeof b[0].uuid); b[0].nth = 1;
+	assert_int_equal(sched(n, 2, "anomaly_detection", 0, 10, 1, b, err),
+	    -1);
+	assert_non_null(strstr(err, "segmentation"));
+
+	/* Nothing changed: one task, no actions. */
+	assert_int_equal(taskmap_count(&n->map), 1);
+	assert_int_equal(n->out.n, 0);
+}
+
+static void
+test_interactive_overtakes_low(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = &f->n;
+
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 101, 0, NULL, NULL), 0);
+	assert_int_equal(sched(n, 3, "free", PRIO_LOW, 102, 0, NULL, NULL), 0);
+	assert_int_equal(sched(n, 4, "free", PRIO_INTERACTIVE, 103, 0, NULL,
+	    NULL), 0);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	outbox_clear(&n->out);
+	terminate(n, uuid_n(1), 1, 200);
+	exit_with(n, uuid_n(1), 0, 200);
+	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_READY);
+	terminate(n, uuid_n(4), 1, 300);
+	exit_with(n, uuid_n(4), 0, 300);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_RUNNING);
+}
+
+static void
+test_cancel_cascades_and_stops_process(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = &f->n;
+	char		 err[256];
+
+	workflow(n, 1, PRIO_LOW, 1000);
+	outbox_clear(&n->out);
+	assert_int_equal(node_cancel(n, uuid_n(1), 1500, err, sizeof err), 0);
+	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_CANCELLED);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_CANCELLED);
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_CANCELLED);
+	assert_int_equal(state_of(n, uuid_n(4)), TASK_CANCELLED);
+	assert_non_null(strstr(node_find(n, uuid_n(4))->reason, "upstream"));
+	/* The slot stays taken until the process is gone. */
+	assert_int_equal(n->running, 1);
+	exit_with(n, uuid_n(1), 0, 1600);
+	assert_int_equal(n->running, 0);
+	/* A second cancel, and a cancel of nothing, are errors. */
+	assert_int_equal(node_cancel(n, uuid_n(1), 1700, err, sizeof err), -1);
+	assert_non_null(strstr(err, "already Cancelled"));
+	assert_int_equal(node_cancel(n, uuid_n(77), 1700, err, sizeof err),
+	    -1);
+	/* Nothing may be bound to a cancelled task. */
+	{
+		struct node_binding b = { "", 1 };
+		memcpy(b.uuid, uuid_n(1), sizeof b.uuid);
+		assert_int_equal(sched(n, 9, "any", 0, 1800, 1, &b, err), -1);
+		assert_non_null(strstr(err, "Cancelled"));
+	}
+}
+
+static void
+test_crash_retried_then_failed(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = &f->n;
+	struct node_binding b;
+	struct task	*t;
+	int		 i;
+
+	assert_int_equal(sched(n, 1, "free", 0, 10, 0, NULL, NULL), 0);
+	memcpy(b.uuid, uuid_n(1), sizeof b.uuid);
+	b.nth = 1;
+	assert_int_equal(sched(n, 2, "any", 0, 11, 1, &b, NULL), 0);
+	t = node_find(n, uuid_n(1));
+	for (i = 1; i <= 3; i++) {
+		assert_int_equal(t->state, TASK_RUNNING);
+		assert_int_equal(t->attempts, i);
+		outbox_clear(&n->out);
+		exit_with(n, uuid_n(1), 3, 20 + i);
+	}
+	assert_int_equal(t->state, TASK_FAILED);
+	assert_int_equal(t->failures, 3);
+	assert_non_null(strstr(t->reason, "status 3"));
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_FAILED);
+	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
+}
+
+static void
+test_error_line_and_wrong_outputs_fail_the_run(void **state)
+{
+	struct fixture		*f = *state;
+	struct node		*n = &f->n;
+	struct runner_msg	 m;
+	struct task		*t;
+
+	assert_int_equal(sched(n, 1, "import", 0, 10, 0, NULL, NULL), 0);
+	t = node_find(n, uuid_n(1));
+	outbox_clear(&n->out);
+	memset(&m, 0, sizeof m);
+	m.type = RMSG_ERROR;
+	m.message = "database unreachable";
+	node_runner_msg(n, uuid_n(1), &m, 20);
+	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
+	exit_with(n, uuid_n(1), 1, 21);
+	assert_int_equal(t->failures, 1);
+	assert_int_equal(t->state, TASK_RUNNING);	/* attempt 2 */
+
+	/* import declares 3 outputs: TERMINATED with 2 is a failed run. */
+	outbox_clear(&n->out);
+	terminate(n, uuid_n(1), 2, 30);
+	assert_int_equal(t->state, TASK_RUNNING);
+	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
+	exit_with(n, uuid_n(1), 0, 31);
+	assert_int_equal(t->failures, 2);
+}
+
+static void
+test_progress_notifies_on_change_only(void **state)
+{
+	struct fixture		*f = *state;
+	struct node		*n = &f->n;
+	struct runner_msg	 m;
+
+	assert_int_equal(sched(n, 1, "free", 0, 10, 0, NULL, NULL), 0);
+	outbox_clear(&n->out);
+	memset(&m, 0, sizeof m);
+	m.type = RMSG_PROGRESS;
+	m.percent = 40;
+	node_runner_msg(n, uuid_n(1), &m, 20);
+	node_runner_msg(n, uuid_n(1), &m, 21);
+	assert_int_equal(count_actions(n, ACT_NOTIFY, uuid_n(1)), 1);
+	assert_non_null(strstr(n->out.v[0].text, " 40 Running node=alpha"));
+	assert_int_equal(node_find(n, uuid_n(1))->progress, 40);
+}
+
+static void
+test_interactive_rule_when_not_volunteer(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = &f->n;
+
+	node_set_volunteer(n, 0, 1);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_READY);
+	assert_int_equal(sched(n, 2, "free", PRIO_INTERACTIVE, 11, 0, NULL,
+	    NULL), 0);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_RUNNING);
+	/* Busy host with a task running: nothing more starts. */
+	assert_int_equal(sched(n, 3, "free", PRIO_INTERACTIVE, 12, 0, NULL,
+	    NULL), 0);
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_READY);
+	node_set_volunteer(n, 1, 13);
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_READY);	/* 1 slot */
+}
+
+static void
+test_ageing_promotes_low_tasks(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = &f->n;
+
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 0, 0, NULL, NULL), 0);
+	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
+	/* The tick for task 2's promotion is asked for. */
+	assert_int_equal(n->timer, 10 + 60000);
+	assert_int_equal(sched(n, 3, "free", PRIO_INTERACTIVE, 50000, 0,
+	    NULL, NULL), 0);
+	node_tick(n, 70010);
+	assert_true(node_find(n, uuid_n(2))->aged);
+	/* Aged task 2 (submitted at 10) now goes before interactive 3. */
+	terminate(n, uuid_n(1), 1, 70020);
+	exit_with(n, uuid_n(1), 0, 70020);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_RUNNING);
+}
+
+static void
+test_recover_after_restart(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = &f->n, n2;
+	struct taskdesc_set set2;
+	struct task	*t;
+	size_t		 it = 0;
+
+	workflow(n, 1, PRIO_LOW, 1000);
+	terminate(n, uuid_n(1), 3, 2000);
+	exit_with(n, uuid_n(1), 0, 2000);
+	/* Now: 1 Terminated, 2 Running, 3-4 Submitted.  "Crash" and restore
+	 * every task through the codec, as the journal does. */
+	test_node(&n2, &set2, 1);
+	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+		char line[RECORD_LINE_MAX], err[128];
+		struct task *copy;
+		assert_true(wire_task_encode(t, line, sizeof line) > 0);
+		copy = wire_task_decode(line, strlen(line), err, sizeof err);
+		assert_non_null(copy);
+		assert_int_equal(node_restore(&n2, copy), 0);
+	}
+	node_recover(&n2, 5000);
+	assert_int_equal(state_of(&n2, uuid_n(1)), TASK_TERMINATED);
+	/* Was running: runs again (recovered as Ready, then started). */
+	assert_int_equal(state_of(&n2, uuid_n(2)), TASK_RUNNING);
+	assert_int_equal(node_find(&n2, uuid_n(2))->failures, 0);
+	assert_int_equal(count_actions(&n2, ACT_START, uuid_n(2)), 1);
+	assert_int_equal(state_of(&n2, uuid_n(3)), TASK_SUBMITTED);
+	terminate(&n2, uuid_n(2), 2, 6000);
+	assert_int_equal(state_of(&n2, uuid_n(3)), TASK_READY);
+	node_free(&n2);
+	taskdesc_clear(&set2);
+}
+
+static void
+test_two_slots_run_two(void **state)
+{
+	struct node		n;
+	struct taskdesc_set	set;
+
+	test_node(&n, &set, 2);
+	assert_int_equal(sched(&n, 1, "free", 0, 1, 0, NULL, NULL), 0);
+	assert_int_equal(sched(&n, 2, "free", 0, 2, 0, NULL, NULL), 0);
+	assert_int_equal(sched(&n, 3, "free", 0, 3, 0, NULL, NULL), 0);
+	assert_int_equal(n.running, 2);
+	assert_int_equal(state_of(&n, uuid_n(3)), TASK_READY);
+	node_free(&n);
+	taskdesc_clear(&set);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+		    test_workflow_binds_outputs_in_order, setup1, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_schedule_rejects_bad_requests, setup1, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_interactive_overtakes_low, setup1, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_cancel_cascades_and_stops_process, setup1, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_crash_retried_then_failed, setup1, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_error_line_and_wrong_outputs_fail_the_run, setup1,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_progress_notifies_on_change_only, setup1, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_interactive_rule_when_not_volunteer, setup1, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_ageing_promotes_low_tasks, setup1, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_recover_after_restart, setup1, teardown),
+		cmocka_unit_test(test_two_slots_run_two),
+	};
+
+	return cmocka_run_group_tests_name("node", tests, NULL, NULL);
+}

@@ -1,0 +1,165 @@
+/*
+ * test_structures.c -- the task map and the ready queue.
+ */
+#include "testutil.h"
+
+#include "readyq.h"
+#include "taskmap.h"
+
+static struct task *
+mk(int k, int prio, int64_t submit)
+{
+	struct task *t = task_new(uuid_n(k), "free", 0);
+
+	t->prio = prio;
+	t->submit_ms = submit;
+	t->ready_ms = submit;
+	return t;
+}
+
+static void
+test_taskmap_many(void **state)
+{
+	struct taskmap	m;
+	struct task	*t, **v;
+	size_t		n, it = 0, seen = 0;
+	int		k;
+
+	taskmap_init(&m);
+	for (k = 0; k < 5000; k++)
+		assert_int_equal(taskmap_insert(&m, mk(k, 0, 5000 - k)), 0);
+	/* A duplicate uuid is refused. */
+	t = mk(7, 0, 0);
+	assert_int_equal(taskmap_insert(&m, t), -1);
+	task_free(t);
+	for (k = 0; k < 5000; k += 2)
+		task_free(taskmap_remove(&m, uuid_n(k)));
+	assert_int_equal(taskmap_count(&m), 2500);
+	for (k = 0; k < 5000; k++) {
+		t = taskmap_find(&m, uuid_n(k));
+		if (k % 2 == 0)
+			assert_null(t);
+		else
+			assert_string_equal(t->uuid, uuid_n(k));
+	}
+	while (taskmap_next(&m, &it) != NULL)
+		seen++;
+	assert_int_equal(seen, 2500);
+	v = taskmap_sorted(&m, &n);
+	assert_int_equal(n, 2500);
+	assert_string_equal(v[0]->uuid, uuid_n(4999));	/* oldest submit */
+	free(v);
+	/* Re-inserting over tombstones works. */
+	assert_int_equal(taskmap_insert(&m, mk(0, 0, 1)), 0);
+	assert_non_null(taskmap_find(&m, uuid_n(0)));
+	taskmap_free(&m);
+}
+
+static void
+test_readyq_order(void **state)
+{
+	struct readyq	q;
+	struct task	*t[6];
+	int		k;
+
+	readyq_init(&q);
+	t[0] = mk(5, PRIO_LOW, 100);
+	t[1] = mk(4, PRIO_LOW, 100);	/* same time: uuid breaks the tie */
+	t[2] = mk(3, PRIO_INTERACTIVE, 300);
+	t[3] = mk(2, PRIO_LOW, 50);
+	t[4] = mk(1, PRIO_INTERACTIVE, 200);
+	t[5] = mk(0, PRIO_LOW, 400);
+	for (k = 0; k < 6; k++)
+		assert_int_equal(readyq_push(&q, t[k]), 0);
+	assert_ptr_equal(readyq_at(&q, 0), t[4]);
+	assert_ptr_equal(readyq_at(&q, 1), t[2]);
+	assert_ptr_equal(readyq_at(&q, 2), t[3]);
+	assert_ptr_equal(readyq_at(&q, 3), t[1]);
+	assert_ptr_equal(readyq_at(&q, 4), t[0]);
+	assert_ptr_equal(readyq_at(&q, 5), t[5]);
+	assert_null(readyq_at(&q, 6));
+	assert_int_equal(readyq_remove(&q, t[2]), 0);
+	assert_int_equal(readyq_remove(&q, t[2]), -1);
+	assert_ptr_equal(readyq_at(&q, 1), t[3]);
+
+	/* Ageing at 10 s: tasks ready at 50 and 100 are promoted at 10100,
+	 * ahead of the interactive task submitted at 200; 400 is not yet. */
+	assert_int_equal(readyq_age(&q, 1000, 10000), 10050);
+	assert_int_equal(readyq_age(&q, 10100, 10000), 10400);
+	assert_ptr_equal(readyq_at(&q, 0), t[3]);
+	assert_ptr_equal(readyq_at(&q, 1), t[1]);
+	assert_ptr_equal(readyq_at(&q, 2), t[0]);
+	assert_ptr_equal(readyq_at(&q, 3), t[4]);
+	assert_ptr_equal(readyq_at(&q, 4), t[5]);
+	/* Removing a promoted task still finds it. */
+	assert_int_equal(readyq_remove(&q, t[1]), 0);
+	assert_int_equal(readyq_len(&q), 4);
+	readyq_free(&q);
+	for (k = 0; k < 6; k++)
+		task_free(t[k]);
+}
+
+/* Every node must order the same set identically, whatever the
+ * insertion order. */
+static void
+test_readyq_insertion_order_irrelevant(void **state)
+{
+	struct readyq	a, b;
+	struct task	*t[50];
+	int		k;
+
+	readyq_init(&a);
+	readyq_init(&b);
+	for (k = 0; k < 50; k++)
+		t[k] = mk(k, k % 3 == 0, (k * 7919) % 13);
+	for (k = 0; k < 50; k++)
+		readyq_push(&a, t[k]);
+	for (k = 49; k >= 0; k--)
+		readyq_push(&b, t[(k * 17) % 50]);
+	for (k = 0; k < 50; k++)
+		assert_ptr_equal(readyq_at(&a, k), readyq_at(&b, k));
+	for (k = 1; k < 50; k++)
+		assert_true(readyq_cmp(readyq_at(&a, k - 1),
+		    readyq_at(&a, k)) < 0);
+	readyq_free(&a);
+	readyq_free(&b);
+	for (k = 0; k < 50; k++)
+		task_free(t[k]);
+}
+
+static void
+test_names(void **state)
+{
+	enum task_state	s;
+	enum task_prio	p;
+
+	assert_true(task_name_valid("anomaly_detection"));
+	assert_true(task_name_valid("a.b-c_1"));
+	assert_false(task_name_valid(""));
+	assert_false(task_name_valid("../x"));
+	assert_false(task_name_valid("a/b"));
+	assert_false(task_name_valid(".x"));
+	assert_false(task_name_valid("-x"));
+	assert_false(task_name_valid("a b"));
+	assert_int_equal(task_state_parse("terminated", &s), 0);
+	assert_int_equal(s, TASK_TERMINATED);
+	assert_int_equal(task_prio_parse("2", &p), 0);
+	assert_int_equal(p, PRIO_INTERACTIVE);
+	assert_int_equal(task_prio_parse("3", &p), -1);
+	assert_true(task_uuid_valid("3aff3d90-2b79-11e3-8224-0800200c9a66"));
+	assert_false(task_uuid_valid("3aff3d90-2b79-11e3-8224-0800200c9a6"));
+	assert_false(task_uuid_valid("3aff3d90-2b79-11e3-8224+0800200c9a66"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_taskmap_many),
+		cmocka_unit_test(test_readyq_order),
+		cmocka_unit_test(test_readyq_insertion_order_irrelevant),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests_name("structures", tests, NULL, NULL);
+}

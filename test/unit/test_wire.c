@@ -1,0 +1,259 @@
+/*
+ * test_wire.c -- the codecs: client requests, runner lines, task
+ * records and journal framing, on good and hostile input.
+ */
+#include "testutil.h"
+
+static struct client_req req;
+static char err[256];
+
+static int
+parse(const char *line)
+{
+	return wire_client_parse(line, strlen(line), &req, err, sizeof err);
+}
+
+#define U1 "3aff3d90-2b79-11e3-8224-0800200c9a66"
+#define U2 "679e9490-2b79-11e3-8224-0800200c9a66"
+
+static void
+test_client_schedule(void **state)
+{
+	assert_int_equal(parse("SCHEDULE segmentation interactive -a " U1
+	    " 1 -a " U2 " 1 -a " U2 " 2 -x params.xml"), 0);
+	assert_int_equal(req.cmd, CMD_SCHEDULE);
+	assert_string_equal(req.exec, "segmentation");
+	assert_int_equal(req.prio, PRIO_INTERACTIVE);
+	assert_int_equal(req.nbind, 3);
+	assert_string_equal(req.bind[0].uuid, U1);
+	assert_int_equal(req.bind[2].nth, 2);
+	assert_string_equal(req.params, "params.xml");
+	assert_null(req.path);
+
+	/* Case-insensitive words, CR tolerated by the framer, 1/2 prios. */
+	assert_int_equal(parse("schedule import 1 -p /raw/data"), 0);
+	assert_int_equal(req.prio, PRIO_LOW);
+	assert_string_equal(req.path, "/raw/data");
+	/* Uppercase uuids are folded to the canonical lowercase form. */
+	assert_int_equal(parse("CANCEL 3AFF3D90-2B79-11E3-8224-0800200C9A66"),
+	    0);
+	assert_string_equal(req.uuid[0], U1);
+}
+
+static void
+test_client_errors(void **state)
+{
+	static const struct {
+		const char *line, *want;
+	} bad[] = {
+		{ "", "empty" },
+		{ "FROB", "unknown command 'FROB'" },
+		{ "SCHEDULE", "usage: SCHEDULE" },
+		{ "SCHEDULE import", "usage: SCHEDULE" },
+		{ "SCHEDULE ../../bin/sh low", "bad executable name" },
+		{ "SCHEDULE /bin/sh low", "bad executable name" },
+		{ "SCHEDULE a..b low", "bad executable name" },
+		{ "SCHEDULE .hidden low", "bad executable name" },
+		{ "SCHEDULE import urgent", "bad priority" },
+		{ "SCHEDULE import low -p", "-p needs an argument" },
+		{ "SCHEDULE import low -p a -p b", "-p given twice" },
+		{ "SCHEDULE import low -a " U1, "-a needs" },
+		{ "SCHEDULE import low -a nope 1", "malformed uuid 'nope'" },
+		{ "SCHEDULE import low -a " U1 " 0", "output number" },
+		{ "SCHEDULE import low -a " U1 " x", "output number" },
+		{ "SCHEDULE import low -q", "unknown option '-q'" },
+		{ "SUBSCRIBE", "usage: SUBSCRIBE" },
+		{ "SUBSCRIBE " U1 " 1234", "malformed uuid" },
+		{ "CANCEL", "usage: CANCEL" },
+		{ "CANCEL " U1 " " U2, "usage: CANCEL" },
+		{ "CANCEL 3aff3d90-2b79-11e3-8224-0800200c9a6z",
+		  "malformed uuid" },
+		{ "TASKS Sleeping", "unknown state" },
+		{ "IDLE maybe", "usage: IDLE" },
+		{ "QUIT now", "usage: QUIT" },
+		{ "LOG -n 0", "-n" },
+		{ "LOG -l loud", "bad level" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = '\0';
+		if (parse(bad[i].line) != -1)
+			fail_msg("accepted: %s", bad[i].line);
+		if (strstr(err, bad[i].want) == NULL)
+			fail_msg("'%s': error '%s' lacks '%s'", bad[i].line,
+			    err, bad[i].want);
+	}
+	/* Binary: a NUL inside, control bytes in the command word. */
+	assert_int_equal(wire_client_parse("TASKS\0x", 7, &req, err,
+	    sizeof err), -1);
+	assert_non_null(strstr(err, "NUL"));
+	assert_int_equal(parse("\x01\x02\xff"), -1);
+	assert_string_equal(err, "unknown command (try HELP)");
+}
+
+static void
+test_client_line_limit(void **state)
+{
+	char *line = malloc(CLIENT_LINE_MAX + 2);
+
+	memset(line, 'A', CLIENT_LINE_MAX + 1);
+	memcpy(line, "TASKS ", 6);
+	assert_int_equal(wire_client_parse(line, CLIENT_LINE_MAX + 1, &req,
+	    err, sizeof err), -1);
+	assert_string_equal(err, "line too long");
+	free(line);
+}
+
+static void
+test_runner_lines(void **state)
+{
+	struct runner_msg m;
+
+#define RP(s) wire_runner_parse(s, strlen(s), &m, err, sizeof err)
+	assert_int_equal(RP("PROGRESS 42"), 0);
+	assert_int_equal(m.type, RMSG_PROGRESS);
+	assert_int_equal(m.percent, 42);
+	assert_int_equal(RP("PROGRESS 99.9"), 0);
+	assert_int_equal(m.percent, 99);
+	assert_int_equal(RP("TERMINATED 17 18 19\r"), 0);
+	assert_int_equal(m.type, RMSG_TERMINATED);
+	assert_int_equal(m.noutputs, 3);
+	assert_string_equal(m.outputs[2], "19");
+	assert_int_equal(RP("TERMINATED"), 0);
+	assert_int_equal(m.noutputs, 0);
+	assert_int_equal(RP("CANCELLED"), 0);
+	assert_int_equal(m.type, RMSG_CANCELLED);
+	assert_int_equal(RP("ERROR cannot open the database"), 0);
+	assert_string_equal(m.message, "cannot open the database");
+
+	assert_int_equal(RP("PROGRESS 101"), -1);
+	assert_int_equal(RP("PROGRESS -1"), -1);
+	assert_int_equal(RP("PROGRESS"), -1);
+	assert_int_equal(RP("PROGRESS nan"), -1);
+	assert_int_equal(RP("TERMINATED a,b"), -1);
+	assert_int_equal(RP("hello"), -1);
+	assert_int_equal(wire_runner_parse("PROGRESS 1\0", 11, &m, err,
+	    sizeof err), -1);
+#undef RP
+}
+
+static void
+test_task_record_roundtrip(void **state)
+{
+	struct task	*t, *u;
+	char		 line[RECORD_LINE_MAX], line2[RECORD_LINE_MAX];
+	char		*outs[2] = { "17", "id with%odd:chars=," };
+	int		 len;
+
+	t = task_new(U1, "segmentation", 2);
+	t->prio = PRIO_INTERACTIVE;
+	t->state = TASK_TERMINATED;
+	t->submit_ms = 1700000000123LL;
+	t->ready_ms = 1700000000200LL;
+	snprintf(t->scheduled_by, sizeof t->scheduled_by, "acor");
+	snprintf(t->client, sizeof t->client, "10.1.1.206:9965");
+	snprintf(t->running_on, sizeof t->running_on, "gaviao");
+	snprintf(t->reason, sizeof t->reason, "a reason, with: spaces=yes");
+	task_set_string(&t->params, "/data/p q.xml");
+	strcpy(t->inputs[0].from, U2);
+	t->inputs[0].nth = 2;
+	task_set_string(&t->inputs[0].dataset, "77");
+	strcpy(t->inputs[1].from, U2);
+	t->inputs[1].nth = 1;
+	/* outs[1] is not a valid dataset id for the runner, but the codec
+	 * must carry any string intact. */
+	task_set_outputs(t, outs, 1);
+	t->attempts = 2;
+	t->failures = 1;
+
+	len = wire_task_encode(t, line, sizeof line);
+	assert_true(len > 0);
+	assert_null(strchr(line, '\n'));
+	u = wire_task_decode(line, len, err, sizeof err);
+	assert_non_null(u);
+	assert_int_equal(wire_task_encode(u, line2, sizeof line2), len);
+	assert_string_equal(line, line2);
+	assert_string_equal(u->reason, t->reason);
+	assert_string_equal(u->params, "/data/p q.xml");
+	assert_null(u->inputs[1].dataset);
+	assert_int_equal(u->submit_ms, 1700000000123LL);
+	task_free(t);
+	task_free(u);
+}
+
+static void
+test_task_record_rejects_garbage(void **state)
+{
+	static const char *bad[] = {
+		"",
+		"v=1",
+		"v=1 id=" U1,
+		"v=2 id=" U1 " exec=import",
+		"v=1 id=nope exec=import",
+		"v=1 id=" U1 " exec=../x",
+		"v=1 id=" U1 " exec=import st=Sleeping",
+		"v=1 id=" U1 " exec=import pg=101",
+		"v=1 id=" U1 " exec=import path=%zz",
+		"v=1 id=" U1 " exec=import path=%00",
+		"v=1 id=" U1 " exec=import in=" U2 ":0:-",
+		"v=1 id=" U1 " exec=import in=" U2,
+		"v=1 id=" U1 " exec=import color=blue",
+		"v=1 id=" U1 " exec=import  st=Ready",
+		"v=1 id=" U1 " exec=import sub=-5",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct task *t = wire_task_decode(bad[i], strlen(bad[i]), err,
+		    sizeof err);
+		if (t != NULL)
+			fail_msg("accepted record: %s", bad[i]);
+	}
+}
+
+static void
+test_record_framing(void **state)
+{
+	char		 buf[256];
+	const char	*payload;
+	size_t		 plen;
+	int		 len;
+
+	/* Known CRC-32 check value. */
+	assert_int_equal(wire_crc32("123456789", 9), 0xcbf43926u);
+	len = wire_record_frame("v=1 id=x", 8, buf, sizeof buf);
+	assert_int_equal(len, 18);
+	assert_int_equal(buf[len - 1], '\n');
+	assert_int_equal(wire_record_unframe(buf, len - 1, &payload, &plen),
+	    0);
+	assert_int_equal(plen, 8);
+	assert_memory_equal(payload, "v=1 id=x", 8);
+	/* One flipped bit anywhere is caught. */
+	buf[12] ^= 0x04;
+	assert_int_equal(wire_record_unframe(buf, len - 1, &payload, &plen),
+	    -1);
+	buf[12] ^= 0x04;
+	/* A torn record (shorter) is caught. */
+	assert_int_equal(wire_record_unframe(buf, len - 3, &payload, &plen),
+	    -1);
+	assert_int_equal(wire_record_unframe("zz", 2, &payload, &plen), -1);
+	/* A payload with a newline cannot be framed. */
+	assert_int_equal(wire_record_frame("a\nb", 3, buf, sizeof buf), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_client_schedule),
+		cmocka_unit_test(test_client_errors),
+		cmocka_unit_test(test_client_line_limit),
+		cmocka_unit_test(test_runner_lines),
+		cmocka_unit_test(test_task_record_roundtrip),
+		cmocka_unit_test(test_task_record_rejects_garbage),
+		cmocka_unit_test(test_record_framing),
+	};
+
+	return cmocka_run_group_tests_name("wire", tests, NULL, NULL);
+}
