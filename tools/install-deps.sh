@@ -3,9 +3,10 @@
 # Debian machine, as root, install what is missing with apt-get; otherwise
 # name the packages and fail, so the build never half-works.
 #
-# usage: tools/install-deps.sh [extra-debian-package...]
-# Each library is checked through pkg-config; extra packages (test tools)
-# are checked through dpkg.
+# usage: tools/install-deps.sh [command:package | package]...
+# Each library is checked through pkg-config; an extra "command:package"
+# (a test tool) is present when the command is on PATH, a plain package
+# when dpkg has it.
 set -u
 
 # pkg-config module -> Debian package
@@ -22,8 +23,12 @@ for pair in $libs; do
 		missing="$missing $pkg"
 	fi
 done
-for pkg in "$@"; do
-	dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
+for extra in "$@"; do
+	case "$extra" in
+	*:*)	command -v "${extra%%:*}" >/dev/null 2>&1 ||
+		    missing="$missing ${extra#*:}" ;;
+	*)	dpkg -s "$extra" >/dev/null 2>&1 || missing="$missing $extra" ;;
+	esac
 done
 [ -z "$missing" ] && exit 0
 

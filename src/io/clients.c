@@ -244,7 +244,7 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd,
 {
 	struct event_base	*base = evconnlistener_get_base(l);
 	struct client		*c;
-	char			 host[64] = "?";
+	char			 host[INET6_ADDRSTRLEN] = "?";
 
 	if ((c = calloc(1, sizeof *c)) == NULL) {
 		evutil_closesocket(fd);

@@ -122,7 +122,7 @@ static inline void
 terminate(struct node *n, const char *uuid, int nout, int64_t now)
 {
 	struct runner_msg	m;
-	static char		ids[TASK_OUTPUTS_MAX][16];
+	static char		ids[TASK_OUTPUTS_MAX][32];
 	int			i;
 
 	memset(&m, 0, sizeof m);

@@ -1,0 +1,40 @@
+/*
+ * fuzz_client.c -- libFuzzer: any bytes as a client request line.
+ * A parse either fails with a message or yields a request whose strings
+ * are valid and bounded.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct client_req	req;
+	char				err[256];
+	int				i;
+
+	err[0] = '\0';
+	if (wire_client_parse((const char *)data, size, &req, err,
+	    sizeof err) == -1) {
+		if (err[0] == '\0')
+			abort();	/* every error says why */
+		return 0;
+	}
+	if (req.cmd == CMD_SCHEDULE) {
+		if (!task_name_valid(req.exec) || strstr(req.exec, ".."))
+			abort();
+		for (i = 0; i < req.nbind; i++)
+			if (!task_uuid_valid(req.bind[i].uuid) ||
+			    req.bind[i].nth < 1)
+				abort();
+	}
+	for (i = 0; i < req.nuuid; i++)
+		if (!task_uuid_valid(req.uuid[i]))
+			abort();
+	return 0;
+}
