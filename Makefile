@@ -105,12 +105,12 @@ integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
 
 # libFuzzer needs clang; each parser gets FUZZ_SECONDS of random input.
 build/fuzz/%: test/fuzz/%.c $(CORE_SRC) | $(DEPS_OK)
+	@tools/install-deps.sh clang:clang libclang-rt-dev
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -Iinclude -g -O1 \
 	    -fsanitize=fuzzer,address,undefined $< $(CORE_SRC) -o $@
 
 fuzz: $(FUZZ_BIN)
-	@tools/install-deps.sh clang:clang
 	@set -e; for f in $(FUZZ_BIN); do \
 	    echo "fuzz: $$f ($(FUZZ_SECONDS)s)"; \
 	    mkdir -p build/fuzz/corpus-$$(basename $$f); \

@@ -65,6 +65,20 @@ printable(const char *s)
 	return 1;
 }
 
+/*
+ * "<what> '<tok>'<tail>", or "<what><tail>" when tok is too long or not
+ * printable: an error never echoes garbage back.
+ */
+static void
+complain(char *err, size_t errlen, const char *what, const char *tok,
+    const char *tail)
+{
+	if (printable(tok) && strlen(tok) <= 64)
+		snprintf(err, errlen, "%s '%s'%s", what, tok, tail);
+	else
+		snprintf(err, errlen, "%s%s", what, tail);
+}
+
 /* Copy a uuid argument, lower-cased, or explain why it is not one. */
 static int
 take_uuid(const char *s, char *dst, char *err, size_t errlen)
@@ -72,10 +86,7 @@ take_uuid(const char *s, char *dst, char *err, size_t errlen)
 	int	i;
 
 	if (strlen(s) != UUID_STRLEN || !task_uuid_valid(s)) {
-		if (printable(s) && strlen(s) <= 64)
-			snprintf(err, errlen, "malformed uuid '%s'", s);
-		else
-			snprintf(err, errlen, "malformed uuid");
+		complain(err, errlen, "malformed uuid", s, "");
 		return -1;
 	}
 	for (i = 0; i <= UUID_STRLEN; i++)
@@ -116,12 +127,8 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 	req->exec = tk->v[1];
 	if (strchr(req->exec, '/') != NULL || strstr(req->exec, "..") ||
 	    !task_name_valid(req->exec)) {
-		if (printable(req->exec) && strlen(req->exec) <= 64)
-			snprintf(err, errlen, "bad executable name '%s': "
-			    "letters, digits, '_', '-', '.' only, no '/' or "
-			    "'..'", req->exec);
-		else
-			snprintf(err, errlen, "bad executable name");
+		complain(err, errlen, "bad executable name", req->exec,
+		    ": letters, digits, '_', '-', '.' only, no '/' or '..'");
 		return -1;
 	}
 	if (task_prio_parse(tk->v[2], &req->prio) == -1) {
@@ -165,11 +172,7 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 			req->nbind++;
 			i += 2;
 		} else {
-			if (printable(opt) && strlen(opt) <= 64)
-				snprintf(err, errlen, "unknown option '%s'",
-				    opt);
-			else
-				snprintf(err, errlen, "unknown option");
+			complain(err, errlen, "unknown option", opt, "");
 			return -1;
 		}
 	}
@@ -272,11 +275,8 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		if (strcasecmp(tk.v[0], commands[i].word) == 0)
 			break;
 	if (i == sizeof commands / sizeof commands[0]) {
-		if (printable(tk.v[0]) && strlen(tk.v[0]) <= 32)
-			snprintf(err, errlen, "unknown command '%s' (try HELP)",
-			    tk.v[0]);
-		else
-			snprintf(err, errlen, "unknown command (try HELP)");
+		complain(err, errlen, "unknown command", tk.v[0],
+		    " (try HELP)");
 		return -1;
 	}
 	req->cmd = commands[i].cmd;
