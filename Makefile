@@ -2,9 +2,9 @@
 #
 #   make            build ./volery and the sample tasks
 #   make demo       run a local node and a sample workflow
-#   make test       unit, integration and fuzz tests, then `make check`
+#   make test       unit, integration, fuzz, `make check`, `make valgrind`
 #   make check      the unit and integration tests under ASan + UBSan
-#   make valgrind   the unit tests under valgrind
+#   make valgrind   the unit and integration tests under valgrind
 #
 # Missing -dev packages are installed by tools/install-deps.sh (as root).
 
@@ -123,11 +123,15 @@ fuzz: $(FUZZ_BIN)
 check:
 	$(MAKE) BUILD=build/san SANITIZE=1 all unit integration
 
-valgrind: $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do \
-	    valgrind -q --error-exitcode=1 --leak-check=full $$t; done
+VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
+	   --errors-for-leak-kinds=definite
+valgrind: all $(UNIT_BIN) $(TEST_TASK_BIN)
+	@tools/install-deps.sh valgrind:valgrind python3:python3
+	@set -e; for t in $(UNIT_BIN); do $(VALGRIND) $$t; done
+	VOLERY_WRAP="$(VALGRIND)" VOLERY_TEST_TIMEOUT=60 \
+	    $(PYTHON) test/integration/run.py --volery ./volery
 
-test: all unit integration fuzz check
+test: all unit integration fuzz check valgrind
 
 demo: all
 	tools/demo.sh

@@ -27,5 +27,6 @@ void	journal_after_commit(journal_done_cb *, void *);
 int	journal_pending(void);
 int	journal_commit(void);
 size_t	journal_records(void);	/* appended since the last rewrite */
+int	journal_lost(void);	/* a commit failed: rewrite everything */
 
 #endif

@@ -9,6 +9,7 @@
 #include "outbox.h"
 
 int	log_open(const char *path, enum log_level min, int echo);
+int	log_reopen(void);
 void	log_close(void);
 void	log_msg(enum log_level, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

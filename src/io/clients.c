@@ -83,6 +83,7 @@ send_text(struct client *c, const char *text)
 
 struct deferred {
 	struct client	*c;
+	int		 durable;	/* the reply promises durability */
 	char		 text[];
 };
 
@@ -94,7 +95,14 @@ deferred_cb(void *arg, int ok)
 
 	c->pending--;
 	c->refs--;
-	send_text(c, d->text);
+	if (!ok && d->durable) {
+		/* Never claim what the disk did not take. */
+		char msg[CLIENT_LINE_MAX + 128];
+		snprintf(msg, sizeof msg, "ERROR the journal could not be "
+		    "written (see the node's log); not durable: %s", d->text);
+		send_text(c, msg);
+	} else
+		send_text(c, d->text);
 	free(d);
 	client_release(c);
 }
@@ -114,6 +122,7 @@ client_reply(struct client *c, int deferred, const char *text)
 		return;
 	}
 	d->c = c;
+	d->durable = deferred;
 	memcpy(d->text, text, len + 1);
 	c->pending++;
 	c->refs++;

@@ -29,6 +29,8 @@ static struct {
 	struct waiter	*waiters;
 	size_t		 nwait, capwait;
 	size_t		 records;
+	off_t		 size;		/* bytes known good on disk */
+	int		 lost;		/* records dropped: rewrite all */
 } j = { .fd = -1 };
 
 static int
@@ -65,6 +67,7 @@ journal_open(const char *state_dir, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", j.path, strerror(errno));
 		return -1;
 	}
+	j.size = lseek(j.fd, 0, SEEK_END);
 	return 0;
 }
 
@@ -242,10 +245,17 @@ journal_commit(void)
 	if (j.len > 0) {
 		if (j.fd == -1 || write_all(j.fd, j.buf, j.len) == -1 ||
 		    fdatasync(j.fd) == -1) {
-			log_msg(LOG_ERROR, "journal %s: %s", j.path,
-			    strerror(errno));
+			log_msg(LOG_ERROR, "journal %s: %s; %zu bytes not "
+			    "written", j.path, strerror(errno), j.len);
 			ok = 0;
-		}
+			/* No torn record may stay in the middle of the file:
+			 * cut back to what was good, rewrite all later. */
+			if (j.fd != -1 && ftruncate(j.fd, j.size) == -1)
+				log_msg(LOG_ERROR, "journal %s: truncate: %s",
+				    j.path, strerror(errno));
+			j.lost = 1;
+		} else
+			j.size += j.len;
 		j.len = 0;
 	}
 	/* Callbacks may append and wait again: take the list first. */
@@ -290,12 +300,23 @@ journal_rewrite(struct task *const *tasks, size_t n)
 		close(j.fd);
 	j.fd = open(j.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	j.records = n;
+	j.size = len;
+	if (j.lost && j.fd != -1)
+		log_msg(LOG_NORMAL, "journal %s: rewritten whole; every task "
+		    "is durable again", j.path);
+	j.lost = 0;
 	return j.fd == -1 ? -1 : 0;
 fail_buf:
 	log_msg(LOG_ERROR, "journal: rewrite of %s failed: %s", j.path,
 	    strerror(errno));
 	free(buf);
 	return -1;
+}
+
+int
+journal_lost(void)
+{
+	return j.lost;
 }
 
 size_t

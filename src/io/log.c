@@ -13,6 +13,7 @@
 #include "log.h"
 
 static int		log_fd = -1;
+static char		log_path[4096];
 static int		log_echo = 1;
 static enum log_level	log_min = LOG_INFO;
 
@@ -27,8 +28,26 @@ log_open(const char *path, enum log_level min, int echo)
 		return -1;
 	log_close();
 	log_fd = fd;
+	snprintf(log_path, sizeof log_path, "%s", path != NULL ? path : "");
 	log_min = min;
 	log_echo = echo;
+	return 0;
+}
+
+/* After logrotate moved the file: write to a new one at the same path. */
+int
+log_reopen(void)
+{
+	int	fd;
+
+	if (log_path[0] == '\0')
+		return 0;
+	fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd == -1)
+		return -1;
+	if (log_fd != -1)
+		close(log_fd);
+	log_fd = fd;
 	return 0;
 }
 

@@ -36,7 +36,7 @@ static struct {
 	struct taskdesc_set	 descs;
 	struct event		*tick_ev;
 	struct event		*commit_ev;
-	struct event		*sigterm_ev, *sigint_ev;
+	struct event		*sigterm_ev, *sigint_ev, *sighup_ev;
 	char			 address[ADDR_MAXLEN + 1];
 	int			 idle_force;	/* enum idle_force */
 } srv;
@@ -116,14 +116,18 @@ carry_out(void)
 		event_active(srv.commit_ev, EV_TIMEOUT, 1);
 }
 
-/* Compact the journal once it holds mostly superseded records. */
+/*
+ * Compact the journal once it holds mostly superseded records, or
+ * rewrite it whole after a failed commit dropped records.
+ */
 static void
 maybe_compact(void)
 {
 	struct task	**v;
 	size_t		  n;
 
-	if (journal_records() < 2 * taskmap_count(&srv.core.map) + 4096)
+	if (!journal_lost() &&
+	    journal_records() < 2 * taskmap_count(&srv.core.map) + 4096)
 		return;
 	if ((v = taskmap_sorted(&srv.core.map, &n)) == NULL)
 		return;
@@ -439,6 +443,16 @@ stop_cb(evutil_socket_t sig, short what, void *arg)
 	event_base_loopbreak(srv.base);
 }
 
+static void
+reopen_cb(evutil_socket_t sig, short what, void *arg)
+{
+	if (log_reopen() == -1)
+		log_msg(LOG_ERROR, "cannot reopen log %s: %s",
+		    srv.cfg->log_file, strerror(errno));
+	else
+		log_msg(LOG_NORMAL, "log file reopened (SIGHUP)");
+}
+
 int
 server_run(const struct config *cfg, int echo)
 {
@@ -518,6 +532,8 @@ server_run(const struct config *cfg, int echo)
 	srv.sigint_ev = evsignal_new(srv.base, SIGINT, stop_cb, NULL);
 	evsignal_add(srv.sigterm_ev, NULL);
 	evsignal_add(srv.sigint_ev, NULL);
+	srv.sighup_ev = evsignal_new(srv.base, SIGHUP, reopen_cb, NULL);
+	evsignal_add(srv.sighup_ev, NULL);
 	log_msg(LOG_NORMAL, "node %s listening on %s", cfg->name,
 	    srv.address);
 
@@ -530,6 +546,7 @@ server_run(const struct config *cfg, int echo)
 	event_free(srv.commit_ev);
 	event_free(srv.sigterm_ev);
 	event_free(srv.sigint_ev);
+	event_free(srv.sighup_ev);
 	node_free(&srv.core);
 	taskdesc_clear(&srv.descs);
 	event_base_free(srv.base);

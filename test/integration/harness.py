@@ -18,6 +18,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VOLERY = os.path.join(ROOT, "volery")
 TIMEOUT = float(os.environ.get("VOLERY_TEST_TIMEOUT", "20"))
+# A command to run each node under, e.g. "valgrind -q --error-exitcode=99".
+WRAP = os.environ.get("VOLERY_WRAP", "").split()
 
 
 def tasks_dir(where):
@@ -73,7 +75,7 @@ class Node:
         """Start and wait for the 'listening on' line."""
         self.stderr = []
         listening = threading.Event()
-        self.proc = subprocess.Popen([VOLERY, "serve", "-c", self.conf],
+        self.proc = subprocess.Popen(WRAP + [VOLERY, "serve", "-c", self.conf],
                                      stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True,

@@ -364,3 +364,47 @@ class Config(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DiskFull(unittest.TestCase):
+    """A full disk: SCHEDULE says it is not durable, and once there is room
+    again the journal is rewritten whole, so nothing is lost."""
+
+    def setUp(self):
+        if os.geteuid() != 0:
+            self.skipTest("needs root to mount a tmpfs")
+        self.node = Node(extra="")
+        self.addCleanup(self.node.cleanup)
+        self.state = os.path.join(self.node.dir, "state")
+        os.makedirs(self.state)
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", self.state],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            self.skipTest("cannot mount a tmpfs: " + r.stderr.strip())
+        self.addCleanup(subprocess.run, ["umount", "-l", self.state])
+
+    def test_disk_full_then_room_again(self):
+        self.node.start()
+        c = self.node.client()
+        self.addCleanup(c.close)
+        slow = params_file(self.node.dir, 60000)
+        # The journal is empty now: fill every page of the file system.
+        fill = os.path.join(self.state, "fill")
+        with open(fill, "wb") as f:
+            try:
+                f.write(b"\0" * 200000)
+            except OSError:
+                pass
+        reply = c.ask("SCHEDULE import low -p /b -x %s" % slow)
+        self.assertRegex(reply, r"^ERROR the journal could not be written .*not durable: "
+                         r"SCHEDULED [0-9a-f-]{36}$")
+        lost = reply.split()[-1]
+        self.node.wait_log(r"No space left on device")
+        os.unlink(fill)
+        third = c.schedule("import low -p /c -x %s" % slow)
+        self.node.wait_log(r"rewritten whole; every task is durable again")
+        self.node.kill9()
+        self.node.start()
+        c2 = self.node.client()
+        self.addCleanup(c2.close)
+        self.assertEqual(set(c2.tasks()), {lost, third})
