@@ -91,10 +91,12 @@ $(TASK_BIN): tasks/simtask.c | $(DEPS_OK)
 test/tasks/%: test/tasks/%.c
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g $< -o $@
 
-$(BUILD)/test/%: test/unit/%.c test/unit/testutil.h $(CORE_LIB)
+SIM_SRC	= test/sim/simnet.c
+$(BUILD)/test/%: test/unit/%.c test/unit/testutil.h $(SIM_SRC) \
+    test/sim/simnet.h $(CORE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< -o $@ $(CORE_LIB) \
-	    $(shell pkg-config --cflags --libs cmocka)
+	$(CC) $(ALL_CFLAGS) -Itest/sim $(LDFLAGS) $< $(SIM_SRC) -o $@ \
+	    $(CORE_LIB) $(shell pkg-config --cflags --libs cmocka)
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do $$t; done

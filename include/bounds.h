@@ -16,6 +16,8 @@
 #define RUNNER_LINE_MAX 4096	/* one line from a task on stdout/stderr */
 #define RECORD_LINE_MAX 65536	/* one journal record */
 
+#define DATAGRAM_MAX 8192	/* one peer datagram */
+
 #define TASK_INPUTS_MAX 64	/* -a bindings of one task */
 #define TASK_OUTPUTS_MAX 64	/* output datasets of one task */
 #define SUBSCRIBE_MAX 256	/* uuids in one SUBSCRIBE */

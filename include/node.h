@@ -1,10 +1,12 @@
 /*
  * node.h -- the scheduling state machine of one node: the task map, the
- * ready queue, bindings, runs, retries and cancellation.
+ * ready queue, bindings, runs, retries, cancellation, and the cluster
+ * protocol (election, distributed dequeue, replication, failure
+ * detection, anti-entropy).
  *
  * Every entry point takes the current time and appends what must happen
- * to n->out; none does I/O.  The libevent shell (src/io) and the tests
- * feed events in and carry the actions out.
+ * to n->out; none does I/O.  The libevent shell (src/io), the tests and
+ * the simulator feed events in and carry the actions out.
  */
 #ifndef VOLERY_NODE_H
 #define VOLERY_NODE_H
@@ -19,12 +21,37 @@
 
 struct task;
 struct taskdesc_set;
+struct peer_msg;
 
 struct node_config {
 	char		name[NAME_MAXLEN + 1];
 	int		slots;
 	int		max_attempts;
 	int64_t		ageing_ms;
+	int		reputation;
+	int64_t		dequeue_window_ms;
+	int64_t		election_window_ms;
+	int64_t		progress_interval_ms;	/* also the housekeeping tick */
+	int64_t		failure_timeout_ms;
+	int64_t		node_timeout_ms;
+	int		client_port;	/* told in heartbeats */
+};
+
+/* What this node knows of another. */
+struct peer {
+	char		name[NAME_MAXLEN + 1];
+	char		addr[ADDR_MAXLEN + 1];	/* its UDP replies */
+	char		client_addr[ADDR_MAXLEN + 1];	/* for NODES */
+	uint64_t	incarnation;
+	int64_t		heard_ms;
+	int		alive;
+	int		master;		/* claims to be master */
+	uint64_t	epoch;
+	int		free, slots;
+	char		volunteer[16];
+	int		reputation;
+	uint64_t	ntasks;
+	uint64_t	digest;
 };
 
 struct node {
@@ -35,8 +62,38 @@ struct node {
 	struct outbox		   out;
 	int			   running;	/* slots in use */
 	int			   volunteer;	/* may take tasks now */
+	const char		  *volunteer_state;	/* for heartbeats */
 	int64_t			   timer;	/* armed tick, or -1 */
 	int64_t			   last_submit;	/* newest submit stamp */
+
+	/* Cluster. */
+	struct peer		  *peers;
+	size_t			   npeers;
+	char			   master[NAME_MAXLEN + 1];	/* "" unknown */
+	uint64_t		   epoch;	/* of the master we follow */
+	int64_t			   master_heard;
+	int			   joined;	/* has had a master */
+	int64_t			   join_deadline;	/* -1: none */
+	int64_t			   next_housekeeping;
+	int64_t			   next_heartbeat;
+	int			   mismatches;	/* digests unlike master's */
+	int64_t			   last_sync;
+	int			   nunacked;
+	struct {
+		int		   active;
+		int64_t		   ts;
+		int64_t		   deadline;
+		int		   lost;
+	}			   elect;
+	struct {
+		int		   active;
+		char		   uuid[UUID_STRLEN + 1];
+		int64_t		   ts;
+		int64_t		   deadline;
+		int		   lost;
+	}			   deq;
+	int			   rank;	/* losses in the last race */
+	uint64_t		   stat_duplicates;	/* runs stopped */
 };
 
 /* A SCHEDULE request, already parsed and syntax-checked. */
@@ -67,8 +124,9 @@ void	node_init(struct node *, const struct node_config *,
 	    const struct taskdesc_set *);
 void	node_free(struct node *);
 struct task *node_find(const struct node *, const char *);
+int	node_is_master(const struct node *);
 
-/* Client requests.  On error, 0 changes and a reason in err. */
+/* Client requests.  On error, no change and a reason in err. */
 int	node_schedule(struct node *, const struct node_schedule_req *,
 	    const char *uuid, int64_t now, char *err, size_t errlen);
 int	node_cancel(struct node *, const char *uuid, int64_t now, char *err,
@@ -80,14 +138,25 @@ void	node_runner_msg(struct node *, const char *uuid,
 void	node_runner_exit(struct node *, const char *uuid,
 	    const struct node_exit *, int64_t now);
 
-void	node_set_volunteer(struct node *, int, int64_t now);
+/* From the other nodes: a parsed datagram of our cluster, not ours. */
+void	node_peer_msg(struct node *, const struct peer_msg *,
+	    const char *addr, int64_t now);
+
+void	node_set_volunteer(struct node *, int, const char *state,
+	    int64_t now);
 void	node_tick(struct node *, int64_t now);
 
 /*
  * Start-up: node_restore() each task of the journal (a later record of
- * the same uuid replaces the earlier), then node_recover() once.
+ * the same uuid replaces the earlier), then node_recover() once, then
+ * node_start() to join the cluster.
  */
 int	node_restore(struct node *, struct task *);
 void	node_recover(struct node *, int64_t now);
+void	node_start(struct node *, int64_t now);
+/* A clean stop: our runs go back to Ready for the others. */
+void	node_stop(struct node *, int64_t now);
+
+uint64_t node_digest(const struct node *);
 
 #endif

@@ -26,11 +26,14 @@ enum action_type {
 	ACT_START,	/* uuid: start the task's executable here */
 	ACT_STOP,	/* uuid: stop our process running it */
 	ACT_TIMER,	/* when: call node_tick() at this time (-1: none) */
+	ACT_BROADCAST,	/* text: a datagram body to every peer */
+	ACT_UNICAST,	/* peer, text: a datagram body to one peer */
 };
 
 struct action {
 	enum action_type type;
 	char		 uuid[UUID_STRLEN + 1];
+	char		 peer[NAME_MAXLEN + 1];
 	enum log_level	 level;
 	char		*text;
 	int64_t		 when;
@@ -49,6 +52,8 @@ void	outbox_task(struct outbox *, enum action_type, const char *);
 void	outbox_text(struct outbox *, enum action_type, const char *,
 	    const char *);
 void	outbox_timer(struct outbox *, int64_t);
+void	outbox_send(struct outbox *, const char *peer, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
 void	outbox_log(struct outbox *, enum log_level, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 

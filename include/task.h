@@ -65,6 +65,7 @@ struct task {
 	int		 noutputs;
 	char		**outputs;
 
+	uint64_t	 ver;		/* replicated change counter */
 	int		 attempts;	/* runs started */
 	int		 failures;	/* runs that ended without a result */
 	char		 reason[REASON_MAXLEN + 1];	/* why Cancelled/Failed */
@@ -72,6 +73,8 @@ struct task {
 	/* Local, never replicated or journaled. */
 	enum task_run	 run;
 	char		 run_error[REASON_MAXLEN + 1];	/* set: run has failed */
+	int64_t		 heard_ms;	/* last sign of its remote run */
+	int		 unacked;	/* ENQUEUE not yet acked by master */
 };
 
 struct task	*task_new(const char *uuid, const char *exec, int ninputs);

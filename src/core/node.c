@@ -3,20 +3,29 @@
  *
  * Task life: Submitted (inputs missing) -> Ready (queued) -> Running ->
  * Terminated | Cancelled | Failed.  Every change is journaled (ACT_JOURNAL)
- * and told to subscribers (ACT_NOTIFY); starting and stopping processes
- * are ACT_START and ACT_STOP; node_tick() is wanted at ACT_TIMER.
+ * and told to subscribers (ACT_NOTIFY).
+ *
+ * Changes come in two kinds.  An authoritative change is made by one node
+ * (the scheduler, the dequeue winner, the node running the task, the one
+ * cancelling it): it bumps the task's version and is broadcast as STATE.
+ * A derived change follows from replicated ones (a task becomes Ready when
+ * its upstream Terminated; a dependent of a Cancelled task is Cancelled):
+ * every node derives it alike, so it is neither versioned nor sent.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "node.h"
+#include "peer.h"
+#include "rules.h"
 #include "task.h"
 #include "taskdesc.h"
 #include "wire.h"
 
 static void	dispatch(struct node *, int64_t);
 static void	rearm(struct node *, int64_t);
+static void	derive(struct node *, struct task *, int64_t);
 
 void
 node_init(struct node *n, const struct node_config *cfg,
@@ -28,12 +37,25 @@ node_init(struct node *n, const struct node_config *cfg,
 		n->cfg.slots = 1;
 	if (n->cfg.max_attempts < 1)
 		n->cfg.max_attempts = 1;
+	if (n->cfg.dequeue_window_ms < 1)
+		n->cfg.dequeue_window_ms = 10;
+	if (n->cfg.election_window_ms < 1)
+		n->cfg.election_window_ms = 50;
+	if (n->cfg.progress_interval_ms < 1)
+		n->cfg.progress_interval_ms = 250;
+	if (n->cfg.failure_timeout_ms < 1)
+		n->cfg.failure_timeout_ms = 2000;
+	if (n->cfg.node_timeout_ms < 1)
+		n->cfg.node_timeout_ms = 2000;
 	n->descs = descs;
 	taskmap_init(&n->map);
 	readyq_init(&n->ready);
 	outbox_init(&n->out);
 	n->volunteer = 1;
+	n->volunteer_state = "idle";
 	n->timer = -1;
+	n->join_deadline = -1;
+	n->next_housekeeping = -1;
 }
 
 void
@@ -42,12 +64,19 @@ node_free(struct node *n)
 	readyq_free(&n->ready);
 	taskmap_free(&n->map);
 	outbox_free(&n->out);
+	free(n->peers);
 }
 
 struct task *
 node_find(const struct node *n, const char *uuid)
 {
 	return taskmap_find(&n->map, uuid);
+}
+
+int
+node_is_master(const struct node *n)
+{
+	return strcmp(n->master, n->cfg.name) == 0;
 }
 
 /* One line per task event, in the style of thesis Listing 4.3. */
@@ -86,9 +115,34 @@ changed(struct node *n, const struct task *t)
 	notify(n, t);
 }
 
+/* Send the whole task as `type` (STATE or ENQUEUE) to peer, or to all. */
+static void
+send_record(struct node *n, const char *peer, const char *type,
+    const struct task *t)
+{
+	char	rec[DATAGRAM_MAX];
+
+	if (wire_task_encode(t, rec, sizeof rec - 256) == -1) {
+		outbox_log(&n->out, LOG_ERROR, "Task UUID{%s} does not fit a "
+		    "datagram; not sent", t->uuid);
+		return;
+	}
+	outbox_send(&n->out, peer, "%s %s", type, rec);
+}
+
+/* An authoritative change of ours: version it and tell every node. */
+static void
+publish(struct node *n, struct task *t)
+{
+	t->ver++;
+	changed(n, t);
+	send_record(n, NULL, "STATE", t);
+}
+
 static void
 make_ready(struct node *n, struct task *t, int64_t now)
 {
+	readyq_remove(&n->ready, t);
 	t->state = TASK_READY;
 	t->ready_ms = now;
 	t->aged = 0;
@@ -131,44 +185,60 @@ bind_outputs(struct node *n, const struct task *from, int64_t now)
 	}
 }
 
-/*
- * End task t in `state` (Cancelled or Failed) for `reason`, and every task
- * downstream of it with it.  A process of ours running one is stopped.
- */
+/* Stop our process running t, if any. */
 static void
-end_tree(struct node *n, struct task *t, enum task_state state,
-    const char *reason, int64_t now)
+stop_run(struct node *n, struct task *t)
+{
+	if (t->run == RUN_ACTIVE) {
+		t->run = RUN_STOPPING;
+		outbox_task(&n->out, ACT_STOP, t->uuid);
+	}
+}
+
+/* The tasks downstream of t end as t did (derived on every node). */
+static void
+end_dependents(struct node *n, const struct task *t, int64_t now)
 {
 	struct task	*d;
 	size_t		 it = 0;
 	char		 why[REASON_MAXLEN + 1];
 	int		 i;
 
-	if (t->state == TASK_READY)
-		readyq_remove(&n->ready, t);
-	t->state = state;
-	t->end_ms = now;
-	snprintf(t->reason, sizeof t->reason, "%s", reason);
-	if (t->run == RUN_ACTIVE) {
-		t->run = RUN_STOPPING;
-		outbox_task(&n->out, ACT_STOP, t->uuid);
-	}
-	log_task(n, state == TASK_FAILED ? LOG_ERROR : LOG_WARNING, t,
-	    reason);
-	changed(n, t);
-
 	snprintf(why, sizeof why, "upstream-%s:%s",
-	    state == TASK_FAILED ? "failed" : "cancelled", t->uuid);
+	    t->state == TASK_FAILED ? "failed" : "cancelled", t->uuid);
 	while ((d = taskmap_next(&n->map, &it)) != NULL) {
 		if (task_is_final(d->state))
 			continue;
 		for (i = 0; i < d->ninputs; i++) {
-			if (strcmp(d->inputs[i].from, t->uuid) == 0) {
-				end_tree(n, d, state, why, now);
-				break;
-			}
+			if (strcmp(d->inputs[i].from, t->uuid) != 0)
+				continue;
+			readyq_remove(&n->ready, d);
+			d->state = t->state;
+			d->end_ms = now;
+			snprintf(d->reason, sizeof d->reason, "%s", why);
+			stop_run(n, d);
+			log_task(n, LOG_WARNING, d, why);
+			changed(n, d);
+			end_dependents(n, d, now);
+			break;
 		}
 	}
+}
+
+/* End t in `state` (Cancelled or Failed) for `reason`, downstream too. */
+static void
+end_tree(struct node *n, struct task *t, enum task_state state,
+    const char *reason, int64_t now)
+{
+	readyq_remove(&n->ready, t);
+	t->state = state;
+	t->end_ms = now;
+	snprintf(t->reason, sizeof t->reason, "%s", reason);
+	stop_run(n, t);
+	log_task(n, state == TASK_FAILED ? LOG_ERROR : LOG_WARNING, t,
+	    reason);
+	publish(n, t);
+	end_dependents(n, t, now);
 }
 
 /* Check a SCHEDULE request against descriptions and the map. */
@@ -248,12 +318,31 @@ check_schedule(struct node *n, const struct node_schedule_req *req,
 	return 0;
 }
 
+/* Start t on this node. */
+static void
+start(struct node *n, struct task *t, int64_t now)
+{
+	readyq_remove(&n->ready, t);
+	t->state = TASK_RUNNING;
+	t->start_ms = now;
+	t->progress = 0;
+	t->attempts++;
+	t->run = RUN_ACTIVE;
+	t->run_error[0] = '\0';
+	snprintf(t->running_on, sizeof t->running_on, "%s", n->cfg.name);
+	n->running++;
+	log_task(n, LOG_INFO, t, NULL);
+	publish(n, t);
+	outbox_task(&n->out, ACT_START, t->uuid);
+}
+
 int
 node_schedule(struct node *n, const struct node_schedule_req *req,
     const char *uuid, int64_t now, char *err, size_t errlen)
 {
 	const struct taskdesc	*d;
 	struct task		*t;
+	char			 rec[DATAGRAM_MAX];
 	int			 i;
 
 	if (check_schedule(n, req, &d, err, errlen) == -1)
@@ -285,12 +374,23 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 		    up->outputs[req->bind[i].nth - 1]) == -1)
 			goto nomem;
 	}
+	if (wire_task_encode(t, rec, sizeof rec - 256) == -1) {
+		task_free(t);
+		snprintf(err, errlen, "task too large for a datagram");
+		return -1;
+	}
 	if (taskmap_insert(&n->map, t) == -1)
 		goto nomem;
+	t->ver = 1;
 	if (task_inputs_bound(t))
 		make_ready(n, t, now);
 	log_task(n, LOG_INFO, t, NULL);
 	changed(n, t);
+	send_record(n, NULL, "ENQUEUE", t);
+	if (!node_is_master(n)) {
+		t->unacked = 1;
+		n->nunacked++;
+	}
 	dispatch(n, now);
 	rearm(n, now);
 	return 0;
@@ -321,24 +421,6 @@ node_cancel(struct node *n, const char *uuid, int64_t now, char *err,
 	return 0;
 }
 
-/* Start t on this node. */
-static void
-start(struct node *n, struct task *t, int64_t now)
-{
-	readyq_remove(&n->ready, t);
-	t->state = TASK_RUNNING;
-	t->start_ms = now;
-	t->progress = 0;
-	t->attempts++;
-	t->run = RUN_ACTIVE;
-	t->run_error[0] = '\0';
-	snprintf(t->running_on, sizeof t->running_on, "%s", n->cfg.name);
-	n->running++;
-	log_task(n, LOG_INFO, t, NULL);
-	changed(n, t);
-	outbox_task(&n->out, ACT_START, t->uuid);
-}
-
 /*
  * Interactive rule (thesis 4.5): an interactive task scheduled here runs
  * here at once when nothing runs here, volunteer or not.
@@ -358,48 +440,83 @@ interactive_own(struct node *n)
 	return NULL;
 }
 
+static int
+live_peers(const struct node *n)
+{
+	size_t	i;
+	int	c = 0;
+
+	for (i = 0; i < n->npeers; i++)
+		c += n->peers[i].alive;
+	return c;
+}
+
+/*
+ * Take ready tasks while slots are free: alone, at once; with peers, by
+ * the distributed dequeue (Algorithm 3.2), one race at a time.  After a
+ * race lost to k others, the next try is for position k of the queue
+ * (thesis Figure 3.11), so the losers do not collide again.
+ */
 static void
 dispatch(struct node *n, int64_t now)
 {
 	struct task	*t;
+	size_t		 k;
 
-	while (n->running < n->cfg.slots) {
-		if (n->volunteer)
-			t = readyq_at(&n->ready, 0);
-		else if (n->running == 0)
-			t = interactive_own(n);
-		else
-			t = NULL;
-		if (t == NULL)
-			break;
-		start(n, t, now);
+	while (n->running < n->cfg.slots && !n->deq.active) {
+		if (!n->volunteer) {
+			/* Our own interactive task runs here, uncontested. */
+			if (n->running == 0 && (t = interactive_own(n)) != NULL)
+				start(n, t, now);
+			return;
+		}
+		if (readyq_len(&n->ready) == 0)
+			return;
+		k = (size_t)n->rank < readyq_len(&n->ready) ? (size_t)n->rank :
+		    0;
+		n->rank = 0;
+		t = readyq_at(&n->ready, k);
+		if (live_peers(n) == 0) {
+			start(n, t, now);
+			continue;
+		}
+		n->deq.active = 1;
+		memcpy(n->deq.uuid, t->uuid, sizeof n->deq.uuid);
+		n->deq.ts = now;
+		n->deq.deadline = now + n->cfg.dequeue_window_ms;
+		n->deq.lost = 0;
+		outbox_send(&n->out, NULL, "TRY_DEQUEUE %s %lld", t->uuid,
+		    (long long)now);
+		outbox_log(&n->out, LOG_DEBUG, "TRY_DEQUEUE UUID[%s] was "
+		    "broadcast to all servers", t->uuid);
 	}
 }
 
-/* Arm the tick for the next ageing promotion, if it moved. */
+/* The dequeue window closed: run the task if nobody beat us to it. */
 static void
-rearm(struct node *n, int64_t now)
+dequeue_decide(struct node *n, int64_t now)
 {
-	int64_t	next = readyq_age(&n->ready, now, n->cfg.ageing_ms);
+	struct task	*t = taskmap_find(&n->map, n->deq.uuid);
 
-	if (next != n->timer) {
-		n->timer = next;
-		outbox_timer(&n->out, next);
+	n->deq.active = 0;
+	if (n->deq.lost == 0 && t != NULL && t->state == TASK_READY &&
+	    n->running < n->cfg.slots) {
+		outbox_log(&n->out, LOG_DEBUG, "I won the race to dequeue "
+		    "task UUID[%s]", t->uuid);
+		start(n, t, now);
+	} else if (n->deq.lost > 0) {
+		n->rank = n->deq.lost;
+		outbox_log(&n->out, LOG_DEBUG, "lost the race for task "
+		    "UUID[%s] to %d node%s; next try at rank %d", n->deq.uuid,
+		    n->deq.lost, n->deq.lost == 1 ? "" : "s", n->rank);
 	}
 }
 
 void
-node_tick(struct node *n, int64_t now)
-{
-	n->timer = -1;
-	rearm(n, now);
-	dispatch(n, now);
-}
-
-void
-node_set_volunteer(struct node *n, int on, int64_t now)
+node_set_volunteer(struct node *n, int on, const char *state, int64_t now)
 {
 	n->volunteer = on != 0;
+	n->volunteer_state = state;
 	dispatch(n, now);
 	rearm(n, now);
 }
@@ -413,8 +530,7 @@ run_failed(struct node *n, struct task *t, const char *why)
 	snprintf(t->run_error, sizeof t->run_error, "%s", why);
 	outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} name{%s} run failed "
 	    "on %s: %s", t->uuid, t->exec, n->cfg.name, why);
-	t->run = RUN_STOPPING;
-	outbox_task(&n->out, ACT_STOP, t->uuid);
+	stop_run(n, t);
 }
 
 static void
@@ -443,7 +559,7 @@ terminated(struct node *n, struct task *t, const struct runner_msg *m,
 	    (t->start_ms - t->ready_ms) / 1000.0,
 	    (t->end_ms - t->submit_ms) / 1000.0);
 	log_task(n, LOG_INFO, t, ms);
-	changed(n, t);
+	publish(n, t);
 	bind_outputs(n, t, now);
 }
 
@@ -517,7 +633,7 @@ node_runner_exit(struct node *n, const char *uuid, const struct node_exit *e,
 			    "Ready", t->uuid, t->exec, t->failures,
 			    n->cfg.max_attempts, why);
 			make_ready(n, t, now);
-			changed(n, t);
+			publish(n, t);
 		}
 	}
 	t->run_error[0] = '\0';
@@ -538,9 +654,11 @@ node_restore(struct node *n, struct task *t)
 }
 
 /*
- * After a restart nothing of ours runs: a task Running before the stop
- * is Ready again (the stop was not its fault, so no failure counts), and
- * bindings are re-derived from the terminated tasks.
+ * After a restart nothing of ours runs: a task we were running is Ready
+ * again (the stop was not its fault, so no failure counts), and bindings
+ * are re-derived from the terminated tasks.  A task another node runs
+ * stays Running there; if that node is gone, failure detection requeues
+ * it.
  */
 void
 node_recover(struct node *n, int64_t now)
@@ -552,13 +670,16 @@ node_recover(struct node *n, int64_t now)
 		return;
 	for (i = 0; i < count; i++) {
 		struct task *t = v[i];
-		if (t->state == TASK_RUNNING) {
+		if (t->state == TASK_RUNNING &&
+		    strcmp(t->running_on, n->cfg.name) == 0) {
 			outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} "
 			    "name{%s} was Running on %s when the node "
 			    "stopped; back to Ready", t->uuid, t->exec,
 			    t->running_on);
 			make_ready(n, t, now);
-			changed(n, t);
+			publish(n, t);
+		} else if (t->state == TASK_RUNNING) {
+			t->heard_ms = now;
 		} else if (t->state == TASK_READY) {
 			t->state = TASK_SUBMITTED;	/* re-queued below */
 			if (task_inputs_bound(t))
@@ -570,6 +691,666 @@ node_recover(struct node *n, int64_t now)
 		if (v[i]->state == TASK_TERMINATED)
 			bind_outputs(n, v[i], now);
 	free(v);
+}
+
+/* ---- the cluster ------------------------------------------------------ */
+
+uint64_t
+node_digest(const struct node *n)
+{
+	const struct task	*t;
+	uint64_t		 d = 0;
+	size_t			 it = 0;
+
+	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+		uint64_t h = 1469598103934665603ULL;
+		const char *p;
+		for (p = t->uuid; *p != '\0'; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		h = (h ^ t->ver) * 1099511628211ULL;
+		h = (h ^ (uint64_t)t->state) * 1099511628211ULL;
+		/* Two results differ by who produced them. */
+		for (p = t->running_on; *p != '\0'; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		d ^= h;
+	}
+	return d;
+}
+
+static struct peer *
+peer_find(struct node *n, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < n->npeers; i++)
+		if (strcmp(n->peers[i].name, name) == 0)
+			return &n->peers[i];
+	return NULL;
+}
+
+/* Anything from a peer: it is alive, and where it can be reached. */
+static struct peer *
+peer_heard(struct node *n, const struct peer_msg *m, const char *addr,
+    int64_t now)
+{
+	struct peer	*p = peer_find(n, m->sender);
+
+	if (p == NULL) {
+		struct peer *v = realloc(n->peers, (n->npeers + 1) * sizeof *v);
+		if (v == NULL)
+			return NULL;
+		n->peers = v;
+		p = &n->peers[n->npeers++];
+		memset(p, 0, sizeof *p);
+		snprintf(p->name, sizeof p->name, "%s", m->sender);
+		snprintf(p->volunteer, sizeof p->volunteer, "?");
+		snprintf(p->client_addr, sizeof p->client_addr, "-");
+		p->incarnation = m->incarnation;
+		outbox_log(&n->out, LOG_INFO, "node %s joined (at %s)",
+		    m->sender, addr);
+	} else if (p->incarnation != m->incarnation) {
+		outbox_log(&n->out, LOG_INFO, "node %s restarted", p->name);
+		p->incarnation = m->incarnation;
+		p->master = 0;
+	} else if (!p->alive)
+		outbox_log(&n->out, LOG_INFO, "node %s is back", p->name);
+	snprintf(p->addr, sizeof p->addr, "%s", addr);
+	p->heard_ms = now;
+	p->alive = 1;
+	if (strcmp(m->sender, n->master) == 0)
+		n->master_heard = now;
+	return p;
+}
+
+static struct candidacy
+my_candidacy(const struct node *n)
+{
+	struct candidacy	c;
+
+	c.name = n->cfg.name;
+	c.reputation = n->cfg.reputation;
+	c.map_size = taskmap_count(&n->map);
+	c.timestamp = n->elect.ts;
+	return c;
+}
+
+static void
+start_election(struct node *n, int64_t now)
+{
+	struct candidacy	c;
+
+	if (n->elect.active)
+		return;
+	n->elect.active = 1;
+	n->elect.ts = now;
+	n->elect.deadline = now + n->cfg.election_window_ms;
+	n->elect.lost = 0;
+	c = my_candidacy(n);
+	outbox_send(&n->out, NULL, "TRY_TO_BE_MASTER %d %llx %lld",
+	    c.reputation, (unsigned long long)c.map_size,
+	    (long long)c.timestamp);
+	outbox_log(&n->out, LOG_DEBUG, "master election: my candidacy "
+	    "reputation %d, %llu tasks", c.reputation,
+	    (unsigned long long)c.map_size);
+}
+
+static uint64_t
+highest_epoch(const struct node *n)
+{
+	uint64_t	e = n->epoch;
+	size_t		i;
+
+	for (i = 0; i < n->npeers; i++)
+		if (n->peers[i].epoch > e)
+			e = n->peers[i].epoch;
+	return e;
+}
+
+/* Ask the master for the whole state, and tell it ours. */
+static void
+sync_with_master(struct node *n, int64_t now)
+{
+	struct task	*t;
+	size_t		 it = 0;
+
+	if (n->master[0] == '\0' || node_is_master(n))
+		return;
+	n->last_sync = now;
+	n->mismatches = 0;
+	outbox_send(&n->out, n->master, "TASKS_TRANSFER");
+	while ((t = taskmap_next(&n->map, &it)) != NULL)
+		send_record(n, n->master, "ENQUEUE", t);
+}
+
+static void
+follow_master(struct node *n, const char *name, uint64_t epoch, int64_t now)
+{
+	int	was_master = node_is_master(n);
+	int	first = !n->joined;
+
+	if (strcmp(n->master, name) == 0 && n->epoch == epoch)
+		return;
+	snprintf(n->master, sizeof n->master, "%s", name);
+	n->epoch = epoch;
+	n->master_heard = now;
+	n->joined = 1;
+	n->join_deadline = -1;
+	n->elect.active = 0;
+	if (was_master && !node_is_master(n))
+		outbox_log(&n->out, LOG_WARNING, "stepping down: %s is master "
+		    "of epoch %llu", name, (unsigned long long)epoch);
+	else
+		outbox_log(&n->out, LOG_INFO, "%s is the master (epoch %llu)",
+		    name, (unsigned long long)epoch);
+	if (node_is_master(n)) {
+		struct task *t;
+		size_t it = 0;
+		while ((t = taskmap_next(&n->map, &it)) != NULL)
+			t->unacked = 0;
+		n->nunacked = 0;
+	} else if (first || was_master)
+		sync_with_master(n, now);	/* join: thesis 3.6.3 */
+}
+
+/* The election window closed (Algorithm 3.1). */
+static void
+election_decide(struct node *n, int64_t now)
+{
+	uint64_t	epoch;
+
+	n->elect.active = 0;
+	if (n->elect.lost) {
+		/* Wait for the winner's NEW_MASTER; if none, elect again. */
+		if (n->master[0] == '\0')
+			n->join_deadline = now + 2 * n->cfg.election_window_ms;
+		return;
+	}
+	epoch = highest_epoch(n) + 1;
+	outbox_log(&n->out, LOG_NORMAL, "I won the master election (epoch "
+	    "%llu)", (unsigned long long)epoch);
+	follow_master(n, n->cfg.name, epoch, now);
+	outbox_send(&n->out, NULL, "NEW_MASTER %llx",
+	    (unsigned long long)epoch);
+}
+
+/* Should (name, epoch) replace the master we follow? */
+static int
+master_beats_current(struct node *n, const char *name, uint64_t epoch,
+    int reputation)
+{
+	struct candidacy	a, b;
+	struct peer		*cur;
+
+	if (n->master[0] == '\0' || epoch > n->epoch)
+		return 1;
+	if (epoch < n->epoch || strcmp(name, n->master) == 0)
+		return 0;
+	/* Two masters of one epoch (lost datagrams): election order. */
+	a.name = name;
+	a.reputation = reputation;
+	b.name = n->master;
+	cur = peer_find(n, n->master);
+	b.reputation = node_is_master(n) ? n->cfg.reputation :
+	    cur != NULL ? cur->reputation : 0;
+	a.map_size = b.map_size = 0;
+	a.timestamp = b.timestamp = 0;
+	return rules_candidacy_beats(&a, &b);
+}
+
+/*
+ * A peer runs (or ran) a task we run too: the run with more progress
+ * stays, ties to the lower name; the other stops.  Returns 1 if ours
+ * stays.
+ */
+static int
+resolve_duplicate(struct node *n, struct task *t, const char *other,
+    int other_progress, int64_t now)
+{
+	if (rules_run_beats(t->progress, n->cfg.name, other_progress, other)) {
+		/* Ours stays: make every node believe it. */
+		outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} also runs on "
+		    "%s (%d%%); ours (%d%%) stays", t->uuid, other,
+		    other_progress, t->progress);
+		publish(n, t);
+		return 1;
+	}
+	outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} also runs on %s "
+	    "(%d%%); ours (%d%%) stops", t->uuid, other, other_progress,
+	    t->progress);
+	n->stat_duplicates++;
+	stop_run(n, t);
+	snprintf(t->running_on, sizeof t->running_on, "%s", other);
+	t->progress = other_progress;
+	t->heard_ms = now;
+	changed(n, t);
+	return 0;
+}
+
+/* Replace t by record r (same uuid), keeping what is local to us. */
+static struct task *
+adopt(struct node *n, struct task *t, struct task *r)
+{
+	readyq_remove(&n->ready, t);
+	taskmap_remove(&n->map, t->uuid);
+	r->run = t->run;
+	memcpy(r->run_error, t->run_error, sizeof r->run_error);
+	r->heard_ms = t->heard_ms;
+	r->unacked = t->unacked;
+	r->aged = r->aged || t->aged;
+	task_free(t);
+	if (taskmap_insert(&n->map, r) == -1) {
+		task_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* A task record took effect here: queue, bind, cascade, stop. */
+static void
+derive(struct node *n, struct task *t, int64_t now)
+{
+	readyq_remove(&n->ready, t);
+	switch (t->state) {
+	case TASK_SUBMITTED:
+		if (task_inputs_bound(t))
+			make_ready(n, t, now);
+		break;
+	case TASK_READY:
+		if (readyq_push(&n->ready, t) == -1)
+			outbox_log(&n->out, LOG_ERROR, "out of memory");
+		break;
+	case TASK_RUNNING:
+		t->heard_ms = now;
+		if (strcmp(t->running_on, n->cfg.name) != 0)
+			stop_run(n, t);
+		break;
+	case TASK_TERMINATED:
+		if (strcmp(t->running_on, n->cfg.name) != 0)
+			stop_run(n, t);
+		bind_outputs(n, t, now);
+		break;
+	case TASK_CANCELLED:
+	case TASK_FAILED:
+		stop_run(n, t);
+		end_dependents(n, t, now);
+		break;
+	}
+	changed(n, t);
+}
+
+/* A record from a peer (ENQUEUE or STATE): merge it into our map. */
+static void
+merge_record(struct node *n, const struct peer_msg *m, int64_t now)
+{
+	struct task	*r, *t;
+	char		 err[128];
+
+	if ((r = wire_task_decode(m->record, m->record_len, err,
+	    sizeof err)) == NULL) {
+		outbox_log(&n->out, LOG_DEBUG, "bad %s from %s: %s; dropped",
+		    peer_type_name(m->type), m->sender, err);
+		return;
+	}
+	if (r->submit_ms > n->last_submit)
+		n->last_submit = r->submit_ms;
+	if ((t = taskmap_find(&n->map, r->uuid)) == NULL) {
+		r->run = RUN_NONE;
+		if (taskmap_insert(&n->map, r) == -1) {
+			task_free(r);
+			return;
+		}
+		log_task(n, LOG_INFO, r, NULL);
+		derive(n, r, now);
+		return;
+	}
+	/* Our own run of it decides for itself. */
+	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING &&
+	    !task_is_final(r->state)) {
+		if (r->state == TASK_RUNNING &&
+		    strcmp(r->running_on, n->cfg.name) != 0) {
+			if (resolve_duplicate(n, t, r->running_on,
+			    r->progress, now))
+				t->ver = r->ver > t->ver ? r->ver : t->ver;
+			task_free(r);
+			return;
+		}
+		if (r->ver >= t->ver) {
+			/* Someone thinks our run died: it did not. */
+			t->ver = r->ver;
+			publish(n, t);
+		}
+		task_free(r);
+		return;
+	}
+	if (!rules_record_wins(r, t)) {
+		/* The sender is behind: tell it what we have. */
+		if (rules_record_wins(t, r) && m->type == PEER_STATE)
+			send_record(n, m->sender, "STATE", t);
+		task_free(r);
+		return;
+	}
+	if ((t = adopt(n, t, r)) == NULL)
+		return;
+	outbox_log(&n->out, LOG_DEBUG, "Task UUID{%s} State{%s} received "
+	    "from {%s}", t->uuid, task_state_name(t->state), m->sender);
+	if (t->state == TASK_TERMINATED || t->state == TASK_READY ||
+	    task_is_final(t->state))
+		log_task(n, LOG_INFO, t, NULL);
+	derive(n, t, now);
+}
+
+static void
+on_progress(struct node *n, const struct peer_msg *m, int64_t now)
+{
+	struct task	*t = taskmap_find(&n->map, m->uuid);
+
+	if (t == NULL) {
+		if (n->master[0] != '\0' && !node_is_master(n))
+			outbox_send(&n->out, n->master, "GET_TASK %s",
+			    m->uuid);
+		return;
+	}
+	if (task_is_final(t->state)) {
+		/* The sender missed the end: tell it (it stops its run). */
+		send_record(n, m->sender, "STATE", t);
+		return;
+	}
+	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING) {
+		resolve_duplicate(n, t, m->sender, m->percent, now);
+		return;
+	}
+	if (t->state != TASK_RUNNING ||
+	    strcmp(t->running_on, m->sender) != 0) {
+		/* We missed its STATE Running: believe the heartbeat. */
+		readyq_remove(&n->ready, t);
+		t->state = TASK_RUNNING;
+		snprintf(t->running_on, sizeof t->running_on, "%s",
+		    m->sender);
+		if (m->ver > t->ver)
+			t->ver = m->ver;
+		t->heard_ms = now;
+		t->progress = m->percent;
+		changed(n, t);
+		return;
+	}
+	t->heard_ms = now;
+	if (t->progress != m->percent) {
+		t->progress = m->percent;
+		notify(n, t);
+	}
+}
+
+void
+node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
+    int64_t now)
+{
+	struct peer		*p;
+	struct task		*t;
+	struct candidacy	 theirs, mine;
+	size_t			 it = 0;
+
+	if ((p = peer_heard(n, m, addr, now)) == NULL)
+		return;
+	switch (m->type) {
+	case PEER_HEARTBEAT:
+		p->master = m->master;
+		p->epoch = m->master ? m->epoch : p->epoch;
+		p->free = m->free;
+		p->slots = m->slots;
+		snprintf(p->volunteer, sizeof p->volunteer, "%s",
+		    m->volunteer);
+		p->reputation = m->reputation;
+		p->ntasks = m->map_size;
+		p->digest = m->digest;
+		snprintf(p->client_addr, sizeof p->client_addr, "%.*s:%d",
+		    (int)strcspn(addr, ":"), addr, m->client_port);
+		if (m->master) {
+			if (master_beats_current(n, m->sender, m->epoch,
+			    m->reputation))
+				follow_master(n, m->sender, m->epoch, now);
+			else if (node_is_master(n))	/* an old master */
+				outbox_send(&n->out, m->sender,
+				    "NEW_MASTER %llx",
+				    (unsigned long long)n->epoch);
+		}
+		if (strcmp(m->sender, n->master) == 0 && !node_is_master(n)) {
+			/* Anti-entropy: a lasting difference is a miss. */
+			if (m->digest != node_digest(n))
+				n->mismatches++;
+			else
+				n->mismatches = 0;
+			if (n->mismatches >= 3 &&
+			    now - n->last_sync >= n->cfg.node_timeout_ms) {
+				outbox_log(&n->out, LOG_INFO, "state differs "
+				    "from master %s's; synchronising",
+				    n->master);
+				sync_with_master(n, now);
+			}
+		}
+		break;
+	case PEER_WHO_IS_MASTER:
+		if (node_is_master(n))
+			outbox_send(&n->out, m->sender, "NEW_MASTER %llx",
+			    (unsigned long long)n->epoch);
+		break;
+	case PEER_START_ELECTION:
+		start_election(n, now);
+		break;
+	case PEER_TRY_TO_BE_MASTER:
+		if (!n->elect.active && n->master[0] != '\0' &&
+		    now - n->master_heard < n->cfg.node_timeout_ms) {
+			/* We have a live master: say so. */
+			if (node_is_master(n))
+				outbox_send(&n->out, m->sender,
+				    "NEW_MASTER %llx",
+				    (unsigned long long)n->epoch);
+			break;
+		}
+		start_election(n, now);
+		theirs.name = m->sender;
+		theirs.reputation = m->reputation;
+		theirs.map_size = m->map_size;
+		theirs.timestamp = m->timestamp;
+		mine = my_candidacy(n);
+		if (rules_candidacy_beats(&theirs, &mine))
+			n->elect.lost = 1;
+		break;
+	case PEER_NEW_MASTER:
+		if (master_beats_current(n, m->sender, m->epoch,
+		    p->reputation))
+			follow_master(n, m->sender, m->epoch, now);
+		else if (node_is_master(n))
+			outbox_send(&n->out, m->sender, "NEW_MASTER %llx",
+			    (unsigned long long)n->epoch);
+		break;
+	case PEER_ENQUEUE:
+		merge_record(n, m, now);
+		if (node_is_master(n)) {
+			char uuid[UUID_STRLEN + 1];
+			const char *id = strstr(m->record, " id=");
+			if (id != NULL && sscanf(id + 4, "%36s", uuid) == 1 &&
+			    task_uuid_valid(uuid))
+				outbox_send(&n->out, m->sender,
+				    "ENQUEUE_ACK %s", uuid);
+		}
+		break;
+	case PEER_ENQUEUE_ACK:
+		if (strcmp(m->sender, n->master) == 0 &&
+		    (t = taskmap_find(&n->map, m->uuid)) != NULL &&
+		    t->unacked) {
+			t->unacked = 0;
+			n->nunacked--;
+		}
+		break;
+	case PEER_TRY_DEQUEUE:
+		if (n->deq.active && strcmp(m->uuid, n->deq.uuid) == 0 &&
+		    rules_dequeue_beats(m->timestamp, m->sender, n->deq.ts,
+		    n->cfg.name))
+			n->deq.lost++;
+		outbox_log(&n->out, LOG_DEBUG, "TRY_DEQUEUE UUID[%s] from %s "
+		    "processed", m->uuid, m->sender);
+		break;
+	case PEER_STATE:
+		merge_record(n, m, now);
+		break;
+	case PEER_PROGRESS:
+		on_progress(n, m, now);
+		break;
+	case PEER_GET_TASK:
+		if ((t = taskmap_find(&n->map, m->uuid)) != NULL)
+			send_record(n, m->sender, "ENQUEUE", t);
+		break;
+	case PEER_TASKS_TRANSFER:
+		while ((t = taskmap_next(&n->map, &it)) != NULL)
+			send_record(n, m->sender, "ENQUEUE", t);
+		break;
+	}
+	dispatch(n, now);
+	rearm(n, now);
+}
+
+/* Join the cluster: who is the master?  (thesis 3.6.3) */
+void
+node_start(struct node *n, int64_t now)
+{
+	outbox_send(&n->out, NULL, "WHO_IS_MASTER");
+	n->join_deadline = now + n->cfg.election_window_ms;
+	n->next_heartbeat = now;
+	n->next_housekeeping = now;
+	node_tick(n, now);
+}
+
+void
+node_stop(struct node *n, int64_t now)
+{
+	struct task	*t;
+	size_t		 it = 0;
+
+	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+		if (t->run != RUN_ACTIVE || t->state != TASK_RUNNING)
+			continue;
+		outbox_log(&n->out, LOG_NORMAL, "Task UUID{%s} name{%s} "
+		    "stopped with the node; back to Ready", t->uuid, t->exec);
+		stop_run(n, t);
+		make_ready(n, t, now);
+		publish(n, t);
+	}
+	n->next_housekeeping = -1;
+}
+
+static void
+heartbeat(struct node *n, int64_t now)
+{
+	outbox_send(&n->out, NULL, "HEARTBEAT %d %llx %d %d %s %d %llx %llx %d",
+	    node_is_master(n), (unsigned long long)n->epoch,
+	    n->cfg.slots - n->running, n->cfg.slots, n->volunteer_state,
+	    n->cfg.reputation, (unsigned long long)taskmap_count(&n->map),
+	    (unsigned long long)node_digest(n), n->cfg.client_port);
+	n->next_heartbeat = now + n->cfg.node_timeout_ms / 4;
+}
+
+/*
+ * Every progress interval: our runs' PROGRESS (the heartbeat of a task),
+ * silent remote runs back to Ready, silent peers dead, unacknowledged
+ * ENQUEUEs again.
+ */
+static void
+housekeeping(struct node *n, int64_t now)
+{
+	struct task	*t;
+	size_t		 it = 0, i;
+	int		 resent = 0;
+
+	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+		if (t->state != TASK_RUNNING)
+			goto unacked;
+		if (t->run == RUN_ACTIVE) {
+			outbox_send(&n->out, NULL, "PROGRESS %s %d %llx",
+			    t->uuid, t->progress, (unsigned long long)t->ver);
+		} else if (strcmp(t->running_on, n->cfg.name) != 0 &&
+		    now - t->heard_ms > n->cfg.failure_timeout_ms) {
+			outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} "
+			    "name{%s}: no progress from %s for %lld ms; back "
+			    "to Ready", t->uuid, t->exec, t->running_on,
+			    (long long)(now - t->heard_ms));
+			make_ready(n, t, now);
+			publish(n, t);
+		}
+unacked:
+		if (t->unacked && n->master[0] != '\0' && resent < 64) {
+			send_record(n, NULL, "ENQUEUE", t);
+			resent++;
+		}
+	}
+	for (i = 0; i < n->npeers; i++) {
+		struct peer *p = &n->peers[i];
+		if (p->alive && now - p->heard_ms > n->cfg.node_timeout_ms) {
+			p->alive = 0;
+			outbox_log(&n->out, LOG_WARNING, "node %s silent for "
+			    "%lld ms: dead", p->name,
+			    (long long)(now - p->heard_ms));
+		}
+	}
+	if (n->master[0] != '\0' && !node_is_master(n) &&
+	    now - n->master_heard > n->cfg.node_timeout_ms) {
+		outbox_log(&n->out, LOG_WARNING, "master %s is silent; "
+		    "electing a new one", n->master);
+		n->master[0] = '\0';
+		outbox_send(&n->out, NULL, "START_NEW_MASTER_ELECTION");
+		start_election(n, now);
+	}
+	n->next_housekeeping = now + n->cfg.progress_interval_ms;
+}
+
+static int64_t
+earliest(int64_t a, int64_t b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
+/* Arm the tick for the earliest deadline, if it moved. */
+static void
+rearm(struct node *n, int64_t now)
+{
+	int64_t	next = readyq_age(&n->ready, now, n->cfg.ageing_ms);
+
+	if (n->deq.active)
+		next = earliest(next, n->deq.deadline);
+	if (n->elect.active)
+		next = earliest(next, n->elect.deadline);
+	next = earliest(next, n->join_deadline);
+	if (n->next_housekeeping >= 0) {
+		next = earliest(next, n->next_housekeeping);
+		next = earliest(next, n->next_heartbeat);
+	}
+	if (next != n->timer) {
+		n->timer = next;
+		outbox_timer(&n->out, next);
+	}
+}
+
+void
+node_tick(struct node *n, int64_t now)
+{
+	n->timer = -1;
+	if (n->deq.active && now >= n->deq.deadline)
+		dequeue_decide(n, now);
+	if (n->elect.active && now >= n->elect.deadline)
+		election_decide(n, now);
+	if (n->join_deadline >= 0 && now >= n->join_deadline &&
+	    n->master[0] == '\0') {
+		n->join_deadline = -1;
+		outbox_send(&n->out, NULL, "START_NEW_MASTER_ELECTION");
+		start_election(n, now);
+	}
+	if (n->next_housekeeping >= 0 && now >= n->next_housekeeping)
+		housekeeping(n, now);
+	if (n->next_housekeeping >= 0 && now >= n->next_heartbeat)
+		heartbeat(n, now);
 	dispatch(n, now);
 	rearm(n, now);
 }

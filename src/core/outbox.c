@@ -92,6 +92,30 @@ outbox_timer(struct outbox *o, int64_t when)
 		a->when = when;
 }
 
+/* A datagram body to peer, or to every peer when peer is NULL. */
+void
+outbox_send(struct outbox *o, const char *peer, const char *fmt, ...)
+{
+	struct action	*a;
+	va_list		 ap;
+	char		*text;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) == -1)
+		text = NULL;
+	va_end(ap);
+	if (text == NULL)
+		return;
+	if ((a = append(o, peer != NULL ? ACT_UNICAST : ACT_BROADCAST)) ==
+	    NULL) {
+		free(text);
+		return;
+	}
+	if (peer != NULL)
+		snprintf(a->peer, sizeof a->peer, "%s", peer);
+	a->text = text;
+}
+
 void
 outbox_log(struct outbox *o, enum log_level level, const char *fmt, ...)
 {

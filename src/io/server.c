@@ -23,6 +23,9 @@
 #include "journal.h"
 #include "log.h"
 #include "node.h"
+#include "peer.h"
+#include "peers.h"
+#include "reputation.h"
 #include "runner.h"
 #include "server.h"
 #include "task.h"
@@ -39,6 +42,8 @@ static struct {
 	struct event		*sigterm_ev, *sigint_ev, *sighup_ev;
 	char			 address[ADDR_MAXLEN + 1];
 	int			 idle_force;	/* enum idle_force */
+	int			 reputation;
+	uint64_t		 incarnation;
 } srv;
 
 static int64_t
@@ -68,6 +73,19 @@ arm_timer(int64_t when)
 	evtimer_add(srv.tick_ev, &tv);
 }
 
+static void
+send_to_peer(const char *name, const char *body)
+{
+	size_t	i;
+
+	for (i = 0; i < srv.core.npeers; i++) {
+		if (strcmp(srv.core.peers[i].name, name) == 0) {
+			peers_unicast(srv.core.peers[i].addr, body);
+			return;
+		}
+	}
+}
+
 /* Carry out what the core asked for, in order, then empty the outbox. */
 static void
 carry_out(void)
@@ -89,6 +107,12 @@ carry_out(void)
 			break;
 		case ACT_STOP:
 			runner_stop(a->uuid);
+			break;
+		case ACT_BROADCAST:
+			peers_broadcast(a->text);
+			break;
+		case ACT_UNICAST:
+			send_to_peer(a->peer, a->text);
 			break;
 		case ACT_JOURNAL:
 		case ACT_NOTIFY:
@@ -333,20 +357,40 @@ do_tasks(struct client *c, const struct client_req *req)
 }
 
 static const char *
+volunteer_state_for(int force)
+{
+	if (srv.cfg->mode == MODE_DEDICATED && force == IDLE_AUTO)
+		return "dedicated";
+	return force != IDLE_OFF ? "idle" : "busy";
+}
+
+static const char *
 volunteer_state(void)
 {
-	if (srv.cfg->mode == MODE_DEDICATED && srv.idle_force == IDLE_AUTO)
-		return "dedicated";
-	return srv.core.volunteer ? "idle" : "busy";
+	return volunteer_state_for(srv.idle_force);
 }
 
 static void
 do_nodes(struct client *c)
 {
-	client_replyf(c, "NODE %s %s master %s %d/%d %d\n.\n",
-	    srv.cfg->name, srv.address, volunteer_state(),
-	    srv.core.cfg.slots - srv.core.running, srv.core.cfg.slots,
-	    srv.cfg->reputation);
+	struct text	x = { NULL, 0, 0 };
+	size_t		i;
+
+	text_add(&x, "NODE %s %s %s %s %d/%d %d\n", srv.cfg->name,
+	    srv.address, node_is_master(&srv.core) ? "master" : "peer",
+	    volunteer_state(), srv.core.cfg.slots - srv.core.running,
+	    srv.core.cfg.slots, srv.reputation);
+	for (i = 0; i < srv.core.npeers; i++) {
+		const struct peer *p = &srv.core.peers[i];
+		text_add(&x, "NODE %s %s %s %s %d/%d %d\n", p->name,
+		    p->client_addr,
+		    p->master && strcmp(p->name, srv.core.master) == 0 ?
+		    "master" : "peer", p->alive ? p->volunteer : "dead",
+		    p->free, p->slots, p->reputation);
+	}
+	text_add(&x, ".\n");
+	client_reply(c, 0, x.buf);
+	free(x.buf);
 }
 
 static void
@@ -362,7 +406,8 @@ do_idle(struct client *c, const struct client_req *req)
 	log_msg(LOG_INFO, "screensaver hook: IDLE %s from %s",
 	    req->idle == IDLE_ON ? "on" : req->idle == IDLE_OFF ? "off" :
 	    "auto", client_addr(c));
-	node_set_volunteer(&srv.core, req->idle != IDLE_OFF, now_ms());
+	node_set_volunteer(&srv.core, req->idle != IDLE_OFF,
+	    volunteer_state_for(req->idle), now_ms());
 	client_reply(c, 0, "OK\n");
 	carry_out();
 }
@@ -427,6 +472,13 @@ client_line(struct client *c, const char *line, size_t len)
 		break;
 	}
 	free(req);
+}
+
+static void
+peer_recv(const struct peer_msg *m, const char *addr)
+{
+	node_peer_msg(&srv.core, m, addr, now_ms());
+	carry_out();
 }
 
 static int
@@ -496,17 +548,24 @@ server_run(const struct config *cfg, int echo)
 	srv.tick_ev = evtimer_new(srv.base, tick_cb, NULL);
 	srv.commit_ev = event_new(srv.base, -1, 0, commit_cb, NULL);
 
+	if (journal_open(cfg->state_dir, err, sizeof err) == -1) {
+		log_msg(LOG_ERROR, "%s", err);
+		return 1;
+	}
+	srv.reputation = reputation_start(cfg->state_dir, cfg->reputation);
 	memset(&nc, 0, sizeof nc);
 	snprintf(nc.name, sizeof nc.name, "%s", cfg->name);
 	nc.slots = cfg->slots;
 	nc.max_attempts = cfg->max_attempts;
 	nc.ageing_ms = (int64_t)cfg->ageing_s * 1000;
+	nc.reputation = srv.reputation;
+	nc.dequeue_window_ms = cfg->dequeue_window_ms;
+	nc.election_window_ms = cfg->election_window_ms;
+	nc.progress_interval_ms = cfg->progress_interval_ms;
+	nc.failure_timeout_ms = cfg->failure_timeout_ms;
+	nc.node_timeout_ms = cfg->node_timeout_ms;
 	node_init(&srv.core, &nc, &srv.descs);
-
-	if (journal_open(cfg->state_dir, err, sizeof err) == -1) {
-		log_msg(LOG_ERROR, "%s", err);
-		return 1;
-	}
+	srv.core.volunteer_state = volunteer_state();
 	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
 		log_msg(LOG_ERROR, "journal: %s", strerror(errno));
 		return 1;
@@ -516,7 +575,24 @@ server_run(const struct config *cfg, int echo)
 		log_msg(LOG_ERROR, "%s", err);
 		return 1;
 	}
+	srv.core.cfg.client_port = atoi(strrchr(srv.address, ':') + 1);
 	node_recover(&srv.core, now_ms());
+	{
+		struct peers_opts po;
+		uuid_t raw;
+		uuid_generate_random(raw);
+		memcpy(&srv.incarnation, raw, sizeof srv.incarnation);
+		po.cluster = cfg->cluster;
+		po.name = cfg->name;
+		po.incarnation = srv.incarnation;
+		po.port = cfg->peer_port;
+		po.broadcast = cfg->broadcast;
+		if (peers_open(srv.base, &po, peer_recv, err,
+		    sizeof err) == -1) {
+			log_msg(LOG_ERROR, "%s", err);
+			return 1;
+		}
+	}
 	/* Start from a compact journal holding exactly the map. */
 	if ((v = taskmap_sorted(&srv.core.map, &n)) != NULL) {
 		if (journal_rewrite(v, n) == -1)
@@ -526,6 +602,7 @@ server_run(const struct config *cfg, int echo)
 	if (loaded > 0)
 		log_msg(LOG_NORMAL, "journal: %zu tasks restored",
 		    taskmap_count(&srv.core.map));
+	node_start(&srv.core, now_ms());
 	carry_out();
 
 	srv.sigterm_ev = evsignal_new(srv.base, SIGTERM, stop_cb, NULL);
@@ -534,12 +611,19 @@ server_run(const struct config *cfg, int echo)
 	evsignal_add(srv.sigint_ev, NULL);
 	srv.sighup_ev = evsignal_new(srv.base, SIGHUP, reopen_cb, NULL);
 	evsignal_add(srv.sighup_ev, NULL);
-	log_msg(LOG_NORMAL, "node %s listening on %s", cfg->name,
-	    srv.address);
+	log_msg(LOG_NORMAL, "node %s listening on %s; cluster %s on UDP %d "
+	    "(broadcast %s, replies to %d)", cfg->name, srv.address,
+	    cfg->cluster, cfg->peer_port, cfg->broadcast, peers_reply_port());
 
 	event_base_dispatch(srv.base);
 
+	/* Hand our runs back to the cluster now, not after a timeout. */
+	node_stop(&srv.core, now_ms());
+	carry_out();
+	journal_commit();
 	runner_shutdown();
+	peers_close();
+	reputation_clean_stop(cfg->state_dir);
 	journal_close();
 	clients_close_all();
 	event_free(srv.tick_ev);

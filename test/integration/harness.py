@@ -43,8 +43,10 @@ def params_file(where, duration_ms):
 
 
 class Node:
-    def __init__(self, name="alpha", slots=1, extra="", workdir=None):
+    def __init__(self, name="alpha", slots=1, extra="", workdir=None, cluster=None):
         self.dir = workdir or tempfile.mkdtemp(prefix="volery-test-")
+        # A cluster of its own: tests never meet another node by accident.
+        self.cluster = cluster or "t" + os.path.basename(self.dir).replace("_", "-")[-12:]
         self.name = name
         self.tasks = os.path.join(self.dir, "tasks")
         if not os.path.isdir(self.tasks):
@@ -53,6 +55,7 @@ class Node:
         with open(self.conf, "w") as f:
             f.write("""<server>
   <name>%s</name>
+  <cluster>%s</cluster>
   <listen>127.0.0.1:0</listen>
   <tasks_dir>tasks</tasks_dir>
   <state_dir>state</state_dir>
@@ -61,7 +64,7 @@ class Node:
   <mode>dedicated</mode>
   %s
 </server>
-""" % (name, slots, extra))
+""" % (name, self.cluster, slots, extra))
         self.proc = None
         self.port = None
         self.stderr = []

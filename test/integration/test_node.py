@@ -91,6 +91,8 @@ class Workflow(NodeTest):
     def test_help_nodes_quit(self):
         help_lines = self.c.ask_multi("help")
         self.assertTrue(any("SCHEDULE" in l for l in help_lines))
+        # Alone, the node elects itself master once nobody answers.
+        self.node.wait_log(r"I won the master election \(epoch 1\)")
         nodes = self.c.ask_multi("NODES")
         self.assertEqual(len(nodes), 1)
         self.assertRegex(nodes[0], r"^NODE alpha 127\.0\.0\.1:%d master dedicated 1/1 10$"

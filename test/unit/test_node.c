@@ -272,7 +272,7 @@ test_interactive_rule_when_not_volunteer(void **state)
 	struct fixture	*f = *state;
 	struct node	*n = &f->n;
 
-	node_set_volunteer(n, 0, 1);
+	node_set_volunteer(n, 0, "busy", 1);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_READY);
 	assert_int_equal(sched(n, 2, "free", PRIO_INTERACTIVE, 11, 0, NULL,
@@ -282,7 +282,7 @@ test_interactive_rule_when_not_volunteer(void **state)
 	assert_int_equal(sched(n, 3, "free", PRIO_INTERACTIVE, 12, 0, NULL,
 	    NULL), 0);
 	assert_int_equal(state_of(n, uuid_n(3)), TASK_READY);
-	node_set_volunteer(n, 1, 13);
+	node_set_volunteer(n, 1, "idle", 13);
 	assert_int_equal(state_of(n, uuid_n(3)), TASK_READY);	/* 1 slot */
 }
 
@@ -330,6 +330,7 @@ test_recover_after_restart(void **state)
 		assert_int_equal(node_restore(&n2, copy), 0);
 	}
 	node_recover(&n2, 5000);
+	node_start(&n2, 5000);
 	assert_int_equal(state_of(&n2, uuid_n(1)), TASK_TERMINATED);
 	/* Was running: runs again (recovered as Ready, then started). */
 	assert_int_equal(state_of(&n2, uuid_n(2)), TASK_RUNNING);

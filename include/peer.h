@@ -1,0 +1,81 @@
+/*
+ * peer.h -- datagrams among nodes (DESIGN.md section 5), one line each:
+ *
+ *   VOLERY/1 <cluster> <sender> <incarnation> <reply_port> <TYPE> [args]
+ *
+ *   HEARTBEAT <master 0|1> <epoch> <free> <slots> <volunteer> <reputation>
+ *             <ntasks> <digest> <client_port>
+ *   WHO_IS_MASTER
+ *   START_NEW_MASTER_ELECTION
+ *   TRY_TO_BE_MASTER <reputation> <map_size> <timestamp>
+ *   NEW_MASTER <epoch>
+ *   ENQUEUE <task record>          (a task; the master answers ENQUEUE_ACK)
+ *   ENQUEUE_ACK <uuid>
+ *   TRY_DEQUEUE <uuid> <timestamp>
+ *   STATE <task record>            (the whole task after a change)
+ *   PROGRESS <uuid> <percent> <ver>
+ *   GET_TASK <uuid>
+ *   TASKS_TRANSFER
+ *
+ * A task record is wire_task_encode()'s line.  Parsing is pure.
+ */
+#ifndef VOLERY_PEER_H
+#define VOLERY_PEER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bounds.h"
+
+#define PEER_PROTO "VOLERY/1"
+
+enum peer_type {
+	PEER_HEARTBEAT,
+	PEER_WHO_IS_MASTER,
+	PEER_START_ELECTION,
+	PEER_TRY_TO_BE_MASTER,
+	PEER_NEW_MASTER,
+	PEER_ENQUEUE,
+	PEER_ENQUEUE_ACK,
+	PEER_TRY_DEQUEUE,
+	PEER_STATE,
+	PEER_PROGRESS,
+	PEER_GET_TASK,
+	PEER_TASKS_TRANSFER,
+};
+#define PEER_NTYPES 12
+
+struct peer_msg {
+	/* Header. */
+	char		 cluster[NAME_MAXLEN + 1];
+	char		 sender[NAME_MAXLEN + 1];
+	uint64_t	 incarnation;
+	int		 reply_port;
+	enum peer_type	 type;
+
+	/* Arguments, by type. */
+	char		 uuid[UUID_STRLEN + 1];
+	int64_t		 timestamp;	/* TRY_*: ms */
+	uint64_t	 epoch;
+	int		 master;
+	int		 free, slots;
+	char		 volunteer[16];
+	int		 reputation;
+	uint64_t	 map_size;	/* TRY_TO_BE_MASTER, HEARTBEAT ntasks */
+	uint64_t	 digest;
+	int		 client_port;	/* HEARTBEAT: its client protocol port */
+	int		 percent;
+	uint64_t	 ver;
+	const char	*record;	/* ENQUEUE, STATE: into buf */
+	size_t		 record_len;
+
+	char		 buf[DATAGRAM_MAX + 1];
+};
+
+const char *peer_type_name(enum peer_type);
+int	peer_parse(const char *, size_t, struct peer_msg *, char *, size_t);
+/* Header for a datagram of ours; append the type and arguments. */
+int	peer_header(char *, size_t, const char *cluster, const char *sender,
+	    uint64_t incarnation, int reply_port);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * rules.h -- the deterministic orders every node applies alike, so that
+ * all reach the same decision from the same messages:
+ *
+ * - election (thesis Algorithm 3.1): higher reputation, then larger map,
+ *   then older candidacy, then lower name;
+ * - dequeue (Algorithm 3.2): older TRY_DEQUEUE, then lower name;
+ * - masters (split brain): higher epoch, then the election order;
+ * - duplicate runs: more progress, then lower node name;
+ * - task records: which of two versions of a task every node keeps.
+ */
+#ifndef VOLERY_RULES_H
+#define VOLERY_RULES_H
+
+#include <stdint.h>
+
+struct task;
+
+struct candidacy {
+	const char	*name;
+	int		 reputation;
+	uint64_t	 map_size;
+	int64_t		 timestamp;
+};
+
+int	rules_candidacy_beats(const struct candidacy *, const struct candidacy *);
+int	rules_dequeue_beats(int64_t ts_a, const char *a, int64_t ts_b,
+	    const char *b);
+int	rules_run_beats(int progress_a, const char *a, int progress_b,
+	    const char *b);
+/* Does record r replace record t of the same task? */
+int	rules_record_wins(const struct task *r, const struct task *t);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * reputation.c -- <state_dir>/node holds "reputation N" and "clean 0|1".
+ * The first start takes the configured reputation; a start after a stop
+ * that was not clean (crash, kill -9, power off) takes one less.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "reputation.h"
+
+static void
+record(const char *state_dir, int reputation, int clean)
+{
+	char	path[4200], tmp[4300], text[64];
+	int	fd, len;
+
+	snprintf(path, sizeof path, "%s/node", state_dir);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	len = snprintf(text, sizeof text, "reputation %d\nclean %d\n",
+	    reputation, clean);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644)) == -1 || write(fd, text, len) != len || fsync(fd) == -1 ||
+	    rename(tmp, path) == -1)
+		log_msg(LOG_ERROR, "cannot record reputation in %s", path);
+	if (fd != -1)
+		close(fd);
+}
+
+int
+reputation_start(const char *state_dir, int configured)
+{
+	char	 path[4200];
+	FILE	*f;
+	int	 reputation = configured, clean = 1;
+
+	snprintf(path, sizeof path, "%s/node", state_dir);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fscanf(f, "reputation %d clean %d", &reputation,
+		    &clean) != 2 || reputation < 0) {
+			log_msg(LOG_WARNING, "%s is damaged; reputation back "
+			    "to %d", path, configured);
+			reputation = configured;
+			clean = 1;
+		}
+		fclose(f);
+		if (!clean && reputation > 0) {
+			reputation--;
+			log_msg(LOG_WARNING, "the last stop was not clean: "
+			    "reputation now %d", reputation);
+		}
+	}
+	record(state_dir, reputation, 0);
+	return reputation;
+}
+
+void
+reputation_clean_stop(const char *state_dir)
+{
+	char	 path[4200];
+	FILE	*f;
+	int	 reputation, clean;
+
+	snprintf(path, sizeof path, "%s/node", state_dir);
+	if ((f = fopen(path, "r")) == NULL)
+		return;
+	if (fscanf(f, "reputation %d clean %d", &reputation, &clean) == 2)
+		record(state_dir, reputation, 1);
+	fclose(f);
+}

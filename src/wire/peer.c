@@ -1,0 +1,211 @@
+/*
+ * peer.c -- parse and start peer datagrams (see peer.h).  Everything is
+ * checked: a datagram that does not parse is dropped by the caller and
+ * changes nothing.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peer.h"
+#include "task.h"
+
+static const char *type_names[PEER_NTYPES] = {
+	"HEARTBEAT", "WHO_IS_MASTER", "START_NEW_MASTER_ELECTION",
+	"TRY_TO_BE_MASTER", "NEW_MASTER", "ENQUEUE", "ENQUEUE_ACK",
+	"TRY_DEQUEUE", "STATE", "PROGRESS", "GET_TASK", "TASKS_TRANSFER",
+};
+
+const char *
+peer_type_name(enum peer_type t)
+{
+	return (unsigned)t < PEER_NTYPES ? type_names[t] : "?";
+}
+
+int
+peer_header(char *buf, size_t size, const char *cluster, const char *sender,
+    uint64_t incarnation, int reply_port)
+{
+	int	n = snprintf(buf, size, "%s %s %s %016" PRIx64 " %d ", PEER_PROTO,
+	    cluster, sender, incarnation, reply_port);
+
+	return n < 0 || (size_t)n >= size ? -1 : n;
+}
+
+static char *
+next_word(char **p)
+{
+	char	*w = *p;
+
+	if (*w == '\0')
+		return NULL;
+	while (**p != '\0' && **p != ' ')
+		(*p)++;
+	if (**p == ' ')
+		*(*p)++ = '\0';
+	return w;
+}
+
+static int
+num(char **p, int64_t min, int64_t max, int64_t *out)
+{
+	char		*w = next_word(p), *end;
+	long long	 v;
+
+	if (w == NULL || *w == '\0')
+		return -1;
+	errno = 0;
+	v = strtoll(w, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+hex64(char **p, uint64_t *out)
+{
+	char			*w = next_word(p), *end;
+	unsigned long long	 v;
+
+	if (w == NULL || *w == '\0' || strlen(w) > 16 || w[0] == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(w, &end, 16);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+name(char **p, char *dst, size_t size)
+{
+	char	*w = next_word(p);
+
+	if (w == NULL || !task_name_valid(w) || strlen(w) >= size)
+		return -1;
+	strcpy(dst, w);
+	return 0;
+}
+
+static int
+uuid(char **p, char *dst)
+{
+	char	*w = next_word(p);
+
+	if (w == NULL || !task_uuid_valid(w))
+		return -1;
+	strcpy(dst, w);
+	return 0;
+}
+
+#define NEED(x) do { if ((x) == -1) { what = #x; goto bad; } } while (0)
+
+int
+peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
+    size_t errlen)
+{
+	char		*p, *w;
+	const char	*what = "";
+	int64_t		 v;
+	int		 i;
+
+	memset(m, 0, offsetof(struct peer_msg, buf));
+	if (len > DATAGRAM_MAX || memchr(data, '\0', len) != NULL) {
+		snprintf(err, errlen, "oversized or binary datagram");
+		return -1;
+	}
+	memcpy(m->buf, data, len);
+	m->buf[len] = '\0';
+	if (len > 0 && m->buf[len - 1] == '\n')
+		m->buf[len - 1] = '\0';
+	p = m->buf;
+	if ((w = next_word(&p)) == NULL || strcmp(w, PEER_PROTO) != 0) {
+		snprintf(err, errlen, "not a %s datagram", PEER_PROTO);
+		return -1;
+	}
+	NEED(name(&p, m->cluster, sizeof m->cluster));
+	NEED(name(&p, m->sender, sizeof m->sender));
+	NEED(hex64(&p, &m->incarnation));
+	NEED(num(&p, 1, 65535, &v));
+	m->reply_port = (int)v;
+	if ((w = next_word(&p)) == NULL) {
+		what = "type";
+		goto bad;
+	}
+	for (i = 0; i < PEER_NTYPES; i++)
+		if (strcmp(w, type_names[i]) == 0)
+			break;
+	if (i == PEER_NTYPES) {
+		what = "type";
+		goto bad;
+	}
+	m->type = i;
+	switch (m->type) {
+	case PEER_HEARTBEAT:
+		NEED(num(&p, 0, 1, &v));
+		m->master = (int)v;
+		NEED(hex64(&p, &m->epoch));
+		NEED(num(&p, 0, 65535, &v));
+		m->free = (int)v;
+		NEED(num(&p, 0, 65535, &v));
+		m->slots = (int)v;
+		NEED(name(&p, m->volunteer, sizeof m->volunteer));
+		NEED(num(&p, 0, 1000000, &v));
+		m->reputation = (int)v;
+		NEED(hex64(&p, &m->map_size));
+		NEED(hex64(&p, &m->digest));
+		NEED(num(&p, 0, 65535, &v));
+		m->client_port = (int)v;
+		break;
+	case PEER_WHO_IS_MASTER:
+	case PEER_START_ELECTION:
+	case PEER_TASKS_TRANSFER:
+		break;
+	case PEER_TRY_TO_BE_MASTER:
+		NEED(num(&p, 0, 1000000, &v));
+		m->reputation = (int)v;
+		NEED(hex64(&p, &m->map_size));
+		NEED(num(&p, 0, INT64_MAX, &m->timestamp));
+		break;
+	case PEER_NEW_MASTER:
+		NEED(hex64(&p, &m->epoch));
+		break;
+	case PEER_ENQUEUE:
+	case PEER_STATE:
+		if (*p == '\0') {
+			what = "record";
+			goto bad;
+		}
+		m->record = p;
+		m->record_len = strlen(p);
+		return 0;
+	case PEER_ENQUEUE_ACK:
+	case PEER_GET_TASK:
+		NEED(uuid(&p, m->uuid));
+		break;
+	case PEER_TRY_DEQUEUE:
+		NEED(uuid(&p, m->uuid));
+		NEED(num(&p, 0, INT64_MAX, &m->timestamp));
+		break;
+	case PEER_PROGRESS:
+		NEED(uuid(&p, m->uuid));
+		NEED(num(&p, 0, 100, &v));
+		m->percent = (int)v;
+		NEED(hex64(&p, &m->ver));
+		break;
+	}
+	if (*p != '\0') {
+		what = "trailing words";
+		goto bad;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "bad %s datagram: %s",
+	    m->type < PEER_NTYPES && what[0] != 't' ? type_names[m->type] :
+	    "peer", what);
+	return -1;
+}
