@@ -23,6 +23,9 @@ struct task;
 struct taskdesc_set;
 struct peer_msg;
 
+#define NODE_CLAIMS	256	/* remembered TRY_DEQUEUE proposals */
+#define CLAIM_WINDOWS	4	/* remembered for this many windows */
+
 struct node_config {
 	char		name[NAME_MAXLEN + 1];
 	int		slots;
@@ -93,6 +96,16 @@ struct node {
 		int		   lost;
 	}			   deq;
 	int			   rank;	/* losses in the last race */
+	/* Others' recent TRY_DEQUEUEs: a proposal made just before ours
+	 * competes with it too, though it arrived before our window. */
+	struct claim {
+		char		   uuid[UUID_STRLEN + 1];
+		char		   node[NAME_MAXLEN + 1];
+		int64_t		   ts;		/* the proposer's stamp */
+		int64_t		   seen;	/* our clock */
+	}			   claims[NODE_CLAIMS];
+	int			   nclaims;	/* ring position */
+	int64_t			   retry_at;	/* all ready tasks claimed */
 	uint64_t		   stat_duplicates;	/* runs stopped */
 };
 

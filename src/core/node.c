@@ -56,6 +56,7 @@ node_init(struct node *n, const struct node_config *cfg,
 	n->timer = -1;
 	n->join_deadline = -1;
 	n->next_housekeeping = -1;
+	n->retry_at = -1;
 }
 
 void
@@ -457,11 +458,39 @@ live_peers(const struct node *n)
  * race lost to k others, the next try is for position k of the queue
  * (thesis Figure 3.11), so the losers do not collide again.
  */
+/* Someone else proposed to dequeue uuid since `since`. */
+static const struct claim *
+claimed(const struct node *n, const char *uuid, int64_t since)
+{
+	int	i;
+
+	for (i = 0; i < NODE_CLAIMS; i++) {
+		const struct claim *c = &n->claims[i];
+		if (c->seen >= since && c->uuid[0] != '\0' &&
+		    strcmp(c->uuid, uuid) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+static void
+remember_claim(struct node *n, const char *uuid, const char *node,
+    int64_t ts, int64_t now)
+{
+	struct claim	*c = &n->claims[n->nclaims++ % NODE_CLAIMS];
+
+	snprintf(c->uuid, sizeof c->uuid, "%s", uuid);
+	snprintf(c->node, sizeof c->node, "%s", node);
+	c->ts = ts;
+	c->seen = now;
+}
+
 static void
 dispatch(struct node *n, int64_t now)
 {
 	struct task	*t;
-	size_t		 k;
+	size_t		 k, len;
+	int64_t		 memory = CLAIM_WINDOWS * n->cfg.dequeue_window_ms;
 
 	while (n->running < n->cfg.slots && !n->deq.active) {
 		if (!n->volunteer) {
@@ -470,15 +499,25 @@ dispatch(struct node *n, int64_t now)
 				start(n, t, now);
 			return;
 		}
-		if (readyq_len(&n->ready) == 0)
+		if ((len = readyq_len(&n->ready)) == 0)
 			return;
-		k = (size_t)n->rank < readyq_len(&n->ready) ? (size_t)n->rank :
-		    0;
-		n->rank = 0;
-		t = readyq_at(&n->ready, k);
 		if (live_peers(n) == 0) {
-			start(n, t, now);
+			start(n, readyq_at(&n->ready, 0), now);
 			continue;
+		}
+		/* From our rank on, the first task nobody is claiming. */
+		k = (size_t)n->rank < len ? (size_t)n->rank : 0;
+		n->rank = 0;
+		for (t = NULL; k < len; k++) {
+			t = readyq_at(&n->ready, k);
+			if (claimed(n, t->uuid, now - memory) == NULL)
+				break;
+			t = NULL;
+		}
+		if (t == NULL) {
+			/* All taken for now: look again when claims expire. */
+			n->retry_at = now + memory;
+			return;
 		}
 		n->deq.active = 1;
 		memcpy(n->deq.uuid, t->uuid, sizeof n->deq.uuid);
@@ -492,13 +531,29 @@ dispatch(struct node *n, int64_t now)
 	}
 }
 
-/* The dequeue window closed: run the task if nobody beat us to it. */
+/*
+ * The dequeue window closed: we lose to every proposal for the same task
+ * that precedes ours, whether it came in our window or shortly before it
+ * (Algorithm 3.2 misses the latter); we run the task if none did and it
+ * is still Ready.
+ */
 static void
 dequeue_decide(struct node *n, int64_t now)
 {
 	struct task	*t = taskmap_find(&n->map, n->deq.uuid);
+	int64_t		 since = n->deq.ts - CLAIM_WINDOWS *
+			    n->cfg.dequeue_window_ms;
+	int		 i;
 
 	n->deq.active = 0;
+	n->deq.lost = 0;
+	for (i = 0; i < NODE_CLAIMS; i++) {
+		const struct claim *c = &n->claims[i];
+		if (c->seen >= since && strcmp(c->uuid, n->deq.uuid) == 0 &&
+		    rules_dequeue_beats(c->ts, c->node, n->deq.ts,
+		    n->cfg.name))
+			n->deq.lost++;
+	}
 	if (n->deq.lost == 0 && t != NULL && t->state == TASK_READY &&
 	    n->running < n->cfg.slots) {
 		outbox_log(&n->out, LOG_DEBUG, "I won the race to dequeue "
@@ -1183,10 +1238,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		}
 		break;
 	case PEER_TRY_DEQUEUE:
-		if (n->deq.active && strcmp(m->uuid, n->deq.uuid) == 0 &&
-		    rules_dequeue_beats(m->timestamp, m->sender, n->deq.ts,
-		    n->cfg.name))
-			n->deq.lost++;
+		remember_claim(n, m->uuid, m->sender, m->timestamp, now);
 		outbox_log(&n->out, LOG_DEBUG, "TRY_DEQUEUE UUID[%s] from %s "
 		    "processed", m->uuid, m->sender);
 		break;
@@ -1323,6 +1375,8 @@ rearm(struct node *n, int64_t now)
 	if (n->elect.active)
 		next = earliest(next, n->elect.deadline);
 	next = earliest(next, n->join_deadline);
+	if (n->retry_at >= 0 && n->retry_at > now)
+		next = earliest(next, n->retry_at);
 	if (n->next_housekeeping >= 0) {
 		next = earliest(next, n->next_housekeeping);
 		next = earliest(next, n->next_heartbeat);
@@ -1337,6 +1391,8 @@ void
 node_tick(struct node *n, int64_t now)
 {
 	n->timer = -1;
+	if (n->retry_at >= 0 && now >= n->retry_at)
+		n->retry_at = -1;
 	if (n->deq.active && now >= n->deq.deadline)
 		dequeue_decide(n, now);
 	if (n->elect.active && now >= n->elect.deadline)

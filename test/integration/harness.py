@@ -256,3 +256,74 @@ def started_args(node, uuid):
     """The argument lists the node started uuid's executable with."""
     return re.findall(r"Task UUID\{%s\} executable \S+ started, pid \d+, "
                       r"attempt \d+:(.*)" % uuid, node.log())
+
+
+def free_udp_port():
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("0.0.0.0", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+FAST_CLUSTER = """<peer_port>%d</peer_port>
+  <dequeue_window_ms>10</dequeue_window_ms>
+  <election_window_ms>50</election_window_ms>
+  <progress_interval_ms>100</progress_interval_ms>
+  <failure_timeout_ms>800</failure_timeout_ms>
+  <node_timeout_ms>800</node_timeout_ms>
+  <cancel_grace_ms>200</cancel_grace_ms>"""
+
+
+class Cluster:
+    """Nodes on loopback in a cluster of their own (name and peer port)."""
+
+    def __init__(self, names, extra="", slots=1):
+        self.port = free_udp_port()
+        self.name = "c%d" % self.port
+        self.nodes = {}
+        for n in names:
+            self.add(n, extra=extra, slots=slots, start=False)
+
+    def add(self, name, extra="", slots=1, start=True):
+        node = Node(name=name, slots=slots, cluster=self.name,
+                    extra=(FAST_CLUSTER % self.port) + extra)
+        self.nodes[name] = node
+        if start:
+            node.start()
+        return node
+
+    def start(self):
+        for node in self.nodes.values():
+            node.start()
+        return self
+
+    def cleanup(self):
+        for node in self.nodes.values():
+            node.cleanup()
+
+    def master(self, among=None):
+        """Wait until the live nodes agree on one master; return its name."""
+        deadline = time.monotonic() + TIMEOUT
+        live = [n for n in (among or self.nodes) if self.nodes[n].proc
+                and self.nodes[n].proc.poll() is None]
+        while True:
+            views = set()
+            for n in live:
+                c = self.nodes[n].client()
+                rows = c.ask_multi("NODES")
+                c.close()
+                masters = [r.split()[1] for r in rows if r.split()[3] == "master"]
+                views.add(tuple(masters))
+            if len(views) == 1 and len(next(iter(views))) == 1 and \
+                    next(iter(views))[0] in live:
+                return next(iter(views))[0]
+            if time.monotonic() > deadline:
+                raise AssertionError("no single master: %r" % views)
+            # Elections take a few windows; nothing to wait on but time.
+            time.sleep(0.05)
+
+    def starts(self, uuid):
+        """Which nodes started uuid's executable, from every node's log."""
+        return [n for n, node in self.nodes.items()
+                for _ in started_args(node, uuid)]

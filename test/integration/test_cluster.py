@@ -1,0 +1,117 @@
+"""Several nodes on loopback form one pool (issue 3)."""
+import collections
+import re
+import unittest
+
+from harness import Cluster, params_file, schedule_workflow
+
+
+class ClusterTest(unittest.TestCase):
+    names = ("a", "b", "c")
+
+    def setUp(self):
+        self.cl = Cluster(self.names, extra="<log_level>debug</log_level>").start()
+        self.addCleanup(self.cl.cleanup)
+
+    def client(self, name):
+        c = self.cl.nodes[name].client()
+        self.addCleanup(c.close)
+        return c
+
+
+class Spread(ClusterTest):
+    def test_workflows_scheduled_on_one_node_run_on_several(self):
+        self.assertEqual(self.cl.master(), "a")
+        a, b = self.client("a"), self.client("b")
+        p = params_file(self.cl.nodes["a"].dir, 200)
+        wfs = [schedule_workflow(a, p) for _ in range(4)]
+        every = [u for wf in wfs for u in wf]
+        # Subscribed on b: progress of tasks running anywhere.
+        b.ask("SUBSCRIBE " + " ".join(every))
+        seen = b.wait_states({u: "Terminated" for u in every})
+        ran = collections.Counter()
+        for l in seen:
+            f = l.split()
+            if f[3] == "Terminated":
+                ran[[kv for kv in f if kv.startswith("node=")][0][5:]] += 1
+        self.assertEqual(sum(ran.values()), 16)
+        self.assertGreaterEqual(len(ran), 2, ran)
+        # Each task ran once, and every node knows every task ended.
+        for u in every:
+            self.assertEqual(len(self.cl.starts(u)), 1, u)
+        for n in self.names:
+            tasks = self.client(n).tasks()
+            self.assertEqual({tasks[u][2] for u in every}, {"Terminated"})
+        nodes = a.ask_multi("NODES")
+        self.assertEqual(sorted(r.split()[1] for r in nodes), ["a", "b", "c"])
+        self.assertEqual([r.split()[1] for r in nodes if r.split()[3] == "master"], ["a"])
+
+
+class Failures(ClusterTest):
+    def test_kill9_of_the_runner_task_completes_elsewhere(self):
+        self.cl.master()
+        a = self.client("a")
+        slow = params_file(self.cl.nodes["a"].dir, 3000)
+        u = a.schedule("import low -p /x -x %s" % slow)
+        a.ask("SUBSCRIBE " + u)
+        seen = a.wait_states({u: "Running"})
+        runner = [kv for kv in seen[-1].split() if kv.startswith("node=")][0][5:]
+        victim = runner if runner != "a" else None
+        if victim is None:
+            # Watch from another node when a itself runs it.
+            watch = self.client("b")
+            watch.ask("SUBSCRIBE " + u)
+            victim = "a"
+        else:
+            watch = a
+        self.cl.nodes[victim].kill9()
+        seen = watch.wait_states({u: "Terminated"}, timeout=30)
+        final = [l for l in seen if "Terminated" in l][-1]
+        self.assertNotIn("node=%s " % victim, final)
+        # Some survivor noticed the silence (the first tells the others).
+        survivors = [n for n in self.names if n != victim]
+        self.assertTrue(any(re.search(r"Task UUID\{%s\} name\{import\}: no progress from %s"
+                                      % (u, victim), self.cl.nodes[n].log())
+                            for n in survivors))
+        self.assertEqual(len([n for n in self.cl.starts(u) if n != victim]), 1)
+
+    def test_kill9_of_the_master_then_a_late_joiner_gets_every_task(self):
+        self.assertEqual(self.cl.master(), "a")
+        b = self.client("b")
+        p = params_file(self.cl.nodes["b"].dir, 50)
+        wf = schedule_workflow(b, p)
+        b.ask("SUBSCRIBE " + " ".join(wf))
+        b.wait_states({u: "Terminated" for u in wf})
+        self.cl.nodes["a"].kill9()
+        # Equal reputations and maps: the first to notice proposes first
+        # and wins (older candidacy).
+        new = self.cl.master(among=["b", "c"])
+        self.cl.nodes[new].wait_log(r"I won the master election \(epoch 2\)")
+        more = b.schedule("import interactive -p /late -x %s" % p)
+        d = self.cl.add("d")
+        self.assertEqual(self.cl.master(among=["b", "c", "d"]), new)
+        dc = self.client("d")
+        dc.ask("SUBSCRIBE " + more)
+        dc.wait_states({more: "Terminated"})
+        self.assertEqual(set(dc.tasks()), set(wf) | {more})
+
+    def test_clean_stop_hands_the_task_back_at_once(self):
+        self.cl.master()
+        a = self.client("a")
+        slow = params_file(self.cl.nodes["a"].dir, 1500)
+        u = a.schedule("import low -p /x -x %s" % slow)
+        a.ask("SUBSCRIBE " + u)
+        seen = a.wait_states({u: "Running"})
+        runner = [kv for kv in seen[-1].split() if kv.startswith("node=")][0][5:]
+        watcher = "b" if runner != "b" else "c"
+        w = self.client(watcher)
+        w.ask("SUBSCRIBE " + u)
+        self.cl.nodes[runner].stop()
+        seen = w.wait_states({u: "Terminated"}, timeout=30)
+        self.assertTrue(any(l.split()[3] == "Ready" for l in seen))
+        # Handed back by the stopping node, not found by a timeout.
+        self.assertNotRegex(self.cl.nodes[watcher].log(), r"no progress from %s" % runner)
+
+
+if __name__ == "__main__":
+    unittest.main()
