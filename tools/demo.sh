@@ -1,47 +1,61 @@
 #!/usr/bin/env bash
-# make demo: start one volery node on loopback, schedule the four-task
-# PLMI2 workflow of thesis Table 4.1 over the client protocol, show its
-# progress until every task is Terminated, stop the node.
+# make demo: start a three-node volery cluster on loopback (acor, gaviao,
+# pato), schedule three copies of the four-task PLMI2 workflow of thesis
+# Table 4.1 on acor over the client protocol, show every state change and
+# the node running it until all twelve tasks are Terminated, stop.
 #
-# VOLERY_DEMO_PORT (default 7600) and VOLERY_DEMO_MS (task duration,
-# default 2000: the thesis' 2-minute tasks scaled by 1/60) change it.
+# VOLERY_DEMO_PORT (acor's client port, default 7600; the others use the
+# next two), VOLERY_DEMO_MS (task duration, default 2000: the thesis'
+# 2-minute tasks scaled by 1/60) and VOLERY_DEMO_WORKFLOWS (default 3).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 port=${VOLERY_DEMO_PORT:-7600}
 ms=${VOLERY_DEMO_MS:-2000}
+workflows=${VOLERY_DEMO_WORKFLOWS:-3}
+names=(acor gaviao pato)
 dir=$(mktemp -d /tmp/volery-demo.XXXXXX)
-node_pid=
+pids=()
 
 cleanup() {
-	[ -n "$node_pid" ] && kill "$node_pid" 2>/dev/null && wait "$node_pid" 2>/dev/null
+	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+	for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
 	exec 3>&- 2>/dev/null || true
 	rm -rf "$dir"
 }
 trap cleanup EXIT
 
-cat > "$dir/volery.conf.xml" <<XML
+echo "<parameters><duration_ms>$ms</duration_ms></parameters>" > "$dir/params.xml"
+for i in 0 1 2; do
+	n=${names[$i]}
+	mkdir -p "$dir/$n"
+	cat > "$dir/$n/volery.conf.xml" <<XML
 <server>
-  <name>demo</name>
-  <listen>127.0.0.1:$port</listen>
+  <name>$n</name>
+  <cluster>demo-$port</cluster>
+  <listen>127.0.0.1:$((port + i * 10))</listen>
+  <peer_port>$((port + 1))</peer_port>
+  <broadcast>127.255.255.255</broadcast>
   <tasks_dir>$top/tasks</tasks_dir>
-  <state_dir>state</state_dir>
-  <log_file>volery.log</log_file>
   <mode>dedicated</mode>
 </server>
 XML
-echo "<parameters><duration_ms>$ms</duration_ms></parameters>" > "$dir/params.xml"
-
-echo "== starting a node on 127.0.0.1:$port (state and log in $dir)"
-"$top/volery" serve -c "$dir/volery.conf.xml" 2> "$dir/console.log" &
-node_pid=$!
-# Wait for the node to say it listens; tail ends if the node dies.
-if ! grep -q -m1 "listening on" < <(timeout 20 tail -n +1 -f \
-    --pid="$node_pid" "$dir/console.log"); then
-	cat "$dir/console.log" >&2
-	echo "demo: the node did not start (is port $port in use? set VOLERY_DEMO_PORT)" >&2
-	exit 1
-fi
+	"$top/volery" serve -c "$dir/$n/volery.conf.xml" 2> "$dir/$n/console.log" &
+	pids+=($!)
+done
+echo "== three nodes on loopback: ${names[*]} (client ports $port, $((port + 10)), $((port + 20)); state and logs in $dir)"
+for i in 0 1 2; do
+	# Wait for each node to say it listens; tail ends if the node dies.
+	if ! grep -q -m1 "listening on" < <(timeout 20 tail -n +1 -f \
+	    --pid="${pids[$i]}" "$dir/${names[$i]}/console.log"); then
+		cat "$dir/${names[$i]}/console.log" >&2
+		echo "demo: ${names[$i]} did not start (ports in use? set VOLERY_DEMO_PORT)" >&2
+		exit 1
+	fi
+done
+# The master is elected within a few election windows.
+grep -q -m1 "is the master" < <(timeout 20 tail -n +1 -f --pid="${pids[0]}" \
+    "$dir/acor/console.log") || { echo "demo: no master elected" >&2; exit 1; }
 
 exec 3<>"/dev/tcp/127.0.0.1/$port"
 ask() {	# send one request, print and return its reply
@@ -52,39 +66,47 @@ ask() {	# send one request, print and return its reply
 	case "$reply" in ERROR*) exit 1 ;; esac
 }
 
-echo "== scheduling the workflow (import -> georeferencing -> segmentation -> anomaly_detection)"
+declare -A name=() state=()
+all=()
 P="-x $dir/params.xml"
-ask "SCHEDULE import low -p /data/inspection-42 $P";             I=${reply#SCHEDULED }
-ask "SCHEDULE georeferencing low -a $I 1 -a $I 2 -a $I 3 $P";    G=${reply#SCHEDULED }
-ask "SCHEDULE segmentation interactive -a $I 1 -a $G 1 -a $G 2 $P"; S=${reply#SCHEDULED }
-ask "SCHEDULE anomaly_detection interactive -a $S 1 $P";         A=${reply#SCHEDULED }
-declare -A name=([$I]=import [$G]=georeferencing [$S]=segmentation [$A]=anomaly_detection)
-declare -A state=()
-ask "SUBSCRIBE $I $G $S $A"
+echo "== scheduling $workflows workflows on acor (import -> georeferencing -> segmentation -> anomaly_detection)"
+for w in $(seq 1 "$workflows"); do
+	ask "SCHEDULE import low -p /data/inspection-$w $P";              I=${reply#SCHEDULED }
+	ask "SCHEDULE georeferencing low -a $I 1 -a $I 2 -a $I 3 $P";     G=${reply#SCHEDULED }
+	ask "SCHEDULE segmentation interactive -a $I 1 -a $G 1 -a $G 2 $P"; S=${reply#SCHEDULED }
+	ask "SCHEDULE anomaly_detection interactive -a $S 1 $P";          A=${reply#SCHEDULED }
+	name[$I]="$w/import"; name[$G]="$w/georeferencing"
+	name[$S]="$w/segmentation"; name[$A]="$w/anomaly_detection"
+	all+=("$I" "$G" "$S" "$A")
+done
+ask "SUBSCRIBE ${all[*]}"
 
-echo "== progress"
+echo "== state changes"
 done_count=0
-while [ "$done_count" -lt 4 ]; do
+while [ "$done_count" -lt "${#all[@]}" ]; do
 	IFS= read -r -t 60 line <&3 || { echo "demo: no progress for 60 s" >&2; exit 1; }
 	read -r word uuid pct st rest <<< "$line"
 	[ "$word" = PROGRESS ] || continue
-	[ "${state[$uuid]:-}" = "$st $pct" ] && continue
-	state[$uuid]="$st $pct"
-	printf '  %-18s %3s%% %-10s %s\n' "${name[$uuid]}" "$pct" "$st" "$rest"
+	[ "${state[$uuid]:-}" = "$st" ] && continue
+	state[$uuid]=$st
+	printf '  %-22s %-10s %s\n' "${name[$uuid]}" "$st" "$rest"
 	case "$st" in
 	Terminated) done_count=$((done_count + 1)) ;;
 	Cancelled|Failed) echo "demo: ${name[$uuid]} $st" >&2; exit 1 ;;
 	esac
 done
 
-echo "== TASKS"
+echo "== who ran what (TASKS on acor)"
 echo TASKS >&3
 while IFS= read -r line <&3 && [ "$line" != "." ]; do
-	case "$line" in TASK*) echo "  $line" ;; esac
+	read -r _ uuid exec prio st pct by on <<< "$line"
+	printf '  %-22s %-10s scheduled by %-6s ran on %s\n' "${name[$uuid]}" "$st" "$by" "$on"
 done
-echo "== from the node's log"
-grep -E "state\{Terminated\}" "$dir/volery.log" | sed 's/^/  /'
+echo "== NODES"
+echo NODES >&3
+while IFS= read -r line <&3 && [ "$line" != "." ]; do echo "  $line"; done
 echo QUIT >&3
-echo "== stopping the node"
-kill "$node_pid"; wait "$node_pid" || true; node_pid=
-echo "== the workflow completed"
+echo "== stopping the nodes"
+cleanup
+trap - EXIT
+echo "== all $((workflows * 4)) tasks completed"

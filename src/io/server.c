@@ -382,11 +382,20 @@ do_nodes(struct client *c)
 	    srv.core.cfg.slots, srv.reputation);
 	for (i = 0; i < srv.core.npeers; i++) {
 		const struct peer *p = &srv.core.peers[i];
+		/* Busy slots from the replicated map: fresher than the
+		 * last heartbeat. */
+		const struct task *t;
+		size_t it = 0;
+		int busy = 0;
+		while ((t = taskmap_next(&srv.core.map, &it)) != NULL)
+			busy += t->state == TASK_RUNNING &&
+			    strcmp(t->running_on, p->name) == 0;
 		text_add(&x, "NODE %s %s %s %s %d/%d %d\n", p->name,
 		    p->client_addr,
 		    p->master && strcmp(p->name, srv.core.master) == 0 ?
 		    "master" : "peer", p->alive ? p->volunteer : "dead",
-		    p->free, p->slots, p->reputation);
+		    p->slots > busy ? p->slots - busy : 0, p->slots,
+		    p->reputation);
 	}
 	text_add(&x, ".\n");
 	client_reply(c, 0, x.buf);
