@@ -1,6 +1,7 @@
 """Several nodes on loopback form one pool (issue 3)."""
 import collections
 import re
+import time
 import unittest
 
 from harness import Cluster, params_file, schedule_workflow
@@ -91,6 +92,10 @@ class Failures(ClusterTest):
         d = self.cl.add("d")
         self.assertEqual(self.cl.master(among=["b", "c", "d"]), new)
         dc = self.client("d")
+        deadline = time.monotonic() + 20
+        while more not in dc.tasks():	# the transfer is datagrams
+            self.assertLess(time.monotonic(), deadline, "d never learned the tasks")
+            time.sleep(0.05)
         dc.ask("SUBSCRIBE " + more)
         dc.wait_states({more: "Terminated"})
         self.assertEqual(set(dc.tasks()), set(wf) | {more})

@@ -1,0 +1,206 @@
+"""A real LAN of network namespaces on a bridge, one node per host
+(issue 3): workflows, kill -9 of a runner and of the master, a late
+joiner, 10% datagram loss, a partition healed."""
+import collections
+import re
+import time
+import unittest
+
+import lan
+from harness import FAST_CLUSTER, params_file, schedule_workflow
+
+HOSTS = 5
+TIMING = "\n".join(l for l in (FAST_CLUSTER % 7601).splitlines()
+                   if "peer_port" not in l) + "\n  <log_level>debug</log_level>"
+
+
+class LanTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        why = lan.available()
+        if why:
+            raise unittest.SkipTest(why)
+        cls.lan = lan.Lan(HOSTS + 1)	# the last host stays free to join
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.lan.close()
+
+    def setUp(self):
+        # A cluster name of its own per test: no stray state between tests.
+        self.cluster = "lan%d" % int(time.monotonic() * 1000 % 1e9)
+        self.nodes = {}
+        for k in range(HOSTS):
+            self.start_node(k)
+        self.addCleanup(self.stop_all)
+        self.lan.loss(0)
+
+    def start_node(self, k):
+        name = "h%d" % k
+        node = self.lan.node(k, name, self.cluster, TIMING)
+        node.start()
+        self.nodes[name] = node
+        return node
+
+    def stop_all(self):
+        self.lan.loss(0)
+        for k in self.lan.hosts:
+            self.lan.heal(k)
+        for node in self.nodes.values():
+            node.cleanup()
+
+    def client(self, name):
+        c = self.nodes[name].client()
+        self.addCleanup(c.close)
+        return c
+
+    def live(self):
+        return [n for n, node in self.nodes.items() if node.proc.poll() is None]
+
+    def masters(self, among):
+        views = set()
+        for n in among:
+            rows = self.client(n).ask_multi("NODES")
+            views.add(tuple(r.split()[1] for r in rows if r.split()[3] == "master"))
+        return views
+
+    def one_master(self, among=None):
+        among = among or self.live()
+        deadline = time.monotonic() + 20
+        while True:
+            views = self.masters(among)
+            if len(views) == 1:
+                (view,) = views
+                if len(view) == 1 and view[0] in among:
+                    return view[0]
+            if time.monotonic() > deadline:
+                raise AssertionError("no single master among %s: %s" % (among, views))
+            time.sleep(0.1)	# elections take windows; nothing to wait on
+
+    def workflows(self, count, ms=200, prio="low"):
+        uuids = []
+        names = sorted(self.live())
+        p = params_file(self.nodes[names[0]].dir, ms)	# once: tasks read it
+        for w in range(count):
+            c = self.client(names[w % len(names)])
+            uuids.extend(schedule_workflow(c, p, prio=prio))
+        return uuids
+
+    def wait_all(self, uuids, via, timeout=60):
+        c = self.client(via)
+        reply = c.ask("SUBSCRIBE " + " ".join(uuids))
+        self.assertTrue(reply.startswith("SUBSCRIBED"), reply)
+        return c.wait_states({u: "Terminated" for u in uuids}, timeout=timeout)
+
+    def wait_known(self, name, uuids, timeout=20):
+        """A joining node learns the tasks from the master (TASKS_TRANSFER)."""
+        deadline = time.monotonic() + timeout
+        while not set(uuids) <= set(self.client(name).tasks()):
+            if time.monotonic() > deadline:
+                raise AssertionError("%s never learned every task" % name)
+            time.sleep(0.05)	# the transfer is datagrams; poll TASKS
+
+    def agreed_results(self, uuids):
+        """Every live node has every task Terminated on the same node."""
+        results = collections.defaultdict(set)
+        for n in self.live():
+            tasks = self.client(n).tasks()
+            for u in uuids:
+                self.assertEqual(tasks[u][2], "Terminated", (n, u))
+                results[u].add(tasks[u][5])
+        for u, where in results.items():
+            self.assertEqual(len(where), 1, (u, where))
+        return {u: next(iter(w)) for u, w in results.items()}
+
+
+class LanCluster(LanTest):
+    def test_ten_workflows_complete_across_hosts(self):
+        self.one_master()
+        uuids = self.workflows(10)
+        self.wait_all(uuids, "h1")
+        where = self.agreed_results(uuids)
+        self.assertGreaterEqual(len(set(where.values())), 3, where)
+        starts = collections.Counter()
+        for node in self.nodes.values():
+            for u in re.findall(r"Task UUID\{([0-9a-f-]+)\} executable \S+ started",
+                                node.log()):
+                starts[u] += 1
+        twice = {u: starts[u] for u in uuids if starts[u] != 1}
+        for u in twice:
+            for n, node in sorted(self.nodes.items()):
+                print("== %s" % n)
+                print("".join(l for l in node.log().splitlines(True)
+                              if u in l or "TRY_DEQUEUE UUID[%s" % u in l))
+        self.assertEqual(twice, {})
+
+    def test_kill9_of_a_runner_task_completes_elsewhere(self):
+        self.one_master()
+        c = self.client("h0")
+        slow = params_file(self.nodes["h0"].dir, 3000)
+        u = c.schedule("import low -p /x -x %s" % slow)
+        c.ask("SUBSCRIBE " + u)
+        seen = c.wait_states({u: "Running"})
+        victim = re.search(r"node=(\S+)", seen[-1]).group(1)
+        watcher = "h1" if victim != "h1" else "h2"
+        w = self.client(watcher)
+        w.ask("SUBSCRIBE " + u)
+        self.nodes[victim].kill9()
+        seen = w.wait_states({u: "Terminated"}, timeout=30)
+        self.assertNotIn("node=%s " % victim, seen[-1])
+        self.agreed_results([u])
+
+    def test_kill9_of_the_master_new_master_and_late_joiner(self):
+        first = self.one_master()
+        uuids = self.workflows(3, ms=50)
+        self.wait_all(uuids, "h2")
+        self.nodes[first].kill9()
+        rest = [n for n in self.live()]
+        new = self.one_master(rest)
+        self.assertNotEqual(new, first)
+        more = self.workflows(2, ms=50)
+        joiner = self.start_node(HOSTS)	# the free host
+        self.wait_known(joiner.name, uuids + more)
+        self.wait_all(uuids + more, joiner.name)
+        self.assertEqual(self.one_master(), new)
+        self.assertEqual(set(self.client(joiner.name).tasks()), set(uuids + more))
+
+    def test_ten_percent_loss_every_task_once(self):
+        self.one_master()
+        self.lan.loss(10)
+        uuids = self.workflows(10, ms=100)
+        # A lost ENQUEUE reaches h3 later, by anti-entropy.
+        self.wait_known("h3", uuids)
+        self.wait_all(uuids, "h3", timeout=120)
+        # Every node converges on one accepted result per task.
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                self.agreed_results(uuids)
+                break
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)	# anti-entropy runs on heartbeats
+
+    def test_partition_then_heal_one_master_nothing_lost(self):
+        master = self.one_master()
+        k = int(master[1:])
+        self.lan.cut(k)
+        others = [n for n in self.live() if n != master]
+        new = self.one_master(others)
+        self.assertNotEqual(new, master)
+        # Work on both sides of the partition.
+        lone = self.client(master)
+        p = params_file(self.nodes[master].dir, 100)
+        alone = list(schedule_workflow(lone, p))
+        many = self.workflows(2, ms=100)
+        many = [u for u in many]
+        self.lan.heal(k)
+        after = self.one_master()
+        self.assertIn(after, self.live())
+        self.wait_all(alone + many, others[0], timeout=60)
+        self.agreed_results(alone + many)
+
+
+if __name__ == "__main__":
+    unittest.main()
