@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,6 +260,8 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd,
 		evutil_closesocket(fd);
 		return;
 	}
+	/* Replies are small and come one by one: no Nagle delay on them. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
 	if (sa->sa_family == AF_INET) {
 		struct sockaddr_in *sin = (struct sockaddr_in *)sa;
 		inet_ntop(AF_INET, &sin->sin_addr, host, sizeof host);
