@@ -91,8 +91,11 @@ read_cb(evutil_socket_t fd, short what, void *arg)
 			    err);
 			continue;
 		}
-		if (strcmp(m.cluster, p.o.cluster) != 0)
-			continue;	/* another cluster's traffic */
+		if (strcmp(m.cluster, p.o.cluster) != 0) {
+			log_msg(LOG_DEBUG, "datagram from %s dropped: cluster "
+			    "%s is not ours", ip, m.cluster);
+			continue;
+		}
 		if (strcmp(m.sender, p.o.name) == 0) {
 			if (m.incarnation != p.o.incarnation)
 				log_msg(LOG_WARNING, "another node (%s) is "

@@ -120,3 +120,47 @@ class Failures(ClusterTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BadDatagrams(ClusterTest):
+    names = ("a", "b")
+
+    def test_garbage_foreign_and_forged_datagrams_change_nothing(self):
+        import socket
+        self.cl.master()
+        a = self.client("a")
+        p = params_file(self.cl.nodes["a"].dir, 50)
+        before = schedule_workflow(a, p)
+        a.ask("SUBSCRIBE " + " ".join(before))
+        a.wait_states({u: "Terminated" for u in before})
+        tasks = a.tasks()
+        ghost = "00000000-0000-4000-8000-00000000abcd"
+        me = "VOLERY/1 %s" % self.cl.name
+        bad = [
+            b"\x00\x01\x02garbage",
+            b"VOLERY/1",
+            b"VOLERY/2 %s x 1 7 HEARTBEAT" % self.cl.name.encode(),
+            ("%s mallory 1 7 FROBNICATE" % me).encode(),
+            ("%s mallory 1 7 PROGRESS %s 101 1" % (me, ghost)).encode(),
+            ("%s mallory 1 7 STATE v=1 id=%s exec=../../bin/sh st=Ready" % (me, ghost)).encode(),
+            ("%s ../x 1 7 WHO_IS_MASTER" % me).encode(),
+            ("VOLERY/1 othercluster mallory 1 7 STATE v=1 id=%s exec=import st=Ready"
+             % ghost).encode(),
+            ("%s mallory 1 7 STATE " % me).encode() + b"A" * 9000,
+            # Forged as a's own name: a must not take it for itself.
+            ("%s a 1 7 NEW_MASTER ff" % me).encode(),
+        ]
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        for d in bad:	# to every node of the cluster, on loopback only
+            s.sendto(d, ("127.255.255.255", self.cl.port))
+        s.close()
+        self.cl.nodes["a"].wait_log(r"another node \(127\.0\.0\.1\) is also called a")
+        # Still one master, the same tasks, and work still runs.
+        self.assertEqual(self.cl.master(), "a")
+        self.assertEqual(a.tasks(), tasks)
+        after = a.schedule("import low -p /after -x %s" % p)
+        a.ask("SUBSCRIBE " + after)
+        a.wait_states({after: "Terminated"})
+        self.cl.nodes["a"].wait_log(r"datagram from 127\.0\.0\.1 dropped: cluster othercluster")
+        self.cl.nodes["a"].wait_log(r"peer datagram of \d+ bytes dropped: over 8192")

@@ -410,3 +410,21 @@ class DiskFull(unittest.TestCase):
         c2 = self.node.client()
         self.addCleanup(c2.close)
         self.assertEqual(set(c2.tasks()), {lost, third})
+
+
+class Reputation(unittest.TestCase):
+    def test_unclean_stop_costs_one_clean_stop_keeps(self):
+        node = Node(extra="<reputation>7</reputation>")
+        self.addCleanup(node.cleanup)
+        node.start()
+        node.stop()
+        node.start()
+        node.wait_log(r"listening on")
+        self.assertNotIn("not clean", "".join(node.stderr))
+        node.kill9()
+        node.start()
+        node.wait_log(r"the last stop was not clean: reputation now 6")
+        c = node.client()
+        self.addCleanup(c.close)
+        node.wait_log(r"I won the master election")
+        self.assertTrue(c.ask_multi("NODES")[0].endswith(" 6"))
