@@ -66,21 +66,38 @@ outbox_task(struct outbox *o, enum action_type type, const char *uuid)
 		snprintf(a->uuid, sizeof a->uuid, "%s", uuid);
 }
 
+/* Append an action carrying text (ours to free); on ENOMEM drop both. */
+static struct action *
+append_text(struct outbox *o, enum action_type type, char *text)
+{
+	struct action	*a;
+
+	if (text == NULL)
+		return NULL;
+	if ((a = append(o, type)) == NULL) {
+		free(text);
+		return NULL;
+	}
+	a->text = text;
+	return a;
+}
+
+static char *
+vformat(const char *fmt, va_list ap)
+{
+	char	*text;
+
+	return vasprintf(&text, fmt, ap) == -1 ? NULL : text;
+}
+
 void
 outbox_text(struct outbox *o, enum action_type type, const char *uuid,
     const char *text)
 {
-	struct action	*a;
-	char		*copy;
+	struct action	*a = append_text(o, type, strdup(text));
 
-	if ((copy = strdup(text)) == NULL)
-		return;
-	if ((a = append(o, type)) == NULL) {
-		free(copy);
-		return;
-	}
-	snprintf(a->uuid, sizeof a->uuid, "%s", uuid);
-	a->text = copy;
+	if (a != NULL)
+		snprintf(a->uuid, sizeof a->uuid, "%s", uuid);
 }
 
 void
@@ -98,22 +115,13 @@ outbox_send(struct outbox *o, const char *peer, const char *fmt, ...)
 {
 	struct action	*a;
 	va_list		 ap;
-	char		*text;
 
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) == -1)
-		text = NULL;
+	a = append_text(o, peer != NULL ? ACT_UNICAST : ACT_BROADCAST,
+	    vformat(fmt, ap));
 	va_end(ap);
-	if (text == NULL)
-		return;
-	if ((a = append(o, peer != NULL ? ACT_UNICAST : ACT_BROADCAST)) ==
-	    NULL) {
-		free(text);
-		return;
-	}
-	if (peer != NULL)
+	if (a != NULL && peer != NULL)
 		snprintf(a->peer, sizeof a->peer, "%s", peer);
-	a->text = text;
 }
 
 void
@@ -121,20 +129,12 @@ outbox_log(struct outbox *o, enum log_level level, const char *fmt, ...)
 {
 	struct action	*a;
 	va_list		 ap;
-	char		*text;
 
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) == -1)
-		text = NULL;
+	a = append_text(o, ACT_LOG, vformat(fmt, ap));
 	va_end(ap);
-	if (text == NULL)
-		return;
-	if ((a = append(o, ACT_LOG)) == NULL) {
-		free(text);
-		return;
-	}
-	a->level = level;
-	a->text = text;
+	if (a != NULL)
+		a->level = level;
 }
 
 const char *

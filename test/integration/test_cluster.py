@@ -19,6 +19,16 @@ class ClusterTest(unittest.TestCase):
         self.addCleanup(c.close)
         return c
 
+    def start_slow(self, ms):
+        """Schedule a task of ms on a; return its uuid, runner and a client."""
+        self.cl.master()
+        a = self.client("a")
+        slow = params_file(self.cl.nodes["a"].dir, ms)
+        u = a.schedule("import low -p /x -x %s" % slow)
+        a.ask("SUBSCRIBE " + u)
+        seen = a.wait_states({u: "Running"})
+        return u, re.search(r"node=(\S+)", seen[-1]).group(1), a
+
 
 class Spread(ClusterTest):
     def test_workflows_scheduled_on_one_node_run_on_several(self):
@@ -50,13 +60,7 @@ class Spread(ClusterTest):
 
 class Failures(ClusterTest):
     def test_kill9_of_the_runner_task_completes_elsewhere(self):
-        self.cl.master()
-        a = self.client("a")
-        slow = params_file(self.cl.nodes["a"].dir, 3000)
-        u = a.schedule("import low -p /x -x %s" % slow)
-        a.ask("SUBSCRIBE " + u)
-        seen = a.wait_states({u: "Running"})
-        runner = [kv for kv in seen[-1].split() if kv.startswith("node=")][0][5:]
+        u, runner, a = self.start_slow(3000)
         victim = runner if runner != "a" else None
         if victim is None:
             # Watch from another node when a itself runs it.
@@ -101,13 +105,7 @@ class Failures(ClusterTest):
         self.assertEqual(set(dc.tasks()), set(wf) | {more})
 
     def test_clean_stop_hands_the_task_back_at_once(self):
-        self.cl.master()
-        a = self.client("a")
-        slow = params_file(self.cl.nodes["a"].dir, 1500)
-        u = a.schedule("import low -p /x -x %s" % slow)
-        a.ask("SUBSCRIBE " + u)
-        seen = a.wait_states({u: "Running"})
-        runner = [kv for kv in seen[-1].split() if kv.startswith("node=")][0][5:]
+        u, runner, a = self.start_slow(1500)
         watcher = "b" if runner != "b" else "c"
         w = self.client(watcher)
         w.ask("SUBSCRIBE " + u)
