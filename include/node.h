@@ -80,6 +80,8 @@ struct node {
 	int64_t			   next_housekeeping;
 	int64_t			   next_heartbeat;
 	int			   mismatches;	/* digests unlike master's */
+	uint64_t		   digest;	/* of the map, when !dirty */
+	int			   digest_dirty;
 	int64_t			   last_sync;
 	int			   nunacked;
 	struct {
@@ -170,6 +172,6 @@ void	node_start(struct node *, int64_t now);
 /* A clean stop: our runs go back to Ready for the others. */
 void	node_stop(struct node *, int64_t now);
 
-uint64_t node_digest(const struct node *);
+uint64_t node_digest(struct node *);
 
 #endif

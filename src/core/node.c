@@ -57,6 +57,7 @@ node_init(struct node *n, const struct node_config *cfg,
 	n->join_deadline = -1;
 	n->next_housekeeping = -1;
 	n->retry_at = -1;
+	n->digest_dirty = 1;
 }
 
 void
@@ -112,6 +113,7 @@ notify(struct node *n, const struct task *t)
 static void
 changed(struct node *n, const struct task *t)
 {
+	n->digest_dirty = 1;
 	outbox_task(&n->out, ACT_JOURNAL, t->uuid);
 	notify(n, t);
 }
@@ -703,6 +705,7 @@ node_restore(struct node *n, struct task *t)
 
 	task_free(old);
 	t->run = RUN_NONE;
+	n->digest_dirty = 1;
 	if (t->submit_ms > n->last_submit)
 		n->last_submit = t->submit_ms;
 	return taskmap_insert(&n->map, t);
@@ -723,6 +726,7 @@ node_recover(struct node *n, int64_t now)
 
 	if ((v = taskmap_sorted(&n->map, &count)) == NULL)
 		return;
+	n->digest_dirty = 1;
 	for (i = 0; i < count; i++) {
 		struct task *t = v[i];
 		if (t->state == TASK_RUNNING &&
@@ -750,13 +754,19 @@ node_recover(struct node *n, int64_t now)
 
 /* ---- the cluster ------------------------------------------------------ */
 
+/*
+ * XOR of a hash of (uuid, version, state, runner) over the map: equal
+ * maps, equal digests.  Recomputed only after a change.
+ */
 uint64_t
-node_digest(const struct node *n)
+node_digest(struct node *n)
 {
 	const struct task	*t;
 	uint64_t		 d = 0;
 	size_t			 it = 0;
 
+	if (!n->digest_dirty)
+		return n->digest;
 	while ((t = taskmap_next(&n->map, &it)) != NULL) {
 		uint64_t h = 1469598103934665603ULL;
 		const char *p;
@@ -769,6 +779,8 @@ node_digest(const struct node *n)
 			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 		d ^= h;
 	}
+	n->digest = d;
+	n->digest_dirty = 0;
 	return d;
 }
 
@@ -1064,8 +1076,10 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now)
 		if (r->state == TASK_RUNNING &&
 		    strcmp(r->running_on, n->cfg.name) != 0) {
 			if (resolve_duplicate(n, t, r->running_on,
-			    r->progress, now))
+			    r->progress, now)) {
 				t->ver = r->ver > t->ver ? r->ver : t->ver;
+				n->digest_dirty = 1;
+			}
 			task_free(r);
 			return;
 		}
