@@ -1,7 +1,10 @@
 /*
  * simnet.c -- a deterministic simulated LAN for the real core (see
- * simnet.h).  Same seed, same run, event for event.
+ * simnet.h).  One event heap orders datagram arrivals, node timers and
+ * the ends of simulated runs by (time, sequence); nothing else decides
+ * the order, so the same seed replays the same run, event for event.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,27 +14,48 @@
 #include "task.h"
 #include "wire.h"
 
-struct sim_dgram {
-	int64_t			 at;
-	uint64_t		 seq;		/* FIFO among equal times */
-	int			 from, to;
-	char			*text;
-	struct sim_dgram	*next;
-};
+enum ev_kind { EV_DGRAM, EV_TIMER, EV_RUNEND };
 
 struct sim_run {
 	int			 node;
 	char			 uuid[UUID_STRLEN + 1];
 	int64_t			 end;		/* -1: never by itself */
 	int			 stopping;
+	int			 crash;		/* ends without a result */
 	int			 done;
 	struct sim_run		*next;
 };
 
-static uint64_t seq;
+struct sim_ev {
+	int64_t			 at;
+	uint64_t		 seq;
+	enum ev_kind		 kind;
+	int			 from, to;	/* DGRAM; TIMER: to */
+	char			*text;		/* DGRAM */
+	struct sim_run		*run;		/* RUNEND */
+};
 
-static uint64_t
-rnd(struct simnet *s)
+struct sim_heap {
+	struct sim_ev		*v;
+	size_t			 n, cap;
+	uint64_t		 seq;
+};
+
+struct tally_slot {
+	char			 uuid[UUID_STRLEN + 1];
+	int			 starts;
+	int			 last;
+};
+
+struct sim_tally {
+	struct tally_slot	*v;
+	size_t			 cap, n;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+uint64_t
+sim_random(struct simnet *s)
 {
 	/* xorshift64*: small, seeded, reproducible. */
 	s->seed ^= s->seed >> 12;
@@ -40,36 +64,162 @@ rnd(struct simnet *s)
 	return s->seed * 2685821657736338717ULL;
 }
 
+static void
+trace(struct simnet *s, int node, const char *text)
+{
+	snprintf(s->trace[s->ntrace++ % SIM_TRACE], sizeof s->trace[0],
+	    "%10lld %s: %.200s", (long long)s->now,
+	    node >= 0 ? s->nodes[node].cfg.name : "sim", text);
+	if (s->verbose)
+		printf("%10lld %s: %s\n", (long long)s->now,
+		    node >= 0 ? s->nodes[node].cfg.name : "sim", text);
+}
+
+void
+sim_violation(struct simnet *s, const char *fmt, ...)
+{
+	char	buf[900];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (s->violations++ == 0)
+		snprintf(s->violation, sizeof s->violation, "at %lld ms: %s",
+		    (long long)s->now, buf);
+	trace(s, -1, buf);
+}
+
+static int
+ev_before(const struct sim_ev *a, const struct sim_ev *b)
+{
+	return a->at != b->at ? a->at < b->at : a->seq < b->seq;
+}
+
+static void
+heap_push(struct sim_heap *h, struct sim_ev e)
+{
+	size_t	i;
+
+	if (h->n == h->cap) {
+		h->cap = h->cap == 0 ? 1024 : h->cap * 2;
+		h->v = realloc(h->v, h->cap * sizeof *h->v);
+	}
+	e.seq = h->seq++;
+	for (i = h->n++; i > 0 && ev_before(&e, &h->v[(i - 1) / 2]);
+	    i = (i - 1) / 2)
+		h->v[i] = h->v[(i - 1) / 2];
+	h->v[i] = e;
+}
+
+static struct sim_ev
+heap_pop(struct sim_heap *h)
+{
+	struct sim_ev	top = h->v[0], last = h->v[--h->n];
+	size_t		i = 0, c;
+
+	while ((c = 2 * i + 1) < h->n) {
+		if (c + 1 < h->n && ev_before(&h->v[c + 1], &h->v[c]))
+			c++;
+		if (!ev_before(&h->v[c], &last))
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	h->v[i] = last;
+	return top;
+}
+
+static struct tally_slot *
+tally(struct simnet *s, const char *uuid)
+{
+	struct sim_tally	*t = s->tally;
+	size_t			 i;
+	uint64_t		 h = 1469598103934665603ULL;
+	const char		*p;
+
+	if ((t->n + 1) * 2 > t->cap) {
+		struct sim_tally bigger = { NULL, t->cap ? t->cap * 2 : 1024, 0 };
+		bigger.v = calloc(bigger.cap, sizeof *bigger.v);
+		for (i = 0; i < t->cap; i++) {
+			if (t->v[i].uuid[0] == '\0')
+				continue;
+			h = 1469598103934665603ULL;
+			for (p = t->v[i].uuid; *p; p++)
+				h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+			size_t j = h & (bigger.cap - 1);
+			while (bigger.v[j].uuid[0] != '\0')
+				j = (j + 1) & (bigger.cap - 1);
+			bigger.v[j] = t->v[i];
+			bigger.n++;
+		}
+		free(t->v);
+		*t = bigger;
+		h = 1469598103934665603ULL;
+	}
+	for (p = uuid; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	for (i = h & (t->cap - 1); t->v[i].uuid[0] != '\0';
+	    i = (i + 1) & (t->cap - 1))
+		if (strcmp(t->v[i].uuid, uuid) == 0)
+			return &t->v[i];
+	snprintf(t->v[i].uuid, sizeof t->v[i].uuid, "%s", uuid);
+	t->v[i].last = -1;
+	t->n++;
+	return &t->v[i];
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
 void
 sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 {
+	int	i;
+
 	memset(s, 0, sizeof *s);
 	s->n = n;
+	s->nodes = calloc(SIM_MAXNODES, sizeof *s->nodes);
 	s->descs = descs;
 	s->now = now;
 	s->latency_ms = 1;
 	s->seed = 0x9e3779b97f4a7c15ULL;
 	s->task_ms = 100;
+	s->dgrams = calloc(1, sizeof *s->dgrams);
+	s->tally = calloc(1, sizeof *s->tally);
+	for (i = 0; i < SIM_MAXNODES; i++)
+		taskmap_init(&s->disk[i]);
+	s->cfg.slots = 1;
+	s->cfg.max_attempts = 3;
+	s->cfg.ageing_ms = 600000;
+	s->cfg.dequeue_window_ms = 10;
+	s->cfg.election_window_ms = 50;
+	s->cfg.progress_interval_ms = 100;
+	s->cfg.failure_timeout_ms = 1000;
+	s->cfg.node_timeout_ms = 1000;
 }
 
 void
 sim_free(struct simnet *s)
 {
-	struct sim_dgram	*d;
-	struct sim_run		*r;
-	int			 i;
+	struct sim_run	*r;
+	int		 i;
 
-	while ((d = s->dgrams) != NULL) {
-		s->dgrams = d->next;
-		free(d->text);
-		free(d);
-	}
+	while (s->dgrams->n > 0)
+		free(heap_pop(s->dgrams).text);
+	free(s->dgrams->v);
+	free(s->dgrams);
 	while ((r = s->runs) != NULL) {
 		s->runs = r->next;
 		free(r);
 	}
-	for (i = 0; i < s->n; i++)
-		node_free(&s->nodes[i]);
+	free(s->tally->v);
+	free(s->tally);
+	for (i = 0; i < SIM_MAXNODES; i++) {
+		if (s->nodes[i].descs != NULL)
+			node_free(&s->nodes[i]);
+		taskmap_free(&s->disk[i]);
+	}
+	free(s->nodes);
 }
 
 int
@@ -77,43 +227,49 @@ sim_index(struct simnet *s, const char *name)
 {
 	int	i;
 
+	/* Names are n%02d .. : parse rather than search. */
+	if (name[0] == 'n' && (i = atoi(name + 1)) >= 0 && i < s->n &&
+	    strcmp(s->nodes[i].cfg.name, name) == 0)
+		return i;
 	for (i = 0; i < s->n; i++)
 		if (strcmp(s->nodes[i].cfg.name, name) == 0)
 			return i;
 	return -1;
 }
 
+/* ---- the network ------------------------------------------------------ */
+
 static void
 post(struct simnet *s, int from, int to, const char *body)
 {
-	struct sim_dgram	*d, **pp;
-	char			 head[256];
-	int			 hl;
+	struct sim_ev	e;
+	char		head[256];
+	int		hl, copies = 1;
 
 	s->sent++;
 	if (!s->alive[to] || s->group[from] != s->group[to] ||
 	    (s->loss_percent > 0 &&
-	    (int)(rnd(s) % 100) < s->loss_percent) ||
+	    (int)(sim_random(s) % 100) < s->loss_percent) ||
 	    (s->drop != NULL && s->drop(s, from, to, body))) {
 		s->lost++;
 		return;
 	}
+	if (s->dup_percent > 0 && (int)(sim_random(s) % 100) < s->dup_percent)
+		copies = 2;
 	hl = peer_header(head, sizeof head, "sim", s->nodes[from].cfg.name,
-	    (uint64_t)from + 1, 1000 + from);
-	d = calloc(1, sizeof *d);
-	d->text = malloc(hl + strlen(body) + 1);
-	memcpy(d->text, head, hl);
-	strcpy(d->text + hl, body);
-	d->at = s->now + s->latency_ms;
-	d->seq = seq++;
-	d->from = from;
-	d->to = to;
-	for (pp = &s->dgrams; *pp != NULL &&
-	    ((*pp)->at < d->at || ((*pp)->at == d->at && (*pp)->seq < d->seq));
-	    pp = &(*pp)->next)
-		;
-	d->next = *pp;
-	*pp = d;
+	    s->incarnation[from], 1000 + from);
+	while (copies-- > 0) {
+		memset(&e, 0, sizeof e);
+		e.kind = EV_DGRAM;
+		e.from = from;
+		e.to = to;
+		e.text = malloc(hl + strlen(body) + 1);
+		memcpy(e.text, head, hl);
+		strcpy(e.text + hl, body);
+		e.at = s->now + s->latency_ms + (s->jitter_ms > 0 ?
+		    (int64_t)(sim_random(s) % (uint64_t)(s->jitter_ms + 1)) : 0);
+		heap_push(s->dgrams, e);
+	}
 }
 
 static struct sim_run *
@@ -127,6 +283,41 @@ find_run(struct simnet *s, int node, const char *uuid)
 	return NULL;
 }
 
+static void
+schedule_runend(struct simnet *s, struct sim_run *r)
+{
+	struct sim_ev	e;
+
+	if (r->end < 0)
+		return;
+	memset(&e, 0, sizeof e);
+	e.kind = EV_RUNEND;
+	e.at = r->end;
+	e.run = r;
+	heap_push(s->dgrams, e);
+}
+
+/* Checks at the moment a node starts a task. */
+static void
+check_start(struct simnet *s, int i, const char *uuid)
+{
+	struct task		*t = node_find(&s->nodes[i], uuid);
+	struct tally_slot	*ts = tally(s, uuid);
+	int			 k;
+
+	if (t == NULL) {
+		sim_violation(s, "%s started unknown task %s",
+		    s->nodes[i].cfg.name, uuid);
+		return;
+	}
+	for (k = 0; k < t->ninputs; k++)
+		if (t->inputs[k].dataset == NULL)
+			sim_violation(s, "%s started %s before input %d was "
+			    "bound", s->nodes[i].cfg.name, uuid, k + 1);
+	ts->starts++;
+	ts->last = i;
+}
+
 void
 sim_flush(struct simnet *s, int i)
 {
@@ -137,6 +328,8 @@ sim_flush(struct simnet *s, int i)
 	for (k = 0; k < o->n; k++) {
 		struct action *a = &o->v[k];
 		struct sim_run *r;
+		struct task *t;
+		struct sim_ev e;
 		switch (a->type) {
 		case ACT_BROADCAST:
 			for (j = 0; j < s->n; j++)
@@ -148,24 +341,54 @@ sim_flush(struct simnet *s, int i)
 				post(s, i, j, a->text);
 			break;
 		case ACT_START:
+			check_start(s, i, a->uuid);
 			r = calloc(1, sizeof *r);
 			r->node = i;
 			snprintf(r->uuid, sizeof r->uuid, "%s", a->uuid);
-			r->end = s->task_ms < 0 ? -1 : s->now + s->task_ms;
+			t = node_find(&s->nodes[i], a->uuid);
+			r->end = s->task_ms < 0 ? -1 : s->now +
+			    (s->duration != NULL && t != NULL ?
+			    s->duration(s, t->exec) : s->task_ms);
+			r->crash = s->crash_percent > 0 &&
+			    (int)(sim_random(s) % 100) < s->crash_percent;
 			r->next = s->runs;
 			s->runs = r;
 			s->starts++;
+			schedule_runend(s, r);
 			break;
 		case ACT_STOP:
-			if ((r = find_run(s, i, a->uuid)) != NULL) {
+			if ((r = find_run(s, i, a->uuid)) != NULL &&
+			    !r->stopping) {
 				r->stopping = 1;
 				r->end = s->now + 1;
+				schedule_runend(s, r);
+			}
+			break;
+		case ACT_JOURNAL:
+			/* What the node's disk keeps: the latest record. */
+			if ((t = node_find(&s->nodes[i], a->uuid)) != NULL) {
+				char rec[RECORD_LINE_MAX], err[64];
+				struct task *copy;
+				if (wire_task_encode(t, rec, sizeof rec) > 0 &&
+				    (copy = wire_task_decode(rec, strlen(rec),
+				    err, sizeof err)) != NULL) {
+					task_free(taskmap_remove(&s->disk[i],
+					    copy->uuid));
+					taskmap_insert(&s->disk[i], copy);
+				}
+			}
+			break;
+		case ACT_TIMER:
+			if (a->when >= 0) {
+				memset(&e, 0, sizeof e);
+				e.kind = EV_TIMER;
+				e.at = a->when;
+				e.to = i;
+				heap_push(s->dgrams, e);
 			}
 			break;
 		case ACT_LOG:
-			if (s->verbose)
-				printf("%8lld %s: %s\n", (long long)s->now,
-				    s->nodes[i].cfg.name, a->text);
+			trace(s, i, a->text);
 			break;
 		default:
 			break;
@@ -177,21 +400,28 @@ sim_flush(struct simnet *s, int i)
 void
 sim_boot(struct simnet *s, int i, int reputation)
 {
-	struct node_config	cfg;
+	struct node_config	 cfg = s->cfg;
+	struct task		*t, **v;
+	size_t			 it = 0, n, k;
 
-	memset(&cfg, 0, sizeof cfg);
+	if (s->nodes[i].descs != NULL)
+		node_free(&s->nodes[i]);
 	snprintf(cfg.name, sizeof cfg.name, "n%02d", i);
-	cfg.slots = 1;
-	cfg.max_attempts = 3;
-	cfg.ageing_ms = 600000;
 	cfg.reputation = reputation;
-	cfg.dequeue_window_ms = 10;
-	cfg.election_window_ms = 50;
-	cfg.progress_interval_ms = 100;
-	cfg.failure_timeout_ms = 1000;
-	cfg.node_timeout_ms = 1000;
 	node_init(&s->nodes[i], &cfg, s->descs);
 	s->alive[i] = 1;
+	s->incarnation[i]++;
+	/* Restart: what the disk kept comes back, as from a journal. */
+	v = taskmap_sorted(&s->disk[i], &n);
+	for (k = 0; k < n; k++) {
+		char rec[RECORD_LINE_MAX], err[64];
+		if (wire_task_encode(v[k], rec, sizeof rec) > 0 &&
+		    (t = wire_task_decode(rec, strlen(rec), err,
+		    sizeof err)) != NULL)
+			node_restore(&s->nodes[i], t);
+	}
+	free(v);
+	(void)it;
 	node_recover(&s->nodes[i], s->now);
 	node_start(&s->nodes[i], s->now);
 	sim_flush(s, i);
@@ -208,7 +438,7 @@ sim_crash(struct simnet *s, int i)
 			r->done = 1;
 }
 
-/* Finish run r: TERMINATED with outputs, or the exit of a stopped run. */
+/* End run r: TERMINATED with outputs, a crash, or a stopped run's exit. */
 static void
 end_run(struct simnet *s, struct sim_run *r)
 {
@@ -217,9 +447,11 @@ end_run(struct simnet *s, struct sim_run *r)
 	struct task		*t = node_find(n, r->uuid);
 
 	r->done = 1;
-	if (!r->stopping && t != NULL) {
+	if (r->crash && !r->stopping)
+		e.code = 3;
+	else if (!r->stopping && t != NULL) {
 		struct runner_msg m;
-		static char ids[TASK_OUTPUTS_MAX][40];
+		static char ids[TASK_OUTPUTS_MAX][96];
 		const struct taskdesc *d = taskdesc_find(s->descs, t->exec);
 		int k;
 		memset(&m, 0, sizeof m);
@@ -245,54 +477,67 @@ sim_finish(struct simnet *s, int i, const char *uuid)
 		end_run(s, r);
 }
 
+/* Free the runs that are over (they may still be in the heap: keep them
+ * until their event passed). */
+static void
+reap_runs(struct simnet *s)
+{
+	struct sim_run	**pp = &s->runs, *r;
+
+	while ((r = *pp) != NULL) {
+		if (r->done && (r->end < 0 || r->end < s->now)) {
+			*pp = r->next;
+			free(r);
+		} else
+			pp = &r->next;
+	}
+}
+
 void
 sim_run_until(struct simnet *s, int64_t t)
 {
-	for (;;) {
-		int64_t		 next = t + 1;
-		struct sim_run	*r, *rnext = NULL;
-		int		 i, who = -1;
+	static struct peer_msg	m;
+	uint64_t		events = 0;
 
-		if (s->dgrams != NULL && s->dgrams->at < next)
-			next = s->dgrams->at;
-		for (r = s->runs; r != NULL; r = r->next)
-			if (!r->done && r->end >= 0 && r->end < next) {
-				next = r->end;
-				rnext = r;
+	while (s->dgrams->n > 0 && s->dgrams->v[0].at <= t) {
+		struct sim_ev e = heap_pop(s->dgrams);
+		char err[128], addr[32];
+
+		s->now = e.at;
+		switch (e.kind) {
+		case EV_TIMER:
+			/* Lazy deletion: only the timer the node armed last. */
+			if (s->alive[e.to] && s->nodes[e.to].timer == e.at) {
+				node_tick(&s->nodes[e.to], s->now);
+				sim_flush(s, e.to);
 			}
-		for (i = 0; i < s->n; i++)
-			if (s->alive[i] && s->nodes[i].timer >= 0 &&
-			    s->nodes[i].timer < next) {
-				next = s->nodes[i].timer;
-				who = i;
-			}
-		if (next > t)
 			break;
-		s->now = next;
-		if (who >= 0 && s->nodes[who].timer == next) {
-			node_tick(&s->nodes[who], s->now);
-			sim_flush(s, who);
-		} else if (rnext != NULL && rnext->end == next) {
-			end_run(s, rnext);
-		} else if (s->dgrams != NULL && s->dgrams->at == next) {
-			struct sim_dgram *d = s->dgrams;
-			static struct peer_msg m;
-			char err[128], addr[32];
-			s->dgrams = d->next;
-			if (s->alive[d->to] && peer_parse(d->text,
-			    strlen(d->text), &m, err, sizeof err) == 0) {
-				snprintf(addr, sizeof addr, "10.0.0.%d:%d",
-				    d->from + 1, 1000 + d->from);
-				node_peer_msg(&s->nodes[d->to], &m, addr,
+		case EV_RUNEND:
+			if (!e.run->done && e.run->end == e.at)
+				end_run(s, e.run);
+			break;
+		case EV_DGRAM:
+			if (s->alive[e.to] && peer_parse(e.text,
+			    strlen(e.text), &m, err, sizeof err) == 0) {
+				s->delivered++;
+				snprintf(addr, sizeof addr, "10.0.%d.%d:%d",
+				    (e.from + 1) / 256, (e.from + 1) % 256,
+				    1000 + e.from);
+				node_peer_msg(&s->nodes[e.to], &m, addr,
 				    s->now);
-				sim_flush(s, d->to);
+				sim_flush(s, e.to);
 			}
-			free(d->text);
-			free(d);
+			free(e.text);
+			break;
 		}
+		if (++events % 65536 == 0)
+			reap_runs(s);
 	}
 	s->now = t;
+	reap_runs(s);
 }
+
+/* ---- queries and invariants ------------------------------------------- */
 
 int
 sim_master_count(struct simnet *s, const char **name)
@@ -329,8 +574,8 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	    ++counter);
 	rc = node_schedule(&s->nodes[i], &req, uuid_out, s->now, err,
 	    sizeof err);
-	if (rc == -1 && s->verbose)
-		printf("schedule: %s\n", err);
+	if (rc == -1)
+		trace(s, i, err);
 	sim_flush(s, i);
 	return rc;
 }
@@ -338,16 +583,98 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 int
 sim_starts(struct simnet *s, const char *uuid, char *last_node)
 {
-	struct sim_run	*r;
-	int		 c = 0;
-	int64_t		 newest = -1;
+	struct tally_slot	*ts = tally(s, uuid);
 
-	(void)newest;
-	for (r = s->runs; r != NULL; r = r->next) {
-		if (strcmp(r->uuid, uuid) != 0)
-			continue;
-		if (c++ == 0 && last_node != NULL)	/* list is newest first */
-			strcpy(last_node, s->nodes[r->node].cfg.name);
+	if (last_node != NULL && ts->last >= 0)
+		strcpy(last_node, s->nodes[ts->last].cfg.name);
+	return ts->starts;
+}
+
+int
+sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
+{
+	int		 before = s->violations, i, k, first = -1;
+	const char	*master = NULL;
+
+	for (i = 0; i < s->n; i++)
+		if (s->alive[i] && first < 0)
+			first = i;
+	if (first < 0)
+		return 0;
+	/* No task lost; one result; every node agrees on it. */
+	for (k = 0; k < n; k++) {
+		const struct task *ref = node_find(&s->nodes[first], uuids[k]);
+		for (i = 0; i < s->n; i++) {
+			const struct task *t;
+			if (!s->alive[i])
+				continue;
+			t = node_find(&s->nodes[i], uuids[k]);
+			if (t == NULL) {
+				sim_violation(s, "task %s lost on %s",
+				    uuids[k], s->nodes[i].cfg.name);
+				continue;
+			}
+			if (!task_is_final(t->state))
+				sim_violation(s, "task %s still %s on %s",
+				    uuids[k], task_state_name(t->state),
+				    s->nodes[i].cfg.name);
+			if (ref != NULL && (t->state != ref->state ||
+			    strcmp(t->running_on, ref->running_on) != 0 ||
+			    t->noutputs != ref->noutputs ||
+			    (t->noutputs > 0 && strcmp(t->outputs[0],
+			    ref->outputs[0]) != 0)))
+				sim_violation(s, "task %s: %s has %s on %s, "
+				    "%s has %s on %s", uuids[k],
+				    s->nodes[first].cfg.name,
+				    task_state_name(ref->state),
+				    ref->running_on, s->nodes[i].cfg.name,
+				    task_state_name(t->state), t->running_on);
+		}
+		/* A dependent ran on the result that was kept. */
+		if (ref != NULL && ref->state == TASK_TERMINATED) {
+			int j;
+			for (j = 0; j < ref->ninputs; j++) {
+				const struct task *up = node_find(
+				    &s->nodes[first], ref->inputs[j].from);
+				if (up == NULL || up->state != TASK_TERMINATED ||
+				    ref->inputs[j].dataset == NULL ||
+				    strcmp(up->outputs[ref->inputs[j].nth - 1],
+				    ref->inputs[j].dataset) != 0)
+					sim_violation(s, "task %s ran on an "
+					    "output of %s that was not kept",
+					    uuids[k], ref->inputs[j].from);
+			}
+		}
 	}
-	return c;
+	/* One master; the same map and queue everywhere. */
+	if (sim_master_count(s, &master) != 1)
+		sim_violation(s, "%d masters once the network is calm",
+		    sim_master_count(s, NULL));
+	for (i = 0; i < s->n; i++) {
+		size_t q;
+		if (!s->alive[i] || i == first)
+			continue;
+		if (master != NULL && strcmp(s->nodes[i].master, master) != 0)
+			sim_violation(s, "%s follows master '%s', not %s",
+			    s->nodes[i].cfg.name, s->nodes[i].master, master);
+		if (node_digest(&s->nodes[i]) !=
+		    node_digest(&s->nodes[first]) ||
+		    taskmap_count(&s->nodes[i].map) !=
+		    taskmap_count(&s->nodes[first].map))
+			sim_violation(s, "task maps of %s and %s differ",
+			    s->nodes[first].cfg.name, s->nodes[i].cfg.name);
+		if (readyq_len(&s->nodes[i].ready) !=
+		    readyq_len(&s->nodes[first].ready)) {
+			sim_violation(s, "ready queues of %s and %s differ",
+			    s->nodes[first].cfg.name, s->nodes[i].cfg.name);
+			continue;
+		}
+		for (q = 0; q < readyq_len(&s->nodes[i].ready); q++)
+			if (strcmp(readyq_at(&s->nodes[i].ready, q)->uuid,
+			    readyq_at(&s->nodes[first].ready, q)->uuid) != 0)
+				sim_violation(s, "ready queues of %s and %s "
+				    "differ at %zu", s->nodes[first].cfg.name,
+				    s->nodes[i].cfg.name, q);
+	}
+	return s->violations - before;
 }

@@ -1,9 +1,15 @@
 /*
  * simnet.h -- N instances of the real core on a simulated LAN with a
- * virtual clock: datagrams go through the real codec, with a delay, and
- * can be lost (partitions, a loss rate, or a drop filter).  Task
- * processes are simulated: a started task runs for `task_ms` and then
- * terminates with outputs, unless the test intervenes.
+ * virtual clock.  Datagrams go through the real codec with a delay and
+ * jitter (so they reorder), and can be lost (loss rate, partitions, a
+ * drop filter) or duplicated.  Each node has a simulated disk that keeps
+ * what its journal would, so it can crash and restart.  Task processes
+ * are simulated: a run lasts its task's duration and then terminates, or
+ * crashes with a probability.  Seeded: same seed, same run.
+ *
+ * Invariants are checked as events happen (a task started before its
+ * inputs are bound) and on demand (sim_check: nothing lost, one result,
+ * one master and identical maps and queues once the network is calm).
  */
 #ifndef VOLERY_SIMNET_H
 #define VOLERY_SIMNET_H
@@ -13,48 +19,67 @@
 #include "node.h"
 #include "taskdesc.h"
 
-#define SIM_MAXNODES 64
+#define SIM_MAXNODES 2048
+#define SIM_TRACE 64
 
-struct sim_dgram;
+struct sim_heap;
 struct sim_run;
+struct sim_tally;
 
 struct simnet {
 	int			 n;
-	struct node		 nodes[SIM_MAXNODES];
+	struct node		*nodes;		/* [SIM_MAXNODES] */
 	int			 alive[SIM_MAXNODES];
 	int			 group[SIM_MAXNODES];	/* partitions */
+	uint64_t		 incarnation[SIM_MAXNODES];
+	struct taskmap		 disk[SIM_MAXNODES];	/* journals */
 	struct taskdesc_set	*descs;
+	struct node_config	 cfg;		/* for every node */
 	int64_t			 now;
-	int64_t			 latency_ms;
+	int64_t			 latency_ms;	/* base delay */
+	int64_t			 jitter_ms;	/* + uniform [0, jitter] */
 	int			 loss_percent;
+	int			 dup_percent;
+	int			 crash_percent;	/* runs that crash */
 	uint64_t		 seed;
 	int64_t			 task_ms;	/* <0: runs never end */
+	int64_t			 (*duration)(struct simnet *, const char *exec);
 	/* Return 1 to drop a datagram (after partitions and loss). */
 	int			(*drop)(struct simnet *, int from, int to,
 				    const char *body);
-	struct sim_dgram	*dgrams;	/* in flight, by time */
+	struct sim_heap		*dgrams;	/* in flight */
 	struct sim_run		*runs;		/* simulated processes */
-	uint64_t		 sent, lost, starts;
+	struct sim_tally	*tally;		/* starts per task */
+	uint64_t		 sent, lost, delivered, starts;
 	int			 verbose;
+	/* Invariant violations: count and the first one's text. */
+	int			 violations;
+	char			 violation[1024];
+	char			 trace[SIM_TRACE][320];
+	int			 ntrace;
 };
 
 void	sim_init(struct simnet *, int n, struct taskdesc_set *, int64_t now);
 void	sim_free(struct simnet *);
-/* Start node i (journal empty); call for every node. */
+/* Start node i with reputation (journal as its disk keeps it). */
 void	sim_boot(struct simnet *, int i, int reputation);
-/* Carry out node i's outbox (after a direct call into its core). */
 void	sim_flush(struct simnet *, int i);
-/* Run every event up to time t. */
 void	sim_run_until(struct simnet *, int64_t t);
 void	sim_crash(struct simnet *, int i);
 int	sim_master_count(struct simnet *, const char **name);
 int	sim_index(struct simnet *, const char *name);
-/* Schedule on node i; returns 0 and the uuid in uuid_out. */
 int	sim_schedule(struct simnet *, int i, const char *exec, int prio,
 	    int nbind, const struct node_binding *, char *uuid_out);
-/* How many runs of uuid were started, and on which node the last. */
 int	sim_starts(struct simnet *, const char *uuid, char *last_node);
-/* A simulated run of uuid on node i: finish it now with its outputs. */
 void	sim_finish(struct simnet *, int i, const char *uuid);
+uint64_t sim_random(struct simnet *);
+void	sim_violation(struct simnet *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+/*
+ * The calm-network invariants over the live nodes: every task in `uuids`
+ * known and final everywhere with one result, one master, identical maps
+ * and ready queues.  Returns the number of violations found.
+ */
+int	sim_check(struct simnet *, char (*uuids)[UUID_STRLEN + 1], int n);
 
 #endif

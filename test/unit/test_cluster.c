@@ -22,6 +22,7 @@ boot(int n, const int *reputation)
 	sim_init(&f->s, n, &f->set, 1000000);
 	for (i = 0; i < n; i++)
 		sim_boot(&f->s, i, reputation != NULL ? reputation[i] : 10);
+	f->s.verbose = getenv("SIM_VERBOSE") != NULL;
 	return f;
 }
 
@@ -288,7 +289,6 @@ test_one_result_accepted(void **state)
 	char		 u[UUID_STRLEN + 1];
 	int		 i;
 
-	f->s.verbose = getenv("SIM_VERBOSE") != NULL;
 	f->s.task_ms = -1;
 	sim_run_until(&f->s, f->s.now + 500);
 	for (i = 1; i < 3; i++) {
