@@ -46,13 +46,23 @@ TEST_TASK_BIN = $(TEST_TASK_SRC:%.c=%)
 FUZZ_SRC = $(wildcard test/fuzz/fuzz_*.c)
 FUZZ_BIN = $(FUZZ_SRC:test/fuzz/%.c=build/fuzz/%)
 
+SIM_SRC	= test/sim/simnet.c
+
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all deps demo test unit integration fuzz check valgrind clean
+.PHONY: all deps demo test unit integration fuzz check valgrind clean sim
 .DEFAULT_GOAL := all
 
-all: $(VOLERY) $(TASK_BIN)
+all: $(VOLERY) $(TASK_BIN) $(BUILD)/volery-sim
+
+# The simulator: the real core on a simulated LAN (test/sim).
+$(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) -Itest/sim $(LDFLAGS) test/sim/main.c $(SIM_SRC) \
+	    -o $@ $(CORE_LIB) -lm
+
+sim: $(BUILD)/volery-sim
+	$(BUILD)/volery-sim -R
 
 deps: $(DEPS_OK)
 $(DEPS_OK): tools/install-deps.sh
@@ -91,7 +101,6 @@ $(TASK_BIN): tasks/simtask.c | $(DEPS_OK)
 test/tasks/%: test/tasks/%.c
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g $< -o $@
 
-SIM_SRC	= test/sim/simnet.c
 $(BUILD)/test/%: test/unit/%.c test/unit/testutil.h $(SIM_SRC) \
     test/sim/simnet.h $(CORE_LIB)
 	@mkdir -p $(@D)

@@ -142,15 +142,24 @@ publish(struct node *n, struct task *t)
 	send_record(n, NULL, "STATE", t);
 }
 
+/*
+ * Back to the queue -- if its inputs are bound.  A task learned of out
+ * of order (a heartbeat before its upstream's result) may lack some: it
+ * waits Submitted for them.  Only here does a task enter the queue.
+ */
 static void
 make_ready(struct node *n, struct task *t, int64_t now)
 {
 	readyq_remove(&n->ready, t);
-	t->state = TASK_READY;
-	t->ready_ms = now;
 	t->aged = 0;
 	t->progress = 0;
 	t->running_on[0] = '\0';
+	if (!task_inputs_bound(t)) {
+		t->state = TASK_SUBMITTED;
+		return;
+	}
+	t->state = TASK_READY;
+	t->ready_ms = now;
 	if (readyq_push(&n->ready, t) == -1)
 		outbox_log(&n->out, LOG_ERROR,
 		    "out of memory queueing task %s", t->uuid);
@@ -166,7 +175,9 @@ bind_outputs(struct node *n, const struct task *from, int64_t now)
 
 	while ((t = taskmap_next(&n->map, &it)) != NULL) {
 		int bound = 0;
-		if (t->state != TASK_SUBMITTED)
+		/* Bind whatever its state: a Running copy learned from a
+		 * heartbeat needs its inputs if it ever runs here. */
+		if (task_is_final(t->state))
 			continue;
 		for (i = 0; i < t->ninputs; i++) {
 			struct task_input *in = &t->inputs[i];
@@ -180,7 +191,7 @@ bind_outputs(struct node *n, const struct task *from, int64_t now)
 		}
 		if (!bound)
 			continue;
-		if (task_inputs_bound(t)) {
+		if (t->state == TASK_SUBMITTED && task_inputs_bound(t)) {
 			make_ready(n, t, now);
 			log_task(n, LOG_INFO, t, NULL);
 		}
@@ -1023,7 +1034,9 @@ derive(struct node *n, struct task *t, int64_t now)
 			make_ready(n, t, now);
 		break;
 	case TASK_READY:
-		if (readyq_push(&n->ready, t) == -1)
+		if (!task_inputs_bound(t))
+			t->state = TASK_SUBMITTED;
+		else if (readyq_push(&n->ready, t) == -1)
 			outbox_log(&n->out, LOG_ERROR, "out of memory");
 		break;
 	case TASK_RUNNING:
@@ -1173,6 +1186,15 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		p->digest = m->digest;
 		snprintf(p->client_addr, sizeof p->client_addr, "%.*s:%d",
 		    (int)strcspn(addr, ":"), addr, m->client_port);
+		if (!m->master && strcmp(m->sender, n->master) == 0) {
+			/* Ours is not master any more (it restarted, or
+			 * stepped down): who is? */
+			outbox_log(&n->out, LOG_INFO, "%s is no longer the "
+			    "master; asking who is", m->sender);
+			n->master[0] = '\0';
+			outbox_send(&n->out, NULL, "WHO_IS_MASTER");
+			n->join_deadline = now + n->cfg.election_window_ms;
+		}
 		if (m->master) {
 			if (master_beats_current(n, m->sender, m->epoch,
 			    m->reputation))

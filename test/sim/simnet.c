@@ -560,7 +560,6 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 {
 	struct node_schedule_req	req;
 	char				err[256];
-	static unsigned			counter;
 	int				rc;
 
 	memset(&req, 0, sizeof req);
@@ -571,7 +570,7 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	req.bind = bind;
 	req.client = "sim";
 	snprintf(uuid_out, UUID_STRLEN + 1, "00000000-0000-4000-8000-%012u",
-	    ++counter);
+	    ++s->scheduled);
 	rc = node_schedule(&s->nodes[i], &req, uuid_out, s->now, err,
 	    sizeof err);
 	if (rc == -1)

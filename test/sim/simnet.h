@@ -51,6 +51,7 @@ struct simnet {
 	struct sim_run		*runs;		/* simulated processes */
 	struct sim_tally	*tally;		/* starts per task */
 	uint64_t		 sent, lost, delivered, starts;
+	unsigned		 scheduled;	/* uuids handed out */
 	int			 verbose;
 	/* Invariant violations: count and the first one's text. */
 	int			 violations;

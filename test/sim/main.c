@@ -1,0 +1,493 @@
+/*
+ * main.c -- volery-sim: the real core on a simulated LAN, at any size,
+ * under faults, with invariants checked.  See usage() and README.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "simnet.h"
+#include "task.h"
+#include "wire.h"
+
+struct opts {
+	int		 nodes;
+	uint64_t	 seed;
+	int		 seeds;		/* sweep length */
+	int		 loss, dup;
+	int64_t		 jitter;
+	const char	*workload;	/* thesis | bag */
+	int		 workflows;
+	int		 tasks;
+	int64_t		 task_ms;
+	int		 crash_runs;	/* % of runs that crash */
+	int		 crashes;	/* node crash+restart faults */
+	int		 partitions;
+	int		 busy;		/* busy/idle flips */
+	const char	*avail;		/* NULL | exp | weibull */
+	int		 table;
+	int		 verbose;
+	int		 quiet;
+};
+
+struct result {
+	int		 tasks;
+	double		 makespan, ideal, wait;
+	double		 dup_pct, dgrams_per_task;
+	double		 election_ms;
+	int		 violations;
+	char		 violation[1024];
+	int		 done;
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+"usage: volery-sim [-n nodes] [-s seed] [-S seeds] [-l loss%%] [-d dup%%]\n"
+"                  [-j jitter_ms] [-w thesis|bag] [-k workflows] [-t tasks]\n"
+"                  [-T task_ms] [-c crash%%] [-C crashes] [-P partitions]\n"
+"                  [-B busy_flips] [-a exp|weibull] [-R] [-q] [-v]\n"
+"  -S N  sweep seeds s..s+N-1, stop at the first violation\n"
+"  -R    the report table: 9, 100, 1000 nodes at 0%%, 1%%, 10%% loss\n"
+"  -v    print every event (replay a seed with the same options)\n");
+	exit(2);
+}
+
+static double
+uniform(struct simnet *s)
+{
+	return (double)(sim_random(s) >> 11) / (double)(1ULL << 53);
+}
+
+/* An on/off period in ms, mean m: exponential or Weibull (shape 0.7). */
+static int64_t
+period(struct simnet *s, const char *law, double m)
+{
+	double	u = uniform(s);
+
+	if (u <= 0)
+		u = 1e-9;
+	if (strcmp(law, "weibull") == 0) {
+		double k = 0.7, lambda = m / tgamma(1 + 1 / k);
+		return (int64_t)(lambda * pow(-log(u), 1 / k));
+	}
+	return (int64_t)(-m * log(u));
+}
+
+static int64_t bag_min, bag_max;
+
+static int64_t
+bag_duration(struct simnet *s, const char *exec)
+{
+	(void)exec;
+	return bag_min + (int64_t)(sim_random(s) % (uint64_t)(bag_max -
+	    bag_min + 1));
+}
+
+static int
+calm_master(struct simnet *s)
+{
+	const char	*m = NULL;
+	int		 i;
+
+	if (sim_master_count(s, &m) != 1)
+		return 0;
+	for (i = 0; i < s->n; i++)
+		if (s->alive[i] && strcmp(s->nodes[i].master, m) != 0)
+			return 0;
+	return 1;
+}
+
+static int
+live_one(struct simnet *s)
+{
+	int	i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->alive[i])
+			return i;
+	return -1;
+}
+
+static int
+all_final(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
+{
+	int	i = live_one(s), k;
+
+	if (i < 0)
+		return 0;
+	for (k = 0; k < n; k++) {
+		struct task *t = node_find(&s->nodes[i], u[k]);
+		if (t == NULL || !task_is_final(t->state))
+			return 0;
+	}
+	return 1;
+}
+
+/* Schedule one workflow of thesis Table 4.1 on node i. */
+static int
+workflow(struct simnet *s, int i, int prio, char (*u)[UUID_STRLEN + 1])
+{
+	struct node_binding	b[3];
+	int			k;
+
+	if (sim_schedule(s, i, "import", prio, 0, NULL, u[0]) == -1)
+		return -1;
+	for (k = 0; k < 3; k++) {
+		memcpy(b[k].uuid, u[0], sizeof b[k].uuid);
+		b[k].nth = k + 1;
+	}
+	if (sim_schedule(s, i, "georeferencing", prio, 3, b, u[1]) == -1)
+		return -1;
+	memcpy(b[1].uuid, u[1], sizeof b[1].uuid);
+	b[1].nth = 1;
+	memcpy(b[2].uuid, u[1], sizeof b[2].uuid);
+	b[2].nth = 2;
+	if (sim_schedule(s, i, "segmentation", prio, 3, b, u[2]) == -1)
+		return -1;
+	memcpy(b[0].uuid, u[2], sizeof b[0].uuid);
+	b[0].nth = 1;
+	return sim_schedule(s, i, "anomaly_detection", prio, 1, b, u[3]);
+}
+
+static void
+descs(struct taskdesc_set *set)
+{
+	static const struct { const char *name, *in[3]; int nth[3], nin, nout; }
+	    d[] = {
+		{ "import", { 0 }, { 0 }, 0, 3 },
+		{ "georeferencing", { "import", "import", "import" },
+		  { 1, 2, 3 }, 3, 2 },
+		{ "segmentation", { "import", "georeferencing",
+		  "georeferencing" }, { 1, 1, 2 }, 3, 1 },
+		{ "anomaly_detection", { "segmentation" }, { 1 }, 1, 1 },
+		{ "job", { 0 }, { 0 }, 0, 1 },
+	};
+	size_t	i;
+	int	k;
+
+	memset(set, 0, sizeof *set);
+	for (i = 0; i < sizeof d / sizeof d[0]; i++) {
+		struct taskdesc t;
+		memset(&t, 0, sizeof t);
+		snprintf(t.name, sizeof t.name, "%s", d[i].name);
+		snprintf(t.type, sizeof t.type, "%s", d[i].name);
+		t.ninputs = d[i].nin;
+		t.noutputs = d[i].nout;
+		t.needs_path = i == 0;
+		for (k = 0; k < d[i].nin; k++) {
+			snprintf(t.inputs[k].type, sizeof t.inputs[k].type,
+			    "%s", d[i].in[k]);
+			t.inputs[k].nth = d[i].nth[k];
+		}
+		taskdesc_add(set, &t);
+	}
+}
+
+/* A fault at a time: what it does and when it ends. */
+struct fault {
+	int64_t	at;
+	int	kind;		/* 0 crash, 1 partition, 2 busy */
+	int	node;
+	int64_t	len;
+	int	undo;
+};
+
+static int
+fault_cmp(const void *a, const void *b)
+{
+	const struct fault *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void
+run_one(const struct opts *o, uint64_t seed, struct result *res)
+{
+	static struct simnet	 s;
+	struct taskdesc_set	 set;
+	char			(*u)[UUID_STRLEN + 1];
+	struct fault		*f = NULL;
+	int			 nf = 0, i, k, ntasks;
+	int64_t			 t0, start, horizon, ideal_ms, limit;
+	double			 waits = 0;
+	int			 nwait = 0;
+
+	memset(res, 0, sizeof *res);
+	descs(&set);
+	sim_init(&s, o->nodes, &set, 1700000000000LL);
+	s.seed = seed * 0x9e3779b97f4a7c15ULL + 1;
+	s.verbose = o->verbose;
+	s.jitter_ms = o->jitter;
+	s.crash_percent = o->crash_runs;
+	if (o->nodes >= 100) {
+		/* Big clusters: heartbeats every second, not every 250 ms. */
+		s.cfg.node_timeout_ms = 4000;
+		s.cfg.failure_timeout_ms = 2000;
+		s.cfg.progress_interval_ms = 250;
+	}
+	t0 = s.now;
+	for (i = 0; i < o->nodes; i++)
+		sim_boot(&s, i, 10);
+	/* Election convergence: until every node follows one master. */
+	while (!calm_master(&s) && s.now - t0 < 60000)
+		sim_run_until(&s, s.now + 5);
+	res->election_ms = (double)(s.now - t0);
+	s.loss_percent = o->loss;
+	s.dup_percent = o->dup;
+
+	/* The workload. */
+	if (strcmp(o->workload, "bag") == 0) {
+		ntasks = o->tasks;
+		bag_min = o->task_ms / 2;
+		bag_max = o->task_ms * 3 / 2;
+		s.duration = bag_duration;
+		u = calloc(ntasks, sizeof *u);
+		for (k = 0; k < ntasks; k++)
+			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
+			    "job", sim_random(&s) % 2, 0, NULL, u[k]);
+		ideal_ms = (int64_t)ceil((double)ntasks / o->nodes) *
+		    o->task_ms;
+		if (ideal_ms < bag_max)
+			ideal_ms = bag_max;
+	} else {
+		ntasks = 4 * o->workflows;
+		s.task_ms = o->task_ms;
+		u = calloc(ntasks, sizeof *u);
+		for (k = 0; k < o->workflows; k++)
+			workflow(&s, k % o->nodes, sim_random(&s) % 2,
+			    &u[4 * k]);
+		ideal_ms = (int64_t)ceil(4.0 * o->workflows / o->nodes) *
+		    o->task_ms;
+		if (ideal_ms < 4 * o->task_ms)
+			ideal_ms = 4 * o->task_ms;
+	}
+	start = s.now;
+	res->tasks = ntasks;
+
+	/* Faults, at seeded times over the expected makespan. */
+	horizon = ideal_ms * 2;
+	f = calloc(2 * (o->crashes + o->partitions + o->busy) + 2 * o->nodes *
+	    64 + 1, sizeof *f);
+	for (k = 0; k < o->crashes + o->partitions + o->busy; k++) {
+		struct fault *x = &f[nf++];
+		x->kind = k < o->crashes ? 0 : k < o->crashes + o->partitions ?
+		    1 : 2;
+		x->at = start + (int64_t)(uniform(&s) * horizon);
+		x->node = (int)(sim_random(&s) % o->nodes);
+		x->len = 500 + (int64_t)(uniform(&s) * 4000);
+		f[nf] = *x;
+		f[nf].at += x->len;
+		f[nf++].undo = 1;
+	}
+	if (o->avail != NULL) {
+		for (i = 1; i < o->nodes; i++) {	/* n00 stays up */
+			int64_t at = start;
+			while (at < start + horizon && nf < 2 * o->nodes * 64) {
+				at += period(&s, o->avail, 8000);
+				f[nf].at = at;
+				f[nf].kind = 0;
+				f[nf].node = i;
+				at += 1 + period(&s, o->avail, 2000);
+				f[nf++].len = 0;
+				f[nf] = f[nf - 1];
+				f[nf].at = at;
+				f[nf++].undo = 1;
+			}
+		}
+	}
+	qsort(f, nf, sizeof *f, fault_cmp);
+
+	limit = start + 20 * ideal_ms + 120000;
+	k = 0;
+	while (s.now < limit) {
+		int64_t next = s.now + 100;
+		while (k < nf && f[k].at <= next) {
+			sim_run_until(&s, f[k].at);
+			switch (f[k].kind) {
+			case 0:
+				if (!f[k].undo && s.alive[f[k].node]) {
+					sim_crash(&s, f[k].node);
+				} else if (f[k].undo && !s.alive[f[k].node])
+					sim_boot(&s, f[k].node, 10);
+				break;
+			case 1:
+				s.group[f[k].node] = f[k].undo ? 0 : 1;
+				break;
+			case 2:
+				if (s.alive[f[k].node]) {
+					node_set_volunteer(&s.nodes[f[k].node],
+					    f[k].undo, f[k].undo ? "idle" :
+					    "busy", s.now);
+					sim_flush(&s, f[k].node);
+				}
+				break;
+			}
+			k++;
+		}
+		sim_run_until(&s, next);
+		if (k >= nf && all_final(&s, u, ntasks))
+			break;
+	}
+	res->done = all_final(&s, u, ntasks);
+	/* The makespan, from the records of a live node. */
+	i = live_one(&s);
+	if (i >= 0) {
+		int64_t end = start;
+		for (k = 0; k < ntasks; k++) {
+			struct task *t = node_find(&s.nodes[i], u[k]);
+			if (t == NULL)
+				continue;
+			if (t->end_ms > end)
+				end = t->end_ms;
+			if (t->state == TASK_TERMINATED && t->start_ms >= 0 &&
+			    t->ready_ms >= 0) {
+				waits += (double)(t->start_ms - t->ready_ms);
+				nwait++;
+			}
+		}
+		res->makespan = (double)(end - start) / 1000;
+	}
+	/* Calm: heal, restart everyone, let a few windows pass, check. */
+	s.loss_percent = 0;
+	s.dup_percent = 0;
+	for (i = 0; i < o->nodes; i++) {
+		s.group[i] = 0;
+		if (!s.alive[i])
+			sim_boot(&s, i, 10);
+		else if (!s.nodes[i].volunteer) {
+			node_set_volunteer(&s.nodes[i], 1, "idle", s.now);
+			sim_flush(&s, i);
+		}
+	}
+	sim_run_until(&s, s.now + 6 * s.cfg.node_timeout_ms);
+	if (!res->done)
+		sim_violation(&s, "workload not done %.0f s after start",
+		    (double)(limit - start) / 1000);
+	sim_check(&s, u, ntasks);
+
+	res->ideal = (double)ideal_ms / 1000;
+	res->wait = nwait > 0 ? waits / nwait / 1000 : 0;
+	/* Runs beyond one per task: retries, restarts and duplicates. */
+	res->dup_pct = ntasks > 0 ? 100.0 * ((double)s.starts - ntasks) /
+	    ntasks : 0;
+	res->dgrams_per_task = ntasks > 0 ? (double)s.sent / ntasks : 0;
+	res->violations = s.violations;
+	if (s.violations > 0) {
+		snprintf(res->violation, sizeof res->violation, "%s",
+		    s.violation);
+		if (!o->quiet) {
+			printf("VIOLATION seed %llu: %s\n  last events:\n",
+			    (unsigned long long)seed, s.violation);
+			for (k = 0; k < SIM_TRACE && k < s.ntrace; k++)
+				printf("  %s\n", s.trace[(s.ntrace + k) %
+				    SIM_TRACE]);
+		}
+	}
+	free(u);
+	free(f);
+	sim_free(&s);
+	taskdesc_clear(&set);
+}
+
+static void
+print_result(const struct opts *o, uint64_t seed, const struct result *r)
+{
+	printf("%5d %5d%% %6d %9.2f %8.2f %+7.1f%% %8.3f %7.1f%% %9.1f %8.0f  %s"
+	    "\n", o->nodes, o->loss, r->tasks, r->makespan, r->ideal,
+	    r->ideal > 0 ? (r->makespan / r->ideal - 1) * 100 : 0, r->wait,
+	    r->dup_pct, r->dgrams_per_task, r->election_ms,
+	    r->violations ? "VIOLATION" : "ok");
+	(void)seed;
+}
+
+static void
+header(void)
+{
+	printf("%5s %6s %6s %9s %8s %8s %8s %8s %9s %8s  %s\n", "nodes",
+	    "loss", "tasks", "makespan", "ideal", "vs", "wait_s", "dup",
+	    "dgram/t", "elect_ms", "invariants");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts	o = { 9, 1, 1, 0, 0, 2, "thesis", 10, 100, 2000,
+			    0, 0, 0, 0, NULL, 0, 0, 0 };
+	struct result	r;
+	int		ch, bad = 0, k;
+
+	while ((ch = getopt(argc, argv, "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:Rqv"))
+	    != -1) {
+		switch (ch) {
+		case 'n': o.nodes = atoi(optarg); break;
+		case 's': o.seed = strtoull(optarg, NULL, 10); break;
+		case 'S': o.seeds = atoi(optarg); break;
+		case 'l': o.loss = atoi(optarg); break;
+		case 'd': o.dup = atoi(optarg); break;
+		case 'j': o.jitter = atoi(optarg); break;
+		case 'w': o.workload = optarg; break;
+		case 'k': o.workflows = atoi(optarg); break;
+		case 't': o.tasks = atoi(optarg); break;
+		case 'T': o.task_ms = atoi(optarg); break;
+		case 'c': o.crash_runs = atoi(optarg); break;
+		case 'C': o.crashes = atoi(optarg); break;
+		case 'P': o.partitions = atoi(optarg); break;
+		case 'B': o.busy = atoi(optarg); break;
+		case 'a': o.avail = optarg; break;
+		case 'R': o.table = 1; break;
+		case 'q': o.quiet = 1; break;
+		case 'v': o.verbose = 1; break;
+		default: usage();
+		}
+	}
+	if (optind != argc || o.nodes < 1 || o.nodes > SIM_MAXNODES ||
+	    o.seeds < 1 || (strcmp(o.workload, "thesis") != 0 &&
+	    strcmp(o.workload, "bag") != 0) || (o.avail != NULL &&
+	    strcmp(o.avail, "exp") != 0 && strcmp(o.avail, "weibull") != 0))
+		usage();
+
+	if (o.table) {
+		static const int sizes[] = { 9, 100, 1000 }, losses[] = {
+		    0, 1, 10 };
+		size_t a, b;
+		header();
+		for (a = 0; a < 3; a++) {
+			for (b = 0; b < 3; b++) {
+				struct opts p = o;
+				p.nodes = sizes[a];
+				p.loss = losses[b];
+				/* Enough work for the size: k ~ 1.1 n. */
+				p.workflows = sizes[a] + sizes[a] / 9;
+				run_one(&p, o.seed, &r);
+				print_result(&p, o.seed, &r);
+				fflush(stdout);
+				bad += r.violations > 0;
+			}
+		}
+		return bad ? 1 : 0;
+	}
+	if (o.seeds > 1) {
+		for (k = 0; k < o.seeds; k++) {
+			run_one(&o, o.seed + k, &r);
+			if (r.violations > 0) {
+				printf("sweep: seed %llu violates (replay: "
+				    "add -s %llu -v)\n", (unsigned long long)
+				    (o.seed + k), (unsigned long long)
+				    (o.seed + k));
+				return 1;
+			}
+		}
+		printf("sweep: %d seeds from %llu, %d nodes, no violation\n",
+		    o.seeds, (unsigned long long)o.seed, o.nodes);
+		return 0;
+	}
+	header();
+	run_one(&o, o.seed, &r);
+	print_result(&o, o.seed, &r);
+	return r.violations > 0 ? 1 : 0;
+}
