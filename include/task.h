@@ -75,6 +75,7 @@ struct task {
 	char		 run_error[REASON_MAXLEN + 1];	/* set: run has failed */
 	int64_t		 heard_ms;	/* last sign of its remote run */
 	int		 unacked;	/* ENQUEUE not yet acked by master */
+	int64_t		 replied_ms;	/* last correction sent to a peer */
 };
 
 struct task	*task_new(const char *uuid, const char *exec, int ninputs);

@@ -165,7 +165,13 @@ make_ready(struct node *n, struct task *t, int64_t now)
 		    "out of memory queueing task %s", t->uuid);
 }
 
-/* Bind what the terminated task `from` produced to the tasks awaiting it. */
+static void	redo(struct node *, struct task *, int64_t);
+
+/*
+ * Bind what the terminated task `from` produced to the tasks awaiting it.
+ * A dependent bound to other outputs of `from` ran on a result that was
+ * not kept (two runs in a partition): it is redone.
+ */
 static void
 bind_outputs(struct node *n, const struct task *from, int64_t now)
 {
@@ -174,23 +180,34 @@ bind_outputs(struct node *n, const struct task *from, int64_t now)
 	int		 i;
 
 	while ((t = taskmap_next(&n->map, &it)) != NULL) {
-		int bound = 0;
+		int bound = 0, stale = 0;
 		/* Bind whatever its state: a Running copy learned from a
 		 * heartbeat needs its inputs if it ever runs here. */
-		if (task_is_final(t->state))
+		if (t->state == TASK_CANCELLED || t->state == TASK_FAILED)
 			continue;
 		for (i = 0; i < t->ninputs; i++) {
 			struct task_input *in = &t->inputs[i];
-			if (in->dataset != NULL ||
-			    strcmp(in->from, from->uuid) != 0 ||
+			const char *out;
+			if (strcmp(in->from, from->uuid) != 0 ||
 			    in->nth > from->noutputs)
 				continue;
-			if (task_set_string(&in->dataset,
-			    from->outputs[in->nth - 1]) == 0)
+			out = from->outputs[in->nth - 1];
+			if (in->dataset != NULL &&
+			    strcmp(in->dataset, out) == 0)
+				continue;
+			stale |= in->dataset != NULL;
+			if (task_set_string(&in->dataset, out) == 0)
 				bound = 1;
 		}
 		if (!bound)
 			continue;
+		if (stale && t->state != TASK_SUBMITTED) {
+			outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} "
+			    "name{%s} ran on a result of %s that was not "
+			    "kept; redone", t->uuid, t->exec, from->uuid);
+			redo(n, t, now);
+			continue;
+		}
 		if (t->state == TASK_SUBMITTED && task_inputs_bound(t)) {
 			make_ready(n, t, now);
 			log_task(n, LOG_INFO, t, NULL);
@@ -236,6 +253,44 @@ end_dependents(struct node *n, const struct task *t, int64_t now)
 			end_dependents(n, d, now);
 			break;
 		}
+	}
+}
+
+/*
+ * t must run again on its new inputs: its result, if any, is void, and
+ * so is everything downstream that used it.  Authoritative (versioned
+ * and sent): every node adopting the kept upstream result does the same,
+ * and the merge rule lets a redo beat the records it replaces.
+ */
+static void
+redo(struct node *n, struct task *t, int64_t now)
+{
+	struct task	*d;
+	size_t		 it = 0;
+	int		 i, had_result = t->state == TASK_TERMINATED;
+
+	stop_run(n, t);
+	task_set_outputs(t, NULL, 0);
+	t->reason[0] = '\0';
+	t->end_ms = -1;
+	make_ready(n, t, now);
+	publish(n, t);
+	if (!had_result)
+		return;
+	while ((d = taskmap_next(&n->map, &it)) != NULL) {
+		int used = 0;
+		if (d->state == TASK_CANCELLED || d->state == TASK_FAILED)
+			continue;
+		for (i = 0; i < d->ninputs; i++) {
+			if (strcmp(d->inputs[i].from, t->uuid) != 0 ||
+			    d->inputs[i].dataset == NULL)
+				continue;
+			free(d->inputs[i].dataset);
+			d->inputs[i].dataset = NULL;
+			used = 1;
+		}
+		if (used)
+			redo(n, d, now);
 	}
 }
 
@@ -1014,6 +1069,7 @@ adopt(struct node *n, struct task *t, struct task *r)
 	memcpy(r->run_error, t->run_error, sizeof r->run_error);
 	r->heard_ms = t->heard_ms;
 	r->unacked = t->unacked;
+	r->replied_ms = t->replied_ms;
 	r->aged = r->aged || t->aged;
 	task_free(t);
 	if (taskmap_insert(&n->map, r) == -1) {
@@ -1023,11 +1079,30 @@ adopt(struct node *n, struct task *t, struct task *r)
 	return r;
 }
 
+/* Fill t's missing inputs from upstream results we already have. */
+static void
+bind_inputs(struct node *n, struct task *t)
+{
+	int	i;
+
+	for (i = 0; i < t->ninputs; i++) {
+		struct task_input *in = &t->inputs[i];
+		const struct task *up;
+		if (in->dataset != NULL ||
+		    (up = taskmap_find(&n->map, in->from)) == NULL ||
+		    up->state != TASK_TERMINATED || in->nth > up->noutputs)
+			continue;
+		task_set_string(&in->dataset, up->outputs[in->nth - 1]);
+	}
+}
+
 /* A task record took effect here: queue, bind, cascade, stop. */
 static void
 derive(struct node *n, struct task *t, int64_t now)
 {
 	readyq_remove(&n->ready, t);
+	if (!task_is_final(t->state))
+		bind_inputs(n, t);
 	switch (t->state) {
 	case TASK_SUBMITTED:
 		if (task_inputs_bound(t))
@@ -1058,6 +1133,41 @@ derive(struct node *n, struct task *t, int64_t now)
 	changed(n, t);
 }
 
+/* Every bound input of t is the output of the result we keep upstream. */
+static int
+inputs_kept(const struct node *n, const struct task *t)
+{
+	int	i;
+
+	for (i = 0; i < t->ninputs; i++) {
+		const struct task_input *in = &t->inputs[i];
+		const struct task *up;
+		if (in->dataset == NULL ||
+		    (up = taskmap_find(&n->map, in->from)) == NULL ||
+		    up->state != TASK_TERMINATED || in->nth > up->noutputs)
+			continue;
+		if (strcmp(in->dataset, up->outputs[in->nth - 1]) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Does record r replace our t?  First, the one whose inputs agree with
+ * the upstream results we keep (the other ran on a result that was not
+ * kept: a partition); upstream results converge everywhere, so this
+ * choice does too.  Then the rules every node shares.
+ */
+static int
+record_wins(const struct node *n, const struct task *r, const struct task *t)
+{
+	int	rk = inputs_kept(n, r), tk = inputs_kept(n, t);
+
+	if (rk != tk)
+		return rk;
+	return rules_record_wins(r, t);
+}
+
 /* A record from a peer (ENQUEUE or STATE): merge it into our map. */
 static void
 merge_record(struct node *n, const struct peer_msg *m, int64_t now)
@@ -1083,9 +1193,13 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now)
 		derive(n, r, now);
 		return;
 	}
-	/* Our own run of it decides for itself. */
+	/* Our own run of it decides for itself; an older claim is stale. */
 	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING &&
 	    !task_is_final(r->state)) {
+		if (r->ver < t->ver) {
+			task_free(r);
+			return;
+		}
 		if (r->state == TASK_RUNNING &&
 		    strcmp(r->running_on, n->cfg.name) != 0) {
 			if (resolve_duplicate(n, t, r->running_on,
@@ -1104,10 +1218,15 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now)
 		task_free(r);
 		return;
 	}
-	if (!rules_record_wins(r, t)) {
-		/* The sender is behind: tell it what we have. */
-		if (rules_record_wins(t, r) && m->type == PEER_STATE)
+	if (!record_wins(n, r, t)) {
+		/* The sender is behind: tell it what we have -- once per
+		 * progress interval, so two nodes that disagree for a while
+		 * (a healing partition) do not echo each other forever. */
+		if (record_wins(n, t, r) && m->type == PEER_STATE &&
+		    now - t->replied_ms >= n->cfg.progress_interval_ms) {
+			t->replied_ms = now;
 			send_record(n, m->sender, "STATE", t);
+		}
 		task_free(r);
 		return;
 	}
@@ -1134,11 +1253,15 @@ on_progress(struct node *n, const struct peer_msg *m, int64_t now)
 	}
 	if (task_is_final(t->state)) {
 		/* The sender missed the end: tell it (it stops its run). */
-		send_record(n, m->sender, "STATE", t);
+		if (now - t->replied_ms >= n->cfg.progress_interval_ms) {
+			t->replied_ms = now;
+			send_record(n, m->sender, "STATE", t);
+		}
 		return;
 	}
 	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING) {
-		resolve_duplicate(n, t, m->sender, m->percent, now);
+		if (m->ver >= t->ver)
+			resolve_duplicate(n, t, m->sender, m->percent, now);
 		return;
 	}
 	if (t->state != TASK_RUNNING ||

@@ -57,7 +57,8 @@ state_rank(enum task_state s)
  * (Terminated) is kept over a cancellation or failure, and between two
  * results the one of the lower node name: only one is ever accepted.
  * Otherwise the higher version, then the further state, then the lower
- * node name.
+ * node name.  (Before this rule, the node prefers the record whose
+ * inputs agree with the upstream results it keeps: see node.c.)
  */
 int
 rules_record_wins(const struct task *r, const struct task *t)
