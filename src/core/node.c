@@ -1133,7 +1133,12 @@ derive(struct node *n, struct task *t, int64_t now)
 	changed(n, t);
 }
 
-/* Every bound input of t is the output of the result we keep upstream. */
+/*
+ * Every bound input of t is an output of the result we keep upstream.  A
+ * bound input whose upstream has no result here (redone, or its result
+ * not seen yet) cannot be judged kept; an unknown upstream is not held
+ * against it.
+ */
 static int
 inputs_kept(const struct node *n, const struct task *t)
 {
@@ -1143,10 +1148,10 @@ inputs_kept(const struct node *n, const struct task *t)
 		const struct task_input *in = &t->inputs[i];
 		const struct task *up;
 		if (in->dataset == NULL ||
-		    (up = taskmap_find(&n->map, in->from)) == NULL ||
-		    up->state != TASK_TERMINATED || in->nth > up->noutputs)
+		    (up = taskmap_find(&n->map, in->from)) == NULL)
 			continue;
-		if (strcmp(in->dataset, up->outputs[in->nth - 1]) != 0)
+		if (up->state != TASK_TERMINATED || in->nth > up->noutputs ||
+		    strcmp(in->dataset, up->outputs[in->nth - 1]) != 0)
 			return 0;
 	}
 	return 1;

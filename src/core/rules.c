@@ -72,7 +72,7 @@ rules_record_wins(const struct task *r, const struct task *t)
 		int tt = t->state == TASK_TERMINATED;
 		if (rt != tt)
 			return rt;
-		if (rt)
+		if (rt && strcmp(r->running_on, t->running_on) != 0)
 			return strcmp(r->running_on, t->running_on) < 0;
 	}
 	if (r->ver != t->ver)
