@@ -2,7 +2,8 @@
 #
 #   make            build ./volery and the sample tasks
 #   make demo       run a local node and a sample workflow
-#   make test       unit, integration, fuzz, `make check`, `make valgrind`
+#   make test       unit, simulator, integration, fuzz, `make check`, `make valgrind`
+#   make sim        the simulator's report: 9, 100, 1000 nodes at 0/1/10% loss
 #   make check      the unit and integration tests under ASan + UBSan
 #   make valgrind   the unit and integration tests under valgrind
 #
@@ -51,7 +52,7 @@ SIM_SRC	= test/sim/simnet.c
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all deps demo test unit integration fuzz check valgrind clean sim
+.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest
 .DEFAULT_GOAL := all
 
 all: $(VOLERY) $(TASK_BIN) $(BUILD)/volery-sim
@@ -63,6 +64,10 @@ $(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h $(CORE_LIB)
 
 sim: $(BUILD)/volery-sim
 	$(BUILD)/volery-sim -R
+
+# Replayed failing seeds and a short sweep: part of `make test`.
+simtest: $(BUILD)/volery-sim
+	@tools/sim-regress.sh $(BUILD)/volery-sim
 
 deps: $(DEPS_OK)
 $(DEPS_OK): tools/install-deps.sh
@@ -132,7 +137,7 @@ fuzz: $(FUZZ_BIN)
 	    done
 
 check:
-	$(MAKE) BUILD=build/san SANITIZE=1 all unit integration
+	$(MAKE) BUILD=build/san SANITIZE=1 all unit simtest integration
 
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
 	   --errors-for-leak-kinds=definite
@@ -142,7 +147,7 @@ valgrind: all $(UNIT_BIN) $(TEST_TASK_BIN)
 	VOLERY_WRAP="$(VALGRIND)" VOLERY_TEST_TIMEOUT=60 \
 	    $(PYTHON) test/integration/run.py --volery ./volery
 
-test: all unit integration fuzz check valgrind
+test: all unit simtest integration fuzz check valgrind
 
 demo: all
 	tools/demo.sh

@@ -72,6 +72,11 @@ struct node {
 	/* Cluster. */
 	struct peer		  *peers;
 	size_t			   npeers;
+	int			  *peer_slots;	/* hash of names -> index */
+	size_t			   peer_cap;	/* power of two */
+	int			   nlive;	/* peers alive */
+	int			   idle_rank;	/* among idle nodes, by name */
+	int			   idle_dirty;	/* idle_rank to recompute */
 	char			   master[NAME_MAXLEN + 1];	/* "" unknown */
 	uint64_t		   epoch;	/* of the master we follow */
 	int64_t			   master_heard;

@@ -76,6 +76,7 @@ struct task {
 	int64_t		 heard_ms;	/* last sign of its remote run */
 	int		 unacked;	/* ENQUEUE not yet acked by master */
 	int64_t		 replied_ms;	/* last correction sent to a peer */
+	int		 suspect;	/* its remote run fell silent: asked */
 };
 
 struct task	*task_new(const char *uuid, const char *exec, int ninputs);

@@ -67,6 +67,7 @@ node_free(struct node *n)
 	taskmap_free(&n->map);
 	outbox_free(&n->out);
 	free(n->peers);
+	free(n->peer_slots);
 }
 
 struct task *
@@ -512,12 +513,40 @@ interactive_own(struct node *n)
 static int
 live_peers(const struct node *n)
 {
-	size_t	i;
-	int	c = 0;
+	return n->nlive;
+}
 
-	for (i = 0; i < n->npeers; i++)
-		c += n->peers[i].alive;
-	return c;
+static int
+takes_tasks(const char *volunteer)
+{
+	return strcmp(volunteer, "idle") == 0 ||
+	    strcmp(volunteer, "dedicated") == 0 ||
+	    strcmp(volunteer, "batch") == 0;
+}
+
+/*
+ * Our place among the nodes that can take a task now (live, volunteering,
+ * a free slot, as their heartbeats say), by name.  With k idle nodes and
+ * q ready tasks, node i tries task i: no herd of proposals for the head
+ * of the queue -- Figure 3.11's rank rule, applied before any race.
+ */
+static int
+idle_rank(struct node *n)
+{
+	size_t	i;
+	int	k = 0;
+
+	if (!n->idle_dirty)
+		return n->idle_rank;
+	for (i = 0; i < n->npeers; i++) {
+		const struct peer *p = &n->peers[i];
+		if (p->alive && p->free > 0 && takes_tasks(p->volunteer) &&
+		    strcmp(p->name, n->cfg.name) < 0)
+			k++;
+	}
+	n->idle_rank = k;
+	n->idle_dirty = 0;
+	return k;
 }
 
 /*
@@ -573,8 +602,13 @@ dispatch(struct node *n, int64_t now)
 			start(n, readyq_at(&n->ready, 0), now);
 			continue;
 		}
-		/* From our rank on, the first task nobody is claiming. */
-		k = (size_t)n->rank < len ? (size_t)n->rank : 0;
+		/*
+		 * From our place on, the first task nobody is claiming: our
+		 * rank after a lost race, else our rank among idle nodes.  A
+		 * task before our place that stays unclaimed for a few
+		 * windows is fair game (its node may not be idle after all).
+		 */
+		k = n->rank > 0 ? (size_t)n->rank : (size_t)idle_rank(n);
 		n->rank = 0;
 		for (t = NULL; k < len; k++) {
 			t = readyq_at(&n->ready, k);
@@ -582,8 +616,14 @@ dispatch(struct node *n, int64_t now)
 				break;
 			t = NULL;
 		}
+		for (k = 0; t == NULL && k < len; k++) {
+			struct task *w = readyq_at(&n->ready, k);
+			if (now - w->ready_ms >= memory &&
+			    claimed(n, w->uuid, now - memory) == NULL)
+				t = w;
+		}
 		if (t == NULL) {
-			/* All taken for now: look again when claims expire. */
+			/* Nothing for us now: look again in a few windows. */
 			n->retry_at = now + memory;
 			return;
 		}
@@ -850,15 +890,58 @@ node_digest(struct node *n)
 	return d;
 }
 
+static uint64_t
+name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
 static struct peer *
 peer_find(struct node *n, const char *name)
 {
 	size_t	i;
 
-	for (i = 0; i < n->npeers; i++)
-		if (strcmp(n->peers[i].name, name) == 0)
-			return &n->peers[i];
+	if (n->peer_cap == 0)
+		return NULL;
+	for (i = name_hash(name) & (n->peer_cap - 1); n->peer_slots[i] >= 0;
+	    i = (i + 1) & (n->peer_cap - 1))
+		if (strcmp(n->peers[n->peer_slots[i]].name, name) == 0)
+			return &n->peers[n->peer_slots[i]];
 	return NULL;
+}
+
+/* Index peers[npeers - 1] by name (peers are never removed). */
+static int
+peer_index_add(struct node *n)
+{
+	size_t	i, k;
+
+	if ((n->npeers + 1) * 2 > n->peer_cap) {
+		size_t cap = n->peer_cap == 0 ? 64 : n->peer_cap * 2;
+		int *slots = malloc(cap * sizeof *slots);
+		if (slots == NULL)
+			return -1;
+		for (i = 0; i < cap; i++)
+			slots[i] = -1;
+		free(n->peer_slots);
+		n->peer_slots = slots;
+		n->peer_cap = cap;
+		for (k = 0; k + 1 < n->npeers; k++) {
+			for (i = name_hash(n->peers[k].name) & (cap - 1);
+			    slots[i] >= 0; i = (i + 1) & (cap - 1))
+				;
+			slots[i] = (int)k;
+		}
+	}
+	for (i = name_hash(n->peers[n->npeers - 1].name) & (n->peer_cap - 1);
+	    n->peer_slots[i] >= 0; i = (i + 1) & (n->peer_cap - 1))
+		;
+	n->peer_slots[i] = (int)n->npeers - 1;
+	return 0;
 }
 
 /* Anything from a peer: it is alive, and where it can be reached. */
@@ -876,6 +959,10 @@ peer_heard(struct node *n, const struct peer_msg *m, const char *addr,
 		p = &n->peers[n->npeers++];
 		memset(p, 0, sizeof *p);
 		snprintf(p->name, sizeof p->name, "%s", m->sender);
+		if (peer_index_add(n) == -1) {
+			n->npeers--;
+			return NULL;
+		}
 		snprintf(p->volunteer, sizeof p->volunteer, "?");
 		snprintf(p->client_addr, sizeof p->client_addr, "-");
 		p->incarnation = m->incarnation;
@@ -889,6 +976,10 @@ peer_heard(struct node *n, const struct peer_msg *m, const char *addr,
 		outbox_log(&n->out, LOG_INFO, "node %s is back", p->name);
 	snprintf(p->addr, sizeof p->addr, "%s", addr);
 	p->heard_ms = now;
+	if (!p->alive) {
+		n->nlive++;
+		n->idle_dirty = 1;
+	}
 	p->alive = 1;
 	if (strcmp(m->sender, n->master) == 0)
 		n->master_heard = now;
@@ -1284,6 +1375,7 @@ on_progress(struct node *n, const struct peer_msg *m, int64_t now)
 		return;
 	}
 	t->heard_ms = now;
+	t->suspect = 0;
 	if (t->progress != m->percent) {
 		t->progress = m->percent;
 		notify(n, t);
@@ -1305,6 +1397,9 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	case PEER_HEARTBEAT:
 		p->master = m->master;
 		p->epoch = m->master ? m->epoch : p->epoch;
+		if (p->free != m->free || strcmp(p->volunteer,
+		    m->volunteer) != 0)
+			n->idle_dirty = 1;
 		p->free = m->free;
 		p->slots = m->slots;
 		snprintf(p->volunteer, sizeof p->volunteer, "%s",
@@ -1403,6 +1498,16 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		break;
 	case PEER_TRY_DEQUEUE:
 		remember_claim(n, m->uuid, m->sender, m->timestamp, now);
+		/* It is not Ready: the one who knows says so at once, within
+		 * the proposer's window (it missed a STATE). */
+		if ((t = taskmap_find(&n->map, m->uuid)) != NULL &&
+		    t->state != TASK_READY && t->state != TASK_SUBMITTED &&
+		    (t->run == RUN_ACTIVE || (task_is_final(t->state) &&
+		    node_is_master(n))) &&
+		    now - t->replied_ms >= n->cfg.dequeue_window_ms) {
+			t->replied_ms = now;
+			send_record(n, m->sender, "STATE", t);
+		}
 		outbox_log(&n->out, LOG_DEBUG, "TRY_DEQUEUE UUID[%s] from %s "
 		    "processed", m->uuid, m->sender);
 		break;
@@ -1485,10 +1590,26 @@ housekeeping(struct node *n, int64_t now)
 			    t->uuid, t->progress, (unsigned long long)t->ver);
 		} else if (strcmp(t->running_on, n->cfg.name) != 0 &&
 		    now - t->heard_ms > n->cfg.failure_timeout_ms) {
+			if (!t->suspect) {
+				/* Silence may be a result we missed: ask the
+				 * runner and the master, look again soon. */
+				t->suspect = 1;
+				t->heard_ms = now - n->cfg.failure_timeout_ms +
+				    2 * n->cfg.progress_interval_ms;
+				outbox_send(&n->out, t->running_on,
+				    "GET_TASK %s", t->uuid);
+				if (n->master[0] != '\0' &&
+				    !node_is_master(n) &&
+				    strcmp(n->master, t->running_on) != 0)
+					outbox_send(&n->out, n->master,
+					    "GET_TASK %s", t->uuid);
+				goto unacked;
+			}
 			outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} "
 			    "name{%s}: no progress from %s for %lld ms; back "
 			    "to Ready", t->uuid, t->exec, t->running_on,
 			    (long long)(now - t->heard_ms));
+			t->suspect = 0;
 			make_ready(n, t, now);
 			publish(n, t);
 		}
@@ -1502,6 +1623,8 @@ unacked:
 		struct peer *p = &n->peers[i];
 		if (p->alive && now - p->heard_ms > n->cfg.node_timeout_ms) {
 			p->alive = 0;
+			n->nlive--;
+			n->idle_dirty = 1;
 			outbox_log(&n->out, LOG_WARNING, "node %s silent for "
 			    "%lld ms: dead", p->name,
 			    (long long)(now - p->heard_ms));

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Replay every line of test/sim/regress.txt, then a short sweep of
+# seeds over small clusters with every kind of fault.  Exits non-zero on
+# the first invariant violation, naming the seed to replay.
+set -u
+sim=${1:-build/volery-sim}
+n=0
+fail=0
+while IFS= read -r line; do
+	case "$line" in ''|'#'*) continue ;; esac
+	opts=${line%%#*}
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	if ! $sim -q $opts >/dev/null; then
+		echo "sim regression FAILED: volery-sim $opts(${line#*#} )"
+		fail=$((fail + 1))
+	fi
+done < test/sim/regress.txt
+echo "sim regressions: $((n - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ] || exit 1
+# The short sweep: hundreds of seeds, small clusters, all faults.
+$sim -S 300 -n 5 -k 8 -T 500 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
+$sim -S 200 -n 3 -k 6 -T 500 -l 20 -d 10 -j 10 -c 20 -C 2 -P 2 -B 2 -q &&
+$sim -S 150 -n 9 -k 12 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
+$sim -S 150 -n 6 -w bag -t 60 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
+$sim -S 100 -n 8 -k 10 -T 500 -a weibull -l 5 -j 5 -c 5 -P 2 -q
