@@ -635,7 +635,9 @@ dispatch(struct node *n, int64_t now)
 		outbox_send(&n->out, NULL, "TRY_DEQUEUE %s %lld", t->uuid,
 		    (long long)now);
 		outbox_log(&n->out, LOG_DEBUG, "TRY_DEQUEUE UUID[%s] was "
-		    "broadcast to all servers", t->uuid);
+		    "broadcast to all servers (position %zu of %zu, idle "
+		    "rank %d of %d)", t->uuid, k, len, n->idle_rank,
+		    n->nlive);
 	}
 }
 
@@ -979,6 +981,10 @@ peer_heard(struct node *n, const struct peer_msg *m, const char *addr,
 	if (!p->alive) {
 		n->nlive++;
 		n->idle_dirty = 1;
+		/* A newcomer knows nothing of us: tell it soon, not at our
+		 * next heartbeat. */
+		if (n->next_heartbeat > now + n->cfg.election_window_ms)
+			n->next_heartbeat = now + n->cfg.election_window_ms;
 	}
 	p->alive = 1;
 	if (strcmp(m->sender, n->master) == 0)

@@ -224,7 +224,12 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.verbose = o->verbose;
 	s.jitter_ms = o->jitter;
 	s.crash_percent = o->crash_runs;
-	if (o->nodes >= 100) {
+	if (o->nodes >= 500) {
+		/* Very big clusters: heartbeats every 2 s, progress 500 ms. */
+		s.cfg.node_timeout_ms = 8000;
+		s.cfg.failure_timeout_ms = 4000;
+		s.cfg.progress_interval_ms = 500;
+	} else if (o->nodes >= 100) {
 		/* Big clusters: heartbeats every second, not every 250 ms. */
 		s.cfg.node_timeout_ms = 4000;
 		s.cfg.failure_timeout_ms = 2000;
@@ -364,7 +369,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 			sim_flush(&s, i);
 		}
 	}
-	sim_run_until(&s, s.now + 6 * s.cfg.node_timeout_ms);
+	sim_run_until(&s, s.now + 4 * s.cfg.node_timeout_ms);
 	if (!res->done)
 		sim_violation(&s, "workload not done %.0f s after start",
 		    (double)(limit - start) / 1000);

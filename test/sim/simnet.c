@@ -26,12 +26,30 @@ struct sim_run {
 	struct sim_run		*next;
 };
 
+/* A datagram, encoded and parsed once, shared by its recipients. */
+struct sim_msg {
+	int			 refs;
+	int			 ok;		/* it parsed */
+	char			 addr[32];
+	char			*body;		/* for drop filters */
+	struct peer_msg		 m;
+};
+
+static void
+msg_release(struct sim_msg *msg)
+{
+	if (--msg->refs == 0) {
+		free(msg->body);
+		free(msg);
+	}
+}
+
 struct sim_ev {
 	int64_t			 at;
 	uint64_t		 seq;
 	enum ev_kind		 kind;
 	int			 from, to;	/* DGRAM; TIMER: to */
-	char			*text;		/* DGRAM */
+	struct sim_msg		*msg;		/* DGRAM */
 	struct sim_run		*run;		/* RUNEND */
 };
 
@@ -204,8 +222,11 @@ sim_free(struct simnet *s)
 	struct sim_run	*r;
 	int		 i;
 
-	while (s->dgrams->n > 0)
-		free(heap_pop(s->dgrams).text);
+	while (s->dgrams->n > 0) {
+		struct sim_ev e = heap_pop(s->dgrams);
+		if (e.kind == EV_DGRAM)
+			msg_release(e.msg);
+	}
 	free(s->dgrams->v);
 	free(s->dgrams);
 	while ((r = s->runs) != NULL) {
@@ -239,33 +260,48 @@ sim_index(struct simnet *s, const char *name)
 
 /* ---- the network ------------------------------------------------------ */
 
+/* Encode and parse a datagram of node `from` once. */
+static struct sim_msg *
+make_msg(struct simnet *s, int from, const char *body)
+{
+	struct sim_msg	*msg = calloc(1, sizeof *msg);
+	char		 text[DATAGRAM_MAX + 256], err[128];
+	int		 hl;
+
+	hl = peer_header(text, sizeof text, "sim", s->nodes[from].cfg.name,
+	    s->incarnation[from], 1000 + from);
+	snprintf(text + hl, sizeof text - hl, "%s", body);
+	msg->body = strdup(body);
+	msg->ok = peer_parse(text, strlen(text), &msg->m, err,
+	    sizeof err) == 0;
+	snprintf(msg->addr, sizeof msg->addr, "10.0.%d.%d:%d",
+	    (from + 1) / 256, (from + 1) % 256, 1000 + from);
+	return msg;
+}
+
 static void
-post(struct simnet *s, int from, int to, const char *body)
+post(struct simnet *s, int from, int to, struct sim_msg *msg)
 {
 	struct sim_ev	e;
-	char		head[256];
-	int		hl, copies = 1;
+	int		copies = 1;
 
 	s->sent++;
 	if (!s->alive[to] || s->group[from] != s->group[to] ||
 	    (s->loss_percent > 0 &&
 	    (int)(sim_random(s) % 100) < s->loss_percent) ||
-	    (s->drop != NULL && s->drop(s, from, to, body))) {
+	    (s->drop != NULL && s->drop(s, from, to, msg->body))) {
 		s->lost++;
 		return;
 	}
 	if (s->dup_percent > 0 && (int)(sim_random(s) % 100) < s->dup_percent)
 		copies = 2;
-	hl = peer_header(head, sizeof head, "sim", s->nodes[from].cfg.name,
-	    s->incarnation[from], 1000 + from);
 	while (copies-- > 0) {
 		memset(&e, 0, sizeof e);
 		e.kind = EV_DGRAM;
 		e.from = from;
 		e.to = to;
-		e.text = malloc(hl + strlen(body) + 1);
-		memcpy(e.text, head, hl);
-		strcpy(e.text + hl, body);
+		e.msg = msg;
+		msg->refs++;
 		e.at = s->now + s->latency_ms + (s->jitter_ms > 0 ?
 		    (int64_t)(sim_random(s) % (uint64_t)(s->jitter_ms + 1)) : 0);
 		heap_push(s->dgrams, e);
@@ -330,15 +366,23 @@ sim_flush(struct simnet *s, int i)
 		struct sim_run *r;
 		struct task *t;
 		struct sim_ev e;
+		struct sim_msg *msg;
 		switch (a->type) {
 		case ACT_BROADCAST:
+			msg = make_msg(s, i, a->text);
+			msg->refs++;
 			for (j = 0; j < s->n; j++)
 				if (j != i)
-					post(s, i, j, a->text);
+					post(s, i, j, msg);
+			msg_release(msg);
 			break;
 		case ACT_UNICAST:
-			if ((j = sim_index(s, a->peer)) >= 0)
-				post(s, i, j, a->text);
+			if ((j = sim_index(s, a->peer)) >= 0) {
+				msg = make_msg(s, i, a->text);
+				msg->refs++;
+				post(s, i, j, msg);
+				msg_release(msg);
+			}
 			break;
 		case ACT_START:
 			check_start(s, i, a->uuid);
@@ -496,12 +540,10 @@ reap_runs(struct simnet *s)
 void
 sim_run_until(struct simnet *s, int64_t t)
 {
-	static struct peer_msg	m;
 	uint64_t		events = 0;
 
 	while (s->dgrams->n > 0 && s->dgrams->v[0].at <= t) {
 		struct sim_ev e = heap_pop(s->dgrams);
-		char err[128], addr[32];
 
 		s->now = e.at;
 		switch (e.kind) {
@@ -517,17 +559,13 @@ sim_run_until(struct simnet *s, int64_t t)
 				end_run(s, e.run);
 			break;
 		case EV_DGRAM:
-			if (s->alive[e.to] && peer_parse(e.text,
-			    strlen(e.text), &m, err, sizeof err) == 0) {
+			if (s->alive[e.to] && e.msg->ok) {
 				s->delivered++;
-				snprintf(addr, sizeof addr, "10.0.%d.%d:%d",
-				    (e.from + 1) / 256, (e.from + 1) % 256,
-				    1000 + e.from);
-				node_peer_msg(&s->nodes[e.to], &m, addr,
-				    s->now);
+				node_peer_msg(&s->nodes[e.to], &e.msg->m,
+				    e.msg->addr, s->now);
 				sim_flush(s, e.to);
 			}
-			free(e.text);
+			msg_release(e.msg);
 			break;
 		}
 		if (++events % 65536 == 0)
