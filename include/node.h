@@ -23,7 +23,7 @@ struct task;
 struct taskdesc_set;
 struct peer_msg;
 
-#define NODE_CLAIMS	256	/* remembered TRY_DEQUEUE proposals */
+#define NODE_CLAIMS	1024	/* remembered TRY_DEQUEUE proposals */
 #define CLAIM_WINDOWS	4	/* remembered for this many windows */
 
 struct node_config {

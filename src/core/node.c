@@ -586,8 +586,9 @@ static void
 dispatch(struct node *n, int64_t now)
 {
 	struct task	*t;
-	size_t		 k, len;
+	size_t		 k, len, place;
 	int64_t		 memory = CLAIM_WINDOWS * n->cfg.dequeue_window_ms;
+	int64_t		 wake;
 
 	while (n->running < n->cfg.slots && !n->deq.active) {
 		if (!n->volunteer) {
@@ -605,26 +606,33 @@ dispatch(struct node *n, int64_t now)
 		/*
 		 * From our place on, the first task nobody is claiming: our
 		 * rank after a lost race, else our rank among idle nodes.  A
-		 * task before our place that stays unclaimed for a few
-		 * windows is fair game (its node may not be idle after all).
+		 * task at position p before our place r that stays unclaimed
+		 * is ours to try after r - p more windows: the next in line
+		 * step in one at a time, never all at once.
 		 */
-		k = n->rank > 0 ? (size_t)n->rank : (size_t)idle_rank(n);
+		place = n->rank > 0 ? (size_t)n->rank : (size_t)idle_rank(n);
 		n->rank = 0;
-		for (t = NULL; k < len; k++) {
+		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
 			if (claimed(n, t->uuid, now - memory) == NULL)
 				break;
 			t = NULL;
 		}
-		for (k = 0; t == NULL && k < len; k++) {
+		wake = -1;
+		for (k = 0; t == NULL && k < len && k < place; k++) {
 			struct task *w = readyq_at(&n->ready, k);
-			if (now - w->ready_ms >= memory &&
-			    claimed(n, w->uuid, now - memory) == NULL)
+			int64_t due = w->ready_ms + memory +
+			    (int64_t)(place - k) * n->cfg.dequeue_window_ms;
+			if (claimed(n, w->uuid, now - memory) != NULL)
+				continue;
+			if (now >= due)
 				t = w;
+			else if (wake < 0 || due < wake)
+				wake = due;
 		}
 		if (t == NULL) {
-			/* Nothing for us now: look again in a few windows. */
-			n->retry_at = now + memory;
+			/* Nothing for us now: look again when one is due. */
+			n->retry_at = wake >= 0 ? wake : now + memory;
 			return;
 		}
 		n->deq.active = 1;

@@ -410,7 +410,8 @@ sim_flush(struct simnet *s, int i)
 			break;
 		case ACT_JOURNAL:
 			/* What the node's disk keeps: the latest record. */
-			if ((t = node_find(&s->nodes[i], a->uuid)) != NULL) {
+			if (!s->no_disks &&
+			    (t = node_find(&s->nodes[i], a->uuid)) != NULL) {
 				char rec[RECORD_LINE_MAX], err[64];
 				struct task *copy;
 				if (wire_task_encode(t, rec, sizeof rec) > 0 &&

@@ -53,6 +53,7 @@ struct simnet {
 	uint64_t		 sent, lost, delivered, starts;
 	unsigned		 scheduled;	/* uuids handed out */
 	int			 verbose;
+	int			 no_disks;	/* nobody restarts: skip journals */
 	/* Invariant violations: count and the first one's text. */
 	int			 violations;
 	char			 violation[1024];
