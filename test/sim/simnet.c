@@ -23,6 +23,7 @@ struct sim_run {
 	int			 stopping;
 	int			 crash;		/* ends without a result */
 	int			 done;
+	int			 pending;	/* its events in the heap */
 	struct sim_run		*next;
 };
 
@@ -330,6 +331,7 @@ schedule_runend(struct simnet *s, struct sim_run *r)
 	e.kind = EV_RUNEND;
 	e.at = r->end;
 	e.run = r;
+	r->pending++;
 	heap_push(s->dgrams, e);
 }
 
@@ -522,15 +524,14 @@ sim_finish(struct simnet *s, int i, const char *uuid)
 		end_run(s, r);
 }
 
-/* Free the runs that are over (they may still be in the heap: keep them
- * until their event passed). */
+/* Free the runs that are over and that no event in the heap refers to. */
 static void
 reap_runs(struct simnet *s)
 {
 	struct sim_run	**pp = &s->runs, *r;
 
 	while ((r = *pp) != NULL) {
-		if (r->done && (r->end < 0 || r->end < s->now)) {
+		if (r->done && r->pending == 0) {
 			*pp = r->next;
 			free(r);
 		} else
@@ -556,6 +557,7 @@ sim_run_until(struct simnet *s, int64_t t)
 			}
 			break;
 		case EV_RUNEND:
+			e.run->pending--;
 			if (!e.run->done && e.run->end == e.at)
 				end_run(s, e.run);
 			break;
