@@ -28,6 +28,7 @@ struct opts {
 	int		 partitions;
 	int		 busy;		/* busy/idle flips */
 	const char	*avail;		/* NULL | exp | weibull */
+	const char	*trace;		/* availability trace file */
 	int		 table;
 	int		 verbose;
 	int		 quiet;
@@ -50,7 +51,9 @@ usage(void)
 "usage: volery-sim [-n nodes] [-s seed] [-S seeds] [-l loss%%] [-d dup%%]\n"
 "                  [-j jitter_ms] [-w thesis|bag] [-k workflows] [-t tasks]\n"
 "                  [-T task_ms] [-c crash%%] [-C crashes] [-P partitions]\n"
-"                  [-B busy_flips] [-a exp|weibull] [-R] [-q] [-v]\n"
+"                  [-B busy_flips] [-a exp|weibull] [-A trace] [-R] [-q] [-v]\n"
+"  -A F  node availability from a trace: lines '<node> <down_ms> <up_ms>',\n"
+"        times from the start of the workload\n"
 "  -S N  sweep seeds s..s+N-1, stop at the first violation\n"
 "  -R    the report table: 9, 100, 1000 nodes at 0%%, 1%%, 10%% loss\n"
 "  -v    print every event (replay a seed with the same options)\n");
@@ -225,7 +228,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.jitter_ms = o->jitter;
 	s.crash_percent = o->crash_runs;
 	/* Journals are only read back by restarts. */
-	s.no_disks = o->crashes == 0 && o->avail == NULL;
+	s.no_disks = o->crashes == 0 && o->avail == NULL && o->trace == NULL;
 	if (o->nodes >= 500) {
 		/* Very big clusters: heartbeats every 2 s, progress 500 ms. */
 		s.cfg.node_timeout_ms = 8000;
@@ -306,6 +309,39 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 				f[nf++].undo = 1;
 			}
 		}
+	}
+	if (o->trace != NULL) {
+		FILE *tf = fopen(o->trace, "r");
+		char line[256];
+		int node;
+		long long down, up;
+		if (tf == NULL) {
+			fprintf(stderr, "volery-sim: %s: cannot read\n",
+			    o->trace);
+			exit(2);
+		}
+		while (fgets(line, sizeof line, tf) != NULL) {
+			struct fault *g;
+			if (line[0] == '#' || line[0] == '\n')
+				continue;
+			if (sscanf(line, "%d %lld %lld", &node, &down,
+			    &up) != 3 || node < 0 || node >= o->nodes ||
+			    down < 0 || up <= down) {
+				fprintf(stderr, "volery-sim: %s: bad line: %s",
+				    o->trace, line);
+				exit(2);
+			}
+			g = realloc(f, (nf + 2) * sizeof *f);
+			f = g;
+			memset(&f[nf], 0, 2 * sizeof *f);
+			f[nf].at = start + down;
+			f[nf].node = node;
+			f[nf + 1] = f[nf];
+			f[nf + 1].at = start + up;
+			f[nf + 1].undo = 1;
+			nf += 2;
+		}
+		fclose(tf);
 	}
 	qsort(f, nf, sizeof *f, fault_cmp);
 
@@ -424,11 +460,11 @@ int
 main(int argc, char **argv)
 {
 	struct opts	o = { 9, 1, 1, 0, 0, 2, "thesis", 10, 100, 2000,
-			    0, 0, 0, 0, NULL, 0, 0, 0 };
+			    0, 0, 0, 0, NULL, NULL, 0, 0, 0 };
 	struct result	r;
 	int		ch, bad = 0, k;
 
-	while ((ch = getopt(argc, argv, "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:Rqv"))
+	while ((ch = getopt(argc, argv, "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:Rqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -446,6 +482,7 @@ main(int argc, char **argv)
 		case 'P': o.partitions = atoi(optarg); break;
 		case 'B': o.busy = atoi(optarg); break;
 		case 'a': o.avail = optarg; break;
+		case 'A': o.trace = optarg; break;
 		case 'R': o.table = 1; break;
 		case 'q': o.quiet = 1; break;
 		case 'v': o.verbose = 1; break;
