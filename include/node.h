@@ -25,6 +25,7 @@ struct peer_msg;
 
 #define NODE_CLAIMS	1024	/* remembered TRY_DEQUEUE proposals */
 #define CLAIM_WINDOWS	4	/* remembered for this many windows */
+#define NODE_HINTS	512	/* power of two */
 
 struct node_config {
 	char		name[NAME_MAXLEN + 1];
@@ -112,6 +113,12 @@ struct node {
 		int64_t		   seen;	/* our clock */
 	}			   claims[NODE_CLAIMS];
 	int			   nclaims;	/* ring position */
+	/* Newest claim per task, direct-mapped by uuid hash: a quick
+	 * "is someone taking it" for dispatch. */
+	struct claim_hint {
+		char		   uuid[UUID_STRLEN + 1];
+		int64_t		   seen;
+	}			   hints[NODE_HINTS];
 	int64_t			   retry_at;	/* all ready tasks claimed */
 	uint64_t		   stat_duplicates;	/* runs stopped */
 };

@@ -555,31 +555,39 @@ idle_rank(struct node *n)
  * race lost to k others, the next try is for position k of the queue
  * (thesis Figure 3.11), so the losers do not collide again.
  */
-/* Someone else proposed to dequeue uuid since `since`. */
-static const struct claim *
+static size_t
+hint_slot(const char *uuid)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*uuid != '\0')
+		h = (h ^ (unsigned char)*uuid++) * 1099511628211ULL;
+	return h & (NODE_HINTS - 1);
+}
+
+/* Someone else proposed to dequeue uuid since `since` (as far as the
+ * hints tell: a collision may hide a claim; the race settles it). */
+static int
 claimed(const struct node *n, const char *uuid, int64_t since)
 {
-	int	i;
+	const struct claim_hint *h = &n->hints[hint_slot(uuid)];
 
-	for (i = 0; i < NODE_CLAIMS; i++) {
-		const struct claim *c = &n->claims[i];
-		if (c->seen >= since && c->uuid[0] != '\0' &&
-		    strcmp(c->uuid, uuid) == 0)
-			return c;
-	}
-	return NULL;
+	return h->seen >= since && strcmp(h->uuid, uuid) == 0;
 }
 
 static void
 remember_claim(struct node *n, const char *uuid, const char *node,
     int64_t ts, int64_t now)
 {
-	struct claim	*c = &n->claims[n->nclaims++ % NODE_CLAIMS];
+	struct claim		*c = &n->claims[n->nclaims++ % NODE_CLAIMS];
+	struct claim_hint	*h = &n->hints[hint_slot(uuid)];
 
 	snprintf(c->uuid, sizeof c->uuid, "%s", uuid);
 	snprintf(c->node, sizeof c->node, "%s", node);
 	c->ts = ts;
 	c->seen = now;
+	snprintf(h->uuid, sizeof h->uuid, "%s", uuid);
+	h->seen = now;
 }
 
 static void
@@ -614,7 +622,7 @@ dispatch(struct node *n, int64_t now)
 		n->rank = 0;
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
-			if (claimed(n, t->uuid, now - memory) == NULL)
+			if (!claimed(n, t->uuid, now - memory))
 				break;
 			t = NULL;
 		}
@@ -623,7 +631,7 @@ dispatch(struct node *n, int64_t now)
 			struct task *w = readyq_at(&n->ready, k);
 			int64_t due = w->ready_ms + memory +
 			    (int64_t)(place - k) * n->cfg.dequeue_window_ms;
-			if (claimed(n, w->uuid, now - memory) != NULL)
+			if (claimed(n, w->uuid, now - memory))
 				continue;
 			if (now >= due)
 				t = w;
