@@ -56,6 +56,7 @@ struct peer {
 	int		reputation;
 	uint64_t	ntasks;
 	uint64_t	digest;
+	int64_t		running_ms;	/* its last PROGRESS: it runs a task */
 };
 
 struct node {

@@ -540,7 +540,10 @@ idle_rank(struct node *n)
 		return n->idle_rank;
 	for (i = 0; i < n->npeers; i++) {
 		const struct peer *p = &n->peers[i];
+		/* A one-slot node that sends PROGRESS is busy, whatever its
+		 * last heartbeat (seconds old, maybe) said. */
 		if (p->alive && p->free > 0 && takes_tasks(p->volunteer) &&
+		    !(p->slots == 1 && p->running_ms > 0) &&
 		    strcmp(p->name, n->cfg.name) < 0)
 			k++;
 	}
@@ -1534,9 +1537,22 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		    "processed", m->uuid, m->sender);
 		break;
 	case PEER_STATE:
+		/* The runner reporting the end of its run is free again. */
+		if (p->running_ms > 0 && strstr(m->record, " st=Running ") ==
+		    NULL) {
+			char on[NAME_MAXLEN + 8];
+			snprintf(on, sizeof on, " on=%s ", m->sender);
+			if (strstr(m->record, on) != NULL) {
+				p->running_ms = 0;
+				n->idle_dirty = 1;
+			}
+		}
 		merge_record(n, m, now);
 		break;
 	case PEER_PROGRESS:
+		if (p->running_ms == 0)
+			n->idle_dirty = 1;
+		p->running_ms = now;
 		on_progress(n, m, now);
 		break;
 	case PEER_GET_TASK:
@@ -1643,6 +1659,11 @@ unacked:
 	}
 	for (i = 0; i < n->npeers; i++) {
 		struct peer *p = &n->peers[i];
+		if (p->running_ms > 0 &&
+		    now - p->running_ms > 2 * n->cfg.progress_interval_ms) {
+			p->running_ms = 0;	/* its run is over */
+			n->idle_dirty = 1;
+		}
 		if (p->alive && now - p->heard_ms > n->cfg.node_timeout_ms) {
 			p->alive = 0;
 			n->nlive--;
