@@ -4,6 +4,7 @@
 #   make demo       run a local node and a sample workflow
 #   make test       unit, simulator, integration, fuzz, `make check`, `make valgrind`
 #   make sim        the simulator's report: 9, 100, 1000 nodes at 0/1/10% loss
+#   make simsweep   the large simulator sweep (SWEEP_SEEDS per fault mix)
 #   make check      the unit and integration tests under ASan + UBSan
 #   make valgrind   the unit and integration tests under valgrind
 #
@@ -52,7 +53,7 @@ SIM_SRC	= test/sim/simnet.c
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest
+.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simsweep
 .DEFAULT_GOAL := all
 
 all: $(VOLERY) $(TASK_BIN) $(BUILD)/volery-sim
@@ -64,6 +65,20 @@ $(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h $(CORE_LIB)
 
 sim: $(BUILD)/volery-sim
 	$(BUILD)/volery-sim -R
+
+# The large sweep (a benchmark target, not in `make test`): thousands of
+# seeds per fault mix, bigger clusters.
+SWEEP_SEEDS ?= 5000
+simsweep: $(BUILD)/volery-sim
+	@set -e; for f in "-n 5 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2" \
+	    "-n 9 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -k 12" \
+	    "-n 3 -l 20 -d 10 -j 10 -c 20 -C 2 -P 2 -B 2 -k 6" \
+	    "-n 12 -a weibull -l 5 -j 5 -c 5 -P 2 -k 14" \
+	    "-n 30 -l 10 -d 5 -j 5 -c 10 -C 4 -P 4 -B 4 -k 33" \
+	    "-n 6 -w bag -t 60 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3"; do \
+	    echo "volery-sim $$f:"; \
+	    $(BUILD)/volery-sim -S $(SWEEP_SEEDS) -s 100000 -k 8 -T 500 -q $$f; \
+	done
 
 # Replayed failing seeds and a short sweep: part of `make test`.
 simtest: $(BUILD)/volery-sim
