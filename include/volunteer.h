@@ -1,0 +1,82 @@
+/*
+ * volunteer.h -- whether this host may run tasks now (DESIGN.md section
+ * 6), as pure logic over readings the shell's probes make: the CPU share
+ * not used by volery's own tasks, seconds since the last keyboard/mouse
+ * input, local time, and the IDLE hook.  No /proc, clock or device here.
+ */
+#ifndef VOLERY_VOLUNTEER_H
+#define VOLERY_VOLUNTEER_H
+
+#include <stdint.h>
+
+#define VOL_WINDOWS_MAX 16
+
+enum vol_mode {
+	VOL_SCREENSAVER,	/* volunteer only while the host is idle */
+	VOL_DEDICATED,		/* always */
+};
+
+enum vol_force {
+	VOL_AUTO,		/* the probes decide */
+	VOL_FORCE_ON,		/* IDLE on: the user says the host is idle */
+	VOL_FORCE_OFF,		/* IDLE off: the user says it is in use */
+};
+
+/* A batch window: days (bit 0 Sunday .. bit 6 Saturday) it starts on,
+ * from/to in minutes after midnight; to <= from crosses midnight. */
+struct vol_window {
+	int	days;
+	int	from_min;
+	int	to_min;
+};
+
+struct vol_policy {
+	enum vol_mode	 mode;
+	int		 input_idle_s;		/* start: no input this long */
+	int		 cpu_idle_percent;	/* start: others' CPU at most */
+	int		 suspend_input_s;	/* suspend: input this recent */
+	int		 resume_idle_s;		/* resume: no input this long */
+	int		 vacate_after_s;	/* suspended this long: vacate */
+	int		 nwindows;
+	struct vol_window windows[VOL_WINDOWS_MAX];
+};
+
+/* One round of probes.  -1 means the probe knows nothing. */
+struct vol_reading {
+	int64_t		 now_ms;
+	int		 weekday;	/* local: 0 Sunday .. 6 Saturday */
+	int		 minute;	/* local: minutes after midnight */
+	int		 cpu_busy_percent;	/* not volery's own tasks */
+	int64_t		 input_idle_s;	/* since the last input */
+	enum vol_force	 force;
+};
+
+enum vol_state {
+	VOL_BUSY,	/* the user is here: take nothing */
+	VOL_IDLE,	/* screensaver mode, host idle: volunteer */
+	VOL_BATCH,	/* inside a batch window: all slots, any load */
+	VOL_ALWAYS,	/* dedicated mode */
+};
+
+/* What the node does now. */
+struct vol_decision {
+	enum vol_state	 state;
+	int		 volunteer;	/* may take tasks */
+	int		 suspend;	/* stop (SIGSTOP) tasks running here */
+	int		 vacate;	/* give suspended tasks back (Ready) */
+	const char	*name;		/* idle|busy|batch|dedicated|suspended */
+};
+
+/* Carried from one round to the next: the hysteresis. */
+struct vol {
+	enum vol_state	 state;
+	int64_t		 busy_since_ms;	/* when it last turned busy */
+};
+
+void	vol_init(struct vol *);
+int	vol_in_window(const struct vol_policy *, int weekday, int minute);
+/* running: how many tasks run here (suspended or not). */
+struct vol_decision vol_decide(struct vol *, const struct vol_policy *,
+	    const struct vol_reading *, int running);
+
+#endif
