@@ -91,6 +91,7 @@ int		 task_state_parse(const char *, enum task_state *);
 const char	*task_prio_name(enum task_prio);
 int		 task_prio_parse(const char *, enum task_prio *);
 
+uint64_t	 task_hash(const char *);
 int		 task_uuid_valid(const char *);
 int		 task_name_valid(const char *);
 int		 task_token_valid(const char *, int);

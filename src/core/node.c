@@ -552,20 +552,10 @@ idle_rank(struct node *n)
 	return k;
 }
 
-/*
- * Take ready tasks while slots are free: alone, at once; with peers, by
- * the distributed dequeue (Algorithm 3.2), one race at a time.  After a
- * race lost to k others, the next try is for position k of the queue
- * (thesis Figure 3.11), so the losers do not collide again.
- */
 static size_t
 hint_slot(const char *uuid)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*uuid != '\0')
-		h = (h ^ (unsigned char)*uuid++) * 1099511628211ULL;
-	return h & (NODE_HINTS - 1);
+	return task_hash(uuid) & (NODE_HINTS - 1);
 }
 
 /* Someone else proposed to dequeue uuid since `since` (as far as the
@@ -593,6 +583,12 @@ remember_claim(struct node *n, const char *uuid, const char *node,
 	h->seen = now;
 }
 
+/*
+ * Take ready tasks while slots are free: alone, at once; with peers, by
+ * the distributed dequeue (Algorithm 3.2), one race at a time.  After a
+ * race lost to k others, the next try is for position k of the queue
+ * (thesis Figure 3.11), so the losers do not collide again.
+ */
 static void
 dispatch(struct node *n, int64_t now)
 {
@@ -911,16 +907,6 @@ node_digest(struct node *n)
 	return d;
 }
 
-static uint64_t
-name_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static struct peer *
 peer_find(struct node *n, const char *name)
 {
@@ -928,7 +914,7 @@ peer_find(struct node *n, const char *name)
 
 	if (n->peer_cap == 0)
 		return NULL;
-	for (i = name_hash(name) & (n->peer_cap - 1); n->peer_slots[i] >= 0;
+	for (i = task_hash(name) & (n->peer_cap - 1); n->peer_slots[i] >= 0;
 	    i = (i + 1) & (n->peer_cap - 1))
 		if (strcmp(n->peers[n->peer_slots[i]].name, name) == 0)
 			return &n->peers[n->peer_slots[i]];
@@ -952,13 +938,13 @@ peer_index_add(struct node *n)
 		n->peer_slots = slots;
 		n->peer_cap = cap;
 		for (k = 0; k + 1 < n->npeers; k++) {
-			for (i = name_hash(n->peers[k].name) & (cap - 1);
+			for (i = task_hash(n->peers[k].name) & (cap - 1);
 			    slots[i] >= 0; i = (i + 1) & (cap - 1))
 				;
 			slots[i] = (int)k;
 		}
 	}
-	for (i = name_hash(n->peers[n->npeers - 1].name) & (n->peer_cap - 1);
+	for (i = task_hash(n->peers[n->npeers - 1].name) & (n->peer_cap - 1);
 	    n->peer_slots[i] >= 0; i = (i + 1) & (n->peer_cap - 1))
 		;
 	n->peer_slots[i] = (int)n->npeers - 1;

@@ -33,6 +33,17 @@ task_new(const char *uuid, const char *exec, int ninputs)
 	return t;
 }
 
+/* FNV-1a of a uuid or name: the hash of the task map, peers and hints. */
+uint64_t
+task_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
 void
 task_free(struct task *t)
 {

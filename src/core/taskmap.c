@@ -13,18 +13,6 @@
 static struct task tombstone;
 #define TOMB (&tombstone)
 
-static uint64_t
-hash_uuid(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	while (*s != '\0') {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 void
 taskmap_init(struct taskmap *m)
 {
@@ -47,7 +35,7 @@ static size_t
 probe(const struct taskmap *m, const char *uuid, int *found)
 {
 	size_t	mask = m->cap - 1;
-	size_t	i = hash_uuid(uuid) & mask;
+	size_t	i = task_hash(uuid) & mask;
 	size_t	first_tomb = SIZE_MAX;
 
 	for (;;) {
