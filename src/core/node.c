@@ -1275,9 +1275,13 @@ record_wins(const struct node *n, const struct task *r, const struct task *t)
 	return rules_record_wins(r, t);
 }
 
-/* A record from a peer (ENQUEUE or STATE): merge it into our map. */
+/*
+ * A record from a peer (ENQUEUE or STATE): merge it into our map.  The
+ * record's uuid goes to uuid if it decoded ("" if not).
+ */
 static void
-merge_record(struct node *n, const struct peer_msg *m, int64_t now)
+merge_record(struct node *n, const struct peer_msg *m, int64_t now,
+    char *uuid)
 {
 	struct task	*r, *t;
 	char		 err[128];
@@ -1286,8 +1290,10 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now)
 	    sizeof err)) == NULL) {
 		outbox_log(&n->out, LOG_DEBUG, "bad %s from %s: %s; dropped",
 		    peer_type_name(m->type), m->sender, err);
+		uuid[0] = '\0';
 		return;
 	}
+	memcpy(uuid, r->uuid, UUID_STRLEN + 1);
 	if (r->submit_ms > n->last_submit)
 		n->last_submit = r->submit_ms;
 	if ((t = taskmap_find(&n->map, r->uuid)) == NULL) {
@@ -1400,6 +1406,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	struct peer		*p;
 	struct task		*t;
 	struct candidacy	 theirs, mine;
+	char			 uuid[UUID_STRLEN + 1];
 	size_t			 it = 0;
 
 	if ((p = peer_heard(n, m, addr, now)) == NULL)
@@ -1489,15 +1496,9 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 			    (unsigned long long)n->epoch);
 		break;
 	case PEER_ENQUEUE:
-		merge_record(n, m, now);
-		if (node_is_master(n)) {
-			char uuid[UUID_STRLEN + 1];
-			const char *id = strstr(m->record, " id=");
-			if (id != NULL && sscanf(id + 4, "%36s", uuid) == 1 &&
-			    task_uuid_valid(uuid))
-				outbox_send(&n->out, m->sender,
-				    "ENQUEUE_ACK %s", uuid);
-		}
+		merge_record(n, m, now, uuid);
+		if (node_is_master(n) && uuid[0] != '\0')
+			outbox_send(&n->out, m->sender, "ENQUEUE_ACK %s", uuid);
 		break;
 	case PEER_ENQUEUE_ACK:
 		if (strcmp(m->sender, n->master) == 0 &&
@@ -1533,7 +1534,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 				n->idle_dirty = 1;
 			}
 		}
-		merge_record(n, m, now);
+		merge_record(n, m, now, uuid);
 		break;
 	case PEER_PROGRESS:
 		if (p->running_ms == 0)

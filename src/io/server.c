@@ -114,15 +114,15 @@ carry_out(void)
 		case ACT_UNICAST:
 			send_to_peer(a->peer, a->text);
 			break;
+		case ACT_NOTIFY:	/* the line is a snapshot */
+			clients_notify(a->uuid, a->text);
+			break;
 		case ACT_JOURNAL:
-		case ACT_NOTIFY:
 		case ACT_START:
 			if ((t = node_find(&srv.core, a->uuid)) == NULL)
 				break;
 			if (a->type == ACT_JOURNAL)
 				journal_append(t);
-			else if (a->type == ACT_NOTIFY)
-				clients_notify(t->uuid, a->text);
 			else if (runner_start(t, err, sizeof err) == -1) {
 				struct node_exit e = { -1, 0 };
 				char uuid[UUID_STRLEN + 1];

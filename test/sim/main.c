@@ -131,32 +131,6 @@ all_final(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 	return 1;
 }
 
-/* Schedule one workflow of thesis Table 4.1 on node i. */
-static int
-workflow(struct simnet *s, int i, int prio, char (*u)[UUID_STRLEN + 1])
-{
-	struct node_binding	b[3];
-	int			k;
-
-	if (sim_schedule(s, i, "import", prio, 0, NULL, u[0]) == -1)
-		return -1;
-	for (k = 0; k < 3; k++) {
-		memcpy(b[k].uuid, u[0], sizeof b[k].uuid);
-		b[k].nth = k + 1;
-	}
-	if (sim_schedule(s, i, "georeferencing", prio, 3, b, u[1]) == -1)
-		return -1;
-	memcpy(b[1].uuid, u[1], sizeof b[1].uuid);
-	b[1].nth = 1;
-	memcpy(b[2].uuid, u[1], sizeof b[2].uuid);
-	b[2].nth = 2;
-	if (sim_schedule(s, i, "segmentation", prio, 3, b, u[2]) == -1)
-		return -1;
-	memcpy(b[0].uuid, u[2], sizeof b[0].uuid);
-	b[0].nth = 1;
-	return sim_schedule(s, i, "anomaly_detection", prio, 1, b, u[3]);
-}
-
 static void
 descs(struct taskdesc_set *set)
 {
@@ -269,7 +243,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		s.task_ms = o->task_ms;
 		u = calloc(ntasks, sizeof *u);
 		for (k = 0; k < o->workflows; k++)
-			workflow(&s, k % o->nodes, sim_random(&s) % 2,
+			sim_workflow(&s, k % o->nodes, sim_random(&s) % 2,
 			    &u[4 * k]);
 		ideal_ms = (int64_t)ceil(4.0 * o->workflows / o->nodes) *
 		    o->task_ms;
@@ -438,14 +412,13 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 }
 
 static void
-print_result(const struct opts *o, uint64_t seed, const struct result *r)
+print_result(const struct opts *o, const struct result *r)
 {
 	printf("%5d %5d%% %6d %9.2f %8.2f %+7.1f%% %8.3f %7.1f%% %9.1f %8.0f  %s"
 	    "\n", o->nodes, o->loss, r->tasks, r->makespan, r->ideal,
 	    r->ideal > 0 ? (r->makespan / r->ideal - 1) * 100 : 0, r->wait,
 	    r->dup_pct, r->dgrams_per_task, r->election_ms,
 	    r->violations ? "VIOLATION" : "ok");
-	(void)seed;
 }
 
 static void
@@ -512,7 +485,7 @@ main(int argc, char **argv)
 				if (p.workflows > 250)
 					p.workflows = 250;
 				run_one(&p, o.seed, &r);
-				print_result(&p, o.seed, &r);
+				print_result(&p, &r);
 				fflush(stdout);
 				bad += r.violations > 0;
 			}
@@ -536,6 +509,6 @@ main(int argc, char **argv)
 	}
 	header();
 	run_one(&o, o.seed, &r);
-	print_result(&o, o.seed, &r);
+	print_result(&o, &r);
 	return r.violations > 0 ? 1 : 0;
 }

@@ -449,7 +449,7 @@ sim_boot(struct simnet *s, int i, int reputation)
 {
 	struct node_config	 cfg = s->cfg;
 	struct task		*t, **v;
-	size_t			 it = 0, n, k;
+	size_t			 n, k;
 
 	if (s->nodes[i].descs != NULL)
 		node_free(&s->nodes[i]);
@@ -468,7 +468,6 @@ sim_boot(struct simnet *s, int i, int reputation)
 			node_restore(&s->nodes[i], t);
 	}
 	free(v);
-	(void)it;
 	node_recover(&s->nodes[i], s->now);
 	node_start(&s->nodes[i], s->now);
 	sim_flush(s, i);
@@ -618,6 +617,32 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 		trace(s, i, err);
 	sim_flush(s, i);
 	return rc;
+}
+
+/* Schedule one workflow of thesis Table 4.1 on node i. */
+int
+sim_workflow(struct simnet *s, int i, int prio, char (*u)[UUID_STRLEN + 1])
+{
+	struct node_binding	b[3];
+	int			k;
+
+	if (sim_schedule(s, i, "import", prio, 0, NULL, u[0]) == -1)
+		return -1;
+	for (k = 0; k < 3; k++) {
+		memcpy(b[k].uuid, u[0], sizeof b[k].uuid);
+		b[k].nth = k + 1;
+	}
+	if (sim_schedule(s, i, "georeferencing", prio, 3, b, u[1]) == -1)
+		return -1;
+	memcpy(b[1].uuid, u[1], sizeof b[1].uuid);
+	b[1].nth = 1;
+	memcpy(b[2].uuid, u[1], sizeof b[2].uuid);
+	b[2].nth = 2;
+	if (sim_schedule(s, i, "segmentation", prio, 3, b, u[2]) == -1)
+		return -1;
+	memcpy(b[0].uuid, u[2], sizeof b[0].uuid);
+	b[0].nth = 1;
+	return sim_schedule(s, i, "anomaly_detection", prio, 1, b, u[3]);
 }
 
 int

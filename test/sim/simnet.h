@@ -72,6 +72,9 @@ int	sim_master_count(struct simnet *, const char **name);
 int	sim_index(struct simnet *, const char *name);
 int	sim_schedule(struct simnet *, int i, const char *exec, int prio,
 	    int nbind, const struct node_binding *, char *uuid_out);
+/* The four-task workflow of thesis Table 4.1 on node i, uuids in u[4]. */
+int	sim_workflow(struct simnet *, int i, int prio,
+	    char (*u)[UUID_STRLEN + 1]);
 int	sim_starts(struct simnet *, const char *uuid, char *last_node);
 void	sim_finish(struct simnet *, int i, const char *uuid);
 uint64_t sim_random(struct simnet *);

@@ -152,32 +152,13 @@ static void
 test_workflow_spreads_and_completes(void **state)
 {
 	struct fixture		*f = boot(4, NULL);
-	struct node_binding	 b[3];
-	char			 u[4][UUID_STRLEN + 1];
 	int			 w, i;
 	char			 ids[8][4][UUID_STRLEN + 1];
 
 	sim_run_until(&f->s, f->s.now + 500);
-	for (w = 0; w < 8; w++) {
-		sim_schedule(&f->s, w % 4, "import", PRIO_LOW, 0, NULL, u[0]);
-		for (i = 0; i < 3; i++) {
-			memcpy(b[i].uuid, u[0], sizeof b[i].uuid);
-			b[i].nth = i + 1;
-		}
-		sim_schedule(&f->s, w % 4, "georeferencing", PRIO_LOW, 3, b,
-		    u[1]);
-		memcpy(b[1].uuid, u[1], sizeof b[1].uuid);
-		b[1].nth = 1;
-		memcpy(b[2].uuid, u[1], sizeof b[2].uuid);
-		b[2].nth = 2;
-		sim_schedule(&f->s, w % 4, "segmentation", PRIO_LOW, 3, b,
-		    u[2]);
-		memcpy(b[0].uuid, u[2], sizeof b[0].uuid);
-		b[0].nth = 1;
-		sim_schedule(&f->s, w % 4, "anomaly_detection", PRIO_LOW, 1, b,
-		    u[3]);
-		memcpy(ids[w], u, sizeof u);
-	}
+	for (w = 0; w < 8; w++)
+		assert_int_equal(sim_workflow(&f->s, w % 4, PRIO_LOW, ids[w]),
+		    0);
 	sim_run_until(&f->s, f->s.now + 2000);
 	for (w = 0; w < 8; w++) {
 		for (i = 0; i < 4; i++) {
