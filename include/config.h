@@ -17,6 +17,7 @@ enum config_mode {
 };
 
 #define BATCH_MAX 16
+#define IDLE_COMMAND_MAX 1024
 
 struct config_batch {
 	int	days;		/* bit 0 = Sunday ... bit 6 = Saturday */
@@ -50,7 +51,10 @@ struct config {
 	int		idle_check_s;
 	int		input_idle_s;
 	int		cpu_idle_percent;
+	int		suspend_input_s;
+	int		resume_idle_s;
 	int		vacate_after_s;
+	char		idle_command[IDLE_COMMAND_MAX + 1];	/* "" none */
 	int		cancel_grace_ms;
 	int		max_attempts;
 	int		ageing_s;

@@ -18,6 +18,7 @@
 #include "outbox.h"
 #include "readyq.h"
 #include "taskmap.h"
+#include "volunteer.h"
 
 struct task;
 struct taskdesc_set;
@@ -172,6 +173,12 @@ void	node_peer_msg(struct node *, const struct peer_msg *,
 
 void	node_set_volunteer(struct node *, int, const char *state,
 	    int64_t now);
+/* The volunteer policy decided (volunteer.h): take tasks or not, and
+ * suspend, resume or vacate our runs. */
+void	node_volunteer(struct node *, const struct vol_decision *,
+	    int64_t now);
+/* Our runs the policy may suspend: all but our own interactive ones. */
+int	node_suspendable(const struct node *);
 void	node_tick(struct node *, int64_t now);
 
 /*

@@ -25,6 +25,8 @@ enum action_type {
 	ACT_NOTIFY,	/* uuid, text: a PROGRESS line for subscribers */
 	ACT_START,	/* uuid: start the task's executable here */
 	ACT_STOP,	/* uuid: stop our process running it */
+	ACT_SUSPEND,	/* uuid: SIGSTOP our process group running it */
+	ACT_RESUME,	/* uuid: SIGCONT it */
 	ACT_TIMER,	/* when: call node_tick() at this time (-1: none) */
 	ACT_BROADCAST,	/* text: a datagram body to every peer */
 	ACT_UNICAST,	/* peer, text: a datagram body to one peer */

@@ -7,6 +7,8 @@
 #define VOLERY_RUNNER_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 struct event_base;
 struct task;
@@ -29,6 +31,13 @@ int	runner_init(struct event_base *, const struct runner_hooks *,
 	    const struct runner_opts *);
 int	runner_start(const struct task *, char *err, size_t errlen);
 void	runner_stop(const char *uuid);
+/* SIGSTOP (1) or SIGCONT (0) the run's whole process group. */
+void	runner_suspend(const char *uuid, int stop);
+/* Our runs' process groups (their leaders' pids), at most max. */
+int	runner_groups(pid_t *, int max);
+/* CPU, in clock ticks, of the runs that ended (wait4), so that the idle
+ * probe counts all our load as ours. */
+uint64_t runner_reaped_ticks(void);
 void	runner_shutdown(void);
 int	runner_count(void);
 

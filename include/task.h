@@ -65,6 +65,7 @@ struct task {
 	int		 noutputs;
 	char		**outputs;
 
+	int		 suspended;	/* Running, but stopped: the user is back */
 	uint64_t	 ver;		/* replicated change counter */
 	int		 attempts;	/* runs started */
 	int		 failures;	/* runs that ended without a result */
@@ -87,6 +88,7 @@ int		 task_inputs_bound(const struct task *);
 
 int		 task_is_final(enum task_state);
 const char	*task_state_name(enum task_state);
+const char	*task_shown_state(const struct task *);
 int		 task_state_parse(const char *, enum task_state *);
 const char	*task_prio_name(enum task_prio);
 int		 task_prio_parse(const char *, enum task_prio *);

@@ -47,6 +47,7 @@ struct client_req {
 	/* TASKS */
 	int			 has_state;
 	enum task_state		 state;
+	int			 suspended_only;	/* TASKS Suspended */
 	/* IDLE */
 	enum idle_force		 idle;
 	/* LOG */

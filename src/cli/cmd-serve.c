@@ -29,15 +29,11 @@ cmd_serve_exec(int argc, char **argv)
 			echo = 0;
 			break;
 		default:
-			fprintf(stderr, "usage: volery %s\n",
-			    cmd_serve_entry.usage);
-			return 2;
+			return cmd_usage(&cmd_serve_entry);
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, "usage: volery %s\n", cmd_serve_entry.usage);
-		return 2;
-	}
+	if (optind != argc)
+		return cmd_usage(&cmd_serve_entry);
 	config_default(&cfg);
 	if (file != NULL && config_load(&cfg, file, err, sizeof err) == -1) {
 		fprintf(stderr, "%s\nvolery: configuration %s has errors; "

@@ -1,6 +1,7 @@
 /*
  * main.c -- dispatch `volery <subcommand>`.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,8 +9,29 @@
 
 static const struct cmd_entry *commands[] = {
 	&cmd_serve_entry,
+	&cmd_idle_entry,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+int
+cmd_fail(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "volery: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return 1;
+}
+
+int
+cmd_usage(const struct cmd_entry *e)
+{
+	fprintf(stderr, "usage: volery %s\n", e->usage);
+	return 2;
+}
 
 static void
 usage(FILE *f)
@@ -32,9 +54,17 @@ main(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	for (i = 0; i < NCOMMANDS; i++)
-		if (strcmp(argv[1], commands[i]->name) == 0)
-			return commands[i]->exec(argc - 1, argv + 1);
+	for (i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(argv[1], commands[i]->name) != 0)
+			continue;
+		if (argc == 3 && (strcmp(argv[2], "--help") == 0 ||
+		    strcmp(argv[2], "-h") == 0)) {
+			printf("usage: volery %s\n%s\nSee volery(1).\n",
+			    commands[i]->usage, commands[i]->summary);
+			return 0;
+		}
+		return commands[i]->exec(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "volery: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

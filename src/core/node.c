@@ -96,7 +96,7 @@ log_task(struct node *n, enum log_level level, const struct task *t,
 	outbox_log(&n->out, level,
 	    "Task(UUID{%s} name{%s} priority{%s} state{%s} ScheduledBy{%s}%s)%s%s",
 	    t->uuid, t->exec, task_prio_name(t->prio),
-	    task_state_name(t->state), t->scheduled_by, where,
+	    task_shown_state(t), t->scheduled_by, where,
 	    extra != NULL ? " " : "", extra != NULL ? extra : "");
 }
 
@@ -154,6 +154,7 @@ make_ready(struct node *n, struct task *t, int64_t now)
 	readyq_remove(&n->ready, t);
 	t->aged = 0;
 	t->progress = 0;
+	t->suspended = 0;
 	t->running_on[0] = '\0';
 	if (!task_inputs_bound(t)) {
 		t->state = TASK_SUBMITTED;
@@ -396,6 +397,7 @@ start(struct node *n, struct task *t, int64_t now)
 	t->state = TASK_RUNNING;
 	t->start_ms = now;
 	t->progress = 0;
+	t->suspended = 0;
 	t->attempts++;
 	t->run = RUN_ACTIVE;
 	t->run_error[0] = '\0';
@@ -697,6 +699,68 @@ node_set_volunteer(struct node *n, int on, const char *state, int64_t now)
 {
 	n->volunteer = on != 0;
 	n->volunteer_state = state;
+	dispatch(n, now);
+	rearm(n, now);
+}
+
+/* The user's own interactive work is never suspended (thesis 4.5). */
+static int
+suspendable(const struct node *n, const struct task *t)
+{
+	return t->run == RUN_ACTIVE && t->state == TASK_RUNNING &&
+	    !(t->prio == PRIO_INTERACTIVE &&
+	    strcmp(t->scheduled_by, n->cfg.name) == 0);
+}
+
+int
+node_suspendable(const struct node *n)
+{
+	const struct task	*t;
+	size_t			 it = 0;
+	int			 k = 0;
+
+	if (n->running == 0)
+		return 0;
+	while ((t = taskmap_next(&n->map, &it)) != NULL)
+		k += suspendable(n, t);
+	return k;
+}
+
+/*
+ * The user came back (suspend), stayed (vacate) or left again.  A
+ * suspended run keeps its slot and its PROGRESS heartbeats -- the node
+ * is alive -- and every node shows it Suspended.  A vacated run is
+ * stopped and its task goes back to Ready for a node that is idle; like
+ * a clean stop, it does not count as a failure of the task.
+ */
+void
+node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
+{
+	struct task	*t;
+	size_t		 it = 0;
+
+	n->volunteer = d->volunteer != 0;
+	n->volunteer_state = d->name;
+	while (n->running > 0 && (t = taskmap_next(&n->map, &it)) != NULL) {
+		if (!suspendable(n, t))
+			continue;
+		if (d->vacate && t->suspended) {
+			outbox_log(&n->out, LOG_NORMAL, "Task UUID{%s} "
+			    "name{%s} vacated from %s: suspended too long; "
+			    "back to Ready", t->uuid, t->exec, n->cfg.name);
+			t->suspended = 0;
+			stop_run(n, t);
+			make_ready(n, t, now);
+			publish(n, t);
+		} else if (d->suspend != t->suspended) {
+			t->suspended = d->suspend != 0;
+			outbox_task(&n->out, t->suspended ? ACT_SUSPEND :
+			    ACT_RESUME, t->uuid);
+			log_task(n, LOG_INFO, t, t->suspended ?
+			    "the host's user is back" : "the host is idle again");
+			publish(n, t);
+		}
+	}
 	dispatch(n, now);
 	rearm(n, now);
 }

@@ -12,6 +12,16 @@ static const char *state_names[TASK_NSTATES] = {
 	"Submitted", "Ready", "Running", "Terminated", "Cancelled", "Failed",
 };
 
+/* The state people see: a suspended run shows as Suspended (DESIGN.md
+ * section 2), though it is Running to the protocol. */
+const char *
+task_shown_state(const struct task *t)
+{
+	if (t->state == TASK_RUNNING && t->suspended)
+		return "Suspended";
+	return task_state_name(t->state);
+}
+
 struct task *
 task_new(const char *uuid, const char *exec, int ninputs)
 {

@@ -28,6 +28,7 @@ enum kind {
 	K_PATH,		/* relative to the config file's directory */
 	K_MODE,
 	K_LEVEL,
+	K_COMMAND,	/* a shell command line */
 };
 
 static const struct element {
@@ -59,7 +60,10 @@ static const struct element {
 	{ N(idle_check_s, 1, 3600) },
 	{ N(input_idle_s, 0, 86400) },
 	{ N(cpu_idle_percent, 0, 100) },
+	{ N(suspend_input_s, 0, 86400) },
+	{ N(resume_idle_s, 0, 86400) },
 	{ N(vacate_after_s, 0, 86400) },
+	{ S(idle_command, K_COMMAND), 0, 0 },
 	{ N(cancel_grace_ms, 0, 600000) },
 	{ N(max_attempts, 1, 1000) },
 	{ N(ageing_s, 0, 31536000) },
@@ -94,6 +98,8 @@ config_default(struct config *c)
 	c->idle_check_s = 5;
 	c->input_idle_s = 900;
 	c->cpu_idle_percent = 10;
+	c->suspend_input_s = 60;
+	c->resume_idle_s = 180;
 	c->vacate_after_s = 600;
 	c->cancel_grace_ms = 2000;
 	c->max_attempts = 3;
@@ -365,6 +371,14 @@ load_element(struct config *c, xmlNode *node, struct errs *e)
 		else
 			add_error(e, node->line, name, "expected screensaver "
 			    "or dedicated, got '%s'", value);
+		break;
+	case K_COMMAND:
+		if (strlen(value) >= el->size || strpbrk(value, "\r\n") !=
+		    NULL)
+			add_error(e, node->line, name, "expected one command "
+			    "line of at most %zu bytes", el->size - 1);
+		else
+			snprintf(field, el->size, "%s", value);
 		break;
 	case K_LEVEL:
 		if (log_level_parse(value, &c->log_level) == -1)

@@ -47,6 +47,7 @@ static struct runner_hooks	 hooks;
 static struct runner_opts	 opts;
 static struct event		*sigchld_ev;
 static int			 nruns;
+static uint64_t			 reaped_ticks;	/* CPU of ended runs */
 
 static void
 run_free(struct run *r)
@@ -169,12 +170,20 @@ static void
 sigchld_cb(evutil_socket_t sig, short what, void *arg)
 {
 	struct run	*r;
+	struct rusage	 ru;
 	pid_t		 pid;
 	int		 status;
 
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+	/* Also reaps the idle probes' commands, which need no status. */
+	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
 		if ((r = find_pid(pid)) == NULL)
 			continue;
+		/* Its CPU, and its reaped descendants', for the idle
+		 * probe: our own load never makes the host look busy. */
+		reaped_ticks += ((uint64_t)(ru.ru_utime.tv_sec +
+		    ru.ru_stime.tv_sec) * 1000000 + ru.ru_utime.tv_usec +
+		    ru.ru_stime.tv_usec) * (uint64_t)sysconf(_SC_CLK_TCK) /
+		    1000000;
 		r->exited = 1;
 		if (WIFEXITED(status)) {
 			r->code = WEXITSTATUS(status);
@@ -348,6 +357,8 @@ stop_step_cb(evutil_socket_t fd, short what, void *arg)
 	r->stop_stage++;
 	switch (r->stop_stage) {
 	case 1:
+		/* A suspended run must be able to hear CANCEL. */
+		kill(-r->pid, SIGCONT);
 		if (write(r->in_fd, "CANCEL\n", 7) == -1)
 			log_msg(LOG_DEBUG, "Task UUID{%s}: CANCEL not written: "
 			    "%s", r->uuid, strerror(errno));
@@ -386,6 +397,43 @@ runner_stop(const char *uuid)
 		stop_step_cb(-1, 0, r);
 		return;
 	}
+}
+
+void
+runner_suspend(const char *uuid, int stop)
+{
+	struct run	*r;
+
+	TAILQ_FOREACH(r, &runs, entry) {
+		if (strcmp(r->uuid, uuid) != 0 || r->exited)
+			continue;
+		if (kill(-r->pid, stop ? SIGSTOP : SIGCONT) == -1)
+			log_msg(LOG_WARNING, "Task UUID{%s}: cannot %s process "
+			    "group %d: %s", r->uuid, stop ? "stop" : "continue",
+			    (int)r->pid, strerror(errno));
+		else
+			log_msg(LOG_DEBUG, "Task UUID{%s}: process group %d %s",
+			    r->uuid, (int)r->pid, stop ? "stopped" :
+			    "continued");
+	}
+}
+
+int
+runner_groups(pid_t *v, int max)
+{
+	struct run	*r;
+	int		 n = 0;
+
+	TAILQ_FOREACH(r, &runs, entry)
+		if (!r->exited && n < max)
+			v[n++] = r->pid;
+	return n;
+}
+
+uint64_t
+runner_reaped_ticks(void)
+{
+	return reaped_ticks;
 }
 
 /* Shutdown: no task outlives its node. */

@@ -20,6 +20,7 @@
 #include "clients.h"
 #include "config.h"
 #include "descs.h"
+#include "idle.h"
 #include "journal.h"
 #include "log.h"
 #include "node.h"
@@ -41,7 +42,6 @@ static struct {
 	struct event		*commit_ev;
 	struct event		*sigterm_ev, *sigint_ev, *sighup_ev;
 	char			 address[ADDR_MAXLEN + 1];
-	int			 idle_force;	/* enum idle_force */
 	int			 reputation;
 	uint64_t		 incarnation;
 } srv;
@@ -107,6 +107,10 @@ carry_out(void)
 			break;
 		case ACT_STOP:
 			runner_stop(a->uuid);
+			break;
+		case ACT_SUSPEND:
+		case ACT_RESUME:
+			runner_suspend(a->uuid, a->type == ACT_SUSPEND);
 			break;
 		case ACT_BROADCAST:
 			peers_broadcast(a->text);
@@ -342,10 +346,11 @@ do_tasks(struct client *c, const struct client_req *req)
 	text_add(&x, "%s", "");
 	for (i = 0; i < n; i++) {
 		const struct task *t = v[i];
-		if (req->has_state && t->state != req->state)
+		if (req->has_state && (t->state != req->state ||
+		    (req->suspended_only && !t->suspended)))
 			continue;
 		text_add(&x, "TASK %s %s %s %s %d %s %s\n", t->uuid, t->exec,
-		    task_prio_name(t->prio), task_state_name(t->state),
+		    task_prio_name(t->prio), task_shown_state(t),
 		    t->state == TASK_TERMINATED ? 100 : t->progress,
 		    t->scheduled_by, t->running_on[0] != '\0' ?
 		    t->running_on : "-");
@@ -356,20 +361,6 @@ do_tasks(struct client *c, const struct client_req *req)
 	free(v);
 }
 
-static const char *
-volunteer_state_for(int force)
-{
-	if (srv.cfg->mode == MODE_DEDICATED && force == IDLE_AUTO)
-		return "dedicated";
-	return force != IDLE_OFF ? "idle" : "busy";
-}
-
-static const char *
-volunteer_state(void)
-{
-	return volunteer_state_for(srv.idle_force);
-}
-
 static void
 do_nodes(struct client *c)
 {
@@ -378,7 +369,7 @@ do_nodes(struct client *c)
 
 	text_add(&x, "NODE %s %s %s %s %d/%d %d\n", srv.cfg->name,
 	    srv.address, node_is_master(&srv.core) ? "master" : "peer",
-	    volunteer_state(), srv.core.cfg.slots - srv.core.running,
+	    srv.core.volunteer_state, srv.core.cfg.slots - srv.core.running,
 	    srv.core.cfg.slots, srv.reputation);
 	for (i = 0; i < srv.core.npeers; i++) {
 		const struct peer *p = &srv.core.peers[i];
@@ -410,15 +401,12 @@ do_idle(struct client *c, const struct client_req *req)
 		    "only\n");
 		return;
 	}
-	srv.idle_force = req->idle;
-	/* Until idle detection lands, "auto" means volunteer. */
 	log_msg(LOG_INFO, "screensaver hook: IDLE %s from %s",
 	    req->idle == IDLE_ON ? "on" : req->idle == IDLE_OFF ? "off" :
 	    "auto", client_addr(c));
-	node_set_volunteer(&srv.core, req->idle != IDLE_OFF,
-	    volunteer_state_for(req->idle), now_ms());
+	idle_force(req->idle == IDLE_ON ? VOL_FORCE_ON :
+	    req->idle == IDLE_OFF ? VOL_FORCE_OFF : VOL_AUTO);
 	client_reply(c, 0, "OK\n");
-	carry_out();
 }
 
 static const char help_text[] =
@@ -514,11 +502,26 @@ reopen_cb(evutil_socket_t sig, short what, void *arg)
 		log_msg(LOG_NORMAL, "log file reopened (SIGHUP)");
 }
 
+static int
+suspendable_cb(void)
+{
+	return node_suspendable(&srv.core);
+}
+
+static void
+volunteer_cb(const struct vol_decision *d)
+{
+	node_volunteer(&srv.core, d, now_ms());
+	carry_out();
+}
+
 int
 server_run(const struct config *cfg, int echo)
 {
 	struct node_config	 nc;
 	struct runner_hooks	 hooks = { runner_line, runner_exit };
+	struct idle_hooks	 ihooks = { suspendable_cb, volunteer_cb };
+	struct vol_decision	 first;
 	struct runner_opts	 ro;
 	struct task		**v;
 	char			 err[512];
@@ -574,7 +577,13 @@ server_run(const struct config *cfg, int echo)
 	nc.failure_timeout_ms = cfg->failure_timeout_ms;
 	nc.node_timeout_ms = cfg->node_timeout_ms;
 	node_init(&srv.core, &nc, &srv.descs);
-	srv.core.volunteer_state = volunteer_state();
+	if (idle_init(srv.base, cfg, &ihooks, &first) == -1) {
+		log_msg(LOG_ERROR, "cannot start the idle probes");
+		return 1;
+	}
+	/* Join the cluster already knowing whether we take tasks. */
+	srv.core.volunteer = first.volunteer;
+	srv.core.volunteer_state = first.name;
 	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
 		log_msg(LOG_ERROR, "journal: %s", strerror(errno));
 		return 1;
@@ -630,6 +639,7 @@ server_run(const struct config *cfg, int echo)
 	node_stop(&srv.core, now_ms());
 	carry_out();
 	journal_commit();
+	idle_shutdown();
 	runner_shutdown();
 	peers_close();
 	reputation_clean_stop(cfg->state_dir);

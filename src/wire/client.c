@@ -298,10 +298,15 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		return 0;
 	case CMD_TASKS:
 		if (tk.n == 2) {
-			if (task_state_parse(tk.v[1], &req->state) == -1) {
+			/* Suspended is a kind of Running (DESIGN.md 2). */
+			if (strcasecmp(tk.v[1], "Suspended") == 0) {
+				req->state = TASK_RUNNING;
+				req->suspended_only = 1;
+			} else if (task_state_parse(tk.v[1], &req->state) ==
+			    -1) {
 				snprintf(err, errlen, "unknown state: "
-				    "Submitted, Ready, Running, Terminated, "
-				    "Cancelled or Failed");
+				    "Submitted, Ready, Running, Suspended, "
+				    "Terminated, Cancelled or Failed");
 				return -1;
 			}
 			req->has_state = 1;

@@ -17,7 +17,7 @@ wire_progress_line(const struct task *t, char *buf, size_t size)
 
 	off = snprintf(buf, size, "PROGRESS %s %d %s", t->uuid,
 	    t->state == TASK_TERMINATED ? 100 : t->progress,
-	    task_state_name(t->state));
+	    task_shown_state(t));
 	if (t->running_on[0] != '\0' && off < size)
 		off += snprintf(buf + off, size - off, " node=%s",
 		    t->running_on);

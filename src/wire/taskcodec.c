@@ -5,7 +5,7 @@
  *
  *   v=1 id=<uuid> exec=<name> prio=low aged=0 st=Ready sb=<node> cl=<addr>
  *   on=<node> sub=<ms> rdy=<ms> stt=<ms> end=<ms> pg=<0-100> att=<n>
- *   fail=<n> ver=<n> path=<s> par=<s> rsn=<s> in=<uuid>:<nth>:<dataset|->,...
+ *   fail=<n> ver=<n> [susp=1] path=<s> par=<s> rsn=<s> in=<uuid>:<nth>:<dataset|->,...
  *   out=<id>,...
  *
  * Empty optional fields are left out.
@@ -104,6 +104,8 @@ wire_task_encode(const struct task *t, char *buf, size_t len)
 	put_num(&o, "att", t->attempts);
 	put_num(&o, "fail", t->failures);
 	put_num(&o, "ver", (int64_t)t->ver);
+	if (t->suspended && t->state == TASK_RUNNING)
+		put_num(&o, "susp", 1);
 	put_field(&o, "path", t->path);
 	put_field(&o, "par", t->params);
 	put_field(&o, "rsn", t->reason);
@@ -344,6 +346,10 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 			if (get_num(val, 0, INT64_MAX, &num) == -1)
 				FAIL("bad version counter");
 			f.ver = (uint64_t)num;
+		} else if (strcmp(field, "susp") == 0) {
+			if (get_num(val, 0, 1, &num) == -1)
+				FAIL("bad suspended flag");
+			f.suspended = (int)num;
 		} else if (strcmp(field, "path") == 0) {
 			if (strlen(val) > PATH_MAXLEN)
 				FAIL("path too long");
@@ -393,6 +399,7 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 	t->attempts = f.attempts;
 	t->failures = f.failures;
 	t->ver = f.ver;
+	t->suspended = f.suspended && f.state == TASK_RUNNING;
 	memcpy(t->reason, f.reason, sizeof t->reason);
 	if (task_set_string(&t->path, path) == -1 ||
 	    task_set_string(&t->params, par) == -1)

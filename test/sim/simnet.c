@@ -24,6 +24,7 @@ struct sim_run {
 	int			 crash;		/* ends without a result */
 	int			 done;
 	int			 pending;	/* its events in the heap */
+	int64_t			 left;		/* suspended: time still to run */
 	struct sim_run		*next;
 };
 
@@ -407,6 +408,21 @@ sim_flush(struct simnet *s, int i)
 			    !r->stopping) {
 				r->stopping = 1;
 				r->end = s->now + 1;
+				schedule_runend(s, r);
+			}
+			break;
+		case ACT_SUSPEND:
+			/* A stopped process makes no progress. */
+			if ((r = find_run(s, i, a->uuid)) != NULL &&
+			    r->end >= 0) {
+				r->left = r->end - s->now;
+				r->end = -1;
+			}
+			break;
+		case ACT_RESUME:
+			if ((r = find_run(s, i, a->uuid)) != NULL &&
+			    r->end < 0 && !r->stopping) {
+				r->end = s->now + r->left;
 				schedule_runend(s, r);
 			}
 			break;

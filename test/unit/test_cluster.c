@@ -414,6 +414,119 @@ test_loss_every_task_completes(void **state)
 	done(f);
 }
 
+/* A volunteer decision as the policy would make it. */
+static void
+decide(struct fixture *f, int i, int volunteer, int suspend, int vacate,
+    const char *name)
+{
+	struct vol_decision	d = { VOL_BUSY, volunteer, suspend, vacate,
+				    name };
+
+	node_volunteer(&f->s.nodes[i], &d, f->s.now);
+	sim_flush(&f->s, i);
+}
+
+/*
+ * The user comes back to the host running a task: the run is stopped
+ * and every node shows it Suspended; the host idle again, it goes on
+ * and finishes where it was -- late by the time it was stopped.
+ */
+static void
+test_suspend_shows_everywhere_and_resumes(void **state)
+{
+	struct fixture	*f = boot(3, NULL);
+	char		 u[UUID_STRLEN + 1], who[NAME_MAXLEN + 1];
+	struct task	*t;
+	int		 i, k;
+	int64_t		 start;
+
+	f->s.task_ms = 1000;
+	sim_run_until(&f->s, f->s.now + 500);
+	sim_schedule(&f->s, 1, "free", PRIO_LOW, 0, NULL, u);
+	sim_run_until(&f->s, f->s.now + 100);
+	assert_int_equal(sim_starts(&f->s, u, who), 1);
+	i = sim_index(&f->s, who);
+	start = node_find(&f->s.nodes[i], u)->start_ms;
+	assert_int_equal(node_suspendable(&f->s.nodes[i]), 1);
+	decide(f, i, 0, 1, 0, "suspended");
+	sim_run_until(&f->s, f->s.now + 50);
+	for (k = 0; k < 3; k++) {
+		t = node_find(&f->s.nodes[k], u);
+		assert_string_equal(task_shown_state(t), "Suspended");
+	}
+	/* Suspended for 5 s: heartbeats go on, nobody takes it over, and
+	 * it does not end although its 1 s are long past. */
+	sim_run_until(&f->s, f->s.now + 5000);
+	assert_int_equal(sim_starts(&f->s, u, who), 1);
+	assert_int_equal(state_of(&f->s.nodes[0], u), TASK_RUNNING);
+	decide(f, i, 1, 0, 0, "idle");
+	sim_run_until(&f->s, f->s.now + 50);
+	assert_string_equal(task_shown_state(node_find(&f->s.nodes[(i + 1) %
+	    3], u)), "Running");
+	sim_run_until(&f->s, f->s.now + 1500);
+	t = node_find(&f->s.nodes[(i + 2) % 3], u);
+	assert_int_equal(t->state, TASK_TERMINATED);
+	assert_true(t->end_ms - start >= 1000 + 5000);
+	assert_int_equal(sim_starts(&f->s, u, who), 1);
+	done(f);
+}
+
+/* Suspended too long: the run is vacated and the task completes on a
+ * node that is idle, without counting as a failure. */
+static void
+test_vacate_runs_elsewhere(void **state)
+{
+	struct fixture	*f = boot(3, NULL);
+	char		 u[UUID_STRLEN + 1], who[NAME_MAXLEN + 1];
+	struct task	*t;
+	int		 i;
+
+	f->s.task_ms = 1000;
+	sim_run_until(&f->s, f->s.now + 500);
+	sim_schedule(&f->s, 0, "free", PRIO_LOW, 0, NULL, u);
+	sim_run_until(&f->s, f->s.now + 100);
+	assert_int_equal(sim_starts(&f->s, u, who), 1);
+	i = sim_index(&f->s, who);
+	decide(f, i, 0, 1, 0, "suspended");
+	sim_run_until(&f->s, f->s.now + 1000);
+	decide(f, i, 0, 1, 1, "suspended");
+	sim_run_until(&f->s, f->s.now + 100);
+	assert_int_equal(sim_starts(&f->s, u, who), 2);
+	assert_int_not_equal(sim_index(&f->s, who), i);
+	assert_int_equal(f->s.nodes[i].running, 0);	/* slot given back */
+	sim_run_until(&f->s, f->s.now + 1500);
+	t = node_find(&f->s.nodes[i], u);
+	assert_int_equal(t->state, TASK_TERMINATED);
+	assert_string_equal(t->running_on, who);
+	assert_int_equal(t->failures, 0);
+	assert_int_equal(sim_check(&f->s, &u, 1), 0);
+	done(f);
+}
+
+/* The host's own interactive task (thesis 4.5) is never suspended. */
+static void
+test_own_interactive_run_not_suspended(void **state)
+{
+	struct fixture	*f = boot(2, NULL);
+	char		 u[UUID_STRLEN + 1], who[NAME_MAXLEN + 1];
+
+	f->s.task_ms = -1;
+	sim_run_until(&f->s, f->s.now + 500);
+	decide(f, 1, 0, 0, 0, "busy");
+	decide(f, 0, 0, 0, 0, "busy");
+	sim_schedule(&f->s, 1, "free", PRIO_INTERACTIVE, 0, NULL, u);
+	sim_run_until(&f->s, f->s.now + 100);
+	assert_int_equal(sim_starts(&f->s, u, who), 1);
+	assert_string_equal(who, "n01");
+	assert_int_equal(node_suspendable(&f->s.nodes[1]), 0);
+	decide(f, 1, 0, 1, 1, "busy");
+	sim_run_until(&f->s, f->s.now + 100);
+	assert_string_equal(task_shown_state(node_find(&f->s.nodes[0], u)),
+	    "Running");
+	assert_int_equal(sim_starts(&f->s, u, who), 1);
+	done(f);
+}
+
 int
 main(void)
 {
@@ -430,6 +543,9 @@ main(void)
 		cmocka_unit_test(test_master_dies_new_master_and_join),
 		cmocka_unit_test(test_lost_enqueue_repeated_until_acked),
 		cmocka_unit_test(test_loss_every_task_completes),
+		cmocka_unit_test(test_suspend_shows_everywhere_and_resumes),
+		cmocka_unit_test(test_vacate_runs_elsewhere),
+		cmocka_unit_test(test_own_interactive_run_not_suspended),
 	};
 
 	return cmocka_run_group_tests_name("cluster", tests, NULL, NULL);

@@ -1,0 +1,34 @@
+/*
+ * conn.h -- the command line's side of the client protocol (DESIGN.md
+ * section 3): one blocking TCP connection to a node, lines in and out.
+ */
+#ifndef VOLERY_CONN_H
+#define VOLERY_CONN_H
+
+#include <stddef.h>
+
+#include "bounds.h"
+
+#define CONN_DEFAULT_HOST "127.0.0.1:7600"
+
+struct conn {
+	int	 fd;
+	char	 where[2 * ADDR_MAXLEN + 16];	/* host:port, for messages */
+	char	 buf[CLIENT_LINE_MAX * 4];
+	size_t	 len;
+};
+
+/* host: "host[:port]", or NULL for $VOLERY_HOST or the default. */
+int	conn_open(struct conn *, const char *host, char *err, size_t errlen);
+void	conn_close(struct conn *);
+int	conn_send(struct conn *, const char *line, char *err, size_t errlen);
+/* The next line without its newline; timeout_ms < 0 waits for ever.
+ * Returns 1 with a line, 0 on timeout, -1 on error or end (err says). */
+int	conn_line(struct conn *, char *line, size_t size, int timeout_ms,
+	    char *err, size_t errlen);
+/* Send a request, return its first reply line that is not a PROGRESS
+ * line; -1 (err) if the node is unreachable or answers ERROR. */
+int	conn_ask(struct conn *, const char *request, char *reply,
+	    size_t size, char *err, size_t errlen);
+
+#endif

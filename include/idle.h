@@ -1,0 +1,29 @@
+/*
+ * idle.h -- the idle probes of a node (DESIGN.md section 6): every
+ * idle_check_s they read the CPU, the input devices, logind and the
+ * owner's idle_command, and the volunteer policy decides what the node
+ * does.  The IDLE hook forces a decision at once.
+ */
+#ifndef VOLERY_IDLE_H
+#define VOLERY_IDLE_H
+
+#include "volunteer.h"
+
+struct config;
+struct event_base;
+
+struct idle_hooks {
+	/* How many of our runs the policy may suspend. */
+	int	(*suspendable)(void);
+	/* A decision, after the first: carry it out. */
+	void	(*decided)(const struct vol_decision *);
+};
+
+/* Start probing; *first is the decision to start with. */
+int	idle_init(struct event_base *, const struct config *,
+	    const struct idle_hooks *, struct vol_decision *first);
+/* The screensaver hook (IDLE on|off|auto): decide now. */
+void	idle_force(enum vol_force);
+void	idle_shutdown(void);
+
+#endif

@@ -1,0 +1,214 @@
+"""Volunteer modes on a loopback cluster (issue 5): a busy host takes no
+task, a running task is stopped while the user is back and continues
+when the host is idle again, and one suspended too long runs elsewhere.
+
+The host "turns busy" through the real probe path: screensaver mode with
+an idle_command that prints what a file says (the way xprintidle would
+report the user's keyboard), checked every second.  CPU is not a vote
+here (cpu_idle_percent 100): the test machine's load is not ours to
+control.
+"""
+import os
+import subprocess
+import time
+import unittest
+
+import harness
+from harness import TIMEOUT, Cluster, params_file
+
+
+def proc_state(pid):
+    """The state letter of /proc/PID/stat (T: stopped), or None."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return None
+
+
+def wait_for(what, check, timeout=TIMEOUT):
+    """Poll check() for something only the kernel can tell (a process
+    state): there is no event to wait on."""
+    deadline = time.monotonic() + timeout
+    while True:
+        v = check()
+        if v:
+            return v
+        if time.monotonic() > deadline:
+            raise AssertionError("never: " + what)
+        time.sleep(0.02)
+
+
+def screensaver(idle_file, vacate_after_s=600):
+    return """<mode>screensaver</mode>
+  <idle_check_s>1</idle_check_s>
+  <input_idle_s>60</input_idle_s>
+  <suspend_input_s>60</suspend_input_s>
+  <resume_idle_s>60</resume_idle_s>
+  <cpu_idle_percent>100</cpu_idle_percent>
+  <vacate_after_s>%d</vacate_after_s>
+  <idle_command>cat %s</idle_command>""" % (vacate_after_s, idle_file)
+
+
+class VolunteerTest(unittest.TestCase):
+    def client(self, name):
+        c = self.cl.nodes[name].client()
+        self.addCleanup(c.close)
+        return c
+
+    def nodes_row(self, viewer, name):
+        c = self.cl.nodes[viewer].client()
+        try:
+            rows = [r.split() for r in c.ask_multi("NODES")]
+        finally:
+            c.close()
+        return [r for r in rows if r[1] == name][0]
+
+    def wait_volunteer(self, viewer, name, state):
+        return wait_for("%s sees %s %s" % (viewer, name, state),
+                        lambda: self.nodes_row(viewer, name)[4] == state)
+
+    def user(self, idle_s):
+        """What the keyboard says: idle for idle_s seconds."""
+        tmp = self.idle_file + ".new"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % idle_s)
+        os.rename(tmp, self.idle_file)
+
+    def pid_of(self, node, uuid):
+        m = self.cl.nodes[node].wait_log(
+            r"Task UUID\{%s\} executable \S+ started, pid (\d+)" % uuid)
+        return int(m.group(1))
+
+
+class BusyHostTakesNothing(VolunteerTest):
+    def test_idle_off_sends_tasks_to_the_others(self):
+        self.cl = Cluster(("a", "b", "c")).start()
+        self.addCleanup(self.cl.cleanup)
+        self.cl.master()
+        a = self.client("a")
+        # The screensaver hook, as a locker would call it.
+        where = "127.0.0.1:%d" % self.cl.nodes["a"].port
+        r = subprocess.run([harness.VOLERY, "idle", "-H", where, "off"],
+                           capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertEqual(self.nodes_row("a", "a")[4], "busy")
+        self.wait_volunteer("b", "a", "busy")
+        p = params_file(self.cl.nodes["a"].dir, 100)
+        us = [a.schedule("import low -p /x -x %s" % p) for _ in range(6)]
+        a.ask("SUBSCRIBE " + " ".join(us))
+        a.wait_states({u: "Terminated" for u in us})
+        ran = [n for u in us for n in self.cl.starts(u)]
+        self.assertEqual(len(ran), 6)
+        self.assertNotIn("a", ran)
+        # Back to auto: a dedicated host volunteers again.
+        self.assertEqual(a.ask("IDLE auto"), "OK")
+        self.assertEqual(self.nodes_row("a", "a")[4], "dedicated")
+
+
+class UserComesBack(VolunteerTest):
+    def setUp(self):
+        self.cl = Cluster(("a", "b"))
+        self.addCleanup(self.cl.cleanup)
+        self.idle_file = os.path.join(self.cl.nodes["a"].dir, "idle-seconds")
+        self.user(100000)
+        self.vacate = 600
+
+    def start_on_a(self, ms):
+        """b busy, a idle: a task of ms runs on a; (uuid, pid, client)."""
+        node = self.cl.nodes["a"]
+        with open(node.conf) as f:
+            conf = f.read()
+        with open(node.conf, "w") as f:
+            f.write(conf.replace("<mode>dedicated</mode>",
+                                 screensaver(self.idle_file, self.vacate)))
+        self.cl.start()
+        m = node.wait_log(r"volunteer state none -> (\S+) \(no input for (\S+)")
+        if m.group(1) != "idle":
+            self.skipTest("this host has had keyboard input %s ago"
+                          % m.group(2))
+        self.cl.master()
+        b = self.client("b")
+        self.assertEqual(b.ask("IDLE off"), "OK")
+        self.wait_volunteer("a", "b", "busy")
+        a = self.client("a")
+        u = a.schedule("import low -p /x -x %s"
+                       % params_file(node.dir, ms))
+        a.ask("SUBSCRIBE " + u)
+        seen = a.wait_states({u: "Running"})
+        self.assertIn("node=a", seen[-1])
+        return u, self.pid_of("a", u), a
+
+    def test_task_stopped_while_user_is_back_then_continues(self):
+        u, pid, a = self.start_on_a(5000)
+        self.assertNotEqual(proc_state(pid), "T")
+        self.user(0)
+        a.wait_states({u: "Suspended"})
+        self.assertEqual(proc_state(pid), "T")
+        # Everywhere: TASKS and NODES on the other node too.
+        b = self.client("b")
+        wait_for("b shows Suspended",
+                 lambda: b.tasks()[u][2] == "Suspended")
+        self.assertEqual([l.split()[1] for l in b.ask_multi("TASKS Suspended")],
+                         [u])
+        self.wait_volunteer("b", "a", "suspended")
+        # Stopped, it neither moves nor ends (running, it reports every
+        # percent): no PROGRESS line comes for 2 s.
+        self.assertRaises((AssertionError, TimeoutError), a.line, 2.0)
+        self.assertEqual(a.tasks()[u][2], "Suspended")
+        self.user(100000)
+        seen = a.wait_states({u: "Terminated"})
+        self.assertTrue(any(" Running " in l for l in seen), seen)
+        self.assertIn("node=a", seen[-1])
+        self.assertIn("attempt=1", seen[-1])
+        self.assertEqual(self.cl.starts(u), ["a"])
+
+    def test_suspended_too_long_task_completes_elsewhere(self):
+        self.vacate = 1
+        u, pid, a = self.start_on_a(3000)
+        b = self.client("b")
+        self.assertEqual(b.ask("IDLE auto"), "OK")  # b volunteers now
+        self.user(0)
+        a.wait_states({u: "Suspended"})
+        seen = a.wait_states({u: "Terminated"})
+        self.assertIn("node=b", seen[-1])
+        self.assertIn("attempt=2", seen[-1])
+        self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{import\} vacated "
+                                    r"from a" % u)
+        wait_for("a's run is gone", lambda: proc_state(pid) is None)
+        self.assertEqual(sorted(self.cl.starts(u)), ["a", "b"])
+        # Vacating is not the task's failure.
+        self.assertNotIn("attempt 1 of", self.cl.nodes["a"].log())
+
+
+class BatchWindow(VolunteerTest):
+    def test_batch_window_runs_on_all_slots_while_user_is_there(self):
+        self.cl = Cluster(("a",))
+        self.addCleanup(self.cl.cleanup)
+        node = self.cl.nodes["a"]
+        self.idle_file = os.path.join(node.dir, "idle-seconds")
+        self.user(0)  # the user types all along
+        with open(node.conf) as f:
+            conf = f.read()
+        # A window every day, all day (from = to): always inside it.
+        with open(node.conf, "w") as f:
+            f.write(conf.replace("<slots>1</slots>", "<slots>2</slots>")
+                    .replace("<mode>dedicated</mode>",
+                             screensaver(self.idle_file) +
+                             '<batch days="*" from="00:00" to="00:00"/>'))
+        self.cl.start()
+        node.wait_log(r"volunteer state none -> batch")
+        a = self.client("a")
+        self.assertEqual(self.nodes_row("a", "a")[4], "batch")
+        p = params_file(node.dir, 1500)
+        us = [a.schedule("import low -p /x -x %s" % p) for _ in range(2)]
+        a.ask("SUBSCRIBE " + " ".join(us))
+        a.wait_states({u: "Running" for u in us})
+        # Both slots at once, and nothing is suspended.
+        self.assertEqual(self.nodes_row("a", "a")[5], "0/2")
+        seen = a.wait_states({u: "Terminated" for u in us})
+        self.assertFalse(any("Suspended" in l for l in seen), seen)
+
+
+if __name__ == "__main__":
+    unittest.main()
