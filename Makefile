@@ -53,7 +53,8 @@ SIM_SRC	= test/sim/simnet.c
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simsweep
+.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simsweep \
+	install uninstall
 .DEFAULT_GOAL := all
 
 all: $(VOLERY) $(TASK_BIN) $(BUILD)/volery-sim
@@ -93,6 +94,10 @@ $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
+# submit finds the installed task descriptions when nothing else says.
+$(BUILD)/src/cli/cmd-submit.o: ALL_CFLAGS += \
+	-DVOLERY_TASKS_DIR='"$(PREFIX)/lib/volery/tasks"'
+
 # The core links without libevent: its objects get no pkg-config flags.
 $(BUILD)/src/core/%.o $(BUILD)/src/wire/%.o: ALL_CFLAGS += -DVOLERY_CORE
 $(BUILD)/src/core/%.o: src/core/%.c | $(DEPS_OK)
@@ -131,15 +136,23 @@ unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do $$t; done
 
 integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
-	@tools/install-deps.sh python3:python3 ip:iproute2 nft:nftables
+	@tools/install-deps.sh python3:python3 ip:iproute2 nft:nftables tmux:tmux man:man-db
 	$(PYTHON) test/integration/run.py --volery ./$(VOLERY)
 
 # libFuzzer needs clang; each parser gets FUZZ_SECONDS of random input.
+# Parsers outside the core bring their file and library.
+FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c $(shell pkg-config --cflags libxml-2.0)
+FUZZ_LIBS_fuzz_workflow = $(shell pkg-config --libs libxml-2.0)
+FUZZ_EXTRA_fuzz_log = src/io/logsearch.c
+FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
+build/fuzz/fuzz_workflow: src/cli/wfload.c
+build/fuzz/fuzz_log: src/io/logsearch.c
 build/fuzz/%: test/fuzz/%.c $(CORE_SRC) | $(DEPS_OK)
 	@tools/install-deps.sh clang:clang libclang-rt-dev
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -Iinclude -g -O1 \
-	    -fsanitize=fuzzer,address,undefined $< $(CORE_SRC) -o $@
+	    -fsanitize=fuzzer,address,undefined $< $(CORE_SRC) \
+	    $(FUZZ_EXTRA_$*) -o $@ $(FUZZ_LIBS_$*)
 
 fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do \
@@ -166,6 +179,45 @@ test: all unit simtest integration fuzz check valgrind
 
 demo: all
 	tools/demo.sh
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, manual pages,
+# a config pointing at the installed tasks (kept if one is there), the
+# sample tasks, a sample workflow and a systemd unit.
+PREFIX	?= /usr/local
+BINDIR	= $(DESTDIR)$(PREFIX)/bin
+MANDIR	= $(DESTDIR)$(PREFIX)/share/man
+ETCDIR	= $(DESTDIR)$(PREFIX)/etc/volery
+LIBDIR	= $(DESTDIR)$(PREFIX)/lib/volery
+DOCDIR	= $(DESTDIR)$(PREFIX)/share/doc/volery
+UNITDIR	= $(DESTDIR)$(PREFIX)/lib/systemd/system
+MAN_PAGES = man/volery.1 man/volery.conf.5 man/volery-task.5 man/volery-protocol.7
+TASK_XML = $(addsuffix .xml,$(TASK_BIN))
+
+install: all
+	install -d $(BINDIR) $(ETCDIR) $(LIBDIR)/tasks $(DOCDIR) $(UNITDIR) \
+	    $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7
+	install -m 755 volery $(BINDIR)/volery
+	install -m 755 $(TASK_BIN) $(LIBDIR)/tasks/
+	install -m 644 $(TASK_XML) $(LIBDIR)/tasks/
+	install -m 644 man/volery.1 $(MANDIR)/man1/
+	install -m 644 man/volery.conf.5 man/volery-task.5 $(MANDIR)/man5/
+	install -m 644 man/volery-protocol.7 $(MANDIR)/man7/
+	sed -e 's|<tasks_dir>.*</tasks_dir>|<tasks_dir>$(PREFIX)/lib/volery/tasks</tasks_dir>|' \
+	    -e 's|<state_dir>.*</state_dir>|<state_dir>/var/lib/volery</state_dir>|' \
+	    -e 's|<log_file>.*</log_file>|<log_file>/var/log/volery/volery.log</log_file>|' \
+	    conf/volery.conf.xml > $(DOCDIR)/volery.conf.xml
+	test -e $(ETCDIR)/volery.conf.xml || \
+	    install -m 644 $(DOCDIR)/volery.conf.xml $(ETCDIR)/volery.conf.xml
+	install -m 644 conf/workflow.xml conf/params.xml $(DOCDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' conf/volery.service.in > $(UNITDIR)/volery.service
+
+uninstall:
+	rm -f $(BINDIR)/volery $(MANDIR)/man1/volery.1 \
+	    $(MANDIR)/man5/volery.conf.5 $(MANDIR)/man5/volery-task.5 \
+	    $(MANDIR)/man7/volery-protocol.7 $(UNITDIR)/volery.service \
+	    $(ETCDIR)/volery.conf.xml
+	rm -rf $(LIBDIR) $(DOCDIR)
+	-rmdir $(ETCDIR) 2>/dev/null
 
 clean:
 	rm -rf build volery $(TASK_BIN) $(TEST_TASK_BIN)

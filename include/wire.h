@@ -55,6 +55,8 @@ struct client_req {
 	int			 has_level;
 	enum log_level		 level;
 	int			 nlines;
+	const char		*since;		/* as written; the node */
+	const char		*until;		/* reads it (logsearch.h) */
 
 	char			 buf[CLIENT_LINE_MAX + 1];  /* tokens */
 };
@@ -87,6 +89,18 @@ struct task *wire_task_decode(const char *, size_t, char *, size_t);
 
 /* The PROGRESS line for t, newline included; returns its length. */
 int	wire_progress_line(const struct task *, char *, size_t);
+
+/* A PROGRESS line as a subscriber reads it back. */
+struct wire_progress {
+	char	uuid[UUID_STRLEN + 1];
+	int	percent;
+	char	state[16];
+	char	node[NAME_MAXLEN + 1];		/* "" if none */
+	int	attempt;
+	double	waited, makespan;		/* -1 if not given */
+	char	reason[REASON_MAXLEN + 1];
+};
+int	wire_progress_parse(const char *line, struct wire_progress *);
 
 /* Journal framing: "<crc32 hex8> <payload>". */
 int	wire_record_frame(const char *, size_t, char *, size_t);

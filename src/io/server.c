@@ -23,6 +23,7 @@
 #include "idle.h"
 #include "journal.h"
 #include "log.h"
+#include "logsearch.h"
 #include "node.h"
 #include "peer.h"
 #include "peers.h"
@@ -409,6 +410,53 @@ do_idle(struct client *c, const struct client_req *req)
 	client_reply(c, 0, "OK\n");
 }
 
+static void
+log_line_cb(const char *line, size_t len, void *arg)
+{
+	text_add(arg, "%.*s\n", (int)len, line);
+}
+
+/* LOG: the last matching lines of our log file. */
+static void
+do_log(struct client *c, const struct client_req *req)
+{
+	struct log_query	 q;
+	struct log_search	*s;
+	struct text		 x = { NULL, 0, 0 };
+	char			 err[300];
+	FILE			*f;
+
+	memset(&q, 0, sizeof q);
+	q.regex = req->regex;
+	q.has_level = req->has_level;
+	q.level = req->level;
+	q.uuid = req->nuuid > 0 ? req->uuid[0] : NULL;
+	if ((req->since != NULL && log_time_parse(req->since, time(NULL), 0,
+	    q.since) == -1) || (req->until != NULL &&
+	    log_time_parse(req->until, time(NULL), 1, q.until) == -1)) {
+		client_replyf(c, "ERROR bad time: YYYY-MM-DDTHH:MM[:SS], "
+		    "YYYY-MM-DD, HH:MM or N[smhd] ago\n");
+		return;
+	}
+	if ((s = log_search_new(&q, err, sizeof err)) == NULL) {
+		client_replyf(c, "ERROR %s\n", err);
+		return;
+	}
+	if ((f = fopen(srv.cfg->log_file, "re")) == NULL) {
+		client_replyf(c, "ERROR cannot read the log: %s\n",
+		    strerror(errno));
+		log_search_free(s);
+		return;
+	}
+	text_add(&x, "%s", "");
+	log_search_file(s, f, req->nlines, log_line_cb, &x);
+	fclose(f);
+	log_search_free(s);
+	text_add(&x, ".\n");
+	client_reply(c, 0, x.buf);
+	free(x.buf);
+}
+
 static const char help_text[] =
     "HELP volery client protocol; one request per line:\n"
     "HELP SCHEDULE <exec_name> <low|interactive> [-p <path>] "
@@ -417,6 +465,8 @@ static const char help_text[] =
     "HELP CANCEL <uuid>\n"
     "HELP TASKS [<state>]\n"
     "HELP NODES\n"
+    "HELP LOG [-g <regex>] [-l <level>] [-t <uuid>] [-s <since>] "
+    "[-u <until>] [-n <lines>]\n"
     "HELP IDLE <on|off|auto>\n"
     "HELP HELP\n"
     "HELP QUIT\n"
@@ -457,8 +507,7 @@ client_line(struct client *c, const char *line, size_t len)
 		do_idle(c, req);
 		break;
 	case CMD_LOG:
-		client_reply(c, 0, "ERROR LOG is not available in this "
-		    "version; read the log file\n");
+		do_log(c, req);
 		break;
 	case CMD_HELP:
 		client_reply(c, 0, help_text);

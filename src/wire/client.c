@@ -179,6 +179,9 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 	return 0;
 }
 
+static const char log_usage[] = "usage: LOG [-g <regex>] [-l <level>] "
+    "[-t <uuid>] [-s <since>] [-u <until>] [-n <lines>]";
+
 static int
 parse_log(struct tokens *tk, struct client_req *req, char *err,
     size_t errlen)
@@ -191,8 +194,7 @@ parse_log(struct tokens *tk, struct client_req *req, char *err,
 		const char *opt = tk->v[i];
 		const char *arg = i + 1 < tk->n ? tk->v[i + 1] : NULL;
 		if (arg == NULL || strlen(opt) != 2 || opt[0] != '-') {
-			snprintf(err, errlen, "usage: LOG [-g <regex>] "
-			    "[-l <level>] [-t <uuid>] [-n <lines>]");
+			snprintf(err, errlen, "%s", log_usage);
 			return -1;
 		}
 		switch (opt[1]) {
@@ -213,15 +215,21 @@ parse_log(struct tokens *tk, struct client_req *req, char *err,
 			req->nuuid = 1;
 			break;
 		case 'n':
-			if (parse_int(arg, 1, 100000, &v) == -1) {
-				snprintf(err, errlen, "-n: 1 to 100000 lines");
+			/* A reply must fit what a client may leave unread. */
+			if (parse_int(arg, 1, 10000, &v) == -1) {
+				snprintf(err, errlen, "-n: 1 to 10000 lines");
 				return -1;
 			}
 			req->nlines = v;
 			break;
+		case 's':
+			req->since = arg;
+			break;
+		case 'u':
+			req->until = arg;
+			break;
 		default:
-			snprintf(err, errlen, "usage: LOG [-g <regex>] "
-			    "[-l <level>] [-t <uuid>] [-n <lines>]");
+			snprintf(err, errlen, "%s", log_usage);
 			return -1;
 		}
 		i++;
@@ -241,7 +249,7 @@ static const struct {
 	{ "CANCEL", CMD_CANCEL, 1, 1, "CANCEL <uuid>" },
 	{ "TASKS", CMD_TASKS, 0, 1, "TASKS [<state>]" },
 	{ "NODES", CMD_NODES, 0, 0, "NODES" },
-	{ "LOG", CMD_LOG, 0, 8, NULL },
+	{ "LOG", CMD_LOG, 0, 12, NULL },
 	{ "IDLE", CMD_IDLE, 1, 1, "IDLE <on|off|auto>" },
 	{ "HELP", CMD_HELP, 0, 0, "HELP" },
 	{ "QUIT", CMD_QUIT, 0, 0, "QUIT" },

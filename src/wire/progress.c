@@ -3,9 +3,15 @@
  * section 3):
  *
  *   PROGRESS <uuid> <percent> <state> [node=<name>] [attempt=<n>]
- *       [outputs=<id>,...] [reason=<text to the end of the line>]
+ *       [outputs=<id>,...] [waited=<s>] [makespan=<s>]
+ *       [reason=<text to the end of the line>]
+ *
+ * waited (time Ready before the run that ended it) and makespan (from
+ * submit to the end) come once the task has ended, as in the log.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "wire.h"
 
@@ -27,6 +33,14 @@ wire_progress_line(const struct task *t, char *buf, size_t size)
 	for (i = 0; i < t->noutputs && off < size; i++)
 		off += snprintf(buf + off, size - off, "%s%s",
 		    i == 0 ? " outputs=" : ",", t->outputs[i]);
+	if (task_is_final(t->state) && t->start_ms >= t->ready_ms &&
+	    t->ready_ms >= 0 && off < size)
+		off += snprintf(buf + off, size - off, " waited=%.3f",
+		    (t->start_ms - t->ready_ms) / 1000.0);
+	if (task_is_final(t->state) && t->end_ms >= t->submit_ms &&
+	    t->submit_ms > 0 && off < size)
+		off += snprintf(buf + off, size - off, " makespan=%.3f",
+		    (t->end_ms - t->submit_ms) / 1000.0);
 	if (t->reason[0] != '\0' && off < size)
 		off += snprintf(buf + off, size - off, " reason=%s",
 		    t->reason);
@@ -37,3 +51,70 @@ wire_progress_line(const struct task *t, char *buf, size_t size)
 	return (int)off;
 }
 
+
+/* A number field's value, whole and in range; -1 if it is not that. */
+static int
+field_number(const char *v, double lo, double hi, double *out)
+{
+	char	*end;
+
+	if (*v == '\0' || *v == ' ')
+		return -1;
+	*out = strtod(v, &end);
+	return *end == '\0' && *out >= lo && *out <= hi ? 0 : -1;
+}
+
+int
+wire_progress_parse(const char *line, struct wire_progress *p)
+{
+	char	 copy[CLIENT_LINE_MAX + 1], *s, *word, *reason;
+	double	 v;
+	int	 k;
+
+	memset(p, 0, sizeof *p);
+	p->waited = p->makespan = -1;
+	if (strlen(line) > CLIENT_LINE_MAX)
+		return -1;
+	snprintf(copy, sizeof copy, "%s", line);
+	/* reason= runs to the end of the line: take it off first. */
+	if ((reason = strstr(copy, " reason=")) != NULL) {
+		*reason = '\0';
+		snprintf(p->reason, sizeof p->reason, "%s", reason + 8);
+	}
+	s = copy;
+	for (k = 0; (word = strsep(&s, " ")) != NULL; k++) {
+		if (k == 0) {
+			if (strcmp(word, "PROGRESS") != 0)
+				return -1;
+		} else if (k == 1) {
+			if (!task_uuid_valid(word))
+				return -1;
+			memcpy(p->uuid, word, UUID_STRLEN + 1);
+		} else if (k == 2) {
+			if (field_number(word, 0, 100, &v) == -1)
+				return -1;
+			p->percent = (int)v;
+		} else if (k == 3) {
+			if (strlen(word) >= sizeof p->state || *word == '\0')
+				return -1;
+			snprintf(p->state, sizeof p->state, "%s", word);
+		} else if (strncmp(word, "node=", 5) == 0) {
+			if (!task_name_valid(word + 5))
+				return -1;
+			snprintf(p->node, sizeof p->node, "%s", word + 5);
+		} else if (strncmp(word, "attempt=", 8) == 0) {
+			if (field_number(word + 8, 0, 1e6, &v) == -1)
+				return -1;
+			p->attempt = (int)v;
+		} else if (strncmp(word, "waited=", 7) == 0) {
+			if (field_number(word + 7, 0, 1e12, &p->waited) == -1)
+				return -1;
+		} else if (strncmp(word, "makespan=", 9) == 0) {
+			if (field_number(word + 9, 0, 1e12, &p->makespan) ==
+			    -1)
+				return -1;
+		}
+		/* Other key=value fields (outputs=) are not needed here. */
+	}
+	return k >= 4 ? 0 : -1;
+}

@@ -15,9 +15,19 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct client_req	req;
-	char				err[256];
+	struct wire_progress		p;
+	char				err[256], *line;
 	int				i;
 
+	/* The same bytes as a PROGRESS line a subscriber reads back. */
+	if (size <= CLIENT_LINE_MAX && (line = malloc(size + 1)) != NULL) {
+		memcpy(line, data, size);
+		line[size] = '\0';
+		if (wire_progress_parse(line, &p) == 0 && (p.percent < 0 ||
+		    p.percent > 100 || !task_uuid_valid(p.uuid)))
+			abort();
+		free(line);
+	}
 	err[0] = '\0';
 	if (wire_client_parse((const char *)data, size, &req, err,
 	    sizeof err) == -1) {

@@ -86,7 +86,8 @@ class Workflow(NodeTest):
         self.addCleanup(late.close)
         self.assertEqual(late.ask("SUBSCRIBE %s" % u), "SUBSCRIBED %s" % u)
         self.assertRegex(late.line(), r"^PROGRESS %s 100 Terminated node=alpha "
-                         r"attempt=1 outputs=\d+,\d+,\d+$" % u)
+                         r"attempt=1 outputs=\d+,\d+,\d+ waited=\d+\.\d{3} "
+                         r"makespan=\d+\.\d{3}$" % u)
 
     def test_help_nodes_quit(self):
         help_lines = self.c.ask_multi("help")
@@ -162,8 +163,9 @@ class Retry(NodeTest):
         self.assertEqual(len(started_args(self.node, u)), 3)
         self.assertEqual(started_args(self.node, down), [])
         final = [l for l in seen if l.split()[1] == u][-1]
-        self.assertRegex(final, r"Failed node=alpha attempt=3 reason=attempts-exhausted "
-                         r"\(3\): exited with status 3 without TERMINATED")
+        self.assertRegex(final, r"Failed node=alpha attempt=3 waited=[\d.]+ "
+                         r"makespan=[\d.]+ reason=attempts-exhausted "
+                         r"\(3\): exited with status 3 without TERMINATED$")
         self.node.wait_log(r"Task UUID\{%s\} name\{crasher\} stderr: crasher: giving up" % u)
         self.assertEqual(self.c.tasks()[down][2], "Failed")
 

@@ -212,6 +212,52 @@ test_task_record_rejects_garbage(void **state)
 	}
 }
 
+/* What the node writes, `volery watch` reads back. */
+static void
+test_progress_line_roundtrip(void **state)
+{
+	struct task		*t = task_new("6c5b5ccb-3da4-466d-952f-86563efc985f",
+				    "import", 0);
+	struct wire_progress	 p;
+	char			 line[CLIENT_LINE_MAX], *outs[2] = { "17", "18" };
+
+	t->state = TASK_TERMINATED;
+	t->attempts = 2;
+	t->submit_ms = 1000;
+	t->ready_ms = 1500;
+	t->start_ms = 1750;
+	t->end_ms = 3000;
+	snprintf(t->running_on, sizeof t->running_on, "acor");
+	assert_int_equal(task_set_outputs(t, outs, 2), 0);
+	wire_progress_line(t, line, sizeof line);
+	line[strcspn(line, "\n")] = '\0';
+	assert_int_equal(wire_progress_parse(line, &p), 0);
+	assert_string_equal(p.uuid, t->uuid);
+	assert_int_equal(p.percent, 100);
+	assert_string_equal(p.state, "Terminated");
+	assert_string_equal(p.node, "acor");
+	assert_int_equal(p.attempt, 2);
+	assert_true(p.waited > 0.249 && p.waited < 0.251);
+	assert_true(p.makespan > 1.999 && p.makespan < 2.001);
+	/* A suspended run shows as such; the reason runs to the end. */
+	t->state = TASK_RUNNING;
+	t->suspended = 1;
+	t->progress = 40;
+	wire_progress_line(t, line, sizeof line);
+	line[strcspn(line, "\n")] = '\0';
+	assert_int_equal(wire_progress_parse(line, &p), 0);
+	assert_string_equal(p.state, "Suspended");
+	assert_true(p.makespan < 0);
+	assert_int_equal(wire_progress_parse("PROGRESS x 1 Running", &p), -1);
+	assert_int_equal(wire_progress_parse("PROGRESS "
+	    "6c5b5ccb-3da4-466d-952f-86563efc985f 101 Running", &p), -1);
+	assert_int_equal(wire_progress_parse("PROGRESS "
+	    "6c5b5ccb-3da4-466d-952f-86563efc985f 5 Failed reason=a b c", &p),
+	    0);
+	assert_string_equal(p.reason, "a b c");
+	task_free(t);
+}
+
 static void
 test_record_framing(void **state)
 {
@@ -251,6 +297,7 @@ main(void)
 		cmocka_unit_test(test_client_line_limit),
 		cmocka_unit_test(test_runner_lines),
 		cmocka_unit_test(test_task_record_roundtrip),
+		cmocka_unit_test(test_progress_line_roundtrip),
 		cmocka_unit_test(test_task_record_rejects_garbage),
 		cmocka_unit_test(test_record_framing),
 	};

@@ -1,0 +1,36 @@
+/*
+ * watch.h -- follow tasks to their end on a node (volery watch, submit
+ * --watch): live bars on a terminal, plain lines otherwise, then a
+ * summary.  Returns 0 if every task Terminated, 1 otherwise.
+ */
+#ifndef VOLERY_WATCH_H
+#define VOLERY_WATCH_H
+
+#include <stdio.h>
+
+#include "bounds.h"
+
+struct conn;
+
+struct watched {
+	char	uuid[UUID_STRLEN + 1];
+	char	label[NAME_MAXLEN + 1];		/* workflow id, or "" */
+	char	exec[NAME_MAXLEN + 1];
+	char	state[16];
+	char	node[NAME_MAXLEN + 1];
+	int	percent;
+	int	attempt;
+	double	waited, makespan;		/* -1: unknown */
+	char	reason[REASON_MAXLEN + 1];
+};
+
+/* Subscribe to n tasks on c and follow them; bars if tty. */
+int	watch_run(struct conn *c, struct watched *v, int n, FILE *out,
+	    int tty);
+/* Fill exec names from TASKS for tasks that lack one; -1 if unknown. */
+int	watch_names(struct conn *c, struct watched *v, int n, char *err,
+	    size_t errlen);
+/* Apply one PROGRESS line to the task it names; its index or -1. */
+int	watch_progress(struct watched *v, int n, const char *line);
+
+#endif

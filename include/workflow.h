@@ -1,0 +1,54 @@
+/*
+ * workflow.h -- a workflow file (DESIGN.md section 7) once read, and
+ * its check against the task descriptions: everything `volery submit`
+ * can know is wrong before it sends anything.  Pure; the XML reading is
+ * in src/cli/wfload.c.
+ */
+#ifndef VOLERY_WORKFLOW_H
+#define VOLERY_WORKFLOW_H
+
+#include <stddef.h>
+
+#include "bounds.h"
+#include "taskdesc.h"
+
+#define WORKFLOW_TASKS_MAX 4096
+
+struct wf_input {
+	char	 task[UUID_STRLEN + 1];	/* an id of the file, or a uuid */
+	int	 output;		/* 1-based */
+	long	 line;
+};
+
+struct wf_task {
+	char		 id[NAME_MAXLEN + 1];
+	char		 name[NAME_MAXLEN + 1];
+	char		*path;		/* NULL if none */
+	char		*params;
+	int		 prio_set;	/* own priority= */
+	char		 prio[16];
+	long		 line;
+	int		 ninputs;
+	struct wf_input	 inputs[TASK_INPUTS_MAX];
+	int		 ninputs_seen;	/* may exceed TASK_INPUTS_MAX */
+};
+
+struct workflow {
+	const char	*file;
+	char		 prio[16];	/* low or interactive */
+	int		 ntasks;
+	struct wf_task	*tasks;
+};
+
+/*
+ * Check wf against the descriptions.  Every problem is a line
+ * "file:line: message" in err; returns how many.  With none, order holds
+ * the task indexes so that each comes after the tasks it reads from.
+ */
+int	workflow_check(const struct workflow *, const struct taskdesc_set *,
+	    int *order, char *err, size_t errlen);
+/* The task of wf with this id, or -1. */
+int	workflow_find(const struct workflow *, const char *id);
+void	workflow_free(struct workflow *);
+
+#endif

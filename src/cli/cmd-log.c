@@ -1,0 +1,264 @@
+/*
+ * cmd-log.c -- `volery log`: search a log file here, or a node's log
+ * through LOG (-H, or no FILE).  -f follows a local file like tail -F:
+ * when logrotate moves it away or truncates it, the new file is read
+ * from its start.
+ */
+#include <sys/inotify.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "conn.h"
+#include "logsearch.h"
+
+static void
+print_line(const char *line, size_t len, void *arg)
+{
+	(void)arg;
+	fwrite(line, 1, len, stdout);
+	putchar('\n');
+}
+
+static void
+print_reply_line(const char *line, void *arg)
+{
+	(void)arg;
+	puts(line);
+}
+
+/* Print the matching complete lines of f from where it is; keep a
+ * partial last line in pending for the next round. */
+static void
+follow_read(FILE *f, struct log_search *s, char **pending, size_t *plen)
+{
+	char	*line = NULL, *all;
+	size_t	 cap = 0;
+	ssize_t	 len;
+
+	clearerr(f);
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] != '\n') {
+			/* A line still being written: keep it for later. */
+			if ((all = realloc(*pending, *plen + len)) != NULL) {
+				memcpy(all + *plen, line, len);
+				*pending = all;
+				*plen += len;
+			}
+			break;
+		}
+		line[--len] = '\0';
+		if (*plen > 0) {
+			if ((all = realloc(*pending, *plen + len + 1)) ==
+			    NULL)
+				break;
+			memcpy(all + *plen, line, len + 1);
+			if (log_search_match(s, all, *plen + len))
+				print_line(all, *plen + len, NULL);
+			free(all);
+			*pending = NULL;
+			*plen = 0;
+		} else if (log_search_match(s, line, len))
+			print_line(line, len, NULL);
+	}
+	free(line);
+	fflush(stdout);
+}
+
+/* Follow path until killed. */
+static void __attribute__((noreturn))
+follow(const char *path, FILE *f, struct log_search *s)
+{
+	char		 dir[PATH_MAX], *slash, *pending = NULL, ev[4096];
+	struct stat	 now, open_st;
+	size_t		 plen = 0;
+	int		 in;
+
+	snprintf(dir, sizeof dir, "%s", path);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof dir, ".");
+	/* Changes in the directory wake us; a second's timeout covers
+	 * filesystems that do not report them. */
+	in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (in != -1 && inotify_add_watch(in, dir, IN_MODIFY | IN_CREATE |
+	    IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE) == -1) {
+		close(in);
+		in = -1;
+	}
+	for (;;) {
+		struct pollfd pfd = { in, POLLIN, 0 };
+		if (f != NULL)
+			follow_read(f, s, &pending, &plen);
+		if (in != -1) {
+			if (poll(&pfd, 1, 1000) > 0)
+				while (read(in, ev, sizeof ev) > 0)
+					;
+		} else
+			sleep(1);
+		if (stat(path, &now) == -1)
+			continue;	/* moved away, not yet recreated */
+		if (f != NULL && fstat(fileno(f), &open_st) == 0 &&
+		    open_st.st_ino == now.st_ino &&
+		    open_st.st_dev == now.st_dev &&
+		    now.st_size >= ftello(f))
+			continue;
+		/* Rotated or truncated: the rest of the old file, then the
+		 * new one from its start. */
+		if (f != NULL) {
+			follow_read(f, s, &pending, &plen);
+			fclose(f);
+		}
+		free(pending);
+		pending = NULL;
+		plen = 0;
+		f = fopen(path, "re");
+	}
+}
+
+static int
+remote(const char *host, const struct log_query *q, int nlines)
+{
+	struct conn	c;
+	char		req[CLIENT_LINE_MAX + 1];
+	size_t		off;
+	int		rc;
+
+	off = snprintf(req, sizeof req, "LOG");
+	if (q->regex != NULL) {
+		if (strpbrk(q->regex, " \t") != NULL)
+			return cmd_fail("a regular expression sent to a node "
+			    "cannot hold blanks: write \\s or \\x20");
+		off += snprintf(req + off, sizeof req - off, " -g %s",
+		    q->regex);
+	}
+	if (q->has_level && off < sizeof req)
+		off += snprintf(req + off, sizeof req - off, " -l %s",
+		    log_level_name(q->level));
+	if (q->uuid != NULL && off < sizeof req)
+		off += snprintf(req + off, sizeof req - off, " -t %s", q->uuid);
+	/* The stamps travel as one word each. */
+	if (q->since[0] != '\0' && off < sizeof req)
+		off += snprintf(req + off, sizeof req - off,
+		    " -s %.10sT%s", q->since, q->since + 11);
+	if (q->until[0] != '\0' && off < sizeof req)
+		off += snprintf(req + off, sizeof req - off,
+		    " -u %.10sT%s", q->until, q->until + 11);
+	if (nlines > 0 && off < sizeof req)
+		off += snprintf(req + off, sizeof req - off, " -n %d", nlines);
+	if (off >= sizeof req - 1)
+		return cmd_fail("the request is longer than %d bytes",
+		    CLIENT_LINE_MAX);
+	if (cmd_connect(&c, host) == -1)
+		return 1;
+	rc = cmd_ask_lines(&c, req, print_reply_line, NULL);
+	conn_close(&c);
+	return rc == -1 ? 1 : 0;
+}
+
+static int
+cmd_log_exec(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "since", required_argument, NULL, 'S' },
+		{ "until", required_argument, NULL, 'U' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct log_query	 q;
+	struct log_search	*s;
+	const char		*host = NULL, *file = NULL;
+	char			 err[512], *end;
+	int			 ch, nlines = -1, follow_it = 0, rc;
+	FILE			*f;
+
+	memset(&q, 0, sizeof q);
+	while ((ch = getopt_long(argc, argv, "H:g:l:t:n:f", longs, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'H':
+			host = optarg;
+			break;
+		case 'g':
+			q.regex = optarg;
+			break;
+		case 'l':
+			if (log_level_parse(optarg, &q.level) == -1)
+				return cmd_fail("-l: debug, info, normal, "
+				    "warning or error");
+			q.has_level = 1;
+			break;
+		case 't':
+			if (strlen(optarg) != UUID_STRLEN)
+				return cmd_fail("-t: not a uuid: %.40s",
+				    optarg);
+			q.uuid = optarg;
+			break;
+		case 'n':
+			nlines = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || nlines < 1 || nlines > 10000)
+				return cmd_fail("-n: 1 to 10000 lines");
+			break;
+		case 'f':
+			follow_it = 1;
+			break;
+		case 'S':
+		case 'U':
+			if (log_time_parse(optarg, time(NULL), ch == 'U',
+			    ch == 'S' ? q.since : q.until) == -1)
+				return cmd_fail("%s: '%s' is not a time: "
+				    "YYYY-MM-DD [HH:MM[:SS]], HH:MM[:SS] or "
+				    "N[smhd] ago", ch == 'S' ? "--since" :
+				    "--until", optarg);
+			break;
+		default:
+			return cmd_usage(&cmd_log_entry);
+		}
+	}
+	if (optind < argc - 1)
+		return cmd_usage(&cmd_log_entry);
+	file = optind == argc - 1 ? argv[optind] : NULL;
+	/* Check the regex here too: its error names the offset. */
+	if ((s = log_search_new(&q, err, sizeof err)) == NULL)
+		return cmd_fail("%s", err);
+	if (file == NULL || host != NULL) {
+		log_search_free(s);
+		if (file != NULL)
+			return cmd_fail("give a FILE or -H, not both");
+		if (follow_it)
+			return cmd_fail("-f follows a local file: volery "
+			    "log FILE -f");
+		return remote(host, &q, nlines);
+	}
+	if ((f = fopen(file, "re")) == NULL) {
+		log_search_free(s);
+		return cmd_fail("%s: %s", file, strerror(errno));
+	}
+	if (nlines < 0)
+		nlines = follow_it ? 10 : 0;
+	rc = log_search_file(s, f, nlines, print_line, NULL);
+	fflush(stdout);
+	if (rc == 0 && follow_it)
+		follow(file, f, s);
+	fclose(f);
+	log_search_free(s);
+	return rc == -1 ? cmd_fail("%s: %s", file, strerror(errno)) : 0;
+}
+
+const struct cmd_entry cmd_log_entry = {
+	"log",
+	"log [FILE | -H host[:port]] [-g REGEX] [-l LEVEL] [-t UUID] "
+	"[--since T] [--until T] [-n N] [-f]",
+	"search a log: a local FILE, or a node's through LOG; -l shows that "
+	"severity and worse; -f follows FILE across log rotation",
+	cmd_log_exec,
+};

@@ -1,0 +1,52 @@
+/*
+ * cmd-nodes.c -- `volery nodes`: the nodes a node knows, as a table.
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "conn.h"
+
+static void
+row(const char *line, void *arg)
+{
+	char	f[6][80];
+	int	*count = arg;
+
+	/* NODE name address master|peer state free/slots reputation */
+	if (sscanf(line, "NODE %79s %79s %79s %79s %79s %79s", f[0], f[1],
+	    f[2], f[3], f[4], f[5]) != 6)
+		return;
+	if ((*count)++ == 0)
+		printf("%-16s %-21s %-6s %-10s %-6s %s\n", "NODE", "ADDRESS",
+		    "ROLE", "STATE", "FREE", "REPUTATION");
+	printf("%-16s %-21s %-6s %-10s %-6s %s\n", f[0], f[1], f[2], f[3],
+	    f[4], f[5]);
+}
+
+static int
+cmd_nodes_exec(int argc, char **argv)
+{
+	struct conn	 c;
+	const char	*host = NULL;
+	int		 ch, rc, count = 0;
+
+	while ((ch = getopt(argc, argv, "H:")) != -1) {
+		if (ch != 'H')
+			return cmd_usage(&cmd_nodes_entry);
+		host = optarg;
+	}
+	if (optind != argc)
+		return cmd_usage(&cmd_nodes_entry);
+	if (cmd_connect(&c, host) == -1)
+		return 1;
+	rc = cmd_ask_lines(&c, "NODES", row, &count);
+	conn_close(&c);
+	return rc == -1 ? 1 : 0;
+}
+
+const struct cmd_entry cmd_nodes_entry = {
+	"nodes", "nodes [-H host[:port]]",
+	"list the nodes of the cluster: role, volunteer state, free slots",
+	cmd_nodes_exec,
+};

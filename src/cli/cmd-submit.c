@@ -1,0 +1,191 @@
+/*
+ * cmd-submit.c -- `volery submit FILE.xml [--watch]`: check a whole
+ * workflow against the task descriptions, then schedule its tasks in
+ * dependency order (each input bound to its upstream's new uuid) and
+ * print "ID UUID" for each.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "conn.h"
+#include "descs.h"
+#include "log.h"
+#include "watch.h"
+#include "wfload.h"
+
+#ifndef VOLERY_TASKS_DIR
+#define VOLERY_TASKS_DIR "/usr/local/lib/volery/tasks"
+#endif
+
+/* Where the task descriptions are: -T, $VOLERY_TASKS, ./tasks, or the
+ * installed ones. */
+static const char *
+tasks_dir(const char *given)
+{
+	struct stat	st;
+	const char	*env = getenv("VOLERY_TASKS");
+
+	if (given != NULL)
+		return given;
+	if (env != NULL && *env != '\0')
+		return env;
+	if (stat("tasks", &st) == 0 && S_ISDIR(st.st_mode))
+		return "tasks";
+	return VOLERY_TASKS_DIR;
+}
+
+/* A workflow is submitted whole or not at all: cancel the first n. */
+static void
+unschedule(struct conn *c, const int *order, char (*uuids)[UUID_STRLEN + 1],
+    int n)
+{
+	char	req[64], reply[CLIENT_LINE_MAX], err[256];
+	int	i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(req, sizeof req, "CANCEL %s", uuids[order[i]]);
+		conn_ask(c, req, reply, sizeof reply, err, sizeof err);
+	}
+	if (n > 0)
+		fprintf(stderr, "volery: the %d task%s scheduled before it "
+		    "%s cancelled\n", n, n == 1 ? "" : "s",
+		    n == 1 ? "was" : "were");
+}
+
+/* SCHEDULE each task, upstream first; uuids[i] gets task i's. */
+static int
+schedule_all(struct conn *c, const struct workflow *wf, const int *order,
+    char (*uuids)[UUID_STRLEN + 1])
+{
+	char	req[CLIENT_LINE_MAX + 1], reply[CLIENT_LINE_MAX];
+	size_t	off;
+	int	i, k, up;
+
+	for (i = 0; i < wf->ntasks; i++) {
+		const struct wf_task *t = &wf->tasks[order[i]];
+		off = snprintf(req, sizeof req, "SCHEDULE %s %s", t->name,
+		    t->prio_set ? t->prio : wf->prio);
+		if (t->path != NULL)
+			off += snprintf(req + off, sizeof req - off, " -p %s",
+			    t->path);
+		for (k = 0; k < t->ninputs && off < sizeof req; k++) {
+			const struct wf_input *in = &t->inputs[k];
+			up = workflow_find(wf, in->task);
+			off += snprintf(req + off, sizeof req - off,
+			    " -a %s %d", up >= 0 ? uuids[up] : in->task,
+			    in->output);
+		}
+		if (t->params != NULL && off < sizeof req)
+			off += snprintf(req + off, sizeof req - off, " -x %s",
+			    t->params);
+		if (off >= sizeof req - 1)
+			return cmd_fail("%s:%ld: task '%s': the request is "
+			    "longer than %d bytes", wf->file, t->line, t->id,
+			    CLIENT_LINE_MAX) * -1;
+		if (cmd_ask(c, req, reply, sizeof reply) == -1) {
+			fprintf(stderr, "volery: %s:%ld: task '%s' was not "
+			    "scheduled\n", wf->file, t->line, t->id);
+			unschedule(c, order, uuids, i);
+			return -1;
+		}
+		if (strncmp(reply, "SCHEDULED ", 10) != 0 ||
+		    strlen(reply + 10) != UUID_STRLEN)
+			return cmd_fail("unexpected reply: %s", reply) * -1;
+		memcpy(uuids[order[i]], reply + 10, UUID_STRLEN + 1);
+		printf("%s %s\n", t->id, uuids[order[i]]);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+static int
+cmd_submit_exec(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "watch", no_argument, NULL, 'w' },
+		{ "tasks", required_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct taskdesc_set	 descs = { NULL, 0 };
+	struct workflow		 wf;
+	struct watched		*v = NULL;
+	struct conn		 c;
+	const char		*host = NULL, *dir = NULL;
+	char			 err[16384], (*uuids)[UUID_STRLEN + 1] = NULL;
+	int			*order = NULL, ch, watch = 0, rc = 1, i, n;
+
+	while ((ch = getopt_long(argc, argv, "H:T:w", longs, NULL)) != -1) {
+		if (ch == 'H')
+			host = optarg;
+		else if (ch == 'T')
+			dir = optarg;
+		else if (ch == 'w')
+			watch = 1;
+		else
+			return cmd_usage(&cmd_submit_entry);
+	}
+	if (optind != argc - 1)
+		return cmd_usage(&cmd_submit_entry);
+	log_open(NULL, LOG_WARNING, 1);
+	if (wf_load(argv[optind], &wf, err, sizeof err) > 0) {
+		fprintf(stderr, "%s\n", err);
+		workflow_free(&wf);
+		return cmd_fail("%s: not submitted", argv[optind]);
+	}
+	dir = tasks_dir(dir);
+	if (descs_load(dir, &descs) == -1) {
+		workflow_free(&wf);
+		return cmd_fail("no task descriptions in %s (set -T DIR or "
+		    "VOLERY_TASKS)", dir);
+	}
+	order = calloc(wf.ntasks, sizeof *order);
+	uuids = calloc(wf.ntasks, sizeof *uuids);
+	if (order == NULL || uuids == NULL) {
+		rc = cmd_fail("out of memory");
+		goto out;
+	}
+	if ((n = workflow_check(&wf, &descs, order, err, sizeof err)) > 0) {
+		fprintf(stderr, "%s\n", err);
+		rc = cmd_fail("%s: %d problem%s; nothing was submitted",
+		    argv[optind], n, n == 1 ? "" : "s");
+		goto out;
+	}
+	if (cmd_connect(&c, host) == -1)
+		goto out;
+	if (schedule_all(&c, &wf, order, uuids) == 0) {
+		rc = 0;
+		if (watch && (v = calloc(wf.ntasks, sizeof *v)) != NULL) {
+			for (i = 0; i < wf.ntasks; i++) {
+				memcpy(v[i].uuid, uuids[i], sizeof v[i].uuid);
+				snprintf(v[i].label, sizeof v[i].label, "%s",
+				    wf.tasks[i].id);
+				snprintf(v[i].exec, sizeof v[i].exec, "%s",
+				    wf.tasks[i].name);
+			}
+			rc = watch_run(&c, v, wf.ntasks, stdout,
+			    isatty(STDOUT_FILENO));
+		} else if (watch)
+			rc = cmd_fail("out of memory");
+	}
+	conn_close(&c);
+out:
+	free(v);
+	free(order);
+	free(uuids);
+	workflow_free(&wf);
+	taskdesc_clear(&descs);
+	return rc;
+}
+
+const struct cmd_entry cmd_submit_entry = {
+	"submit", "submit [-H host[:port]] [-T tasks_dir] [--watch] FILE.xml",
+	"check a workflow file against the task descriptions, then schedule "
+	"its tasks in dependency order; prints ID UUID lines",
+	cmd_submit_exec,
+};

@@ -1,0 +1,215 @@
+/*
+ * watch.c -- follow tasks by SUBSCRIBE.  On a terminal each task has a
+ * line with a bar, redrawn in place; in a pipe or file each change is a
+ * plain line, so logs and scripts can read it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "conn.h"
+#include "watch.h"
+#include "wire.h"
+
+#define SUBSCRIBE_CHUNK 100	/* uuids per line: 37 bytes each, < 4096 */
+#define BAR_WIDTH 24
+
+static int
+is_final(const char *state)
+{
+	return strcmp(state, "Terminated") == 0 ||
+	    strcmp(state, "Cancelled") == 0 || strcmp(state, "Failed") == 0;
+}
+
+int
+watch_progress(struct watched *v, int n, const char *line)
+{
+	struct wire_progress	p;
+	struct watched		*w;
+	int			i;
+
+	if (wire_progress_parse(line, &p) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].uuid, p.uuid) != 0)
+			continue;
+		w = &v[i];
+		w->percent = p.percent;
+		snprintf(w->state, sizeof w->state, "%s", p.state);
+		snprintf(w->node, sizeof w->node, "%s", p.node);
+		w->attempt = p.attempt;
+		w->waited = p.waited;
+		w->makespan = p.makespan;
+		snprintf(w->reason, sizeof w->reason, "%s", p.reason);
+		return i;
+	}
+	return -1;
+}
+
+int
+watch_names(struct conn *c, struct watched *v, int n, char *err,
+    size_t errlen)
+{
+	char	line[CLIENT_LINE_MAX + 1], uuid[64], exec[64];
+	int	rc, i;
+
+	if (conn_send(c, "TASKS\n", err, errlen) == -1)
+		return -1;
+	for (;;) {
+		rc = conn_line(c, line, sizeof line, 10000, err, errlen);
+		if (rc <= 0) {
+			if (rc == 0)
+				snprintf(err, errlen, "no reply to TASKS");
+			return -1;
+		}
+		if (strcmp(line, ".") == 0)
+			break;
+		if (strncmp(line, "ERROR", 5) == 0) {
+			snprintf(err, errlen, "%s", line);
+			return -1;
+		}
+		if (sscanf(line, "TASK %63s %63s", uuid, exec) != 2)
+			continue;
+		for (i = 0; i < n; i++)
+			if (strcmp(v[i].uuid, uuid) == 0)
+				snprintf(v[i].exec, sizeof v[i].exec, "%s",
+				    exec);
+	}
+	for (i = 0; i < n; i++)
+		if (v[i].exec[0] == '\0') {
+			snprintf(err, errlen, "unknown task %s", v[i].uuid);
+			return -1;
+		}
+	return 0;
+}
+
+static void
+draw_line(FILE *out, const struct watched *w, int width)
+{
+	char	bar[BAR_WIDTH + 1];
+	int	fill = w->percent * BAR_WIDTH / 100, i;
+
+	for (i = 0; i < BAR_WIDTH; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[BAR_WIDTH] = '\0';
+	fprintf(out, "\r\033[K%-*s %-18s [%s] %3d%% %-10s %s\n", width,
+	    w->label[0] != '\0' ? w->label : w->exec, w->exec, bar,
+	    w->percent, w->state, w->node[0] != '\0' ? w->node : "-");
+}
+
+static void
+draw_all(FILE *out, const struct watched *v, int n, int width, int again)
+{
+	int	i;
+
+	if (again)
+		fprintf(out, "\033[%dA", n);
+	for (i = 0; i < n; i++)
+		draw_line(out, &v[i], width);
+	fflush(out);
+}
+
+static void
+plain_line(FILE *out, const struct watched *w)
+{
+	char		stamp[16];
+	time_t		now = time(NULL);
+	struct tm	tm;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
+	fprintf(out, "%s %s %s %s %d%% %s\n", stamp,
+	    w->label[0] != '\0' ? w->label : w->exec, w->uuid, w->state,
+	    w->percent, w->node[0] != '\0' ? w->node : "-");
+	fflush(out);
+}
+
+static void
+summary(FILE *out, const struct watched *v, int n, int width)
+{
+	double	longest = 0;
+	int	i, ok = 0;
+
+	fprintf(out, "\n%-*s %-36s %-10s %-10s %8s %9s\n", width, "TASK",
+	    "UUID", "STATE", "NODE", "WAITED", "MAKESPAN");
+	for (i = 0; i < n; i++) {
+		const struct watched *w = &v[i];
+		char waited[32] = "-", makespan[32] = "-";
+		if (w->waited >= 0)
+			snprintf(waited, sizeof waited, "%.3fs", w->waited);
+		if (w->makespan >= 0) {
+			snprintf(makespan, sizeof makespan, "%.3fs",
+			    w->makespan);
+			if (w->makespan > longest)
+				longest = w->makespan;
+		}
+		ok += strcmp(w->state, "Terminated") == 0;
+		fprintf(out, "%-*s %-36s %-10s %-10s %8s %9s%s%s\n", width,
+		    w->label[0] != '\0' ? w->label : w->exec, w->uuid,
+		    w->state, w->node[0] != '\0' ? w->node : "-", waited,
+		    makespan, w->reason[0] != '\0' ? "  " : "", w->reason);
+	}
+	fprintf(out, "%d of %d terminated; makespan %.3fs\n", ok, n, longest);
+	fflush(out);
+}
+
+int
+watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
+{
+	char	line[CLIENT_LINE_MAX + 1], err[512];
+	size_t	off;
+	int	i, k, open = n, width = 4, rc, drawn = 0;
+
+	for (i = 0; i < n; i++) {
+		v[i].waited = v[i].makespan = -1;
+		snprintf(v[i].state, sizeof v[i].state, "?");
+		k = (int)strlen(v[i].label[0] != '\0' ? v[i].label :
+		    v[i].exec);
+		if (k > width)
+			width = k;
+	}
+	/* Subscribe in chunks; each answers SUBSCRIBED, then PROGRESS. */
+	for (i = 0; i < n; i += SUBSCRIBE_CHUNK) {
+		off = snprintf(line, sizeof line, "SUBSCRIBE");
+		for (k = i; k < n && k < i + SUBSCRIBE_CHUNK; k++)
+			off += snprintf(line + off, sizeof line - off, " %s",
+			    v[k].uuid);
+		snprintf(line + off, sizeof line - off, "\n");
+		if (conn_send(c, line, err, sizeof err) == -1) {
+			fprintf(stderr, "volery: %s\n", err);
+			return 1;
+		}
+	}
+	open = n;
+	for (;;) {
+		for (i = 0, open = 0; i < n; i++)
+			open += !is_final(v[i].state);
+		if (open == 0)
+			break;
+		rc = conn_line(c, line, sizeof line, -1, err, sizeof err);
+		if (rc <= 0) {
+			if (tty && drawn)
+				fprintf(out, "\n");
+			fprintf(stderr, "volery: %s\n", err);
+			return 1;
+		}
+		if (strncmp(line, "ERROR", 5) == 0) {
+			fprintf(stderr, "volery: %s\n", line[5] == ' ' ?
+			    line + 6 : line);
+			return 1;
+		}
+		if ((k = watch_progress(v, n, line)) < 0)
+			continue;
+		if (tty) {
+			draw_all(out, v, n, width, drawn);
+			drawn = 1;
+		} else
+			plain_line(out, &v[k]);
+	}
+	summary(out, v, n, width);
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].state, "Terminated") != 0)
+			return 1;
+	return 0;
+}

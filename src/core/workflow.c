@@ -1,0 +1,153 @@
+/*
+ * workflow.c -- check a workflow against the task descriptions, all of
+ * it, before anything is scheduled: an operator fixes every line at once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errlist.h"
+#include "task.h"
+#include "workflow.h"
+
+int
+workflow_find(const struct workflow *wf, const char *id)
+{
+	int	i;
+
+	for (i = 0; i < wf->ntasks; i++)
+		if (strcmp(wf->tasks[i].id, id) == 0)
+			return i;
+	return -1;
+}
+
+/* One task's own fields and its inputs, against its description. */
+static void
+check_task(const struct workflow *wf, const struct taskdesc_set *descs,
+    int i, struct errlist *e)
+{
+	const struct wf_task	*t = &wf->tasks[i];
+	const struct taskdesc	*d = taskdesc_find(descs, t->name);
+	int			 k, up;
+
+	if (workflow_find(wf, t->id) != i)
+		errlist_add(e, t->line, "duplicate task id '%s' (first on line "
+		    "%ld)", t->id, wf->tasks[workflow_find(wf, t->id)].line);
+	if (d == NULL) {
+		errlist_add(e, t->line, "task '%s': no task named '%s' in the "
+		    "task descriptions", t->id, t->name);
+		return;
+	}
+	if (d->needs_path && t->path == NULL)
+		errlist_add(e, t->line, "task '%s': %s needs a <path>", t->id,
+		    t->name);
+	if (t->ninputs_seen != d->ninputs)
+		errlist_add(e, t->line, "task '%s': %s takes %d input%s, not %d",
+		    t->id, t->name, d->ninputs, d->ninputs == 1 ? "" : "s",
+		    t->ninputs_seen);
+	for (k = 0; k < t->ninputs && k < d->ninputs; k++) {
+		const struct wf_input *in = &t->inputs[k];
+		const struct taskdesc *ud;
+		if ((up = workflow_find(wf, in->task)) == -1) {
+			/* A task scheduled before: the node checks it. */
+			if (!task_uuid_valid(in->task))
+				errlist_add(e, in->line, "task '%s' input %d: no "
+				    "task '%s' in this file (nor is it a "
+				    "uuid)", t->id, k + 1, in->task);
+			continue;
+		}
+		if (up == i) {
+			errlist_add(e, in->line, "task '%s' input %d: a task "
+			    "cannot read its own output", t->id, k + 1);
+			continue;
+		}
+		if ((ud = taskdesc_find(descs, wf->tasks[up].name)) == NULL)
+			continue;	/* reported on its own line */
+		if (in->output < 1 || in->output > ud->noutputs)
+			errlist_add(e, in->line, "task '%s' input %d: %s '%s' has "
+			    "%d output%s; there is no output %d", t->id, k + 1,
+			    ud->name, in->task, ud->noutputs,
+			    ud->noutputs == 1 ? "" : "s", in->output);
+		else if (d->inputs[k].type[0] != '\0' &&
+		    strcmp(d->inputs[k].type, ud->type) != 0)
+			errlist_add(e, in->line, "task '%s' input %d: %s wants "
+			    "an output of %s here, not of %s '%s'", t->id,
+			    k + 1, d->name, d->inputs[k].type, ud->type,
+			    in->task);
+		else if (d->inputs[k].nth != 0 &&
+		    d->inputs[k].nth != in->output)
+			errlist_add(e, in->line, "task '%s' input %d: %s wants "
+			    "output %d of %s here, not %d", t->id, k + 1,
+			    d->name, d->inputs[k].nth, d->inputs[k].type,
+			    in->output);
+	}
+}
+
+/*
+ * Dependency order (Kahn): repeatedly take the tasks whose in-file
+ * inputs are all placed.  What is never placed lies on a cycle.
+ */
+static void
+order_tasks(const struct workflow *wf, int *order, struct errlist *e)
+{
+	int	*placed, n = 0, progress = 1, i, k, up, ready;
+
+	if ((placed = calloc(wf->ntasks > 0 ? wf->ntasks : 1,
+	    sizeof *placed)) == NULL) {
+		errlist_add(e, 0, "out of memory");
+		return;
+	}
+	while (progress) {
+		progress = 0;
+		for (i = 0; i < wf->ntasks; i++) {
+			if (placed[i])
+				continue;
+			for (ready = 1, k = 0; k < wf->tasks[i].ninputs; k++) {
+				up = workflow_find(wf,
+				    wf->tasks[i].inputs[k].task);
+				if (up >= 0 && !placed[up])
+					ready = 0;
+			}
+			if (ready) {
+				placed[i] = 1;
+				order[n++] = i;
+				progress = 1;
+			}
+		}
+	}
+	for (i = 0; i < wf->ntasks; i++)
+		if (!placed[i])
+			errlist_add(e, wf->tasks[i].line, "task '%s' is on a "
+			    "dependency cycle", wf->tasks[i].id);
+	free(placed);
+}
+
+int
+workflow_check(const struct workflow *wf, const struct taskdesc_set *descs,
+    int *order, char *err, size_t errlen)
+{
+	struct errlist	e;
+	int		i;
+
+	errlist_init(&e, wf->file, err, errlen);
+	if (wf->ntasks == 0)
+		errlist_add(&e, 1, "the workflow has no task");
+	for (i = 0; i < wf->ntasks; i++)
+		check_task(wf, descs, i, &e);
+	order_tasks(wf, order, &e);
+	return e.count;
+}
+
+void
+workflow_free(struct workflow *wf)
+{
+	int	i;
+
+	for (i = 0; i < wf->ntasks; i++) {
+		free(wf->tasks[i].path);
+		free(wf->tasks[i].params);
+	}
+	free(wf->tasks);
+	wf->tasks = NULL;
+	wf->ntasks = 0;
+}

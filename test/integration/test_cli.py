@@ -1,0 +1,435 @@
+"""The command line against a real node (issue 6): every subcommand's
+success and error paths, the workflow checker on broken files, log
+search, following a rotated log, and the manual pages."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+import harness
+from harness import ROOT, TIMEOUT, Node, params_file
+
+
+def volery(*args, env=None, timeout=TIMEOUT):
+    return subprocess.run([harness.VOLERY] + list(args), capture_output=True,
+                          text=True, timeout=timeout, env=env)
+
+
+WORKFLOW = """<?xml version="1.0"?>
+<workflow priority="%(prio)s">
+  <task id="I" name="import"><path>/data/x</path><params>%(params)s</params></task>
+  <task id="G" name="georeferencing"><params>%(params)s</params>
+    <input task="I" output="1"/><input task="I" output="2"/><input task="I" output="3"/>
+  </task>
+  <task id="S" name="segmentation"><params>%(params)s</params>
+    <input task="I" output="1"/><input task="G" output="1"/><input task="G" output="2"/>
+  </task>
+  <task id="A" name="anomaly_detection"><params>%(params)s</params>
+    <input task="S" output="1"/>
+  </task>
+</workflow>
+"""
+
+
+class CliTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.node = Node(name="cli", extra="<max_attempts>1</max_attempts>"
+                        "<cancel_grace_ms>200</cancel_grace_ms>").start()
+        cls.host = "127.0.0.1:%d" % cls.node.port
+        cls.env = dict(os.environ, VOLERY_HOST=cls.host,
+                       VOLERY_TASKS=cls.node.tasks)
+        cls.params = params_file(cls.node.dir, 100)
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            cls.node.stop()
+        finally:
+            cls.node.cleanup()
+
+    def run_ok(self, *args):
+        r = volery(*args, env=self.env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout
+
+    def run_fails(self, code, *args):
+        r = volery(*args, env=self.env)
+        self.assertEqual(r.returncode, code, (r.stdout, r.stderr))
+        self.assertEqual(len(r.stderr.strip().splitlines()) >= 1, True)
+        return r.stderr
+
+    def workflow_file(self, text, name="wf.xml"):
+        d = tempfile.mkdtemp(prefix="volery-wf-", dir=self.node.dir)
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def ntasks(self):
+        return len(self.node.client().ask_multi("TASKS"))
+
+
+class Subcommands(CliTest):
+    def test_schedule_watch_tasks_nodes(self):
+        u = self.run_ok("schedule", "import", "-p", "/data/x", "-x",
+                        self.params).strip()
+        self.assertRegex(u, r"^[0-9a-f-]{36}$")
+        # -H beats VOLERY_HOST.
+        g = volery("schedule", "georeferencing", "-H", self.host,
+                   "-a", u, "1", "-a", u, "2", "-a", u, "3", "-x", self.params,
+                   env=dict(self.env, VOLERY_HOST="127.0.0.1:1"))
+        self.assertEqual(g.returncode, 0, g.stderr)
+        g = g.stdout.strip()
+        out = self.run_ok("watch", u, g)
+        # Not a terminal: plain lines, then the summary.
+        self.assertRegex(out, r"\d\d:\d\d:\d\d import %s Terminated 100%% cli" % u)
+        self.assertIn("2 of 2 terminated", out)
+        self.assertRegex(out, r"georeferencing +%s +Terminated +cli +[\d.]+s +[\d.]+s" % g)
+        tasks = self.run_ok("tasks", "--state", "Terminated")
+        self.assertIn(u, tasks)
+        self.assertIn(g, tasks)
+        self.assertTrue(tasks.startswith("UUID "))
+        self.assertNotIn(u, self.run_ok("tasks", "--state", "Ready"))
+        nodes = self.run_ok("nodes")
+        self.assertRegex(nodes, r"\ncli +127\.0\.0\.1:%d +master +dedicated +1/1"
+                         % self.node.port)
+
+    def test_help_and_bad_arguments(self):
+        for cmd in ("schedule", "submit", "watch", "cancel", "tasks", "nodes",
+                    "idle", "log", "serve"):
+            r = volery(cmd, "--help")
+            self.assertEqual(r.returncode, 0, cmd)
+            self.assertTrue(r.stdout.startswith("usage: volery " + cmd), r.stdout)
+        self.assertIn("usage: volery schedule", self.run_fails(2, "schedule"))
+        self.assertIn("usage:", self.run_fails(2, "schedule", "import", "-P", "urgent"))
+        self.assertIn("usage:", self.run_fails(2, "watch"))
+        self.assertIn("usage:", self.run_fails(2, "cancel"))
+        self.assertIn("usage:", self.run_fails(2, "idle", "maybe"))
+        self.assertIn("usage:", self.run_fails(2, "tasks", "extra"))
+        self.assertIn("unknown command", self.run_fails(2, "frobnicate"))
+
+    def test_error_replies_and_unreachable_node(self):
+        self.assertIn("volery: unknown executable 'nosuch'",
+                      self.run_fails(1, "schedule", "nosuch"))
+        err = self.run_fails(1, "schedule", "georeferencing", "-a",
+                             "00000000-0000-4000-8000-000000000000", "1",
+                             "-a", "x", "1", "-a", "y", "1")
+        self.assertTrue(err.startswith("volery: "), err)
+        self.assertIn("unknown task", self.run_fails(
+            1, "watch", "00000000-0000-4000-8000-000000000000"))
+        self.assertIn("volery: ", self.run_fails(
+            1, "cancel", "00000000-0000-4000-8000-000000000000"))
+        self.assertIn("unknown state", self.run_fails(1, "tasks", "--state", "Sleeping"))
+        r = volery("nodes", "-H", "127.0.0.1:1", env=self.env)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stderr, "volery: cannot reach the node at "
+                         "127.0.0.1:1: Connection refused\n")
+        self.assertIn("cannot reach", self.run_fails(
+            1, "schedule", "import", "-H", "127.0.0.1:1"))
+
+    def test_cancel_and_failed_tasks_make_watch_fail(self):
+        slow = params_file(self.node.dir, 30000)
+        u = self.run_ok("schedule", "import", "-p", "/x", "-x", slow).strip()
+        self.assertEqual(self.run_ok("cancel", u).strip(), "CANCELLED " + u)
+        r = volery("watch", u, env=self.env)
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stdout, r"Cancelled")
+        c = self.run_ok("schedule", "crasher").strip()
+        r = volery("watch", c, env=self.env)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("0 of 1 terminated", r.stdout)
+        self.assertIn("attempts-exhausted", r.stdout)
+
+
+class Submit(CliTest):
+    def test_submit_and_watch(self):
+        path = self.workflow_file(WORKFLOW % {"prio": "interactive",
+                                              "params": self.params})
+        r = volery("submit", path, "--watch", env=self.env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ids = re.findall(r"^([IGSA]) ([0-9a-f-]{36})$", r.stdout, re.M)
+        self.assertEqual([i for i, _ in ids], ["I", "G", "S", "A"])
+        self.assertIn("4 of 4 terminated", r.stdout)
+        # Bound as the file says: A reads S's output.
+        uu = dict(ids)
+        tasks = self.node.client().tasks()
+        self.assertEqual(tasks[uu["A"]][:3], ("anomaly_detection", "interactive",
+                                             "Terminated"))
+        args = harness.started_args(self.node, uu["S"])[0]
+        self.assertEqual(args.count(" -i "), 3)
+
+    def test_relative_params_are_relative_to_the_file(self):
+        d = tempfile.mkdtemp(prefix="volery-wf-", dir=self.node.dir)
+        shutil.copy(self.params, os.path.join(d, "p.xml"))
+        path = os.path.join(d, "wf.xml")
+        with open(path, "w") as f:
+            f.write('<workflow><task id="I" name="import"><path>/x</path>'
+                    '<params>p.xml</params></task></workflow>\n')
+        out = self.run_ok("submit", path)
+        u = out.split()[1]
+        self.assertIn("-x %s" % os.path.join(d, "p.xml"),
+                      self.node.wait_log(r"Task UUID\{%s\} executable import "
+                                         r"started.*" % u).group(0))
+
+    BROKEN = [
+        # (file text, expected "line: message" fragments)
+        ('<workflow>\n<task id="I" name="imprt"><path>/x</path></task>\n</workflow>\n',
+         [r":2: task 'I': no task named 'imprt'"]),
+        ('<workflow>\n<task id="I" name="import"><path>/x</path></task>\n'
+         '<task id="G" name="georeferencing">\n<input task="I" output="1"/>\n</task>\n</workflow>\n',
+         [r":3: task 'G': georeferencing takes 3 inputs, not 1"]),
+        ('<workflow>\n<task id="I" name="import"><path>/x</path></task>\n'
+         '<task id="A" name="anomaly_detection">\n<input task="I" output="7"/>\n</task>\n</workflow>\n',
+         [r":4: task 'A' input 1: import 'I' has 3 outputs; there is no output 7"]),
+        ('<workflow>\n<task id="I" name="import"><path>/x</path></task>\n'
+         '<task id="I" name="import"><path>/y</path></task>\n</workflow>\n',
+         [r":3: duplicate task id 'I' \(first on line 2\)"]),
+        ('<workflow>\n<task id="S" name="segmentation">\n<input task="S2" output="1"/>\n'
+         '<input task="S2" output="1"/>\n<input task="S2" output="1"/>\n</task>\n'
+         '<task id="S2" name="segmentation">\n<input task="S" output="1"/>\n'
+         '<input task="S" output="1"/>\n<input task="S" output="1"/>\n</task>\n</workflow>\n',
+         [r":2: task 'S' is on a dependency cycle", r":7: task 'S2' is on a dependency cycle"]),
+        ('<workflow>\n<task id="I" name="import"/>\n</workflow>\n',
+         [r":2: task 'I': import needs a <path>"]),
+        ('<workflow>\n<task id="A" name="anomaly_detection">\n<input task="Z" output="1"/>\n'
+         '</task>\n</workflow>\n',
+         [r":3: task 'A' input 1: no task 'Z' in this file"]),
+        ('<workflow priority="urgent">\n<job id="I"/>\n</workflow>\n',
+         [r":1: <workflow>: priority 'urgent'", r":2: <job>: unknown element"]),
+        ('<workflow>\n<task id="I" name="import">\n</workflow>\n',
+         [r":\d+: .*"]),
+        ('<tasks/>\n', [r":1: the root element must be <workflow>"]),
+    ]
+
+    def test_broken_files_are_refused_whole(self):
+        before = self.ntasks()
+        for text, want in self.BROKEN:
+            path = self.workflow_file(text)
+            r = volery("submit", path, env=self.env)
+            self.assertEqual(r.returncode, 1, (text, r.stdout, r.stderr))
+            self.assertEqual(r.stdout, "", text)
+            for w in want:
+                self.assertRegex(r.stderr, re.escape(path) + w, text)
+        self.assertEqual(self.ntasks(), before)
+        r = volery("submit", "/nonexistent/wf.xml", env=self.env)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("No such file", r.stderr)
+
+
+class LogSearch(CliTest):
+    LINES = [
+        "[2026-11-20 23:59:58]: <debug> TRY_DEQUEUE UUID[%(a)s] was broadcast",
+        "[2026-11-21 00:00:01]: <info> Task(UUID{%(a)s} name{import} state{Running})",
+        "[2026-11-21 00:10:00]: <warning> Task UUID{%(b)s} name{segmentation} attempt 1 of 3 failed",
+        "[2026-11-21 01:00:00]: <error> cannot listen on 127.0.0.1:7600",
+        "[2026-11-21 02:30:00]: <normal> node cli stopping (signal 15)",
+        "[2026-11-21 02:30:01]: <info> Task(UUID{%(b)s} name{segmentation} state{Terminated})",
+    ]
+    A = "11111111-1111-4111-8111-111111111111"
+    B = "22222222-2222-4222-8222-222222222222"
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="volery-log-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        self.log = os.path.join(self.dir, "v.log")
+        with open(self.log, "w") as f:
+            for l in self.LINES:
+                f.write(l % {"a": self.A, "b": self.B} + "\n")
+
+    def search(self, *args):
+        out = self.run_ok("log", self.log, *args)
+        return [self.LINES.index(next(l for l in self.LINES
+                                     if (l % {"a": self.A, "b": self.B}) == o))
+                for o in out.splitlines()]
+
+    def test_filters(self):
+        self.assertEqual(self.search(), [0, 1, 2, 3, 4, 5])
+        self.assertEqual(self.search("-g", r"name\{segm"), [2, 5])
+        self.assertEqual(self.search("-l", "warning"), [2, 3])
+        self.assertEqual(self.search("-l", "info"), [1, 2, 3, 4, 5])
+        self.assertEqual(self.search("-t", self.A), [0, 1])
+        self.assertEqual(self.search("--since", "2026-11-21"), [1, 2, 3, 4, 5])
+        # A bound to the minute covers that whole minute.
+        self.assertEqual(self.search("--since", "2026-11-21 00:10",
+                                     "--until", "2026-11-21 02:30"), [2, 3, 4, 5])
+        self.assertEqual(self.search("--since", "2026-11-21T00:10:00",
+                                     "--until", "2026-11-21 02:30:00"), [2, 3, 4])
+        self.assertEqual(self.search("--until", "2026-11-20"), [0])
+        self.assertEqual(self.search("-n", "2"), [4, 5])
+        self.assertEqual(self.search("-t", self.B, "-l", "info", "-g",
+                                     "Terminated"), [5])
+        self.assertEqual(self.search("-g", "nothing matches this"), [])
+
+    def test_invalid_arguments(self):
+        r = volery("log", self.log, "-g", "state{(Run")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stderr, "volery: bad regular expression at offset 10: "
+                         "missing closing parenthesis\n")
+        self.assertIn("not a time", volery("log", self.log, "--since",
+                                           "yesterday").stderr)
+        self.assertIn("-l:", volery("log", self.log, "-l", "loud").stderr)
+        self.assertIn("No such file", volery("log", "/nonexistent.log").stderr)
+
+    def test_remote_log_through_the_node(self):
+        u = self.run_ok("schedule", "import", "-p", "/x", "-x", self.params).strip()
+        self.run_ok("watch", u)
+        out = self.run_ok("log", "-H", self.host, "-t", u, "-g", r"state\{Terminated")
+        self.assertEqual(len(out.splitlines()), 1, out)
+        self.assertIn("makespan{", out)
+        out = self.run_ok("log", "-t", u, "-n", "1", "--since", "1h")
+        self.assertEqual(len(out.splitlines()), 1)
+        out = self.run_ok("log", "-l", "error", "--until", "2000-01-01")
+        self.assertEqual(out, "")
+        r = volery("log", "-H", self.host, "-g", "a(", env=self.env)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("offset 2", r.stderr)
+        # Straight to the node: its own PCRE2 message.
+        c = self.node.client()
+        self.assertEqual(c.ask("LOG -g a("), "ERROR bad regular expression "
+                         "at offset 2: missing closing parenthesis")
+
+    def test_follow_survives_rotation(self):
+        p = subprocess.Popen([harness.VOLERY, "log", self.log, "-f", "-g", "tick"],
+                             stdout=subprocess.PIPE, text=True)
+        self.addCleanup(p.kill)
+        lines = []
+        cond = threading.Condition()
+
+        def read():
+            for l in p.stdout:
+                with cond:
+                    lines.append(l.strip())
+                    cond.notify_all()
+        threading.Thread(target=read, daemon=True).start()
+
+        def wait_for(text):
+            deadline = time.monotonic() + TIMEOUT
+            with cond:
+                while not any(text in l for l in lines):
+                    left = deadline - time.monotonic()
+                    self.assertGreater(left, 0, "never saw %r in %r" % (text, lines))
+                    cond.wait(left)
+
+        def append(path, text):
+            with open(path, "a") as f:
+                f.write("[2026-11-21 03:00:00]: <info> %s\n" % text)
+
+        append(self.log, "tick one")
+        wait_for("tick one")
+        os.rename(self.log, self.log + ".1")      # logrotate's move
+        append(self.log + ".1", "tick late in the old file")
+        append(self.log, "tick two in the new file")
+        wait_for("tick two in the new file")
+        wait_for("tick late in the old file")
+        with open(self.log, "w"):                 # copytruncate
+            pass
+        append(self.log, "tick three after truncation")
+        wait_for("tick three after truncation")
+        self.assertFalse(any("tock" in l for l in lines))
+
+
+class Terminal(CliTest):
+    def test_submit_watch_draws_bars_under_tmux(self):
+        if shutil.which("tmux") is None:
+            self.skipTest("tmux is not installed")
+        path = self.workflow_file(WORKFLOW % {"prio": "low",
+                                              "params": self.params})
+        sock = "volery-test-%d" % os.getpid()
+        tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
+        self.addCleanup(subprocess.run, tmux + ["kill-server"],
+                        capture_output=True)
+        # The command signals a tmux channel when done: an event to
+        # wait on, not a time.
+        cmd = ("VOLERY_HOST=%s VOLERY_TASKS=%s %s submit %s --watch; "
+               "echo EXIT=$?; tmux -L %s wait-for -S done; sleep 600"
+               % (self.host, self.node.tasks, harness.VOLERY, path, sock))
+        subprocess.run(tmux + ["new-session", "-d", "-x", "120", "-y", "40",
+                               "sh", "-c", cmd], check=True, timeout=TIMEOUT)
+        subprocess.run(tmux + ["wait-for", "done"], check=True, timeout=TIMEOUT)
+        screen = subprocess.run(tmux + ["capture-pane", "-p"], check=True,
+                                capture_output=True, text=True).stdout
+        self.assertIn("EXIT=0", screen)
+        bars = re.findall(r"^([IGSA]) +(\S+) +\[(#+)\] 100% Terminated +cli$",
+                          screen, re.M)
+        self.assertEqual([b[0] for b in bars], ["I", "G", "S", "A"], screen)
+        self.assertTrue(all(len(b[2]) == 24 for b in bars))
+        # Redrawn in place: one bar line per task, no plain progress lines.
+        self.assertEqual(len(re.findall(r"^I +import +\[", screen, re.M)), 1)
+        self.assertNotRegex(screen, r"\d\d:\d\d:\d\d I ")
+        self.assertIn("4 of 4 terminated", screen)
+
+
+class ManPages(unittest.TestCase):
+    def test_pages_render_without_warnings(self):
+        if shutil.which("man") is None:
+            self.skipTest("man is not installed")
+        pages = ["volery.1", "volery.conf.5", "volery-task.5", "volery-protocol.7"]
+        for page in pages:
+            path = os.path.join(ROOT, "man", page)
+            r = subprocess.run(["man", "--warnings", "-l", path], capture_output=True,
+                               text=True, timeout=TIMEOUT,
+                               env=dict(os.environ, MANWIDTH="80", MANPAGER="cat",
+                                        PAGER="cat"))
+            self.assertEqual(r.returncode, 0, (page, r.stderr))
+            self.assertEqual(r.stderr, "", page)
+            self.assertGreater(len(r.stdout), 1000, page)
+
+    def test_make_install_and_uninstall(self):
+        dest = tempfile.mkdtemp(prefix="volery-dest-")
+        self.addCleanup(shutil.rmtree, dest, True)
+        # A make of its own, not the one running the tests (make check
+        # passes its sanitizer build down through MAKEFLAGS).
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "BUILD", "SANITIZE")}
+
+        def make(target):
+            r = subprocess.run(["make", "-s", "-C", ROOT, target, "DESTDIR=" + dest],
+                               capture_output=True, text=True, env=env,
+                               timeout=300)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+        make("install")
+        pre = os.path.join(dest, "usr", "local")
+        for f in ("bin/volery", "share/man/man1/volery.1",
+                  "share/man/man5/volery.conf.5", "share/man/man5/volery-task.5",
+                  "share/man/man7/volery-protocol.7", "etc/volery/volery.conf.xml",
+                  "lib/volery/tasks/import", "lib/volery/tasks/import.xml",
+                  "lib/systemd/system/volery.service",
+                  "share/doc/volery/workflow.xml"):
+            self.assertTrue(os.path.isfile(os.path.join(pre, f)), f)
+        with open(os.path.join(pre, "etc/volery/volery.conf.xml")) as f:
+            self.assertIn("<tasks_dir>/usr/local/lib/volery/tasks</tasks_dir>", f.read())
+        with open(os.path.join(pre, "lib/systemd/system/volery.service")) as f:
+            self.assertIn("ExecStart=/usr/local/bin/volery serve -q -c "
+                          "/usr/local/etc/volery/volery.conf.xml", f.read())
+        r = subprocess.run([os.path.join(pre, "bin/volery"), "serve", "-n", "-c",
+                            os.path.join(pre, "etc/volery/volery.conf.xml")],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        make("uninstall")
+        left = [os.path.join(d, f) for d, _, fs in os.walk(dest) for f in fs]
+        self.assertEqual(left, [])
+
+    def test_every_subcommand_and_config_element_is_documented(self):
+        with open(os.path.join(ROOT, "man", "volery.1")) as f:
+            page = f.read()
+        r = subprocess.run([harness.VOLERY, "--help"], capture_output=True, text=True)
+        cmds = re.findall(r"^  (\w+) ", r.stdout, re.M)
+        self.assertGreaterEqual(len(cmds), 9)
+        for cmd in cmds:
+            self.assertIn(".SS volery %s" % cmd, page.replace("\\-", "-"))
+        with open(os.path.join(ROOT, "man", "volery.conf.5")) as f:
+            conf = f.read()
+        with open(os.path.join(ROOT, "conf", "volery.conf.xml")) as f:
+            elements = set(re.findall(r"^\s*<(\w+)[ >]", f.read(), re.M)) - {"server"}
+        for el in elements:
+            self.assertIn(".B %s" % el, conf, el)
+
+
+if __name__ == "__main__":
+    unittest.main()
