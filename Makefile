@@ -141,11 +141,11 @@ integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
 
 # libFuzzer needs clang; each parser gets FUZZ_SECONDS of random input.
 # Parsers outside the core bring their file and library.
-FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c $(shell pkg-config --cflags libxml-2.0)
+FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c src/io/xmltext.c $(shell pkg-config --cflags libxml-2.0)
 FUZZ_LIBS_fuzz_workflow = $(shell pkg-config --libs libxml-2.0)
 FUZZ_EXTRA_fuzz_log = src/io/logsearch.c
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
-build/fuzz/fuzz_workflow: src/cli/wfload.c
+build/fuzz/fuzz_workflow: src/cli/wfload.c src/io/xmltext.c
 build/fuzz/fuzz_log: src/io/logsearch.c
 build/fuzz/%: test/fuzz/%.c $(CORE_SRC) | $(DEPS_OK)
 	@tools/install-deps.sh clang:clang libclang-rt-dev

@@ -25,45 +25,13 @@
 #include "errlist.h"
 #include "task.h"
 #include "wfload.h"
+#include "xmltext.h"
 
 static void
 silent(void *ctx, const char *msg, ...)
 {
 	(void)ctx;
 	(void)msg;
-}
-
-/* An attribute's value (caller frees), or NULL. */
-static char *
-attr(xmlNode *n, const char *name)
-{
-	xmlChar	*v = xmlGetProp(n, (const xmlChar *)name);
-	char	*s;
-
-	if (v == NULL)
-		return NULL;
-	s = strdup((const char *)v);
-	xmlFree(v);
-	return s;
-}
-
-/* Trimmed text of an element (caller frees). */
-static char *
-text(xmlNode *n)
-{
-	xmlChar	*raw = xmlNodeGetContent(n);
-	char	*start, *end, *s;
-
-	if (raw == NULL)
-		return strdup("");
-	for (start = (char *)raw; isspace((unsigned char)*start); start++)
-		;
-	end = start + strlen(start);
-	while (end > start && isspace((unsigned char)end[-1]))
-		end--;
-	s = strndup(start, end - start);
-	xmlFree(raw);
-	return s;
 }
 
 static int
@@ -76,7 +44,7 @@ prio_ok(const char *p)
 static char *
 path_value(struct errlist *l, xmlNode *n, const char *what, int resolve)
 {
-	char	*v = text(n), *abs, dir[PATH_MAX], *slash;
+	char	*v = xml_text(n), *abs, dir[PATH_MAX], *slash;
 
 	if (v == NULL)
 		return NULL;
@@ -112,7 +80,7 @@ path_value(struct errlist *l, xmlNode *n, const char *what, int resolve)
 static void
 load_input(struct errlist *l, struct wf_task *t, xmlNode *n)
 {
-	char	*task = attr(n, "task"), *out = attr(n, "output"), *end;
+	char	*task = xml_attr(n, "task"), *out = xml_attr(n, "output"), *end;
 	long	 nth = 0;
 	long	 line = xmlGetLineNo(n);
 
@@ -143,8 +111,8 @@ static void
 load_task(struct errlist *l, struct workflow *wf, xmlNode *n)
 {
 	struct wf_task	*t = &wf->tasks[wf->ntasks++];
-	char		*id = attr(n, "id"), *name = attr(n, "name");
-	char		*prio = attr(n, "priority");
+	char		*id = xml_attr(n, "id"), *name = xml_attr(n, "name");
+	char		*prio = xml_attr(n, "priority");
 	xmlNode		*c;
 
 	memset(t, 0, sizeof *t);
@@ -229,7 +197,7 @@ wf_parse(const char *file, const char *text, size_t len, struct workflow *wf,
 		xmlFreeDoc(doc);
 		return l.count;
 	}
-	if ((prio = attr(root, "priority")) != NULL) {
+	if ((prio = xml_attr(root, "priority")) != NULL) {
 		if (!prio_ok(prio))
 			errlist_add(&l, xmlGetLineNo(root), "<workflow>: priority "
 			    "'%.20s' is not low or interactive", prio);

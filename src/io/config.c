@@ -19,6 +19,7 @@
 
 #include "config.h"
 #include "task.h"
+#include "xmltext.h"
 
 enum kind {
 	K_NAME,		/* a node or cluster name */
@@ -134,26 +135,6 @@ add_error(struct errs *e, long line, const char *elem, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		e->off += n;
-}
-
-/* Trimmed text content of an element; caller frees. */
-static char *
-text_of(xmlNode *node)
-{
-	xmlChar	*raw = xmlNodeGetContent(node);
-	char	*s, *start, *end;
-
-	if (raw == NULL)
-		return strdup("");
-	start = (char *)raw;
-	while (isspace((unsigned char)*start))
-		start++;
-	end = start + strlen(start);
-	while (end > start && isspace((unsigned char)end[-1]))
-		end--;
-	s = strndup(start, end - start);
-	xmlFree(raw);
-	return s;
 }
 
 static int
@@ -323,7 +304,7 @@ load_element(struct config *c, xmlNode *node, struct errs *e)
 		add_error(e, node->line, name, "unknown element");
 		return;
 	}
-	if ((value = text_of(node)) == NULL) {
+	if ((value = xml_text(node)) == NULL) {
 		add_error(e, node->line, name, "out of memory");
 		return;
 	}

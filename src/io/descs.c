@@ -23,26 +23,7 @@
 #include "descs.h"
 #include "log.h"
 #include "task.h"
-
-static char *
-content(xmlNode *n)
-{
-	xmlChar	*raw = xmlNodeGetContent(n);
-	char	*s, *p;
-	size_t	 len;
-
-	if (raw == NULL)
-		return strdup("");
-	for (p = (char *)raw; *p == ' ' || *p == '\n' || *p == '\t'; p++)
-		;
-	len = strlen(p);
-	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\n' ||
-	    p[len - 1] == '\t' || p[len - 1] == '\r'))
-		len--;
-	s = strndup(p, len);
-	xmlFree(raw);
-	return s;
-}
+#include "xmltext.h"
 
 static int
 is(xmlNode *n, const char *name)
@@ -74,7 +55,7 @@ parse_input(xmlNode *in, struct taskdesc_input *di, char *err, size_t errlen)
 	for (c = in->children; c != NULL && rc == 0; c = c->next) {
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
-		if ((v = content(c)) == NULL)
+		if ((v = xml_text(c)) == NULL)
 			return -1;
 		if (is(c, "other_task_type")) {
 			if (*v != '\0' && strcmp(v, "*") != 0 &&
@@ -126,7 +107,7 @@ descs_parse(const char *path, struct taskdesc *d, char *err, size_t errlen)
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
 		free(v);
-		if ((v = content(c)) == NULL)
+		if ((v = xml_text(c)) == NULL)
 			goto out;
 		if (is(c, "name") || is(c, "type")) {
 			if (!task_name_valid(v)) {

@@ -26,6 +26,7 @@
 
 #include <event2/event.h>
 
+#include "clock.h"
 #include "config.h"
 #include "idle.h"
 #include "log.h"
@@ -77,15 +78,6 @@ static struct {
 	struct logind_info	 sessions;
 	int64_t			 locked_since;
 } idle;
-
-static int64_t
-wall_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* A small file of /proc, whole; -1 on error. */
 static ssize_t
@@ -322,7 +314,7 @@ command_done(struct probe_cmd *c)
 		    (int)(shown < 40 ? shown : 40), c->out);
 	c->complained = secs < 0;
 	idle.command_idle = secs;
-	idle.command_at = wall_ms();
+	idle.command_at = clock_wall_ms();
 }
 
 static void
@@ -341,7 +333,7 @@ read_probes(struct vol_reading *r)
 	int64_t		votes[4];
 	int		n = 0;
 
-	r->now_ms = wall_ms();
+	r->now_ms = clock_wall_ms();
 	localtime_r(&now, &tm);
 	r->weekday = tm.tm_wday;
 	r->minute = tm.tm_hour * 60 + tm.tm_min;
@@ -459,7 +451,7 @@ void
 idle_force(enum vol_force force)
 {
 	idle.last.force = force;
-	idle.last.now_ms = wall_ms();
+	idle.last.now_ms = clock_wall_ms();
 	decide(0, NULL);
 }
 

@@ -18,6 +18,7 @@
 #include <uuid/uuid.h>
 
 #include "clients.h"
+#include "clock.h"
 #include "config.h"
 #include "descs.h"
 #include "idle.h"
@@ -47,15 +48,6 @@ static struct {
 	uint64_t		 incarnation;
 } srv;
 
-static int64_t
-now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 arm_timer(int64_t when)
 {
@@ -66,7 +58,7 @@ arm_timer(int64_t when)
 		evtimer_del(srv.tick_ev);
 		return;
 	}
-	delay = when - now_ms();
+	delay = when - clock_wall_ms();
 	if (delay < 0)
 		delay = 0;
 	tv.tv_sec = delay / 1000;
@@ -135,7 +127,7 @@ carry_out(void)
 				    "cannot start: %s", t->uuid, t->exec, err);
 				memcpy(uuid, t->uuid, sizeof uuid);
 				node_runner_exit(&srv.core, uuid, &e,
-				    now_ms());
+				    clock_wall_ms());
 			}
 			break;
 		}
@@ -174,7 +166,7 @@ commit_cb(evutil_socket_t fd, short what, void *arg)
 static void
 tick_cb(evutil_socket_t fd, short what, void *arg)
 {
-	node_tick(&srv.core, now_ms());
+	node_tick(&srv.core, clock_wall_ms());
 	carry_out();
 }
 
@@ -190,7 +182,7 @@ runner_line(const char *uuid, const char *line, size_t len)
 		log_msg(LOG_WARNING, "Task UUID{%s}: bad line from task: %s: "
 		    "%.*s", uuid, err, (int)(len > 200 ? 200 : len), line);
 	else
-		node_runner_msg(&srv.core, uuid, m, now_ms());
+		node_runner_msg(&srv.core, uuid, m, clock_wall_ms());
 	free(m);
 	carry_out();
 }
@@ -206,7 +198,7 @@ runner_exit(const char *uuid, int code, int signo)
 	else
 		log_msg(LOG_INFO, "Task UUID{%s} process exited with status "
 		    "%d", uuid, code);
-	node_runner_exit(&srv.core, uuid, &e, now_ms());
+	node_runner_exit(&srv.core, uuid, &e, clock_wall_ms());
 	carry_out();
 }
 
@@ -246,7 +238,7 @@ do_schedule(struct client *c, const struct client_req *req)
 	sr.client = client_addr(c);
 	uuid_generate_random(raw);
 	uuid_unparse_lower(raw, uuid);
-	if (node_schedule(&srv.core, &sr, uuid, now_ms(), err,
+	if (node_schedule(&srv.core, &sr, uuid, clock_wall_ms(), err,
 	    sizeof err) == -1) {
 		client_replyf(c, "ERROR %s\n", err);
 		return;
@@ -295,7 +287,7 @@ do_cancel(struct client *c, const struct client_req *req)
 {
 	char	err[256], reply[64];
 
-	if (node_cancel(&srv.core, req->uuid[0], now_ms(), err,
+	if (node_cancel(&srv.core, req->uuid[0], clock_wall_ms(), err,
 	    sizeof err) == -1) {
 		client_replyf(c, "ERROR %s\n", err);
 		return;
@@ -523,7 +515,7 @@ client_line(struct client *c, const char *line, size_t len)
 static void
 peer_recv(const struct peer_msg *m, const char *addr)
 {
-	node_peer_msg(&srv.core, m, addr, now_ms());
+	node_peer_msg(&srv.core, m, addr, clock_wall_ms());
 	carry_out();
 }
 
@@ -560,7 +552,7 @@ suspendable_cb(void)
 static void
 volunteer_cb(const struct vol_decision *d)
 {
-	node_volunteer(&srv.core, d, now_ms());
+	node_volunteer(&srv.core, d, clock_wall_ms());
 	carry_out();
 }
 
@@ -643,7 +635,7 @@ server_run(const struct config *cfg, int echo)
 		return 1;
 	}
 	srv.core.cfg.client_port = atoi(strrchr(srv.address, ':') + 1);
-	node_recover(&srv.core, now_ms());
+	node_recover(&srv.core, clock_wall_ms());
 	{
 		struct peers_opts po;
 		uuid_t raw;
@@ -669,7 +661,7 @@ server_run(const struct config *cfg, int echo)
 	if (loaded > 0)
 		log_msg(LOG_NORMAL, "journal: %zu tasks restored",
 		    taskmap_count(&srv.core.map));
-	node_start(&srv.core, now_ms());
+	node_start(&srv.core, clock_wall_ms());
 	carry_out();
 
 	srv.sigterm_ev = evsignal_new(srv.base, SIGTERM, stop_cb, NULL);
@@ -685,7 +677,7 @@ server_run(const struct config *cfg, int echo)
 	event_base_dispatch(srv.base);
 
 	/* Hand our runs back to the cluster now, not after a timeout. */
-	node_stop(&srv.core, now_ms());
+	node_stop(&srv.core, clock_wall_ms());
 	carry_out();
 	journal_commit();
 	idle_shutdown();
