@@ -74,12 +74,46 @@ follow_read(FILE *f, struct log_search *s, char **pending, size_t *plen)
 	fflush(stdout);
 }
 
+/* The last bytes read of f, to notice a file rewritten in place. */
+struct mark {
+	off_t	pos;
+	char	bytes[64];
+	size_t	len;
+};
+
+static void
+mark_take(FILE *f, struct mark *m)
+{
+	ssize_t	n;
+
+	m->pos = ftello(f);
+	m->len = m->pos < (off_t)sizeof m->bytes ? (size_t)m->pos :
+	    sizeof m->bytes;
+	n = pread(fileno(f), m->bytes, m->len, m->pos - m->len);
+	m->len = n > 0 ? (size_t)n : 0;
+}
+
+/* Is f still the file we read, grown at most?  Not if it is shorter,
+ * or the bytes before our place changed (truncated and written again
+ * between two looks, as copytruncate does). */
+static int
+mark_holds(FILE *f, const struct mark *m, off_t size)
+{
+	char	now[sizeof m->bytes];
+
+	if (size < m->pos)
+		return 0;
+	return m->len == 0 || (pread(fileno(f), now, m->len, m->pos -
+	    m->len) == (ssize_t)m->len && memcmp(now, m->bytes, m->len) == 0);
+}
+
 /* Follow path until killed. */
 static void __attribute__((noreturn))
 follow(const char *path, FILE *f, struct log_search *s)
 {
 	char		 dir[PATH_MAX], *slash, *pending = NULL, ev[4096];
 	struct stat	 now, open_st;
+	struct mark	 mark;
 	size_t		 plen = 0;
 	int		 in;
 
@@ -98,8 +132,10 @@ follow(const char *path, FILE *f, struct log_search *s)
 	}
 	for (;;) {
 		struct pollfd pfd = { in, POLLIN, 0 };
-		if (f != NULL)
+		if (f != NULL) {
 			follow_read(f, s, &pending, &plen);
+			mark_take(f, &mark);
+		}
 		if (in != -1) {
 			if (poll(&pfd, 1, 1000) > 0)
 				while (read(in, ev, sizeof ev) > 0)
@@ -110,19 +146,23 @@ follow(const char *path, FILE *f, struct log_search *s)
 			continue;	/* moved away, not yet recreated */
 		if (f != NULL && fstat(fileno(f), &open_st) == 0 &&
 		    open_st.st_ino == now.st_ino &&
-		    open_st.st_dev == now.st_dev &&
-		    now.st_size >= ftello(f))
-			continue;
-		/* Rotated or truncated: the rest of the old file, then the
-		 * new one from its start. */
-		if (f != NULL) {
-			follow_read(f, s, &pending, &plen);
-			fclose(f);
+		    open_st.st_dev == now.st_dev) {
+			if (mark_holds(f, &mark, now.st_size))
+				continue;
+			/* Truncated: the same file, from its start. */
+			fseeko(f, 0, SEEK_SET);
+		} else {
+			/* Rotated: the rest of the old file, then the new
+			 * one from its start. */
+			if (f != NULL) {
+				follow_read(f, s, &pending, &plen);
+				fclose(f);
+			}
+			f = fopen(path, "re");
 		}
 		free(pending);
 		pending = NULL;
 		plen = 0;
-		f = fopen(path, "re");
 	}
 }
 

@@ -4,6 +4,7 @@
  * dependency order (each input bound to its upstream's new uuid) and
  * print "ID UUID" for each.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -133,6 +134,8 @@ cmd_submit_exec(int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_usage(&cmd_submit_entry);
 	log_open(NULL, LOG_WARNING, 1);
+	if (access(argv[optind], R_OK) == -1)
+		return cmd_fail("%s: %s", argv[optind], strerror(errno));
 	if (wf_load(argv[optind], &wf, err, sizeof err) > 0) {
 		fprintf(stderr, "%s\n", err);
 		workflow_free(&wf);
