@@ -36,10 +36,65 @@ print_reply_line(const char *line, void *arg)
 	puts(line);
 }
 
+/* The last bytes read of f, to notice a file rewritten in place. */
+struct mark {
+	off_t	pos;
+	char	bytes[64];
+	size_t	len;
+};
+
+/* What was just read: the mark keeps its last bytes, as read (a look
+ * at the file now could already see it rewritten). */
+static void
+mark_feed(struct mark *m, const char *data, size_t len)
+{
+	size_t	keep;
+
+	if (len >= sizeof m->bytes) {
+		memcpy(m->bytes, data + len - sizeof m->bytes,
+		    sizeof m->bytes);
+		m->len = sizeof m->bytes;
+		return;
+	}
+	keep = m->len + len > sizeof m->bytes ? sizeof m->bytes - len :
+	    m->len;
+	memmove(m->bytes, m->bytes + m->len - keep, keep);
+	memcpy(m->bytes + keep, data, len);
+	m->len = keep + len;
+}
+
+/* Where the mark starts: what f holds before its place. */
+static void
+mark_take(FILE *f, struct mark *m)
+{
+	ssize_t	n;
+
+	m->pos = ftello(f);
+	m->len = m->pos < (off_t)sizeof m->bytes ? (size_t)m->pos :
+	    sizeof m->bytes;
+	n = pread(fileno(f), m->bytes, m->len, m->pos - m->len);
+	m->len = n > 0 ? (size_t)n : 0;
+}
+
+/* Is f still the file we read, grown at most?  Not if it is shorter,
+ * or the bytes before our place changed (truncated and written again
+ * between two looks, as copytruncate does). */
+static int
+mark_holds(FILE *f, const struct mark *m, off_t size)
+{
+	char	now[sizeof m->bytes];
+
+	if (size < m->pos)
+		return 0;
+	return m->len == 0 || (pread(fileno(f), now, m->len, m->pos -
+	    m->len) == (ssize_t)m->len && memcmp(now, m->bytes, m->len) == 0);
+}
+
 /* Print the matching complete lines of f from where it is; keep a
  * partial last line in pending for the next round. */
 static void
-follow_read(FILE *f, struct log_search *s, char **pending, size_t *plen)
+follow_read(FILE *f, struct log_search *s, char **pending, size_t *plen,
+    struct mark *m)
 {
 	char	*line = NULL, *all;
 	size_t	 cap = 0;
@@ -47,6 +102,8 @@ follow_read(FILE *f, struct log_search *s, char **pending, size_t *plen)
 
 	clearerr(f);
 	while ((len = getline(&line, &cap, f)) > 0) {
+		mark_feed(m, line, len);
+		m->pos = ftello(f);
 		if (line[len - 1] != '\n') {
 			/* A line still being written: keep it for later. */
 			if ((all = realloc(*pending, *plen + len)) != NULL) {
@@ -74,39 +131,6 @@ follow_read(FILE *f, struct log_search *s, char **pending, size_t *plen)
 	fflush(stdout);
 }
 
-/* The last bytes read of f, to notice a file rewritten in place. */
-struct mark {
-	off_t	pos;
-	char	bytes[64];
-	size_t	len;
-};
-
-static void
-mark_take(FILE *f, struct mark *m)
-{
-	ssize_t	n;
-
-	m->pos = ftello(f);
-	m->len = m->pos < (off_t)sizeof m->bytes ? (size_t)m->pos :
-	    sizeof m->bytes;
-	n = pread(fileno(f), m->bytes, m->len, m->pos - m->len);
-	m->len = n > 0 ? (size_t)n : 0;
-}
-
-/* Is f still the file we read, grown at most?  Not if it is shorter,
- * or the bytes before our place changed (truncated and written again
- * between two looks, as copytruncate does). */
-static int
-mark_holds(FILE *f, const struct mark *m, off_t size)
-{
-	char	now[sizeof m->bytes];
-
-	if (size < m->pos)
-		return 0;
-	return m->len == 0 || (pread(fileno(f), now, m->len, m->pos -
-	    m->len) == (ssize_t)m->len && memcmp(now, m->bytes, m->len) == 0);
-}
-
 /* Follow path until killed. */
 static void __attribute__((noreturn))
 follow(const char *path, FILE *f, struct log_search *s)
@@ -116,6 +140,8 @@ follow(const char *path, FILE *f, struct log_search *s)
 	struct mark	 mark;
 	size_t		 plen = 0;
 	int		 in;
+
+	mark_take(f, &mark);	/* after the first search: f at its end */
 
 	snprintf(dir, sizeof dir, "%s", path);
 	if ((slash = strrchr(dir, '/')) != NULL)
@@ -132,10 +158,8 @@ follow(const char *path, FILE *f, struct log_search *s)
 	}
 	for (;;) {
 		struct pollfd pfd = { in, POLLIN, 0 };
-		if (f != NULL) {
-			follow_read(f, s, &pending, &plen);
-			mark_take(f, &mark);
-		}
+		if (f != NULL)
+			follow_read(f, s, &pending, &plen, &mark);
 		if (in != -1) {
 			if (poll(&pfd, 1, 1000) > 0)
 				while (read(in, ev, sizeof ev) > 0)
@@ -151,14 +175,16 @@ follow(const char *path, FILE *f, struct log_search *s)
 				continue;
 			/* Truncated: the same file, from its start. */
 			fseeko(f, 0, SEEK_SET);
+			mark.len = 0;
 		} else {
 			/* Rotated: the rest of the old file, then the new
 			 * one from its start. */
 			if (f != NULL) {
-				follow_read(f, s, &pending, &plen);
+				follow_read(f, s, &pending, &plen, &mark);
 				fclose(f);
 			}
 			f = fopen(path, "re");
+			mark.len = 0;
 		}
 		free(pending);
 		pending = NULL;

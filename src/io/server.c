@@ -408,6 +408,26 @@ log_line_cb(const char *line, size_t len, void *arg)
 	text_add(arg, "%.*s\n", (int)len, line);
 }
 
+/*
+ * LOG reads the log in the event loop: at most its last LOG_SCAN_MAX
+ * bytes (a few tens of ms), so a big log never stalls the node's
+ * heartbeats.  Older lines are for `volery log FILE` on the host.
+ */
+#define LOG_SCAN_MAX (16 << 20)
+
+static void
+skip_to_recent(FILE *f)
+{
+	int	c;
+
+	if (fseeko(f, 0, SEEK_END) == 0 && ftello(f) > LOG_SCAN_MAX) {
+		fseeko(f, -LOG_SCAN_MAX, SEEK_END);
+		while ((c = getc(f)) != EOF && c != '\n')
+			;	/* from the next whole line */
+	} else
+		rewind(f);
+}
+
 /* LOG: the last matching lines of our log file. */
 static void
 do_log(struct client *c, const struct client_req *req)
@@ -440,6 +460,7 @@ do_log(struct client *c, const struct client_req *req)
 		log_search_free(s);
 		return;
 	}
+	skip_to_recent(f);
 	text_add(&x, "%s", "");
 	log_search_file(s, f, req->nlines, log_line_cb, &x);
 	fclose(f);
