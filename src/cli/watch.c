@@ -3,6 +3,8 @@
  * line with a bar, redrawn in place; in a pipe or file each change is a
  * plain line, so logs and scripts can read it.
  */
+#include <sys/ioctl.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,15 +100,66 @@ draw_line(FILE *out, const struct watched *w, int width)
 	    w->percent, w->state, w->node[0] != '\0' ? w->node : "-");
 }
 
+/* Lines the bars may take: the terminal's height, less room for the
+ * line we come back to. */
+static int
+screen_lines(FILE *out)
+{
+	struct winsize	ws;
+
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) == -1 || ws.ws_row < 4)
+		return 1000;
+	return ws.ws_row - 2;
+}
+
+/*
+ * Redraw in place.  More tasks than the screen holds: the unfinished
+ * ones first, in order, then the latest finished, and a last line that
+ * counts the rest -- always the same number of lines, so moving the
+ * cursor back up lands on the first.
+ */
 static void
 draw_all(FILE *out, const struct watched *v, int n, int width, int again)
 {
-	int	i;
+	static int	lines;
+	int		i, k, shown = 0, running = 0, waiting = 0, ended = 0;
 
-	if (again)
-		fprintf(out, "\033[%dA", n);
-	for (i = 0; i < n; i++)
-		draw_line(out, &v[i], width);
+	if (!again)
+		lines = n <= screen_lines(out) ? n : screen_lines(out);
+	else
+		fprintf(out, "\033[%dA", lines);
+	if (n <= lines) {
+		for (i = 0; i < n; i++)
+			draw_line(out, &v[i], width);
+		fflush(out);
+		return;
+	}
+	for (i = 0; i < n && shown < lines - 1; i++)
+		if (!is_final(v[i].state)) {
+			draw_line(out, &v[i], width);
+			shown++;
+		}
+	/* The room left: the latest finished, drawn in their order. */
+	for (i = n - 1, k = lines - 1 - shown; i >= 0 && k > 0; i--)
+		k -= is_final(v[i].state);
+	for (i = i + 1; i < n && shown < lines - 1; i++)
+		if (is_final(v[i].state)) {
+			draw_line(out, &v[i], width);
+			shown++;
+		}
+	for (i = 0; i < n; i++) {
+		if (is_final(v[i].state))
+			ended++;
+		else if (strcmp(v[i].state, "Running") == 0 ||
+		    strcmp(v[i].state, "Suspended") == 0)
+			running++;
+		else
+			waiting++;
+	}
+	fprintf(out, "\r\033[K... %d tasks: %d running, %d waiting, %d "
+	    "ended\n", n, running, waiting, ended);
+	for (shown++; shown < lines; shown++)
+		fprintf(out, "\r\033[K\n");
 	fflush(out);
 }
 

@@ -342,11 +342,9 @@ class LogSearch(CliTest):
 
 
 class Terminal(CliTest):
-    def test_submit_watch_draws_bars_under_tmux(self):
-        if shutil.which("tmux") is None:
-            self.skipTest("tmux is not installed")
-        path = self.workflow_file(WORKFLOW % {"prio": "low",
-                                              "params": self.params})
+    def tmux_run(self, path, rows):
+        """submit --watch path in a tmux terminal of 120 x rows; the
+        screen once it exited."""
         sock = "volery-test-%d" % os.getpid()
         tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
         self.addCleanup(subprocess.run, tmux + ["kill-server"],
@@ -356,11 +354,21 @@ class Terminal(CliTest):
         cmd = ("VOLERY_HOST=%s VOLERY_TASKS=%s %s submit %s --watch; "
                "echo EXIT=$?; tmux -L %s wait-for -S done; sleep 600"
                % (self.host, self.node.tasks, harness.VOLERY, path, sock))
-        subprocess.run(tmux + ["new-session", "-d", "-x", "120", "-y", "40",
+        subprocess.run(tmux + ["new-session", "-d", "-x", "120", "-y", str(rows),
                                "sh", "-c", cmd], check=True, timeout=TIMEOUT)
         subprocess.run(tmux + ["wait-for", "done"], check=True, timeout=TIMEOUT)
-        screen = subprocess.run(tmux + ["capture-pane", "-p"], check=True,
-                                capture_output=True, text=True).stdout
+        # With what scrolled off the top: the summary follows the bars.
+        screen = subprocess.run(tmux + ["capture-pane", "-p", "-S", "-200"],
+                                check=True, capture_output=True, text=True).stdout
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        return screen
+
+    def test_submit_watch_draws_bars_under_tmux(self):
+        if shutil.which("tmux") is None:
+            self.skipTest("tmux is not installed")
+        path = self.workflow_file(WORKFLOW % {"prio": "low",
+                                              "params": self.params})
+        screen = self.tmux_run(path, rows=40)
         self.assertIn("EXIT=0", screen)
         bars = re.findall(r"^([IGSA]) +(\S+) +\[(#+)\] 100% Terminated +cli$",
                           screen, re.M)
@@ -370,6 +378,19 @@ class Terminal(CliTest):
         self.assertEqual(len(re.findall(r"^I +import +\[", screen, re.M)), 1)
         self.assertNotRegex(screen, r"\d\d:\d\d:\d\d I ")
         self.assertIn("4 of 4 terminated", screen)
+
+    def test_more_tasks_than_the_screen_holds(self):
+        if shutil.which("tmux") is None:
+            self.skipTest("tmux is not installed")
+        path = self.workflow_file("<workflow>%s</workflow>\n" % "".join(
+            '<task id="T%02d" name="import"><path>/x</path><params>%s</params>'
+            '</task>\n' % (i, self.params) for i in range(12)))
+        screen = self.tmux_run(path, rows=8)
+        self.assertIn("EXIT=0", screen)
+        # 6 lines of bars: the last 5 tasks that ended, then the count.
+        bars = re.findall(r"^(T\d\d) +import +\[#+\] 100% Terminated", screen, re.M)
+        self.assertEqual(bars, ["T07", "T08", "T09", "T10", "T11"], screen)
+        self.assertIn("... 12 tasks: 0 running, 0 waiting, 12 ended", screen)
 
 
 class ManPages(unittest.TestCase):
