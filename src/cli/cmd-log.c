@@ -192,44 +192,159 @@ follow(const char *path, FILE *f, struct log_search *s)
 	}
 }
 
+/* The LOG request for q; since overrides q's when not NULL. */
 static int
-remote(const char *host, const struct log_query *q, int nlines)
+log_request(const struct log_query *q, const char *since, int nlines,
+    char *req, size_t size)
 {
-	struct conn	c;
-	char		req[CLIENT_LINE_MAX + 1];
-	size_t		off;
-	int		rc;
+	size_t	off;
 
-	off = snprintf(req, sizeof req, "LOG");
+	if (since == NULL && q->since[0] != '\0')
+		since = q->since;
+	off = snprintf(req, size, "LOG");
 	if (q->regex != NULL) {
 		if (strpbrk(q->regex, " \t") != NULL)
 			return cmd_fail("a regular expression sent to a node "
-			    "cannot hold blanks: write \\s or \\x20");
-		off += snprintf(req + off, sizeof req - off, " -g %s",
-		    q->regex);
+			    "cannot hold blanks: write \\s or \\x20") * -1;
+		off += snprintf(req + off, size - off, " -g %s", q->regex);
 	}
-	if (q->has_level && off < sizeof req)
-		off += snprintf(req + off, sizeof req - off, " -l %s",
+	if (q->has_level && off < size)
+		off += snprintf(req + off, size - off, " -l %s",
 		    log_level_name(q->level));
-	if (q->uuid != NULL && off < sizeof req)
-		off += snprintf(req + off, sizeof req - off, " -t %s", q->uuid);
+	if (q->uuid != NULL && off < size)
+		off += snprintf(req + off, size - off, " -t %s", q->uuid);
 	/* The stamps travel as one word each. */
-	if (q->since[0] != '\0' && off < sizeof req)
-		off += snprintf(req + off, sizeof req - off,
-		    " -s %.10sT%s", q->since, q->since + 11);
-	if (q->until[0] != '\0' && off < sizeof req)
-		off += snprintf(req + off, sizeof req - off,
-		    " -u %.10sT%s", q->until, q->until + 11);
-	if (nlines > 0 && off < sizeof req)
-		off += snprintf(req + off, sizeof req - off, " -n %d", nlines);
-	if (off >= sizeof req - 1)
+	if (since != NULL && off < size)
+		off += snprintf(req + off, size - off, " -s %.10sT%s", since,
+		    since + 11);
+	if (q->until[0] != '\0' && off < size)
+		off += snprintf(req + off, size - off, " -u %.10sT%s",
+		    q->until, q->until + 11);
+	if (nlines > 0 && off < size)
+		off += snprintf(req + off, size - off, " -n %d", nlines);
+	if (off >= size - 1)
 		return cmd_fail("the request is longer than %d bytes",
-		    CLIENT_LINE_MAX);
+		    CLIENT_LINE_MAX) * -1;
+	return 0;
+}
+
+/*
+ * Following a node's log: ask again every second for the lines since
+ * the last stamp printed.  Lines of that same second come again: those
+ * already shown are known by their text (not their count: after a
+ * rotation the reply comes from another file).
+ */
+struct remote_follow {
+	char	  stamp[LOG_STAMP_LEN + 1];
+	char	**shown;	/* lines of that stamp already printed */
+	char	 *used;		/* matched in this reply */
+	int	  n, cap;
+	int	  silent;	/* counting what the first reply showed */
+};
+
+static void
+follow_forget(struct remote_follow *rf)
+{
+	int	i;
+
+	for (i = 0; i < rf->n; i++)
+		free(rf->shown[i]);
+	rf->n = 0;
+}
+
+static void
+follow_reply_line(const char *line, void *arg)
+{
+	struct remote_follow	*rf = arg;
+	int			 cmp, i;
+
+	if (strlen(line) < LOG_STAMP_LEN + 2 || line[0] != '[') {
+		puts(line);
+		return;
+	}
+	cmp = strncmp(line + 1, rf->stamp, LOG_STAMP_LEN);
+	if (cmp < 0)
+		return;
+	if (cmp > 0) {
+		memcpy(rf->stamp, line + 1, LOG_STAMP_LEN);
+		follow_forget(rf);
+		rf->silent = 0;
+	}
+	for (i = 0; i < rf->n; i++)
+		if (!rf->used[i] && strcmp(rf->shown[i], line) == 0) {
+			rf->used[i] = 1;
+			return;
+		}
+	if (rf->n == rf->cap) {
+		int cap = rf->cap > 0 ? rf->cap * 2 : 16;
+		char **v = realloc(rf->shown, cap * sizeof *v);
+		char *u = v != NULL ? realloc(rf->used, cap) : NULL;
+		if (v != NULL)
+			rf->shown = v;
+		if (u == NULL)
+			return;		/* out of memory: not shown */
+		rf->used = u;
+		rf->cap = cap;
+	}
+	if ((rf->shown[rf->n] = strdup(line)) == NULL)
+		return;
+	rf->used[rf->n++] = 1;
+	if (!rf->silent)
+		puts(line);
+}
+
+static int
+remote(const char *host, const struct log_query *q, int nlines, int follow)
+{
+	struct remote_follow	 rf;
+	struct conn		 c;
+	struct tm		 tm;
+	time_t			 now = time(NULL);
+	char			 req[CLIENT_LINE_MAX + 1];
+	int			 rc;
+
+	if (log_request(q, NULL, nlines, req, sizeof req) == -1)
+		return 1;
 	if (cmd_connect(&c, host) == -1)
 		return 1;
-	rc = cmd_ask_lines(&c, req, print_reply_line, NULL);
+	memset(&rf, 0, sizeof rf);
+	if (!follow) {
+		rc = cmd_ask_lines(&c, req, print_reply_line, NULL);
+		conn_close(&c);
+		return rc == -1 ? 1 : 0;
+	}
+	/* The last lines, as without -f. */
+	if (cmd_ask_lines(&c, req, follow_reply_line, &rf) == -1) {
+		conn_close(&c);
+		return 1;
+	}
+	fflush(stdout);
+	if (rf.stamp[0] == '\0') {
+		/* Nothing shown: from now on, by our clock. */
+		localtime_r(&now, &tm);
+		strftime(rf.stamp, sizeof rf.stamp, "%Y-%m-%d %H:%M:%S", &tm);
+	} else {
+		/* -n may have cut into the last second: take all its lines
+		 * as shown, the older of them were not wanted anyway. */
+		follow_forget(&rf);
+		rf.silent = 1;
+	}
+	for (;;) {
+		if (log_request(q, rf.stamp, 10000, req, sizeof req) == -1)
+			break;
+		if (rf.n > 0)
+			memset(rf.used, 0, rf.n);
+		if (cmd_ask_lines(&c, req, follow_reply_line, &rf) == -1)
+			break;
+		rf.silent = 0;
+		fflush(stdout);
+		sleep(1);
+	}
+	follow_forget(&rf);
+	free(rf.shown);
+	free(rf.used);
 	conn_close(&c);
-	return rc == -1 ? 1 : 0;
+	return 1;
 }
 
 static int
@@ -300,10 +415,9 @@ cmd_log_exec(int argc, char **argv)
 		log_search_free(s);
 		if (file != NULL)
 			return cmd_fail("give a FILE or -H, not both");
-		if (follow_it)
-			return cmd_fail("-f follows a local file: volery "
-			    "log FILE -f");
-		return remote(host, &q, nlines);
+		if (nlines < 0 && follow_it)
+			nlines = 10;
+		return remote(host, &q, nlines, follow_it);
 	}
 	if ((f = fopen(file, "re")) == NULL) {
 		log_search_free(s);
@@ -325,6 +439,6 @@ const struct cmd_entry cmd_log_entry = {
 	"log [FILE | -H host[:port]] [-g REGEX] [-l LEVEL] [-t UUID] "
 	"[--since T] [--until T] [-n N] [-f]",
 	"search a log: a local FILE, or a node's through LOG; -l shows that "
-	"severity and worse; -f follows FILE across log rotation",
+	"severity and worse; -f follows it, across log rotation",
 	cmd_log_exec,
 };

@@ -297,9 +297,12 @@ class LogSearch(CliTest):
         self.assertEqual(c.ask("LOG -g a("), "ERROR bad regular expression "
                          "at offset 2: missing closing parenthesis")
 
-    def test_follow_survives_rotation(self):
-        p = subprocess.Popen([harness.VOLERY, "log", self.log, "-f", "-g", "tick"],
-                             stdout=subprocess.PIPE, text=True)
+    def follower(self, *args):
+        """Start `volery log ARGS -f`; return (process, its lines so far,
+        wait_for(text))."""
+        p = subprocess.Popen([harness.VOLERY, "log"] + list(args) + ["-f"],
+                             stdout=subprocess.PIPE, text=True, env=self.env)
+        self.addCleanup(p.wait)
         self.addCleanup(p.kill)
         lines = []
         cond = threading.Condition()
@@ -318,6 +321,10 @@ class LogSearch(CliTest):
                     left = deadline - time.monotonic()
                     self.assertGreater(left, 0, "never saw %r in %r" % (text, lines))
                     cond.wait(left)
+        return p, lines, wait_for
+
+    def test_follow_survives_rotation(self):
+        p, lines, wait_for = self.follower(self.log, "-g", "tick")
 
         def append(path, text):
             with open(path, "a") as f:
@@ -339,6 +346,26 @@ class LogSearch(CliTest):
         p.send_signal(signal.SIGCONT)
         wait_for("tick three after truncation, longer than before")
         self.assertFalse(any("tock" in l for l in lines))
+
+    def test_follow_a_node_across_rotation(self):
+        p, lines, wait_for = self.follower("-H", self.host, "-g",
+                                           r"executable\simport\sstarted")
+        u1 = self.run_ok("schedule", "import", "-p", "/x", "-x", self.params).strip()
+        wait_for(u1)
+        # logrotate: move the file away, SIGHUP; the node says so in
+        # the new file.
+        log = self.node.logfile
+        os.rename(log, log + ".1")
+        self.addCleanup(lambda: os.path.exists(log + ".1") and os.remove(log + ".1"))
+        self.node.proc.send_signal(signal.SIGHUP)
+        self.node.wait_log(r"log file reopened \(SIGHUP\)")
+        u2 = self.run_ok("schedule", "import", "-p", "/x", "-x", self.params).strip()
+        wait_for(u2)
+        u3 = self.run_ok("schedule", "import", "-p", "/x", "-x", self.params).strip()
+        wait_for(u3)
+        # Each once, though the node is asked again every second.
+        for u in (u1, u2, u3):
+            self.assertEqual(sum(u in l for l in lines), 1, (u, lines))
 
 
 class Terminal(CliTest):
