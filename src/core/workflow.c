@@ -84,42 +84,65 @@ check_task(const struct workflow *wf, const struct taskdesc_set *descs,
 }
 
 /*
- * Dependency order (Kahn): repeatedly take the tasks whose in-file
- * inputs are all placed.  What is never placed lies on a cycle.
+ * Dependency order (Kahn): each input read from a task of the file is
+ * an edge; a task goes in once all its upstream tasks are in, in file
+ * order among those ready.  What never goes in lies on a cycle.  Linear
+ * in tasks and inputs, so a long chain written bottom-up stays cheap.
  */
 static void
 order_tasks(const struct workflow *wf, int *order, struct errlist *e)
 {
-	int	*placed, n = 0, progress = 1, i, k, up, ready;
+	int	 n = wf->ntasks, head = 0, tail = 0, i, k, d, u;
+	int	*up, *indeg, *first, *fill, *down;
 
-	if ((placed = calloc(wf->ntasks > 0 ? wf->ntasks : 1,
-	    sizeof *placed)) == NULL) {
+	/* up: each input's task index; down[first[u] .. first[u + 1]):
+	 * the tasks reading u's outputs. */
+	up = calloc((size_t)n * TASK_INPUTS_MAX + 1, sizeof *up);
+	indeg = calloc(n + 1, sizeof *indeg);
+	first = calloc(n + 2, sizeof *first);
+	fill = calloc(n + 1, sizeof *fill);
+	down = calloc((size_t)n * TASK_INPUTS_MAX + 1, sizeof *down);
+	if (up == NULL || indeg == NULL || first == NULL || fill == NULL ||
+	    down == NULL) {
 		errlist_add(e, 0, "out of memory");
-		return;
+		goto out;
 	}
-	while (progress) {
-		progress = 0;
-		for (i = 0; i < wf->ntasks; i++) {
-			if (placed[i])
-				continue;
-			for (ready = 1, k = 0; k < wf->tasks[i].ninputs; k++) {
-				up = workflow_find(wf,
-				    wf->tasks[i].inputs[k].task);
-				if (up >= 0 && !placed[up])
-					ready = 0;
-			}
-			if (ready) {
-				placed[i] = 1;
-				order[n++] = i;
-				progress = 1;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < wf->tasks[i].ninputs; k++) {
+			u = workflow_find(wf, wf->tasks[i].inputs[k].task);
+			up[i * TASK_INPUTS_MAX + k] = u;
+			if (u >= 0) {
+				indeg[i]++;
+				first[u + 1]++;
 			}
 		}
+	for (u = 0; u < n; u++) {
+		first[u + 1] += first[u];
+		fill[u] = first[u];
 	}
-	for (i = 0; i < wf->ntasks; i++)
-		if (!placed[i])
+	for (i = 0; i < n; i++)
+		for (k = 0; k < wf->tasks[i].ninputs; k++)
+			if ((u = up[i * TASK_INPUTS_MAX + k]) >= 0)
+				down[fill[u]++] = i;
+	for (i = 0; i < n; i++)
+		if (indeg[i] == 0)
+			order[tail++] = i;
+	while (head < tail) {
+		u = order[head++];
+		for (d = first[u]; d < first[u + 1]; d++)
+			if (--indeg[down[d]] == 0)
+				order[tail++] = down[d];
+	}
+	for (i = 0; i < n; i++)
+		if (indeg[i] > 0)
 			errlist_add(e, wf->tasks[i].line, "task '%s' is on a "
 			    "dependency cycle", wf->tasks[i].id);
-	free(placed);
+out:
+	free(up);
+	free(indeg);
+	free(first);
+	free(fill);
+	free(down);
 }
 
 int
