@@ -10,20 +10,9 @@
 
 #include "bounds.h"
 #include "outbox.h"
+#include "volunteer.h"
 
-enum config_mode {
-	MODE_SCREENSAVER,
-	MODE_DEDICATED,
-};
-
-#define BATCH_MAX 16
 #define IDLE_COMMAND_MAX 1024
-
-struct config_batch {
-	int	days;		/* bit 0 = Sunday ... bit 6 = Saturday */
-	int	from_min;	/* minutes after midnight */
-	int	to_min;		/* may be <= from_min: crosses midnight */
-};
 
 struct config {
 	char		file[PATH_MAX];	/* "" for the embedded default */
@@ -38,9 +27,9 @@ struct config {
 	char		log_file[PATH_MAX];
 	enum log_level	log_level;
 	int		slots;
-	enum config_mode mode;
-	int		nbatch;
-	struct config_batch batch[BATCH_MAX];
+	enum vol_mode	mode;
+	int		nbatch;		/* <batch> windows */
+	struct vol_window batch[VOL_WINDOWS_MAX];
 
 	/* Timing knobs, LAN-sized. */
 	int		dequeue_window_ms;

@@ -9,19 +9,14 @@
 #include <stdio.h>
 
 #include "bounds.h"
+#include "wire.h"
 
 struct conn;
 
 struct watched {
-	char	uuid[UUID_STRLEN + 1];
-	char	label[NAME_MAXLEN + 1];		/* workflow id, or "" */
-	char	exec[NAME_MAXLEN + 1];
-	char	state[16];
-	char	node[NAME_MAXLEN + 1];
-	int	percent;
-	int	attempt;
-	double	waited, makespan;		/* -1: unknown */
-	char	reason[REASON_MAXLEN + 1];
+	char			label[NAME_MAXLEN + 1];	/* workflow id, or "" */
+	char			exec[NAME_MAXLEN + 1];
+	struct wire_progress	p;	/* its uuid, and its last PROGRESS */
 };
 
 /* Subscribe to n tasks on c and follow them; bars if tty. */

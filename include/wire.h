@@ -26,11 +26,6 @@ enum client_cmd {
 	CMD_QUIT,
 };
 
-enum idle_force {
-	IDLE_AUTO,
-	IDLE_ON,
-	IDLE_OFF,
-};
 
 struct client_req {
 	enum client_cmd		 cmd;
@@ -49,7 +44,7 @@ struct client_req {
 	enum task_state		 state;
 	int			 suspended_only;	/* TASKS Suspended */
 	/* IDLE */
-	enum idle_force		 idle;
+	enum vol_force		 idle;
 	/* LOG */
 	const char		*regex;
 	int			 has_level;

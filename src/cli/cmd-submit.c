@@ -165,7 +165,7 @@ cmd_submit_exec(int argc, char **argv)
 		rc = 0;
 		if (watch && (v = calloc(wf.ntasks, sizeof *v)) != NULL) {
 			for (i = 0; i < wf.ntasks; i++) {
-				memcpy(v[i].uuid, uuids[i], sizeof v[i].uuid);
+				memcpy(v[i].p.uuid, uuids[i], sizeof v[i].p.uuid);
 				snprintf(v[i].label, sizeof v[i].label, "%s",
 				    wf.tasks[i].id);
 				snprintf(v[i].exec, sizeof v[i].exec, "%s",

@@ -33,7 +33,7 @@ cmd_watch_exec(int argc, char **argv)
 			free(v);
 			return cmd_fail("not a uuid: %.40s", argv[optind + i]);
 		}
-		memcpy(v[i].uuid, argv[optind + i], UUID_STRLEN + 1);
+		memcpy(v[i].p.uuid, argv[optind + i], UUID_STRLEN + 1);
 	}
 	if (cmd_connect(&c, host) == -1) {
 		free(v);

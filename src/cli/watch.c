@@ -17,35 +17,29 @@
 #define SUBSCRIBE_CHUNK 100	/* uuids per line: 37 bytes each, < 4096 */
 #define BAR_WIDTH 24
 
+/* Ended: Terminated, Cancelled or Failed ("Suspended" is not a state
+ * of the task model, it is a Running task). */
 static int
 is_final(const char *state)
 {
-	return strcmp(state, "Terminated") == 0 ||
-	    strcmp(state, "Cancelled") == 0 || strcmp(state, "Failed") == 0;
+	enum task_state	s;
+
+	return task_state_parse(state, &s) == 0 && task_is_final(s);
 }
 
 int
 watch_progress(struct watched *v, int n, const char *line)
 {
 	struct wire_progress	p;
-	struct watched		*w;
 	int			i;
 
 	if (wire_progress_parse(line, &p) == -1)
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (strcmp(v[i].uuid, p.uuid) != 0)
-			continue;
-		w = &v[i];
-		w->percent = p.percent;
-		snprintf(w->state, sizeof w->state, "%s", p.state);
-		snprintf(w->node, sizeof w->node, "%s", p.node);
-		w->attempt = p.attempt;
-		w->waited = p.waited;
-		w->makespan = p.makespan;
-		snprintf(w->reason, sizeof w->reason, "%s", p.reason);
-		return i;
-	}
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].p.uuid, p.uuid) == 0) {
+			v[i].p = p;
+			return i;
+		}
 	return -1;
 }
 
@@ -74,13 +68,13 @@ watch_names(struct conn *c, struct watched *v, int n, char *err,
 		if (sscanf(line, "TASK %63s %63s", uuid, exec) != 2)
 			continue;
 		for (i = 0; i < n; i++)
-			if (strcmp(v[i].uuid, uuid) == 0)
+			if (strcmp(v[i].p.uuid, uuid) == 0)
 				snprintf(v[i].exec, sizeof v[i].exec, "%s",
 				    exec);
 	}
 	for (i = 0; i < n; i++)
 		if (v[i].exec[0] == '\0') {
-			snprintf(err, errlen, "unknown task %s", v[i].uuid);
+			snprintf(err, errlen, "unknown task %s", v[i].p.uuid);
 			return -1;
 		}
 	return 0;
@@ -90,14 +84,14 @@ static void
 draw_line(FILE *out, const struct watched *w, int width)
 {
 	char	bar[BAR_WIDTH + 1];
-	int	fill = w->percent * BAR_WIDTH / 100, i;
+	int	fill = w->p.percent * BAR_WIDTH / 100, i;
 
 	for (i = 0; i < BAR_WIDTH; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[BAR_WIDTH] = '\0';
 	fprintf(out, "\r\033[K%-*s %-18s [%s] %3d%% %-10s %s\n", width,
 	    w->label[0] != '\0' ? w->label : w->exec, w->exec, bar,
-	    w->percent, w->state, w->node[0] != '\0' ? w->node : "-");
+	    w->p.percent, w->p.state, w->p.node[0] != '\0' ? w->p.node : "-");
 }
 
 /* Lines the bars may take: the terminal's height, less room for the
@@ -135,23 +129,23 @@ draw_all(FILE *out, const struct watched *v, int n, int width, int again)
 		return;
 	}
 	for (i = 0; i < n && shown < lines - 1; i++)
-		if (!is_final(v[i].state)) {
+		if (!is_final(v[i].p.state)) {
 			draw_line(out, &v[i], width);
 			shown++;
 		}
 	/* The room left: the latest finished, drawn in their order. */
 	for (i = n - 1, k = lines - 1 - shown; i >= 0 && k > 0; i--)
-		k -= is_final(v[i].state);
+		k -= is_final(v[i].p.state);
 	for (i = i + 1; i < n && shown < lines - 1; i++)
-		if (is_final(v[i].state)) {
+		if (is_final(v[i].p.state)) {
 			draw_line(out, &v[i], width);
 			shown++;
 		}
 	for (i = 0; i < n; i++) {
-		if (is_final(v[i].state))
+		if (is_final(v[i].p.state))
 			ended++;
-		else if (strcmp(v[i].state, "Running") == 0 ||
-		    strcmp(v[i].state, "Suspended") == 0)
+		else if (strcmp(v[i].p.state, "Running") == 0 ||
+		    strcmp(v[i].p.state, "Suspended") == 0)
 			running++;
 		else
 			waiting++;
@@ -173,8 +167,8 @@ plain_line(FILE *out, const struct watched *w)
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
 	fprintf(out, "%s %s %s %s %d%% %s\n", stamp,
-	    w->label[0] != '\0' ? w->label : w->exec, w->uuid, w->state,
-	    w->percent, w->node[0] != '\0' ? w->node : "-");
+	    w->label[0] != '\0' ? w->label : w->exec, w->p.uuid, w->p.state,
+	    w->p.percent, w->p.node[0] != '\0' ? w->p.node : "-");
 	fflush(out);
 }
 
@@ -189,19 +183,19 @@ summary(FILE *out, const struct watched *v, int n, int width)
 	for (i = 0; i < n; i++) {
 		const struct watched *w = &v[i];
 		char waited[32] = "-", makespan[32] = "-";
-		if (w->waited >= 0)
-			snprintf(waited, sizeof waited, "%.3fs", w->waited);
-		if (w->makespan >= 0) {
+		if (w->p.waited >= 0)
+			snprintf(waited, sizeof waited, "%.3fs", w->p.waited);
+		if (w->p.makespan >= 0) {
 			snprintf(makespan, sizeof makespan, "%.3fs",
-			    w->makespan);
-			if (w->makespan > longest)
-				longest = w->makespan;
+			    w->p.makespan);
+			if (w->p.makespan > longest)
+				longest = w->p.makespan;
 		}
-		ok += strcmp(w->state, "Terminated") == 0;
+		ok += strcmp(w->p.state, "Terminated") == 0;
 		fprintf(out, "%-*s %-36s %-10s %-10s %8s %9s%s%s\n", width,
-		    w->label[0] != '\0' ? w->label : w->exec, w->uuid,
-		    w->state, w->node[0] != '\0' ? w->node : "-", waited,
-		    makespan, w->reason[0] != '\0' ? "  " : "", w->reason);
+		    w->label[0] != '\0' ? w->label : w->exec, w->p.uuid,
+		    w->p.state, w->p.node[0] != '\0' ? w->p.node : "-", waited,
+		    makespan, w->p.reason[0] != '\0' ? "  " : "", w->p.reason);
 	}
 	fprintf(out, "%d of %d terminated; makespan %.3fs\n", ok, n, longest);
 	fflush(out);
@@ -212,11 +206,11 @@ watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
 {
 	char	line[CLIENT_LINE_MAX + 1], err[512];
 	size_t	off;
-	int	i, k, open = n, width = 4, rc, drawn = 0;
+	int	i, k, open, width = 4, rc, drawn = 0;
 
 	for (i = 0; i < n; i++) {
-		v[i].waited = v[i].makespan = -1;
-		snprintf(v[i].state, sizeof v[i].state, "?");
+		v[i].p.waited = v[i].p.makespan = -1;
+		snprintf(v[i].p.state, sizeof v[i].p.state, "?");
 		k = (int)strlen(v[i].label[0] != '\0' ? v[i].label :
 		    v[i].exec);
 		if (k > width)
@@ -227,17 +221,16 @@ watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
 		off = snprintf(line, sizeof line, "SUBSCRIBE");
 		for (k = i; k < n && k < i + SUBSCRIBE_CHUNK; k++)
 			off += snprintf(line + off, sizeof line - off, " %s",
-			    v[k].uuid);
+			    v[k].p.uuid);
 		snprintf(line + off, sizeof line - off, "\n");
 		if (conn_send(c, line, err, sizeof err) == -1) {
 			fprintf(stderr, "volery: %s\n", err);
 			return 1;
 		}
 	}
-	open = n;
 	for (;;) {
 		for (i = 0, open = 0; i < n; i++)
-			open += !is_final(v[i].state);
+			open += !is_final(v[i].p.state);
 		if (open == 0)
 			break;
 		rc = conn_line(c, line, sizeof line, -1, err, sizeof err);
@@ -262,7 +255,7 @@ watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
 	}
 	summary(out, v, n, width);
 	for (i = 0; i < n; i++)
-		if (strcmp(v[i].state, "Terminated") != 0)
+		if (strcmp(v[i].p.state, "Terminated") != 0)
 			return 1;
 	return 0;
 }

@@ -739,8 +739,6 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 	struct task	*t;
 	size_t		 it = 0;
 
-	n->volunteer = d->volunteer != 0;
-	n->volunteer_state = d->name;
 	while (n->running > 0 && (t = taskmap_next(&n->map, &it)) != NULL) {
 		if (!suspendable(n, t))
 			continue;
@@ -748,7 +746,6 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 			outbox_log(&n->out, LOG_NORMAL, "Task UUID{%s} "
 			    "name{%s} vacated from %s: suspended too long; "
 			    "back to Ready", t->uuid, t->exec, n->cfg.name);
-			t->suspended = 0;
 			stop_run(n, t);
 			make_ready(n, t, now);
 			publish(n, t);
@@ -761,8 +758,7 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 			publish(n, t);
 		}
 	}
-	dispatch(n, now);
-	rearm(n, now);
+	node_set_volunteer(n, d->volunteer, d->name, now);
 }
 
 /* Our run of t failed: stop the process; its exit decides what follows. */

@@ -90,7 +90,7 @@ config_default(struct config *c)
 	snprintf(c->log_file, sizeof c->log_file, "volery.log");
 	c->log_level = LOG_INFO;
 	c->slots = 1;
-	c->mode = MODE_SCREENSAVER;
+	c->mode = VOL_SCREENSAVER;
 	c->dequeue_window_ms = 10;
 	c->election_window_ms = 50;
 	c->progress_interval_ms = 250;
@@ -259,7 +259,7 @@ parse_hhmm(const char *s, int *min)
 static void
 load_batch(struct config *c, xmlNode *node, struct errs *e)
 {
-	struct config_batch	 b;
+	struct vol_window	 b;
 	xmlChar			*days, *from, *to;
 
 	days = xmlGetProp(node, (const xmlChar *)"days");
@@ -272,9 +272,9 @@ load_batch(struct config *c, xmlNode *node, struct errs *e)
 	else if (parse_hhmm((char *)from, &b.from_min) == -1 ||
 	    parse_hhmm((char *)to, &b.to_min) == -1)
 		add_error(e, node->line, "batch", "from and to must be HH:MM");
-	else if (c->nbatch == BATCH_MAX)
+	else if (c->nbatch == VOL_WINDOWS_MAX)
 		add_error(e, node->line, "batch", "more than %d windows",
-		    BATCH_MAX);
+		    VOL_WINDOWS_MAX);
 	else
 		c->batch[c->nbatch++] = b;
 	xmlFree(days);
@@ -346,9 +346,9 @@ load_element(struct config *c, xmlNode *node, struct errs *e)
 		break;
 	case K_MODE:
 		if (strcmp(value, "screensaver") == 0)
-			c->mode = MODE_SCREENSAVER;
+			c->mode = VOL_SCREENSAVER;
 		else if (strcmp(value, "dedicated") == 0)
-			c->mode = MODE_DEDICATED;
+			c->mode = VOL_DEDICATED;
 		else
 			add_error(e, node->line, name, "expected screensaver "
 			    "or dedicated, got '%s'", value);

@@ -255,6 +255,19 @@ cmd_read_cb(evutil_socket_t fd, short what, void *arg)
 	c->done(c);
 }
 
+static void
+cmd_stop(struct probe_cmd *c)
+{
+	if (c->pid != 0)
+		kill(-c->pid, SIGKILL);
+	if (c->ev != NULL) {
+		event_free(c->ev);
+		close(c->fd);
+	}
+	c->ev = NULL;
+	c->pid = 0;
+}
+
 /* Start c unless it still runs; one still running is late: kill it. */
 static void
 cmd_start(struct probe_cmd *c)
@@ -265,11 +278,7 @@ cmd_start(struct probe_cmd *c)
 	if (c->pid != 0) {
 		log_msg(LOG_WARNING, "idle probe %s took longer than %d s; "
 		    "killed", c->what, idle.cfg->idle_check_s);
-		kill(-c->pid, SIGKILL);
-		event_free(c->ev);
-		c->ev = NULL;
-		close(c->fd);
-		c->pid = 0;
+		cmd_stop(c);
 	}
 	if (pipe2(p, O_CLOEXEC) == -1)
 		return;
@@ -305,7 +314,6 @@ static void
 command_done(struct probe_cmd *c)
 {
 	int64_t	secs = probe_parse_idle_seconds(c->out, c->len);
-
 	size_t	shown = strcspn(c->out, "\n");	/* c->out ends in a NUL */
 
 	if (secs < 0 && !c->complained)
@@ -402,7 +410,6 @@ idle_init(struct event_base *base, const struct config *cfg,
     const struct idle_hooks *hooks, struct vol_decision *first)
 {
 	struct timeval	tv = { cfg->idle_check_s, 0 };
-	int		i;
 
 	memset(&idle, 0, sizeof idle);
 	idle.base = base;
@@ -412,19 +419,14 @@ idle_init(struct event_base *base, const struct config *cfg,
 	idle.locked_since = -1;
 	vol_init(&idle.vol);
 
-	idle.policy.mode = cfg->mode == MODE_DEDICATED ? VOL_DEDICATED :
-	    VOL_SCREENSAVER;
+	idle.policy.mode = cfg->mode;
 	idle.policy.input_idle_s = cfg->input_idle_s;
 	idle.policy.cpu_idle_percent = cfg->cpu_idle_percent;
 	idle.policy.suspend_input_s = cfg->suspend_input_s;
 	idle.policy.resume_idle_s = cfg->resume_idle_s;
 	idle.policy.vacate_after_s = cfg->vacate_after_s;
-	for (i = 0; i < cfg->nbatch && i < VOL_WINDOWS_MAX; i++) {
-		idle.policy.windows[i].days = cfg->batch[i].days;
-		idle.policy.windows[i].from_min = cfg->batch[i].from_min;
-		idle.policy.windows[i].to_min = cfg->batch[i].to_min;
-	}
-	idle.policy.nwindows = i;
+	idle.policy.nwindows = cfg->nbatch;
+	memcpy(idle.policy.windows, cfg->batch, sizeof idle.policy.windows);
 
 	idle.command.what = "idle_command";
 	idle.command.line = cfg->idle_command;
@@ -453,19 +455,6 @@ idle_force(enum vol_force force)
 	idle.last.force = force;
 	idle.last.now_ms = clock_wall_ms();
 	decide(0, NULL);
-}
-
-static void
-cmd_stop(struct probe_cmd *c)
-{
-	if (c->pid != 0)
-		kill(-c->pid, SIGKILL);
-	if (c->ev != NULL) {
-		event_free(c->ev);
-		close(c->fd);
-	}
-	c->ev = NULL;
-	c->pid = 0;
 }
 
 void

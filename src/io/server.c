@@ -395,10 +395,9 @@ do_idle(struct client *c, const struct client_req *req)
 		return;
 	}
 	log_msg(LOG_INFO, "screensaver hook: IDLE %s from %s",
-	    req->idle == IDLE_ON ? "on" : req->idle == IDLE_OFF ? "off" :
-	    "auto", client_addr(c));
-	idle_force(req->idle == IDLE_ON ? VOL_FORCE_ON :
-	    req->idle == IDLE_OFF ? VOL_FORCE_OFF : VOL_AUTO);
+	    req->idle == VOL_FORCE_ON ? "on" : req->idle == VOL_FORCE_OFF ?
+	    "off" : "auto", client_addr(c));
+	idle_force(req->idle);
 	client_reply(c, 0, "OK\n");
 }
 
@@ -612,8 +611,8 @@ server_run(const struct config *cfg, int echo)
 
 	memset(&ro, 0, sizeof ro);
 	ro.tasks_dir = cfg->tasks_dir;
-	ro.nice = cfg->mode == MODE_SCREENSAVER ? 19 : 0;
-	ro.idle_io = cfg->mode == MODE_SCREENSAVER;
+	ro.nice = cfg->mode == VOL_SCREENSAVER ? 19 : 0;
+	ro.idle_io = cfg->mode == VOL_SCREENSAVER;
 	ro.grace_ms = cfg->cancel_grace_ms;
 	if (runner_init(srv.base, &hooks, &ro) == -1) {
 		log_msg(LOG_ERROR, "cannot watch child processes");

@@ -322,11 +322,11 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		return 0;
 	case CMD_IDLE:
 		if (strcasecmp(tk.v[1], "on") == 0)
-			req->idle = IDLE_ON;
+			req->idle = VOL_FORCE_ON;
 		else if (strcasecmp(tk.v[1], "off") == 0)
-			req->idle = IDLE_OFF;
+			req->idle = VOL_FORCE_OFF;
 		else if (strcasecmp(tk.v[1], "auto") == 0)
-			req->idle = IDLE_AUTO;
+			req->idle = VOL_AUTO;
 		else {
 			snprintf(err, errlen, "usage: IDLE <on|off|auto>");
 			return -1;
