@@ -1,8 +1,8 @@
 /*
  * cmd-log.c -- `volery log`: search a log file here, or a node's log
- * through LOG (-H, or no FILE).  -f follows a local file like tail -F:
- * when logrotate moves it away or truncates it, the new file is read
- * from its start.
+ * through LOG (-H, or no FILE).  -f follows a local file like tail -F
+ * (when logrotate moves it away or truncates it, the new file is read
+ * from its start), or a node's log by asking again every second.
  */
 #include <sys/inotify.h>
 #include <sys/stat.h>
