@@ -53,7 +53,7 @@ SIM_SRC	= test/sim/simnet.c
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simsweep \
+.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep \
 	install uninstall
 .DEFAULT_GOAL := all
 
@@ -81,9 +81,17 @@ simsweep: $(BUILD)/volery-sim
 	    $(BUILD)/volery-sim -S $(SWEEP_SEEDS) -s 100000 -k 8 -T 500 -q $$f; \
 	done
 
-# Replayed failing seeds and a short sweep: part of `make test`.
+# Replayed failing seeds, a short sweep, and the kept event traces of
+# fixed seeds (a refactor must leave them byte-identical): part of
+# `make test`.  `make simtraces` records the traces anew, on purpose.
 simtest: $(BUILD)/volery-sim
+	@tools/install-deps.sh xz:xz-utils
 	@tools/sim-regress.sh $(BUILD)/volery-sim
+	@tools/sim-traces.sh $(BUILD)/volery-sim
+
+simtraces: $(BUILD)/volery-sim
+	@tools/install-deps.sh xz:xz-utils
+	@tools/sim-traces.sh --record $(BUILD)/volery-sim
 
 deps: $(DEPS_OK)
 $(DEPS_OK): tools/install-deps.sh

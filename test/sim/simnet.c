@@ -357,6 +357,47 @@ check_start(struct simnet *s, int i, const char *uuid)
 	ts->last = i;
 }
 
+/*
+ * With -v, every action a node asks for, in the order it asked: the
+ * trace that proves a refactor of the core changes nothing
+ * (tools/sim-traces.sh).  Logs are traced always, for violations.
+ */
+static void
+trace_action(struct simnet *s, int i, const struct action *a)
+{
+	static const char *names[] = { "log", "journal", "notify", "start",
+	    "stop", "suspend", "resume", "timer", "broadcast", "unicast" };
+	char	text[DATAGRAM_MAX + 64];
+	size_t	len;
+
+	if (!s->verbose || a->type == ACT_LOG)
+		return;
+	switch (a->type) {
+	case ACT_TIMER:
+		snprintf(text, sizeof text, "> timer %lld", (long long)a->when);
+		break;
+	case ACT_BROADCAST:
+		snprintf(text, sizeof text, "> broadcast %s", a->text);
+		break;
+	case ACT_UNICAST:
+		snprintf(text, sizeof text, "> unicast %s %s", a->peer,
+		    a->text);
+		break;
+	case ACT_NOTIFY:
+		snprintf(text, sizeof text, "> notify %s", a->text);
+		break;
+	default:
+		snprintf(text, sizeof text, "> %s %s", names[a->type],
+		    a->uuid);
+		break;
+	}
+	len = strlen(text);
+	if (len > 0 && text[len - 1] == '\n')
+		text[len - 1] = '\0';
+	printf("%10lld %s: %s\n", (long long)s->now, s->nodes[i].cfg.name,
+	    text);
+}
+
 void
 sim_flush(struct simnet *s, int i)
 {
@@ -370,6 +411,7 @@ sim_flush(struct simnet *s, int i)
 		struct task *t;
 		struct sim_ev e;
 		struct sim_msg *msg;
+		trace_action(s, i, a);
 		switch (a->type) {
 		case ACT_BROADCAST:
 			msg = make_msg(s, i, a->text);
