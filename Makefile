@@ -2,7 +2,8 @@
 #
 #   make            build ./volery and the sample tasks
 #   make demo       run a local node and a sample workflow
-#   make test       unit, simulator, integration, fuzz, `make check`, `make valgrind`
+#   make test       layering, unit, simulator (with kept traces), integration,
+#                   fuzz, `make check`, `make valgrind`
 #   make sim        the simulator's report: 9, 100, 1000 nodes at 0/1/10% loss
 #   make simsweep   the large simulator sweep (SWEEP_SEEDS per fault mix)
 #   make check      the unit and integration tests under ASan + UBSan
@@ -29,7 +30,14 @@ CFLAGS	= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined
 LDFLAGS	+= -fsanitize=address,undefined
 endif
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude $(CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -MMD -MP
+
+# Layering is a compile error: the core and wire codecs see only core and
+# wire headers (an io or libevent header there does not build), and link
+# without libevent; struct node (src/core/nodestate.h) is the core's own.
+CORE_INC = -Iinclude/core -Iinclude/wire
+CORE_ONLY = -include src/core/pure.h
+SHELL_INC = $(CORE_INC) -Iinclude/io -Iinclude/cli
 
 CORE_SRC = $(wildcard src/core/*.c src/wire/*.c)
 SHELL_SRC = $(wildcard src/io/*.c src/cli/*.c)
@@ -54,6 +62,7 @@ DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
 .PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep \
+	layering \
 	install uninstall
 .DEFAULT_GOAL := all
 
@@ -61,7 +70,7 @@ all: $(VOLERY) $(TASK_BIN) $(BUILD)/volery-sim
 
 # The simulator: the real core on a simulated LAN (test/sim).
 $(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) -Itest/sim $(LDFLAGS) test/sim/main.c $(SIM_SRC) \
+	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim $(LDFLAGS) test/sim/main.c $(SIM_SRC) \
 	    -o $@ $(CORE_LIB) -lm
 
 sim: $(BUILD)/volery-sim
@@ -100,20 +109,19 @@ $(DEPS_OK): tools/install-deps.sh
 
 $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(SHELL_INC) $(PKG_CFLAGS) -c $< -o $@
 
 # submit finds the installed task descriptions when nothing else says.
 $(BUILD)/src/cli/cmd-submit.o: ALL_CFLAGS += \
 	-DVOLERY_TASKS_DIR='"$(PREFIX)/lib/volery/tasks"'
 
 # The core links without libevent: its objects get no pkg-config flags.
-$(BUILD)/src/core/%.o $(BUILD)/src/wire/%.o: ALL_CFLAGS += -DVOLERY_CORE
 $(BUILD)/src/core/%.o: src/core/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(CORE_INC) $(CORE_ONLY) -c $< -o $@
 $(BUILD)/src/wire/%.o: src/wire/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(CORE_INC) $(CORE_ONLY) -c $< -o $@
 
 $(CORE_LIB): $(CORE_OBJ)
 	rm -f $@
@@ -137,7 +145,8 @@ test/tasks/%: test/tasks/%.c
 $(BUILD)/test/%: test/unit/%.c test/unit/testutil.h $(SIM_SRC) \
     test/sim/simnet.h $(CORE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itest/sim $(LDFLAGS) $< $(SIM_SRC) -o $@ \
+	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim -Isrc/core $(LDFLAGS) $< \
+	    $(SIM_SRC) -o $@ \
 	    $(CORE_LIB) $(shell pkg-config --cflags --libs cmocka)
 
 unit: $(UNIT_BIN)
@@ -149,16 +158,17 @@ integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
 
 # libFuzzer needs clang; each parser gets FUZZ_SECONDS of random input.
 # Parsers outside the core bring their file and library.
-FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c src/io/xmltext.c $(shell pkg-config --cflags libxml-2.0)
+FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c src/io/xmltext.c $(SHELL_INC) \
+	$(shell pkg-config --cflags libxml-2.0)
 FUZZ_LIBS_fuzz_workflow = $(shell pkg-config --libs libxml-2.0)
-FUZZ_EXTRA_fuzz_log = src/io/logsearch.c
+FUZZ_EXTRA_fuzz_log = src/io/logsearch.c $(SHELL_INC)
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
 build/fuzz/fuzz_workflow: src/cli/wfload.c src/io/xmltext.c
 build/fuzz/fuzz_log: src/io/logsearch.c
 build/fuzz/%: test/fuzz/%.c $(CORE_SRC) | $(DEPS_OK)
 	@tools/install-deps.sh clang:clang libclang-rt-dev
 	@mkdir -p $(@D)
-	clang -std=c11 -D_GNU_SOURCE -Iinclude -g -O1 \
+	clang -std=c11 -D_GNU_SOURCE $(CORE_INC) -g -O1 \
 	    -fsanitize=fuzzer,address,undefined $< $(CORE_SRC) \
 	    $(FUZZ_EXTRA_$*) -o $@ $(FUZZ_LIBS_$*)
 
@@ -183,7 +193,11 @@ valgrind: all $(UNIT_BIN) $(TEST_TASK_BIN)
 	VOLERY_WRAP="$(VALGRIND)" VOLERY_TEST_TIMEOUT=60 \
 	    $(PYTHON) test/integration/run.py --volery ./volery
 
-test: all unit simtest integration fuzz check valgrind
+# The structure the compiler cannot check (tools/check-layering.sh).
+layering: $(CORE_LIB)
+	@tools/check-layering.sh $(CORE_LIB)
+
+test: all layering unit simtest integration fuzz check valgrind
 
 demo: all
 	tools/demo.sh

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "outbox.h"
+#include "peer.h"
 
 static const char *level_names[LOG_NLEVELS] = {
 	"debug", "info", "normal", "warning", "error",
@@ -109,17 +110,21 @@ outbox_timer(struct outbox *o, int64_t when)
 		a->when = when;
 }
 
-/* A datagram body to peer, or to every peer when peer is NULL. */
+/* A peer message to peer, or to every peer when peer is NULL: the
+ * core fills the struct, the wire codec writes it. */
 void
-outbox_send(struct outbox *o, const char *peer, const char *fmt, ...)
+outbox_peer(struct outbox *o, const char *peer, const struct peer_msg *m)
 {
 	struct action	*a;
-	va_list		 ap;
+	char		 body[DATAGRAM_MAX];
 
-	va_start(ap, fmt);
+	if (peer_encode(m, body, sizeof body) == -1) {
+		outbox_log(o, LOG_ERROR, "%s does not fit a datagram; not "
+		    "sent", peer_type_name(m->type));
+		return;
+	}
 	a = append_text(o, peer != NULL ? ACT_UNICAST : ACT_BROADCAST,
-	    vformat(fmt, ap));
-	va_end(ap);
+	    strdup(body));
 	if (a != NULL && peer != NULL)
 		snprintf(a->peer, sizeof a->peer, "%s", peer);
 }

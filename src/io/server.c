@@ -38,7 +38,7 @@
 static struct {
 	const struct config	*cfg;
 	struct event_base	*base;
-	struct node		 core;
+	struct node		*core;
 	struct taskdesc_set	 descs;
 	struct event		*tick_ev;
 	struct event		*commit_ev;
@@ -69,21 +69,17 @@ arm_timer(int64_t when)
 static void
 send_to_peer(const char *name, const char *body)
 {
-	size_t	i;
+	const char	*addr = node_peer_addr(srv.core, name);
 
-	for (i = 0; i < srv.core.npeers; i++) {
-		if (strcmp(srv.core.peers[i].name, name) == 0) {
-			peers_unicast(srv.core.peers[i].addr, body);
-			return;
-		}
-	}
+	if (addr != NULL)
+		peers_unicast(addr, body);
 }
 
 /* Carry out what the core asked for, in order, then empty the outbox. */
 static void
 carry_out(void)
 {
-	struct outbox	*o = &srv.core.out;
+	struct outbox	*o = node_outbox(srv.core);
 	struct task	*t;
 	char		 err[256];
 	size_t		 i;
@@ -116,7 +112,7 @@ carry_out(void)
 			break;
 		case ACT_JOURNAL:
 		case ACT_START:
-			if ((t = node_find(&srv.core, a->uuid)) == NULL)
+			if ((t = node_find(srv.core, a->uuid)) == NULL)
 				break;
 			if (a->type == ACT_JOURNAL)
 				journal_append(t);
@@ -126,7 +122,7 @@ carry_out(void)
 				log_msg(LOG_ERROR, "Task UUID{%s} name{%s} "
 				    "cannot start: %s", t->uuid, t->exec, err);
 				memcpy(uuid, t->uuid, sizeof uuid);
-				node_runner_exit(&srv.core, uuid, &e,
+				node_runner_exit(srv.core, uuid, &e,
 				    clock_wall_ms());
 			}
 			break;
@@ -147,10 +143,12 @@ maybe_compact(void)
 	struct task	**v;
 	size_t		  n;
 
-	if (!journal_lost() &&
-	    journal_records() < 2 * taskmap_count(&srv.core.map) + 4096)
+	struct node_status st;
+
+	node_status(srv.core, &st);
+	if (!journal_lost() && journal_records() < 2 * st.ntasks + 4096)
 		return;
-	if ((v = taskmap_sorted(&srv.core.map, &n)) == NULL)
+	if ((v = node_tasks_sorted(srv.core, &n)) == NULL)
 		return;
 	journal_rewrite(v, n);
 	free(v);
@@ -166,7 +164,7 @@ commit_cb(evutil_socket_t fd, short what, void *arg)
 static void
 tick_cb(evutil_socket_t fd, short what, void *arg)
 {
-	node_tick(&srv.core, clock_wall_ms());
+	node_tick(srv.core, clock_wall_ms());
 	carry_out();
 }
 
@@ -182,7 +180,7 @@ runner_line(const char *uuid, const char *line, size_t len)
 		log_msg(LOG_WARNING, "Task UUID{%s}: bad line from task: %s: "
 		    "%.*s", uuid, err, (int)(len > 200 ? 200 : len), line);
 	else
-		node_runner_msg(&srv.core, uuid, m, clock_wall_ms());
+		node_runner_msg(srv.core, uuid, m, clock_wall_ms());
 	free(m);
 	carry_out();
 }
@@ -198,7 +196,7 @@ runner_exit(const char *uuid, int code, int signo)
 	else
 		log_msg(LOG_INFO, "Task UUID{%s} process exited with status "
 		    "%d", uuid, code);
-	node_runner_exit(&srv.core, uuid, &e, clock_wall_ms());
+	node_runner_exit(srv.core, uuid, &e, clock_wall_ms());
 	carry_out();
 }
 
@@ -238,7 +236,7 @@ do_schedule(struct client *c, const struct client_req *req)
 	sr.client = client_addr(c);
 	uuid_generate_random(raw);
 	uuid_unparse_lower(raw, uuid);
-	if (node_schedule(&srv.core, &sr, uuid, clock_wall_ms(), err,
+	if (node_schedule(srv.core, &sr, uuid, clock_wall_ms(), err,
 	    sizeof err) == -1) {
 		client_replyf(c, "ERROR %s\n", err);
 		return;
@@ -256,7 +254,7 @@ do_subscribe(struct client *c, const struct client_req *req)
 	int	i;
 
 	for (i = 0; i < req->nuuid; i++) {
-		if (node_find(&srv.core, req->uuid[i]) == NULL) {
+		if (node_find(srv.core, req->uuid[i]) == NULL) {
 			client_replyf(c, "ERROR unknown task %s\n",
 			    req->uuid[i]);
 			return;
@@ -276,7 +274,7 @@ do_subscribe(struct client *c, const struct client_req *req)
 	client_reply(c, 0, line);
 	/* Where each task stands now, so a late subscriber misses nothing. */
 	for (i = 0; i < req->nuuid; i++) {
-		wire_progress_line(node_find(&srv.core, req->uuid[i]), line,
+		wire_progress_line(node_find(srv.core, req->uuid[i]), line,
 		    sizeof line);
 		client_reply(c, 0, line);
 	}
@@ -287,7 +285,7 @@ do_cancel(struct client *c, const struct client_req *req)
 {
 	char	err[256], reply[64];
 
-	if (node_cancel(&srv.core, req->uuid[0], clock_wall_ms(), err,
+	if (node_cancel(srv.core, req->uuid[0], clock_wall_ms(), err,
 	    sizeof err) == -1) {
 		client_replyf(c, "ERROR %s\n", err);
 		return;
@@ -332,7 +330,7 @@ do_tasks(struct client *c, const struct client_req *req)
 	struct text	  x = { NULL, 0, 0 };
 	size_t		  n, i;
 
-	if ((v = taskmap_sorted(&srv.core.map, &n)) == NULL) {
+	if ((v = node_tasks_sorted(srv.core, &n)) == NULL) {
 		client_replyf(c, "ERROR out of memory\n");
 		return;
 	}
@@ -354,33 +352,36 @@ do_tasks(struct client *c, const struct client_req *req)
 	free(v);
 }
 
+/* One NODES line for a peer.  Busy slots come from the replicated map:
+ * fresher than the peer's last heartbeat. */
+static void
+nodes_peer_cb(const struct peer *p, void *arg)
+{
+	const struct task	*t;
+	size_t			 it = 0;
+	int			 busy = 0;
+
+	while ((t = node_next_task(srv.core, &it)) != NULL)
+		busy += t->state == TASK_RUNNING &&
+		    strcmp(t->running_on, p->name) == 0;
+	text_add(arg, "NODE %s %s %s %s %d/%d %d\n", p->name, p->client_addr,
+	    p->master && strcmp(p->name, node_master(srv.core)) == 0 ?
+	    "master" : "peer", p->alive ? p->volunteer : "dead",
+	    p->slots > busy ? p->slots - busy : 0, p->slots, p->reputation);
+}
+
 static void
 do_nodes(struct client *c)
 {
-	struct text	x = { NULL, 0, 0 };
-	size_t		i;
+	struct text		x = { NULL, 0, 0 };
+	struct node_status	st;
 
+	node_status(srv.core, &st);
 	text_add(&x, "NODE %s %s %s %s %d/%d %d\n", srv.cfg->name,
-	    srv.address, node_is_master(&srv.core) ? "master" : "peer",
-	    srv.core.volunteer_state, srv.core.cfg.slots - srv.core.running,
-	    srv.core.cfg.slots, srv.reputation);
-	for (i = 0; i < srv.core.npeers; i++) {
-		const struct peer *p = &srv.core.peers[i];
-		/* Busy slots from the replicated map: fresher than the
-		 * last heartbeat. */
-		const struct task *t;
-		size_t it = 0;
-		int busy = 0;
-		while ((t = taskmap_next(&srv.core.map, &it)) != NULL)
-			busy += t->state == TASK_RUNNING &&
-			    strcmp(t->running_on, p->name) == 0;
-		text_add(&x, "NODE %s %s %s %s %d/%d %d\n", p->name,
-		    p->client_addr,
-		    p->master && strcmp(p->name, srv.core.master) == 0 ?
-		    "master" : "peer", p->alive ? p->volunteer : "dead",
-		    p->slots > busy ? p->slots - busy : 0, p->slots,
-		    p->reputation);
-	}
+	    srv.address, st.is_master ? "master" : "peer",
+	    st.volunteer_state, st.slots - st.running, st.slots,
+	    srv.reputation);
+	node_each_peer(srv.core, nodes_peer_cb, &x);
 	text_add(&x, ".\n");
 	client_reply(c, 0, x.buf);
 	free(x.buf);
@@ -535,14 +536,14 @@ client_line(struct client *c, const char *line, size_t len)
 static void
 peer_recv(const struct peer_msg *m, const char *addr)
 {
-	node_peer_msg(&srv.core, m, addr, clock_wall_ms());
+	node_peer_msg(srv.core, m, addr, clock_wall_ms());
 	carry_out();
 }
 
 static int
 restore_cb(struct task *t, void *arg)
 {
-	return node_restore(&srv.core, t);
+	return node_restore(srv.core, t);
 }
 
 static void
@@ -566,13 +567,13 @@ reopen_cb(evutil_socket_t sig, short what, void *arg)
 static int
 suspendable_cb(void)
 {
-	return node_suspendable(&srv.core);
+	return node_suspendable(srv.core);
 }
 
 static void
 volunteer_cb(const struct vol_decision *d)
 {
-	node_volunteer(&srv.core, d, clock_wall_ms());
+	node_volunteer(srv.core, d, clock_wall_ms());
 	carry_out();
 }
 
@@ -637,25 +638,29 @@ server_run(const struct config *cfg, int echo)
 	nc.progress_interval_ms = cfg->progress_interval_ms;
 	nc.failure_timeout_ms = cfg->failure_timeout_ms;
 	nc.node_timeout_ms = cfg->node_timeout_ms;
-	node_init(&srv.core, &nc, &srv.descs);
-	if (idle_init(srv.base, cfg, &ihooks, &first) == -1) {
-		log_msg(LOG_ERROR, "cannot start the idle probes");
-		return 1;
-	}
-	/* Join the cluster already knowing whether we take tasks. */
-	srv.core.volunteer = first.volunteer;
-	srv.core.volunteer_state = first.name;
-	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
-		log_msg(LOG_ERROR, "journal: %s", strerror(errno));
-		return 1;
-	}
+	/* Clients are served once the loop runs, after the journal. */
 	if (clients_listen(srv.base, cfg->listen, client_line, srv.address,
 	    sizeof srv.address, err, sizeof err) == -1) {
 		log_msg(LOG_ERROR, "%s", err);
 		return 1;
 	}
-	srv.core.cfg.client_port = atoi(strrchr(srv.address, ':') + 1);
-	node_recover(&srv.core, clock_wall_ms());
+	nc.client_port = atoi(strrchr(srv.address, ':') + 1);
+	if ((srv.core = node_new(&nc, &srv.descs)) == NULL) {
+		log_msg(LOG_ERROR, "out of memory");
+		return 1;
+	}
+	if (idle_init(srv.base, cfg, &ihooks, &first) == -1) {
+		log_msg(LOG_ERROR, "cannot start the idle probes");
+		return 1;
+	}
+	/* Join the cluster already knowing whether we take tasks. */
+	node_set_volunteer(srv.core, first.volunteer, first.name,
+	    clock_wall_ms());
+	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
+		log_msg(LOG_ERROR, "journal: %s", strerror(errno));
+		return 1;
+	}
+	node_recover(srv.core, clock_wall_ms());
 	{
 		struct peers_opts po;
 		uuid_t raw;
@@ -673,15 +678,14 @@ server_run(const struct config *cfg, int echo)
 		}
 	}
 	/* Start from a compact journal holding exactly the map. */
-	if ((v = taskmap_sorted(&srv.core.map, &n)) != NULL) {
+	if ((v = node_tasks_sorted(srv.core, &n)) != NULL) {
 		if (journal_rewrite(v, n) == -1)
 			return 1;
 		free(v);
 	}
 	if (loaded > 0)
-		log_msg(LOG_NORMAL, "journal: %zu tasks restored",
-		    taskmap_count(&srv.core.map));
-	node_start(&srv.core, clock_wall_ms());
+		log_msg(LOG_NORMAL, "journal: %zu tasks restored", n);
+	node_start(srv.core, clock_wall_ms());
 	carry_out();
 
 	srv.sigterm_ev = evsignal_new(srv.base, SIGTERM, stop_cb, NULL);
@@ -697,7 +701,7 @@ server_run(const struct config *cfg, int echo)
 	event_base_dispatch(srv.base);
 
 	/* Hand our runs back to the cluster now, not after a timeout. */
-	node_stop(&srv.core, clock_wall_ms());
+	node_stop(srv.core, clock_wall_ms());
 	carry_out();
 	journal_commit();
 	idle_shutdown();
@@ -711,7 +715,7 @@ server_run(const struct config *cfg, int echo)
 	event_free(srv.sigterm_ev);
 	event_free(srv.sigint_ev);
 	event_free(srv.sighup_ev);
-	node_free(&srv.core);
+	node_free(srv.core);
 	taskdesc_clear(&srv.descs);
 	event_base_free(srv.base);
 	log_msg(LOG_NORMAL, "node %s stopped", cfg->name);

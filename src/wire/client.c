@@ -147,7 +147,7 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 			    &req->path : &req->params, err, errlen) == -1)
 				return -1;
 		} else if (strcmp(opt, "-a") == 0) {
-			struct node_binding *b;
+			struct task_binding *b;
 			if (i + 2 >= tk->n) {
 				snprintf(err, errlen, "-a needs <uuid> "
 				    "<nth_output>");

@@ -34,6 +34,64 @@ peer_header(char *buf, size_t size, const char *cluster, const char *sender,
 	return n < 0 || (size_t)n >= size ? -1 : n;
 }
 
+void
+peer_msg_init(struct peer_msg *m, enum peer_type type)
+{
+	memset(m, 0, offsetof(struct peer_msg, buf));
+	m->type = type;
+}
+
+/*
+ * The body of a datagram ("TYPE args", no header): the inverse of
+ * peer_parse() for the fields of m->type.  Returns the length, or -1 if
+ * it does not fit.
+ */
+int
+peer_encode(const struct peer_msg *m, char *buf, size_t size)
+{
+	const char	*type = peer_type_name(m->type);
+	int		 n = -1;
+
+	switch (m->type) {
+	case PEER_HEARTBEAT:
+		n = snprintf(buf, size, "%s %d %" PRIx64 " %d %d %s %d %" PRIx64
+		    " %" PRIx64 " %d", type, m->master, m->epoch, m->free,
+		    m->slots, m->volunteer, m->reputation, m->map_size,
+		    m->digest, m->client_port);
+		break;
+	case PEER_WHO_IS_MASTER:
+	case PEER_START_ELECTION:
+	case PEER_TASKS_TRANSFER:
+		n = snprintf(buf, size, "%s", type);
+		break;
+	case PEER_TRY_TO_BE_MASTER:
+		n = snprintf(buf, size, "%s %d %" PRIx64 " %" PRId64, type,
+		    m->reputation, m->map_size, m->timestamp);
+		break;
+	case PEER_NEW_MASTER:
+		n = snprintf(buf, size, "%s %" PRIx64, type, m->epoch);
+		break;
+	case PEER_ENQUEUE:
+	case PEER_STATE:
+		n = snprintf(buf, size, "%s %.*s", type, (int)m->record_len,
+		    m->record);
+		break;
+	case PEER_ENQUEUE_ACK:
+	case PEER_GET_TASK:
+		n = snprintf(buf, size, "%s %s", type, m->uuid);
+		break;
+	case PEER_TRY_DEQUEUE:
+		n = snprintf(buf, size, "%s %s %" PRId64, type, m->uuid,
+		    m->timestamp);
+		break;
+	case PEER_PROGRESS:
+		n = snprintf(buf, size, "%s %s %d %" PRIx64, type, m->uuid,
+		    m->percent, m->ver);
+		break;
+	}
+	return n < 0 || (size_t)n >= size ? -1 : n;
+}
+
 static char *
 next_word(char **p)
 {

@@ -100,7 +100,7 @@ calm_master(struct simnet *s)
 	if (sim_master_count(s, &m) != 1)
 		return 0;
 	for (i = 0; i < s->n; i++)
-		if (s->alive[i] && strcmp(s->nodes[i].master, m) != 0)
+		if (s->alive[i] && strcmp(node_master(s->nodes[i]), m) != 0)
 			return 0;
 	return 1;
 }
@@ -124,7 +124,7 @@ all_final(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 	if (i < 0)
 		return 0;
 	for (k = 0; k < n; k++) {
-		struct task *t = node_find(&s->nodes[i], u[k]);
+		struct task *t = node_find(s->nodes[i], u[k]);
 		if (t == NULL || !task_is_final(t->state))
 			return 0;
 	}
@@ -337,7 +337,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 				break;
 			case 2:
 				if (s.alive[f[k].node]) {
-					node_set_volunteer(&s.nodes[f[k].node],
+					node_set_volunteer(s.nodes[f[k].node],
 					    f[k].undo, f[k].undo ? "idle" :
 					    "busy", s.now);
 					sim_flush(&s, f[k].node);
@@ -356,7 +356,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	if (i >= 0) {
 		int64_t end = start;
 		for (k = 0; k < ntasks; k++) {
-			struct task *t = node_find(&s.nodes[i], u[k]);
+			struct task *t = node_find(s.nodes[i], u[k]);
 			if (t == NULL)
 				continue;
 			if (t->end_ms > end)
@@ -370,14 +370,15 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		res->makespan = (double)(end - start) / 1000;
 	}
 	/* Calm: heal, restart everyone, let a few windows pass, check. */
+	struct node_status st;
 	s.loss_percent = 0;
 	s.dup_percent = 0;
 	for (i = 0; i < o->nodes; i++) {
 		s.group[i] = 0;
 		if (!s.alive[i])
 			sim_boot(&s, i, 10);
-		else if (!s.nodes[i].volunteer) {
-			node_set_volunteer(&s.nodes[i], 1, "idle", s.now);
+		else if (node_status(s.nodes[i], &st), !st.volunteer) {
+			node_set_volunteer(s.nodes[i], 1, "idle", s.now);
 			sim_flush(&s, i);
 		}
 	}

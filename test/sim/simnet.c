@@ -89,10 +89,10 @@ trace(struct simnet *s, int node, const char *text)
 {
 	snprintf(s->trace[s->ntrace++ % SIM_TRACE], sizeof s->trace[0],
 	    "%10lld %s: %.200s", (long long)s->now,
-	    node >= 0 ? s->nodes[node].cfg.name : "sim", text);
+	    node >= 0 ? node_name(s->nodes[node]) : "sim", text);
 	if (s->verbose)
 		printf("%10lld %s: %s\n", (long long)s->now,
-		    node >= 0 ? s->nodes[node].cfg.name : "sim", text);
+		    node >= 0 ? node_name(s->nodes[node]) : "sim", text);
 }
 
 void
@@ -199,6 +199,8 @@ sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 	memset(s, 0, sizeof *s);
 	s->n = n;
 	s->nodes = calloc(SIM_MAXNODES, sizeof *s->nodes);
+	for (i = 0; i < SIM_MAXNODES; i++)
+		s->timer[i] = -1;
 	s->descs = descs;
 	s->now = now;
 	s->latency_ms = 1;
@@ -238,8 +240,7 @@ sim_free(struct simnet *s)
 	free(s->tally->v);
 	free(s->tally);
 	for (i = 0; i < SIM_MAXNODES; i++) {
-		if (s->nodes[i].descs != NULL)
-			node_free(&s->nodes[i]);
+		node_free(s->nodes[i]);
 		taskmap_free(&s->disk[i]);
 	}
 	free(s->nodes);
@@ -252,10 +253,10 @@ sim_index(struct simnet *s, const char *name)
 
 	/* Names are n%02d .. : parse rather than search. */
 	if (name[0] == 'n' && (i = atoi(name + 1)) >= 0 && i < s->n &&
-	    strcmp(s->nodes[i].cfg.name, name) == 0)
+	    strcmp(node_name(s->nodes[i]), name) == 0)
 		return i;
 	for (i = 0; i < s->n; i++)
-		if (strcmp(s->nodes[i].cfg.name, name) == 0)
+		if (strcmp(node_name(s->nodes[i]), name) == 0)
 			return i;
 	return -1;
 }
@@ -270,7 +271,7 @@ make_msg(struct simnet *s, int from, const char *body)
 	char		 text[DATAGRAM_MAX + 256], err[128];
 	int		 hl;
 
-	hl = peer_header(text, sizeof text, "sim", s->nodes[from].cfg.name,
+	hl = peer_header(text, sizeof text, "sim", node_name(s->nodes[from]),
 	    s->incarnation[from], 1000 + from);
 	snprintf(text + hl, sizeof text - hl, "%s", body);
 	msg->body = strdup(body);
@@ -340,19 +341,19 @@ schedule_runend(struct simnet *s, struct sim_run *r)
 static void
 check_start(struct simnet *s, int i, const char *uuid)
 {
-	struct task		*t = node_find(&s->nodes[i], uuid);
+	struct task		*t = node_find(s->nodes[i], uuid);
 	struct tally_slot	*ts = tally(s, uuid);
 	int			 k;
 
 	if (t == NULL) {
 		sim_violation(s, "%s started unknown task %s",
-		    s->nodes[i].cfg.name, uuid);
+		    node_name(s->nodes[i]), uuid);
 		return;
 	}
 	for (k = 0; k < t->ninputs; k++)
 		if (t->inputs[k].dataset == NULL)
 			sim_violation(s, "%s started %s before input %d was "
-			    "bound", s->nodes[i].cfg.name, uuid, k + 1);
+			    "bound", node_name(s->nodes[i]), uuid, k + 1);
 	ts->starts++;
 	ts->last = i;
 }
@@ -394,14 +395,14 @@ trace_action(struct simnet *s, int i, const struct action *a)
 	len = strlen(text);
 	if (len > 0 && text[len - 1] == '\n')
 		text[len - 1] = '\0';
-	printf("%10lld %s: %s\n", (long long)s->now, s->nodes[i].cfg.name,
+	printf("%10lld %s: %s\n", (long long)s->now, node_name(s->nodes[i]),
 	    text);
 }
 
 void
 sim_flush(struct simnet *s, int i)
 {
-	struct outbox	*o = &s->nodes[i].out;
+	struct outbox	*o = node_outbox(s->nodes[i]);
 	size_t		 k;
 	int		 j;
 
@@ -434,7 +435,7 @@ sim_flush(struct simnet *s, int i)
 			r = calloc(1, sizeof *r);
 			r->node = i;
 			snprintf(r->uuid, sizeof r->uuid, "%s", a->uuid);
-			t = node_find(&s->nodes[i], a->uuid);
+			t = node_find(s->nodes[i], a->uuid);
 			r->end = s->task_ms < 0 ? -1 : s->now +
 			    (s->duration != NULL && t != NULL ?
 			    s->duration(s, t->exec) : s->task_ms);
@@ -471,7 +472,7 @@ sim_flush(struct simnet *s, int i)
 		case ACT_JOURNAL:
 			/* What the node's disk keeps: the latest record. */
 			if (!s->no_disks &&
-			    (t = node_find(&s->nodes[i], a->uuid)) != NULL) {
+			    (t = node_find(s->nodes[i], a->uuid)) != NULL) {
 				char rec[RECORD_LINE_MAX], err[64];
 				struct task *copy;
 				if (wire_task_encode(t, rec, sizeof rec) > 0 &&
@@ -484,6 +485,7 @@ sim_flush(struct simnet *s, int i)
 			}
 			break;
 		case ACT_TIMER:
+			s->timer[i] = a->when;
 			if (a->when >= 0) {
 				memset(&e, 0, sizeof e);
 				e.kind = EV_TIMER;
@@ -509,11 +511,12 @@ sim_boot(struct simnet *s, int i, int reputation)
 	struct task		*t, **v;
 	size_t			 n, k;
 
-	if (s->nodes[i].descs != NULL)
-		node_free(&s->nodes[i]);
+	node_free(s->nodes[i]);
 	snprintf(cfg.name, sizeof cfg.name, "n%02d", i);
 	cfg.reputation = reputation;
-	node_init(&s->nodes[i], &cfg, s->descs);
+	if ((s->nodes[i] = node_new(&cfg, s->descs)) == NULL)
+		abort();
+	s->timer[i] = -1;
 	s->alive[i] = 1;
 	s->incarnation[i]++;
 	/* Restart: what the disk kept comes back, as from a journal. */
@@ -523,11 +526,11 @@ sim_boot(struct simnet *s, int i, int reputation)
 		if (wire_task_encode(v[k], rec, sizeof rec) > 0 &&
 		    (t = wire_task_decode(rec, strlen(rec), err,
 		    sizeof err)) != NULL)
-			node_restore(&s->nodes[i], t);
+			node_restore(s->nodes[i], t);
 	}
 	free(v);
-	node_recover(&s->nodes[i], s->now);
-	node_start(&s->nodes[i], s->now);
+	node_recover(s->nodes[i], s->now);
+	node_start(s->nodes[i], s->now);
 	sim_flush(s, i);
 }
 
@@ -546,7 +549,7 @@ sim_crash(struct simnet *s, int i)
 static void
 end_run(struct simnet *s, struct sim_run *r)
 {
-	struct node		*n = &s->nodes[r->node];
+	struct node		*n = s->nodes[r->node];
 	struct node_exit	 e = { 0, 0 };
 	struct task		*t = node_find(n, r->uuid);
 
@@ -563,7 +566,7 @@ end_run(struct simnet *s, struct sim_run *r)
 		m.noutputs = d != NULL ? d->noutputs : 0;
 		for (k = 0; k < m.noutputs; k++) {
 			snprintf(ids[k], sizeof ids[k], "%.8s-%s-%d",
-			    r->uuid, n->cfg.name, k + 1);
+			    r->uuid, node_name(n), k + 1);
 			m.outputs[k] = ids[k];
 		}
 		node_runner_msg(n, r->uuid, &m, s->now);
@@ -608,8 +611,9 @@ sim_run_until(struct simnet *s, int64_t t)
 		switch (e.kind) {
 		case EV_TIMER:
 			/* Lazy deletion: only the timer the node armed last. */
-			if (s->alive[e.to] && s->nodes[e.to].timer == e.at) {
-				node_tick(&s->nodes[e.to], s->now);
+			if (s->alive[e.to] && s->timer[e.to] == e.at) {
+				s->timer[e.to] = -1;
+				node_tick(s->nodes[e.to], s->now);
 				sim_flush(s, e.to);
 			}
 			break;
@@ -621,7 +625,7 @@ sim_run_until(struct simnet *s, int64_t t)
 		case EV_DGRAM:
 			if (s->alive[e.to] && e.msg->ok) {
 				s->delivered++;
-				node_peer_msg(&s->nodes[e.to], &e.msg->m,
+				node_peer_msg(s->nodes[e.to], &e.msg->m,
 				    e.msg->addr, s->now);
 				sim_flush(s, e.to);
 			}
@@ -643,10 +647,10 @@ sim_master_count(struct simnet *s, const char **name)
 	int	i, c = 0;
 
 	for (i = 0; i < s->n; i++) {
-		if (s->alive[i] && node_is_master(&s->nodes[i])) {
+		if (s->alive[i] && node_is_master(s->nodes[i])) {
 			c++;
 			if (name != NULL)
-				*name = s->nodes[i].cfg.name;
+				*name = node_name(s->nodes[i]);
 		}
 	}
 	return c;
@@ -654,7 +658,7 @@ sim_master_count(struct simnet *s, const char **name)
 
 int
 sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
-    const struct node_binding *bind, char *uuid_out)
+    const struct task_binding *bind, char *uuid_out)
 {
 	struct node_schedule_req	req;
 	char				err[256];
@@ -669,7 +673,7 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	req.client = "sim";
 	snprintf(uuid_out, UUID_STRLEN + 1, "00000000-0000-4000-8000-%012u",
 	    ++s->scheduled);
-	rc = node_schedule(&s->nodes[i], &req, uuid_out, s->now, err,
+	rc = node_schedule(s->nodes[i], &req, uuid_out, s->now, err,
 	    sizeof err);
 	if (rc == -1)
 		trace(s, i, err);
@@ -681,7 +685,7 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 int
 sim_workflow(struct simnet *s, int i, int prio, char (*u)[UUID_STRLEN + 1])
 {
-	struct node_binding	b[3];
+	struct task_binding	b[3];
 	int			k;
 
 	if (sim_schedule(s, i, "import", prio, 0, NULL, u[0]) == -1)
@@ -709,7 +713,7 @@ sim_starts(struct simnet *s, const char *uuid, char *last_node)
 	struct tally_slot	*ts = tally(s, uuid);
 
 	if (last_node != NULL && ts->last >= 0)
-		strcpy(last_node, s->nodes[ts->last].cfg.name);
+		strcpy(last_node, node_name(s->nodes[ts->last]));
 	return ts->starts;
 }
 
@@ -726,21 +730,21 @@ sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 		return 0;
 	/* No task lost; one result; every node agrees on it. */
 	for (k = 0; k < n; k++) {
-		const struct task *ref = node_find(&s->nodes[first], uuids[k]);
+		const struct task *ref = node_find(s->nodes[first], uuids[k]);
 		for (i = 0; i < s->n; i++) {
 			const struct task *t;
 			if (!s->alive[i])
 				continue;
-			t = node_find(&s->nodes[i], uuids[k]);
+			t = node_find(s->nodes[i], uuids[k]);
 			if (t == NULL) {
 				sim_violation(s, "task %s lost on %s",
-				    uuids[k], s->nodes[i].cfg.name);
+				    uuids[k], node_name(s->nodes[i]));
 				continue;
 			}
 			if (!task_is_final(t->state))
 				sim_violation(s, "task %s still %s on %s",
 				    uuids[k], task_state_name(t->state),
-				    s->nodes[i].cfg.name);
+				    node_name(s->nodes[i]));
 			if (ref != NULL && (t->state != ref->state ||
 			    strcmp(t->running_on, ref->running_on) != 0 ||
 			    t->noutputs != ref->noutputs ||
@@ -748,9 +752,9 @@ sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 			    ref->outputs[0]) != 0)))
 				sim_violation(s, "task %s: %s has %s on %s, "
 				    "%s has %s on %s", uuids[k],
-				    s->nodes[first].cfg.name,
+				    node_name(s->nodes[first]),
 				    task_state_name(ref->state),
-				    ref->running_on, s->nodes[i].cfg.name,
+				    ref->running_on, node_name(s->nodes[i]),
 				    task_state_name(t->state), t->running_on);
 		}
 		/* A dependent ran on the result that was kept. */
@@ -758,7 +762,7 @@ sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 			int j;
 			for (j = 0; j < ref->ninputs; j++) {
 				const struct task *up = node_find(
-				    &s->nodes[first], ref->inputs[j].from);
+				    s->nodes[first], ref->inputs[j].from);
 				if (up == NULL || up->state != TASK_TERMINATED ||
 				    ref->inputs[j].dataset == NULL ||
 				    strcmp(up->outputs[ref->inputs[j].nth - 1],
@@ -774,30 +778,30 @@ sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 		sim_violation(s, "%d masters once the network is calm",
 		    sim_master_count(s, NULL));
 	for (i = 0; i < s->n; i++) {
+		struct node_status st, ref;
 		size_t q;
 		if (!s->alive[i] || i == first)
 			continue;
-		if (master != NULL && strcmp(s->nodes[i].master, master) != 0)
+		if (master != NULL && strcmp(node_master(s->nodes[i]), master) != 0)
 			sim_violation(s, "%s follows master '%s', not %s",
-			    s->nodes[i].cfg.name, s->nodes[i].master, master);
-		if (node_digest(&s->nodes[i]) !=
-		    node_digest(&s->nodes[first]) ||
-		    taskmap_count(&s->nodes[i].map) !=
-		    taskmap_count(&s->nodes[first].map))
+			    node_name(s->nodes[i]), node_master(s->nodes[i]), master);
+		node_status(s->nodes[i], &st);
+		node_status(s->nodes[first], &ref);
+		if (node_digest(s->nodes[i]) !=
+		    node_digest(s->nodes[first]) || st.ntasks != ref.ntasks)
 			sim_violation(s, "task maps of %s and %s differ",
-			    s->nodes[first].cfg.name, s->nodes[i].cfg.name);
-		if (readyq_len(&s->nodes[i].ready) !=
-		    readyq_len(&s->nodes[first].ready)) {
+			    node_name(s->nodes[first]), node_name(s->nodes[i]));
+		if (st.nready != ref.nready) {
 			sim_violation(s, "ready queues of %s and %s differ",
-			    s->nodes[first].cfg.name, s->nodes[i].cfg.name);
+			    node_name(s->nodes[first]), node_name(s->nodes[i]));
 			continue;
 		}
-		for (q = 0; q < readyq_len(&s->nodes[i].ready); q++)
-			if (strcmp(readyq_at(&s->nodes[i].ready, q)->uuid,
-			    readyq_at(&s->nodes[first].ready, q)->uuid) != 0)
+		for (q = 0; q < st.nready; q++)
+			if (strcmp(node_ready_at(s->nodes[i], q)->uuid,
+			    node_ready_at(s->nodes[first], q)->uuid) != 0)
 				sim_violation(s, "ready queues of %s and %s "
-				    "differ at %zu", s->nodes[first].cfg.name,
-				    s->nodes[i].cfg.name, q);
+				    "differ at %zu", node_name(s->nodes[first]),
+				    node_name(s->nodes[i]), q);
 	}
 	return s->violations - before;
 }

@@ -18,6 +18,7 @@
 
 #include "node.h"
 #include "taskdesc.h"
+#include "taskmap.h"
 
 #define SIM_MAXNODES 2048
 #define SIM_TRACE 64
@@ -28,7 +29,8 @@ struct sim_tally;
 
 struct simnet {
 	int			 n;
-	struct node		*nodes;		/* [SIM_MAXNODES] */
+	struct node		**nodes;	/* [SIM_MAXNODES], NULL: never booted */
+	int64_t			 timer[SIM_MAXNODES];	/* as each node armed it */
 	int			 alive[SIM_MAXNODES];
 	int			 group[SIM_MAXNODES];	/* partitions */
 	uint64_t		 incarnation[SIM_MAXNODES];
@@ -71,7 +73,7 @@ void	sim_crash(struct simnet *, int i);
 int	sim_master_count(struct simnet *, const char **name);
 int	sim_index(struct simnet *, const char *name);
 int	sim_schedule(struct simnet *, int i, const char *exec, int prio,
-	    int nbind, const struct node_binding *, char *uuid_out);
+	    int nbind, const struct task_binding *, char *uuid_out);
 /* The four-task workflow of thesis Table 4.1 on node i, uuids in u[4]. */
 int	sim_workflow(struct simnet *, int i, int prio,
 	    char (*u)[UUID_STRLEN + 1]);

@@ -5,6 +5,7 @@
  */
 #include "testutil.h"
 
+#include "nodestate.h"	/* white box: force an election */
 #include "simnet.h"
 
 struct fixture {
@@ -46,7 +47,7 @@ assert_one_master(struct simnet *s, const char *want)
 		assert_string_equal(name, want);
 	for (i = 0; i < s->n; i++)
 		if (s->alive[i])
-			assert_string_equal(s->nodes[i].master, name);
+			assert_string_equal(node_master(s->nodes[i]), name);
 }
 
 static void
@@ -88,10 +89,10 @@ test_election_prefers_larger_map(void **state)
 	{
 		int i;
 		for (i = 0; i < 3; i++) {
-			f->s.nodes[i].master[0] = '\0';
-			node_tick(&f->s.nodes[i], f->s.now);
-			f->s.nodes[i].join_deadline = f->s.now;
-			node_tick(&f->s.nodes[i], f->s.now);
+			f->s.nodes[i]->election.master[0] = '\0';
+			node_tick(f->s.nodes[i], f->s.now);
+			f->s.nodes[i]->election.join_deadline = f->s.now;
+			node_tick(f->s.nodes[i], f->s.now);
 			sim_flush(&f->s, i);
 		}
 	}
@@ -116,7 +117,7 @@ test_dequeue_rank_figure_3_11(void **state)
 	f->s.task_ms = -1;
 	sim_run_until(&f->s, f->s.now + 500);
 	for (i = 0; i < 3; i++) {
-		node_set_volunteer(&f->s.nodes[i], 0, "busy", f->s.now);
+		node_set_volunteer(f->s.nodes[i], 0, "busy", f->s.now);
 		sim_flush(&f->s, i);
 	}
 	for (k = 0; k < 3; k++)
@@ -124,17 +125,17 @@ test_dequeue_rank_figure_3_11(void **state)
 		    NULL, u[k]), 0);
 	sim_run_until(&f->s, f->s.now + 50);
 	for (i = 0; i < 3; i++)
-		assert_int_equal(readyq_len(&f->s.nodes[i].ready), 3);
+		assert_int_equal(status_of(f->s.nodes[i]).nready, 3);
 	sent = f->s.sent;
 	/* All become idle at the same instant. */
 	for (i = 0; i < 3; i++)
-		node_set_volunteer(&f->s.nodes[i], 1, "idle", f->s.now);
+		node_set_volunteer(f->s.nodes[i], 1, "idle", f->s.now);
 	for (i = 0; i < 3; i++)
 		sim_flush(&f->s, i);
 	sim_run_until(&f->s, f->s.now + 40);
 	for (k = 0; k < 3; k++) {
 		assert_int_equal(sim_starts(&f->s, u[k], who[k]), 1);
-		assert_int_equal(state_of(&f->s.nodes[0], u[k]), TASK_RUNNING);
+		assert_int_equal(state_of(f->s.nodes[0], u[k]), TASK_RUNNING);
 	}
 	assert_string_equal(who[0], "n00");	/* lowest name wins Tx */
 	assert_string_equal(who[1], "n01");	/* lost once: Ty */
@@ -143,7 +144,7 @@ test_dequeue_rank_figure_3_11(void **state)
 	/* Every node agrees on who runs what. */
 	for (i = 0; i < 3; i++)
 		for (k = 0; k < 3; k++)
-			assert_string_equal(node_find(&f->s.nodes[i],
+			assert_string_equal(node_find(f->s.nodes[i],
 			    u[k])->running_on, who[k]);
 	done(f);
 }
@@ -165,14 +166,14 @@ test_workflow_spreads_and_completes(void **state)
 			int n;
 			assert_int_equal(sim_starts(&f->s, ids[w][i], NULL), 1);
 			for (n = 0; n < 4; n++)
-				assert_int_equal(state_of(&f->s.nodes[n],
+				assert_int_equal(state_of(f->s.nodes[n],
 				    ids[w][i]), TASK_TERMINATED);
 		}
 	}
 	/* 32 tasks of 100 ms on 4 nodes, chains of 4: about 800 ms. */
 	for (i = 0; i < 4; i++)
-		assert_int_equal(node_digest(&f->s.nodes[i]),
-		    node_digest(&f->s.nodes[0]));
+		assert_int_equal(node_digest(f->s.nodes[i]),
+		    node_digest(f->s.nodes[0]));
 	done(f);
 }
 
@@ -189,8 +190,8 @@ test_split_brain_heals_by_epoch(void **state)
 	f->s.group[0] = 1;
 	sim_run_until(&f->s, f->s.now + 3000);
 	assert_int_equal(sim_master_count(&f->s, NULL), 2);
-	assert_true(node_is_master(&f->s.nodes[1]));
-	assert_int_equal(f->s.nodes[1].epoch, 2);
+	assert_true(node_is_master(f->s.nodes[1]));
+	assert_int_equal(status_of(f->s.nodes[1]).epoch, 2);
 	/* Work scheduled on both sides during the partition. */
 	sim_schedule(&f->s, 0, "free", PRIO_LOW, 0, NULL, u);
 	sim_schedule(&f->s, 2, "free", PRIO_LOW, 0, NULL, u);
@@ -198,12 +199,12 @@ test_split_brain_heals_by_epoch(void **state)
 	f->s.group[0] = 0;
 	sim_run_until(&f->s, f->s.now + 3000);
 	assert_one_master(&f->s, "n01");
-	assert_int_equal(f->s.nodes[0].epoch, 2);
+	assert_int_equal(status_of(f->s.nodes[0]).epoch, 2);
 	/* And the state merged: both tasks everywhere. */
-	assert_int_equal(taskmap_count(&f->s.nodes[0].map), 2);
-	assert_int_equal(taskmap_count(&f->s.nodes[2].map), 2);
-	assert_int_equal(node_digest(&f->s.nodes[0]),
-	    node_digest(&f->s.nodes[2]));
+	assert_int_equal(status_of(f->s.nodes[0]).ntasks, 2);
+	assert_int_equal(status_of(f->s.nodes[2]).ntasks, 2);
+	assert_int_equal(node_digest(f->s.nodes[0]),
+	    node_digest(f->s.nodes[2]));
 	done(f);
 }
 
@@ -225,7 +226,7 @@ test_duplicate_run_resolved(void **state)
 
 	f->s.task_ms = -1;
 	sim_run_until(&f->s, f->s.now + 500);
-	node_set_volunteer(&f->s.nodes[1], 0, "busy", f->s.now);
+	node_set_volunteer(f->s.nodes[1], 0, "busy", f->s.now);
 	sim_flush(&f->s, 1);
 	sim_schedule(&f->s, 0, "free", PRIO_LOW, 0, NULL, u);
 	sim_run_until(&f->s, f->s.now + 5);
@@ -236,11 +237,11 @@ test_duplicate_run_resolved(void **state)
 		memset(&m, 0, sizeof m);
 		m.type = RMSG_PROGRESS;
 		m.percent = 30;
-		node_runner_msg(&f->s.nodes[0], u, &m, f->s.now);
+		node_runner_msg(f->s.nodes[0], u, &m, f->s.now);
 		sim_flush(&f->s, 0);
 	}
 	f->s.group[0] = 1;	/* no heartbeat either, for a moment */
-	node_set_volunteer(&f->s.nodes[1], 1, "idle", f->s.now);
+	node_set_volunteer(f->s.nodes[1], 1, "idle", f->s.now);
 	sim_flush(&f->s, 1);
 	sim_run_until(&f->s, f->s.now + 1500);
 	assert_int_equal(sim_starts(&f->s, u, NULL), 2);
@@ -248,16 +249,16 @@ test_duplicate_run_resolved(void **state)
 	f->s.drop = NULL;
 	sim_run_until(&f->s, f->s.now + 500);
 	/* n00 had 30%, n01 0%: n01's run stops; both agree on n00. */
-	t0 = node_find(&f->s.nodes[0], u);
-	t1 = node_find(&f->s.nodes[1], u);
+	t0 = node_find(f->s.nodes[0], u);
+	t1 = node_find(f->s.nodes[1], u);
 	assert_int_equal(t1->run, RUN_NONE);
 	assert_int_equal(t0->run, RUN_ACTIVE);
 	assert_string_equal(t1->running_on, "n00");
-	assert_int_equal(f->s.nodes[1].stat_duplicates, 1);
+	assert_int_equal(status_of(f->s.nodes[1]).duplicates, 1);
 	sim_finish(&f->s, 0, u);
 	sim_run_until(&f->s, f->s.now + 100);
-	assert_int_equal(node_find(&f->s.nodes[1], u)->state, TASK_TERMINATED);
-	assert_string_equal(node_find(&f->s.nodes[1], u)->running_on, "n00");
+	assert_int_equal(node_find(f->s.nodes[1], u)->state, TASK_TERMINATED);
+	assert_string_equal(node_find(f->s.nodes[1], u)->running_on, "n00");
 	done(f);
 }
 
@@ -273,16 +274,16 @@ test_one_result_accepted(void **state)
 	f->s.task_ms = -1;
 	sim_run_until(&f->s, f->s.now + 500);
 	for (i = 1; i < 3; i++) {
-		node_set_volunteer(&f->s.nodes[i], 0, "busy", f->s.now);
+		node_set_volunteer(f->s.nodes[i], 0, "busy", f->s.now);
 		sim_flush(&f->s, i);
 	}
-	node_set_volunteer(&f->s.nodes[0], 0, "busy", f->s.now);
+	node_set_volunteer(f->s.nodes[0], 0, "busy", f->s.now);
 	sim_flush(&f->s, 0);
 	sim_schedule(&f->s, 0, "free", PRIO_LOW, 0, NULL, u);
 	sim_run_until(&f->s, f->s.now + 50);
 	f->s.group[2] = 1;
-	node_set_volunteer(&f->s.nodes[1], 1, "idle", f->s.now);
-	node_set_volunteer(&f->s.nodes[2], 1, "idle", f->s.now);
+	node_set_volunteer(f->s.nodes[1], 1, "idle", f->s.now);
+	node_set_volunteer(f->s.nodes[2], 1, "idle", f->s.now);
 	sim_flush(&f->s, 1);
 	sim_flush(&f->s, 2);
 	sim_run_until(&f->s, f->s.now + 50);
@@ -292,7 +293,7 @@ test_one_result_accepted(void **state)
 	f->s.group[2] = 0;
 	sim_run_until(&f->s, f->s.now + 3000);
 	for (i = 0; i < 3; i++) {
-		struct task *t = node_find(&f->s.nodes[i], u);
+		struct task *t = node_find(f->s.nodes[i], u);
 		assert_int_equal(t->state, TASK_TERMINATED);
 		assert_string_equal(t->running_on, "n01");
 		assert_non_null(strstr(t->outputs[0], "-n01-"));
@@ -320,10 +321,10 @@ test_crashed_runner_task_runs_elsewhere(void **state)
 	assert_int_equal(sim_starts(&f->s, u, who), 2);
 	assert_int_not_equal(sim_index(&f->s, who), i);
 	sim_run_until(&f->s, f->s.now + 500);
-	assert_int_equal(state_of(&f->s.nodes[(i + 1) % 3], u),
+	assert_int_equal(state_of(f->s.nodes[(i + 1) % 3], u),
 	    TASK_TERMINATED);
 	/* The crash was not the task's fault. */
-	assert_int_equal(node_find(&f->s.nodes[(i + 1) % 3], u)->failures, 0);
+	assert_int_equal(node_find(f->s.nodes[(i + 1) % 3], u)->failures, 0);
 	done(f);
 }
 
@@ -351,9 +352,9 @@ test_master_dies_new_master_and_join(void **state)
 	sim_boot(&f->s, 3, 10);
 	sim_run_until(&f->s, f->s.now + 1000);
 	assert_one_master(&f->s, "n01");
-	assert_int_equal(taskmap_count(&f->s.nodes[3].map), 5);
-	assert_int_equal(node_digest(&f->s.nodes[3]),
-	    node_digest(&f->s.nodes[1]));
+	assert_int_equal(status_of(f->s.nodes[3]).ntasks, 5);
+	assert_int_equal(node_digest(f->s.nodes[3]),
+	    node_digest(f->s.nodes[1]));
 	done(f);
 }
 
@@ -379,10 +380,10 @@ test_lost_enqueue_repeated_until_acked(void **state)
 	sim_run_until(&f->s, f->s.now + 500);
 	f->s.drop = drop_enqueue_to_master;
 	sim_schedule(&f->s, 2, "free", PRIO_LOW, 0, NULL, u);
-	assert_int_equal(f->s.nodes[2].nunacked, 1);
+	assert_int_equal(status_of(f->s.nodes[2]).unacked, 1);
 	sim_run_until(&f->s, f->s.now + 1000);
-	assert_non_null(node_find(&f->s.nodes[0], u));
-	assert_int_equal(f->s.nodes[2].nunacked, 0);
+	assert_non_null(node_find(f->s.nodes[0], u));
+	assert_int_equal(status_of(f->s.nodes[2]).unacked, 0);
 	done(f);
 }
 
@@ -402,7 +403,7 @@ test_loss_every_task_completes(void **state)
 	for (k = 0; k < 40; k++) {
 		const char *runner = NULL;
 		for (i = 0; i < 5; i++) {
-			struct task *t = node_find(&f->s.nodes[i], u[k]);
+			struct task *t = node_find(f->s.nodes[i], u[k]);
 			assert_non_null(t);
 			assert_int_equal(t->state, TASK_TERMINATED);
 			if (runner == NULL)
@@ -422,7 +423,7 @@ decide(struct fixture *f, int i, int volunteer, int suspend, int vacate,
 	struct vol_decision	d = { VOL_BUSY, volunteer, suspend, vacate,
 				    name };
 
-	node_volunteer(&f->s.nodes[i], &d, f->s.now);
+	node_volunteer(f->s.nodes[i], &d, f->s.now);
 	sim_flush(&f->s, i);
 }
 
@@ -446,25 +447,25 @@ test_suspend_shows_everywhere_and_resumes(void **state)
 	sim_run_until(&f->s, f->s.now + 100);
 	assert_int_equal(sim_starts(&f->s, u, who), 1);
 	i = sim_index(&f->s, who);
-	start = node_find(&f->s.nodes[i], u)->start_ms;
-	assert_int_equal(node_suspendable(&f->s.nodes[i]), 1);
+	start = node_find(f->s.nodes[i], u)->start_ms;
+	assert_int_equal(node_suspendable(f->s.nodes[i]), 1);
 	decide(f, i, 0, 1, 0, "suspended");
 	sim_run_until(&f->s, f->s.now + 50);
 	for (k = 0; k < 3; k++) {
-		t = node_find(&f->s.nodes[k], u);
+		t = node_find(f->s.nodes[k], u);
 		assert_string_equal(task_shown_state(t), "Suspended");
 	}
 	/* Suspended for 5 s: heartbeats go on, nobody takes it over, and
 	 * it does not end although its 1 s are long past. */
 	sim_run_until(&f->s, f->s.now + 5000);
 	assert_int_equal(sim_starts(&f->s, u, who), 1);
-	assert_int_equal(state_of(&f->s.nodes[0], u), TASK_RUNNING);
+	assert_int_equal(state_of(f->s.nodes[0], u), TASK_RUNNING);
 	decide(f, i, 1, 0, 0, "idle");
 	sim_run_until(&f->s, f->s.now + 50);
-	assert_string_equal(task_shown_state(node_find(&f->s.nodes[(i + 1) %
+	assert_string_equal(task_shown_state(node_find(f->s.nodes[(i + 1) %
 	    3], u)), "Running");
 	sim_run_until(&f->s, f->s.now + 1500);
-	t = node_find(&f->s.nodes[(i + 2) % 3], u);
+	t = node_find(f->s.nodes[(i + 2) % 3], u);
 	assert_int_equal(t->state, TASK_TERMINATED);
 	assert_true(t->end_ms - start >= 1000 + 5000);
 	assert_int_equal(sim_starts(&f->s, u, who), 1);
@@ -493,9 +494,9 @@ test_vacate_runs_elsewhere(void **state)
 	sim_run_until(&f->s, f->s.now + 100);
 	assert_int_equal(sim_starts(&f->s, u, who), 2);
 	assert_int_not_equal(sim_index(&f->s, who), i);
-	assert_int_equal(f->s.nodes[i].running, 0);	/* slot given back */
+	assert_int_equal(status_of(f->s.nodes[i]).running, 0);	/* slot given back */
 	sim_run_until(&f->s, f->s.now + 1500);
-	t = node_find(&f->s.nodes[i], u);
+	t = node_find(f->s.nodes[i], u);
 	assert_int_equal(t->state, TASK_TERMINATED);
 	assert_string_equal(t->running_on, who);
 	assert_int_equal(t->failures, 0);
@@ -518,10 +519,10 @@ test_own_interactive_run_not_suspended(void **state)
 	sim_run_until(&f->s, f->s.now + 100);
 	assert_int_equal(sim_starts(&f->s, u, who), 1);
 	assert_string_equal(who, "n01");
-	assert_int_equal(node_suspendable(&f->s.nodes[1]), 0);
+	assert_int_equal(node_suspendable(f->s.nodes[1]), 0);
 	decide(f, 1, 0, 1, 1, "busy");
 	sim_run_until(&f->s, f->s.now + 100);
-	assert_string_equal(task_shown_state(node_find(&f->s.nodes[0], u)),
+	assert_string_equal(task_shown_state(node_find(f->s.nodes[0], u)),
 	    "Running");
 	assert_int_equal(sim_starts(&f->s, u, who), 1);
 	done(f);

@@ -4,7 +4,7 @@
 #include "testutil.h"
 
 struct fixture {
-	struct node		n;
+	struct node		*n;
 	struct taskdesc_set	set;
 };
 
@@ -13,7 +13,7 @@ setup1(void **state)
 {
 	struct fixture *f = calloc(1, sizeof *f);
 
-	test_node(&f->n, &f->set, 1);
+	f->n = test_node(&f->set, 1);
 	*state = f;
 	return 0;
 }
@@ -23,7 +23,7 @@ teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	node_free(&f->n);
+	node_free(f->n);
 	taskdesc_clear(&f->set);
 	free(f);
 	return 0;
@@ -33,7 +33,7 @@ teardown(void **state)
 static void
 workflow(struct node *n, int base, int prio, int64_t now)
 {
-	struct node_binding g[3], s[3], a[1];
+	struct task_binding g[3], s[3], a[1];
 
 	assert_int_equal(sched(n, base, "import", prio, now, 0, NULL, NULL), 0);
 	memcpy(g[0].uuid, uuid_n(base), sizeof g[0].uuid); g[0].nth = 1;
@@ -55,7 +55,7 @@ static void
 test_workflow_binds_outputs_in_order(void **state)
 {
 	struct fixture	*f = *state;
-	struct node	*n = &f->n;
+	struct node	*n = f->n;
 	struct task	*g, *s;
 
 	workflow(n, 1, PRIO_LOW, 1000);
@@ -63,7 +63,7 @@ test_workflow_binds_outputs_in_order(void **state)
 	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
 	assert_int_equal(state_of(n, uuid_n(2)), TASK_SUBMITTED);
 	assert_int_equal(count_actions(n, ACT_JOURNAL, uuid_n(4)), 1);
-	outbox_clear(&n->out);
+	outbox_clear(node_outbox(n));
 
 	terminate(n, uuid_n(1), 3, 2000);
 	g = node_find(n, uuid_n(2));
@@ -89,19 +89,19 @@ test_workflow_binds_outputs_in_order(void **state)
 	exit_with(n, uuid_n(4), 0, 5000);
 	assert_int_equal(state_of(n, uuid_n(4)), TASK_TERMINATED);
 	assert_int_equal(node_find(n, uuid_n(4))->end_ms, 5000);
-	assert_int_equal(n->running, 0);
+	assert_int_equal(status_of(n).running, 0);
 }
 
 static void
 test_schedule_rejects_bad_requests(void **state)
 {
 	struct fixture		*f = *state;
-	struct node		*n = &f->n;
-	struct node_binding	 b[3];
+	struct node		*n = f->n;
+	struct task_binding	 b[3];
 	char			 err[256];
 
 	assert_int_equal(sched(n, 1, "import", 0, 10, 0, NULL, NULL), 0);
-	outbox_clear(&n->out);
+	outbox_clear(node_outbox(n));
 
 	assert_int_equal(sched(n, 2, "nosuch", 0, 10, 0, NULL, err), -1);
 	assert_non_null(strstr(err, "unknown executable"));
@@ -131,15 +131,15 @@ test_schedule_rejects_bad_requests(void **state)
 	assert_non_null(strstr(err, "segmentation"));
 
 	/* Nothing changed: one task, no actions. */
-	assert_int_equal(taskmap_count(&n->map), 1);
-	assert_int_equal(n->out.n, 0);
+	assert_int_equal(status_of(n).ntasks, 1);
+	assert_int_equal(node_outbox(n)->n, 0);
 }
 
 static void
 test_interactive_overtakes_low(void **state)
 {
 	struct fixture	*f = *state;
-	struct node	*n = &f->n;
+	struct node	*n = f->n;
 
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
 	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 101, 0, NULL, NULL), 0);
@@ -147,7 +147,7 @@ test_interactive_overtakes_low(void **state)
 	assert_int_equal(sched(n, 4, "free", PRIO_INTERACTIVE, 103, 0, NULL,
 	    NULL), 0);
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
-	outbox_clear(&n->out);
+	outbox_clear(node_outbox(n));
 	terminate(n, uuid_n(1), 1, 200);
 	exit_with(n, uuid_n(1), 0, 200);
 	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
@@ -161,11 +161,11 @@ static void
 test_cancel_cascades_and_stops_process(void **state)
 {
 	struct fixture	*f = *state;
-	struct node	*n = &f->n;
+	struct node	*n = f->n;
 	char		 err[256];
 
 	workflow(n, 1, PRIO_LOW, 1000);
-	outbox_clear(&n->out);
+	outbox_clear(node_outbox(n));
 	assert_int_equal(node_cancel(n, uuid_n(1), 1500, err, sizeof err), 0);
 	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_CANCELLED);
@@ -174,9 +174,9 @@ test_cancel_cascades_and_stops_process(void **state)
 	assert_int_equal(state_of(n, uuid_n(4)), TASK_CANCELLED);
 	assert_non_null(strstr(node_find(n, uuid_n(4))->reason, "upstream"));
 	/* The slot stays taken until the process is gone. */
-	assert_int_equal(n->running, 1);
+	assert_int_equal(status_of(n).running, 1);
 	exit_with(n, uuid_n(1), 0, 1600);
-	assert_int_equal(n->running, 0);
+	assert_int_equal(status_of(n).running, 0);
 	/* A second cancel, and a cancel of nothing, are errors. */
 	assert_int_equal(node_cancel(n, uuid_n(1), 1700, err, sizeof err), -1);
 	assert_non_null(strstr(err, "already Cancelled"));
@@ -184,7 +184,7 @@ test_cancel_cascades_and_stops_process(void **state)
 	    -1);
 	/* Nothing may be bound to a cancelled task. */
 	{
-		struct node_binding b = { "", 1 };
+		struct task_binding b = { "", 1 };
 		memcpy(b.uuid, uuid_n(1), sizeof b.uuid);
 		assert_int_equal(sched(n, 9, "any", 0, 1800, 1, &b, err), -1);
 		assert_non_null(strstr(err, "Cancelled"));
@@ -195,8 +195,8 @@ static void
 test_crash_retried_then_failed(void **state)
 {
 	struct fixture	*f = *state;
-	struct node	*n = &f->n;
-	struct node_binding b;
+	struct node	*n = f->n;
+	struct task_binding b;
 	struct task	*t;
 	int		 i;
 
@@ -208,7 +208,7 @@ test_crash_retried_then_failed(void **state)
 	for (i = 1; i <= 3; i++) {
 		assert_int_equal(t->state, TASK_RUNNING);
 		assert_int_equal(t->attempts, i);
-		outbox_clear(&n->out);
+		outbox_clear(node_outbox(n));
 		exit_with(n, uuid_n(1), 3, 20 + i);
 	}
 	assert_int_equal(t->state, TASK_FAILED);
@@ -222,13 +222,13 @@ static void
 test_error_line_and_wrong_outputs_fail_the_run(void **state)
 {
 	struct fixture		*f = *state;
-	struct node		*n = &f->n;
+	struct node		*n = f->n;
 	struct runner_msg	 m;
 	struct task		*t;
 
 	assert_int_equal(sched(n, 1, "import", 0, 10, 0, NULL, NULL), 0);
 	t = node_find(n, uuid_n(1));
-	outbox_clear(&n->out);
+	outbox_clear(node_outbox(n));
 	memset(&m, 0, sizeof m);
 	m.type = RMSG_ERROR;
 	m.message = "database unreachable";
@@ -239,7 +239,7 @@ test_error_line_and_wrong_outputs_fail_the_run(void **state)
 	assert_int_equal(t->state, TASK_RUNNING);	/* attempt 2 */
 
 	/* import declares 3 outputs: TERMINATED with 2 is a failed run. */
-	outbox_clear(&n->out);
+	outbox_clear(node_outbox(n));
 	terminate(n, uuid_n(1), 2, 30);
 	assert_int_equal(t->state, TASK_RUNNING);
 	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
@@ -251,18 +251,18 @@ static void
 test_progress_notifies_on_change_only(void **state)
 {
 	struct fixture		*f = *state;
-	struct node		*n = &f->n;
+	struct node		*n = f->n;
 	struct runner_msg	 m;
 
 	assert_int_equal(sched(n, 1, "free", 0, 10, 0, NULL, NULL), 0);
-	outbox_clear(&n->out);
+	outbox_clear(node_outbox(n));
 	memset(&m, 0, sizeof m);
 	m.type = RMSG_PROGRESS;
 	m.percent = 40;
 	node_runner_msg(n, uuid_n(1), &m, 20);
 	node_runner_msg(n, uuid_n(1), &m, 21);
 	assert_int_equal(count_actions(n, ACT_NOTIFY, uuid_n(1)), 1);
-	assert_non_null(strstr(n->out.v[0].text, " 40 Running node=alpha"));
+	assert_non_null(strstr(node_outbox(n)->v[0].text, " 40 Running node=alpha"));
 	assert_int_equal(node_find(n, uuid_n(1))->progress, 40);
 }
 
@@ -270,7 +270,7 @@ static void
 test_interactive_rule_when_not_volunteer(void **state)
 {
 	struct fixture	*f = *state;
-	struct node	*n = &f->n;
+	struct node	*n = f->n;
 
 	node_set_volunteer(n, 0, "busy", 1);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
@@ -290,12 +290,12 @@ static void
 test_ageing_promotes_low_tasks(void **state)
 {
 	struct fixture	*f = *state;
-	struct node	*n = &f->n;
+	struct node	*n = f->n;
 
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 0, 0, NULL, NULL), 0);
 	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
 	/* The tick for task 2's promotion is asked for. */
-	assert_int_equal(n->timer, 10 + 60000);
+	assert_int_equal(status_of(n).timer, 10 + 60000);
 	assert_int_equal(sched(n, 3, "free", PRIO_INTERACTIVE, 50000, 0,
 	    NULL, NULL), 0);
 	node_tick(n, 70010);
@@ -310,9 +310,9 @@ static void
 test_recover_after_restart(void **state)
 {
 	struct fixture	*f = *state;
-	struct node	*n = &f->n, n2;
+	struct node	*n = f->n, *n2;
 	struct taskdesc_set set2;
-	struct task	*t;
+	const struct task *t;
 	size_t		 it = 0;
 
 	workflow(n, 1, PRIO_LOW, 1000);
@@ -320,42 +320,42 @@ test_recover_after_restart(void **state)
 	exit_with(n, uuid_n(1), 0, 2000);
 	/* Now: 1 Terminated, 2 Running, 3-4 Submitted.  "Crash" and restore
 	 * every task through the codec, as the journal does. */
-	test_node(&n2, &set2, 1);
-	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+	n2 = test_node(&set2, 1);
+	while ((t = node_next_task(n, &it)) != NULL) {
 		char line[RECORD_LINE_MAX], err[128];
 		struct task *copy;
 		assert_true(wire_task_encode(t, line, sizeof line) > 0);
 		copy = wire_task_decode(line, strlen(line), err, sizeof err);
 		assert_non_null(copy);
-		assert_int_equal(node_restore(&n2, copy), 0);
+		assert_int_equal(node_restore(n2, copy), 0);
 	}
-	node_recover(&n2, 5000);
-	node_start(&n2, 5000);
-	assert_int_equal(state_of(&n2, uuid_n(1)), TASK_TERMINATED);
+	node_recover(n2, 5000);
+	node_start(n2, 5000);
+	assert_int_equal(state_of(n2, uuid_n(1)), TASK_TERMINATED);
 	/* Was running: runs again (recovered as Ready, then started). */
-	assert_int_equal(state_of(&n2, uuid_n(2)), TASK_RUNNING);
-	assert_int_equal(node_find(&n2, uuid_n(2))->failures, 0);
-	assert_int_equal(count_actions(&n2, ACT_START, uuid_n(2)), 1);
-	assert_int_equal(state_of(&n2, uuid_n(3)), TASK_SUBMITTED);
-	terminate(&n2, uuid_n(2), 2, 6000);
-	assert_int_equal(state_of(&n2, uuid_n(3)), TASK_READY);
-	node_free(&n2);
+	assert_int_equal(state_of(n2, uuid_n(2)), TASK_RUNNING);
+	assert_int_equal(node_find(n2, uuid_n(2))->failures, 0);
+	assert_int_equal(count_actions(n2, ACT_START, uuid_n(2)), 1);
+	assert_int_equal(state_of(n2, uuid_n(3)), TASK_SUBMITTED);
+	terminate(n2, uuid_n(2), 2, 6000);
+	assert_int_equal(state_of(n2, uuid_n(3)), TASK_READY);
+	node_free(n2);
 	taskdesc_clear(&set2);
 }
 
 static void
 test_two_slots_run_two(void **state)
 {
-	struct node		n;
+	struct node		*n;
 	struct taskdesc_set	set;
 
-	test_node(&n, &set, 2);
-	assert_int_equal(sched(&n, 1, "free", 0, 1, 0, NULL, NULL), 0);
-	assert_int_equal(sched(&n, 2, "free", 0, 2, 0, NULL, NULL), 0);
-	assert_int_equal(sched(&n, 3, "free", 0, 3, 0, NULL, NULL), 0);
-	assert_int_equal(n.running, 2);
-	assert_int_equal(state_of(&n, uuid_n(3)), TASK_READY);
-	node_free(&n);
+	n = test_node(&set, 2);
+	assert_int_equal(sched(n, 1, "free", 0, 1, 0, NULL, NULL), 0);
+	assert_int_equal(sched(n, 2, "free", 0, 2, 0, NULL, NULL), 0);
+	assert_int_equal(sched(n, 3, "free", 0, 3, 0, NULL, NULL), 0);
+	assert_int_equal(status_of(n).running, 2);
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_READY);
+	node_free(n);
 	taskdesc_clear(&set);
 }
 

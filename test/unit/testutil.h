@@ -59,10 +59,11 @@ plmi2_descs(struct taskdesc_set *set)
 	desc(set, "any", 1, 0, 1, "", 0);
 }
 
-static inline void
-test_node(struct node *n, struct taskdesc_set *set, int slots)
+static inline struct node *
+test_node(struct taskdesc_set *set, int slots)
 {
 	struct node_config	cfg;
+	struct node		*n;
 
 	plmi2_descs(set);
 	memset(&cfg, 0, sizeof cfg);
@@ -70,7 +71,19 @@ test_node(struct node *n, struct taskdesc_set *set, int slots)
 	cfg.slots = slots;
 	cfg.max_attempts = 3;
 	cfg.ageing_ms = 60000;
-	node_init(n, &cfg, set);
+	n = node_new(&cfg, set);
+	assert_non_null(n);
+	return n;
+}
+
+/* Where n stands (node_status), by value for short asserts. */
+static inline struct node_status
+status_of(const struct node *n)
+{
+	struct node_status	st;
+
+	node_status(n, &st);
+	return st;
 }
 
 /* A deterministic uuid from a small number. */
@@ -88,7 +101,7 @@ uuid_n(int k)
 /* Schedule; returns 0 or -1 with the error in err (may be NULL). */
 static inline int
 sched(struct node *n, int k, const char *exec, int prio, int64_t now,
-    int nbind, const struct node_binding *bind, char *err)
+    int nbind, const struct task_binding *bind, char *err)
 {
 	struct node_schedule_req	req;
 	char				buf[256];
@@ -106,14 +119,15 @@ sched(struct node *n, int k, const char *exec, int prio, int64_t now,
 
 /* How many actions of type for uuid (NULL: any) are in the outbox. */
 static inline int
-count_actions(const struct node *n, enum action_type type, const char *uuid)
+count_actions(struct node *n, enum action_type type, const char *uuid)
 {
-	size_t	i;
-	int	c = 0;
+	const struct outbox	*o = node_outbox(n);
+	size_t			 i;
+	int			 c = 0;
 
-	for (i = 0; i < n->out.n; i++)
-		if (n->out.v[i].type == type && (uuid == NULL ||
-		    strcmp(n->out.v[i].uuid, uuid) == 0))
+	for (i = 0; i < o->n; i++)
+		if (o->v[i].type == type && (uuid == NULL ||
+		    strcmp(o->v[i].uuid, uuid) == 0))
 			c++;
 	return c;
 }

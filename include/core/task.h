@@ -40,6 +40,12 @@ struct task_input {
 	char	*dataset;		/* NULL until bound */
 };
 
+/* A SCHEDULE request's input: output `nth` of the task `uuid`. */
+struct task_binding {
+	char	uuid[UUID_STRLEN + 1];
+	int	nth;
+};
+
 struct task {
 	char		 uuid[UUID_STRLEN + 1];
 	char		 exec[NAME_MAXLEN + 1];

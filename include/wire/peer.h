@@ -74,6 +74,10 @@ struct peer_msg {
 
 const char *peer_type_name(enum peer_type);
 int	peer_parse(const char *, size_t, struct peer_msg *, char *, size_t);
+/* An empty message of type (its buffer left alone: it is large). */
+void	peer_msg_init(struct peer_msg *, enum peer_type);
+/* The body of m (type and arguments, no header); its length or -1. */
+int	peer_encode(const struct peer_msg *, char *, size_t);
 /* Header for a datagram of ours; append the type and arguments. */
 int	peer_header(char *, size_t, const char *cluster, const char *sender,
 	    uint64_t incarnation, int reply_port);

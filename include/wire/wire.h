@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 #include "bounds.h"
-#include "node.h"
 #include "outbox.h"
 #include "task.h"
+#include "volunteer.h"
 
 enum client_cmd {
 	CMD_SCHEDULE,
@@ -35,7 +35,7 @@ struct client_req {
 	const char		*path;
 	const char		*params;
 	int			 nbind;
-	struct node_binding	 bind[TASK_INPUTS_MAX];
+	struct task_binding	 bind[TASK_INPUTS_MAX];
 	/* SUBSCRIBE, CANCEL (uuid[0]), LOG -t (uuid[0]) */
 	int			 nuuid;
 	char			 uuid[SUBSCRIBE_MAX][UUID_STRLEN + 1];

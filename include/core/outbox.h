@@ -54,8 +54,9 @@ void	outbox_task(struct outbox *, enum action_type, const char *);
 void	outbox_text(struct outbox *, enum action_type, const char *,
 	    const char *);
 void	outbox_timer(struct outbox *, int64_t);
-void	outbox_send(struct outbox *, const char *peer, const char *, ...)
-	    __attribute__((format(printf, 3, 4)));
+struct peer_msg;
+void	outbox_peer(struct outbox *, const char *peer,
+	    const struct peer_msg *);
 void	outbox_log(struct outbox *, enum log_level, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 

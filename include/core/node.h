@@ -1,12 +1,13 @@
 /*
- * node.h -- the scheduling state machine of one node: the task map, the
- * ready queue, bindings, runs, retries, cancellation, and the cluster
- * protocol (election, distributed dequeue, replication, failure
- * detection, anti-entropy).
+ * node.h -- the scheduling state machine of one node, as the shell, the
+ * simulator and the tools see it: an opaque struct node, the events it
+ * takes, and read-only views of what it knows.
  *
  * Every entry point takes the current time and appends what must happen
- * to n->out; none does I/O.  The libevent shell (src/io), the tests and
- * the simulator feed events in and carry the actions out.
+ * to the node's outbox (node_outbox); none does I/O.  The libevent shell
+ * (src/io), the tests and the simulator feed events in and carry the
+ * actions out.  The sub-protocols behind it live one per file in
+ * src/core (nodestate.h lists them).
  */
 #ifndef VOLERY_NODE_H
 #define VOLERY_NODE_H
@@ -16,17 +17,13 @@
 
 #include "bounds.h"
 #include "outbox.h"
-#include "readyq.h"
-#include "taskmap.h"
+#include "task.h"
 #include "volunteer.h"
 
-struct task;
+struct node;
 struct taskdesc_set;
 struct peer_msg;
-
-#define NODE_CLAIMS	1024	/* remembered TRY_DEQUEUE proposals */
-#define CLAIM_WINDOWS	4	/* remembered for this many windows */
-#define NODE_HINTS	512	/* power of two */
+struct runner_msg;
 
 struct node_config {
 	char		name[NAME_MAXLEN + 1];
@@ -42,7 +39,7 @@ struct node_config {
 	int		client_port;	/* told in heartbeats */
 };
 
-/* What this node knows of another. */
+/* What this node knows of another (node_each_peer). */
 struct peer {
 	char		name[NAME_MAXLEN + 1];
 	char		addr[ADDR_MAXLEN + 1];	/* its UDP replies */
@@ -60,84 +57,29 @@ struct peer {
 	int64_t		running_ms;	/* its last PROGRESS: it runs a task */
 };
 
-struct node {
-	struct node_config	   cfg;
-	const struct taskdesc_set *descs;
-	struct taskmap		   map;
-	struct readyq		   ready;
-	struct outbox		   out;
-	int			   running;	/* slots in use */
-	int			   volunteer;	/* may take tasks now */
-	const char		  *volunteer_state;	/* for heartbeats */
-	int64_t			   timer;	/* armed tick, or -1 */
-	int64_t			   last_submit;	/* newest submit stamp */
-
-	/* Cluster. */
-	struct peer		  *peers;
-	size_t			   npeers;
-	int			  *peer_slots;	/* hash of names -> index */
-	size_t			   peer_cap;	/* power of two */
-	int			   nlive;	/* peers alive */
-	int			   idle_rank;	/* among idle nodes, by name */
-	int			   idle_dirty;	/* idle_rank to recompute */
-	char			   master[NAME_MAXLEN + 1];	/* "" unknown */
-	uint64_t		   epoch;	/* of the master we follow */
-	int64_t			   master_heard;
-	int			   joined;	/* has had a master */
-	int64_t			   join_deadline;	/* -1: none */
-	int64_t			   next_housekeeping;
-	int64_t			   next_heartbeat;
-	int			   mismatches;	/* digests unlike master's */
-	uint64_t		   digest;	/* of the map, when !dirty */
-	int			   digest_dirty;
-	int64_t			   last_sync;
-	int			   nunacked;
-	struct {
-		int		   active;
-		int64_t		   ts;
-		int64_t		   deadline;
-		int		   lost;
-	}			   elect;
-	struct {
-		int		   active;
-		char		   uuid[UUID_STRLEN + 1];
-		int64_t		   ts;
-		int64_t		   deadline;
-		int		   lost;
-	}			   deq;
-	int			   rank;	/* losses in the last race */
-	/* Others' recent TRY_DEQUEUEs: a proposal made just before ours
-	 * competes with it too, though it arrived before our window. */
-	struct claim {
-		char		   uuid[UUID_STRLEN + 1];
-		char		   node[NAME_MAXLEN + 1];
-		int64_t		   ts;		/* the proposer's stamp */
-		int64_t		   seen;	/* our clock */
-	}			   claims[NODE_CLAIMS];
-	int			   nclaims;	/* ring position */
-	/* Newest claim per task, direct-mapped by uuid hash: a quick
-	 * "is someone taking it" for dispatch. */
-	struct claim_hint {
-		char		   uuid[UUID_STRLEN + 1];
-		int64_t		   seen;
-	}			   hints[NODE_HINTS];
-	int64_t			   retry_at;	/* all ready tasks claimed */
-	uint64_t		   stat_duplicates;	/* runs stopped */
+/* Where the node stands (node_status). */
+struct node_status {
+	const char	*name;
+	const char	*master;	/* "" unknown */
+	int		 is_master;
+	uint64_t	 epoch;
+	int		 slots, running;
+	int		 volunteer;	/* takes tasks now */
+	const char	*volunteer_state;	/* as in heartbeats */
+	size_t		 ntasks, nready;
+	int		 unacked;	/* ENQUEUEs not acked yet */
+	uint64_t	 duplicates;	/* our runs stopped as duplicates */
+	int64_t		 timer;		/* the armed tick, or -1 */
 };
 
 /* A SCHEDULE request, already parsed and syntax-checked. */
-struct node_binding {
-	char	uuid[UUID_STRLEN + 1];
-	int	nth;
-};
-
 struct node_schedule_req {
 	const char		*exec;
 	int			 prio;		/* enum task_prio */
 	const char		*path;		/* or NULL */
 	const char		*params;	/* or NULL */
 	int			 nbind;
-	const struct node_binding *bind;
+	const struct task_binding *bind;
 	const char		*client;	/* requesting host */
 };
 
@@ -147,13 +89,29 @@ struct node_exit {
 	int	signo;		/* terminating signal, or 0 */
 };
 
-struct runner_msg;
-
-void	node_init(struct node *, const struct node_config *,
+/* A new node (NULL: out of memory); node_free() frees it. */
+struct node *node_new(const struct node_config *,
 	    const struct taskdesc_set *);
 void	node_free(struct node *);
+
+/* Views: nothing here changes the node. */
 struct task *node_find(const struct node *, const char *);
 int	node_is_master(const struct node *);
+const char *node_name(const struct node *);
+const char *node_master(const struct node *);	/* "" unknown */
+void	node_status(const struct node *, struct node_status *);
+/* Each task, in map order: start with *it = 0; NULL at the end. */
+const struct task *node_next_task(const struct node *, size_t *it);
+/* Every task sorted by submit time (free the array), or NULL. */
+struct task **node_tasks_sorted(const struct node *, size_t *count);
+const struct task *node_ready_at(const struct node *, size_t);
+void	node_each_peer(const struct node *,
+	    void (*)(const struct peer *, void *), void *);
+/* Where the peer called name takes datagrams, or NULL. */
+const char *node_peer_addr(const struct node *, const char *name);
+uint64_t node_digest(struct node *);
+/* What the last events asked for; the caller empties it. */
+struct outbox *node_outbox(struct node *);
 
 /* Client requests.  On error, no change and a reason in err. */
 int	node_schedule(struct node *, const struct node_schedule_req *,
@@ -191,7 +149,5 @@ void	node_recover(struct node *, int64_t now);
 void	node_start(struct node *, int64_t now);
 /* A clean stop: our runs go back to Ready for the others. */
 void	node_stop(struct node *, int64_t now);
-
-uint64_t node_digest(struct node *);
 
 #endif

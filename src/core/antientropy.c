@@ -1,0 +1,106 @@
+/*
+ * antientropy.c -- what keeps the maps equal when datagrams are lost:
+ * the map digest every heartbeat carries, a node that disagrees with its
+ * master three times running synchronises (TASKS_TRANSFER both ways),
+ * and so does a node that joins or steps down (thesis 3.6.3).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "nodestate.h"
+#include "peer.h"
+
+void
+antientropy_init(struct node *n)
+{
+	n->antientropy.digest_dirty = 1;
+}
+
+void
+antientropy_dirty(struct node *n)
+{
+	n->antientropy.digest_dirty = 1;
+}
+
+static void
+send_all(struct node *n, const char *peer)
+{
+	struct task	*t;
+	size_t		 it = 0;
+
+	while ((t = taskmap_next(&n->map, &it)) != NULL)
+		replicate_send(n, peer, PEER_ENQUEUE, t);
+}
+
+void
+antientropy_sync(struct node *n, int64_t now)
+{
+	const char	*master = election_master(n);
+	struct peer_msg	 m;
+
+	if (master[0] == '\0' || node_is_master(n))
+		return;
+	n->antientropy.last_sync = now;
+	n->antientropy.mismatches = 0;
+	peer_msg_init(&m, PEER_TASKS_TRANSFER);
+	outbox_peer(&n->out, master, &m);
+	send_all(n, master);
+}
+
+/*
+ * XOR of a hash of (uuid, version, state, runner) over the map: equal
+ * maps, equal digests.  Recomputed only after a change.
+ */
+uint64_t
+node_digest(struct node *n)
+{
+	const struct task	*t;
+	uint64_t		 d = 0;
+	size_t			 it = 0;
+
+	if (!n->antientropy.digest_dirty)
+		return n->antientropy.digest;
+	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+		uint64_t h = 1469598103934665603ULL;
+		const char *p;
+		for (p = t->uuid; *p != '\0'; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		h = (h ^ t->ver) * 1099511628211ULL;
+		h = (h ^ (uint64_t)t->state) * 1099511628211ULL;
+		/* Two results differ by who produced them. */
+		for (p = t->running_on; *p != '\0'; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		d ^= h;
+	}
+	n->antientropy.digest = d;
+	n->antientropy.digest_dirty = 0;
+	return d;
+}
+
+/* Anti-entropy: a lasting difference from the master's map is a miss. */
+void
+antientropy_recv_heartbeat(struct node *n, const struct peer_msg *m,
+    int64_t now)
+{
+	struct antientropy	*r = &n->antientropy;
+
+	if (strcmp(m->sender, election_master(n)) != 0 || node_is_master(n))
+		return;
+	if (m->digest != node_digest(n))
+		r->mismatches++;
+	else
+		r->mismatches = 0;
+	if (r->mismatches >= 3 &&
+	    now - r->last_sync >= n->cfg.node_timeout_ms) {
+		outbox_log(&n->out, LOG_INFO, "state differs from master "
+		    "%s's; synchronising", election_master(n));
+		antientropy_sync(n, now);
+	}
+}
+
+void
+antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
+{
+	send_all(n, m->sender);
+}
+

@@ -1,0 +1,224 @@
+/*
+ * cascade.c -- what follows from a task's change.  Most of it is derived
+ * alike on every node from replicated records, so it is neither
+ * versioned nor sent: a task becomes Ready once its inputs are bound,
+ * a result binds the tasks awaiting it, a Cancelled or Failed task ends
+ * its dependents.  A redo (a result that was not kept) is the exception:
+ * it is authoritative, and the merge rule lets it win.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodestate.h"
+
+/*
+ * Back to the queue -- if its inputs are bound.  A task learned of out
+ * of order (a heartbeat before its upstream's result) may lack some: it
+ * waits Submitted for them.  Only here does a task enter the queue.
+ */
+void
+cascade_make_ready(struct node *n, struct task *t, int64_t now)
+{
+	readyq_remove(&n->ready, t);
+	t->aged = 0;
+	t->progress = 0;
+	t->suspended = 0;
+	t->running_on[0] = '\0';
+	if (!task_inputs_bound(t)) {
+		t->state = TASK_SUBMITTED;
+		return;
+	}
+	t->state = TASK_READY;
+	t->ready_ms = now;
+	if (readyq_push(&n->ready, t) == -1)
+		outbox_log(&n->out, LOG_ERROR,
+		    "out of memory queueing task %s", t->uuid);
+}
+
+/*
+ * Bind what the terminated task `from` produced to the tasks awaiting it.
+ * A dependent bound to other outputs of `from` ran on a result that was
+ * not kept (two runs in a partition): it is redone.
+ */
+void
+cascade_bind_outputs(struct node *n, const struct task *from, int64_t now)
+{
+	struct task	*t;
+	size_t		 it = 0;
+	int		 i;
+
+	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+		int bound = 0, stale = 0;
+		/* Bind whatever its state: a Running copy learned from a
+		 * heartbeat needs its inputs if it ever runs here. */
+		if (t->state == TASK_CANCELLED || t->state == TASK_FAILED)
+			continue;
+		for (i = 0; i < t->ninputs; i++) {
+			struct task_input *in = &t->inputs[i];
+			const char *out;
+			if (strcmp(in->from, from->uuid) != 0 ||
+			    in->nth > from->noutputs)
+				continue;
+			out = from->outputs[in->nth - 1];
+			if (in->dataset != NULL &&
+			    strcmp(in->dataset, out) == 0)
+				continue;
+			stale |= in->dataset != NULL;
+			if (task_set_string(&in->dataset, out) == 0)
+				bound = 1;
+		}
+		if (!bound)
+			continue;
+		if (stale && t->state != TASK_SUBMITTED) {
+			outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} "
+			    "name{%s} ran on a result of %s that was not "
+			    "kept; redone", t->uuid, t->exec, from->uuid);
+			cascade_redo(n, t, now);
+			continue;
+		}
+		if (t->state == TASK_SUBMITTED && task_inputs_bound(t)) {
+			cascade_make_ready(n, t, now);
+			node_log_task(n, LOG_INFO, t, NULL);
+		}
+		replicate_changed(n, t);
+	}
+}
+
+/* Fill t's missing inputs from upstream results we already have. */
+static void
+bind_inputs(struct node *n, struct task *t)
+{
+	int	i;
+
+	for (i = 0; i < t->ninputs; i++) {
+		struct task_input *in = &t->inputs[i];
+		const struct task *up;
+		if (in->dataset != NULL ||
+		    (up = taskmap_find(&n->map, in->from)) == NULL ||
+		    up->state != TASK_TERMINATED || in->nth > up->noutputs)
+			continue;
+		task_set_string(&in->dataset, up->outputs[in->nth - 1]);
+	}
+}
+
+/* The tasks downstream of t end as t did (derived on every node). */
+void
+cascade_end_dependents(struct node *n, const struct task *t, int64_t now)
+{
+	struct task	*d;
+	size_t		 it = 0;
+	char		 why[REASON_MAXLEN + 1];
+	int		 i;
+
+	snprintf(why, sizeof why, "upstream-%s:%s",
+	    t->state == TASK_FAILED ? "failed" : "cancelled", t->uuid);
+	while ((d = taskmap_next(&n->map, &it)) != NULL) {
+		if (task_is_final(d->state))
+			continue;
+		for (i = 0; i < d->ninputs; i++) {
+			if (strcmp(d->inputs[i].from, t->uuid) != 0)
+				continue;
+			readyq_remove(&n->ready, d);
+			d->state = t->state;
+			d->end_ms = now;
+			snprintf(d->reason, sizeof d->reason, "%s", why);
+			run_stop(n, d);
+			node_log_task(n, LOG_WARNING, d, why);
+			replicate_changed(n, d);
+			cascade_end_dependents(n, d, now);
+			break;
+		}
+	}
+}
+
+/*
+ * t must run again on its new inputs: its result, if any, is void, and
+ * so is everything downstream that used it.  Authoritative (versioned
+ * and sent): every node adopting the kept upstream result does the same,
+ * and the merge rule lets a redo beat the records it replaces.
+ */
+void
+cascade_redo(struct node *n, struct task *t, int64_t now)
+{
+	struct task	*d;
+	size_t		 it = 0;
+	int		 i, had_result = t->state == TASK_TERMINATED;
+
+	run_stop(n, t);
+	task_set_outputs(t, NULL, 0);
+	t->reason[0] = '\0';
+	t->end_ms = -1;
+	cascade_make_ready(n, t, now);
+	replicate_publish(n, t);
+	if (!had_result)
+		return;
+	while ((d = taskmap_next(&n->map, &it)) != NULL) {
+		int used = 0;
+		if (d->state == TASK_CANCELLED || d->state == TASK_FAILED)
+			continue;
+		for (i = 0; i < d->ninputs; i++) {
+			if (strcmp(d->inputs[i].from, t->uuid) != 0 ||
+			    d->inputs[i].dataset == NULL)
+				continue;
+			free(d->inputs[i].dataset);
+			d->inputs[i].dataset = NULL;
+			used = 1;
+		}
+		if (used)
+			cascade_redo(n, d, now);
+	}
+}
+
+/* End t in `state` (Cancelled or Failed) for `reason`, downstream too. */
+void
+cascade_end_tree(struct node *n, struct task *t, enum task_state state,
+    const char *reason, int64_t now)
+{
+	readyq_remove(&n->ready, t);
+	t->state = state;
+	t->end_ms = now;
+	snprintf(t->reason, sizeof t->reason, "%s", reason);
+	run_stop(n, t);
+	node_log_task(n, state == TASK_FAILED ? LOG_ERROR : LOG_WARNING, t,
+	    reason);
+	replicate_publish(n, t);
+	cascade_end_dependents(n, t, now);
+}
+
+/* A task record took effect here: queue, bind, cascade, stop. */
+void
+cascade_derive(struct node *n, struct task *t, int64_t now)
+{
+	readyq_remove(&n->ready, t);
+	if (!task_is_final(t->state))
+		bind_inputs(n, t);
+	switch (t->state) {
+	case TASK_SUBMITTED:
+		if (task_inputs_bound(t))
+			cascade_make_ready(n, t, now);
+		break;
+	case TASK_READY:
+		if (!task_inputs_bound(t))
+			t->state = TASK_SUBMITTED;
+		else if (readyq_push(&n->ready, t) == -1)
+			outbox_log(&n->out, LOG_ERROR, "out of memory");
+		break;
+	case TASK_RUNNING:
+		t->heard_ms = now;
+		if (strcmp(t->running_on, n->cfg.name) != 0)
+			run_stop(n, t);
+		break;
+	case TASK_TERMINATED:
+		if (strcmp(t->running_on, n->cfg.name) != 0)
+			run_stop(n, t);
+		cascade_bind_outputs(n, t, now);
+		break;
+	case TASK_CANCELLED:
+	case TASK_FAILED:
+		run_stop(n, t);
+		cascade_end_dependents(n, t, now);
+		break;
+	}
+	replicate_changed(n, t);
+}

@@ -1,0 +1,231 @@
+/*
+ * dequeue.c -- the distributed dequeue (thesis Algorithm 3.2).  A node
+ * with a free slot proposes to take one ready task (TRY_DEQUEUE with its
+ * stamp), waits one window, and takes it if no earlier proposal for the
+ * same task was heard -- in its window or shortly before it, which the
+ * thesis' version misses.  Which task a node proposes for follows the
+ * rank rule of Figure 3.11, so nodes rarely race for the same one.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "nodestate.h"
+#include "peer.h"
+#include "rules.h"
+
+void
+dequeue_init(struct node *n)
+{
+	n->dequeue.retry_at = -1;
+}
+
+/*
+ * Interactive rule (thesis 4.5): an interactive task scheduled here runs
+ * here at once when nothing runs here, volunteer or not.
+ */
+static struct task *
+interactive_own(struct node *n)
+{
+	size_t	k;
+
+	for (k = 0; k < readyq_len(&n->ready); k++) {
+		struct task *t = readyq_at(&n->ready, k);
+		if (t->prio != PRIO_INTERACTIVE)
+			break;
+		if (strcmp(t->scheduled_by, n->cfg.name) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+static size_t
+hint_slot(const char *uuid)
+{
+	return task_hash(uuid) & (DEQUEUE_HINTS - 1);
+}
+
+/* Someone else proposed to dequeue uuid since `since` (as far as the
+ * hints tell: a collision may hide a claim; the race settles it). */
+static int
+claimed(const struct dequeue *dq, const char *uuid, int64_t since)
+{
+	const struct claim_hint *h = &dq->hints[hint_slot(uuid)];
+
+	return h->seen >= since && strcmp(h->uuid, uuid) == 0;
+}
+
+static void
+remember_claim(struct dequeue *dq, const char *uuid, const char *node,
+    int64_t ts, int64_t now)
+{
+	struct claim		*c = &dq->claims[dq->nclaims++ %
+				    DEQUEUE_CLAIMS];
+	struct claim_hint	*h = &dq->hints[hint_slot(uuid)];
+
+	snprintf(c->uuid, sizeof c->uuid, "%s", uuid);
+	snprintf(c->node, sizeof c->node, "%s", node);
+	c->ts = ts;
+	c->seen = now;
+	snprintf(h->uuid, sizeof h->uuid, "%s", uuid);
+	h->seen = now;
+}
+
+/*
+ * Take ready tasks while slots are free: alone, at once; with peers, by
+ * the distributed dequeue (Algorithm 3.2), one race at a time.  After a
+ * race lost to k others, the next try is for position k of the queue
+ * (thesis Figure 3.11), so the losers do not collide again.
+ */
+void
+dequeue_dispatch(struct node *n, int64_t now)
+{
+	struct dequeue	*dq = &n->dequeue;
+	struct task	*t;
+	struct peer_msg	 m;
+	size_t		 k, len, place;
+	int64_t		 memory = CLAIM_WINDOWS * n->cfg.dequeue_window_ms;
+	int64_t		 wake;
+
+	while (run_count(n) < n->cfg.slots && !dq->active) {
+		if (!run_volunteering(n)) {
+			/* Our own interactive task runs here, uncontested. */
+			if (run_count(n) == 0 &&
+			    (t = interactive_own(n)) != NULL)
+				run_start(n, t, now);
+			return;
+		}
+		if ((len = readyq_len(&n->ready)) == 0)
+			return;
+		if (peertab_live(n) == 0) {
+			run_start(n, readyq_at(&n->ready, 0), now);
+			continue;
+		}
+		/*
+		 * From our place on, the first task nobody is claiming: our
+		 * rank after a lost race, else our rank among idle nodes.  A
+		 * task at position p before our place r that stays unclaimed
+		 * is ours to try after r - p more windows: the next in line
+		 * step in one at a time, never all at once.
+		 */
+		place = dq->rank > 0 ? (size_t)dq->rank :
+		    (size_t)peertab_idle_rank(n);
+		dq->rank = 0;
+		for (t = NULL, k = place; k < len; k++) {
+			t = readyq_at(&n->ready, k);
+			if (!claimed(dq, t->uuid, now - memory))
+				break;
+			t = NULL;
+		}
+		wake = -1;
+		for (k = 0; t == NULL && k < len && k < place; k++) {
+			struct task *w = readyq_at(&n->ready, k);
+			int64_t due = w->ready_ms + memory +
+			    (int64_t)(place - k) * n->cfg.dequeue_window_ms;
+			if (claimed(dq, w->uuid, now - memory))
+				continue;
+			if (now >= due)
+				t = w;
+			else if (wake < 0 || due < wake)
+				wake = due;
+		}
+		if (t == NULL) {
+			/* Nothing for us now: look again when one is due. */
+			dq->retry_at = wake >= 0 ? wake : now + memory;
+			return;
+		}
+		dq->active = 1;
+		memcpy(dq->uuid, t->uuid, sizeof dq->uuid);
+		dq->ts = now;
+		dq->deadline = now + n->cfg.dequeue_window_ms;
+		dq->lost = 0;
+		peer_msg_init(&m, PEER_TRY_DEQUEUE);
+		memcpy(m.uuid, t->uuid, sizeof m.uuid);
+		m.timestamp = now;
+		outbox_peer(&n->out, NULL, &m);
+		outbox_log(&n->out, LOG_DEBUG, "TRY_DEQUEUE UUID[%s] was "
+		    "broadcast to all servers (position %zu of %zu, idle "
+		    "rank %d of %d)", t->uuid, k, len,
+		    peertab_last_idle_rank(n), peertab_live(n));
+	}
+}
+
+/*
+ * The dequeue window closed: we lose to every proposal for the same task
+ * that precedes ours, whether it came in our window or shortly before it
+ * (Algorithm 3.2 misses the latter); we run the task if none did and it
+ * is still Ready.
+ */
+static void
+decide(struct node *n, int64_t now)
+{
+	struct dequeue	*dq = &n->dequeue;
+	struct task	*t = taskmap_find(&n->map, dq->uuid);
+	int64_t		 since = dq->ts - CLAIM_WINDOWS *
+			    n->cfg.dequeue_window_ms;
+	int		 i;
+
+	dq->active = 0;
+	dq->lost = 0;
+	for (i = 0; i < DEQUEUE_CLAIMS; i++) {
+		const struct claim *c = &dq->claims[i];
+		if (c->seen >= since && strcmp(c->uuid, dq->uuid) == 0 &&
+		    rules_dequeue_beats(c->ts, c->node, dq->ts, n->cfg.name))
+			dq->lost++;
+	}
+	if (dq->lost == 0 && t != NULL && t->state == TASK_READY &&
+	    run_count(n) < n->cfg.slots) {
+		outbox_log(&n->out, LOG_DEBUG, "I won the race to dequeue "
+		    "task UUID[%s]", t->uuid);
+		run_start(n, t, now);
+	} else if (dq->lost > 0) {
+		dq->rank = dq->lost;
+		outbox_log(&n->out, LOG_DEBUG, "lost the race for task "
+		    "UUID[%s] to %d node%s; next try at rank %d", dq->uuid,
+		    dq->lost, dq->lost == 1 ? "" : "s", dq->rank);
+	}
+}
+
+void
+dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
+{
+	struct task	*t;
+
+	remember_claim(&n->dequeue, m->uuid, m->sender, m->timestamp, now);
+	/* It is not Ready: the one who knows says so at once, within
+	 * the proposer's window (it missed a STATE). */
+	if ((t = taskmap_find(&n->map, m->uuid)) != NULL &&
+	    t->state != TASK_READY && t->state != TASK_SUBMITTED &&
+	    (t->run == RUN_ACTIVE || (task_is_final(t->state) &&
+	    node_is_master(n))) &&
+	    now - t->replied_ms >= n->cfg.dequeue_window_ms) {
+		t->replied_ms = now;
+		replicate_send(n, m->sender, PEER_STATE, t);
+	}
+	outbox_log(&n->out, LOG_DEBUG, "TRY_DEQUEUE UUID[%s] from %s "
+	    "processed", m->uuid, m->sender);
+}
+
+void
+dequeue_tick(struct node *n, int64_t now)
+{
+	struct dequeue	*dq = &n->dequeue;
+
+	if (dq->retry_at >= 0 && now >= dq->retry_at)
+		dq->retry_at = -1;
+	if (dq->active && now >= dq->deadline)
+		decide(n, now);
+}
+
+int64_t
+dequeue_deadline(const struct node *n, int64_t now)
+{
+	const struct dequeue	*dq = &n->dequeue;
+	int64_t			 d = -1;
+
+	if (dq->active)
+		d = dq->deadline;
+	if (dq->retry_at >= 0 && dq->retry_at > now &&
+	    (d < 0 || dq->retry_at < d))
+		d = dq->retry_at;
+	return d;
+}

@@ -1,0 +1,55 @@
+/*
+ * dequeue.h -- the distributed dequeue (thesis Algorithm 3.2): which
+ * ready task this node tries to take, the race for it, and what it
+ * remembers of the others' proposals.
+ */
+#ifndef VOLERY_DEQUEUE_H
+#define VOLERY_DEQUEUE_H
+
+#include <stdint.h>
+
+#include "bounds.h"
+
+struct node;
+struct peer_msg;
+
+#define DEQUEUE_CLAIMS	1024	/* remembered TRY_DEQUEUE proposals */
+#define CLAIM_WINDOWS	4	/* remembered for this many windows */
+#define DEQUEUE_HINTS	512	/* power of two */
+
+struct dequeue {
+	/* Our proposal, while its window is open. */
+	int		 active;
+	char		 uuid[UUID_STRLEN + 1];
+	int64_t		 ts;
+	int64_t		 deadline;
+	int		 lost;
+	int		 rank;		/* losses in the last race */
+	/* Others' recent TRY_DEQUEUEs: a proposal made just before ours
+	 * competes with it too, though it arrived before our window. */
+	struct claim {
+		char	 uuid[UUID_STRLEN + 1];
+		char	 node[NAME_MAXLEN + 1];
+		int64_t	 ts;		/* the proposer's stamp */
+		int64_t	 seen;		/* our clock */
+	}		 claims[DEQUEUE_CLAIMS];
+	int		 nclaims;	/* ring position */
+	/* Newest claim per task, direct-mapped by uuid hash: a quick
+	 * "is someone taking it" for dispatch. */
+	struct claim_hint {
+		char	 uuid[UUID_STRLEN + 1];
+		int64_t	 seen;
+	}		 hints[DEQUEUE_HINTS];
+	int64_t		 retry_at;	/* all ready tasks claimed; -1 */
+};
+
+void	dequeue_init(struct node *);
+/* Take ready tasks while slots are free. */
+void	dequeue_dispatch(struct node *, int64_t now);
+void	dequeue_recv_try(struct node *, const struct peer_msg *, int64_t now);
+/* A window closed, or a retry is due. */
+void	dequeue_tick(struct node *, int64_t now);
+/* When dequeue_tick must come next (-1: never). */
+int64_t	dequeue_deadline(const struct node *, int64_t now);
+
+#endif

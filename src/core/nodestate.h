@@ -1,0 +1,73 @@
+/*
+ * nodestate.h -- struct node, private to the core.  The shell, the
+ * simulator and the tools see node.h only: an opaque node, entry points,
+ * and read-only views (node_status, node_each_peer, node_next_task).
+ *
+ * What every sub-protocol shares is the node's configuration, the task
+ * map, the ready queue and the outbox; each works on them through their
+ * own modules' functions.  Each sub-protocol keeps its own state in a
+ * member named after its file, and no other file touches that member
+ * (tools/check-layering.sh checks it in `make test`):
+ *
+ *   node.c       tick       the tick's schedule: timer, housekeeping,
+ *                           heartbeats; the receive dispatcher
+ *   schedule.c   schedule   SCHEDULE and CANCEL: check, then carry out
+ *   cascade.c    (none)     ready, bind, derive, end dependents, redo
+ *   dequeue.c    dequeue    Algorithm 3.2: ranks, claims, hints, races
+ *   election.c   election   Algorithm 3.1: candidacy, epochs, master
+ *   replicate.c  replicate  records, merge, ENQUEUE/ACK, PROGRESS,
+ *                           duplicates, failure detection of runs
+ *   antientropy.c antientropy  map digest, synchronising with the master
+ *   peertab.c    peertab    the other nodes: table, index, liveness
+ *   run.c        runs       our own runs, volunteering, restore, recover
+ */
+#ifndef VOLERY_NODESTATE_H
+#define VOLERY_NODESTATE_H
+
+#include "antientropy.h"
+#include "cascade.h"
+#include "dequeue.h"
+#include "election.h"
+#include "node.h"
+#include "outbox.h"
+#include "peertab.h"
+#include "readyq.h"
+#include "replicate.h"
+#include "run.h"
+#include "schedule.h"
+#include "taskmap.h"
+
+/* node.c: when the tick must come. */
+struct node_tick {
+	int64_t		timer;			/* armed tick, or -1 */
+	int64_t		next_housekeeping;	/* -1: stopped */
+	int64_t		next_heartbeat;
+};
+
+struct node {
+	struct node_config	   cfg;
+	const struct taskdesc_set *descs;
+	struct taskmap		   map;		/* every task we know */
+	struct readyq		   ready;	/* Ready tasks, start order */
+	struct outbox		   out;		/* actions for the shell */
+
+	struct node_tick	   tick;
+	struct schedule		   schedule;
+	struct dequeue		   dequeue;
+	struct election		   election;
+	struct replicate	   replicate;
+	struct antientropy	   antientropy;
+	struct peertab		   peertab;
+	struct runs		   runs;
+};
+
+/* node.c: helpers every sub-protocol uses. */
+void	node_log_task(struct node *, enum log_level, const struct task *,
+	    const char *extra);
+void	node_notify(struct node *, const struct task *);
+/* After an event: take ready tasks if we can, and rearm the tick. */
+void	node_settle(struct node *, int64_t now);
+/* A newcomer knows nothing of us: heartbeat soon. */
+void	node_heartbeat_soon(struct node *, int64_t now);
+
+#endif

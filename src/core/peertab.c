@@ -1,0 +1,255 @@
+/*
+ * peertab.c -- what this node knows of the others: a table of struct
+ * peer (peers are never removed), indexed by name in an open-addressing
+ * hash; who is alive; and our rank among the nodes that can take a task.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodestate.h"
+#include "peer.h"
+
+void
+peertab_free(struct node *n)
+{
+	free(n->peertab.v);
+	free(n->peertab.slots);
+}
+
+static struct peer *
+find(const struct peertab *pt, const char *name)
+{
+	size_t	i;
+
+	if (pt->cap == 0)
+		return NULL;
+	for (i = task_hash(name) & (pt->cap - 1); pt->slots[i] >= 0;
+	    i = (i + 1) & (pt->cap - 1))
+		if (strcmp(pt->v[pt->slots[i]].name, name) == 0)
+			return &pt->v[pt->slots[i]];
+	return NULL;
+}
+
+/* Index v[n - 1] by name. */
+static int
+index_add(struct peertab *pt)
+{
+	size_t	i, k;
+
+	if ((pt->n + 1) * 2 > pt->cap) {
+		size_t cap = pt->cap == 0 ? 64 : pt->cap * 2;
+		int *slots = malloc(cap * sizeof *slots);
+		if (slots == NULL)
+			return -1;
+		for (i = 0; i < cap; i++)
+			slots[i] = -1;
+		free(pt->slots);
+		pt->slots = slots;
+		pt->cap = cap;
+		for (k = 0; k + 1 < pt->n; k++) {
+			for (i = task_hash(pt->v[k].name) & (cap - 1);
+			    slots[i] >= 0; i = (i + 1) & (cap - 1))
+				;
+			slots[i] = (int)k;
+		}
+	}
+	for (i = task_hash(pt->v[pt->n - 1].name) & (pt->cap - 1);
+	    pt->slots[i] >= 0; i = (i + 1) & (pt->cap - 1))
+		;
+	pt->slots[i] = (int)pt->n - 1;
+	return 0;
+}
+
+struct peer *
+peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
+    int64_t now, int *woke)
+{
+	struct peertab	*pt = &n->peertab;
+	struct peer	*p = find(pt, m->sender);
+
+	if (p == NULL) {
+		struct peer *v = realloc(pt->v, (pt->n + 1) * sizeof *v);
+		if (v == NULL)
+			return NULL;
+		pt->v = v;
+		p = &pt->v[pt->n++];
+		memset(p, 0, sizeof *p);
+		snprintf(p->name, sizeof p->name, "%s", m->sender);
+		if (index_add(pt) == -1) {
+			pt->n--;
+			return NULL;
+		}
+		snprintf(p->volunteer, sizeof p->volunteer, "?");
+		snprintf(p->client_addr, sizeof p->client_addr, "-");
+		p->incarnation = m->incarnation;
+		outbox_log(&n->out, LOG_INFO, "node %s joined (at %s)",
+		    m->sender, addr);
+	} else if (p->incarnation != m->incarnation) {
+		outbox_log(&n->out, LOG_INFO, "node %s restarted", p->name);
+		p->incarnation = m->incarnation;
+		p->master = 0;
+	} else if (!p->alive)
+		outbox_log(&n->out, LOG_INFO, "node %s is back", p->name);
+	snprintf(p->addr, sizeof p->addr, "%s", addr);
+	p->heard_ms = now;
+	*woke = !p->alive;
+	if (!p->alive) {
+		pt->nlive++;
+		pt->idle_dirty = 1;
+	}
+	p->alive = 1;
+	return p;
+}
+
+void
+peertab_recv_heartbeat(struct node *n, struct peer *p,
+    const struct peer_msg *m, const char *addr)
+{
+	p->master = m->master;
+	p->epoch = m->master ? m->epoch : p->epoch;
+	if (p->free != m->free || strcmp(p->volunteer, m->volunteer) != 0)
+		n->peertab.idle_dirty = 1;
+	p->free = m->free;
+	p->slots = m->slots;
+	snprintf(p->volunteer, sizeof p->volunteer, "%s", m->volunteer);
+	p->reputation = m->reputation;
+	p->ntasks = m->map_size;
+	p->digest = m->digest;
+	snprintf(p->client_addr, sizeof p->client_addr, "%.*s:%d",
+	    (int)strcspn(addr, ":"), addr, m->client_port);
+}
+
+/* The runner reporting the end of its run is free again. */
+void
+peertab_recv_state(struct node *n, struct peer *p, const struct peer_msg *m)
+{
+	char	on[NAME_MAXLEN + 8];
+
+	if (p->running_ms == 0 || strstr(m->record, " st=Running ") != NULL)
+		return;
+	snprintf(on, sizeof on, " on=%s ", m->sender);
+	if (strstr(m->record, on) != NULL) {
+		p->running_ms = 0;
+		n->peertab.idle_dirty = 1;
+	}
+}
+
+void
+peertab_recv_progress(struct node *n, struct peer *p, int64_t now)
+{
+	if (p->running_ms == 0)
+		n->peertab.idle_dirty = 1;
+	p->running_ms = now;
+}
+
+void
+peertab_sweep(struct node *n, int64_t now)
+{
+	struct peertab	*pt = &n->peertab;
+	size_t		 i;
+
+	for (i = 0; i < pt->n; i++) {
+		struct peer *p = &pt->v[i];
+		if (p->running_ms > 0 &&
+		    now - p->running_ms > 2 * n->cfg.progress_interval_ms) {
+			p->running_ms = 0;	/* its run is over */
+			pt->idle_dirty = 1;
+		}
+		if (p->alive && now - p->heard_ms > n->cfg.node_timeout_ms) {
+			p->alive = 0;
+			pt->nlive--;
+			pt->idle_dirty = 1;
+			outbox_log(&n->out, LOG_WARNING, "node %s silent for "
+			    "%lld ms: dead", p->name,
+			    (long long)(now - p->heard_ms));
+		}
+	}
+}
+
+int
+peertab_live(const struct node *n)
+{
+	return n->peertab.nlive;
+}
+
+static int
+takes_tasks(const char *volunteer)
+{
+	return strcmp(volunteer, "idle") == 0 ||
+	    strcmp(volunteer, "dedicated") == 0 ||
+	    strcmp(volunteer, "batch") == 0;
+}
+
+/*
+ * Our place among the nodes that can take a task now (live, volunteering,
+ * a free slot, as their heartbeats say), by name.  With k idle nodes and
+ * q ready tasks, node i tries task i: no herd of proposals for the head
+ * of the queue -- Figure 3.11's rank rule, applied before any race.
+ */
+int
+peertab_idle_rank(struct node *n)
+{
+	struct peertab	*pt = &n->peertab;
+	size_t		 i;
+	int		 k = 0;
+
+	if (!pt->idle_dirty)
+		return pt->idle_rank;
+	for (i = 0; i < pt->n; i++) {
+		const struct peer *p = &pt->v[i];
+		/* A one-slot node that sends PROGRESS is busy, whatever its
+		 * last heartbeat (seconds old, maybe) said. */
+		if (p->alive && p->free > 0 && takes_tasks(p->volunteer) &&
+		    !(p->slots == 1 && p->running_ms > 0) &&
+		    strcmp(p->name, n->cfg.name) < 0)
+			k++;
+	}
+	pt->idle_rank = k;
+	pt->idle_dirty = 0;
+	return k;
+}
+
+/* The rank as last computed (for the log). */
+int
+peertab_last_idle_rank(const struct node *n)
+{
+	return n->peertab.idle_rank;
+}
+
+uint64_t
+peertab_highest_epoch(const struct node *n, uint64_t e)
+{
+	size_t	i;
+
+	for (i = 0; i < n->peertab.n; i++)
+		if (n->peertab.v[i].epoch > e)
+			e = n->peertab.v[i].epoch;
+	return e;
+}
+
+int
+peertab_reputation(const struct node *n, const char *name)
+{
+	const struct peer	*p = find(&n->peertab, name);
+
+	return p != NULL ? p->reputation : 0;
+}
+
+void
+node_each_peer(const struct node *n, void (*cb)(const struct peer *, void *),
+    void *arg)
+{
+	size_t	i;
+
+	for (i = 0; i < n->peertab.n; i++)
+		cb(&n->peertab.v[i], arg);
+}
+
+const char *
+node_peer_addr(const struct node *n, const char *name)
+{
+	const struct peer	*p = find(&n->peertab, name);
+
+	return p != NULL ? p->addr : NULL;
+}

@@ -1,0 +1,45 @@
+/*
+ * peertab.h -- what this node knows of the others (struct peer, node.h):
+ * the table and its index by name, liveness, the fields of their
+ * heartbeats, and which of them can take a task now.
+ */
+#ifndef VOLERY_PEERTAB_H
+#define VOLERY_PEERTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct node;
+struct peer;
+struct peer_msg;
+
+struct peertab {
+	struct peer	*v;
+	size_t		 n;
+	int		*slots;		/* hash of names -> index */
+	size_t		 cap;		/* power of two */
+	int		 nlive;		/* peers alive */
+	int		 idle_rank;	/* among idle nodes, by name */
+	int		 idle_dirty;	/* idle_rank to recompute */
+};
+
+void	peertab_free(struct node *);
+/* Anything from a peer: it is alive, and where it can be reached.
+ * *woke is set when it was not alive before. */
+struct peer *peertab_heard(struct node *, const struct peer_msg *,
+	    const char *addr, int64_t now, int *woke);
+void	peertab_recv_heartbeat(struct node *, struct peer *,
+	    const struct peer_msg *, const char *addr);
+void	peertab_recv_state(struct node *, struct peer *,
+	    const struct peer_msg *);
+void	peertab_recv_progress(struct node *, struct peer *, int64_t now);
+/* Housekeeping: runs that went quiet are over, silent peers dead. */
+void	peertab_sweep(struct node *, int64_t now);
+int	peertab_live(const struct node *);
+/* Our place among the nodes that can take a task now, by name. */
+int	peertab_idle_rank(struct node *);
+int	peertab_last_idle_rank(const struct node *);
+uint64_t peertab_highest_epoch(const struct node *, uint64_t);
+int	peertab_reputation(const struct node *, const char *name);
+
+#endif

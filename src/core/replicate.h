@@ -1,0 +1,46 @@
+/*
+ * replicate.h -- every node keeps every task: records sent and merged
+ * (the merge rule of rules.h), ENQUEUE until the master acknowledges,
+ * PROGRESS, GET_TASK, duplicate runs, and failure detection of remote
+ * runs.  Anti-entropy is antientropy.h.
+ */
+#ifndef VOLERY_REPLICATE_H
+#define VOLERY_REPLICATE_H
+
+#include <stdint.h>
+
+#include "peer.h"
+
+struct node;
+struct task;
+
+struct replicate {
+	int		 nunacked;	/* ENQUEUEs the master has not acked */
+	uint64_t	 duplicates;	/* our runs stopped as duplicates */
+};
+
+int	replicate_unacked(const struct node *);
+uint64_t replicate_duplicates(const struct node *);
+/* The task changed: make it durable and tell its subscribers. */
+void	replicate_changed(struct node *, const struct task *);
+/* An authoritative change of ours: version it and tell every node. */
+void	replicate_publish(struct node *, struct task *);
+/* The whole task as ENQUEUE or STATE, to peer or (NULL) to all. */
+void	replicate_send(struct node *, const char *peer, enum peer_type,
+	    const struct task *);
+/* A task we scheduled: every node must have it (ENQUEUE until acked). */
+void	replicate_enqueue(struct node *, struct task *);
+/* We became master: nothing is waiting for an ack. */
+void	replicate_became_master(struct node *);
+void	replicate_recv_enqueue(struct node *, const struct peer_msg *,
+	    int64_t now);
+void	replicate_recv_enqueue_ack(struct node *, const struct peer_msg *);
+void	replicate_recv_state(struct node *, const struct peer_msg *,
+	    int64_t now);
+void	replicate_recv_progress(struct node *, const struct peer_msg *,
+	    int64_t now);
+void	replicate_recv_get_task(struct node *, const struct peer_msg *);
+/* Every progress interval: our PROGRESS, silent runs, ENQUEUE resends. */
+void	replicate_housekeeping(struct node *, int64_t now);
+
+#endif

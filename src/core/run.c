@@ -1,0 +1,328 @@
+/*
+ * run.c -- this node's own runs.  A run starts when we win a task (or
+ * take it alone), reports through its runner lines, and ends with its
+ * process: with a result, or without one (retried up to max_attempts).
+ * The volunteer policy suspends, resumes and vacates runs; a restart
+ * gives back to Ready what we were running.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodestate.h"
+#include "taskdesc.h"
+#include "wire.h"
+
+void
+run_init(struct node *n)
+{
+	n->runs.volunteer = 1;
+	n->runs.volunteer_state = "idle";
+}
+
+int
+run_count(const struct node *n)
+{
+	return n->runs.running;
+}
+
+int
+run_volunteering(const struct node *n)
+{
+	return n->runs.volunteer;
+}
+
+const char *
+run_volunteer_state(const struct node *n)
+{
+	return n->runs.volunteer_state;
+}
+
+void
+run_start(struct node *n, struct task *t, int64_t now)
+{
+	readyq_remove(&n->ready, t);
+	t->state = TASK_RUNNING;
+	t->start_ms = now;
+	t->progress = 0;
+	t->suspended = 0;
+	t->attempts++;
+	t->run = RUN_ACTIVE;
+	t->run_error[0] = '\0';
+	snprintf(t->running_on, sizeof t->running_on, "%s", n->cfg.name);
+	n->runs.running++;
+	node_log_task(n, LOG_INFO, t, NULL);
+	replicate_publish(n, t);
+	outbox_task(&n->out, ACT_START, t->uuid);
+}
+
+void
+run_stop(struct node *n, struct task *t)
+{
+	if (t->run == RUN_ACTIVE) {
+		t->run = RUN_STOPPING;
+		outbox_task(&n->out, ACT_STOP, t->uuid);
+	}
+}
+
+void
+run_stop_all(struct node *n, int64_t now)
+{
+	struct task	*t;
+	size_t		 it = 0;
+
+	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+		if (t->run != RUN_ACTIVE || t->state != TASK_RUNNING)
+			continue;
+		outbox_log(&n->out, LOG_NORMAL, "Task UUID{%s} name{%s} "
+		    "stopped with the node; back to Ready", t->uuid, t->exec);
+		run_stop(n, t);
+		cascade_make_ready(n, t, now);
+		replicate_publish(n, t);
+	}
+}
+
+void
+node_set_volunteer(struct node *n, int on, const char *state, int64_t now)
+{
+	n->runs.volunteer = on != 0;
+	n->runs.volunteer_state = state;
+	node_settle(n, now);
+}
+
+/* The user's own interactive work is never suspended (thesis 4.5). */
+static int
+suspendable(const struct node *n, const struct task *t)
+{
+	return t->run == RUN_ACTIVE && t->state == TASK_RUNNING &&
+	    !(t->prio == PRIO_INTERACTIVE &&
+	    strcmp(t->scheduled_by, n->cfg.name) == 0);
+}
+
+int
+node_suspendable(const struct node *n)
+{
+	const struct task	*t;
+	size_t			 it = 0;
+	int			 k = 0;
+
+	if (n->runs.running == 0)
+		return 0;
+	while ((t = taskmap_next(&n->map, &it)) != NULL)
+		k += suspendable(n, t);
+	return k;
+}
+
+/*
+ * The user came back (suspend), stayed (vacate) or left again.  A
+ * suspended run keeps its slot and its PROGRESS heartbeats -- the node
+ * is alive -- and every node shows it Suspended.  A vacated run is
+ * stopped and its task goes back to Ready for a node that is idle; like
+ * a clean stop, it does not count as a failure of the task.
+ */
+void
+node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
+{
+	struct task	*t;
+	size_t		 it = 0;
+
+	while (n->runs.running > 0 &&
+	    (t = taskmap_next(&n->map, &it)) != NULL) {
+		if (!suspendable(n, t))
+			continue;
+		if (d->vacate && t->suspended) {
+			outbox_log(&n->out, LOG_NORMAL, "Task UUID{%s} "
+			    "name{%s} vacated from %s: suspended too long; "
+			    "back to Ready", t->uuid, t->exec, n->cfg.name);
+			run_stop(n, t);
+			cascade_make_ready(n, t, now);
+			replicate_publish(n, t);
+		} else if (d->suspend != t->suspended) {
+			t->suspended = d->suspend != 0;
+			outbox_task(&n->out, t->suspended ? ACT_SUSPEND :
+			    ACT_RESUME, t->uuid);
+			node_log_task(n, LOG_INFO, t, t->suspended ?
+			    "the host's user is back" : "the host is idle again");
+			replicate_publish(n, t);
+		}
+	}
+	node_set_volunteer(n, d->volunteer, d->name, now);
+}
+
+/* Our run of t failed: stop the process; its exit decides what follows. */
+static void
+run_failed(struct node *n, struct task *t, const char *why)
+{
+	if (t->run_error[0] != '\0')
+		return;
+	snprintf(t->run_error, sizeof t->run_error, "%s", why);
+	outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} name{%s} run failed "
+	    "on %s: %s", t->uuid, t->exec, n->cfg.name, why);
+	run_stop(n, t);
+}
+
+static void
+terminated(struct node *n, struct task *t, const struct runner_msg *m,
+    int64_t now)
+{
+	const struct taskdesc	*d = taskdesc_find(n->descs, t->exec);
+	char			 why[REASON_MAXLEN + 1];
+	char			 ms[64];
+
+	if (d != NULL && m->noutputs != d->noutputs) {
+		snprintf(why, sizeof why, "reported %d output%s, its "
+		    "description declares %d", m->noutputs,
+		    m->noutputs == 1 ? "" : "s", d->noutputs);
+		run_failed(n, t, why);
+		return;
+	}
+	if (task_set_outputs(t, m->outputs, m->noutputs) == -1) {
+		run_failed(n, t, "out of memory storing outputs");
+		return;
+	}
+	t->state = TASK_TERMINATED;
+	t->progress = 100;
+	t->end_ms = now;
+	snprintf(ms, sizeof ms, "WaitingTimeOnQueue{%.3fs} makespan{%.3fs}",
+	    (t->start_ms - t->ready_ms) / 1000.0,
+	    (t->end_ms - t->submit_ms) / 1000.0);
+	node_log_task(n, LOG_INFO, t, ms);
+	replicate_publish(n, t);
+	cascade_bind_outputs(n, t, now);
+}
+
+void
+node_runner_msg(struct node *n, const char *uuid, const struct runner_msg *m,
+    int64_t now)
+{
+	struct task	*t = taskmap_find(&n->map, uuid);
+
+	if (t == NULL || t->run == RUN_NONE)
+		return;
+	if (t->state != TASK_RUNNING || t->run != RUN_ACTIVE) {
+		outbox_log(&n->out, LOG_DEBUG, "Task UUID{%s} is %s; ignored "
+		    "a line from its process", uuid,
+		    task_state_name(t->state));
+		return;
+	}
+	switch (m->type) {
+	case RMSG_PROGRESS:
+		if (m->percent != t->progress) {
+			t->progress = m->percent;
+			node_notify(n, t);
+		}
+		break;
+	case RMSG_TERMINATED:
+		terminated(n, t, m, now);
+		break;
+	case RMSG_CANCELLED:
+		/* Not asked to: the task gave up by itself. */
+		cascade_end_tree(n, t, TASK_CANCELLED, "cancelled-by-task",
+		    now);
+		break;
+	case RMSG_ERROR:
+		run_failed(n, t, m->message);
+		break;
+	}
+	node_settle(n, now);
+}
+
+/* Our run of t ended without a result: retry, or fail the task. */
+static void
+ended_without_result(struct node *n, struct task *t,
+    const struct node_exit *e, int64_t now)
+{
+	char	why[REASON_MAXLEN + 1];
+
+	if (t->run_error[0] != '\0')
+		snprintf(why, sizeof why, "%s", t->run_error);
+	else if (e->signo != 0)
+		snprintf(why, sizeof why, "killed by signal %d without "
+		    "TERMINATED", e->signo);
+	else
+		snprintf(why, sizeof why, "exited with status %d without "
+		    "TERMINATED", e->code);
+	t->failures++;
+	if (t->failures >= n->cfg.max_attempts) {
+		char reason[REASON_MAXLEN + 1];
+		snprintf(reason, sizeof reason, "attempts-exhausted (%d): "
+		    "%.120s", t->failures, why);
+		cascade_end_tree(n, t, TASK_FAILED, reason, now);
+	} else {
+		outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} name{%s} "
+		    "attempt %d of %d failed: %s; back to Ready", t->uuid,
+		    t->exec, t->failures, n->cfg.max_attempts, why);
+		cascade_make_ready(n, t, now);
+		replicate_publish(n, t);
+	}
+}
+
+void
+node_runner_exit(struct node *n, const char *uuid, const struct node_exit *e,
+    int64_t now)
+{
+	struct task	*t = taskmap_find(&n->map, uuid);
+
+	if (t == NULL || t->run == RUN_NONE)
+		return;
+	t->run = RUN_NONE;
+	n->runs.running--;
+	if (t->state == TASK_RUNNING &&
+	    strcmp(t->running_on, n->cfg.name) == 0)
+		ended_without_result(n, t, e, now);
+	t->run_error[0] = '\0';
+	node_settle(n, now);
+}
+
+int
+node_restore(struct node *n, struct task *t)
+{
+	struct task	*old = taskmap_remove(&n->map, t->uuid);
+
+	task_free(old);
+	t->run = RUN_NONE;
+	antientropy_dirty(n);
+	schedule_saw(n, t->submit_ms);
+	return taskmap_insert(&n->map, t);
+}
+
+/*
+ * After a restart nothing of ours runs: a task we were running is Ready
+ * again (the stop was not its fault, so no failure counts), and bindings
+ * are re-derived from the terminated tasks.  A task another node runs
+ * stays Running there; if that node is gone, failure detection requeues
+ * it.
+ */
+void
+node_recover(struct node *n, int64_t now)
+{
+	struct task	**v;
+	size_t		  i, count;
+
+	if ((v = taskmap_sorted(&n->map, &count)) == NULL)
+		return;
+	antientropy_dirty(n);
+	for (i = 0; i < count; i++) {
+		struct task *t = v[i];
+		if (t->state == TASK_RUNNING &&
+		    strcmp(t->running_on, n->cfg.name) == 0) {
+			outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} "
+			    "name{%s} was Running on %s when the node "
+			    "stopped; back to Ready", t->uuid, t->exec,
+			    t->running_on);
+			cascade_make_ready(n, t, now);
+			replicate_publish(n, t);
+		} else if (t->state == TASK_RUNNING) {
+			t->heard_ms = now;
+		} else if (t->state == TASK_READY) {
+			t->state = TASK_SUBMITTED;	/* re-queued below */
+			if (task_inputs_bound(t))
+				cascade_make_ready(n, t, t->ready_ms >= 0 ?
+				    t->ready_ms : now);
+		}
+	}
+	for (i = 0; i < count; i++)
+		if (v[i]->state == TASK_TERMINATED)
+			cascade_bind_outputs(n, v[i], now);
+	free(v);
+}

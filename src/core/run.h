@@ -1,0 +1,31 @@
+/*
+ * run.h -- this node's own runs: start, results, exits and retries,
+ * volunteering (suspend, resume, vacate), and restore and recovery
+ * after a restart.
+ */
+#ifndef VOLERY_RUN_H
+#define VOLERY_RUN_H
+
+#include <stdint.h>
+
+struct node;
+struct task;
+
+struct runs {
+	int		 running;	/* slots in use */
+	int		 volunteer;	/* may take tasks now */
+	const char	*volunteer_state;	/* for heartbeats */
+};
+
+void	run_init(struct node *);
+/* Start t here. */
+void	run_start(struct node *, struct task *, int64_t now);
+/* Stop our process running t, if any. */
+void	run_stop(struct node *, struct task *);
+/* A clean stop: every run of ours goes back to Ready. */
+void	run_stop_all(struct node *, int64_t now);
+int	run_count(const struct node *);
+int	run_volunteering(const struct node *);
+const char *run_volunteer_state(const struct node *);
+
+#endif

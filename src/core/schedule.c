@@ -1,0 +1,197 @@
+/*
+ * schedule.c -- SCHEDULE and CANCEL from a client.  Each request is
+ * checked against the task descriptions and the map first; one that
+ * fails the check gets its reason and changes nothing.  Then it is
+ * carried out: the task enters the map, is journaled and sent to every
+ * node (ENQUEUE until the master acknowledges it).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "nodestate.h"
+#include "taskdesc.h"
+#include "wire.h"
+
+void
+schedule_saw(struct node *n, int64_t submit_ms)
+{
+	if (submit_ms > n->schedule.last_submit)
+		n->schedule.last_submit = submit_ms;
+}
+
+/* Input i of a request, against the task it names. */
+static int
+check_input(struct node *n, const struct taskdesc *d, int i,
+    const struct task_binding *b, char *err, size_t errlen)
+{
+	const struct taskdesc	*ud;
+	struct task		*up = taskmap_find(&n->map, b->uuid);
+
+	if (up == NULL) {
+		snprintf(err, errlen, "input %d: unknown task %s", i + 1,
+		    b->uuid);
+		return -1;
+	}
+	if (up->state == TASK_CANCELLED || up->state == TASK_FAILED) {
+		snprintf(err, errlen, "input %d: task %s is %s", i + 1,
+		    b->uuid, task_state_name(up->state));
+		return -1;
+	}
+	ud = taskdesc_find(n->descs, up->exec);
+	if (ud == NULL && up->state != TASK_TERMINATED) {
+		snprintf(err, errlen, "input %d: task %s runs '%s', which has "
+		    "no description", i + 1, b->uuid, up->exec);
+		return -1;
+	}
+	if (b->nth < 1 || (ud != NULL && b->nth > ud->noutputs) ||
+	    (up->state == TASK_TERMINATED && b->nth > up->noutputs)) {
+		snprintf(err, errlen, "input %d: %s has no output %d (it has "
+		    "%d)", i + 1, up->exec, b->nth,
+		    ud != NULL ? ud->noutputs : up->noutputs);
+		return -1;
+	}
+	if (d->inputs[i].type[0] != '\0' &&
+	    (ud == NULL || strcmp(d->inputs[i].type, ud->type) != 0)) {
+		snprintf(err, errlen, "input %d of %s must come from a %s "
+		    "task, not %s", i + 1, d->name, d->inputs[i].type,
+		    up->exec);
+		return -1;
+	}
+	if (d->inputs[i].nth != 0 && d->inputs[i].nth != b->nth) {
+		snprintf(err, errlen, "input %d of %s must be output %d of "
+		    "%s, not %d", i + 1, d->name, d->inputs[i].nth,
+		    d->inputs[i].type, b->nth);
+		return -1;
+	}
+	return 0;
+}
+
+/* Check a SCHEDULE request against descriptions and the map. */
+static int
+check_schedule(struct node *n, const struct node_schedule_req *req,
+    const struct taskdesc **dp, char *err, size_t errlen)
+{
+	const struct taskdesc	*d;
+	int			 i;
+
+	if (!task_name_valid(req->exec)) {
+		snprintf(err, errlen, "bad executable name '%.64s'",
+		    req->exec);
+		return -1;
+	}
+	if ((d = taskdesc_find(n->descs, req->exec)) == NULL) {
+		snprintf(err, errlen, "unknown executable '%s'", req->exec);
+		return -1;
+	}
+	if (req->nbind != d->ninputs) {
+		snprintf(err, errlen,
+		    "%s takes %d input%s (-a UUID N), got %d", d->name,
+		    d->ninputs, d->ninputs == 1 ? "" : "s", req->nbind);
+		return -1;
+	}
+	if (d->needs_path && req->path == NULL) {
+		snprintf(err, errlen, "%s needs -p <path>", d->name);
+		return -1;
+	}
+	for (i = 0; i < req->nbind; i++)
+		if (check_input(n, d, i, &req->bind[i], err, errlen) == -1)
+			return -1;
+	*dp = d;
+	return 0;
+}
+
+/* The task a checked request describes, or NULL (out of memory). */
+static struct task *
+new_task(struct node *n, const struct node_schedule_req *req,
+    const char *uuid, int64_t now)
+{
+	struct task	*t;
+	int		 i;
+
+	if ((t = task_new(uuid, req->exec, req->nbind)) == NULL)
+		return NULL;
+	t->prio = req->prio == PRIO_INTERACTIVE ? PRIO_INTERACTIVE : PRIO_LOW;
+	t->state = TASK_SUBMITTED;
+	/* Strictly increasing, so a burst keeps its FCFS order. */
+	t->submit_ms = now > n->schedule.last_submit ? now :
+	    n->schedule.last_submit + 1;
+	n->schedule.last_submit = t->submit_ms;
+	snprintf(t->scheduled_by, sizeof t->scheduled_by, "%s", n->cfg.name);
+	snprintf(t->client, sizeof t->client, "%s",
+	    req->client != NULL ? req->client : "-");
+	if (task_set_string(&t->path, req->path) == -1 ||
+	    task_set_string(&t->params, req->params) == -1)
+		goto nomem;
+	for (i = 0; i < req->nbind; i++) {
+		struct task *up = taskmap_find(&n->map, req->bind[i].uuid);
+		memcpy(t->inputs[i].from, req->bind[i].uuid,
+		    sizeof t->inputs[i].from);
+		t->inputs[i].nth = req->bind[i].nth;
+		if (up->state == TASK_TERMINATED &&
+		    task_set_string(&t->inputs[i].dataset,
+		    up->outputs[req->bind[i].nth - 1]) == -1)
+			goto nomem;
+	}
+	return t;
+nomem:
+	task_free(t);
+	return NULL;
+}
+
+int
+node_schedule(struct node *n, const struct node_schedule_req *req,
+    const char *uuid, int64_t now, char *err, size_t errlen)
+{
+	const struct taskdesc	*d;
+	struct task		*t;
+	char			 rec[DATAGRAM_MAX];
+
+	if (check_schedule(n, req, &d, err, errlen) == -1)
+		return -1;
+	if (!task_uuid_valid(uuid) || taskmap_find(&n->map, uuid) != NULL) {
+		snprintf(err, errlen, "internal: bad new uuid");
+		return -1;
+	}
+	if ((t = new_task(n, req, uuid, now)) == NULL)
+		goto nomem;
+	if (wire_task_encode(t, rec, sizeof rec - 256) == -1) {
+		task_free(t);
+		snprintf(err, errlen, "task too large for a datagram");
+		return -1;
+	}
+	if (taskmap_insert(&n->map, t) == -1) {
+		task_free(t);
+		goto nomem;
+	}
+	t->ver = 1;
+	if (task_inputs_bound(t))
+		cascade_make_ready(n, t, now);
+	node_log_task(n, LOG_INFO, t, NULL);
+	replicate_changed(n, t);
+	replicate_enqueue(n, t);
+	node_settle(n, now);
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+int
+node_cancel(struct node *n, const char *uuid, int64_t now, char *err,
+    size_t errlen)
+{
+	struct task	*t;
+
+	if ((t = taskmap_find(&n->map, uuid)) == NULL) {
+		snprintf(err, errlen, "unknown task %s", uuid);
+		return -1;
+	}
+	if (task_is_final(t->state)) {
+		snprintf(err, errlen, "task %s is already %s", uuid,
+		    task_state_name(t->state));
+		return -1;
+	}
+	cascade_end_tree(n, t, TASK_CANCELLED, "cancelled-by-client", now);
+	node_settle(n, now);
+	return 0;
+}

@@ -1,0 +1,20 @@
+/*
+ * schedule.h -- SCHEDULE and CANCEL from a client (node_schedule and
+ * node_cancel in node.h): each checked first; a request that fails the
+ * check changes nothing.
+ */
+#ifndef VOLERY_SCHEDULE_H
+#define VOLERY_SCHEDULE_H
+
+#include <stdint.h>
+
+struct node;
+
+struct schedule {
+	int64_t		last_submit;	/* newest submit stamp known */
+};
+
+/* A submit stamp seen in a record: ours stay above it (FCFS). */
+void	schedule_saw(struct node *, int64_t submit_ms);
+
+#endif

@@ -1,0 +1,47 @@
+#!/bin/sh
+# What the compiler cannot check of the core's structure (issue 10):
+#  1. each sub-protocol's state -- the member of struct node named after
+#     its file (nodestate.h) -- is touched by that file only;
+#  2. struct node is private to the core: nodestate.h is included from
+#     src/core only (and by white-box unit tests);
+#  3. no file in src/core is over 450 lines;
+#  4. the core library calls nothing impure (see below).
+# The include paths make an io or libevent header in the core a compile
+# error, and the core library links without libevent (Makefile).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+fail=0
+for pair in tick:node schedule:schedule dequeue:dequeue election:election \
+    replicate:replicate antientropy:antientropy peertab:peertab runs:run; do
+	member=${pair%%:*}
+	owner=src/core/${pair#*:}.c
+	[ -f "$owner" ] || { echo "layering: $owner is missing"; fail=1; }
+	hits=$(grep -nE -- "->$member\\b" src/core/*.c | grep -v "^$owner:")
+	if [ -n "$hits" ]; then
+		echo "layering: the $member state belongs to $owner, but:"
+		echo "$hits"
+		fail=1
+	fi
+done
+hits=$(grep -rln '"nodestate.h"' src include | grep -v '^src/core/')
+[ -z "$hits" ] || { echo "layering: struct node is private to src/core:"; echo "$hits"; fail=1; }
+for f in src/core/*.c; do
+	n=$(wc -l < "$f")
+	[ "$n" -le 450 ] || { echo "layering: $f has $n lines (450 at most)"; fail=1; }
+done
+# The core is pure: besides its own functions it calls only libc's pure
+# ones (memory, strings, numbers) -- no clock, socket, fork, file or
+# libevent call, whatever header brought it in.
+lib=${1:-build/libvolerycore.a}
+if [ -f "$lib" ]; then
+	pure='^(__ctype_b_loc|__ctype_tolower_loc|__errno_location|calloc|free|malloc|realloc|memchr|memcmp|memcpy|memmove|memset|qsort|snprintf|vsnprintf|vasprintf|strcasecmp|strncasecmp|strchr|strrchr|strcmp|strncmp|strcpy|strncpy|strcspn|strspn|strdup|strndup|strlen|strnlen|strsep|strstr|strtod|strtol|strtoll|strtoul|strtoull|__stack_chk_fail|__asan_.*|__ubsan_.*|__sanitizer_.*)$'
+	defined=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 {print $3}' | sort -u)
+	impure=$(nm -u "$lib" | awk 'NF == 2 {print $2}' | sort -u |
+	    grep -vxF "$defined" | grep -vE "$pure")
+	if [ -n "$impure" ]; then
+		echo "layering: the core calls what is not pure:" $impure
+		fail=1
+	fi
+fi
+[ "$fail" -eq 0 ] && echo "layering: each sub-protocol's state is its own file's; the core is pure"
+exit "$fail"
