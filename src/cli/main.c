@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -94,17 +95,62 @@ usage(FILE *f)
 {
 	size_t	i;
 
-	fprintf(f, "usage: volery <command> [options]\n\ncommands:\n");
+	fprintf(f, "usage: volery [-H host[:port]] <command> [options]\n\n"
+	    "commands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n      volery %s\n", commands[i]->name,
 		    commands[i]->summary, commands[i]->usage);
+}
+
+/*
+ * Global options before the subcommand, as in git, docker and tmux:
+ * `volery -H host:7610 tasks`.  -H is every subcommand's node; given
+ * here it stands for $VOLERY_HOST, and a -H after the subcommand still
+ * wins.  Returns how many arguments it took, or -1 with the bad one's
+ * index in *bad.
+ */
+static int
+global_options(int argc, char **argv, int *bad)
+{
+	int	k = 1;
+
+	while (k < argc && argv[k][0] == '-' && strcmp(argv[k], "-h") != 0 &&
+	    strcmp(argv[k], "--help") != 0) {
+		const char *host = NULL;
+		*bad = k;
+		if (strcmp(argv[k], "-H") == 0 || strcmp(argv[k], "--host") == 0) {
+			if (k + 1 >= argc)
+				return -1;
+			host = argv[k + 1];
+			k += 2;
+		} else if (strncmp(argv[k], "-H", 2) == 0) {
+			host = argv[k] + 2;
+			k++;
+		} else if (strncmp(argv[k], "--host=", 7) == 0) {
+			host = argv[k] + 7;
+			k++;
+		} else
+			return -1;
+		if (host[0] == '\0' || setenv("VOLERY_HOST", host, 1) == -1)
+			return -1;
+	}
+	return k - 1;
 }
 
 int
 main(int argc, char **argv)
 {
 	size_t	i;
+	int	skip, bad = 1;
 
+	if ((skip = global_options(argc, argv, &bad)) == -1) {
+		fprintf(stderr, "volery: bad option '%s'\n", argv[bad]);
+		usage(stderr);
+		return 2;
+	}
+	argv[skip] = argv[0];
+	argc -= skip;
+	argv += skip;
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
 		usage(argc < 2 ? stderr : stdout);

@@ -116,6 +116,30 @@ class Subcommands(CliTest):
         self.assertIn("usage:", self.run_fails(2, "tasks", "extra"))
         self.assertIn("unknown command", self.run_fails(2, "frobnicate"))
 
+    def test_host_before_the_subcommand(self):
+        # As in git, docker and tmux: global options come first.
+        env = dict(self.env)
+        del env["VOLERY_HOST"]
+        u = self.run_ok("schedule", "import", "-p", "/data/x", "-x",
+                        self.params).strip()
+        for args in (["-H", self.host], ["-H" + self.host],
+                     ["--host", self.host], ["--host=" + self.host]):
+            r = volery(*(args + ["tasks"]), env=env)
+            self.assertEqual(r.returncode, 0, (args, r.stderr))
+            self.assertIn(u, r.stdout)
+        # Before the subcommand it stands for $VOLERY_HOST: a -H after
+        # the subcommand wins.
+        r = volery("-H", "127.0.0.1:1", "nodes", "-H", self.host, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = volery("-H", "127.0.0.1:1", "nodes", env=env)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("127.0.0.1:1", r.stderr)
+        for bad in (["-H"], ["-z", "tasks"], ["-H", self.host, "-q",
+                                               "tasks"], ["--host=", "tasks"]):
+            r = volery(*bad, env=env)
+            self.assertEqual(r.returncode, 2, (bad, r.stderr))
+            self.assertIn("usage:", r.stderr)
+
     def test_error_replies_and_unreachable_node(self):
         self.assertIn("volery: unknown executable 'nosuch'",
                       self.run_fails(1, "schedule", "nosuch"))
