@@ -29,28 +29,6 @@ teardown(void **state)
 	return 0;
 }
 
-/* Schedule the four-task workflow of thesis Table 4.1 as tasks 1-4. */
-static void
-workflow(struct node *n, int base, int prio, int64_t now)
-{
-	struct task_binding g[3], s[3], a[1];
-
-	assert_int_equal(sched(n, base, "import", prio, now, 0, NULL, NULL), 0);
-	memcpy(g[0].uuid, uuid_n(base), sizeof g[0].uuid); g[0].nth = 1;
-	memcpy(g[1].uuid, uuid_n(base), sizeof g[1].uuid); g[1].nth = 2;
-	memcpy(g[2].uuid, uuid_n(base), sizeof g[2].uuid); g[2].nth = 3;
-	assert_int_equal(sched(n, base + 1, "georeferencing", prio, now, 3, g,
-	    NULL), 0);
-	memcpy(s[0].uuid, uuid_n(base), sizeof s[0].uuid); s[0].nth = 1;
-	memcpy(s[1].uuid, uuid_n(base + 1), sizeof s[1].uuid); s[1].nth = 1;
-	memcpy(s[2].uuid, uuid_n(base + 1), sizeof s[2].uuid); s[2].nth = 2;
-	assert_int_equal(sched(n, base + 2, "segmentation", prio, now, 3, s,
-	    NULL), 0);
-	memcpy(a[0].uuid, uuid_n(base + 2), sizeof a[0].uuid); a[0].nth = 1;
-	assert_int_equal(sched(n, base + 3, "anomaly_detection", prio, now, 1,
-	    a, NULL), 0);
-}
-
 static void
 test_workflow_binds_outputs_in_order(void **state)
 {
@@ -58,7 +36,7 @@ test_workflow_binds_outputs_in_order(void **state)
 	struct node	*n = f->n;
 	struct task	*g, *s;
 
-	workflow(n, 1, PRIO_LOW, 1000);
+	plmi2_workflow(n, 1, PRIO_LOW, 1000);
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
 	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
 	assert_int_equal(state_of(n, uuid_n(2)), TASK_SUBMITTED);
@@ -155,40 +133,6 @@ test_interactive_overtakes_low(void **state)
 	terminate(n, uuid_n(4), 1, 300);
 	exit_with(n, uuid_n(4), 0, 300);
 	assert_int_equal(state_of(n, uuid_n(2)), TASK_RUNNING);
-}
-
-static void
-test_cancel_cascades_and_stops_process(void **state)
-{
-	struct fixture	*f = *state;
-	struct node	*n = f->n;
-	char		 err[256];
-
-	workflow(n, 1, PRIO_LOW, 1000);
-	outbox_clear(node_outbox(n));
-	assert_int_equal(node_cancel(n, uuid_n(1), 1500, err, sizeof err), 0);
-	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
-	assert_int_equal(state_of(n, uuid_n(1)), TASK_CANCELLED);
-	assert_int_equal(state_of(n, uuid_n(2)), TASK_CANCELLED);
-	assert_int_equal(state_of(n, uuid_n(3)), TASK_CANCELLED);
-	assert_int_equal(state_of(n, uuid_n(4)), TASK_CANCELLED);
-	assert_non_null(strstr(node_find(n, uuid_n(4))->reason, "upstream"));
-	/* The slot stays taken until the process is gone. */
-	assert_int_equal(status_of(n).running, 1);
-	exit_with(n, uuid_n(1), 0, 1600);
-	assert_int_equal(status_of(n).running, 0);
-	/* A second cancel, and a cancel of nothing, are errors. */
-	assert_int_equal(node_cancel(n, uuid_n(1), 1700, err, sizeof err), -1);
-	assert_non_null(strstr(err, "already Cancelled"));
-	assert_int_equal(node_cancel(n, uuid_n(77), 1700, err, sizeof err),
-	    -1);
-	/* Nothing may be bound to a cancelled task. */
-	{
-		struct task_binding b = { "", 1 };
-		memcpy(b.uuid, uuid_n(1), sizeof b.uuid);
-		assert_int_equal(sched(n, 9, "any", 0, 1800, 1, &b, err), -1);
-		assert_non_null(strstr(err, "Cancelled"));
-	}
 }
 
 static void
@@ -315,7 +259,7 @@ test_recover_after_restart(void **state)
 	const struct task *t;
 	size_t		 it = 0;
 
-	workflow(n, 1, PRIO_LOW, 1000);
+	plmi2_workflow(n, 1, PRIO_LOW, 1000);
 	terminate(n, uuid_n(1), 3, 2000);
 	exit_with(n, uuid_n(1), 0, 2000);
 	/* Now: 1 Terminated, 2 Running, 3-4 Submitted.  "Crash" and restore
@@ -369,8 +313,6 @@ main(void)
 		    test_schedule_rejects_bad_requests, setup1, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_interactive_overtakes_low, setup1, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_cancel_cascades_and_stops_process, setup1, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_crash_retried_then_failed, setup1, teardown),
 		cmocka_unit_test_setup_teardown(

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "node.h"
+#include "peer.h"
 #include "task.h"
 #include "taskdesc.h"
 #include "wire.h"
@@ -57,6 +58,23 @@ plmi2_descs(struct taskdesc_set *set)
 	desc(set, "anomaly_detection", 1, 0, 1, "segmentation", 1);
 	desc(set, "free", 1, 0, 0);
 	desc(set, "any", 1, 0, 1, "", 0);
+}
+
+/* A node called name with the sample descriptions (already in set). */
+static inline struct node *
+test_node_named(const struct taskdesc_set *set, const char *name, int slots)
+{
+	struct node_config	cfg;
+	struct node		*n;
+
+	memset(&cfg, 0, sizeof cfg);
+	snprintf(cfg.name, sizeof cfg.name, "%s", name);
+	cfg.slots = slots;
+	cfg.max_attempts = 3;
+	cfg.ageing_ms = 60000;
+	n = node_new(&cfg, set);
+	assert_non_null(n);
+	return n;
 }
 
 static inline struct node *
@@ -117,6 +135,28 @@ sched(struct node *n, int k, const char *exec, int prio, int64_t now,
 	    256);
 }
 
+/* Schedule the four-task workflow of thesis Table 4.1 as tasks 1-4. */
+static inline void
+plmi2_workflow(struct node *n, int base, int prio, int64_t now)
+{
+	struct task_binding g[3], s[3], a[1];
+
+	assert_int_equal(sched(n, base, "import", prio, now, 0, NULL, NULL), 0);
+	memcpy(g[0].uuid, uuid_n(base), sizeof g[0].uuid); g[0].nth = 1;
+	memcpy(g[1].uuid, uuid_n(base), sizeof g[1].uuid); g[1].nth = 2;
+	memcpy(g[2].uuid, uuid_n(base), sizeof g[2].uuid); g[2].nth = 3;
+	assert_int_equal(sched(n, base + 1, "georeferencing", prio, now, 3, g,
+	    NULL), 0);
+	memcpy(s[0].uuid, uuid_n(base), sizeof s[0].uuid); s[0].nth = 1;
+	memcpy(s[1].uuid, uuid_n(base + 1), sizeof s[1].uuid); s[1].nth = 1;
+	memcpy(s[2].uuid, uuid_n(base + 1), sizeof s[2].uuid); s[2].nth = 2;
+	assert_int_equal(sched(n, base + 2, "segmentation", prio, now, 3, s,
+	    NULL), 0);
+	memcpy(a[0].uuid, uuid_n(base + 2), sizeof a[0].uuid); a[0].nth = 1;
+	assert_int_equal(sched(n, base + 3, "anomaly_detection", prio, now, 1,
+	    a, NULL), 0);
+}
+
 /* How many actions of type for uuid (NULL: any) are in the outbox. */
 static inline int
 count_actions(struct node *n, enum action_type type, const char *uuid)
@@ -130,6 +170,78 @@ count_actions(struct node *n, enum action_type type, const char *uuid)
 		    strcmp(o->v[i].uuid, uuid) == 0))
 			c++;
 	return c;
+}
+
+/*
+ * A datagram from peer `sender` with this body, through the real codec,
+ * as the shell hands it to the core.
+ */
+static inline void
+hear(struct node *n, const char *sender, const char *body, int64_t now)
+{
+	struct peer_msg	*m = malloc(sizeof *m);
+	char		 text[DATAGRAM_MAX + 128], err[128];
+	int		 hl;
+
+	assert_non_null(m);
+	hl = peer_header(text, sizeof text, "test", sender, 1, 7000);
+	snprintf(text + hl, sizeof text - hl, "%s", body);
+	if (peer_parse(text, strlen(text), m, err, sizeof err) == -1)
+		fail_msg("%s: %s", err, text);
+	node_peer_msg(n, m, "10.0.0.9:7000", now);
+	free(m);
+}
+
+/* A heartbeat from an idle one-slot peer that is not master. */
+static inline void
+hear_alive(struct node *n, const char *sender, int64_t now)
+{
+	hear(n, sender, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600", now);
+}
+
+/* The body of the k-th datagram (0 first) starting with prefix sent to
+ * peer (NULL: broadcast), or NULL. */
+static inline const char *
+sent_nth(struct node *n, const char *peer, const char *prefix, int k)
+{
+	const struct outbox	*o = node_outbox(n);
+	size_t			 i;
+
+	for (i = 0; i < o->n; i++) {
+		const struct action *a = &o->v[i];
+		if (a->type != (peer != NULL ? ACT_UNICAST : ACT_BROADCAST) ||
+		    (peer != NULL && strcmp(a->peer, peer) != 0) ||
+		    strncmp(a->text, prefix, strlen(prefix)) != 0)
+			continue;
+		if (k-- == 0)
+			return a->text;
+	}
+	return NULL;
+}
+
+static inline const char *
+sent(struct node *n, const char *peer, const char *prefix)
+{
+	return sent_nth(n, peer, prefix, 0);
+}
+
+/* A log line of the outbox containing text, or NULL. */
+static inline const char *
+logged(struct node *n, const char *text)
+{
+	const struct outbox	*o = node_outbox(n);
+	size_t			 i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->v[i].type == ACT_LOG && strstr(o->v[i].text, text))
+			return o->v[i].text;
+	return NULL;
+}
+
+static inline void
+clear(struct node *n)
+{
+	outbox_clear(node_outbox(n));
 }
 
 static inline void

@@ -1,0 +1,204 @@
+/*
+ * test_dequeue.c -- the distributed dequeue (dequeue.c, thesis Algorithm
+ * 3.2 and the rank rule of Figure 3.11) of one node, its peers played
+ * by datagrams through the real codec.
+ */
+#include "testutil.h"
+
+struct fixture {
+	struct node		*n;
+	struct taskdesc_set	 set;
+};
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+
+	f->n = test_node(&f->set, 1);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	node_free(f->n);
+	taskdesc_clear(&f->set);
+	free(f);
+	return 0;
+}
+
+/* alpha follows beta, master of epoch 1, busy on its one slot. */
+static void
+join(struct node *n)
+{
+	node_start(n, 0);
+	hear(n, "beta", "NEW_MASTER 1", 10);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600", 10);
+	clear(n);
+}
+
+static const char *
+try_for(int k, int64_t ts)
+{
+	static char	buf[128];
+
+	snprintf(buf, sizeof buf, "TRY_DEQUEUE %s %lld", uuid_n(k),
+	    (long long)ts);
+	return buf;
+}
+
+static void
+test_alone_a_task_starts_at_once(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+
+	node_start(n, 0);
+	clear(n);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+}
+
+static void
+test_with_peers_propose_then_start_after_the_window(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+
+	join(n);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(1, 100));
+	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
+	node_tick(n, 109);
+	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
+	node_tick(n, 110);	/* the 10 ms window closed */
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+}
+
+static void
+test_an_earlier_proposal_wins_then_next_in_rank(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+
+	join(n);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 101, 0, NULL, NULL), 0);
+	/* One race at a time: no proposal for task 2 yet. */
+	assert_null(sent_nth(n, NULL, "TRY_DEQUEUE", 1));
+	hear(n, "gamma", try_for(1, 99), 105);
+	clear(n);
+	node_tick(n, 110);
+	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
+	assert_non_null(logged(n, "to 1 node; next try at rank 1"));
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_READY);
+	/* Lost to one: try position 1 of the queue, not the head again. */
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(2, 110));
+	node_tick(n, 120);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(2)), 1);
+}
+
+static void
+test_ties_go_to_the_lower_name(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+
+	join(n);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	hear(n, "zeta", try_for(1, 100), 101);		/* we beat zeta */
+	node_tick(n, 110);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
+}
+
+static void
+test_a_claimed_task_is_left_for_the_claim_memory(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+
+	join(n);
+	/* gamma proposed before the task reached us. */
+	hear(n, "gamma", try_for(1, 95), 96);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	/* Nobody took it within 4 windows: now it is ours to try. */
+	clear(n);
+	node_tick(n, 136);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	node_tick(n, 140);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(1, 140));
+	node_tick(n, 150);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
+}
+
+static void
+test_idle_rank_spreads_the_first_proposals(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+
+	join(n);
+	/* aaron is idle and sorts before us: it takes the head. */
+	hear_alive(n, "aaron", 20);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 101, 0, NULL, NULL), 0);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(2, 101));
+}
+
+static void
+test_the_runner_answers_a_late_proposal(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+	const char	*st;
+
+	node_start(n, 0);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	hear_alive(n, "beta", 200);
+	clear(n);
+	/* beta missed our STATE Running: it is told within its window. */
+	hear(n, "beta", try_for(1, 201), 201);
+	st = sent(n, "beta", "STATE ");
+	assert_non_null(st);
+	assert_non_null(strstr(st, " st=Running "));
+	assert_non_null(strstr(st, " on=alpha "));
+	clear(n);
+	/* Not again within one window. */
+	hear(n, "beta", try_for(1, 205), 205);
+	assert_null(sent(n, "beta", "STATE "));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+		    test_alone_a_task_starts_at_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_with_peers_propose_then_start_after_the_window, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_an_earlier_proposal_wins_then_next_in_rank, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_ties_go_to_the_lower_name,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_a_claimed_task_is_left_for_the_claim_memory, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_idle_rank_spreads_the_first_proposals, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_the_runner_answers_a_late_proposal, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("dequeue", tests, NULL, NULL);
+}

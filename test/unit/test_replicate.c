@@ -1,0 +1,281 @@
+/*
+ * test_replicate.c -- records among nodes (replicate.c, antientropy.c):
+ * ENQUEUE and its acknowledgement, merging by the shared rule, answers to
+ * stale senders, duplicate runs, failure detection of remote runs, and
+ * the digest exchange.  One node under test; the others are played by
+ * datagrams, or are real nodes whose outbox we forward.
+ */
+#include "testutil.h"
+
+struct fixture {
+	struct node		*n;	/* alpha, under test */
+	struct node		*b;	/* beta, a real peer */
+	struct taskdesc_set	 set;
+};
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+
+	f->n = test_node(&f->set, 1);
+	f->b = test_node_named(&f->set, "beta", 1);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	node_free(f->n);
+	node_free(f->b);
+	taskdesc_clear(&f->set);
+	free(f);
+	return 0;
+}
+
+/* alpha follows beta, master of epoch 1. */
+static void
+join(struct node *n)
+{
+	node_start(n, 0);
+	hear(n, "beta", "NEW_MASTER 1", 10);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600", 10);
+	clear(n);
+}
+
+/* alpha alone becomes master of epoch 1 at t=100. */
+static void
+master(struct node *n)
+{
+	node_start(n, 0);
+	node_tick(n, 50);
+	node_tick(n, 100);
+	assert_true(node_is_master(n));
+	clear(n);
+}
+
+/* Forward what beta broadcast (ENQUEUE or STATE) to alpha. */
+static void
+forward(struct fixture *f, const char *prefix, int64_t now)
+{
+	char	body[DATAGRAM_MAX];
+
+	assert_non_null(sent(f->b, NULL, prefix));
+	snprintf(body, sizeof body, "%s", sent(f->b, NULL, prefix));
+	clear(f->b);
+	hear(f->n, "beta", body, now);
+}
+
+static void
+test_master_acks_an_enqueue(void **state)
+{
+	struct fixture	*f = *state;
+	char		 ack[64];
+
+	master(f->n);
+	node_set_volunteer(f->b, 0, "busy", 150);	/* beta keeps it Ready */
+	assert_int_equal(sched(f->b, 1, "free", PRIO_LOW, 200, 0, NULL, NULL),
+	    0);
+	forward(f, "ENQUEUE ", 201);
+	assert_int_equal(state_of(f->n, uuid_n(1)), TASK_READY);
+	snprintf(ack, sizeof ack, "ENQUEUE_ACK %s", uuid_n(1));
+	assert_string_equal(sent(f->n, "beta", "ENQUEUE_ACK"), ack);
+	assert_int_equal(count_actions(f->n, ACT_JOURNAL, uuid_n(1)), 1);
+}
+
+static void
+test_enqueue_resent_until_the_master_acks(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+	char		 ack[64];
+
+	join(n);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	assert_non_null(sent(n, NULL, "ENQUEUE "));
+	assert_int_equal(status_of(n).unacked, 1);
+	clear(n);
+	node_tick(n, 250);			/* housekeeping */
+	assert_non_null(sent(n, NULL, "ENQUEUE "));
+	/* Only the master's acknowledgement counts. */
+	snprintf(ack, sizeof ack, "ENQUEUE_ACK %s", uuid_n(1));
+	hear(n, "gamma", ack, 260);
+	assert_int_equal(status_of(n).unacked, 1);
+	hear(n, "beta", ack, 270);
+	assert_int_equal(status_of(n).unacked, 0);
+	clear(n);
+	node_tick(n, 500);
+	assert_null(sent(n, NULL, "ENQUEUE "));
+}
+
+static void
+test_a_newer_record_is_adopted(void **state)
+{
+	struct fixture	*f = *state;
+	char		 err[128];
+
+	master(f->n);
+	node_set_volunteer(f->b, 0, "busy", 150);
+	assert_int_equal(sched(f->b, 1, "free", PRIO_LOW, 200, 0, NULL, NULL),
+	    0);
+	forward(f, "ENQUEUE ", 201);
+	assert_int_equal(node_cancel(f->b, uuid_n(1), 300, err, sizeof err),
+	    0);
+	clear(f->n);
+	forward(f, "STATE ", 301);
+	assert_int_equal(state_of(f->n, uuid_n(1)), TASK_CANCELLED);
+	assert_string_equal(node_find(f->n, uuid_n(1))->reason,
+	    "cancelled-by-client");
+	assert_int_equal(count_actions(f->n, ACT_JOURNAL, uuid_n(1)), 1);
+}
+
+static void
+test_a_stale_sender_is_told_once_per_interval(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+	char		 stale[DATAGRAM_MAX], err[128];
+
+	node_start(n, 0);
+	node_set_volunteer(n, 0, "busy", 0);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	/* What beta would send if it missed our cancel: version 1. */
+	snprintf(stale, sizeof stale, "STATE %s",
+	    sent(n, NULL, "ENQUEUE ") + strlen("ENQUEUE "));
+	assert_int_equal(node_cancel(n, uuid_n(1), 200, err, sizeof err), 0);
+	hear_alive(n, "beta", 300);
+	clear(n);
+	hear(n, "beta", stale, 300);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_CANCELLED);
+	assert_non_null(strstr(sent(n, "beta", "STATE "), " st=Cancelled "));
+	clear(n);
+	hear(n, "beta", stale, 400);		/* within 250 ms: no echo */
+	assert_null(sent(n, "beta", "STATE "));
+	hear(n, "beta", stale, 560);
+	assert_non_null(sent(n, "beta", "STATE "));
+}
+
+static void
+test_duplicate_run_the_one_further_on_stays(void **state)
+{
+	struct fixture		*f = *state;
+	struct node		*n = f->n;
+	struct runner_msg	 m;
+	struct task		*t;
+
+	node_start(n, 0);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	t = node_find(n, uuid_n(1));
+	assert_int_equal(t->ver, 2);		/* scheduled, started */
+	memset(&m, 0, sizeof m);
+	m.type = RMSG_PROGRESS;
+	m.percent = 10;
+	node_runner_msg(n, uuid_n(1), &m, 150);
+	clear(n);
+	/* beta, 5 % in, stops; then gamma, 50 % in, wins over us. */
+	hear(n, "beta", "PROGRESS 00000000-0000-4000-8000-000000000001 5 2",
+	    200);
+	assert_int_equal(count_actions(n, ACT_STOP, NULL), 0);
+	assert_non_null(sent(n, NULL, "STATE "));	/* ours stays */
+	assert_int_equal(status_of(n).duplicates, 0);
+	clear(n);
+	hear(n, "gamma", "PROGRESS 00000000-0000-4000-8000-000000000001 50 3",
+	    210);
+	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
+	assert_string_equal(node_find(n, uuid_n(1))->running_on, "gamma");
+	assert_int_equal(status_of(n).duplicates, 1);
+	assert_non_null(logged(n, "ours (10%) stops"));
+}
+
+static void
+test_a_silent_remote_run_goes_back_to_ready(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+	char		 get[64];
+	int64_t		 t;
+
+	join(n);
+	/* PROGRESS of a task we never heard of: ask the master. */
+	hear(n, "beta", "PROGRESS 00000000-0000-4000-8000-000000000001 10 2",
+	    20);
+	snprintf(get, sizeof get, "GET_TASK %s", uuid_n(1));
+	assert_string_equal(sent(n, "beta", "GET_TASK"), get);
+	/* beta runs it (beta alone starts it at once). */
+	node_start(f->b, 30);
+	assert_int_equal(sched(f->b, 1, "free", PRIO_LOW, 30, 0, NULL, NULL),
+	    0);
+	forward(f, "STATE ", 40);
+	assert_string_equal(node_find(n, uuid_n(1))->running_on, "beta");
+	/* Then nothing from it: first a question, then back to Ready. */
+	for (t = 250; t <= 2000; t += 250) {
+		hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600", t);
+		node_tick(n, t);
+	}
+	clear(n);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600", 2250);
+	node_tick(n, 2250);
+	assert_string_equal(sent(n, "beta", "GET_TASK"), get);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	/* It is given two more progress intervals to answer. */
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600", 2750);
+	node_tick(n, 2750);
+	assert_null(logged(n, "no progress from beta"));
+	clear(n);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600", 3000);
+	node_tick(n, 3000);
+	assert_non_null(logged(n, "no progress from beta"));
+	assert_non_null(sent(n, NULL, "STATE "));
+	assert_int_equal(node_find(n, uuid_n(1))->failures, 0);
+	assert_int_not_equal(strcmp(node_find(n, uuid_n(1))->running_on,
+	    "beta"), 0);
+}
+
+static void
+test_a_lasting_digest_difference_syncs(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+	int		 i;
+
+	join(n);
+	/* The master's digest differs from ours three times running. */
+	for (i = 0; i < 2; i++) {
+		hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 1 abc 7600",
+		    2100 + i);
+		assert_null(sent(n, "beta", "TASKS_TRANSFER"));
+	}
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 1 abc 7600", 2103);
+	assert_non_null(logged(n, "state differs from master beta's"));
+	assert_non_null(sent(n, "beta", "TASKS_TRANSFER"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_master_acks_an_enqueue,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_enqueue_resent_until_the_master_acks, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_a_newer_record_is_adopted,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_a_stale_sender_is_told_once_per_interval, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_duplicate_run_the_one_further_on_stays, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_a_silent_remote_run_goes_back_to_ready, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_a_lasting_digest_difference_syncs, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("replicate", tests, NULL, NULL);
+}
