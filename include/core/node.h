@@ -89,7 +89,10 @@ struct node_exit {
 	int	signo;		/* terminating signal, or 0 */
 };
 
-/* A new node (NULL: out of memory); node_free() frees it. */
+/* Every field at its default (volery.conf(5)). */
+void	node_config_default(struct node_config *);
+/* A new node (NULL: out of memory, or a config no node can run with:
+ * start from node_config_default()); node_free() frees it. */
 struct node *node_new(const struct node_config *,
 	    const struct taskdesc_set *);
 void	node_free(struct node *);

@@ -11,13 +11,13 @@
 #include "bounds.h"
 
 enum log_level {
-	LOG_DEBUG,
-	LOG_INFO,
-	LOG_NORMAL,
-	LOG_WARNING,
-	LOG_ERROR,
+	VLOG_DEBUG,
+	VLOG_INFO,
+	VLOG_NORMAL,
+	VLOG_WARNING,
+	VLOG_ERROR,
 };
-#define LOG_NLEVELS 5
+#define VLOG_NLEVELS 5
 
 enum action_type {
 	ACT_LOG,	/* level, text */

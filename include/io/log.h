@@ -13,6 +13,19 @@ int	log_reopen(void);
 void	log_close(void);
 void	log_msg(enum log_level, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+/*
+ * The verbs of OpenBSD daemons: log_warn and fatal append ": " and
+ * strerror(errno); the -x forms do not.  fatal and fatalx log at error
+ * level and exit(1).
+ */
+void	log_debug(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	log_warnx(const char *, ...) __attribute__((format(printf, 1, 2)));
+void	fatal(const char *, ...)
+	    __attribute__((format(printf, 1, 2), noreturn));
+void	fatalx(const char *, ...)
+	    __attribute__((format(printf, 1, 2), noreturn));
 void	log_escape(char *dst, size_t size, const char *src, size_t len);
 
 #endif

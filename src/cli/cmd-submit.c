@@ -133,7 +133,7 @@ cmd_submit_exec(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_usage(&cmd_submit_entry);
-	log_open(NULL, LOG_WARNING, 1);
+	log_open(NULL, VLOG_WARNING, 1);
 	if (access(argv[optind], R_OK) == -1)
 		return cmd_fail("%s: %s", argv[optind], strerror(errno));
 	if (wf_load(argv[optind], &wf, err, sizeof err) > 0) {

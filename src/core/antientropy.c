@@ -92,7 +92,7 @@ antientropy_recv_heartbeat(struct node *n, const struct peer_msg *m,
 		r->mismatches = 0;
 	if (r->mismatches >= 3 &&
 	    now - r->last_sync >= n->cfg.node_timeout_ms) {
-		outbox_log(&n->out, LOG_INFO, "state differs from master "
+		outbox_log(&n->out, VLOG_INFO, "state differs from master "
 		    "%s's; synchronising", election_master(n));
 		antientropy_sync(n, now);
 	}

@@ -32,7 +32,7 @@ cascade_make_ready(struct node *n, struct task *t, int64_t now)
 	t->state = TASK_READY;
 	t->ready_ms = now;
 	if (readyq_push(&n->ready, t) == -1)
-		outbox_log(&n->out, LOG_ERROR,
+		outbox_log(&n->out, VLOG_ERROR,
 		    "out of memory queueing task %s", t->uuid);
 }
 
@@ -71,7 +71,7 @@ cascade_bind_outputs(struct node *n, const struct task *from, int64_t now)
 		if (!bound)
 			continue;
 		if (stale && t->state != TASK_SUBMITTED) {
-			outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} "
+			outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} "
 			    "name{%s} ran on a result of %s that was not "
 			    "kept; redone", t->uuid, t->exec, from->uuid);
 			cascade_redo(n, t, now);
@@ -79,7 +79,7 @@ cascade_bind_outputs(struct node *n, const struct task *from, int64_t now)
 		}
 		if (t->state == TASK_SUBMITTED && task_inputs_bound(t)) {
 			cascade_make_ready(n, t, now);
-			node_log_task(n, LOG_INFO, t, NULL);
+			node_log_task(n, VLOG_INFO, t, NULL);
 		}
 		replicate_changed(n, t);
 	}
@@ -124,7 +124,7 @@ cascade_end_dependents(struct node *n, const struct task *t, int64_t now)
 			d->end_ms = now;
 			snprintf(d->reason, sizeof d->reason, "%s", why);
 			run_stop(n, d);
-			node_log_task(n, LOG_WARNING, d, why);
+			node_log_task(n, VLOG_WARNING, d, why);
 			replicate_changed(n, d);
 			cascade_end_dependents(n, d, now);
 			break;
@@ -180,7 +180,7 @@ cascade_end_tree(struct node *n, struct task *t, enum task_state state,
 	t->end_ms = now;
 	snprintf(t->reason, sizeof t->reason, "%s", reason);
 	run_stop(n, t);
-	node_log_task(n, state == TASK_FAILED ? LOG_ERROR : LOG_WARNING, t,
+	node_log_task(n, state == TASK_FAILED ? VLOG_ERROR : VLOG_WARNING, t,
 	    reason);
 	replicate_publish(n, t);
 	cascade_end_dependents(n, t, now);
@@ -202,7 +202,7 @@ cascade_derive(struct node *n, struct task *t, int64_t now)
 		if (!task_inputs_bound(t))
 			t->state = TASK_SUBMITTED;
 		else if (readyq_push(&n->ready, t) == -1)
-			outbox_log(&n->out, LOG_ERROR, "out of memory");
+			outbox_log(&n->out, VLOG_ERROR, "out of memory");
 		break;
 	case TASK_RUNNING:
 		t->heard_ms = now;

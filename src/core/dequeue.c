@@ -142,7 +142,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		memcpy(m.uuid, t->uuid, sizeof m.uuid);
 		m.timestamp = now;
 		outbox_peer(&n->out, NULL, &m);
-		outbox_log(&n->out, LOG_DEBUG, "TRY_DEQUEUE UUID[%s] was "
+		outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s] was "
 		    "broadcast to all servers (position %zu of %zu, idle "
 		    "rank %d of %d)", t->uuid, k, len,
 		    peertab_last_idle_rank(n), peertab_live(n));
@@ -174,12 +174,12 @@ decide(struct node *n, int64_t now)
 	}
 	if (dq->lost == 0 && t != NULL && t->state == TASK_READY &&
 	    run_count(n) < n->cfg.slots) {
-		outbox_log(&n->out, LOG_DEBUG, "I won the race to dequeue "
+		outbox_log(&n->out, VLOG_DEBUG, "I won the race to dequeue "
 		    "task UUID[%s]", t->uuid);
 		run_start(n, t, now);
 	} else if (dq->lost > 0) {
 		dq->rank = dq->lost;
-		outbox_log(&n->out, LOG_DEBUG, "lost the race for task "
+		outbox_log(&n->out, VLOG_DEBUG, "lost the race for task "
 		    "UUID[%s] to %d node%s; next try at rank %d", dq->uuid,
 		    dq->lost, dq->lost == 1 ? "" : "s", dq->rank);
 	}
@@ -201,7 +201,7 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 		t->replied_ms = now;
 		replicate_send(n, m->sender, PEER_STATE, t);
 	}
-	outbox_log(&n->out, LOG_DEBUG, "TRY_DEQUEUE UUID[%s] from %s "
+	outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s] from %s "
 	    "processed", m->uuid, m->sender);
 }
 

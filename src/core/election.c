@@ -95,7 +95,7 @@ start_election(struct node *n, int64_t now)
 	m.map_size = c.map_size;
 	m.timestamp = c.timestamp;
 	outbox_peer(&n->out, NULL, &m);
-	outbox_log(&n->out, LOG_DEBUG, "master election: my candidacy "
+	outbox_log(&n->out, VLOG_DEBUG, "master election: my candidacy "
 	    "reputation %d, %llu tasks", c.reputation,
 	    (unsigned long long)c.map_size);
 }
@@ -116,10 +116,10 @@ follow_master(struct node *n, const char *name, uint64_t epoch, int64_t now)
 	e->join_deadline = -1;
 	e->active = 0;
 	if (was_master && !node_is_master(n))
-		outbox_log(&n->out, LOG_WARNING, "stepping down: %s is master "
+		outbox_log(&n->out, VLOG_WARNING, "stepping down: %s is master "
 		    "of epoch %llu", name, (unsigned long long)epoch);
 	else
-		outbox_log(&n->out, LOG_INFO, "%s is the master (epoch %llu)",
+		outbox_log(&n->out, VLOG_INFO, "%s is the master (epoch %llu)",
 		    name, (unsigned long long)epoch);
 	if (node_is_master(n))
 		replicate_became_master(n);
@@ -142,7 +142,7 @@ decide(struct node *n, int64_t now)
 		return;
 	}
 	epoch = peertab_highest_epoch(n, e->epoch) + 1;
-	outbox_log(&n->out, LOG_NORMAL, "I won the master election (epoch "
+	outbox_log(&n->out, VLOG_NORMAL, "I won the master election (epoch "
 	    "%llu)", (unsigned long long)epoch);
 	follow_master(n, n->cfg.name, epoch, now);
 	announce(n, NULL);
@@ -191,7 +191,7 @@ election_recv_heartbeat(struct node *n, const struct peer_msg *m,
 	if (!m->master && strcmp(m->sender, e->master) == 0) {
 		/* Ours is not master any more (it restarted, or stepped
 		 * down): who is? */
-		outbox_log(&n->out, LOG_INFO, "%s is no longer the master; "
+		outbox_log(&n->out, VLOG_INFO, "%s is no longer the master; "
 		    "asking who is", m->sender);
 		e->master[0] = '\0';
 		send_simple(n, NULL, PEER_WHO_IS_MASTER);
@@ -267,7 +267,7 @@ election_check_master(struct node *n, int64_t now)
 
 	if (e->master[0] != '\0' && !node_is_master(n) &&
 	    now - e->master_heard > n->cfg.node_timeout_ms) {
-		outbox_log(&n->out, LOG_WARNING, "master %s is silent; "
+		outbox_log(&n->out, VLOG_WARNING, "master %s is silent; "
 		    "electing a new one", e->master);
 		e->master[0] = '\0';
 		send_simple(n, NULL, PEER_START_ELECTION);

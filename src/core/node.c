@@ -23,28 +23,45 @@
 #include "peer.h"
 #include "wire.h"
 
+/*
+ * The defaults, once: volery.conf(5) documents them and config.c starts
+ * from them.  Windows are sized for a LAN: milliseconds.
+ */
+void
+node_config_default(struct node_config *c)
+{
+	memset(c, 0, sizeof *c);
+	snprintf(c->name, sizeof c->name, "node");
+	c->slots = 1;
+	c->max_attempts = 3;
+	c->ageing_ms = 600000;
+	c->reputation = 10;
+	c->dequeue_window_ms = 10;
+	c->election_window_ms = 50;
+	c->progress_interval_ms = 250;
+	c->failure_timeout_ms = 2000;
+	c->node_timeout_ms = 2000;
+}
+
+/* What no node can run with: the caller checked ranges before (config.c). */
+static int
+config_valid(const struct node_config *c)
+{
+	return task_name_valid(c->name) && c->slots >= 1 &&
+	    c->max_attempts >= 1 && c->ageing_ms >= 0 &&
+	    c->dequeue_window_ms >= 1 && c->election_window_ms >= 1 &&
+	    c->progress_interval_ms >= 1 && c->failure_timeout_ms >= 1 &&
+	    c->node_timeout_ms >= 1;
+}
+
 struct node *
 node_new(const struct node_config *cfg, const struct taskdesc_set *descs)
 {
 	struct node	*n;
 
-	if ((n = calloc(1, sizeof *n)) == NULL)
+	if (!config_valid(cfg) || (n = calloc(1, sizeof *n)) == NULL)
 		return NULL;
 	n->cfg = *cfg;
-	if (n->cfg.slots < 1)
-		n->cfg.slots = 1;
-	if (n->cfg.max_attempts < 1)
-		n->cfg.max_attempts = 1;
-	if (n->cfg.dequeue_window_ms < 1)
-		n->cfg.dequeue_window_ms = 10;
-	if (n->cfg.election_window_ms < 1)
-		n->cfg.election_window_ms = 50;
-	if (n->cfg.progress_interval_ms < 1)
-		n->cfg.progress_interval_ms = 250;
-	if (n->cfg.failure_timeout_ms < 1)
-		n->cfg.failure_timeout_ms = 2000;
-	if (n->cfg.node_timeout_ms < 1)
-		n->cfg.node_timeout_ms = 2000;
 	n->descs = descs;
 	taskmap_init(&n->map);
 	readyq_init(&n->ready);

@@ -10,7 +10,7 @@
 #include "outbox.h"
 #include "peer.h"
 
-static const char *level_names[LOG_NLEVELS] = {
+static const char *level_names[VLOG_NLEVELS] = {
 	"debug", "info", "normal", "warning", "error",
 };
 
@@ -119,7 +119,7 @@ outbox_peer(struct outbox *o, const char *peer, const struct peer_msg *m)
 	char		 body[DATAGRAM_MAX];
 
 	if (peer_encode(m, body, sizeof body) == -1) {
-		outbox_log(o, LOG_ERROR, "%s does not fit a datagram; not "
+		outbox_log(o, VLOG_ERROR, "%s does not fit a datagram; not "
 		    "sent", peer_type_name(m->type));
 		return;
 	}
@@ -145,7 +145,7 @@ outbox_log(struct outbox *o, enum log_level level, const char *fmt, ...)
 const char *
 log_level_name(enum log_level l)
 {
-	return (unsigned)l < LOG_NLEVELS ? level_names[l] : "?";
+	return (unsigned)l < VLOG_NLEVELS ? level_names[l] : "?";
 }
 
 int
@@ -153,7 +153,7 @@ log_level_parse(const char *s, enum log_level *out)
 {
 	int	i;
 
-	for (i = 0; i < LOG_NLEVELS; i++) {
+	for (i = 0; i < VLOG_NLEVELS; i++) {
 		if (strcasecmp(s, level_names[i]) == 0) {
 			*out = i;
 			return 0;

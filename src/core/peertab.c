@@ -83,14 +83,14 @@ peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
 		snprintf(p->volunteer, sizeof p->volunteer, "?");
 		snprintf(p->client_addr, sizeof p->client_addr, "-");
 		p->incarnation = m->incarnation;
-		outbox_log(&n->out, LOG_INFO, "node %s joined (at %s)",
+		outbox_log(&n->out, VLOG_INFO, "node %s joined (at %s)",
 		    m->sender, addr);
 	} else if (p->incarnation != m->incarnation) {
-		outbox_log(&n->out, LOG_INFO, "node %s restarted", p->name);
+		outbox_log(&n->out, VLOG_INFO, "node %s restarted", p->name);
 		p->incarnation = m->incarnation;
 		p->master = 0;
 	} else if (!p->alive)
-		outbox_log(&n->out, LOG_INFO, "node %s is back", p->name);
+		outbox_log(&n->out, VLOG_INFO, "node %s is back", p->name);
 	snprintf(p->addr, sizeof p->addr, "%s", addr);
 	p->heard_ms = now;
 	*woke = !p->alive;
@@ -160,7 +160,7 @@ peertab_sweep(struct node *n, int64_t now)
 			p->alive = 0;
 			pt->nlive--;
 			pt->idle_dirty = 1;
-			outbox_log(&n->out, LOG_WARNING, "node %s silent for "
+			outbox_log(&n->out, VLOG_WARNING, "node %s silent for "
 			    "%lld ms: dead", p->name,
 			    (long long)(now - p->heard_ms));
 		}

@@ -45,7 +45,7 @@ replicate_send(struct node *n, const char *peer, enum peer_type type,
 	int		len;
 
 	if ((len = wire_task_encode(t, rec, sizeof rec - 256)) == -1) {
-		outbox_log(&n->out, LOG_ERROR, "Task UUID{%s} does not fit a "
+		outbox_log(&n->out, VLOG_ERROR, "Task UUID{%s} does not fit a "
 		    "datagram; not sent", t->uuid);
 		return;
 	}
@@ -95,13 +95,13 @@ resolve_duplicate(struct node *n, struct task *t, const char *other,
 {
 	if (rules_run_beats(t->progress, n->cfg.name, other_progress, other)) {
 		/* Ours stays: make every node believe it. */
-		outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} also runs on "
+		outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} also runs on "
 		    "%s (%d%%); ours (%d%%) stays", t->uuid, other,
 		    other_progress, t->progress);
 		replicate_publish(n, t);
 		return 1;
 	}
-	outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} also runs on %s "
+	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} also runs on %s "
 	    "(%d%%); ours (%d%%) stops", t->uuid, other, other_progress,
 	    t->progress);
 	n->replicate.duplicates++;
@@ -206,7 +206,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 
 	if ((r = wire_task_decode(m->record, m->record_len, err,
 	    sizeof err)) == NULL) {
-		outbox_log(&n->out, LOG_DEBUG, "bad %s from %s: %s; dropped",
+		outbox_log(&n->out, VLOG_DEBUG, "bad %s from %s: %s; dropped",
 		    peer_type_name(m->type), m->sender, err);
 		uuid[0] = '\0';
 		return;
@@ -219,7 +219,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 			task_free(r);
 			return;
 		}
-		node_log_task(n, LOG_INFO, r, NULL);
+		node_log_task(n, VLOG_INFO, r, NULL);
 		cascade_derive(n, r, now);
 		return;
 	}
@@ -244,11 +244,11 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 	}
 	if ((t = adopt(n, t, r)) == NULL)
 		return;
-	outbox_log(&n->out, LOG_DEBUG, "Task UUID{%s} State{%s} received "
+	outbox_log(&n->out, VLOG_DEBUG, "Task UUID{%s} State{%s} received "
 	    "from {%s}", t->uuid, task_state_name(t->state), m->sender);
 	if (t->state == TASK_TERMINATED || t->state == TASK_READY ||
 	    task_is_final(t->state))
-		node_log_task(n, LOG_INFO, t, NULL);
+		node_log_task(n, VLOG_INFO, t, NULL);
 	cascade_derive(n, t, now);
 }
 
@@ -372,7 +372,7 @@ detect_failure(struct node *n, struct task *t, int64_t now)
 			get_task(n, master, t->uuid);
 		return;
 	}
-	outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} name{%s}: no progress "
+	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s}: no progress "
 	    "from %s for %lld ms; back to Ready", t->uuid, t->exec,
 	    t->running_on, (long long)(now - t->heard_ms));
 	t->suspect = 0;

@@ -51,7 +51,7 @@ run_start(struct node *n, struct task *t, int64_t now)
 	t->run_error[0] = '\0';
 	snprintf(t->running_on, sizeof t->running_on, "%s", n->cfg.name);
 	n->runs.running++;
-	node_log_task(n, LOG_INFO, t, NULL);
+	node_log_task(n, VLOG_INFO, t, NULL);
 	replicate_publish(n, t);
 	outbox_task(&n->out, ACT_START, t->uuid);
 }
@@ -74,7 +74,7 @@ run_stop_all(struct node *n, int64_t now)
 	while ((t = taskmap_next(&n->map, &it)) != NULL) {
 		if (t->run != RUN_ACTIVE || t->state != TASK_RUNNING)
 			continue;
-		outbox_log(&n->out, LOG_NORMAL, "Task UUID{%s} name{%s} "
+		outbox_log(&n->out, VLOG_NORMAL, "Task UUID{%s} name{%s} "
 		    "stopped with the node; back to Ready", t->uuid, t->exec);
 		run_stop(n, t);
 		cascade_make_ready(n, t, now);
@@ -131,7 +131,7 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 		if (!suspendable(n, t))
 			continue;
 		if (d->vacate && t->suspended) {
-			outbox_log(&n->out, LOG_NORMAL, "Task UUID{%s} "
+			outbox_log(&n->out, VLOG_NORMAL, "Task UUID{%s} "
 			    "name{%s} vacated from %s: suspended too long; "
 			    "back to Ready", t->uuid, t->exec, n->cfg.name);
 			run_stop(n, t);
@@ -141,7 +141,7 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 			t->suspended = d->suspend != 0;
 			outbox_task(&n->out, t->suspended ? ACT_SUSPEND :
 			    ACT_RESUME, t->uuid);
-			node_log_task(n, LOG_INFO, t, t->suspended ?
+			node_log_task(n, VLOG_INFO, t, t->suspended ?
 			    "the host's user is back" : "the host is idle again");
 			replicate_publish(n, t);
 		}
@@ -156,7 +156,7 @@ run_failed(struct node *n, struct task *t, const char *why)
 	if (t->run_error[0] != '\0')
 		return;
 	snprintf(t->run_error, sizeof t->run_error, "%s", why);
-	outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} name{%s} run failed "
+	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s} run failed "
 	    "on %s: %s", t->uuid, t->exec, n->cfg.name, why);
 	run_stop(n, t);
 }
@@ -186,7 +186,7 @@ terminated(struct node *n, struct task *t, const struct runner_msg *m,
 	snprintf(ms, sizeof ms, "WaitingTimeOnQueue{%.3fs} makespan{%.3fs}",
 	    (t->start_ms - t->ready_ms) / 1000.0,
 	    (t->end_ms - t->submit_ms) / 1000.0);
-	node_log_task(n, LOG_INFO, t, ms);
+	node_log_task(n, VLOG_INFO, t, ms);
 	replicate_publish(n, t);
 	cascade_bind_outputs(n, t, now);
 }
@@ -200,7 +200,7 @@ node_runner_msg(struct node *n, const char *uuid, const struct runner_msg *m,
 	if (t == NULL || t->run == RUN_NONE)
 		return;
 	if (t->state != TASK_RUNNING || t->run != RUN_ACTIVE) {
-		outbox_log(&n->out, LOG_DEBUG, "Task UUID{%s} is %s; ignored "
+		outbox_log(&n->out, VLOG_DEBUG, "Task UUID{%s} is %s; ignored "
 		    "a line from its process", uuid,
 		    task_state_name(t->state));
 		return;
@@ -249,7 +249,7 @@ ended_without_result(struct node *n, struct task *t,
 		    "%.120s", t->failures, why);
 		cascade_end_tree(n, t, TASK_FAILED, reason, now);
 	} else {
-		outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} name{%s} "
+		outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s} "
 		    "attempt %d of %d failed: %s; back to Ready", t->uuid,
 		    t->exec, t->failures, n->cfg.max_attempts, why);
 		cascade_make_ready(n, t, now);
@@ -306,7 +306,7 @@ node_recover(struct node *n, int64_t now)
 		struct task *t = v[i];
 		if (t->state == TASK_RUNNING &&
 		    strcmp(t->running_on, n->cfg.name) == 0) {
-			outbox_log(&n->out, LOG_WARNING, "Task UUID{%s} "
+			outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} "
 			    "name{%s} was Running on %s when the node "
 			    "stopped; back to Ready", t->uuid, t->exec,
 			    t->running_on);

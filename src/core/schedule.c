@@ -166,7 +166,7 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 	t->ver = 1;
 	if (task_inputs_bound(t))
 		cascade_make_ready(n, t, now);
-	node_log_task(n, LOG_INFO, t, NULL);
+	node_log_task(n, VLOG_INFO, t, NULL);
 	replicate_changed(n, t);
 	replicate_enqueue(n, t);
 	node_settle(n, now);

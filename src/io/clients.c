@@ -61,7 +61,7 @@ client_gone(struct client *c)
 	bufferevent_free(c->bev);
 	c->bev = NULL;
 	TAILQ_REMOVE(&clients, c, entry);
-	log_msg(LOG_DEBUG, "client %s disconnected", c->addr);
+	log_debug("client %s disconnected", c->addr);
 	client_release(c);
 }
 
@@ -74,7 +74,7 @@ send_text(struct client *c, const char *text)
 		return;
 	out = bufferevent_get_output(c->bev);
 	if (evbuffer_get_length(out) > CLIENT_OUTPUT_MAX) {
-		log_msg(LOG_WARNING, "client %s does not read its replies; "
+		log_warnx("client %s does not read its replies; "
 		    "dropped", c->addr);
 		client_gone(c);
 		return;
@@ -284,13 +284,13 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd,
 	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	TAILQ_INSERT_TAIL(&clients, c, entry);
-	log_msg(LOG_DEBUG, "client %s connected", c->addr);
+	log_debug("client %s connected", c->addr);
 }
 
 static void
 accept_error_cb(struct evconnlistener *l, void *arg)
 {
-	log_msg(LOG_ERROR, "accept: %s",
+	log_msg(VLOG_ERROR, "accept: %s",
 	    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
 }
 

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <libgen.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #include <libxml/tree.h>
 
 #include "config.h"
+#include "errlist.h"
+#include "node.h"
 #include "task.h"
 #include "xmltext.h"
 
@@ -75,27 +78,33 @@ static const struct element {
 void
 config_default(struct config *c)
 {
+	struct node_config	nd;
+
 	memset(c, 0, sizeof *c);
 	if (gethostname(c->name, sizeof c->name - 1) == -1 ||
 	    !task_name_valid(c->name))
 		snprintf(c->name, sizeof c->name, "node");
 	c->name[strcspn(c->name, ".")] = '\0';
 	snprintf(c->cluster, sizeof c->cluster, "volery");
-	c->reputation = 10;
 	snprintf(c->listen, sizeof c->listen, "127.0.0.1:7600");
 	c->peer_port = 7601;
 	snprintf(c->broadcast, sizeof c->broadcast, "127.255.255.255");
 	snprintf(c->tasks_dir, sizeof c->tasks_dir, "tasks");
 	snprintf(c->state_dir, sizeof c->state_dir, "state");
 	snprintf(c->log_file, sizeof c->log_file, "volery.log");
-	c->log_level = LOG_INFO;
-	c->slots = 1;
+	c->log_level = VLOG_INFO;
 	c->mode = VOL_SCREENSAVER;
-	c->dequeue_window_ms = 10;
-	c->election_window_ms = 50;
-	c->progress_interval_ms = 250;
-	c->failure_timeout_ms = 2000;
-	c->node_timeout_ms = 2000;
+	/* The scheduling knobs default as the core does. */
+	node_config_default(&nd);
+	c->reputation = nd.reputation;
+	c->slots = nd.slots;
+	c->dequeue_window_ms = nd.dequeue_window_ms;
+	c->election_window_ms = nd.election_window_ms;
+	c->progress_interval_ms = nd.progress_interval_ms;
+	c->failure_timeout_ms = nd.failure_timeout_ms;
+	c->node_timeout_ms = nd.node_timeout_ms;
+	c->max_attempts = nd.max_attempts;
+	c->ageing_s = (int)(nd.ageing_ms / 1000);
 	c->idle_check_s = 5;
 	c->input_idle_s = 900;
 	c->cpu_idle_percent = 10;
@@ -103,38 +112,20 @@ config_default(struct config *c)
 	c->resume_idle_s = 180;
 	c->vacate_after_s = 600;
 	c->cancel_grace_ms = 2000;
-	c->max_attempts = 3;
-	c->ageing_s = 600;
 }
 
-struct errs {
-	char		*buf;
-	size_t		 len;
-	size_t		 off;
-	int		 count;
-	const char	*file;
-};
-
+/* "file:line: <element>: what is wrong", into the list of problems. */
 static void __attribute__((format(printf, 4, 5)))
-add_error(struct errs *e, long line, const char *elem, const char *fmt, ...)
+add_error(struct errlist *e, long line, const char *elem, const char *fmt,
+    ...)
 {
+	char	msg[512];
 	va_list	ap;
-	int	n;
 
-	e->count++;
-	if (e->off >= e->len)
-		return;
-	n = snprintf(e->buf + e->off, e->len - e->off, "%s%s:%ld: <%s>: ",
-	    e->off > 0 ? "\n" : "", e->file, line, elem);
-	if (n > 0)
-		e->off += n;
-	if (e->off >= e->len)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(e->buf + e->off, e->len - e->off, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		e->off += n;
+	errlist_add(e, line, "<%s>: %s", elem, msg);
 }
 
 static int
@@ -257,7 +248,7 @@ parse_hhmm(const char *s, int *min)
 }
 
 static void
-load_batch(struct config *c, xmlNode *node, struct errs *e)
+load_batch(struct config *c, xmlNode *node, struct errlist *e)
 {
 	struct vol_window	 b;
 	xmlChar			*days, *from, *to;
@@ -283,7 +274,7 @@ load_batch(struct config *c, xmlNode *node, struct errs *e)
 }
 
 static void
-load_element(struct config *c, xmlNode *node, struct errs *e)
+load_element(struct config *c, xmlNode *node, struct errlist *e)
 {
 	const struct element	*el = NULL;
 	const char		*name = (const char *)node->name;
@@ -378,13 +369,13 @@ silent(void *ctx, const char *msg, ...)
 int
 config_load(struct config *c, const char *path, char *err, size_t errlen)
 {
-	struct errs	 e = { err, errlen, 0, 0, path };
+	struct errlist	 e;
 	xmlDoc		*doc;
 	xmlNode		*root, *node;
 	const xmlError	*xe;
 	char		 dir[PATH_MAX];
 
-	err[0] = '\0';
+	errlist_init(&e, path, err, errlen);
 	snprintf(c->file, sizeof c->file, "%s", path);
 	/* Paths in the defaults become relative to the file too. */
 	snprintf(dir, sizeof dir, "%s", c->tasks_dir);

@@ -178,7 +178,7 @@ descs_load(const char *dir, struct taskdesc_set *set)
 	char		 path[4096], err[256];
 
 	if ((dp = opendir(dir)) == NULL) {
-		log_msg(LOG_ERROR, "tasks directory %s: %s", dir,
+		log_msg(VLOG_ERROR, "tasks directory %s: %s", dir,
 		    strerror(errno));
 		return -1;
 	}
@@ -189,13 +189,13 @@ descs_load(const char *dir, struct taskdesc_set *set)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
 		if (descs_parse(path, &d, err, sizeof err) == -1) {
-			log_msg(LOG_ERROR, "task description %s: %s; skipped",
+			log_msg(VLOG_ERROR, "task description %s: %s; skipped",
 			    path, err);
 			continue;
 		}
 		if (strlen(d.name) != len - 4 ||
 		    strncmp(d.name, de->d_name, len - 4) != 0) {
-			log_msg(LOG_ERROR, "task description %s names "
+			log_msg(VLOG_ERROR, "task description %s names "
 			    "'%s'; the file must be %s.xml; skipped", path,
 			    d.name, d.name);
 			continue;

@@ -242,7 +242,7 @@ cmd_read_cb(evutil_socket_t fd, short what, void *arg)
 		c->out[c->len] = '\0';
 		if (c->len < sizeof c->out - 1)
 			return;
-		log_msg(LOG_WARNING, "idle probe %s: more than %zu bytes of "
+		log_warnx("idle probe %s: more than %zu bytes of "
 		    "output; ignored", c->what, sizeof c->out);
 		c->len = 0;
 	} else if (n == -1 && errno == EINTR)
@@ -276,7 +276,7 @@ cmd_start(struct probe_cmd *c)
 	pid_t	pid;
 
 	if (c->pid != 0) {
-		log_msg(LOG_WARNING, "idle probe %s took longer than %d s; "
+		log_warnx("idle probe %s took longer than %d s; "
 		    "killed", c->what, idle.cfg->idle_check_s);
 		cmd_stop(c);
 	}
@@ -317,7 +317,7 @@ command_done(struct probe_cmd *c)
 	size_t	shown = strcspn(c->out, "\n");	/* c->out ends in a NUL */
 
 	if (secs < 0 && !c->complained)
-		log_msg(LOG_WARNING, "idle_command printed '%.*s', not a "
+		log_warnx("idle_command printed '%.*s', not a "
 		    "number of idle seconds; its vote is ignored",
 		    (int)(shown < 40 ? shown : 40), c->out);
 	c->complained = secs < 0;
@@ -372,7 +372,7 @@ decide(int first, struct vol_decision *out)
 		if (idle.last.cpu_busy_percent >= 0)
 			snprintf(cpu, sizeof cpu, "%d%%",
 			    idle.last.cpu_busy_percent);
-		log_msg(LOG_NORMAL, "node %s volunteer state %s -> %s (no "
+		log_msg(VLOG_NORMAL, "node %s volunteer state %s -> %s (no "
 		    "input for %s, CPU not ours %s%s)", idle.cfg->name,
 		    idle.state != NULL ? idle.state : "none", d.name, input,
 		    cpu, idle.last.force == VOL_FORCE_ON ? ", IDLE on" :

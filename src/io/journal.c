@@ -126,21 +126,21 @@ journal_load(journal_load_cb *cb, void *arg)
 		lineno++;
 		nl = memchr(line, '\n', data + len - line);
 		if (nl == NULL) {
-			log_msg(LOG_ERROR, "journal %s: line %zu is truncated "
+			log_msg(VLOG_ERROR, "journal %s: line %zu is truncated "
 			    "(%zu bytes without newline); ignored", j.path,
 			    lineno, (size_t)(data + len - line));
 			break;
 		}
 		if (wire_record_unframe(line, nl - line, &payload,
 		    &plen) == -1) {
-			log_msg(LOG_ERROR, "journal %s: line %zu fails its "
+			log_msg(VLOG_ERROR, "journal %s: line %zu fails its "
 			    "checksum; ignoring it and the %zu bytes after "
 			    "it", j.path, lineno, (size_t)(data + len - line));
 			break;
 		}
 		if ((t = wire_task_decode(payload, plen, err,
 		    sizeof err)) == NULL) {
-			log_msg(LOG_ERROR, "journal %s: line %zu: %s; "
+			log_msg(VLOG_ERROR, "journal %s: line %zu: %s; "
 			    "ignoring it and the rest", j.path, lineno, err);
 			break;
 		}
@@ -152,7 +152,7 @@ journal_load(journal_load_cb *cb, void *arg)
 		/* Keep the damaged journal for a person to look at. */
 		snprintf(bad, sizeof bad, "%s.bad", j.path);
 		if (rename(j.path, bad) == 0)
-			log_msg(LOG_WARNING, "journal: the damaged file is "
+			log_warnx("journal: the damaged file is "
 			    "kept as %s", bad);
 	}
 	free(data);
@@ -169,7 +169,7 @@ append_framed(char **buf, size_t *len, size_t *cap, const struct task *t)
 	if ((plen = wire_task_encode(t, payload, sizeof payload)) == -1 ||
 	    (flen = wire_record_frame(payload, plen, framed,
 	    sizeof framed)) == -1) {
-		log_msg(LOG_ERROR, "journal: task %s does not fit a record",
+		log_msg(VLOG_ERROR, "journal: task %s does not fit a record",
 		    t->uuid);
 		return -1;
 	}
@@ -245,13 +245,13 @@ journal_commit(void)
 	if (j.len > 0) {
 		if (j.fd == -1 || write_all(j.fd, j.buf, j.len) == -1 ||
 		    fdatasync(j.fd) == -1) {
-			log_msg(LOG_ERROR, "journal %s: %s; %zu bytes not "
+			log_msg(VLOG_ERROR, "journal %s: %s; %zu bytes not "
 			    "written", j.path, strerror(errno), j.len);
 			ok = 0;
 			/* No torn record may stay in the middle of the file:
 			 * cut back to what was good, rewrite all later. */
 			if (j.fd != -1 && ftruncate(j.fd, j.size) == -1)
-				log_msg(LOG_ERROR, "journal %s: truncate: %s",
+				log_msg(VLOG_ERROR, "journal %s: truncate: %s",
 				    j.path, strerror(errno));
 			j.lost = 1;
 		} else
@@ -302,12 +302,12 @@ journal_rewrite(struct task *const *tasks, size_t n)
 	j.records = n;
 	j.size = len;
 	if (j.lost && j.fd != -1)
-		log_msg(LOG_NORMAL, "journal %s: rewritten whole; every task "
+		log_msg(VLOG_NORMAL, "journal %s: rewritten whole; every task "
 		    "is durable again", j.path);
 	j.lost = 0;
 	return j.fd == -1 ? -1 : 0;
 fail_buf:
-	log_msg(LOG_ERROR, "journal: rewrite of %s failed: %s", j.path,
+	log_msg(VLOG_ERROR, "journal: rewrite of %s failed: %s", j.path,
 	    strerror(errno));
 	free(buf);
 	return -1;

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,7 +16,7 @@
 static int		log_fd = -1;
 static char		log_path[4096];
 static int		log_echo = 1;
-static enum log_level	log_min = LOG_INFO;
+static enum log_level	log_min = VLOG_INFO;
 
 int
 log_open(const char *path, enum log_level min, int echo)
@@ -80,20 +81,20 @@ log_escape(char *dst, size_t size, const char *src, size_t len)
 	dst[o] = '\0';
 }
 
-void
-log_msg(enum log_level level, const char *fmt, ...)
+/* One line at level; with_errno appends ": " and errno's text. */
+static void
+vlog(enum log_level level, int with_errno, const char *fmt, va_list ap)
 {
 	char		 msg[2048], safe[2048], line[2200];
 	struct tm	 tm;
 	time_t		 now;
-	va_list		 ap;
-	int		 len;
+	int		 len, saved = errno;
 
 	if (level < log_min)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
+	len = vsnprintf(msg, sizeof msg, fmt, ap);
+	if (with_errno && len >= 0 && (size_t)len < sizeof msg)
+		snprintf(msg + len, sizeof msg - len, ": %s", strerror(saved));
 	log_escape(safe, sizeof safe, msg, strlen(msg));
 	now = time(NULL);
 	localtime_r(&now, &tm);
@@ -109,4 +110,52 @@ log_msg(enum log_level level, const char *fmt, ...)
 		errno = 0;	/* nowhere left to report it */
 	if (log_echo && write(STDERR_FILENO, line, len) == -1)
 		errno = 0;
+}
+
+void
+log_msg(enum log_level level, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vlog(level, 0, fmt, ap);
+	va_end(ap);
+}
+
+#define LOG_VERB(name, level, with_errno)				\
+void									\
+name(const char *fmt, ...)						\
+{									\
+	va_list	ap;							\
+									\
+	va_start(ap, fmt);						\
+	vlog(level, with_errno, fmt, ap);				\
+	va_end(ap);							\
+}
+
+LOG_VERB(log_debug, VLOG_DEBUG, 0)
+LOG_VERB(log_info, VLOG_INFO, 0)
+LOG_VERB(log_warn, VLOG_WARNING, 1)
+LOG_VERB(log_warnx, VLOG_WARNING, 0)
+
+void
+fatal(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vlog(VLOG_ERROR, 1, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+fatalx(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vlog(VLOG_ERROR, 0, fmt, ap);
+	va_end(ap);
+	exit(1);
 }

@@ -80,25 +80,25 @@ read_cb(evutil_socket_t fd, short what, void *arg)
 			return;
 		if (n > DATAGRAM_MAX) {
 			p.dropped++;
-			log_msg(LOG_DEBUG, "peer datagram of %zd bytes "
+			log_debug("peer datagram of %zd bytes "
 			    "dropped: over %d", n, DATAGRAM_MAX);
 			continue;
 		}
 		inet_ntop(AF_INET, &from.sin_addr, ip, sizeof ip);
 		if (peer_parse(buf, n, &m, err, sizeof err) == -1) {
 			p.dropped++;
-			log_msg(LOG_DEBUG, "datagram from %s dropped: %s", ip,
+			log_debug("datagram from %s dropped: %s", ip,
 			    err);
 			continue;
 		}
 		if (strcmp(m.cluster, p.o.cluster) != 0) {
-			log_msg(LOG_DEBUG, "datagram from %s dropped: cluster "
+			log_debug("datagram from %s dropped: cluster "
 			    "%s is not ours", ip, m.cluster);
 			continue;
 		}
 		if (strcmp(m.sender, p.o.name) == 0) {
 			if (m.incarnation != p.o.incarnation)
-				log_msg(LOG_WARNING, "another node (%s) is "
+				log_warnx("another node (%s) is "
 				    "also called %s; names must be unique",
 				    ip, m.sender);
 			continue;	/* our own broadcast */
@@ -170,7 +170,7 @@ send_to(const struct sockaddr_in *to, const char *body)
 	if (p.ucast_fd == -1)
 		return;
 	if (p.header_len + len > DATAGRAM_MAX) {
-		log_msg(LOG_ERROR, "datagram of %zu bytes not sent: over %d",
+		log_msg(VLOG_ERROR, "datagram of %zu bytes not sent: over %d",
 		    p.header_len + len, DATAGRAM_MAX);
 		return;
 	}
@@ -178,7 +178,7 @@ send_to(const struct sockaddr_in *to, const char *body)
 	memcpy(buf + p.header_len, body, len);
 	if (sendto(p.ucast_fd, buf, p.header_len + len, 0,
 	    (const struct sockaddr *)to, sizeof *to) == -1)
-		log_msg(LOG_DEBUG, "sendto: %s", strerror(errno));
+		log_debug("sendto: %s", strerror(errno));
 }
 
 void

@@ -24,7 +24,7 @@ record(const char *state_dir, int reputation, int clean)
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0644)) == -1 || write(fd, text, len) != len || fsync(fd) == -1 ||
 	    rename(tmp, path) == -1)
-		log_msg(LOG_ERROR, "cannot record reputation in %s", path);
+		log_msg(VLOG_ERROR, "cannot record reputation in %s", path);
 	if (fd != -1)
 		close(fd);
 }
@@ -40,7 +40,7 @@ reputation_start(const char *state_dir, int configured)
 	if ((f = fopen(path, "r")) != NULL) {
 		if (fscanf(f, "reputation %d clean %d", &reputation,
 		    &clean) != 2 || reputation < 0) {
-			log_msg(LOG_WARNING, "%s is damaged; reputation back "
+			log_warnx("%s is damaged; reputation back "
 			    "to %d", path, configured);
 			reputation = configured;
 			clean = 1;
@@ -48,7 +48,7 @@ reputation_start(const char *state_dir, int configured)
 		fclose(f);
 		if (!clean && reputation > 0) {
 			reputation--;
-			log_msg(LOG_WARNING, "the last stop was not clean: "
+			log_warnx("the last stop was not clean: "
 			    "reputation now %d", reputation);
 		}
 	}

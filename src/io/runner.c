@@ -91,11 +91,11 @@ read_lines(struct run *r, struct bufferevent *bev, int is_err)
 		if (*discard)
 			*discard = 0;
 		else if (len > RUNNER_LINE_MAX)
-			log_msg(LOG_WARNING, "Task UUID{%s} name{%s} wrote a "
+			log_warnx("Task UUID{%s} name{%s} wrote a "
 			    "line of %zu bytes; dropped", r->uuid, r->exec,
 			    len);
 		else if (is_err)
-			log_msg(LOG_INFO, "Task UUID{%s} name{%s} stderr: %.*s",
+			log_info("Task UUID{%s} name{%s} stderr: %.*s",
 			    r->uuid, r->exec, (int)len, line);
 		else
 			hooks.line(r->uuid, line, len);
@@ -103,7 +103,7 @@ read_lines(struct run *r, struct bufferevent *bev, int is_err)
 	}
 	if (evbuffer_get_length(in) > RUNNER_LINE_MAX) {
 		if (!*discard)
-			log_msg(LOG_WARNING, "Task UUID{%s} name{%s} wrote "
+			log_warnx("Task UUID{%s} name{%s} wrote "
 			    "more than %d bytes without a newline; dropped",
 			    r->uuid, r->exec, RUNNER_LINE_MAX);
 		evbuffer_drain(in, evbuffer_get_length(in));
@@ -139,7 +139,7 @@ pipe_event_cb(struct bufferevent *bev, short what, void *arg)
 		char *tail = (char *)evbuffer_pullup(in, len);
 		if (!(is_err ? r->discard_err : r->discard_out)) {
 			if (is_err)
-				log_msg(LOG_INFO, "Task UUID{%s} name{%s} "
+				log_info("Task UUID{%s} name{%s} "
 				    "stderr: %.*s", r->uuid, r->exec,
 				    (int)len, tail);
 			else
@@ -341,7 +341,7 @@ runner_start(const struct task *t, char *err, size_t errlen)
 		    t->inputs[i].dataset);
 	if (t->params != NULL && off < (int)sizeof args)
 		snprintf(args + off, sizeof args - off, " -x %s", t->params);
-	log_msg(LOG_INFO, "Task UUID{%s} executable %s started, pid %d, "
+	log_info("Task UUID{%s} executable %s started, pid %d, "
 	    "attempt %d:%s", t->uuid, t->exec, (int)pid, t->attempts, args);
 	return 0;
 }
@@ -360,17 +360,17 @@ stop_step_cb(evutil_socket_t fd, short what, void *arg)
 		/* A suspended run must be able to hear CANCEL. */
 		kill(-r->pid, SIGCONT);
 		if (write(r->in_fd, "CANCEL\n", 7) == -1)
-			log_msg(LOG_DEBUG, "Task UUID{%s}: CANCEL not written: "
+			log_debug("Task UUID{%s}: CANCEL not written: "
 			    "%s", r->uuid, strerror(errno));
 		break;
 	case 2:
-		log_msg(LOG_WARNING, "Task UUID{%s} name{%s} pid %d still "
+		log_warnx("Task UUID{%s} name{%s} pid %d still "
 		    "running %d ms after CANCEL; SIGTERM", r->uuid, r->exec,
 		    (int)r->pid, opts.grace_ms);
 		kill(-r->pid, SIGTERM);
 		break;
 	default:
-		log_msg(LOG_WARNING, "Task UUID{%s} name{%s} pid %d ignored "
+		log_warnx("Task UUID{%s} name{%s} pid %d ignored "
 		    "SIGTERM; SIGKILL", r->uuid, r->exec, (int)r->pid);
 		kill(-r->pid, SIGKILL);
 		return;
@@ -408,11 +408,11 @@ runner_suspend(const char *uuid, int stop)
 		if (strcmp(r->uuid, uuid) != 0 || r->exited)
 			continue;
 		if (kill(-r->pid, stop ? SIGSTOP : SIGCONT) == -1)
-			log_msg(LOG_WARNING, "Task UUID{%s}: cannot %s process "
+			log_warnx("Task UUID{%s}: cannot %s process "
 			    "group %d: %s", r->uuid, stop ? "stop" : "continue",
 			    (int)r->pid, strerror(errno));
 		else
-			log_msg(LOG_DEBUG, "Task UUID{%s}: process group %d %s",
+			log_debug("Task UUID{%s}: process group %d %s",
 			    r->uuid, (int)r->pid, stop ? "stopped" :
 			    "continued");
 	}

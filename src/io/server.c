@@ -119,7 +119,7 @@ carry_out(void)
 			else if (runner_start(t, err, sizeof err) == -1) {
 				struct node_exit e = { -1, 0 };
 				char uuid[UUID_STRLEN + 1];
-				log_msg(LOG_ERROR, "Task UUID{%s} name{%s} "
+				log_msg(VLOG_ERROR, "Task UUID{%s} name{%s} "
 				    "cannot start: %s", t->uuid, t->exec, err);
 				memcpy(uuid, t->uuid, sizeof uuid);
 				node_runner_exit(srv.core, uuid, &e,
@@ -177,7 +177,7 @@ runner_line(const char *uuid, const char *line, size_t len)
 	if ((m = malloc(sizeof *m)) == NULL)
 		return;
 	if (wire_runner_parse(line, len, m, err, sizeof err) == -1)
-		log_msg(LOG_WARNING, "Task UUID{%s}: bad line from task: %s: "
+		log_warnx("Task UUID{%s}: bad line from task: %s: "
 		    "%.*s", uuid, err, (int)(len > 200 ? 200 : len), line);
 	else
 		node_runner_msg(srv.core, uuid, m, clock_wall_ms());
@@ -191,10 +191,10 @@ runner_exit(const char *uuid, int code, int signo)
 	struct node_exit	e = { code, signo };
 
 	if (signo != 0)
-		log_msg(LOG_INFO, "Task UUID{%s} process killed by signal %d",
+		log_info("Task UUID{%s} process killed by signal %d",
 		    uuid, signo);
 	else
-		log_msg(LOG_INFO, "Task UUID{%s} process exited with status "
+		log_info("Task UUID{%s} process exited with status "
 		    "%d", uuid, code);
 	node_runner_exit(srv.core, uuid, &e, clock_wall_ms());
 	carry_out();
@@ -395,7 +395,7 @@ do_idle(struct client *c, const struct client_req *req)
 		    "only\n");
 		return;
 	}
-	log_msg(LOG_INFO, "screensaver hook: IDLE %s from %s",
+	log_info("screensaver hook: IDLE %s from %s",
 	    req->idle == VOL_FORCE_ON ? "on" : req->idle == VOL_FORCE_OFF ?
 	    "off" : "auto", client_addr(c));
 	idle_force(req->idle);
@@ -549,7 +549,7 @@ restore_cb(struct task *t, void *arg)
 static void
 stop_cb(evutil_socket_t sig, short what, void *arg)
 {
-	log_msg(LOG_NORMAL, "node %s stopping (signal %d)", srv.cfg->name,
+	log_msg(VLOG_NORMAL, "node %s stopping (signal %d)", srv.cfg->name,
 	    (int)sig);
 	event_base_loopbreak(srv.base);
 }
@@ -558,10 +558,9 @@ static void
 reopen_cb(evutil_socket_t sig, short what, void *arg)
 {
 	if (log_reopen() == -1)
-		log_msg(LOG_ERROR, "cannot reopen log %s: %s",
-		    srv.cfg->log_file, strerror(errno));
+		log_warn("cannot reopen log %s", srv.cfg->log_file);
 	else
-		log_msg(LOG_NORMAL, "log file reopened (SIGHUP)");
+		log_msg(VLOG_NORMAL, "log file reopened (SIGHUP)");
 }
 
 static int
@@ -598,16 +597,15 @@ server_run(const struct config *cfg, int echo)
 		    strerror(errno));
 		return 1;
 	}
-	log_msg(LOG_NORMAL, "node %s starting (config %s, pid %d)",
+	log_msg(VLOG_NORMAL, "node %s starting (config %s, pid %d)",
 	    cfg->name, cfg->file[0] != '\0' ? cfg->file : "built-in",
 	    (int)getpid());
 	if ((srv.base = event_base_new()) == NULL) {
-		log_msg(LOG_ERROR, "event_base_new failed");
-		return 1;
+		fatalx("event_base_new failed");
 	}
 	if (descs_load(cfg->tasks_dir, &srv.descs) == -1)
 		return 1;
-	log_msg(LOG_INFO, "%zu task descriptions in %s", srv.descs.n,
+	log_info("%zu task descriptions in %s", srv.descs.n,
 	    cfg->tasks_dir);
 
 	memset(&ro, 0, sizeof ro);
@@ -616,15 +614,13 @@ server_run(const struct config *cfg, int echo)
 	ro.idle_io = cfg->mode == VOL_SCREENSAVER;
 	ro.grace_ms = cfg->cancel_grace_ms;
 	if (runner_init(srv.base, &hooks, &ro) == -1) {
-		log_msg(LOG_ERROR, "cannot watch child processes");
-		return 1;
+		fatalx("cannot watch child processes");
 	}
 	srv.tick_ev = evtimer_new(srv.base, tick_cb, NULL);
 	srv.commit_ev = event_new(srv.base, -1, 0, commit_cb, NULL);
 
 	if (journal_open(cfg->state_dir, err, sizeof err) == -1) {
-		log_msg(LOG_ERROR, "%s", err);
-		return 1;
+		fatalx("%s", err);
 	}
 	srv.reputation = reputation_start(cfg->state_dir, cfg->reputation);
 	memset(&nc, 0, sizeof nc);
@@ -641,24 +637,20 @@ server_run(const struct config *cfg, int echo)
 	/* Clients are served once the loop runs, after the journal. */
 	if (clients_listen(srv.base, cfg->listen, client_line, srv.address,
 	    sizeof srv.address, err, sizeof err) == -1) {
-		log_msg(LOG_ERROR, "%s", err);
-		return 1;
+		fatalx("%s", err);
 	}
 	nc.client_port = atoi(strrchr(srv.address, ':') + 1);
 	if ((srv.core = node_new(&nc, &srv.descs)) == NULL) {
-		log_msg(LOG_ERROR, "out of memory");
-		return 1;
+		fatalx("out of memory");
 	}
 	if (idle_init(srv.base, cfg, &ihooks, &first) == -1) {
-		log_msg(LOG_ERROR, "cannot start the idle probes");
-		return 1;
+		fatalx("cannot start the idle probes");
 	}
 	/* Join the cluster already knowing whether we take tasks. */
 	node_set_volunteer(srv.core, first.volunteer, first.name,
 	    clock_wall_ms());
 	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
-		log_msg(LOG_ERROR, "journal: %s", strerror(errno));
-		return 1;
+		fatal("journal");
 	}
 	node_recover(srv.core, clock_wall_ms());
 	{
@@ -673,8 +665,7 @@ server_run(const struct config *cfg, int echo)
 		po.broadcast = cfg->broadcast;
 		if (peers_open(srv.base, &po, peer_recv, err,
 		    sizeof err) == -1) {
-			log_msg(LOG_ERROR, "%s", err);
-			return 1;
+			fatalx("%s", err);
 		}
 	}
 	/* Start from a compact journal holding exactly the map. */
@@ -684,7 +675,7 @@ server_run(const struct config *cfg, int echo)
 		free(v);
 	}
 	if (loaded > 0)
-		log_msg(LOG_NORMAL, "journal: %zu tasks restored", n);
+		log_msg(VLOG_NORMAL, "journal: %zu tasks restored", n);
 	node_start(srv.core, clock_wall_ms());
 	carry_out();
 
@@ -694,7 +685,7 @@ server_run(const struct config *cfg, int echo)
 	evsignal_add(srv.sigint_ev, NULL);
 	srv.sighup_ev = evsignal_new(srv.base, SIGHUP, reopen_cb, NULL);
 	evsignal_add(srv.sighup_ev, NULL);
-	log_msg(LOG_NORMAL, "node %s listening on %s; cluster %s on UDP %d "
+	log_msg(VLOG_NORMAL, "node %s listening on %s; cluster %s on UDP %d "
 	    "(broadcast %s, replies to %d)", cfg->name, srv.address,
 	    cfg->cluster, cfg->peer_port, cfg->broadcast, peers_reply_port());
 
@@ -718,7 +709,7 @@ server_run(const struct config *cfg, int echo)
 	node_free(srv.core);
 	taskdesc_clear(&srv.descs);
 	event_base_free(srv.base);
-	log_msg(LOG_NORMAL, "node %s stopped", cfg->name);
+	log_msg(VLOG_NORMAL, "node %s stopped", cfg->name);
 	log_close();
 	return 0;
 }

@@ -31,7 +31,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	q.regex = text;
 	q.has_level = 1;
-	q.level = LOG_INFO;
+	q.level = VLOG_INFO;
 	if ((s = log_search_new(&q, err, sizeof err)) != NULL && nl != NULL) {
 		for (line = nl + 1; line != NULL; line = next) {
 			if ((next = strchr(line, '\n')) != NULL)

@@ -210,6 +210,7 @@ sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 	s->tally = calloc(1, sizeof *s->tally);
 	for (i = 0; i < SIM_MAXNODES; i++)
 		taskmap_init(&s->disk[i]);
+	node_config_default(&s->cfg);
 	s->cfg.slots = 1;
 	s->cfg.max_attempts = 3;
 	s->cfg.ageing_ms = 600000;

@@ -67,10 +67,10 @@ test_node_named(const struct taskdesc_set *set, const char *name, int slots)
 	struct node_config	cfg;
 	struct node		*n;
 
-	memset(&cfg, 0, sizeof cfg);
+	node_config_default(&cfg);
 	snprintf(cfg.name, sizeof cfg.name, "%s", name);
 	cfg.slots = slots;
-	cfg.max_attempts = 3;
+	cfg.reputation = 0;
 	cfg.ageing_ms = 60000;
 	n = node_new(&cfg, set);
 	assert_non_null(n);
@@ -80,18 +80,8 @@ test_node_named(const struct taskdesc_set *set, const char *name, int slots)
 static inline struct node *
 test_node(struct taskdesc_set *set, int slots)
 {
-	struct node_config	cfg;
-	struct node		*n;
-
 	plmi2_descs(set);
-	memset(&cfg, 0, sizeof cfg);
-	snprintf(cfg.name, sizeof cfg.name, "alpha");
-	cfg.slots = slots;
-	cfg.max_attempts = 3;
-	cfg.ageing_ms = 60000;
-	n = node_new(&cfg, set);
-	assert_non_null(n);
-	return n;
+	return test_node_named(set, "alpha", slots);
 }
 
 /* Where n stands (node_status), by value for short asserts. */
