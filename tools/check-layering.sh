@@ -5,7 +5,8 @@
 #  2. struct node is private to the core: nodestate.h is included from
 #     src/core only (and by white-box unit tests);
 #  3. no file in src/core is over 450 lines;
-#  4. the core library calls nothing impure (see below).
+#  4. only src/io/job.c forks and executes;
+#  5. the core library calls nothing impure (see below).
 # The include paths make an io or libevent header in the core a compile
 # error, and the core library links without libevent (Makefile).
 set -u
@@ -29,6 +30,10 @@ for f in src/core/*.c; do
 	n=$(wc -l < "$f")
 	[ "$n" -le 450 ] || { echo "layering: $f has $n lines (450 at most)"; fail=1; }
 done
+# One forker: src/io/job.c alone creates processes.
+hits=$(grep -rnE '\b(fork|vfork|execv|execvp|execve|execl|execlp|posix_spawn|system|popen)[[:space:]]*\(' src |
+    grep -v '^src/io/job.c:')
+[ -z "$hits" ] || { echo "layering: only src/io/job.c forks:"; echo "$hits"; fail=1; }
 # The core is pure: besides its own functions it calls only libc's pure
 # ones (memory, strings, numbers) -- no clock, socket, fork, file or
 # libevent call, whatever header brought it in.

@@ -29,6 +29,7 @@
 #include "clock.h"
 #include "config.h"
 #include "idle.h"
+#include "job.h"
 #include "log.h"
 #include "probe.h"
 #include "runner.h"
@@ -247,7 +248,7 @@ cmd_read_cb(evutil_socket_t fd, short what, void *arg)
 		c->len = 0;
 	} else if (n == -1 && errno == EINTR)
 		return;
-	/* The end of its output: it is done (runner.c reaps it). */
+	/* The end of its output: it is done (job.c reaps it). */
 	event_free(c->ev);
 	c->ev = NULL;
 	close(c->fd);
@@ -272,33 +273,28 @@ cmd_stop(struct probe_cmd *c)
 static void
 cmd_start(struct probe_cmd *c)
 {
-	int	p[2], devnull;
-	pid_t	pid;
+	const char	*argv[] = { "sh", "-c", c->line, NULL };
+	struct job_spec	 spec;
+	struct job_fds	 fds;
+	char		 err[128];
+	pid_t		 pid;
 
 	if (c->pid != 0) {
 		log_warnx("idle probe %s took longer than %d s; "
 		    "killed", c->what, idle.cfg->idle_check_s);
 		cmd_stop(c);
 	}
-	if (pipe2(p, O_CLOEXEC) == -1)
-		return;
-	if ((pid = fork()) == -1) {
-		close(p[0]);
-		close(p[1]);
+	memset(&spec, 0, sizeof spec);
+	spec.path = "/bin/sh";
+	spec.argv = (char *const *)argv;
+	spec.die_with_parent = 1;
+	/* Nobody waits for its status: the end of its output is enough. */
+	if ((pid = job_start(&spec, NULL, &fds, err, sizeof err)) == -1) {
+		log_debug("idle probe %s: %s", c->what, err);
 		return;
 	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		devnull = open("/dev/null", O_RDWR);
-		dup2(devnull, 0);
-		dup2(p[1], 1);
-		dup2(devnull, 2);
-		execl("/bin/sh", "sh", "-c", c->line, (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
 	c->pid = pid;
-	c->fd = p[0];
+	c->fd = fds.out;
 	c->len = 0;
 	c->out[0] = '\0';
 	c->ev = event_new(idle.base, c->fd, EV_READ | EV_PERSIST, cmd_read_cb,

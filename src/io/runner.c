@@ -3,10 +3,8 @@
  * both its exit status (SIGCHLD) and the end of its stdout and stderr
  * have arrived, so no line it wrote is lost.
  */
-#include <sys/prctl.h>
 #include <sys/queue.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -22,6 +20,7 @@
 #include <event2/event.h>
 
 #include "bounds.h"
+#include "job.h"
 #include "log.h"
 #include "runner.h"
 #include "task.h"
@@ -45,7 +44,6 @@ static TAILQ_HEAD(, run)	runs = TAILQ_HEAD_INITIALIZER(runs);
 static struct event_base	*base;
 static struct runner_hooks	 hooks;
 static struct runner_opts	 opts;
-static struct event		*sigchld_ev;
 static int			 nruns;
 static uint64_t			 reaped_ticks;	/* CPU of ended runs */
 
@@ -155,47 +153,28 @@ pipe_event_cb(struct bufferevent *bev, short what, void *arg)
 	maybe_done(r);
 }
 
-static struct run *
-find_pid(pid_t pid)
-{
-	struct run	*r;
-
-	TAILQ_FOREACH(r, &runs, entry)
-		if (r->pid == pid)
-			return r;
-	return NULL;
-}
-
+/* The process of r ended (job.c reaped it). */
 static void
-sigchld_cb(evutil_socket_t sig, short what, void *arg)
+run_exited(pid_t pid, int status, const struct rusage *ru, void *arg)
 {
-	struct run	*r;
-	struct rusage	 ru;
-	pid_t		 pid;
-	int		 status;
+	struct run	*r = arg;
 
-	/* Also reaps the idle probes' commands, which need no status. */
-	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
-		if ((r = find_pid(pid)) == NULL)
-			continue;
-		/* Its CPU, and its reaped descendants', for the idle
-		 * probe: our own load never makes the host look busy. */
-		reaped_ticks += ((uint64_t)(ru.ru_utime.tv_sec +
-		    ru.ru_stime.tv_sec) * 1000000 + ru.ru_utime.tv_usec +
-		    ru.ru_stime.tv_usec) * (uint64_t)sysconf(_SC_CLK_TCK) /
-		    1000000;
-		r->exited = 1;
-		if (WIFEXITED(status)) {
-			r->code = WEXITSTATUS(status);
-			r->signo = 0;
-		} else {
-			r->code = -1;
-			r->signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-		}
-		/* The run is over: leave nothing of it behind. */
-		kill(-pid, SIGKILL);
-		maybe_done(r);
+	/* Its CPU, and its reaped descendants', for the idle probe: our
+	 * own load never makes the host look busy. */
+	reaped_ticks += ((uint64_t)(ru->ru_utime.tv_sec +
+	    ru->ru_stime.tv_sec) * 1000000 + ru->ru_utime.tv_usec +
+	    ru->ru_stime.tv_usec) * (uint64_t)sysconf(_SC_CLK_TCK) / 1000000;
+	r->exited = 1;
+	if (WIFEXITED(status)) {
+		r->code = WEXITSTATUS(status);
+		r->signo = 0;
+	} else {
+		r->code = -1;
+		r->signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	}
+	/* The run is over: leave nothing of it behind. */
+	kill(-pid, SIGKILL);
+	maybe_done(r);
 }
 
 int
@@ -205,56 +184,7 @@ runner_init(struct event_base *b, const struct runner_hooks *h,
 	base = b;
 	hooks = *h;
 	opts = *o;
-	sigchld_ev = evsignal_new(base, SIGCHLD, sigchld_cb, NULL);
-	if (sigchld_ev == NULL || evsignal_add(sigchld_ev, NULL) == -1)
-		return -1;
 	return 0;
-}
-
-/* In the child: become the task.  Never returns. */
-static void __attribute__((noreturn))
-exec_task(const struct task *t, pid_t parent, int in, int out, int err)
-{
-	const char	*argv[8 + 2 * TASK_INPUTS_MAX];
-	char		 path[PATH_MAXLEN + 512];
-	sigset_t	 none;
-	int		 argc = 0, i;
-
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
-	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 || dup2(err, 2) == -1)
-		_exit(127);
-	syscall(SYS_close_range, 3, ~0U, 0);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (opts.nice > 0 && setpriority(PRIO_PROCESS, 0, opts.nice) == -1)
-		_exit(127);
-	if (opts.idle_io)	/* IOPRIO_WHO_PROCESS, IOPRIO_CLASS_IDLE */
-		syscall(SYS_ioprio_set, 1, 0, 3 << 13);
-	setenv("VOLERY_TASK", t->uuid, 1);
-
-	snprintf(path, sizeof path, "%s/%s", opts.tasks_dir, t->exec);
-	argv[argc++] = path;
-	if (t->path != NULL) {
-		argv[argc++] = "-p";
-		argv[argc++] = t->path;
-	}
-	for (i = 0; i < t->ninputs; i++) {
-		argv[argc++] = "-i";
-		argv[argc++] = t->inputs[i].dataset;
-	}
-	if (t->params != NULL) {
-		argv[argc++] = "-x";
-		argv[argc++] = t->params;
-	}
-	argv[argc] = NULL;
-	execv(path, (char *const *)argv);
-	dprintf(1, "ERROR cannot execute %s: %s\n", path, strerror(errno));
-	_exit(127);
 }
 
 static struct bufferevent *
@@ -276,58 +206,62 @@ pipe_bev(int fd, struct run *r, bufferevent_data_cb read_cb)
 int
 runner_start(const struct task *t, char *err, size_t errlen)
 {
+	const char	*argv[8 + 2 * TASK_INPUTS_MAX];
+	char		 path[PATH_MAXLEN + 512];
+	struct job_spec	 spec;
+	struct job_exit	 ended;
+	struct job_fds	 fds;
 	struct run	*r;
-	int		 in[2], out[2], errp[2];
-	pid_t		 pid, parent = getpid();
+	pid_t		 pid;
 	char		 args[1024] = "";
-	int		 i, off = 0;
+	int		 argc = 0, i, off = 0;
 
-	if (pipe2(in, O_CLOEXEC) == -1) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+	/* No shell: the executable, -p, an -i per input, -x. */
+	snprintf(path, sizeof path, "%s/%s", opts.tasks_dir, t->exec);
+	argv[argc++] = path;
+	if (t->path != NULL) {
+		argv[argc++] = "-p";
+		argv[argc++] = t->path;
+	}
+	for (i = 0; i < t->ninputs; i++) {
+		argv[argc++] = "-i";
+		argv[argc++] = t->inputs[i].dataset;
+	}
+	if (t->params != NULL) {
+		argv[argc++] = "-x";
+		argv[argc++] = t->params;
+	}
+	argv[argc] = NULL;
+	memset(&spec, 0, sizeof spec);
+	spec.path = path;
+	spec.argv = (char *const *)argv;
+	spec.env_name = "VOLERY_TASK";
+	spec.env_value = t->uuid;
+	spec.nice = opts.nice;
+	spec.idle_io = opts.idle_io;
+	spec.die_with_parent = 1;
+	spec.stdin_pipe = 1;
+	spec.stderr_pipe = 1;
+	spec.exec_error_line = 1;
+	if ((r = calloc(1, sizeof *r)) == NULL) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (pipe2(out, O_CLOEXEC) == -1) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		close(in[0]);
-		close(in[1]);
+	ended.cb = run_exited;
+	ended.arg = r;
+	if ((pid = job_start(&spec, &ended, &fds, err, errlen)) == -1) {
+		free(r);
 		return -1;
 	}
-	if (pipe2(errp, O_CLOEXEC) == -1) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
-		return -1;
-	}
-	if ((pid = fork()) == -1) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
-		close(errp[0]);
-		close(errp[1]);
-		return -1;
-	}
-	if (pid == 0)
-		exec_task(t, parent, in[0], out[1], errp[1]);
-
-	setpgid(pid, pid);	/* also here: no race with a quick kill */
-	close(in[0]);
-	close(out[1]);
-	close(errp[1]);
-	if ((r = calloc(1, sizeof *r)) == NULL)
-		abort();
 	snprintf(r->uuid, sizeof r->uuid, "%s", t->uuid);
 	snprintf(r->exec, sizeof r->exec, "%s", t->exec);
 	r->pid = pid;
-	r->in_fd = in[1];
+	r->in_fd = fds.in;
 	evutil_make_socket_nonblocking(r->in_fd);
 	TAILQ_INSERT_TAIL(&runs, r, entry);
 	nruns++;
-	r->out = pipe_bev(out[0], r, out_read_cb);
-	r->err = pipe_bev(errp[0], r, err_read_cb);
+	r->out = pipe_bev(fds.out, r, out_read_cb);
+	r->err = pipe_bev(fds.err, r, err_read_cb);
 	if (r->out == NULL)
 		r->out_eof = 1;
 	if (r->err == NULL)
@@ -443,13 +377,12 @@ runner_shutdown(void)
 	struct run	*r;
 
 	while ((r = TAILQ_FIRST(&runs)) != NULL) {
-		if (!r->exited)
+		if (!r->exited) {
 			kill(-r->pid, SIGKILL);
+			job_forget(r->pid);
+		}
 		run_free(r);
 	}
-	if (sigchld_ev != NULL)
-		event_free(sigchld_ev);
-	sigchld_ev = NULL;
 }
 
 int

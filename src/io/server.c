@@ -22,6 +22,7 @@
 #include "config.h"
 #include "descs.h"
 #include "idle.h"
+#include "job.h"
 #include "journal.h"
 #include "log.h"
 #include "logsearch.h"
@@ -613,7 +614,8 @@ server_run(const struct config *cfg, int echo)
 	ro.nice = cfg->mode == VOL_SCREENSAVER ? 19 : 0;
 	ro.idle_io = cfg->mode == VOL_SCREENSAVER;
 	ro.grace_ms = cfg->cancel_grace_ms;
-	if (runner_init(srv.base, &hooks, &ro) == -1) {
+	if (job_init(srv.base) == -1 || runner_init(srv.base, &hooks,
+	    &ro) == -1) {
 		fatalx("cannot watch child processes");
 	}
 	srv.tick_ev = evtimer_new(srv.base, tick_cb, NULL);
@@ -697,6 +699,7 @@ server_run(const struct config *cfg, int echo)
 	journal_commit();
 	idle_shutdown();
 	runner_shutdown();
+	job_shutdown();
 	peers_close();
 	reputation_clean_stop(cfg->state_dir);
 	journal_close();

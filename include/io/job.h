@@ -1,0 +1,53 @@
+/*
+ * job.h -- child processes: the one place volery forks (the task runner
+ * and the idle probes' commands are built on it).  Signals are blocked
+ * across fork; the child restores every signal's default disposition
+ * (SIGPIPE is ignored in the node) and an empty mask, keeps only its
+ * three standard descriptors, and runs in a process group of its own.
+ * Children are reaped by pid in one SIGCHLD handler.
+ */
+#ifndef VOLERY_JOB_H
+#define VOLERY_JOB_H
+
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+struct event_base;
+
+struct job_spec {
+	const char	 *path;			/* executed with execv */
+	char *const	 *argv;
+	const char	 *env_name;		/* set in the child, or NULL */
+	const char	 *env_value;
+	int		  nice;			/* 0: as the node */
+	int		  idle_io;		/* the idle I/O class */
+	int		  die_with_parent;	/* PR_SET_PDEATHSIG, SIGKILL */
+	int		  stdin_pipe;		/* else /dev/null */
+	int		  stderr_pipe;		/* else /dev/null */
+	/* If execv fails, "ERROR cannot execute PATH: reason" on stdout
+	 * (the runner protocol's way to say a run failed). */
+	int		  exec_error_line;
+};
+
+/* The parent's ends of the child's pipes; -1 where there is none. */
+struct job_fds {
+	int	in, out, err;
+};
+
+/* Called once the child was reaped, with its wait4() status. */
+struct job_exit {
+	void	(*cb)(pid_t, int status, const struct rusage *, void *);
+	void	 *arg;
+};
+
+int	job_init(struct event_base *);
+/* Fork and exec; the pid, or -1 with the reason in err.  exit may be
+ * NULL: the child is reaped and nobody told. */
+pid_t	job_start(const struct job_spec *, const struct job_exit *,
+	    struct job_fds *, char *err, size_t errlen);
+/* Nobody waits for pid any more (its owner is gone): reap it quietly. */
+void	job_forget(pid_t);
+void	job_shutdown(void);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * job.c -- the one place volery forks (see job.h).  Pipes are created
+ * close-on-exec, so a child inherits nothing but its three descriptors
+ * even before close_range(); signals are blocked across fork so that no
+ * handler of the node runs in the child before its dispositions are the
+ * defaults again.
+ */
+#include <sys/prctl.h>
+#include <sys/queue.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "job.h"
+
+struct job {
+	pid_t			 pid;
+	struct job_exit		 exit;
+	TAILQ_ENTRY(job)	 entry;
+};
+
+static TAILQ_HEAD(, job)	jobs = TAILQ_HEAD_INITIALIZER(jobs);
+static struct event		*sigchld_ev;
+
+static struct job *
+find(pid_t pid)
+{
+	struct job	*j;
+
+	TAILQ_FOREACH(j, &jobs, entry)
+		if (j->pid == pid)
+			return j;
+	return NULL;
+}
+
+/* Reap every child that ended; tell the one waiting for it. */
+static void
+sigchld_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct rusage	 ru;
+	struct job	*j;
+	pid_t		 pid;
+	int		 status;
+
+	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
+		if ((j = find(pid)) == NULL)
+			continue;
+		TAILQ_REMOVE(&jobs, j, entry);
+		if (j->exit.cb != NULL)
+			j->exit.cb(pid, status, &ru, j->exit.arg);
+		free(j);
+	}
+}
+
+int
+job_init(struct event_base *base)
+{
+	sigchld_ev = evsignal_new(base, SIGCHLD, sigchld_cb, NULL);
+	if (sigchld_ev == NULL || evsignal_add(sigchld_ev, NULL) == -1)
+		return -1;
+	return 0;
+}
+
+void
+job_shutdown(void)
+{
+	struct job	*j;
+
+	while ((j = TAILQ_FIRST(&jobs)) != NULL) {
+		TAILQ_REMOVE(&jobs, j, entry);
+		free(j);
+	}
+	if (sigchld_ev != NULL)
+		event_free(sigchld_ev);
+	sigchld_ev = NULL;
+}
+
+void
+job_forget(pid_t pid)
+{
+	struct job	*j;
+
+	if ((j = find(pid)) != NULL)
+		j->exit.cb = NULL;
+}
+
+/* In the child: become the program.  Never returns. */
+static void __attribute__((noreturn))
+child(const struct job_spec *s, pid_t parent, int in, int out, int err)
+{
+	sigset_t	none;
+	int		sig;
+
+	setpgid(0, 0);
+	if (s->die_with_parent) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)	/* it died before prctl */
+			_exit(127);
+	}
+	for (sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);	/* SIGPIPE above all */
+	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 || dup2(err, 2) == -1)
+		_exit(127);
+	syscall(SYS_close_range, 3, ~0U, 0);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (s->nice > 0 && setpriority(PRIO_PROCESS, 0, s->nice) == -1)
+		_exit(127);
+	if (s->idle_io)		/* IOPRIO_WHO_PROCESS, IOPRIO_CLASS_IDLE */
+		syscall(SYS_ioprio_set, 1, 0, 3 << 13);
+	if (s->env_name != NULL)
+		setenv(s->env_name, s->env_value, 1);
+	execv(s->path, s->argv);
+	if (s->exec_error_line)
+		dprintf(1, "ERROR cannot execute %s: %s\n", s->path,
+		    strerror(errno));
+	_exit(127);
+}
+
+static void
+close_all(int *fd, int n)
+{
+	int	i;
+
+	for (i = 0; i < n; i++)
+		if (fd[i] != -1)
+			close(fd[i]);
+}
+
+pid_t
+job_start(const struct job_spec *s, const struct job_exit *e,
+    struct job_fds *fds, char *err, size_t errlen)
+{
+	/* [0] [1]: stdin; [2] [3]: stdout; [4] [5]: stderr; [6]: null */
+	int		 fd[7] = { -1, -1, -1, -1, -1, -1, -1 };
+	sigset_t	 all, old;
+	struct job	*j;
+	pid_t		 pid, parent = getpid();
+
+	if ((j = calloc(1, sizeof *j)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if ((s->stdin_pipe && pipe2(&fd[0], O_CLOEXEC) == -1) ||
+	    pipe2(&fd[2], O_CLOEXEC) == -1 ||
+	    (s->stderr_pipe && pipe2(&fd[4], O_CLOEXEC) == -1) ||
+	    (fd[6] = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close_all(fd, 7);
+		free(j);
+		return -1;
+	}
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if ((pid = fork()) == 0)
+		child(s, parent, s->stdin_pipe ? fd[0] : fd[6], fd[3],
+		    s->stderr_pipe ? fd[5] : fd[6]);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid == -1) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close_all(fd, 7);
+		free(j);
+		return -1;
+	}
+	setpgid(pid, pid);	/* also here: no race with a quick kill */
+	if (fd[0] != -1)	/* the child's ends */
+		close(fd[0]);
+	close(fd[3]);
+	if (fd[5] != -1)
+		close(fd[5]);
+	close(fd[6]);
+	fds->in = fd[1];
+	fds->out = fd[2];
+	fds->err = fd[4];
+	j->pid = pid;
+	if (e != NULL)
+		j->exit = *e;
+	TAILQ_INSERT_TAIL(&jobs, j, entry);
+	return pid;
+}
