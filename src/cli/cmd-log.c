@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lex.h"
 #include "cmd.h"
 #include "conn.h"
 #include "logsearch.h"
@@ -358,7 +359,8 @@ cmd_log_exec(int argc, char **argv)
 	struct log_query	 q;
 	struct log_search	*s;
 	const char		*host = NULL, *file = NULL;
-	char			 err[512], *end;
+	char			 err[512];
+	int64_t			 n;
 	int			 ch, nlines = -1, follow_it = 0, rc;
 	FILE			*f;
 
@@ -385,9 +387,9 @@ cmd_log_exec(int argc, char **argv)
 			q.uuid = optarg;
 			break;
 		case 'n':
-			nlines = (int)strtol(optarg, &end, 10);
-			if (*end != '\0' || nlines < 1 || nlines > 10000)
+			if (lex_int(optarg, 1, 10000, &n) == -1)
 				return cmd_fail("-n: 1 to 10000 lines");
+			nlines = (int)n;
 			break;
 		case 'f':
 			follow_it = 1;

@@ -22,6 +22,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "lex.h"
 #include "errlist.h"
 #include "task.h"
 #include "wfload.h"
@@ -80,8 +81,8 @@ path_value(struct errlist *l, xmlNode *n, const char *what, int resolve)
 static void
 load_input(struct errlist *l, struct wf_task *t, xmlNode *n)
 {
-	char	*task = xml_attr(n, "task"), *out = xml_attr(n, "output"), *end;
-	long	 nth = 0;
+	char	*task = xml_attr(n, "task"), *out = xml_attr(n, "output");
+	int64_t	 nth = 0;
 	long	 line = xmlGetLineNo(n);
 
 	t->ninputs_seen++;
@@ -90,8 +91,7 @@ load_input(struct errlist *l, struct wf_task *t, xmlNode *n)
 	else if (strlen(task) > UUID_STRLEN || task[0] == '\0')
 		errlist_add(l, line, "<input>: task '%.40s' is neither an id nor "
 		    "a uuid", task);
-	else if ((errno = 0, nth = strtol(out, &end, 10)) < 1 ||
-	    nth > TASK_OUTPUTS_MAX || *end != '\0' || errno != 0)
+	else if (lex_int(out, 1, TASK_OUTPUTS_MAX, &nth) == -1)
 		errlist_add(l, line, "<input>: output '%.20s' is not an output "
 		    "number (1 to %d)", out, TASK_OUTPUTS_MAX);
 	else if (t->ninputs == TASK_INPUTS_MAX)

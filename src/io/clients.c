@@ -21,6 +21,7 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
+#include "lex.h"
 #include "bounds.h"
 #include "clients.h"
 #include "journal.h"
@@ -302,8 +303,7 @@ clients_listen(struct event_base *base, const char *addr, clients_line_fn *fn,
 	socklen_t		 len = sizeof sin;
 	const char		*colon = strrchr(addr, ':');
 	char			 host[ADDR_MAXLEN + 1];
-	long			 port;
-	char			*end;
+	int64_t			 port;
 
 	/* IPv4 "host:port"; "*" is every address, port 0 a free one. */
 	memset(&sin, 0, sizeof sin);
@@ -312,8 +312,7 @@ clients_listen(struct event_base *base, const char *addr, clients_line_fn *fn,
 		goto bad;
 	memcpy(host, addr, colon - addr);
 	host[colon - addr] = '\0';
-	port = strtol(colon + 1, &end, 10);
-	if (colon[1] == '\0' || *end != '\0' || port < 0 || port > 65535)
+	if (lex_int(colon + 1, 0, 65535, &port) == -1)
 		goto bad;
 	sin.sin_port = htons(port);
 	if (strcmp(host, "*") == 0)

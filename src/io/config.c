@@ -18,6 +18,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "lex.h"
 #include "config.h"
 #include "errlist.h"
 #include "node.h"
@@ -131,13 +132,9 @@ add_error(struct errlist *e, long line, const char *elem, const char *fmt,
 static int
 parse_int(const char *s, int *out)
 {
-	char	*end;
-	long	 v;
+	int64_t	v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno != 0 || v < INT_MIN ||
-	    v > INT_MAX)
+	if (lex_int(s, INT_MIN, INT_MAX, &v) == -1)
 		return -1;
 	*out = (int)v;
 	return 0;

@@ -20,6 +20,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "lex.h"
 #include "descs.h"
 #include "log.h"
 #include "task.h"
@@ -35,10 +36,9 @@ is(xmlNode *n, const char *name)
 static int
 small_int(const char *s, int min, int max, int *out)
 {
-	char	*end;
-	long	 v = strtol(s, &end, 10);
+	int64_t	v;
 
-	if (*s == '\0' || *end != '\0' || v < min || v > max)
+	if (lex_int(s, min, max, &v) == -1)
 		return -1;
 	*out = (int)v;
 	return 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lex.h"
 #include "wire.h"
 
 #define MAX_TOKENS (CLIENT_LINE_MAX / 2 + 1)
@@ -23,37 +24,12 @@ struct tokens {
 static void
 split(char *s, struct tokens *tk)
 {
-	char	*p = s;
+	char	*w;
 
 	tk->n = 0;
-	for (;;) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '\0' || tk->n == MAX_TOKENS)
-			return;
-		tk->v[tk->n++] = p;
-		while (*p != '\0' && *p != ' ' && *p != '\t')
-			p++;
-		if (*p != '\0')
-			*p++ = '\0';
-	}
-}
-
-/* Parse a whole decimal number in [min, max]. */
-static int
-parse_int(const char *s, long min, long max, long *out)
-{
-	char	*end;
-	long	 v;
-
-	if (!isdigit((unsigned char)s[0]) && s[0] != '-')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	while (tk->n < MAX_TOKENS &&
+	    (w = lex_word_nonempty(&s, LEX_BLANKS)) != NULL)
+		tk->v[tk->n++] = w;
 }
 
 static int
@@ -116,7 +92,7 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
     size_t errlen)
 {
 	int	i;
-	long	nth;
+	int64_t	nth;
 
 	if (tk->n < 3) {
 		snprintf(err, errlen, "usage: SCHEDULE <exec_name> "
@@ -161,7 +137,7 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 			b = &req->bind[req->nbind];
 			if (take_uuid(tk->v[i + 1], b->uuid, err, errlen) == -1)
 				return -1;
-			if (parse_int(tk->v[i + 2], 1, TASK_OUTPUTS_MAX,
+			if (lex_int(tk->v[i + 2], 1, TASK_OUTPUTS_MAX,
 			    &nth) == -1) {
 				snprintf(err, errlen, "-a %s: output number "
 				    "must be 1 to %d", b->uuid,
@@ -187,7 +163,7 @@ parse_log(struct tokens *tk, struct client_req *req, char *err,
     size_t errlen)
 {
 	int	i;
-	long	v;
+	int64_t	v;
 
 	req->nlines = 100;
 	for (i = 1; i < tk->n; i++) {
@@ -216,7 +192,7 @@ parse_log(struct tokens *tk, struct client_req *req, char *err,
 			break;
 		case 'n':
 			/* A reply must fit what a client may leave unread. */
-			if (parse_int(arg, 1, 10000, &v) == -1) {
+			if (lex_int(arg, 1, 10000, &v) == -1) {
 				snprintf(err, errlen, "-n: 1 to 10000 lines");
 				return -1;
 			}

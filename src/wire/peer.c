@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "peer.h"
 #include "task.h"
 
@@ -92,56 +93,26 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -1 : n;
 }
 
-static char *
-next_word(char **p)
-{
-	char	*w = *p;
-
-	if (*w == '\0')
-		return NULL;
-	while (**p != '\0' && **p != ' ')
-		(*p)++;
-	if (**p == ' ')
-		*(*p)++ = '\0';
-	return w;
-}
-
 static int
 num(char **p, int64_t min, int64_t max, int64_t *out)
 {
-	char		*w = next_word(p), *end;
-	long long	 v;
+	char	*w = lex_word(p, LEX_STRICT);
 
-	if (w == NULL || *w == '\0')
-		return -1;
-	errno = 0;
-	v = strtoll(w, &end, 10);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	return w == NULL ? -1 : lex_int(w, min, max, out);
 }
 
 static int
 hex64(char **p, uint64_t *out)
 {
-	char			*w = next_word(p), *end;
-	unsigned long long	 v;
+	char	*w = lex_word(p, LEX_STRICT);
 
-	if (w == NULL || *w == '\0' || strlen(w) > 16 || w[0] == '-')
-		return -1;
-	errno = 0;
-	v = strtoull(w, &end, 16);
-	if (errno != 0 || *end != '\0')
-		return -1;
-	*out = v;
-	return 0;
+	return w == NULL ? -1 : lex_hex64(w, out);
 }
 
 static int
 name(char **p, char *dst, size_t size)
 {
-	char	*w = next_word(p);
+	char	*w = lex_word(p, LEX_STRICT);
 
 	if (w == NULL || !task_name_valid(w) || strlen(w) >= size)
 		return -1;
@@ -152,7 +123,7 @@ name(char **p, char *dst, size_t size)
 static int
 uuid(char **p, char *dst)
 {
-	char	*w = next_word(p);
+	char	*w = lex_word(p, LEX_STRICT);
 
 	if (w == NULL || !task_uuid_valid(w))
 		return -1;
@@ -179,9 +150,13 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 	memcpy(m->buf, data, len);
 	m->buf[len] = '\0';
 	if (len > 0 && m->buf[len - 1] == '\n')
-		m->buf[len - 1] = '\0';
+		m->buf[--len] = '\0';
+	if (memchr(m->buf, '\n', len) != NULL) {
+		snprintf(err, errlen, "a datagram is one line");
+		return -1;
+	}
 	p = m->buf;
-	if ((w = next_word(&p)) == NULL || strcmp(w, PEER_PROTO) != 0) {
+	if ((w = lex_word(&p, LEX_STRICT)) == NULL || strcmp(w, PEER_PROTO) != 0) {
 		snprintf(err, errlen, "not a %s datagram", PEER_PROTO);
 		return -1;
 	}
@@ -190,7 +165,7 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 	NEED(hex64(&p, &m->incarnation));
 	NEED(num(&p, 1, 65535, &v));
 	m->reply_port = (int)v;
-	if ((w = next_word(&p)) == NULL) {
+	if ((w = lex_word(&p, LEX_STRICT)) == NULL) {
 		what = "type";
 		goto bad;
 	}

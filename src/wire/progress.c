@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "wire.h"
 
 int
@@ -52,18 +53,6 @@ wire_progress_line(const struct task *t, char *buf, size_t size)
 }
 
 
-/* A number field's value, whole and in range; -1 if it is not that. */
-static int
-field_number(const char *v, double lo, double hi, double *out)
-{
-	char	*end;
-
-	if (*v == '\0' || *v == ' ')
-		return -1;
-	*out = strtod(v, &end);
-	return *end == '\0' && *out >= lo && *out <= hi ? 0 : -1;
-}
-
 int
 wire_progress_parse(const char *line, struct wire_progress *p)
 {
@@ -82,7 +71,7 @@ wire_progress_parse(const char *line, struct wire_progress *p)
 		snprintf(p->reason, sizeof p->reason, "%s", reason + 8);
 	}
 	s = copy;
-	for (k = 0; (word = strsep(&s, " ")) != NULL; k++) {
+	for (k = 0; (word = lex_word(&s, LEX_STRICT)) != NULL; k++) {
 		if (k == 0) {
 			if (strcmp(word, "PROGRESS") != 0)
 				return -1;
@@ -91,7 +80,7 @@ wire_progress_parse(const char *line, struct wire_progress *p)
 				return -1;
 			memcpy(p->uuid, word, UUID_STRLEN + 1);
 		} else if (k == 2) {
-			if (field_number(word, 0, 100, &v) == -1)
+			if (lex_decimal(word, 0, 100, &v) == -1)
 				return -1;
 			p->percent = (int)v;
 		} else if (k == 3) {
@@ -103,14 +92,14 @@ wire_progress_parse(const char *line, struct wire_progress *p)
 				return -1;
 			snprintf(p->node, sizeof p->node, "%s", word + 5);
 		} else if (strncmp(word, "attempt=", 8) == 0) {
-			if (field_number(word + 8, 0, 1e6, &v) == -1)
+			if (lex_decimal(word + 8, 0, 1e6, &v) == -1)
 				return -1;
 			p->attempt = (int)v;
 		} else if (strncmp(word, "waited=", 7) == 0) {
-			if (field_number(word + 7, 0, 1e12, &p->waited) == -1)
+			if (lex_decimal(word + 7, 0, 1e12, &p->waited) == -1)
 				return -1;
 		} else if (strncmp(word, "makespan=", 9) == 0) {
-			if (field_number(word + 9, 0, 1e12, &p->makespan) ==
+			if (lex_decimal(word + 9, 0, 1e12, &p->makespan) ==
 			    -1)
 				return -1;
 		}

@@ -9,37 +9,20 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lex.h"
 #include "wire.h"
 
-/* Split off the first word of s; returns the rest (may be ""). */
-static char *
-first_word(char *s, char **word)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	*word = s;
-	while (*s != '\0' && *s != ' ' && *s != '\t')
-		s++;
-	if (*s != '\0')
-		*s++ = '\0';
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
-}
-
-/* A percentage: a number from 0 to 100, a fraction is rounded down. */
+/* A percentage from 0 to 100, maybe followed by '%'; a fraction is
+ * rounded down. */
 static int
-parse_percent(const char *s, int *out)
+parse_percent(char *s, int *out)
 {
-	char	*end;
-	double	 v;
+	size_t	n = strlen(s);
+	double	v;
 
-	if (!isdigit((unsigned char)s[0]))
-		return -1;
-	v = strtod(s, &end);
-	while (*end == ' ' || *end == '\t' || *end == '%')
-		end++;
-	if (*end != '\0' || !(v >= 0.0 && v <= 100.0))
+	while (n > 0 && strchr(LEX_BLANKS "%", s[n - 1]) != NULL)
+		s[--n] = '\0';
+	if (lex_decimal(s, 0, 100, &v) == -1)
 		return -1;
 	*out = (int)v;
 	return 0;
@@ -60,7 +43,10 @@ wire_runner_parse(const char *line, size_t len, struct runner_msg *m,
 	m->buf[len] = '\0';
 	if (len > 0 && m->buf[len - 1] == '\r')
 		m->buf[len - 1] = '\0';
-	rest = first_word(m->buf, &word);
+	rest = m->buf;
+	if ((word = lex_word_nonempty(&rest, LEX_BLANKS)) == NULL)
+		word = rest;		/* "" */
+	rest = lex_rest(&rest, LEX_BLANKS);
 
 	if (strcasecmp(word, "PROGRESS") == 0) {
 		m->type = RMSG_PROGRESS;
@@ -74,9 +60,10 @@ wire_runner_parse(const char *line, size_t len, struct runner_msg *m,
 	if (strcasecmp(word, "TERMINATED") == 0) {
 		m->type = RMSG_TERMINATED;
 		p = rest;
-		while (*p != '\0') {
-			char *id;
-			p = first_word(p, &id);
+		for (;;) {
+			char *id = lex_word_nonempty(&p, LEX_BLANKS);
+			if (id == NULL)
+				break;
 			if (m->noutputs == TASK_OUTPUTS_MAX) {
 				snprintf(err, errlen, "more than %d outputs",
 				    TASK_OUTPUTS_MAX);

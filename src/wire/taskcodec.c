@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "wire.h"
 
 #define CODEC_VERSION 1
@@ -167,22 +168,6 @@ unescape(char *s)
 }
 
 static int
-get_num(const char *s, int64_t min, int64_t max, int64_t *out)
-{
-	char		*end;
-	long long	 v;
-
-	if (*s == '\0')
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int
 copy_name(char *dst, size_t size, const char *s)
 {
 	if (strlen(s) >= size)
@@ -226,7 +211,7 @@ decode_inputs(struct task **tp, const char *uuid, const char *exec, char *s)
 		*nth++ = '\0';
 		*ds++ = '\0';
 		if (!task_uuid_valid(v[i]) ||
-		    get_num(nth, 1, TASK_OUTPUTS_MAX, &k) == -1)
+		    lex_int(nth, 1, TASK_OUTPUTS_MAX, &k) == -1)
 			goto bad;
 		strcpy(t->inputs[i].from, v[i]);
 		t->inputs[i].nth = (int)k;
@@ -269,7 +254,7 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 	memset(&f, 0, sizeof f);
 	f.ready_ms = f.start_ms = f.end_ms = -1;
 
-	for (p = copy; (field = strsep(&p, " ")) != NULL;) {
+	for (p = copy; (field = lex_word(&p, LEX_STRICT)) != NULL;) {
 		char *val = strchr(field, '=');
 		if (*field == '\0')
 			FAIL("empty field");
@@ -287,7 +272,7 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 		if (unescape(val) == -1)
 			FAIL("bad %-escape");
 		if (strcmp(field, "v") == 0) {
-			if (get_num(val, 1, 1000, &version) == -1)
+			if (lex_int(val, 1, 1000, &version) == -1)
 				FAIL("bad version");
 		} else if (strcmp(field, "id") == 0) {
 			if (!task_uuid_valid(val) ||
@@ -301,7 +286,7 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 			if (task_prio_parse(val, &f.prio) == -1)
 				FAIL("bad priority");
 		} else if (strcmp(field, "aged") == 0) {
-			if (get_num(val, 0, 1, &num) == -1)
+			if (lex_int(val, 0, 1, &num) == -1)
 				FAIL("bad aged flag");
 			f.aged = (int)num;
 		} else if (strcmp(field, "st") == 0) {
@@ -319,35 +304,35 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 			    val) == -1)
 				FAIL("bad running-on");
 		} else if (strcmp(field, "sub") == 0) {
-			if (get_num(val, 0, INT64_MAX, &f.submit_ms) == -1)
+			if (lex_int(val, 0, INT64_MAX, &f.submit_ms) == -1)
 				FAIL("bad submit time");
 		} else if (strcmp(field, "rdy") == 0) {
-			if (get_num(val, -1, INT64_MAX, &f.ready_ms) == -1)
+			if (lex_int(val, -1, INT64_MAX, &f.ready_ms) == -1)
 				FAIL("bad ready time");
 		} else if (strcmp(field, "stt") == 0) {
-			if (get_num(val, -1, INT64_MAX, &f.start_ms) == -1)
+			if (lex_int(val, -1, INT64_MAX, &f.start_ms) == -1)
 				FAIL("bad start time");
 		} else if (strcmp(field, "end") == 0) {
-			if (get_num(val, -1, INT64_MAX, &f.end_ms) == -1)
+			if (lex_int(val, -1, INT64_MAX, &f.end_ms) == -1)
 				FAIL("bad end time");
 		} else if (strcmp(field, "pg") == 0) {
-			if (get_num(val, 0, 100, &num) == -1)
+			if (lex_int(val, 0, 100, &num) == -1)
 				FAIL("bad progress");
 			f.progress = (int)num;
 		} else if (strcmp(field, "att") == 0) {
-			if (get_num(val, 0, 1000000, &num) == -1)
+			if (lex_int(val, 0, 1000000, &num) == -1)
 				FAIL("bad attempts");
 			f.attempts = (int)num;
 		} else if (strcmp(field, "fail") == 0) {
-			if (get_num(val, 0, 1000000, &num) == -1)
+			if (lex_int(val, 0, 1000000, &num) == -1)
 				FAIL("bad failures");
 			f.failures = (int)num;
 		} else if (strcmp(field, "ver") == 0) {
-			if (get_num(val, 0, INT64_MAX, &num) == -1)
+			if (lex_int(val, 0, INT64_MAX, &num) == -1)
 				FAIL("bad version counter");
 			f.ver = (uint64_t)num;
 		} else if (strcmp(field, "susp") == 0) {
-			if (get_num(val, 0, 1, &num) == -1)
+			if (lex_int(val, 0, 1, &num) == -1)
 				FAIL("bad suspended flag");
 			f.suspended = (int)num;
 		} else if (strcmp(field, "path") == 0) {

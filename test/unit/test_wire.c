@@ -288,6 +288,80 @@ test_record_framing(void **state)
 	assert_int_equal(wire_record_frame("a\nb", 3, buf, sizeof buf), -1);
 }
 
+/*
+ * One set of number rules for every codec: a number is digits (with a
+ * '-' where negatives exist, a fraction where percentages do), nothing
+ * else -- no '+', no blank, no "0x", no exponent -- and within bounds.
+ */
+static void
+test_numbers_mean_the_same_in_every_codec(void **state)
+{
+	static const char *peer_bad[] = {
+		"PROGRESS " U1 " +5 1",		/* a sign */
+		"PROGRESS " U1 " 5 +1",
+		"PROGRESS " U1 " 5 0x1",	/* hex is digits only */
+		"PROGRESS " U1 " 101 1",	/* out of range */
+		"PROGRESS " U1 " 5  1",		/* an empty word */
+		"PROGRESS " U1 " 5 10000000000000000",	/* 17 hex digits */
+		"TRY_DEQUEUE " U1 " 9223372036854775808",	/* overflows */
+		"TRY_DEQUEUE " U1 " -1",
+		"NEW_MASTER -1",
+		"NEW_MASTER 1\nNEW_MASTER 2",	/* a datagram is one line */
+	};
+	static const char *record_bad[] = {
+		"v=+1 id=" U1 " exec=import",
+		"v=1 id=" U1 " exec=import pg=+5",
+		"v=1 id=" U1 " exec=import sub=1e3",
+		"v=1 id=" U1 " exec=import att=0x10",
+	};
+	static const char *runner_bad[] = {
+		"PROGRESS +5", "PROGRESS 5e1", "PROGRESS 0x10", "PROGRESS inf",
+		"PROGRESS 1.", "PROGRESS .5", "PROGRESS 5 5",
+	};
+	struct peer_msg		*m = malloc(sizeof *m);
+	struct runner_msg	 rm;
+	struct wire_progress	 wp;
+	char			 text[256];
+	size_t			 i;
+	int			 hl;
+
+	assert_non_null(m);
+	for (i = 0; i < sizeof peer_bad / sizeof peer_bad[0]; i++) {
+		hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+		snprintf(text + hl, sizeof text - hl, "%s", peer_bad[i]);
+		if (peer_parse(text, strlen(text), m, err, sizeof err) == 0)
+			fail_msg("accepted datagram: %s", peer_bad[i]);
+	}
+	hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+	snprintf(text + hl, sizeof text - hl, "PROGRESS %s 5 FfFf", U1);
+	assert_int_equal(peer_parse(text, strlen(text), m, err, sizeof err),
+	    0);
+	assert_int_equal(m->ver, 0xffff);
+	free(m);
+	for (i = 0; i < sizeof record_bad / sizeof record_bad[0]; i++)
+		if (wire_task_decode(record_bad[i], strlen(record_bad[i]), err,
+		    sizeof err) != NULL)
+			fail_msg("accepted record: %s", record_bad[i]);
+	for (i = 0; i < sizeof runner_bad / sizeof runner_bad[0]; i++)
+		if (wire_runner_parse(runner_bad[i], strlen(runner_bad[i]),
+		    &rm, err, sizeof err) == 0)
+			fail_msg("accepted runner line: %s", runner_bad[i]);
+	/* A percent sign and blanks after the number are a task's right. */
+	assert_int_equal(wire_runner_parse("PROGRESS 12.5 %", 15, &rm, err,
+	    sizeof err), 0);
+	assert_int_equal(rm.percent, 12);
+	assert_int_equal(parse("SCHEDULE georeferencing low -a " U1 " +1 -a "
+	    U1 " 2 -a " U1 " 3"), -1);
+	assert_non_null(strstr(err, "output number"));
+	assert_int_equal(wire_progress_parse("PROGRESS " U1 " +5 Running",
+	    &wp), -1);
+	assert_int_equal(wire_progress_parse("PROGRESS " U1 " 5 Running "
+	    "waited=1e3", &wp), -1);
+	assert_int_equal(wire_progress_parse("PROGRESS " U1 " 5 Running "
+	    "waited=0.250", &wp), 0);
+	assert_true(wp.waited > 0.249 && wp.waited < 0.251);
+}
+
 int
 main(void)
 {
@@ -300,6 +374,7 @@ main(void)
 		cmocka_unit_test(test_progress_line_roundtrip),
 		cmocka_unit_test(test_task_record_rejects_garbage),
 		cmocka_unit_test(test_record_framing),
+		cmocka_unit_test(test_numbers_mean_the_same_in_every_codec),
 	};
 
 	return cmocka_run_group_tests_name("wire", tests, NULL, NULL);

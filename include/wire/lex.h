@@ -1,0 +1,34 @@
+/*
+ * lex.h -- the one tokenizer and the bounded number parsers of every
+ * codec (client lines, peer datagrams, task records, runner lines,
+ * PROGRESS lines).  A number is what it looks like and nothing more: no
+ * '+', no blanks, no "0x", no exponent, and always within its bounds.
+ */
+#ifndef VOLERY_LEX_H
+#define VOLERY_LEX_H
+
+#include <stdint.h>
+
+/* Separators: LEX_STRICT for what machines write (one space, an empty
+ * word is an error), LEX_BLANKS for what people type. */
+#define LEX_STRICT	" "
+#define LEX_BLANKS	" \t"
+
+/*
+ * The next word of *p, cut in place at the first separator, or NULL at
+ * the end of the string.  Two separators in a row give an empty word;
+ * lex_word_nonempty() skips such runs instead.
+ */
+char	*lex_word(char **p, const char *seps);
+char	*lex_word_nonempty(char **p, const char *seps);
+/* What follows in *p after any separators (the rest of a line). */
+char	*lex_rest(char **p, const char *seps);
+
+/* [-]digits, in [min, max]. */
+int	lex_int(const char *, int64_t min, int64_t max, int64_t *);
+/* 1 to 16 hex digits. */
+int	lex_hex64(const char *, uint64_t *);
+/* digits[.digits], in [min, max]. */
+int	lex_decimal(const char *, double min, double max, double *);
+
+#endif
