@@ -11,6 +11,7 @@
  * Empty optional fields are left out.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -82,34 +83,209 @@ put_num(struct out *o, const char *key, int64_t v)
 	put_field(o, key, num);
 }
 
+static int
+copy_name(char *dst, size_t size, const char *s)
+{
+	if (strlen(s) >= size)
+		return -1;
+	strcpy(dst, s);
+	return 0;
+}
+
+/*
+ * Every scalar field of a record, in the order they are written, with
+ * its range: the encoder and the decoder read this one table, so they
+ * cannot disagree on a field.  in= and out= are lists, coded below.
+ */
+enum kind {
+	K_UUID,		/* char[], a uuid */
+	K_NAME,		/* char[], a node or executable name */
+	K_TEXT,		/* char[], any token that fits */
+	K_INT,		/* int, in [min, max] */
+	K_I64,		/* int64_t, in [min, max] */
+	K_U64,		/* uint64_t, in [min, max] */
+	K_PRIO,		/* enum task_prio */
+	K_STATE,	/* enum task_state */
+	K_PATH,		/* char *, NULL when absent, at most max bytes */
+};
+
+static const struct field {
+	const char	*key;
+	enum kind	 kind;
+	size_t		 off;		/* in struct task */
+	size_t		 size;		/* char[] */
+	int64_t		 min, max;	/* numbers; K_PATH: max length */
+	int		 running_only;	/* written only while Running */
+	const char	*what;		/* for the decoder's errors */
+} fields[] = {
+#define A(k, kind, f, what) \
+	{ k, kind, offsetof(struct task, f), sizeof(((struct task *)0)->f), \
+	  0, 0, 0, what }
+#define N(k, kind, f, lo, hi, what) \
+	{ k, kind, offsetof(struct task, f), 0, lo, hi, 0, what }
+	A("id", K_UUID, uuid, "bad uuid"),
+	A("exec", K_NAME, exec, "bad exec name"),
+	N("prio", K_PRIO, prio, 0, 0, "bad priority"),
+	N("aged", K_INT, aged, 0, 1, "bad aged flag"),
+	N("st", K_STATE, state, 0, 0, "bad state"),
+	A("sb", K_TEXT, scheduled_by, "bad scheduled-by"),
+	A("cl", K_TEXT, client, "bad client"),
+	A("on", K_TEXT, running_on, "bad running-on"),
+	N("sub", K_I64, submit_ms, 0, INT64_MAX, "bad submit time"),
+	N("rdy", K_I64, ready_ms, -1, INT64_MAX, "bad ready time"),
+	N("stt", K_I64, start_ms, -1, INT64_MAX, "bad start time"),
+	N("end", K_I64, end_ms, -1, INT64_MAX, "bad end time"),
+	N("pg", K_INT, progress, 0, 100, "bad progress"),
+	N("att", K_INT, attempts, 0, 1000000, "bad attempts"),
+	N("fail", K_INT, failures, 0, 1000000, "bad failures"),
+	N("ver", K_U64, ver, 0, INT64_MAX, "bad version counter"),
+	{ "susp", K_INT, offsetof(struct task, suspended), 0, 0, 1, 1,
+	  "bad suspended flag" },
+	N("path", K_PATH, path, 0, PATH_MAXLEN, "bad path"),
+	N("par", K_PATH, params, 0, PATH_MAXLEN, "bad params path"),
+	A("rsn", K_TEXT, reason, "reason too long"),
+#undef A
+#undef N
+};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+#define AT(t, fd, type) ((type *)(void *)((char *)(t) + (fd)->off))
+
+/* A number field's value as int64_t (all fit one). */
+static int64_t
+number_of(const struct task *t, const struct field *fd)
+{
+	switch (fd->kind) {
+	case K_INT:
+		return *AT(t, fd, const int);
+	case K_I64:
+		return *AT(t, fd, const int64_t);
+	default:
+		return (int64_t)*AT(t, fd, const uint64_t);
+	}
+}
+
+/* Write one field of t; -1 if its value is out of the table's range. */
+static int
+encode_field(struct out *o, const struct task *t, const struct field *fd)
+{
+	const char	*s;
+	int64_t		 v;
+
+	switch (fd->kind) {
+	case K_UUID:
+	case K_NAME:
+	case K_TEXT:
+		put_field(o, fd->key, AT(t, fd, const char));
+		return 0;
+	case K_PRIO:
+		put_field(o, fd->key, task_prio_name(*AT(t, fd,
+		    const enum task_prio)));
+		return 0;
+	case K_STATE:
+		put_field(o, fd->key, task_state_name(*AT(t, fd,
+		    const enum task_state)));
+		return 0;
+	case K_PATH:
+		s = *AT(t, fd, char *const);
+		if (s != NULL && strlen(s) > (size_t)fd->max)
+			return -1;
+		put_field(o, fd->key, s);
+		return 0;
+	default:
+		v = number_of(t, fd);
+		if (v < fd->min || v > fd->max)
+			return -1;
+		if (fd->running_only && (v == 0 || t->state != TASK_RUNNING))
+			return 0;
+		put_num(o, fd->key, v);
+		return 0;
+	}
+}
+
+/* Read one field's (unescaped) value into t; -1 if it is not valid. */
+static int
+decode_field(struct task *t, const struct field *fd, char *val)
+{
+	int64_t	v;
+
+	switch (fd->kind) {
+	case K_UUID:
+		if (!task_uuid_valid(val))
+			return -1;
+		return copy_name(AT(t, fd, char), fd->size, val);
+	case K_NAME:
+		if (!task_name_valid(val))
+			return -1;
+		return copy_name(AT(t, fd, char), fd->size, val);
+	case K_TEXT:
+		return copy_name(AT(t, fd, char), fd->size, val);
+	case K_PRIO:
+		return task_prio_parse(val, AT(t, fd, enum task_prio));
+	case K_STATE:
+		return task_state_parse(val, AT(t, fd, enum task_state));
+	case K_PATH:
+		if (strlen(val) > (size_t)fd->max)
+			return -1;
+		*AT(t, fd, char *) = val;	/* into the line's copy */
+		return 0;
+	default:
+		if (lex_int(val, fd->min, fd->max, &v) == -1)
+			return -1;
+		if (fd->kind == K_INT)
+			*AT(t, fd, int) = (int)v;
+		else if (fd->kind == K_I64)
+			*AT(t, fd, int64_t) = v;
+		else
+			*AT(t, fd, uint64_t) = (uint64_t)v;
+		return 0;
+	}
+}
+
+/* Copy field fd from the decoded f into the new task t. */
+static int
+copy_field(struct task *t, const struct task *f, const struct field *fd)
+{
+	switch (fd->kind) {
+	case K_UUID:
+	case K_NAME:
+		return 0;		/* given to task_new() */
+	case K_TEXT:
+		memcpy(AT(t, fd, char), AT(f, fd, const char), fd->size);
+		return 0;
+	case K_PRIO:
+		*AT(t, fd, enum task_prio) = *AT(f, fd, const enum task_prio);
+		return 0;
+	case K_STATE:
+		*AT(t, fd, enum task_state) = *AT(f, fd,
+		    const enum task_state);
+		return 0;
+	case K_PATH:
+		return task_set_string(AT(t, fd, char *), *AT(f, fd,
+		    char *const));
+	case K_INT:
+		*AT(t, fd, int) = *AT(f, fd, const int);
+		return 0;
+	case K_I64:
+		*AT(t, fd, int64_t) = *AT(f, fd, const int64_t);
+		return 0;
+	default:
+		*AT(t, fd, uint64_t) = *AT(f, fd, const uint64_t);
+		return 0;
+	}
+}
+
 int
 wire_task_encode(const struct task *t, char *buf, size_t len)
 {
 	struct out	o = { buf, len, 0, 0 };
+	size_t		k;
 	int		i;
 
 	put_num(&o, "v", CODEC_VERSION);
-	put_field(&o, "id", t->uuid);
-	put_field(&o, "exec", t->exec);
-	put_field(&o, "prio", task_prio_name(t->prio));
-	put_num(&o, "aged", t->aged);
-	put_field(&o, "st", task_state_name(t->state));
-	put_field(&o, "sb", t->scheduled_by);
-	put_field(&o, "cl", t->client);
-	put_field(&o, "on", t->running_on);
-	put_num(&o, "sub", t->submit_ms);
-	put_num(&o, "rdy", t->ready_ms);
-	put_num(&o, "stt", t->start_ms);
-	put_num(&o, "end", t->end_ms);
-	put_num(&o, "pg", t->progress);
-	put_num(&o, "att", t->attempts);
-	put_num(&o, "fail", t->failures);
-	put_num(&o, "ver", (int64_t)t->ver);
-	if (t->suspended && t->state == TASK_RUNNING)
-		put_num(&o, "susp", 1);
-	put_field(&o, "path", t->path);
-	put_field(&o, "par", t->params);
-	put_field(&o, "rsn", t->reason);
+	for (k = 0; k < NFIELDS; k++)
+		if (encode_field(&o, t, &fields[k]) == -1)
+			return -1;
 	if (t->ninputs > 0) {
 		put(&o, " in=", 4);
 		for (i = 0; i < t->ninputs; i++) {
@@ -167,14 +343,6 @@ unescape(char *s)
 	return 0;
 }
 
-static int
-copy_name(char *dst, size_t size, const char *s)
-{
-	if (strlen(s) >= size)
-		return -1;
-	strcpy(dst, s);
-	return 0;
-}
 
 /* Split s at commas into at most max pieces; -1 if more. */
 static int
@@ -236,10 +404,9 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 {
 	struct task	*t = NULL;
 	char		*copy, *p, *field, *in = NULL, *outs = NULL;
-	char		 uuid[UUID_STRLEN + 1] = "", exec[NAME_MAXLEN + 1] = "";
-	struct task	 f;		/* scalar fields, before t exists */
-	char		*path = NULL, *par = NULL;
-	int64_t		 num, version = 0;
+	struct task	 f;		/* the fields, before t exists */
+	int64_t		 version = 0;
+	size_t		 k;
 
 	if (len > RECORD_LINE_MAX || memchr(line, '\0', len) != NULL) {
 		snprintf(err, errlen, "record too long or holds a NUL byte");
@@ -274,89 +441,24 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 		if (strcmp(field, "v") == 0) {
 			if (lex_int(val, 1, 1000, &version) == -1)
 				FAIL("bad version");
-		} else if (strcmp(field, "id") == 0) {
-			if (!task_uuid_valid(val) ||
-			    copy_name(uuid, sizeof uuid, val) == -1)
-				FAIL("bad uuid");
-		} else if (strcmp(field, "exec") == 0) {
-			if (!task_name_valid(val) ||
-			    copy_name(exec, sizeof exec, val) == -1)
-				FAIL("bad exec name");
-		} else if (strcmp(field, "prio") == 0) {
-			if (task_prio_parse(val, &f.prio) == -1)
-				FAIL("bad priority");
-		} else if (strcmp(field, "aged") == 0) {
-			if (lex_int(val, 0, 1, &num) == -1)
-				FAIL("bad aged flag");
-			f.aged = (int)num;
-		} else if (strcmp(field, "st") == 0) {
-			if (task_state_parse(val, &f.state) == -1)
-				FAIL("bad state");
-		} else if (strcmp(field, "sb") == 0) {
-			if (copy_name(f.scheduled_by, sizeof f.scheduled_by,
-			    val) == -1)
-				FAIL("bad scheduled-by");
-		} else if (strcmp(field, "cl") == 0) {
-			if (copy_name(f.client, sizeof f.client, val) == -1)
-				FAIL("bad client");
-		} else if (strcmp(field, "on") == 0) {
-			if (copy_name(f.running_on, sizeof f.running_on,
-			    val) == -1)
-				FAIL("bad running-on");
-		} else if (strcmp(field, "sub") == 0) {
-			if (lex_int(val, 0, INT64_MAX, &f.submit_ms) == -1)
-				FAIL("bad submit time");
-		} else if (strcmp(field, "rdy") == 0) {
-			if (lex_int(val, -1, INT64_MAX, &f.ready_ms) == -1)
-				FAIL("bad ready time");
-		} else if (strcmp(field, "stt") == 0) {
-			if (lex_int(val, -1, INT64_MAX, &f.start_ms) == -1)
-				FAIL("bad start time");
-		} else if (strcmp(field, "end") == 0) {
-			if (lex_int(val, -1, INT64_MAX, &f.end_ms) == -1)
-				FAIL("bad end time");
-		} else if (strcmp(field, "pg") == 0) {
-			if (lex_int(val, 0, 100, &num) == -1)
-				FAIL("bad progress");
-			f.progress = (int)num;
-		} else if (strcmp(field, "att") == 0) {
-			if (lex_int(val, 0, 1000000, &num) == -1)
-				FAIL("bad attempts");
-			f.attempts = (int)num;
-		} else if (strcmp(field, "fail") == 0) {
-			if (lex_int(val, 0, 1000000, &num) == -1)
-				FAIL("bad failures");
-			f.failures = (int)num;
-		} else if (strcmp(field, "ver") == 0) {
-			if (lex_int(val, 0, INT64_MAX, &num) == -1)
-				FAIL("bad version counter");
-			f.ver = (uint64_t)num;
-		} else if (strcmp(field, "susp") == 0) {
-			if (lex_int(val, 0, 1, &num) == -1)
-				FAIL("bad suspended flag");
-			f.suspended = (int)num;
-		} else if (strcmp(field, "path") == 0) {
-			if (strlen(val) > PATH_MAXLEN)
-				FAIL("path too long");
-			path = val;
-		} else if (strcmp(field, "par") == 0) {
-			if (strlen(val) > PATH_MAXLEN)
-				FAIL("params path too long");
-			par = val;
-		} else if (strcmp(field, "rsn") == 0) {
-			if (copy_name(f.reason, sizeof f.reason, val) == -1)
-				FAIL("reason too long");
-		} else
+			continue;
+		}
+		for (k = 0; k < NFIELDS; k++)
+			if (strcmp(field, fields[k].key) == 0)
+				break;
+		if (k == NFIELDS)
 			FAIL("unknown field");
+		if (decode_field(&f, &fields[k], val) == -1)
+			FAIL(fields[k].what);
 	}
 	if (version != CODEC_VERSION)
 		FAIL("missing or unknown record version");
-	if (uuid[0] == '\0' || exec[0] == '\0')
+	if (f.uuid[0] == '\0' || f.exec[0] == '\0')
 		FAIL("record lacks id or exec");
 	if (in != NULL) {
-		if (decode_inputs(&t, uuid, exec, in) == -1)
+		if (decode_inputs(&t, f.uuid, f.exec, in) == -1)
 			FAIL("bad inputs");
-	} else if ((t = task_new(uuid, exec, 0)) == NULL)
+	} else if ((t = task_new(f.uuid, f.exec, 0)) == NULL)
 		FAIL("out of memory");
 	if (outs != NULL) {
 		char *v[TASK_OUTPUTS_MAX];
@@ -370,25 +472,10 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 		if (task_set_outputs(t, v, n) == -1)
 			FAIL("out of memory");
 	}
-	t->prio = f.prio;
-	t->aged = f.aged;
-	t->state = f.state;
-	memcpy(t->scheduled_by, f.scheduled_by, sizeof t->scheduled_by);
-	memcpy(t->client, f.client, sizeof t->client);
-	memcpy(t->running_on, f.running_on, sizeof t->running_on);
-	t->submit_ms = f.submit_ms;
-	t->ready_ms = f.ready_ms;
-	t->start_ms = f.start_ms;
-	t->end_ms = f.end_ms;
-	t->progress = f.progress;
-	t->attempts = f.attempts;
-	t->failures = f.failures;
-	t->ver = f.ver;
-	t->suspended = f.suspended && f.state == TASK_RUNNING;
-	memcpy(t->reason, f.reason, sizeof t->reason);
-	if (task_set_string(&t->path, path) == -1 ||
-	    task_set_string(&t->params, par) == -1)
-		FAIL("out of memory");
+	for (k = 0; k < NFIELDS; k++)
+		if (copy_field(t, &f, &fields[k]) == -1)
+			FAIL("out of memory");
+	t->suspended = t->suspended && t->state == TASK_RUNNING;
 	free(copy);
 	return t;
 fail:
