@@ -1,17 +1,53 @@
 /*
- * cmd.h -- the subcommands of the one `volery` binary, one file each.
+ * cmd.h -- the subcommands of the one `volery` binary, one file each,
+ * each described by a table entry: its options, how many operands it
+ * takes, its summary.  One parser (cmd_parse) reads every entry, and
+ * the usage lines and --help are printed from the same entries.
  * Exit status: 0 done, 1 it failed (node unreachable, ERROR reply, a
  * task that Failed), 2 bad arguments.
  */
 #ifndef VOLERY_CMD_H
 #define VOLERY_CMD_H
 
+#include <stddef.h>
+
+#define CMD_OPTS_MAX	10
+#define CMD_USES_MAX	64	/* options on one command line */
+
+struct cmd_opt {
+	int		 flag;		/* -f; for a long-only option, a key */
+	const char	*name;		/* --name, or NULL */
+	int		 long_only;	/* no -f */
+	int		 nargs;		/* 0, 1, or 2 (-a UUID N) */
+	int		 repeat;	/* may come again: every use is kept */
+	const char	*args;		/* the usage's words for them */
+};
+
+/* The options given, in order, and the operands. */
+struct cmd_use {
+	int		 flag;
+	char		*v[2];
+};
+
+struct cmd_args {
+	struct cmd_use	 use[CMD_USES_MAX];
+	int		 nuse;
+	char		**operands;
+	int		 noperands;
+};
+
 struct cmd_entry {
 	const char	*name;
-	const char	*usage;
 	const char	*summary;
-	int		(*exec)(int, char **);
+	struct cmd_opt	 opts[CMD_OPTS_MAX];	/* up to flag 0 */
+	int		 lower, upper;	/* operands; upper -1: no limit */
+	const char	*operands;	/* the usage's words for them */
+	int		 operands_first;	/* in the usage */
+	int		(*exec)(const struct cmd_args *);
 };
+
+/* The -H option every subcommand that talks to a node takes. */
+#define CMD_OPT_HOST	{ 'H', "host", 0, 1, 0, "host[:port]" }
 
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_schedule_entry;
@@ -24,6 +60,19 @@ extern const struct cmd_entry cmd_idle_entry;
 extern const struct cmd_entry cmd_log_entry;
 
 struct conn;
+
+/*
+ * Read argv (argv[0] is the subcommand) by e's table into a; -1 with
+ * the reason in err for an unknown option, a missing argument or the
+ * wrong number of operands.
+ */
+int	cmd_parse(const struct cmd_entry *, int argc, char **argv,
+	    struct cmd_args *, char *err, size_t errlen);
+/* The last value of option flag, or NULL; how often it was given. */
+const char *cmd_arg(const struct cmd_args *, int flag);
+int	cmd_given(const struct cmd_args *, int flag);
+/* "tasks [-H host[:port]] [--state STATE]", from the table. */
+void	cmd_usage_line(const struct cmd_entry *, char *, size_t);
 
 /* "volery: <message>" on stderr; returns 1. */
 int	cmd_fail(const char *, ...) __attribute__((format(printf, 1, 2)));

@@ -58,6 +58,9 @@ struct client_req {
 
 int	wire_client_parse(const char *, size_t, struct client_req *, char *,
 	    size_t);
+/* The reply to HELP, from the protocol's command table; its length or
+ * -1 if it does not fit. */
+int	wire_client_help(char *, size_t);
 
 enum runner_msg_type {
 	RMSG_PROGRESS,

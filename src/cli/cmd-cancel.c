@@ -10,28 +10,21 @@
 #include "conn.h"
 
 static int
-cmd_cancel_exec(int argc, char **argv)
+cmd_cancel_exec(const struct cmd_args *a)
 {
 	struct conn	 c;
-	const char	*host = NULL;
 	char		 req[CLIENT_LINE_MAX], reply[CLIENT_LINE_MAX];
-	int		 ch, i, failed = 0;
+	int		 i, failed = 0;
 
-	while ((ch = getopt(argc, argv, "H:")) != -1) {
-		if (ch != 'H')
-			return cmd_usage(&cmd_cancel_entry);
-		host = optarg;
-	}
-	if (optind == argc)
-		return cmd_usage(&cmd_cancel_entry);
-	if (cmd_connect(&c, host) == -1)
+	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
 		return 1;
-	for (i = optind; i < argc; i++) {
-		if (strlen(argv[i]) > UUID_STRLEN) {
-			failed = cmd_fail("not a uuid: %.40s", argv[i]);
+	for (i = 0; i < a->noperands; i++) {
+		const char *u = a->operands[i];
+		if (strlen(u) > UUID_STRLEN) {
+			failed = cmd_fail("not a uuid: %.40s", u);
 			continue;
 		}
-		snprintf(req, sizeof req, "CANCEL %s", argv[i]);
+		snprintf(req, sizeof req, "CANCEL %s", u);
 		if (cmd_ask(&c, req, reply, sizeof reply) == -1)
 			failed = 1;
 		else
@@ -42,7 +35,7 @@ cmd_cancel_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_cancel_entry = {
-	"cancel", "cancel [-H host[:port]] UUID...",
-	"cancel tasks and every task depending on them",
+	"cancel", "cancel tasks and every task depending on them",
+	{ CMD_OPT_HOST }, 1, -1, "UUID...", 0,
 	cmd_cancel_exec,
 };

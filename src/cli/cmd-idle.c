@@ -11,24 +11,17 @@
 #include "conn.h"
 
 static int
-cmd_idle_exec(int argc, char **argv)
+cmd_idle_exec(const struct cmd_args *a)
 {
 	struct conn	 c;
-	const char	*host = NULL;
+	const char	*how = a->operands[0];
 	char		 request[16], reply[CLIENT_LINE_MAX], err[512];
-	int		 ch;
 
-	while ((ch = getopt(argc, argv, "H:")) != -1) {
-		if (ch != 'H')
-			return cmd_usage(&cmd_idle_entry);
-		host = optarg;
-	}
-	if (optind != argc - 1 || (strcmp(argv[optind], "on") != 0 &&
-	    strcmp(argv[optind], "off") != 0 &&
-	    strcmp(argv[optind], "auto") != 0))
+	if (strcmp(how, "on") != 0 && strcmp(how, "off") != 0 &&
+	    strcmp(how, "auto") != 0)
 		return cmd_usage(&cmd_idle_entry);
-	snprintf(request, sizeof request, "IDLE %s", argv[optind]);
-	if (conn_open(&c, host, err, sizeof err) == -1)
+	snprintf(request, sizeof request, "IDLE %s", how);
+	if (conn_open(&c, cmd_arg(a, 'H'), err, sizeof err) == -1)
 		return cmd_fail("%s", err);
 	if (conn_ask(&c, request, reply, sizeof reply, err, sizeof err) == -1) {
 		conn_close(&c);
@@ -39,8 +32,8 @@ cmd_idle_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_idle_entry = {
-	"idle", "idle [-H host[:port]] on|off|auto",
-	"tell the node on this host that its user is away (on), here (off), "
+	"idle", "tell the node on this host that its user is away (on), here (off), "
 	"or let its probes decide (auto)",
+	{ CMD_OPT_HOST }, 1, 1, "on|off|auto", 0,
 	cmd_idle_exec,
 };

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
@@ -349,45 +348,40 @@ remote(const char *host, const struct log_query *q, int nlines, int follow)
 }
 
 static int
-cmd_log_exec(int argc, char **argv)
+cmd_log_exec(const struct cmd_args *a)
 {
-	static const struct option longs[] = {
-		{ "since", required_argument, NULL, 'S' },
-		{ "until", required_argument, NULL, 'U' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct log_query	 q;
 	struct log_search	*s;
 	const char		*host = NULL, *file = NULL;
 	char			 err[512];
 	int64_t			 n;
-	int			 ch, nlines = -1, follow_it = 0, rc;
+	int			 ch, k, nlines = -1, follow_it = 0, rc;
 	FILE			*f;
 
 	memset(&q, 0, sizeof q);
-	while ((ch = getopt_long(argc, argv, "H:g:l:t:n:f", longs, NULL)) !=
-	    -1) {
-		switch (ch) {
+	for (k = 0; k < a->nuse; k++) {
+		const char *arg = a->use[k].v[0];
+		switch ((ch = a->use[k].flag)) {
 		case 'H':
-			host = optarg;
+			host = arg;
 			break;
 		case 'g':
-			q.regex = optarg;
+			q.regex = arg;
 			break;
 		case 'l':
-			if (log_level_parse(optarg, &q.level) == -1)
+			if (log_level_parse(arg, &q.level) == -1)
 				return cmd_fail("-l: debug, info, normal, "
 				    "warning or error");
 			q.has_level = 1;
 			break;
 		case 't':
-			if (strlen(optarg) != UUID_STRLEN)
+			if (strlen(arg) != UUID_STRLEN)
 				return cmd_fail("-t: not a uuid: %.40s",
-				    optarg);
-			q.uuid = optarg;
+				    arg);
+			q.uuid = arg;
 			break;
 		case 'n':
-			if (lex_int(optarg, 1, 10000, &n) == -1)
+			if (lex_int(arg, 1, 10000, &n) == -1)
 				return cmd_fail("-n: 1 to 10000 lines");
 			nlines = (int)n;
 			break;
@@ -396,20 +390,16 @@ cmd_log_exec(int argc, char **argv)
 			break;
 		case 'S':
 		case 'U':
-			if (log_time_parse(optarg, time(NULL), ch == 'U',
+			if (log_time_parse(arg, time(NULL), ch == 'U',
 			    ch == 'S' ? q.since : q.until) == -1)
 				return cmd_fail("%s: '%s' is not a time: "
 				    "YYYY-MM-DD [HH:MM[:SS]], HH:MM[:SS] or "
 				    "N[smhd] ago", ch == 'S' ? "--since" :
-				    "--until", optarg);
+				    "--until", arg);
 			break;
-		default:
-			return cmd_usage(&cmd_log_entry);
 		}
 	}
-	if (optind < argc - 1)
-		return cmd_usage(&cmd_log_entry);
-	file = optind == argc - 1 ? argv[optind] : NULL;
+	file = a->noperands == 1 ? a->operands[0] : NULL;
 	/* Check the regex here too: its error names the offset. */
 	if ((s = log_search_new(&q, err, sizeof err)) == NULL)
 		return cmd_fail("%s", err);
@@ -437,10 +427,12 @@ cmd_log_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_log_entry = {
-	"log",
-	"log [FILE | -H host[:port]] [-g REGEX] [-l LEVEL] [-t UUID] "
-	"[--since T] [--until T] [-n N] [-f]",
-	"search a log: a local FILE, or a node's through LOG; -l shows that "
-	"severity and worse; -f follows it, across log rotation",
+	"log", "search a log: a local FILE, or a node's (-H) through LOG; -l "
+	"shows that severity and worse; -f follows it, across log rotation",
+	{ CMD_OPT_HOST, { 'g', "regex", 0, 1, 0, "REGEX" },
+	  { 'l', "level", 0, 1, 0, "LEVEL" }, { 't', "task", 0, 1, 0, "UUID" },
+	  { 'S', "since", 1, 1, 0, "T" }, { 'U', "until", 1, 1, 0, "T" },
+	  { 'n', "lines", 0, 1, 0, "N" }, { 'f', "follow", 0, 0, 0, NULL } },
+	0, 1, "[FILE]", 0,
 	cmd_log_exec,
 };

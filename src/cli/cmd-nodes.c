@@ -25,20 +25,12 @@ row(const char *line, void *arg)
 }
 
 static int
-cmd_nodes_exec(int argc, char **argv)
+cmd_nodes_exec(const struct cmd_args *a)
 {
 	struct conn	 c;
-	const char	*host = NULL;
-	int		 ch, rc, count = 0;
+	int		 rc, count = 0;
 
-	while ((ch = getopt(argc, argv, "H:")) != -1) {
-		if (ch != 'H')
-			return cmd_usage(&cmd_nodes_entry);
-		host = optarg;
-	}
-	if (optind != argc)
-		return cmd_usage(&cmd_nodes_entry);
-	if (cmd_connect(&c, host) == -1)
+	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
 		return 1;
 	rc = cmd_ask_lines(&c, "NODES", row, &count);
 	conn_close(&c);
@@ -46,7 +38,8 @@ cmd_nodes_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_nodes_entry = {
-	"nodes", "nodes [-H host[:port]]",
-	"list the nodes of the cluster: role, volunteer state, free slots",
+	"nodes", "list the nodes of the cluster: role, volunteer state, free "
+	"slots",
+	{ CMD_OPT_HOST }, 0, 0, NULL, 0,
 	cmd_nodes_exec,
 };

@@ -25,45 +25,24 @@ absolute(const char *path, char *buf, size_t size)
 }
 
 static int
-cmd_schedule_exec(int argc, char **argv)
+cmd_schedule_exec(const struct cmd_args *a)
 {
 	struct conn	 c;
-	const char	*host = NULL, *name = NULL, *prio = "low";
-	const char	*path = NULL, *params = NULL;
+	const char	*name = a->operands[0], *prio = cmd_arg(a, 'P');
+	const char	*path = cmd_arg(a, 'p'), *params = cmd_arg(a, 'x');
 	char		 req[CLIENT_LINE_MAX + 1], reply[CLIENT_LINE_MAX];
 	char		 binds[CLIENT_LINE_MAX + 1] = "", abs[PATH_MAX + 1];
 	size_t		 off, boff = 0;
-	int		 i, rc;
+	int		 k, rc;
 
-	/* By hand, not getopt: -a takes two arguments. */
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "-a") == 0 && i + 2 < argc) {
-			if (boff < sizeof binds)
-				boff += snprintf(binds + boff, sizeof binds -
-				    boff, " -a %s %s", argv[i + 1],
-				    argv[i + 2]);
-			i += 2;
-			continue;
-		}
-		if (a[0] == '-' && i + 1 >= argc)
-			return cmd_usage(&cmd_schedule_entry);
-		if (strcmp(a, "-H") == 0)
-			host = argv[++i];
-		else if (strcmp(a, "-P") == 0)
-			prio = argv[++i];
-		else if (strcmp(a, "-p") == 0)
-			path = argv[++i];
-		else if (strcmp(a, "-x") == 0)
-			params = argv[++i];
-		else if (a[0] != '-' && name == NULL)
-			name = a;
-		else
-			return cmd_usage(&cmd_schedule_entry);
-	}
-	if (name == NULL || (strcmp(prio, "low") != 0 &&
-	    strcmp(prio, "interactive") != 0))
+	if (prio == NULL)
+		prio = "low";
+	if (strcmp(prio, "low") != 0 && strcmp(prio, "interactive") != 0)
 		return cmd_usage(&cmd_schedule_entry);
+	for (k = 0; k < a->nuse; k++)
+		if (a->use[k].flag == 'a' && boff < sizeof binds)
+			boff += snprintf(binds + boff, sizeof binds - boff,
+			    " -a %s %s", a->use[k].v[0], a->use[k].v[1]);
 	off = snprintf(req, sizeof req, "SCHEDULE %s %s%s%s%s%s%s", name, prio,
 	    path != NULL ? " -p " : "", path != NULL ? path : "", binds,
 	    params != NULL ? " -x " : "", params != NULL ?
@@ -71,7 +50,7 @@ cmd_schedule_exec(int argc, char **argv)
 	if (boff >= sizeof binds || off >= sizeof req - 1)
 		return cmd_fail("the request is longer than %d bytes",
 		    CLIENT_LINE_MAX);
-	if (cmd_connect(&c, host) == -1)
+	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
 		return 1;
 	rc = cmd_ask(&c, req, reply, sizeof reply);
 	conn_close(&c);
@@ -84,9 +63,11 @@ cmd_schedule_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_schedule_entry = {
-	"schedule",
-	"schedule NAME [-P low|interactive] [-p PATH] [-a UUID N]... "
-	"[-x FILE] [-H host[:port]]",
-	"schedule one task; prints its uuid",
+	"schedule", "schedule one task; prints its uuid",
+	{ { 'P', "priority", 0, 1, 0, "low|interactive" },
+	  { 'p', "path", 0, 1, 0, "PATH" },
+	  { 'a', "input", 0, 2, 1, "UUID N" },
+	  { 'x', "params", 0, 1, 0, "FILE" },
+	  CMD_OPT_HOST }, 1, 1, "NAME", 1,
 	cmd_schedule_exec,
 };

@@ -10,30 +10,14 @@
 #include "server.h"
 
 static int
-cmd_serve_exec(int argc, char **argv)
+cmd_serve_exec(const struct cmd_args *a)
 {
 	static struct config	cfg;
-	const char		*file = NULL;
+	const char		*file = cmd_arg(a, 'c');
 	char			 err[8192];
-	int			 ch, check_only = 0, echo = 1;
+	int			 check_only = cmd_given(a, 'n'), echo;
 
-	while ((ch = getopt(argc, argv, "c:nq")) != -1) {
-		switch (ch) {
-		case 'c':
-			file = optarg;
-			break;
-		case 'n':
-			check_only = 1;
-			break;
-		case 'q':
-			echo = 0;
-			break;
-		default:
-			return cmd_usage(&cmd_serve_entry);
-		}
-	}
-	if (optind != argc)
-		return cmd_usage(&cmd_serve_entry);
+	echo = !cmd_given(a, 'q');
 	config_default(&cfg);
 	if (file != NULL && config_load(&cfg, file, err, sizeof err) == -1) {
 		fprintf(stderr, "%s\nvolery: configuration %s has errors; "
@@ -49,7 +33,10 @@ cmd_serve_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_serve_entry = {
-	"serve", "serve [-c config.xml] [-n] [-q]",
-	"run a node (-n: check the config and exit; -q: no console log)",
+	"serve", "run a node (-n: check the config and exit; -q: no console "
+	"log)",
+	{ { 'c', "config", 0, 1, 0, "config.xml" },
+	  { 'n', NULL, 0, 0, 0, NULL },
+	  { 'q', NULL, 0, 0, 0, NULL } }, 0, 0, NULL, 0,
 	cmd_serve_exec,
 };

@@ -5,7 +5,6 @@
  * print "ID UUID" for each.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,40 +105,25 @@ schedule_all(struct conn *c, const struct workflow *wf, const int *order,
 }
 
 static int
-cmd_submit_exec(int argc, char **argv)
+cmd_submit_exec(const struct cmd_args *a)
 {
-	static const struct option longs[] = {
-		{ "watch", no_argument, NULL, 'w' },
-		{ "tasks", required_argument, NULL, 'T' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct taskdesc_set	 descs = { NULL, 0 };
 	struct workflow		 wf;
 	struct watched		*v = NULL;
 	struct conn		 c;
-	const char		*host = NULL, *dir = NULL;
+	const char		*host = cmd_arg(a, 'H'), *dir = cmd_arg(a, 'T');
+	const char		*file = a->operands[0];
 	char			 err[16384], (*uuids)[UUID_STRLEN + 1] = NULL;
-	int			*order = NULL, ch, watch = 0, rc = 1, i, n;
+	int			*order = NULL, watch = cmd_given(a, 'w');
+	int			 rc = 1, i, n;
 
-	while ((ch = getopt_long(argc, argv, "H:T:w", longs, NULL)) != -1) {
-		if (ch == 'H')
-			host = optarg;
-		else if (ch == 'T')
-			dir = optarg;
-		else if (ch == 'w')
-			watch = 1;
-		else
-			return cmd_usage(&cmd_submit_entry);
-	}
-	if (optind != argc - 1)
-		return cmd_usage(&cmd_submit_entry);
 	log_open(NULL, VLOG_WARNING, 1);
-	if (access(argv[optind], R_OK) == -1)
-		return cmd_fail("%s: %s", argv[optind], strerror(errno));
-	if (wf_load(argv[optind], &wf, err, sizeof err) > 0) {
+	if (access(file, R_OK) == -1)
+		return cmd_fail("%s: %s", file, strerror(errno));
+	if (wf_load(file, &wf, err, sizeof err) > 0) {
 		fprintf(stderr, "%s\n", err);
 		workflow_free(&wf);
-		return cmd_fail("%s: not submitted", argv[optind]);
+		return cmd_fail("%s: not submitted", file);
 	}
 	dir = tasks_dir(dir);
 	if (descs_load(dir, &descs) == -1) {
@@ -156,7 +140,7 @@ cmd_submit_exec(int argc, char **argv)
 	if ((n = workflow_check(&wf, &descs, order, err, sizeof err)) > 0) {
 		fprintf(stderr, "%s\n", err);
 		rc = cmd_fail("%s: %d problem%s; nothing was submitted",
-		    argv[optind], n, n == 1 ? "" : "s");
+		    file, n, n == 1 ? "" : "s");
 		goto out;
 	}
 	if (cmd_connect(&c, host) == -1)
@@ -187,8 +171,9 @@ out:
 }
 
 const struct cmd_entry cmd_submit_entry = {
-	"submit", "submit [-H host[:port]] [-T tasks_dir] [--watch] FILE.xml",
-	"check a workflow file against the task descriptions, then schedule "
-	"its tasks in dependency order; prints ID UUID lines",
+	"submit", "check a workflow file against the task descriptions, then "
+	"schedule its tasks in dependency order; prints ID UUID lines",
+	{ CMD_OPT_HOST, { 'T', "tasks", 0, 1, 0, "tasks_dir" },
+	  { 'w', "watch", 1, 0, 0, NULL } }, 1, 1, "FILE.xml", 0,
 	cmd_submit_exec,
 };

@@ -1,7 +1,6 @@
 /*
  * cmd-tasks.c -- `volery tasks [--state S]`: the task map as a table.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,30 +25,18 @@ row(const char *line, void *arg)
 }
 
 static int
-cmd_tasks_exec(int argc, char **argv)
+cmd_tasks_exec(const struct cmd_args *a)
 {
-	static const struct option longs[] = {
-		{ "state", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct conn	 c;
-	const char	*host = NULL, *state = NULL;
+	const char	*state = cmd_arg(a, 's');
 	char		 req[128];
-	int		 ch, rc, count = 0;
+	int		 rc, count = 0;
 
-	while ((ch = getopt_long(argc, argv, "H:s:", longs, NULL)) != -1) {
-		if (ch == 'H')
-			host = optarg;
-		else if (ch == 's' && strlen(optarg) < 32)
-			state = optarg;
-		else
-			return cmd_usage(&cmd_tasks_entry);
-	}
-	if (optind != argc)
+	if (state != NULL && strlen(state) >= 32)
 		return cmd_usage(&cmd_tasks_entry);
 	snprintf(req, sizeof req, "TASKS%s%s", state != NULL ? " " : "",
 	    state != NULL ? state : "");
-	if (cmd_connect(&c, host) == -1)
+	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
 		return 1;
 	rc = cmd_ask_lines(&c, req, row, &count);
 	conn_close(&c);
@@ -57,8 +44,8 @@ cmd_tasks_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_tasks_entry = {
-	"tasks", "tasks [-H host[:port]] [--state STATE]",
-	"list tasks (STATE: Submitted, Ready, Running, Suspended, Terminated, "
-	"Cancelled, Failed)",
+	"tasks", "list tasks (STATE: Submitted, Ready, Running, Suspended, "
+	"Terminated, Cancelled, Failed)",
+	{ CMD_OPT_HOST, { 's', "state", 1, 1, 0, "STATE" } }, 0, 0, NULL, 0,
 	cmd_tasks_exec,
 };

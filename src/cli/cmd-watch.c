@@ -11,31 +11,23 @@
 #include "watch.h"
 
 static int
-cmd_watch_exec(int argc, char **argv)
+cmd_watch_exec(const struct cmd_args *a)
 {
 	struct conn	 c;
 	struct watched	*v;
-	const char	*host = NULL;
 	char		 err[512];
-	int		 ch, i, n, rc;
+	int		 i, n = a->noperands, rc;
 
-	while ((ch = getopt(argc, argv, "H:")) != -1) {
-		if (ch != 'H')
-			return cmd_usage(&cmd_watch_entry);
-		host = optarg;
-	}
-	if ((n = argc - optind) == 0)
-		return cmd_usage(&cmd_watch_entry);
 	if ((v = calloc(n, sizeof *v)) == NULL)
 		return cmd_fail("out of memory");
 	for (i = 0; i < n; i++) {
-		if (strlen(argv[optind + i]) != UUID_STRLEN) {
+		if (strlen(a->operands[i]) != UUID_STRLEN) {
 			free(v);
-			return cmd_fail("not a uuid: %.40s", argv[optind + i]);
+			return cmd_fail("not a uuid: %.40s", a->operands[i]);
 		}
-		memcpy(v[i].p.uuid, argv[optind + i], UUID_STRLEN + 1);
+		memcpy(v[i].p.uuid, a->operands[i], UUID_STRLEN + 1);
 	}
-	if (cmd_connect(&c, host) == -1) {
+	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1) {
 		free(v);
 		return 1;
 	}
@@ -49,8 +41,8 @@ cmd_watch_exec(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_watch_entry = {
-	"watch", "watch [-H host[:port]] UUID...",
-	"follow tasks to their end: live bars on a terminal, then a summary; "
-	"exits 1 if any was Cancelled or Failed",
+	"watch", "follow tasks to their end: live bars on a terminal, then a "
+	"summary; exits 1 if any was Cancelled or Failed",
+	{ CMD_OPT_HOST }, 1, -1, "UUID...", 0,
 	cmd_watch_exec,
 };

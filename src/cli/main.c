@@ -1,7 +1,7 @@
 /*
- * main.c -- dispatch `volery <subcommand>`.
+ * main.c -- dispatch `volery [-H host] <subcommand>`: the table of
+ * subcommands; each one's arguments are read by cmd_parse() (cmd.c).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,84 +22,19 @@ static const struct cmd_entry *commands[] = {
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
-int
-cmd_fail(const char *fmt, ...)
-{
-	va_list	ap;
-
-	fprintf(stderr, "volery: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	return 1;
-}
-
-int
-cmd_usage(const struct cmd_entry *e)
-{
-	fprintf(stderr, "usage: volery %s\n", e->usage);
-	return 2;
-}
-
-int
-cmd_connect(struct conn *c, const char *host)
-{
-	char	err[512];
-
-	if (conn_open(c, host, err, sizeof err) == -1)
-		return cmd_fail("%s", err) * -1;
-	return 0;
-}
-
-int
-cmd_ask(struct conn *c, const char *request, char *reply, size_t size)
-{
-	char	err[CLIENT_LINE_MAX + 64];
-
-	if (conn_ask(c, request, reply, size, err, sizeof err) == -1)
-		return cmd_fail("%s", err) * -1;
-	return 0;
-}
-
-int
-cmd_ask_lines(struct conn *c, const char *request,
-    void (*fn)(const char *, void *), void *arg)
-{
-	char	line[CLIENT_LINE_MAX + 2], err[CLIENT_LINE_MAX + 64];
-	int	rc, first = 1;
-
-	snprintf(line, sizeof line, "%s\n", request);
-	if (conn_send(c, line, err, sizeof err) == -1)
-		return cmd_fail("%s", err) * -1;
-	for (;;) {
-		rc = conn_line(c, line, sizeof line, 10000, err, sizeof err);
-		if (rc == 0)
-			return cmd_fail("%s: no reply", c->where) * -1;
-		if (rc < 0)
-			return cmd_fail("%s", err) * -1;
-		if (strncmp(line, "PROGRESS ", 9) == 0)
-			continue;
-		if (first && strncmp(line, "ERROR", 5) == 0)
-			return cmd_fail("%s", line[5] == ' ' ? line + 6 :
-			    line) * -1;
-		first = 0;
-		if (strcmp(line, ".") == 0)
-			return 0;
-		fn(line, arg);
-	}
-}
-
 static void
 usage(FILE *f)
 {
+	char	line[512];
 	size_t	i;
 
 	fprintf(f, "usage: volery [-H host[:port]] <command> [options]\n\n"
 	    "commands:\n");
-	for (i = 0; i < NCOMMANDS; i++)
+	for (i = 0; i < NCOMMANDS; i++) {
+		cmd_usage_line(commands[i], line, sizeof line);
 		fprintf(f, "  %-10s %s\n      volery %s\n", commands[i]->name,
-		    commands[i]->summary, commands[i]->usage);
+		    commands[i]->summary, line);
+	}
 }
 
 /*
@@ -157,15 +92,24 @@ main(int argc, char **argv)
 		return argc < 2 ? 2 : 0;
 	}
 	for (i = 0; i < NCOMMANDS; i++) {
-		if (strcmp(argv[1], commands[i]->name) != 0)
+		const struct cmd_entry *e = commands[i];
+		static struct cmd_args a;
+		char line[512];
+		if (strcmp(argv[1], e->name) != 0)
 			continue;
 		if (argc == 3 && (strcmp(argv[2], "--help") == 0 ||
 		    strcmp(argv[2], "-h") == 0)) {
-			printf("usage: volery %s\n%s\nSee volery(1).\n",
-			    commands[i]->usage, commands[i]->summary);
+			cmd_usage_line(e, line, sizeof line);
+			printf("usage: volery %s\n%s\nSee volery(1).\n", line,
+			    e->summary);
 			return 0;
 		}
-		return commands[i]->exec(argc - 1, argv + 1);
+		if (cmd_parse(e, argc - 1, argv + 1, &a, line,
+		    sizeof line) == -1) {
+			fprintf(stderr, "volery %s: %s\n", e->name, line);
+			return cmd_usage(e);
+		}
+		return e->exec(&a);
 	}
 	fprintf(stderr, "volery: unknown command '%s'\n", argv[1]);
 	usage(stderr);

@@ -471,21 +471,6 @@ do_log(struct client *c, const struct client_req *req)
 	free(x.buf);
 }
 
-static const char help_text[] =
-    "HELP volery client protocol; one request per line:\n"
-    "HELP SCHEDULE <exec_name> <low|interactive> [-p <path>] "
-    "[-a <uuid> <nth_output>]... [-x <params_file>]\n"
-    "HELP SUBSCRIBE <uuid> [<uuid>...]\n"
-    "HELP CANCEL <uuid>\n"
-    "HELP TASKS [<state>]\n"
-    "HELP NODES\n"
-    "HELP LOG [-g <regex>] [-l <level>] [-t <uuid>] [-s <since>] "
-    "[-u <until>] [-n <lines>]\n"
-    "HELP IDLE <on|off|auto>\n"
-    "HELP HELP\n"
-    "HELP QUIT\n"
-    ".\n";
-
 static void
 client_line(struct client *c, const char *line, size_t len)
 {
@@ -523,9 +508,14 @@ client_line(struct client *c, const char *line, size_t len)
 	case CMD_LOG:
 		do_log(c, req);
 		break;
-	case CMD_HELP:
-		client_reply(c, 0, help_text);
+	case CMD_HELP: {
+		char help[2048];
+		if (wire_client_help(help, sizeof help) == -1)
+			client_replyf(c, "ERROR help does not fit\n");
+		else
+			client_reply(c, 0, help);
 		break;
+	}
 	case CMD_QUIT:
 		client_reply(c, 0, "BYE\n");
 		client_quit(c);

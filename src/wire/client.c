@@ -21,6 +21,62 @@ struct tokens {
 	int	 n;
 };
 
+/*
+ * The client protocol, one line per request (DESIGN.md 3): the parser
+ * checks the word and arity here, and HELP is this table printed.
+ */
+static const struct client_command {
+	const char	*word;
+	enum client_cmd	 cmd;
+	int		 min, max;	/* arguments after the word */
+	int		 own_arity;	/* its parser checks (options) */
+	const char	*usage;
+} commands[] = {
+	{ "SCHEDULE", CMD_SCHEDULE, 2, MAX_TOKENS, 1,
+	  "SCHEDULE <exec_name> <low|interactive> [-p <path>] "
+	  "[-a <uuid> <nth_output>]... [-x <params_file>]" },
+	{ "SUBSCRIBE", CMD_SUBSCRIBE, 1, SUBSCRIBE_MAX, 0,
+	  "SUBSCRIBE <uuid> [<uuid>...]" },
+	{ "CANCEL", CMD_CANCEL, 1, 1, 0, "CANCEL <uuid>" },
+	{ "TASKS", CMD_TASKS, 0, 1, 0, "TASKS [<state>]" },
+	{ "NODES", CMD_NODES, 0, 0, 0, "NODES" },
+	{ "LOG", CMD_LOG, 0, 12, 1, "LOG [-g <regex>] [-l <level>] "
+	  "[-t <uuid>] [-s <since>] [-u <until>] [-n <lines>]" },
+	{ "IDLE", CMD_IDLE, 1, 1, 0, "IDLE <on|off|auto>" },
+	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
+	{ "QUIT", CMD_QUIT, 0, 0, 0, "QUIT" },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const char *
+usage_of(enum client_cmd cmd)
+{
+	size_t	i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (commands[i].cmd == cmd)
+			return commands[i].usage;
+	return "";
+}
+
+int
+wire_client_help(char *buf, size_t size)
+{
+	size_t	i, off;
+	int	n;
+
+	n = snprintf(buf, size, "HELP volery client protocol; one request "
+	    "per line:\n");
+	for (i = 0, off = n; i < NCOMMANDS && n >= 0 && off < size; i++) {
+		n = snprintf(buf + off, size - off, "HELP %s\n",
+		    commands[i].usage);
+		off += n;
+	}
+	if (n < 0 || off + 2 >= size)
+		return -1;
+	return (int)(off + snprintf(buf + off, size - off, ".\n"));
+}
+
 static void
 split(char *s, struct tokens *tk)
 {
@@ -95,9 +151,7 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 	int64_t	nth;
 
 	if (tk->n < 3) {
-		snprintf(err, errlen, "usage: SCHEDULE <exec_name> "
-		    "<low|interactive> [-p <path>] [-a <uuid> <nth_output>]... "
-		    "[-x <params_file>]");
+		snprintf(err, errlen, "usage: %s", usage_of(CMD_SCHEDULE));
 		return -1;
 	}
 	req->exec = tk->v[1];
@@ -155,9 +209,6 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 	return 0;
 }
 
-static const char log_usage[] = "usage: LOG [-g <regex>] [-l <level>] "
-    "[-t <uuid>] [-s <since>] [-u <until>] [-n <lines>]";
-
 static int
 parse_log(struct tokens *tk, struct client_req *req, char *err,
     size_t errlen)
@@ -170,7 +221,7 @@ parse_log(struct tokens *tk, struct client_req *req, char *err,
 		const char *opt = tk->v[i];
 		const char *arg = i + 1 < tk->n ? tk->v[i + 1] : NULL;
 		if (arg == NULL || strlen(opt) != 2 || opt[0] != '-') {
-			snprintf(err, errlen, "%s", log_usage);
+			snprintf(err, errlen, "usage: %s", usage_of(CMD_LOG));
 			return -1;
 		}
 		switch (opt[1]) {
@@ -205,31 +256,13 @@ parse_log(struct tokens *tk, struct client_req *req, char *err,
 			req->until = arg;
 			break;
 		default:
-			snprintf(err, errlen, "%s", log_usage);
+			snprintf(err, errlen, "usage: %s", usage_of(CMD_LOG));
 			return -1;
 		}
 		i++;
 	}
 	return 0;
 }
-
-static const struct {
-	const char	*word;
-	enum client_cmd	 cmd;
-	int		 min, max;	/* arguments after the word */
-	const char	*usage;
-} commands[] = {
-	{ "SCHEDULE", CMD_SCHEDULE, 2, MAX_TOKENS, NULL },
-	{ "SUBSCRIBE", CMD_SUBSCRIBE, 1, SUBSCRIBE_MAX,
-	  "SUBSCRIBE <uuid> [<uuid>...]" },
-	{ "CANCEL", CMD_CANCEL, 1, 1, "CANCEL <uuid>" },
-	{ "TASKS", CMD_TASKS, 0, 1, "TASKS [<state>]" },
-	{ "NODES", CMD_NODES, 0, 0, "NODES" },
-	{ "LOG", CMD_LOG, 0, 12, NULL },
-	{ "IDLE", CMD_IDLE, 1, 1, "IDLE <on|off|auto>" },
-	{ "HELP", CMD_HELP, 0, 0, "HELP" },
-	{ "QUIT", CMD_QUIT, 0, 0, "QUIT" },
-};
 
 int
 wire_client_parse(const char *line, size_t len, struct client_req *req,
@@ -255,16 +288,16 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		snprintf(err, errlen, "empty request (try HELP)");
 		return -1;
 	}
-	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+	for (i = 0; i < NCOMMANDS; i++)
 		if (strcasecmp(tk.v[0], commands[i].word) == 0)
 			break;
-	if (i == sizeof commands / sizeof commands[0]) {
+	if (i == NCOMMANDS) {
 		complain(err, errlen, "unknown command", tk.v[0],
 		    " (try HELP)");
 		return -1;
 	}
 	req->cmd = commands[i].cmd;
-	if (commands[i].usage != NULL && (tk.n - 1 < commands[i].min ||
+	if (!commands[i].own_arity && (tk.n - 1 < commands[i].min ||
 	    tk.n - 1 > commands[i].max)) {
 		snprintf(err, errlen, "usage: %s", commands[i].usage);
 		return -1;

@@ -115,6 +115,18 @@ class Subcommands(CliTest):
         self.assertIn("usage:", self.run_fails(2, "idle", "maybe"))
         self.assertIn("usage:", self.run_fails(2, "tasks", "extra"))
         self.assertIn("unknown command", self.run_fails(2, "frobnicate"))
+        # One parser reads every subcommand's table: its errors name
+        # what is wrong, then the usage.
+        err = self.run_fails(2, "tasks", "--state")
+        self.assertIn("--state needs STATE", err)
+        self.assertIn("usage: volery tasks [-H host[:port]] [--state STATE]", err)
+        self.assertIn("unknown option '-z'", self.run_fails(2, "nodes", "-z"))
+        self.assertIn("-a needs UUID N", self.run_fails(2, "schedule", "import", "-a", "x"))
+        self.assertIn("too many operands", self.run_fails(2, "idle", "on", "off"))
+        self.assertIn("takes no argument", self.run_fails(2, "submit", "--watch=yes", "f.xml"))
+        # Long options take their value either way; -Hhost is -H host.
+        self.run_ok("tasks", "--state=Terminated", "-H" + self.host)
+        self.run_ok("tasks", "--state", "Terminated")
 
     def test_host_before_the_subcommand(self):
         # As in git, docker and tmux: global options come first.

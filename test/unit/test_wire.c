@@ -362,6 +362,33 @@ test_numbers_mean_the_same_in_every_codec(void **state)
 	assert_true(wp.waited > 0.249 && wp.waited < 0.251);
 }
 
+/* HELP is the protocol's own table: every line names a request the
+ * parser knows, with the usage its errors quote. */
+static void
+test_help_comes_from_the_command_table(void **state)
+{
+	char	 help[2048], *line, *p, word[32];
+	int	 n = 0;
+
+	assert_true(wire_client_help(help, sizeof help) > 0);
+	assert_non_null(strstr(help, "HELP CANCEL <uuid>\n"));
+	assert_non_null(strstr(help, "\n.\n"));
+	p = strchr(help, '\n') + 1;
+	while ((line = strsep(&p, "\n")) != NULL && strcmp(line, ".") != 0) {
+		assert_int_equal(strncmp(line, "HELP ", 5), 0);
+		sscanf(line + 5, "%31s", word);
+		if (parse(word) == -1) {
+			assert_null(strstr(err, "unknown command"));
+			/* A request short of arguments quotes its line. */
+			assert_string_equal(strstr(err, "usage: ") + 7,
+			    line + 5);
+		}
+		n++;
+	}
+	assert_int_equal(n, 9);
+	assert_int_equal(wire_client_help(help, 64), -1);
+}
+
 int
 main(void)
 {
@@ -375,6 +402,7 @@ main(void)
 		cmocka_unit_test(test_task_record_rejects_garbage),
 		cmocka_unit_test(test_record_framing),
 		cmocka_unit_test(test_numbers_mean_the_same_in_every_codec),
+		cmocka_unit_test(test_help_comes_from_the_command_table),
 	};
 
 	return cmocka_run_group_tests_name("wire", tests, NULL, NULL);

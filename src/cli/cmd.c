@@ -1,0 +1,246 @@
+/*
+ * cmd.c -- the one parser of every subcommand's arguments, from its
+ * table entry (cmd.h), and the helpers the subcommands share.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "conn.h"
+
+static const struct cmd_opt *
+find_short(const struct cmd_entry *e, int c)
+{
+	const struct cmd_opt	*o;
+
+	for (o = e->opts; o->flag != 0; o++)
+		if (o->flag == c && !o->long_only)
+			return o;
+	return NULL;
+}
+
+static const struct cmd_opt *
+find_long(const struct cmd_entry *e, const char *name, size_t len)
+{
+	const struct cmd_opt	*o;
+
+	for (o = e->opts; o->flag != 0; o++)
+		if (o->name != NULL && strlen(o->name) == len &&
+		    strncmp(o->name, name, len) == 0)
+			return o;
+	return NULL;
+}
+
+/* Record a use of o; its arguments are `attached` (-Hhost, --a=b) and
+ * then the next words of argv. */
+static int
+take(const struct cmd_opt *o, char *attached, char **argv, int argc,
+    int *k, struct cmd_args *a, char *err, size_t errlen)
+{
+	struct cmd_use	*u;
+	int		 i;
+
+	if (a->nuse == CMD_USES_MAX) {
+		snprintf(err, errlen, "more than %d options", CMD_USES_MAX);
+		return -1;
+	}
+	u = &a->use[a->nuse++];
+	u->flag = o->flag;
+	u->v[0] = u->v[1] = NULL;
+	for (i = 0; i < o->nargs; i++) {
+		if (i == 0 && attached != NULL)
+			u->v[0] = attached;
+		else if (*k + 1 < argc)
+			u->v[i] = argv[++*k];
+		else {
+			snprintf(err, errlen, "%s%s needs %s",
+			    o->long_only ? "--" : "-", o->long_only ? o->name :
+			    (char[]){ (char)o->flag, '\0' }, o->args);
+			return -1;
+		}
+	}
+	if (o->nargs == 0 && attached != NULL) {
+		snprintf(err, errlen, "--%s takes no argument", o->name);
+		return -1;
+	}
+	return 0;
+}
+
+int
+cmd_parse(const struct cmd_entry *e, int argc, char **argv,
+    struct cmd_args *a, char *err, size_t errlen)
+{
+	const struct cmd_opt	*o;
+	int			 k, j, only_operands = 0;
+
+	memset(a, 0, sizeof *a);
+	/* Operands are moved to the front of argv + 1, in order. */
+	a->operands = argv + 1;
+	for (k = 1; k < argc; k++) {
+		char *w = argv[k];
+		if (only_operands || w[0] != '-' || w[1] == '\0') {
+			a->operands[a->noperands++] = w;
+			continue;
+		}
+		if (strcmp(w, "--") == 0) {
+			only_operands = 1;
+			continue;
+		}
+		if (w[1] == '-') {
+			char *eq = strchr(w + 2, '=');
+			size_t len = eq != NULL ? (size_t)(eq - w - 2) :
+			    strlen(w + 2);
+			if ((o = find_long(e, w + 2, len)) == NULL) {
+				snprintf(err, errlen, "unknown option '%.40s'",
+				    w);
+				return -1;
+			}
+			if (take(o, eq != NULL ? eq + 1 : NULL, argv, argc, &k,
+			    a, err, errlen) == -1)
+				return -1;
+			continue;
+		}
+		/* -abc: flags bundled; -Hhost: an attached argument. */
+		for (j = 1; w[j] != '\0'; j++) {
+			if ((o = find_short(e, w[j])) == NULL) {
+				snprintf(err, errlen, "unknown option '-%c'",
+				    w[j]);
+				return -1;
+			}
+			if (o->nargs > 0) {
+				if (take(o, w[j + 1] != '\0' ? w + j + 1 : NULL,
+				    argv, argc, &k, a, err, errlen) == -1)
+					return -1;
+				break;
+			}
+			if (take(o, NULL, argv, argc, &k, a, err,
+			    errlen) == -1)
+				return -1;
+		}
+	}
+	if (a->noperands < e->lower ||
+	    (e->upper >= 0 && a->noperands > e->upper)) {
+		snprintf(err, errlen, "%s operand%s", a->noperands < e->lower ?
+		    "missing" : "too many", a->noperands < e->lower &&
+		    e->lower - a->noperands == 1 ? "" : "s");
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+cmd_arg(const struct cmd_args *a, int flag)
+{
+	int	k;
+
+	for (k = a->nuse - 1; k >= 0; k--)
+		if (a->use[k].flag == flag)
+			return a->use[k].v[0];
+	return NULL;
+}
+
+int
+cmd_given(const struct cmd_args *a, int flag)
+{
+	int	k, n = 0;
+
+	for (k = 0; k < a->nuse; k++)
+		n += a->use[k].flag == flag;
+	return n;
+}
+
+void
+cmd_usage_line(const struct cmd_entry *e, char *buf, size_t size)
+{
+	const struct cmd_opt	*o;
+	size_t			 off;
+
+	off = snprintf(buf, size, "%s", e->name);
+	if (e->operands_first && e->operands != NULL && off < size)
+		off += snprintf(buf + off, size - off, " %s", e->operands);
+	for (o = e->opts; o->flag != 0 && off < size; o++) {
+		if (o->long_only)
+			off += snprintf(buf + off, size - off, " [--%s", o->name);
+		else
+			off += snprintf(buf + off, size - off, " [-%c", o->flag);
+		if (off < size && o->nargs > 0)
+			off += snprintf(buf + off, size - off, " %s", o->args);
+		if (off < size)
+			off += snprintf(buf + off, size - off, "]%s",
+			    o->repeat ? "..." : "");
+	}
+	if (!e->operands_first && e->operands != NULL && off < size)
+		snprintf(buf + off, size - off, " %s", e->operands);
+}
+
+int
+cmd_fail(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "volery: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return 1;
+}
+
+int
+cmd_usage(const struct cmd_entry *e)
+{
+	char	line[512];
+
+	cmd_usage_line(e, line, sizeof line);
+	fprintf(stderr, "usage: volery %s\n", line);
+	return 2;
+}
+
+int
+cmd_connect(struct conn *c, const char *host)
+{
+	char	err[512];
+
+	if (conn_open(c, host, err, sizeof err) == -1)
+		return cmd_fail("%s", err) * -1;
+	return 0;
+}
+
+int
+cmd_ask(struct conn *c, const char *request, char *reply, size_t size)
+{
+	char	err[CLIENT_LINE_MAX + 64];
+
+	if (conn_ask(c, request, reply, size, err, sizeof err) == -1)
+		return cmd_fail("%s", err) * -1;
+	return 0;
+}
+
+int
+cmd_ask_lines(struct conn *c, const char *request,
+    void (*fn)(const char *, void *), void *arg)
+{
+	char	line[CLIENT_LINE_MAX + 2], err[CLIENT_LINE_MAX + 64];
+	int	rc, first = 1;
+
+	snprintf(line, sizeof line, "%s\n", request);
+	if (conn_send(c, line, err, sizeof err) == -1)
+		return cmd_fail("%s", err) * -1;
+	for (;;) {
+		rc = conn_line(c, line, sizeof line, 10000, err, sizeof err);
+		if (rc == 0)
+			return cmd_fail("%s: no reply", c->where) * -1;
+		if (rc < 0)
+			return cmd_fail("%s", err) * -1;
+		if (strncmp(line, "PROGRESS ", 9) == 0)
+			continue;
+		if (first && strncmp(line, "ERROR", 5) == 0)
+			return cmd_fail("%s", line[5] == ' ' ? line + 6 :
+			    line) * -1;
+		first = 0;
+		if (strcmp(line, ".") == 0)
+			return 0;
+		fn(line, arg);
+	}
+}
