@@ -138,24 +138,17 @@ LOG_VERB(log_info, VLOG_INFO, 0)
 LOG_VERB(log_warn, VLOG_WARNING, 1)
 LOG_VERB(log_warnx, VLOG_WARNING, 0)
 
-void
-fatal(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vlog(VLOG_ERROR, 1, fmt, ap);
-	va_end(ap);
-	exit(1);
+#define FATAL_VERB(name, with_errno)					\
+void									\
+name(const char *fmt, ...)						\
+{									\
+	va_list	ap;							\
+									\
+	va_start(ap, fmt);						\
+	vlog(VLOG_ERROR, with_errno, fmt, ap);				\
+	va_end(ap);							\
+	exit(1);							\
 }
 
-void
-fatalx(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vlog(VLOG_ERROR, 0, fmt, ap);
-	va_end(ap);
-	exit(1);
-}
+FATAL_VERB(fatal, 1)
+FATAL_VERB(fatalx, 0)

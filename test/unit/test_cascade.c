@@ -5,36 +5,10 @@
  */
 #include "testutil.h"
 
-struct fixture {
-	struct node		*n;
-	struct taskdesc_set	 set;
-};
-
-static int
-setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof *f);
-
-	f->n = test_node(&f->set, 1);
-	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	node_free(f->n);
-	taskdesc_clear(&f->set);
-	free(f);
-	return 0;
-}
-
 static void
 test_cancel_cascades_and_stops_process(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	char		 err[256];
 
@@ -68,7 +42,7 @@ test_cancel_cascades_and_stops_process(void **state)
 static void
 test_failed_upstream_fails_the_tree(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	char		 why[128];
 	int		 i;
@@ -119,7 +93,7 @@ result_record(struct node *n, int k, const char *runner, const char *tag)
 static void
 test_dependents_of_a_result_not_kept_are_redone(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	struct task	*g;
 	uint64_t	 ver;
@@ -158,7 +132,7 @@ test_dependents_of_a_result_not_kept_are_redone(void **state)
 static void
 test_a_losing_result_changes_nothing(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	plmi2_workflow(n, 1, PRIO_LOW, 1000);
@@ -180,15 +154,10 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(
-		    test_cancel_cascades_and_stops_process, setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_failed_upstream_fails_the_tree, setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_dependents_of_a_result_not_kept_are_redone, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_a_losing_result_changes_nothing, setup, teardown),
+		NODE_TEST(test_cancel_cascades_and_stops_process),
+		NODE_TEST(test_failed_upstream_fails_the_tree),
+		NODE_TEST(test_dependents_of_a_result_not_kept_are_redone),
+		NODE_TEST(test_a_losing_result_changes_nothing),
 	};
 
 	return cmocka_run_group_tests_name("cascade", tests, NULL, NULL);

@@ -5,42 +5,6 @@
  */
 #include "testutil.h"
 
-struct fixture {
-	struct node		*n;
-	struct taskdesc_set	 set;
-};
-
-static int
-setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof *f);
-
-	f->n = test_node(&f->set, 1);
-	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	node_free(f->n);
-	taskdesc_clear(&f->set);
-	free(f);
-	return 0;
-}
-
-/* alpha follows beta, master of epoch 1, busy on its one slot. */
-static void
-join(struct node *n)
-{
-	node_start(n, 0);
-	hear(n, "beta", "NEW_MASTER 1", 10);
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600", 10);
-	clear(n);
-}
-
 static const char *
 try_for(int k, int64_t ts)
 {
@@ -54,7 +18,7 @@ try_for(int k, int64_t ts)
 static void
 test_alone_a_task_starts_at_once(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	node_start(n, 0);
@@ -67,10 +31,10 @@ test_alone_a_task_starts_at_once(void **state)
 static void
 test_with_peers_propose_then_start_after_the_window(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
-	join(n);
+	follow_beta(n);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
 	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(1, 100));
 	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
@@ -84,10 +48,10 @@ test_with_peers_propose_then_start_after_the_window(void **state)
 static void
 test_an_earlier_proposal_wins_then_next_in_rank(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
-	join(n);
+	follow_beta(n);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
 	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 101, 0, NULL, NULL), 0);
 	/* One race at a time: no proposal for task 2 yet. */
@@ -107,10 +71,10 @@ test_an_earlier_proposal_wins_then_next_in_rank(void **state)
 static void
 test_ties_go_to_the_lower_name(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
-	join(n);
+	follow_beta(n);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
 	hear(n, "zeta", try_for(1, 100), 101);		/* we beat zeta */
 	node_tick(n, 110);
@@ -120,10 +84,10 @@ test_ties_go_to_the_lower_name(void **state)
 static void
 test_a_claimed_task_is_left_for_the_claim_memory(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
-	join(n);
+	follow_beta(n);
 	/* gamma proposed before the task reached us. */
 	hear(n, "gamma", try_for(1, 95), 96);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
@@ -141,10 +105,10 @@ test_a_claimed_task_is_left_for_the_claim_memory(void **state)
 static void
 test_idle_rank_spreads_the_first_proposals(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
-	join(n);
+	follow_beta(n);
 	/* aaron is idle and sorts before us: it takes the head. */
 	hear_alive(n, "aaron", 20);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
@@ -156,7 +120,7 @@ test_idle_rank_spreads_the_first_proposals(void **state)
 static void
 test_the_runner_answers_a_late_proposal(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	const char	*st;
 
@@ -180,24 +144,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(
-		    test_alone_a_task_starts_at_once, setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_with_peers_propose_then_start_after_the_window, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_an_earlier_proposal_wins_then_next_in_rank, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_ties_go_to_the_lower_name,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_a_claimed_task_is_left_for_the_claim_memory, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_idle_rank_spreads_the_first_proposals, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_the_runner_answers_a_late_proposal, setup, teardown),
+		NODE_TEST(test_alone_a_task_starts_at_once),
+		NODE_TEST(test_with_peers_propose_then_start_after_the_window),
+		NODE_TEST(test_an_earlier_proposal_wins_then_next_in_rank),
+		NODE_TEST(test_ties_go_to_the_lower_name),
+		NODE_TEST(test_a_claimed_task_is_left_for_the_claim_memory),
+		NODE_TEST(test_idle_rank_spreads_the_first_proposals),
+		NODE_TEST(test_the_runner_answers_a_late_proposal),
 	};
 
 	return cmocka_run_group_tests_name("dequeue", tests, NULL, NULL);

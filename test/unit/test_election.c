@@ -4,32 +4,6 @@
  */
 #include "testutil.h"
 
-struct fixture {
-	struct node		*n;
-	struct taskdesc_set	 set;
-};
-
-static int
-setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof *f);
-
-	f->n = test_node(&f->set, 1);
-	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	node_free(f->n);
-	taskdesc_clear(&f->set);
-	free(f);
-	return 0;
-}
-
 /* Start alpha at t=0; nobody answers; it is master of epoch 1 at 100. */
 static void
 become_master(struct node *n)
@@ -55,7 +29,7 @@ become_master(struct node *n)
 static void
 test_lone_node_elects_itself(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 
 	become_master(f->n);
 }
@@ -63,7 +37,7 @@ test_lone_node_elects_itself(void **state)
 static void
 test_a_better_candidacy_wins(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	node_start(n, 0);
@@ -84,7 +58,7 @@ test_a_better_candidacy_wins(void **state)
 static void
 test_a_worse_candidacy_loses(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	node_start(n, 0);
@@ -98,7 +72,7 @@ test_a_worse_candidacy_loses(void **state)
 static void
 test_higher_epoch_makes_the_master_step_down(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	become_master(n);
@@ -114,7 +88,7 @@ test_higher_epoch_makes_the_master_step_down(void **state)
 static void
 test_an_old_master_is_told_the_new_epoch(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	become_master(n);
@@ -131,7 +105,7 @@ test_an_old_master_is_told_the_new_epoch(void **state)
 static void
 test_two_masters_of_one_epoch_by_election_order(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	become_master(n);
@@ -144,7 +118,7 @@ test_two_masters_of_one_epoch_by_election_order(void **state)
 static void
 test_silent_master_is_replaced(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	node_start(n, 0);
@@ -164,7 +138,7 @@ test_silent_master_is_replaced(void **state)
 static void
 test_master_that_stopped_being_one_is_asked_about(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	node_start(n, 0);
@@ -180,7 +154,7 @@ test_master_that_stopped_being_one_is_asked_about(void **state)
 static void
 test_live_master_refuses_an_election(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	become_master(n);
@@ -195,27 +169,15 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_lone_node_elects_itself,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(test_a_better_candidacy_wins,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(test_a_worse_candidacy_loses,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_higher_epoch_makes_the_master_step_down, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_an_old_master_is_told_the_new_epoch, setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_two_masters_of_one_epoch_by_election_order, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_silent_master_is_replaced,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_master_that_stopped_being_one_is_asked_about, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_live_master_refuses_an_election, setup, teardown),
+		NODE_TEST(test_lone_node_elects_itself),
+		NODE_TEST(test_a_better_candidacy_wins),
+		NODE_TEST(test_a_worse_candidacy_loses),
+		NODE_TEST(test_higher_epoch_makes_the_master_step_down),
+		NODE_TEST(test_an_old_master_is_told_the_new_epoch),
+		NODE_TEST(test_two_masters_of_one_epoch_by_election_order),
+		NODE_TEST(test_silent_master_is_replaced),
+		NODE_TEST(test_master_that_stopped_being_one_is_asked_about),
+		NODE_TEST(test_live_master_refuses_an_election),
 	};
 
 	return cmocka_run_group_tests_name("election", tests, NULL, NULL);

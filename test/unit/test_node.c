@@ -3,36 +3,10 @@
  */
 #include "testutil.h"
 
-struct fixture {
-	struct node		*n;
-	struct taskdesc_set	set;
-};
-
-static int
-setup1(void **state)
-{
-	struct fixture *f = calloc(1, sizeof *f);
-
-	f->n = test_node(&f->set, 1);
-	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	node_free(f->n);
-	taskdesc_clear(&f->set);
-	free(f);
-	return 0;
-}
-
 static void
 test_workflow_binds_outputs_in_order(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	struct task	*g, *s;
 
@@ -73,7 +47,7 @@ test_workflow_binds_outputs_in_order(void **state)
 static void
 test_schedule_rejects_bad_requests(void **state)
 {
-	struct fixture		*f = *state;
+	struct node_fixture *f = *state;
 	struct node		*n = f->n;
 	struct task_binding	 b[3];
 	char			 err[256];
@@ -116,7 +90,7 @@ test_schedule_rejects_bad_requests(void **state)
 static void
 test_interactive_overtakes_low(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
@@ -138,7 +112,7 @@ test_interactive_overtakes_low(void **state)
 static void
 test_crash_retried_then_failed(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	struct task_binding b;
 	struct task	*t;
@@ -165,7 +139,7 @@ test_crash_retried_then_failed(void **state)
 static void
 test_error_line_and_wrong_outputs_fail_the_run(void **state)
 {
-	struct fixture		*f = *state;
+	struct node_fixture *f = *state;
 	struct node		*n = f->n;
 	struct runner_msg	 m;
 	struct task		*t;
@@ -194,7 +168,7 @@ test_error_line_and_wrong_outputs_fail_the_run(void **state)
 static void
 test_progress_notifies_on_change_only(void **state)
 {
-	struct fixture		*f = *state;
+	struct node_fixture *f = *state;
 	struct node		*n = f->n;
 	struct runner_msg	 m;
 
@@ -213,7 +187,7 @@ test_progress_notifies_on_change_only(void **state)
 static void
 test_interactive_rule_when_not_volunteer(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	node_set_volunteer(n, 0, "busy", 1);
@@ -233,7 +207,7 @@ test_interactive_rule_when_not_volunteer(void **state)
 static void
 test_ageing_promotes_low_tasks(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 0, 0, NULL, NULL), 0);
@@ -253,7 +227,7 @@ test_ageing_promotes_low_tasks(void **state)
 static void
 test_recover_after_restart(void **state)
 {
-	struct fixture	*f = *state;
+	struct node_fixture *f = *state;
 	struct node	*n = f->n, *n2;
 	struct taskdesc_set set2;
 	const struct task *t;
@@ -307,25 +281,15 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(
-		    test_workflow_binds_outputs_in_order, setup1, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_schedule_rejects_bad_requests, setup1, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_interactive_overtakes_low, setup1, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_crash_retried_then_failed, setup1, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_error_line_and_wrong_outputs_fail_the_run, setup1,
-		    teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_progress_notifies_on_change_only, setup1, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_interactive_rule_when_not_volunteer, setup1, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_ageing_promotes_low_tasks, setup1, teardown),
-		cmocka_unit_test_setup_teardown(
-		    test_recover_after_restart, setup1, teardown),
+		NODE_TEST(test_workflow_binds_outputs_in_order),
+		NODE_TEST(test_schedule_rejects_bad_requests),
+		NODE_TEST(test_interactive_overtakes_low),
+		NODE_TEST(test_crash_retried_then_failed),
+		NODE_TEST(test_error_line_and_wrong_outputs_fail_the_run),
+		NODE_TEST(test_progress_notifies_on_change_only),
+		NODE_TEST(test_interactive_rule_when_not_volunteer),
+		NODE_TEST(test_ageing_promotes_low_tasks),
+		NODE_TEST(test_recover_after_restart),
 		cmocka_unit_test(test_two_slots_run_two),
 	};
 

@@ -36,16 +36,6 @@ teardown(void **state)
 	return 0;
 }
 
-/* alpha follows beta, master of epoch 1. */
-static void
-join(struct node *n)
-{
-	node_start(n, 0);
-	hear(n, "beta", "NEW_MASTER 1", 10);
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600", 10);
-	clear(n);
-}
-
 /* alpha alone becomes master of epoch 1 at t=100. */
 static void
 master(struct node *n)
@@ -93,7 +83,7 @@ test_enqueue_resent_until_the_master_acks(void **state)
 	struct node	*n = f->n;
 	char		 ack[64];
 
-	join(n);
+	follow_beta(n);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
 	assert_non_null(sent(n, NULL, "ENQUEUE "));
 	assert_int_equal(status_of(n).unacked, 1);
@@ -198,7 +188,7 @@ test_a_silent_remote_run_goes_back_to_ready(void **state)
 	char		 get[64];
 	int64_t		 t;
 
-	join(n);
+	follow_beta(n);
 	/* PROGRESS of a task we never heard of: ask the master. */
 	hear(n, "beta", "PROGRESS 00000000-0000-4000-8000-000000000001 10 2",
 	    20);
@@ -241,7 +231,7 @@ test_a_lasting_digest_difference_syncs(void **state)
 	struct node	*n = f->n;
 	int		 i;
 
-	join(n);
+	follow_beta(n);
 	/* The master's digest differs from ours three times running. */
 	for (i = 0; i < 2; i++) {
 		hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 1 abc 7600",

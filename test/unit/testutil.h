@@ -84,6 +84,37 @@ test_node(struct taskdesc_set *set, int slots)
 	return test_node_named(set, "alpha", slots);
 }
 
+/* The fixture of the one-node tests: alpha, one slot. */
+struct node_fixture {
+	struct node		*n;
+	struct taskdesc_set	 set;
+};
+
+static inline int
+fixture_setup(void **state)
+{
+	struct node_fixture *f = calloc(1, sizeof *f);
+
+	f->n = test_node(&f->set, 1);
+	*state = f;
+	return 0;
+}
+
+static inline int
+fixture_teardown(void **state)
+{
+	struct node_fixture *f = *state;
+
+	node_free(f->n);
+	taskdesc_clear(&f->set);
+	free(f);
+	return 0;
+}
+
+/* A test run on a fresh node_fixture. */
+#define NODE_TEST(t) \
+	cmocka_unit_test_setup_teardown(t, fixture_setup, fixture_teardown)
+
 /* Where n stands (node_status), by value for short asserts. */
 static inline struct node_status
 status_of(const struct node *n)
@@ -187,6 +218,19 @@ static inline void
 hear_alive(struct node *n, const char *sender, int64_t now)
 {
 	hear(n, sender, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600", now);
+}
+
+static inline void clear(struct node *);
+
+/* Start n at 0; it follows beta, master of epoch 1, busy on its one
+ * slot. */
+static inline void
+follow_beta(struct node *n)
+{
+	node_start(n, 0);
+	hear(n, "beta", "NEW_MASTER 1", 10);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600", 10);
+	clear(n);
 }
 
 /* The body of the k-th datagram (0 first) starting with prefix sent to
