@@ -84,6 +84,9 @@ int	wire_runner_parse(const char *, size_t, struct runner_msg *, char *,
 /* A task as one line of text (no newline); returns its length or -1. */
 int	wire_task_encode(const struct task *, char *, size_t);
 struct task *wire_task_decode(const char *, size_t, char *, size_t);
+/* The longest the task's record can grow to as it runs, with noutputs
+ * outputs. */
+size_t	wire_task_worst_len(const struct task *, int noutputs);
 
 /* The PROGRESS line for t, newline included; returns its length. */
 int	wire_progress_line(const struct task *, char *, size_t);

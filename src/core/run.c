@@ -153,9 +153,15 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 static void
 run_failed(struct node *n, struct task *t, const char *why)
 {
+	char	*p;
+
 	if (t->run_error[0] != '\0')
 		return;
 	snprintf(t->run_error, sizeof t->run_error, "%s", why);
+	/* It becomes the reason clients read: one printable line. */
+	for (p = t->run_error; *p != '\0'; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			*p = ' ';
 	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s} run failed "
 	    "on %s: %s", t->uuid, t->exec, n->cfg.name, why);
 	run_stop(n, t);

@@ -144,7 +144,7 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 {
 	const struct taskdesc	*d;
 	struct task		*t;
-	char			 rec[DATAGRAM_MAX];
+	size_t			 worst;
 
 	if (check_schedule(n, req, &d, err, errlen) == -1)
 		return -1;
@@ -154,9 +154,14 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 	}
 	if ((t = new_task(n, req, uuid, now)) == NULL)
 		goto nomem;
-	if (wire_task_encode(t, rec, sizeof rec - 256) == -1) {
+	/* Its every STATE must fit a datagram (replicate_send), as large
+	 * as it may grow. */
+	if ((worst = wire_task_worst_len(t, d->noutputs)) >
+	    DATAGRAM_MAX - 256) {
 		task_free(t);
-		snprintf(err, errlen, "task too large for a datagram");
+		snprintf(err, errlen, "task too large: its record could grow "
+		    "to %zu bytes, over the %d a datagram holds", worst,
+		    DATAGRAM_MAX - 256);
 		return -1;
 	}
 	if (taskmap_insert(&n->map, t) == -1) {

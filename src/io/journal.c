@@ -110,11 +110,19 @@ read_all(const char *path, size_t *lenp)
 	return data;
 }
 
+/*
+ * Load every record that checks and decodes.  A damaged line -- a bad
+ * checksum (a flipped byte) or a record that does not decode -- is
+ * reported and skipped, and the loading goes on: the records after it
+ * are intact, and dropping them would lose acknowledged tasks.  Only an
+ * unfinished last line (a torn write) ends the journal.  A damaged
+ * journal is kept whole as journal.bad for a person to look at.
+ */
 int
 journal_load(journal_load_cb *cb, void *arg)
 {
 	char	*data, *line, *nl, err[128], bad[4300];
-	size_t	 len, lineno = 0, loaded = 0;
+	size_t	 len, lineno = 0, loaded = 0, damaged = 0;
 
 	if ((data = read_all(j.path, &len)) == NULL)
 		return errno == ENOENT ? 0 : -1;
@@ -129,31 +137,33 @@ journal_load(journal_load_cb *cb, void *arg)
 			log_msg(VLOG_ERROR, "journal %s: line %zu is truncated "
 			    "(%zu bytes without newline); ignored", j.path,
 			    lineno, (size_t)(data + len - line));
+			damaged++;
 			break;
 		}
 		if (wire_record_unframe(line, nl - line, &payload,
 		    &plen) == -1) {
 			log_msg(VLOG_ERROR, "journal %s: line %zu fails its "
-			    "checksum; ignoring it and the %zu bytes after "
-			    "it", j.path, lineno, (size_t)(data + len - line));
-			break;
+			    "checksum; skipped", j.path, lineno);
+			damaged++;
+			continue;
 		}
 		if ((t = wire_task_decode(payload, plen, err,
 		    sizeof err)) == NULL) {
 			log_msg(VLOG_ERROR, "journal %s: line %zu: %s; "
-			    "ignoring it and the rest", j.path, lineno, err);
-			break;
+			    "skipped", j.path, lineno, err);
+			damaged++;
+			continue;
 		}
 		if (cb(t, arg) == -1)
 			task_free(t);
 		loaded++;
 	}
-	if (line < data + len) {
-		/* Keep the damaged journal for a person to look at. */
+	if (damaged > 0) {
 		snprintf(bad, sizeof bad, "%s.bad", j.path);
 		if (rename(j.path, bad) == 0)
-			log_warnx("journal: the damaged file is "
-			    "kept as %s", bad);
+			log_warnx("journal: %zu damaged line%s; the whole "
+			    "file is kept as %s", damaged, damaged == 1 ? "" :
+			    "s", bad);
 	}
 	free(data);
 	j.records = loaded;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,13 +101,15 @@ copy_name(char *dst, size_t size, const char *s)
 enum kind {
 	K_UUID,		/* char[], a uuid */
 	K_NAME,		/* char[], a node or executable name */
-	K_TEXT,		/* char[], any token that fits */
+	K_TOKEN,	/* char[], printable, no blank or ',' (an address) */
+	K_LINE,		/* char[], printable, blanks too (a reason) */
 	K_INT,		/* int, in [min, max] */
 	K_I64,		/* int64_t, in [min, max] */
 	K_U64,		/* uint64_t, in [min, max] */
 	K_PRIO,		/* enum task_prio */
 	K_STATE,	/* enum task_state */
-	K_PATH,		/* char *, NULL when absent, at most max bytes */
+	K_PATH,		/* char *, NULL when absent, printable, at most max
+			 * bytes */
 };
 
 static const struct field {
@@ -128,9 +131,9 @@ static const struct field {
 	N("prio", K_PRIO, prio, 0, 0, "bad priority"),
 	N("aged", K_INT, aged, 0, 1, "bad aged flag"),
 	N("st", K_STATE, state, 0, 0, "bad state"),
-	A("sb", K_TEXT, scheduled_by, "bad scheduled-by"),
-	A("cl", K_TEXT, client, "bad client"),
-	A("on", K_TEXT, running_on, "bad running-on"),
+	A("sb", K_NAME, scheduled_by, "bad scheduled-by"),
+	A("cl", K_TOKEN, client, "bad client"),
+	A("on", K_NAME, running_on, "bad running-on"),
 	N("sub", K_I64, submit_ms, 0, INT64_MAX, "bad submit time"),
 	N("rdy", K_I64, ready_ms, -1, INT64_MAX, "bad ready time"),
 	N("stt", K_I64, start_ms, -1, INT64_MAX, "bad start time"),
@@ -143,13 +146,44 @@ static const struct field {
 	  "bad suspended flag" },
 	N("path", K_PATH, path, 0, PATH_MAXLEN, "bad path"),
 	N("par", K_PATH, params, 0, PATH_MAXLEN, "bad params path"),
-	A("rsn", K_TEXT, reason, "reason too long"),
+	A("rsn", K_LINE, reason, "bad reason"),
 #undef A
 #undef N
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
 #define AT(t, fd, type) ((type *)(void *)((char *)(t) + (fd)->off))
+
+/* Printable bytes only: nothing that could end or forge a line of the
+ * client protocol, the log or a record. */
+static int
+printable(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* Is s a valid value of the text field fd?  Encoder and decoder ask. */
+static int
+text_valid(const struct field *fd, const char *s)
+{
+	size_t	max = fd->kind == K_PATH ? (size_t)fd->max : fd->size - 1;
+
+	if (strlen(s) > max)
+		return 0;
+	switch (fd->kind) {
+	case K_UUID:
+		return task_uuid_valid(s);
+	case K_NAME:
+		return task_name_valid(s);
+	case K_TOKEN:
+		return task_token_valid(s, (int)max);
+	default:
+		return printable(s);
+	}
+}
 
 /* A number field's value as int64_t (all fit one). */
 static int64_t
@@ -175,8 +209,12 @@ encode_field(struct out *o, const struct task *t, const struct field *fd)
 	switch (fd->kind) {
 	case K_UUID:
 	case K_NAME:
-	case K_TEXT:
-		put_field(o, fd->key, AT(t, fd, const char));
+	case K_TOKEN:
+	case K_LINE:
+		s = AT(t, fd, const char);
+		if (*s != '\0' && !text_valid(fd, s))
+			return -1;
+		put_field(o, fd->key, s);
 		return 0;
 	case K_PRIO:
 		put_field(o, fd->key, task_prio_name(*AT(t, fd,
@@ -188,7 +226,7 @@ encode_field(struct out *o, const struct task *t, const struct field *fd)
 		return 0;
 	case K_PATH:
 		s = *AT(t, fd, char *const);
-		if (s != NULL && strlen(s) > (size_t)fd->max)
+		if (s != NULL && *s != '\0' && !text_valid(fd, s))
 			return -1;
 		put_field(o, fd->key, s);
 		return 0;
@@ -211,21 +249,18 @@ decode_field(struct task *t, const struct field *fd, char *val)
 
 	switch (fd->kind) {
 	case K_UUID:
-		if (!task_uuid_valid(val))
-			return -1;
-		return copy_name(AT(t, fd, char), fd->size, val);
 	case K_NAME:
-		if (!task_name_valid(val))
+	case K_TOKEN:
+	case K_LINE:
+		if (!text_valid(fd, val))
 			return -1;
-		return copy_name(AT(t, fd, char), fd->size, val);
-	case K_TEXT:
 		return copy_name(AT(t, fd, char), fd->size, val);
 	case K_PRIO:
 		return task_prio_parse(val, AT(t, fd, enum task_prio));
 	case K_STATE:
 		return task_state_parse(val, AT(t, fd, enum task_state));
 	case K_PATH:
-		if (strlen(val) > (size_t)fd->max)
+		if (!text_valid(fd, val))
 			return -1;
 		*AT(t, fd, char *) = val;	/* into the line's copy */
 		return 0;
@@ -249,8 +284,14 @@ copy_field(struct task *t, const struct task *f, const struct field *fd)
 	switch (fd->kind) {
 	case K_UUID:
 	case K_NAME:
-		return 0;		/* given to task_new() */
-	case K_TEXT:
+		/* id and exec were given to task_new(). */
+		if (fd->off == offsetof(struct task, uuid) ||
+		    fd->off == offsetof(struct task, exec))
+			return 0;
+		memcpy(AT(t, fd, char), AT(f, fd, const char), fd->size);
+		return 0;
+	case K_TOKEN:
+	case K_LINE:
 		memcpy(AT(t, fd, char), AT(f, fd, const char), fd->size);
 		return 0;
 	case K_PRIO:
@@ -273,6 +314,27 @@ copy_field(struct task *t, const struct task *f, const struct field *fd)
 		*AT(t, fd, uint64_t) = *AT(f, fd, const uint64_t);
 		return 0;
 	}
+}
+
+/*
+ * The longest t's record can grow to as it runs: every input bound and
+ * each of its noutputs outputs set to the longest id, every byte of
+ * them escaped (%XX), the longest reason and runner name, every number
+ * at its widest.  SCHEDULE refuses a task whose record could outgrow a
+ * datagram, rather than see its later STATEs dropped.
+ */
+size_t
+wire_task_worst_len(const struct task *t, int noutputs)
+{
+	char	buf[RECORD_LINE_MAX];
+	int	len = wire_task_encode(t, buf, sizeof buf);
+
+	if (len < 0)
+		return SIZE_MAX;
+	return (size_t)len + (size_t)t->ninputs * 3 * DATASET_MAXLEN +
+	    sizeof " out=" + (size_t)noutputs * (3 * DATASET_MAXLEN + 1) +
+	    sizeof " rsn=" + 3 * REASON_MAXLEN + sizeof " on=" + NAME_MAXLEN +
+	    NFIELDS * 20 + sizeof " st=Terminated" + sizeof " susp=1";
 }
 
 int

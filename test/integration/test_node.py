@@ -5,6 +5,7 @@ import socket
 import subprocess
 import threading
 import unittest
+import zlib
 
 from harness import (Node, VOLERY, params_file, schedule_workflow,
                      outputs_of, started_args)
@@ -313,19 +314,28 @@ class Durability(unittest.TestCase):
         tasks = c.tasks()
         self.assertEqual({u: tasks[u][2] for u in done}, {u: "Terminated" for u in done})
         self.assertTrue(os.path.exists(journal + ".bad"))
-        # A flipped byte in the middle: the records before it survive.
+        # A flipped byte in the middle loses that record only: the
+        # records after it are intact and load.
         c.close()
         self.node.stop()
         with open(journal, "rb") as f:
             data = bytearray(f.read())
         second = data.index(b"\n") + 1
         data[second + 20] ^= 0x20
+        # And a record whose checksum holds but which does not decode
+        # (a field out of range) before the last one.
+        lines = bytes(data).split(b"\n")
+        payload = b"v=1 id=%s exec=import att=-1" % done[0].encode()
+        lines.insert(len(lines) - 2, b"%08x %s" % (zlib.crc32(payload), payload))
         with open(journal, "wb") as f:
-            f.write(data)
+            f.write(b"\n".join(lines))
         self.node.start()
-        self.node.wait_log(r"journal .*: line 2 fails its checksum")
+        self.node.wait_log(r"journal .*: line 2 fails its checksum; skipped")
+        self.node.wait_log(r"journal .*: line 3: bad attempts; skipped")
         c = self.node.client()
-        self.assertEqual(len(c.tasks()), 1)
+        tasks = c.tasks()
+        self.assertEqual(len(tasks), 2)
+        self.assertTrue(all(t[2] == "Terminated" for t in tasks.values()))
         c.close()
         self.node.stop()
 

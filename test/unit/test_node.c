@@ -87,6 +87,40 @@ test_schedule_rejects_bad_requests(void **state)
 	assert_int_equal(node_outbox(n)->n, 0);
 }
 
+/* A task whose record could outgrow a datagram once its inputs are
+ * bound is refused at SCHEDULE, not dropped later. */
+static void
+test_schedule_refuses_a_record_that_could_outgrow_a_datagram(void **state)
+{
+	struct taskdesc_set	 set;
+	struct taskdesc		 d;
+	struct task_binding	 b[TASK_INPUTS_MAX];
+	struct node		*n;
+	char			 err[256];
+	int			 i;
+
+	plmi2_descs(&set);
+	memset(&d, 0, sizeof d);
+	snprintf(d.name, sizeof d.name, "wide");
+	snprintf(d.type, sizeof d.type, "wide");
+	d.noutputs = 1;
+	d.ninputs = 40;
+	assert_int_equal(taskdesc_add(&set, &d), 0);
+	n = test_node_named(&set, "alpha", 1);
+	assert_int_equal(sched(n, 1, "free", 0, 10, 0, NULL, NULL), 0);
+	for (i = 0; i < 40; i++) {
+		memcpy(b[i].uuid, uuid_n(1), sizeof b[i].uuid);
+		b[i].nth = 1;
+	}
+	assert_int_equal(sched(n, 2, "wide", 0, 11, 40, b, err), -1);
+	assert_non_null(strstr(err, "could grow to"));
+	assert_null(node_find(n, uuid_n(2)));
+	/* One input is far from the limit. */
+	assert_int_equal(sched(n, 3, "any", 0, 12, 1, b, err), 0);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
 static void
 test_interactive_overtakes_low(void **state)
 {
@@ -163,6 +197,16 @@ test_error_line_and_wrong_outputs_fail_the_run(void **state)
 	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
 	exit_with(n, uuid_n(1), 0, 31);
 	assert_int_equal(t->failures, 2);
+
+	/* The last attempt's message becomes the reason clients read: a
+	 * control byte in it cannot forge a line. */
+	m.message = "disk\nPROGRESS x 100 Terminated";
+	node_runner_msg(n, uuid_n(1), &m, 40);
+	exit_with(n, uuid_n(1), 1, 41);
+	assert_int_equal(t->state, TASK_FAILED);
+	assert_null(strchr(t->reason, '\n'));
+	assert_non_null(strstr(t->reason, "disk PROGRESS x 100"));
+	assert_non_null(sent(n, NULL, "STATE "));	/* and it was sent */
 }
 
 static void
@@ -284,6 +328,8 @@ main(void)
 		NODE_TEST(test_workflow_binds_outputs_in_order),
 		NODE_TEST(test_schedule_rejects_bad_requests),
 		NODE_TEST(test_interactive_overtakes_low),
+		cmocka_unit_test(
+		    test_schedule_refuses_a_record_that_could_outgrow_a_datagram),
 		NODE_TEST(test_crash_retried_then_failed),
 		NODE_TEST(test_error_line_and_wrong_outputs_fail_the_run),
 		NODE_TEST(test_progress_notifies_on_change_only),

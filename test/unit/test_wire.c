@@ -201,6 +201,14 @@ test_task_record_rejects_garbage(void **state)
 		"v=1 id=" U1 " exec=import color=blue",
 		"v=1 id=" U1 " exec=import  st=Ready",
 		"v=1 id=" U1 " exec=import sub=-5",
+		/* Unescaped, no value may forge a line of a client, the log
+		 * or the journal. */
+		"v=1 id=" U1 " exec=import rsn=a%0APROGRESS%20" U1,
+		"v=1 id=" U1 " exec=import sb=a%0Ab",
+		"v=1 id=" U1 " exec=import on=n1%0D",
+		"v=1 id=" U1 " exec=import cl=a%20b",
+		"v=1 id=" U1 " exec=import path=/x%0A",
+		"v=1 id=" U1 " exec=import on=",
 	};
 	size_t i;
 
@@ -209,6 +217,20 @@ test_task_record_rejects_garbage(void **state)
 		    sizeof err);
 		if (t != NULL)
 			fail_msg("accepted record: %s", bad[i]);
+	}
+	/* The encoder refuses what the decoder would: one table. */
+	{
+		struct task	*t = task_new(U1, "import", 0);
+		char		 line[RECORD_LINE_MAX];
+
+		assert_non_null(t);
+		assert_true(wire_task_encode(t, line, sizeof line) > 0);
+		snprintf(t->reason, sizeof t->reason, "a\nb");
+		assert_int_equal(wire_task_encode(t, line, sizeof line), -1);
+		t->reason[0] = '\0';
+		t->progress = 101;
+		assert_int_equal(wire_task_encode(t, line, sizeof line), -1);
+		task_free(t);
 	}
 }
 
