@@ -1,20 +1,23 @@
 /*
- * clock.h -- the wall clock in milliseconds, the time of the shell (the
- * core is given `now`; it never reads a clock).
+ * clock.h -- the clocks of the shell (the core is given `now`; it never
+ * reads a clock).
  */
 #ifndef VOLERY_CLOCK_H
 #define VOLERY_CLOCK_H
 
 #include <stdint.h>
-#include <time.h>
 
-static inline int64_t
-clock_wall_ms(void)
-{
-	struct timespec	ts;
+/* The wall clock in ms since the epoch: for what is compared with other
+ * wall times (file access times, log stamps). */
+int64_t	clock_wall_ms(void);
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+/*
+ * The node's clock, the `now` the core is given: the wall clock when it
+ * was first read, advanced by CLOCK_MONOTONIC from then on.  Every
+ * deadline follows it, so an NTP step neither freezes the node (back)
+ * nor expires every timeout at once (forward); its stamps stay close to
+ * the wall clock, which NTP only slews after a step.
+ */
+int64_t	clock_node_ms(void);
 
 #endif

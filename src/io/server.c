@@ -59,7 +59,7 @@ arm_timer(int64_t when)
 		evtimer_del(srv.tick_ev);
 		return;
 	}
-	delay = when - clock_wall_ms();
+	delay = when - clock_node_ms();
 	if (delay < 0)
 		delay = 0;
 	tv.tv_sec = delay / 1000;
@@ -124,7 +124,7 @@ carry_out(void)
 				    "cannot start: %s", t->uuid, t->exec, err);
 				memcpy(uuid, t->uuid, sizeof uuid);
 				node_runner_exit(srv.core, uuid, &e,
-				    clock_wall_ms());
+				    clock_node_ms());
 			}
 			break;
 		}
@@ -165,7 +165,7 @@ commit_cb(evutil_socket_t fd, short what, void *arg)
 static void
 tick_cb(evutil_socket_t fd, short what, void *arg)
 {
-	node_tick(srv.core, clock_wall_ms());
+	node_tick(srv.core, clock_node_ms());
 	carry_out();
 }
 
@@ -181,7 +181,7 @@ runner_line(const char *uuid, const char *line, size_t len)
 		log_warnx("Task UUID{%s}: bad line from task: %s: "
 		    "%.*s", uuid, err, (int)(len > 200 ? 200 : len), line);
 	else
-		node_runner_msg(srv.core, uuid, m, clock_wall_ms());
+		node_runner_msg(srv.core, uuid, m, clock_node_ms());
 	free(m);
 	carry_out();
 }
@@ -197,7 +197,7 @@ runner_exit(const char *uuid, int code, int signo)
 	else
 		log_info("Task UUID{%s} process exited with status "
 		    "%d", uuid, code);
-	node_runner_exit(srv.core, uuid, &e, clock_wall_ms());
+	node_runner_exit(srv.core, uuid, &e, clock_node_ms());
 	carry_out();
 }
 
@@ -237,7 +237,7 @@ do_schedule(struct client *c, const struct client_req *req)
 	sr.client = client_addr(c);
 	uuid_generate_random(raw);
 	uuid_unparse_lower(raw, uuid);
-	if (node_schedule(srv.core, &sr, uuid, clock_wall_ms(), err,
+	if (node_schedule(srv.core, &sr, uuid, clock_node_ms(), err,
 	    sizeof err) == -1) {
 		client_replyf(c, "ERROR %s\n", err);
 		return;
@@ -286,7 +286,7 @@ do_cancel(struct client *c, const struct client_req *req)
 {
 	char	err[256], reply[64];
 
-	if (node_cancel(srv.core, req->uuid[0], clock_wall_ms(), err,
+	if (node_cancel(srv.core, req->uuid[0], clock_node_ms(), err,
 	    sizeof err) == -1) {
 		client_replyf(c, "ERROR %s\n", err);
 		return;
@@ -527,7 +527,7 @@ client_line(struct client *c, const char *line, size_t len)
 static void
 peer_recv(const struct peer_msg *m, const char *addr)
 {
-	node_peer_msg(srv.core, m, addr, clock_wall_ms());
+	node_peer_msg(srv.core, m, addr, clock_node_ms());
 	carry_out();
 }
 
@@ -563,7 +563,7 @@ suspendable_cb(void)
 static void
 volunteer_cb(const struct vol_decision *d)
 {
-	node_volunteer(srv.core, d, clock_wall_ms());
+	node_volunteer(srv.core, d, clock_node_ms());
 	carry_out();
 }
 
@@ -640,11 +640,11 @@ server_run(const struct config *cfg, int echo)
 	}
 	/* Join the cluster already knowing whether we take tasks. */
 	node_set_volunteer(srv.core, first.volunteer, first.name,
-	    clock_wall_ms());
+	    clock_node_ms());
 	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
 		fatal("journal");
 	}
-	node_recover(srv.core, clock_wall_ms());
+	node_recover(srv.core, clock_node_ms());
 	{
 		struct peers_opts po;
 		uuid_t raw;
@@ -668,7 +668,7 @@ server_run(const struct config *cfg, int echo)
 	}
 	if (loaded > 0)
 		log_msg(VLOG_NORMAL, "journal: %zu tasks restored", n);
-	node_start(srv.core, clock_wall_ms());
+	node_start(srv.core, clock_node_ms());
 	carry_out();
 
 	srv.sigterm_ev = evsignal_new(srv.base, SIGTERM, stop_cb, NULL);
@@ -684,7 +684,7 @@ server_run(const struct config *cfg, int echo)
 	event_base_dispatch(srv.base);
 
 	/* Hand our runs back to the cluster now, not after a timeout. */
-	node_stop(srv.core, clock_wall_ms());
+	node_stop(srv.core, clock_node_ms());
 	carry_out();
 	journal_commit();
 	idle_shutdown();

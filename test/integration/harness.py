@@ -69,6 +69,7 @@ class Node:
         self.port = None
         self.stderr = []
         self.cond = threading.Condition()
+        self.env = None     # the node's environment, if not ours
 
     @property
     def logfile(self):
@@ -79,7 +80,7 @@ class Node:
         self.stderr = []
         listening = threading.Event()
         self.proc = subprocess.Popen(WRAP + [VOLERY, "serve", "-c", self.conf],
-                                     stdin=subprocess.DEVNULL,
+                                     env=self.env, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True,
                                      errors="replace")

@@ -1,9 +1,11 @@
 """Several nodes on loopback form one pool (issue 3)."""
 import collections
+import os
 import re
 import time
 import unittest
 
+import harness
 from harness import Cluster, params_file, schedule_workflow
 
 
@@ -28,6 +30,55 @@ class ClusterTest(unittest.TestCase):
         a.ask("SUBSCRIBE " + u)
         seen = a.wait_states({u: "Running"})
         return u, re.search(r"node=(\S+)", seen[-1]).group(1), a
+
+
+FAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+
+
+@unittest.skipIf(harness.WRAP, "libfaketime is not preloaded under valgrind")
+class ClockSteps(unittest.TestCase):
+    """An NTP step moves a node's wall clock (libfaketime, driven through a
+    file): every deadline follows the monotonic clock, so a step neither
+    fails remote runs and peers (forward) nor freezes the node (back)."""
+
+    def test_wall_clock_steps_time_out_nothing(self):
+        self.assertTrue(os.path.exists(FAKETIME), "make test installs libfaketime")
+        cl = Cluster(("a", "b"), extra="<log_level>debug</log_level>")
+        self.addCleanup(cl.cleanup)
+        steps = {}
+        for name, node in cl.nodes.items():
+            steps[name] = os.path.join(node.dir, "faketime")
+            with open(steps[name], "w") as f:
+                f.write("+0\n")
+            node.env = dict(os.environ, LD_PRELOAD=FAKETIME,
+                            FAKETIME_TIMESTAMP_FILE=steps[name],
+                            FAKETIME_DONT_FAKE_MONOTONIC="1", FAKETIME_NO_CACHE="1",
+                            ASAN_OPTIONS="verify_asan_link_order=0")
+        cl.start()
+        cl.master()
+        a = cl.nodes["a"].client()
+        self.addCleanup(a.close)
+        u = a.schedule("import low -p /x -x %s" % params_file(cl.nodes["a"].dir, 3000))
+        a.ask("SUBSCRIBE " + u)
+        seen = a.wait_states({u: "Running"})
+        runner = re.search(r"node=(\S+)", seen[-1]).group(1)
+        other = "b" if runner == "a" else "a"
+        # An hour forward on the node not running it, then back again
+        # (each well past node_timeout_ms: 800 ms here).
+        with open(steps[other], "w") as f:
+            f.write("+3600\n")
+        # What is tested is that nothing happens: watch for longer than
+        # the timeouts (800 ms); no event could say so sooner.
+        time.sleep(1.5)
+        with open(steps[other], "w") as f:
+            f.write("+0\n")
+        seen += a.wait_states({u: "Terminated"})
+        self.assertEqual(cl.starts(u), [runner])
+        for name, node in cl.nodes.items():
+            log = node.log()
+            self.assertNotRegex(log, r"silent for \d+ ms: dead", name)
+            self.assertNotIn("back to Ready", log, name)
+        self.assertFalse(any(" Ready " in l for l in seen), seen)
 
 
 class Spread(ClusterTest):
