@@ -54,11 +54,14 @@ state_rank(enum task_state s)
 
 /*
  * A final state is never undone.  Between two final states a result
- * (Terminated) is kept over a cancellation or failure, and between two
- * results the one of the lower node name: only one is ever accepted.
- * Otherwise the higher version, then the further state, then the lower
- * node name.  (Before this rule, the node prefers the record whose
- * inputs agree with the upstream results it keeps: see node.c.)
+ * (Terminated) is kept over a cancellation or failure, a cancellation (a
+ * person's decision) over a failure, and between two results the one of
+ * the lower node name: only one is ever accepted.  Otherwise the higher
+ * version, then the further state, then the lower node name, then the
+ * lower reason: the order is total, so no two different records leave
+ * two nodes each keeping its own.  (Before this rule, the node prefers
+ * the record whose inputs agree with the upstream results it keeps: see
+ * replicate.c.)
  */
 int
 rules_record_wins(const struct task *r, const struct task *t)
@@ -74,10 +77,14 @@ rules_record_wins(const struct task *r, const struct task *t)
 			return rt;
 		if (rt && strcmp(r->running_on, t->running_on) != 0)
 			return strcmp(r->running_on, t->running_on) < 0;
+		if (r->state != t->state)
+			return r->state == TASK_CANCELLED;
 	}
 	if (r->ver != t->ver)
 		return r->ver > t->ver;
 	if (state_rank(r->state) != state_rank(t->state))
 		return state_rank(r->state) > state_rank(t->state);
-	return strcmp(r->running_on, t->running_on) < 0;
+	if (strcmp(r->running_on, t->running_on) != 0)
+		return strcmp(r->running_on, t->running_on) < 0;
+	return strcmp(r->reason, t->reason) < 0;
 }

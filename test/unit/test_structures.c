@@ -3,6 +3,8 @@
  */
 #include "testutil.h"
 
+#include "rules.h"
+
 #include "readyq.h"
 #include "taskmap.h"
 
@@ -151,6 +153,61 @@ test_names(void **state)
 	assert_false(task_uuid_valid("3aff3d90-2b79-11e3-8224+0800200c9a66"));
 }
 
+/*
+ * The merge rule is a strict total order on what replication compares
+ * (state, version, runner, reason): of two different records exactly one
+ * wins, whichever node compares them -- or two nodes would each keep
+ * their own forever.  Every pair of a grid that includes the cancel /
+ * failure races.
+ */
+static void
+test_record_rule_is_total(void **state)
+{
+	static const enum task_state states[] = { TASK_SUBMITTED, TASK_READY,
+	    TASK_RUNNING, TASK_TERMINATED, TASK_CANCELLED, TASK_FAILED };
+	static const char *runners[] = { "", "n1", "n2" };
+	static const char *reasons[] = { "", "cancelled-by-client",
+	    "attempts-exhausted (3)" };
+	struct task	*v[6 * 2 * 3 * 3];
+	int		 n = 0, i, j, a, b, c, d;
+
+	for (a = 0; a < 6; a++)
+		for (b = 0; b < 2; b++)
+			for (c = 0; c < 3; c++)
+				for (d = 0; d < 3; d++) {
+					struct task *t = task_new(
+					    "00000000-0000-4000-8000-000000000001",
+					    "free", 0);
+					assert_non_null(t);
+					t->state = states[a];
+					t->ver = 3 + b;
+					snprintf(t->running_on,
+					    sizeof t->running_on, "%s",
+					    runners[c]);
+					snprintf(t->reason, sizeof t->reason,
+					    "%s", reasons[d]);
+					v[n++] = t;
+				}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			int ij = rules_record_wins(v[i], v[j]);
+			int ji = rules_record_wins(v[j], v[i]);
+			if (i == j)
+				assert_false(ij);
+			else if (ij == ji)
+				fail_msg("records %d and %d: %s", i, j,
+				    ij ? "both win" : "neither wins");
+		}
+	/* A cancel a person asked for stands over a failure. */
+	v[0]->state = TASK_CANCELLED;
+	v[1]->state = TASK_FAILED;
+	v[0]->ver = v[1]->ver = 7;
+	v[0]->running_on[0] = v[1]->running_on[0] = '\0';
+	assert_true(rules_record_wins(v[0], v[1]));
+	for (i = 0; i < n; i++)
+		task_free(v[i]);
+}
+
 int
 main(void)
 {
@@ -159,6 +216,7 @@ main(void)
 		cmocka_unit_test(test_readyq_order),
 		cmocka_unit_test(test_readyq_insertion_order_irrelevant),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_record_rule_is_total),
 	};
 
 	return cmocka_run_group_tests_name("structures", tests, NULL, NULL);
