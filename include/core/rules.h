@@ -26,7 +26,9 @@ struct candidacy {
 int	rules_candidacy_beats(const struct candidacy *, const struct candidacy *);
 int	rules_dequeue_beats(int64_t ts_a, const char *a, int64_t ts_b,
 	    const char *b);
-int	rules_run_beats(int progress_a, const char *a, int progress_b,
+/* Of two runs of one task, the one started first (then on the lower
+ * name) stays: both nodes compare the same two stamps. */
+int	rules_run_beats(int64_t start_a, const char *a, int64_t start_b,
 	    const char *b);
 /* Does record r replace record t of the same task? */
 int	rules_record_wins(const struct task *r, const struct task *t);

@@ -13,7 +13,7 @@
  *   ENQUEUE_ACK <uuid>
  *   TRY_DEQUEUE <uuid> <timestamp>
  *   STATE <task record>            (the whole task after a change)
- *   PROGRESS <uuid> <percent> <ver>
+ *   PROGRESS <uuid> <percent> <ver> <started_ms>
  *   GET_TASK <uuid>
  *   TASKS_TRANSFER
  *
@@ -55,7 +55,7 @@ struct peer_msg {
 
 	/* Arguments, by type. */
 	char		 uuid[UUID_STRLEN + 1];
-	int64_t		 timestamp;	/* TRY_*: ms */
+	int64_t		 timestamp;	/* TRY_*: ms; PROGRESS: run start */
 	uint64_t	 epoch;
 	int		 master;
 	int		 free, slots;

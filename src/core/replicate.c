@@ -85,15 +85,16 @@ replicate_became_master(struct node *n)
 }
 
 /*
- * A peer runs (or ran) a task we run too: the run with more progress
- * stays, ties to the lower name; the other stops.  Returns 1 if ours
- * stays.
+ * A peer runs (or ran) a task we run too: the run started first stays,
+ * ties to the lower name; the other stops.  Both nodes compare the same
+ * two start stamps -- progress would not do: each knows only the other's
+ * last report, and both runs could stay.  Returns 1 if ours stays.
  */
 static int
 resolve_duplicate(struct node *n, struct task *t, const char *other,
-    int other_progress, int64_t now)
+    int other_progress, int64_t other_start, int64_t now)
 {
-	if (rules_run_beats(t->progress, n->cfg.name, other_progress, other)) {
+	if (rules_run_beats(t->start_ms, n->cfg.name, other_start, other)) {
 		/* Ours stays: make every node believe it. */
 		outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} also runs on "
 		    "%s (%d%%); ours (%d%%) stays", t->uuid, other,
@@ -108,6 +109,7 @@ resolve_duplicate(struct node *n, struct task *t, const char *other,
 	run_stop(n, t);
 	snprintf(t->running_on, sizeof t->running_on, "%s", other);
 	t->progress = other_progress;
+	t->start_ms = other_start;
 	t->heard_ms = now;
 	replicate_changed(n, t);
 	return 0;
@@ -182,7 +184,7 @@ merge_own_run(struct node *n, struct task *t, struct task *r, int64_t now)
 	if (r->state == TASK_RUNNING &&
 	    strcmp(r->running_on, n->cfg.name) != 0) {
 		if (resolve_duplicate(n, t, r->running_on, r->progress,
-		    now)) {
+		    r->start_ms, now)) {
 			t->ver = r->ver > t->ver ? r->ver : t->ver;
 			antientropy_dirty(n);
 		}
@@ -318,7 +320,8 @@ replicate_recv_progress(struct node *n, const struct peer_msg *m,
 	}
 	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING) {
 		if (m->ver >= t->ver)
-			resolve_duplicate(n, t, m->sender, m->percent, now);
+			resolve_duplicate(n, t, m->sender, m->percent,
+			    m->timestamp, now);
 		return;
 	}
 	if (t->state != TASK_RUNNING ||
@@ -394,6 +397,7 @@ replicate_housekeeping(struct node *n, int64_t now)
 			memcpy(m.uuid, t->uuid, sizeof m.uuid);
 			m.percent = t->progress;
 			m.ver = t->ver;
+			m.timestamp = t->start_ms;
 			outbox_peer(&n->out, NULL, &m);
 		} else if (t->state == TASK_RUNNING &&
 		    strcmp(t->running_on, n->cfg.name) != 0 &&

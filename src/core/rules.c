@@ -29,10 +29,11 @@ rules_dequeue_beats(int64_t ts_a, const char *a, int64_t ts_b, const char *b)
 }
 
 int
-rules_run_beats(int progress_a, const char *a, int progress_b, const char *b)
+rules_run_beats(int64_t start_a, const char *a, int64_t start_b,
+    const char *b)
 {
-	if (progress_a != progress_b)
-		return progress_a > progress_b;
+	if (start_a != start_b)
+		return start_a < start_b;
 	return strcmp(a, b) < 0;
 }
 

@@ -86,8 +86,8 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 		    m->timestamp);
 		break;
 	case PEER_PROGRESS:
-		n = snprintf(buf, size, "%s %s %d %" PRIx64, type, m->uuid,
-		    m->percent, m->ver);
+		n = snprintf(buf, size, "%s %s %d %" PRIx64 " %" PRId64, type,
+		    m->uuid, m->percent, m->ver, m->timestamp);
 		break;
 	}
 	return n < 0 || (size_t)n >= size ? -1 : n;
@@ -229,6 +229,7 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 		NEED(num(&p, 0, 100, &v));
 		m->percent = (int)v;
 		NEED(hex64(&p, &m->ver));
+		NEED(num(&p, 0, INT64_MAX, &m->timestamp));
 		break;
 	}
 	if (*p != '\0') {

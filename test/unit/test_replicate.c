@@ -149,7 +149,7 @@ test_a_stale_sender_is_told_once_per_interval(void **state)
 }
 
 static void
-test_duplicate_run_the_one_further_on_stays(void **state)
+test_duplicate_run_the_one_started_first_stays(void **state)
 {
 	struct fixture		*f = *state;
 	struct node		*n = f->n;
@@ -165,19 +165,22 @@ test_duplicate_run_the_one_further_on_stays(void **state)
 	m.percent = 10;
 	node_runner_msg(n, uuid_n(1), &m, 150);
 	clear(n);
-	/* beta, 5 % in, stops; then gamma, 50 % in, wins over us. */
-	hear(n, "beta", "PROGRESS 00000000-0000-4000-8000-000000000001 5 2",
-	    200);
+	/* Ours started at 100.  beta's run, started later, stops (whatever
+	 * its progress: each node compares the same two start stamps). */
+	hear(n, "beta", "PROGRESS 00000000-0000-4000-8000-000000000001 50 2 "
+	    "150", 200);
 	assert_int_equal(count_actions(n, ACT_STOP, NULL), 0);
 	assert_non_null(sent(n, NULL, "STATE "));	/* ours stays */
 	assert_int_equal(status_of(n).duplicates, 0);
 	clear(n);
-	hear(n, "gamma", "PROGRESS 00000000-0000-4000-8000-000000000001 50 3",
-	    210);
+	/* gamma's started before ours: ours stops. */
+	hear(n, "gamma", "PROGRESS 00000000-0000-4000-8000-000000000001 5 3 "
+	    "90", 210);
 	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
 	assert_string_equal(node_find(n, uuid_n(1))->running_on, "gamma");
 	assert_int_equal(status_of(n).duplicates, 1);
 	assert_non_null(logged(n, "ours (10%) stops"));
+	assert_int_equal(node_find(n, uuid_n(1))->start_ms, 90);
 }
 
 static void
@@ -190,8 +193,8 @@ test_a_silent_remote_run_goes_back_to_ready(void **state)
 
 	follow_beta(n);
 	/* PROGRESS of a task we never heard of: ask the master. */
-	hear(n, "beta", "PROGRESS 00000000-0000-4000-8000-000000000001 10 2",
-	    20);
+	hear(n, "beta", "PROGRESS 00000000-0000-4000-8000-000000000001 10 2 "
+	    "15", 20);
 	snprintf(get, sizeof get, "GET_TASK %s", uuid_n(1));
 	assert_string_equal(sent(n, "beta", "GET_TASK"), get);
 	/* beta runs it (beta alone starts it at once). */
@@ -258,7 +261,7 @@ main(void)
 		    test_a_stale_sender_is_told_once_per_interval, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(
-		    test_duplicate_run_the_one_further_on_stays, setup,
+		    test_duplicate_run_the_one_started_first_stays, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_a_silent_remote_run_goes_back_to_ready, setup,

@@ -319,12 +319,14 @@ static void
 test_numbers_mean_the_same_in_every_codec(void **state)
 {
 	static const char *peer_bad[] = {
-		"PROGRESS " U1 " +5 1",		/* a sign */
-		"PROGRESS " U1 " 5 +1",
-		"PROGRESS " U1 " 5 0x1",	/* hex is digits only */
-		"PROGRESS " U1 " 101 1",	/* out of range */
-		"PROGRESS " U1 " 5  1",		/* an empty word */
-		"PROGRESS " U1 " 5 10000000000000000",	/* 17 hex digits */
+		"PROGRESS " U1 " +5 1 7",	/* a sign */
+		"PROGRESS " U1 " 5 +1 7",
+		"PROGRESS " U1 " 5 1 +7",
+		"PROGRESS " U1 " 5 0x1 7",	/* hex is digits only */
+		"PROGRESS " U1 " 101 1 7",	/* out of range */
+		"PROGRESS " U1 " 5  1 7",	/* an empty word */
+		"PROGRESS " U1 " 5 10000000000000000 7",	/* 17 digits */
+		"PROGRESS " U1 " 5 1",		/* no start stamp */
 		"TRY_DEQUEUE " U1 " 9223372036854775808",	/* overflows */
 		"TRY_DEQUEUE " U1 " -1",
 		"NEW_MASTER -1",
@@ -355,7 +357,7 @@ test_numbers_mean_the_same_in_every_codec(void **state)
 			fail_msg("accepted datagram: %s", peer_bad[i]);
 	}
 	hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
-	snprintf(text + hl, sizeof text - hl, "PROGRESS %s 5 FfFf", U1);
+	snprintf(text + hl, sizeof text - hl, "PROGRESS %s 5 FfFf 7", U1);
 	assert_int_equal(peer_parse(text, strlen(text), m, err, sizeof err),
 	    0);
 	assert_int_equal(m->ver, 0xffff);
