@@ -7,28 +7,32 @@
 #include "clock.h"
 
 static int64_t
-ms(clockid_t id)
+ns(clockid_t id)
 {
 	struct timespec	ts;
 
 	clock_gettime(id, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 int64_t
 clock_wall_ms(void)
 {
-	return ms(CLOCK_REALTIME);
+	return ns(CLOCK_REALTIME) / 1000000;
 }
 
+/* In nanoseconds until the end, so that the node's clock is the wall
+ * clock to the microsecond, not to one ms more per rounding: nodes
+ * compare each other's stamps (an election's older candidacy). */
 int64_t
 clock_node_ms(void)
 {
-	static int64_t	wall0 = -1, mono0;
+	static int64_t	offset;		/* wall - monotonic, at the anchor */
+	static int	anchored;
 
-	if (wall0 < 0) {
-		wall0 = ms(CLOCK_REALTIME);
-		mono0 = ms(CLOCK_MONOTONIC);
+	if (!anchored) {
+		offset = ns(CLOCK_REALTIME) - ns(CLOCK_MONOTONIC);
+		anchored = 1;
 	}
-	return wall0 + (ms(CLOCK_MONOTONIC) - mono0);
+	return (ns(CLOCK_MONOTONIC) + offset) / 1000000;
 }
