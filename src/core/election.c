@@ -220,9 +220,10 @@ election_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	struct election		*e = &n->election;
 	struct candidacy	 theirs, mine;
 
-	if (!e->active && e->master[0] != '\0' &&
-	    now - e->master_heard < n->cfg.node_timeout_ms) {
-		/* We have a live master: say so. */
+	/* We have a live master -- we are alive to ourselves, whenever we
+	 * last heard from anyone: say so. */
+	if (!e->active && e->master[0] != '\0' && (node_is_master(n) ||
+	    now - e->master_heard < n->cfg.node_timeout_ms)) {
 		if (node_is_master(n))
 			announce(n, m->sender);
 		return;

@@ -163,6 +163,13 @@ test_live_master_refuses_an_election(void **state)
 	assert_string_equal(sent(n, "beta", "NEW_MASTER"), "NEW_MASTER 1");
 	assert_null(sent(n, NULL, "TRY_TO_BE_MASTER"));
 	assert_true(node_is_master(n));
+	/* Long after we won too: a master hears nothing from itself, yet
+	 * it is alive. */
+	clear(n);
+	hear(n, "gamma", "TRY_TO_BE_MASTER 99 0 9000", 9000);
+	assert_string_equal(sent(n, "gamma", "NEW_MASTER"), "NEW_MASTER 1");
+	assert_null(sent(n, NULL, "TRY_TO_BE_MASTER"));
+	assert_true(node_is_master(n));
 }
 
 int
