@@ -31,4 +31,8 @@ int	lex_hex64(const char *, uint64_t *);
 /* digits[.digits], in [min, max]. */
 int	lex_decimal(const char *, double min, double max, double *);
 
+/* Printable bytes only (blanks too): nothing that could end or forge a
+ * line of the client protocol, the log or a record. */
+int	lex_printable(const char *);
+
 #endif

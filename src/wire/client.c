@@ -88,15 +88,6 @@ split(char *s, struct tokens *tk)
 		tk->v[tk->n++] = w;
 }
 
-static int
-printable(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < ' ' || *s == 0x7f)
-			return 0;
-	return 1;
-}
-
 /*
  * "<what> '<tok>'<tail>", or "<what><tail>" when tok is too long or not
  * printable: an error never echoes garbage back.
@@ -105,7 +96,7 @@ static void
 complain(char *err, size_t errlen, const char *what, const char *tok,
     const char *tail)
 {
-	if (printable(tok) && strlen(tok) <= 64)
+	if (lex_printable(tok) && strlen(tok) <= 64)
 		snprintf(err, errlen, "%s '%s'%s", what, tok, tail);
 	else
 		snprintf(err, errlen, "%s%s", what, tail);
@@ -135,7 +126,7 @@ take_path(const char *opt, const char *s, const char **dst, char *err,
 		snprintf(err, errlen, "%s given twice", opt);
 		return -1;
 	}
-	if (strlen(s) > PATH_MAXLEN || !printable(s)) {
+	if (strlen(s) > PATH_MAXLEN || !lex_printable(s)) {
 		snprintf(err, errlen, "bad %s argument", opt);
 		return -1;
 	}

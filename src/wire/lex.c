@@ -97,3 +97,12 @@ lex_decimal(const char *s, double min, double max, double *out)
 	*out = v;
 	return 0;
 }
+
+int
+lex_printable(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}

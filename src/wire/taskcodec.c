@@ -154,17 +154,6 @@ static const struct field {
 
 #define AT(t, fd, type) ((type *)(void *)((char *)(t) + (fd)->off))
 
-/* Printable bytes only: nothing that could end or forge a line of the
- * client protocol, the log or a record. */
-static int
-printable(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < ' ' || *s == 0x7f)
-			return 0;
-	return 1;
-}
-
 /* Is s a valid value of the text field fd?  Encoder and decoder ask. */
 static int
 text_valid(const struct field *fd, const char *s)
@@ -181,7 +170,7 @@ text_valid(const struct field *fd, const char *s)
 	case K_TOKEN:
 		return task_token_valid(s, (int)max);
 	default:
-		return printable(s);
+		return lex_printable(s);
 	}
 }
 
