@@ -116,7 +116,7 @@ static const struct field {
 	const char	*key;
 	enum kind	 kind;
 	size_t		 off;		/* in struct task */
-	size_t		 size;		/* char[] */
+	size_t		 size;		/* of the member */
 	int64_t		 min, max;	/* numbers; K_PATH: max length */
 	int		 running_only;	/* written only while Running */
 	const char	*what;		/* for the decoder's errors */
@@ -125,7 +125,8 @@ static const struct field {
 	{ k, kind, offsetof(struct task, f), sizeof(((struct task *)0)->f), \
 	  0, 0, 0, what }
 #define N(k, kind, f, lo, hi, what) \
-	{ k, kind, offsetof(struct task, f), 0, lo, hi, 0, what }
+	{ k, kind, offsetof(struct task, f), sizeof(((struct task *)0)->f), \
+	  lo, hi, 0, what }
 	A("id", K_UUID, uuid, "bad uuid"),
 	A("exec", K_NAME, exec, "bad exec name"),
 	N("prio", K_PRIO, prio, 0, 0, "bad priority"),
@@ -142,8 +143,8 @@ static const struct field {
 	N("att", K_INT, attempts, 0, 1000000, "bad attempts"),
 	N("fail", K_INT, failures, 0, 1000000, "bad failures"),
 	N("ver", K_U64, ver, 0, INT64_MAX, "bad version counter"),
-	{ "susp", K_INT, offsetof(struct task, suspended), 0, 0, 1, 1,
-	  "bad suspended flag" },
+	{ "susp", K_INT, offsetof(struct task, suspended),
+	  sizeof(((struct task *)0)->suspended), 0, 1, 1, "bad suspended flag" },
 	N("path", K_PATH, path, 0, PATH_MAXLEN, "bad path"),
 	N("par", K_PATH, params, 0, PATH_MAXLEN, "bad params path"),
 	A("rsn", K_LINE, reason, "bad reason"),
@@ -266,43 +267,16 @@ decode_field(struct task *t, const struct field *fd, char *val)
 	}
 }
 
-/* Copy field fd from the decoded f into the new task t. */
+/* Copy field fd from the decoded f into the new task t: the member's
+ * bytes (id and exec again, as task_new() had them), a path anew. */
 static int
 copy_field(struct task *t, const struct task *f, const struct field *fd)
 {
-	switch (fd->kind) {
-	case K_UUID:
-	case K_NAME:
-		/* id and exec were given to task_new(). */
-		if (fd->off == offsetof(struct task, uuid) ||
-		    fd->off == offsetof(struct task, exec))
-			return 0;
-		memcpy(AT(t, fd, char), AT(f, fd, const char), fd->size);
-		return 0;
-	case K_TOKEN:
-	case K_LINE:
-		memcpy(AT(t, fd, char), AT(f, fd, const char), fd->size);
-		return 0;
-	case K_PRIO:
-		*AT(t, fd, enum task_prio) = *AT(f, fd, const enum task_prio);
-		return 0;
-	case K_STATE:
-		*AT(t, fd, enum task_state) = *AT(f, fd,
-		    const enum task_state);
-		return 0;
-	case K_PATH:
+	if (fd->kind == K_PATH)
 		return task_set_string(AT(t, fd, char *), *AT(f, fd,
 		    char *const));
-	case K_INT:
-		*AT(t, fd, int) = *AT(f, fd, const int);
-		return 0;
-	case K_I64:
-		*AT(t, fd, int64_t) = *AT(f, fd, const int64_t);
-		return 0;
-	default:
-		*AT(t, fd, uint64_t) = *AT(f, fd, const uint64_t);
-		return 0;
-	}
+	memcpy(AT(t, fd, char), AT(f, fd, const char), fd->size);
+	return 0;
 }
 
 /*
