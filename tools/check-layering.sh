@@ -13,7 +13,8 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 fail=0
 for pair in tick:node schedule:schedule dequeue:dequeue election:election \
-    replicate:replicate antientropy:antientropy peertab:peertab runs:run; do
+    replicate:replicate confirm:confirm antientropy:antientropy \
+    peertab:peertab runs:run; do
 	member=${pair%%:*}
 	owner=src/core/${pair#*:}.c
 	[ -f "$owner" ] || { echo "layering: $owner is missing"; fail=1; }

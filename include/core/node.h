@@ -36,6 +36,9 @@ struct node_config {
 	int64_t		progress_interval_ms;	/* also the housekeeping tick */
 	int64_t		failure_timeout_ms;
 	int64_t		node_timeout_ms;
+	/* A node silent this long (or stopped cleanly) leaves the
+	 * membership whose majority confirms results (confirm.c). */
+	int64_t		membership_timeout_ms;
 	int		client_port;	/* told in heartbeats */
 };
 
@@ -55,6 +58,7 @@ struct peer {
 	uint64_t	ntasks;
 	uint64_t	digest;
 	int64_t		running_ms;	/* its last PROGRESS: it runs a task */
+	int		member;		/* counts in the majority (confirm.c) */
 };
 
 /* Where the node stands (node_status). */
@@ -148,6 +152,7 @@ void	node_tick(struct node *, int64_t now);
  * node_start() to join the cluster.
  */
 int	node_restore(struct node *, struct task *);
+void	node_restore_member(struct node *, const char *name, int64_t now);
 void	node_recover(struct node *, int64_t now);
 void	node_start(struct node *, int64_t now);
 /* A clean stop: our runs go back to Ready for the others. */

@@ -30,6 +30,8 @@ enum action_type {
 	ACT_TIMER,	/* when: call node_tick() at this time (-1: none) */
 	ACT_BROADCAST,	/* text: a datagram body to every peer */
 	ACT_UNICAST,	/* peer, text: a datagram body to one peer */
+	ACT_MEMBERS,	/* text: the members, one name a line, to keep for
+			 * node_restore_member() after a restart */
 };
 
 struct action {
@@ -39,6 +41,7 @@ struct action {
 	enum log_level	 level;
 	char		*text;
 	int64_t		 when;
+	int		 durable;	/* send once the journal is on disk */
 };
 
 struct outbox {
@@ -56,6 +59,10 @@ void	outbox_text(struct outbox *, enum action_type, const char *,
 void	outbox_timer(struct outbox *, int64_t);
 struct peer_msg;
 void	outbox_peer(struct outbox *, const char *peer,
+	    const struct peer_msg *);
+/* The same, sent only once the journal writes before it are durable (a
+ * vote, a confirmed end: a restart must not forget what they say). */
+void	outbox_peer_durable(struct outbox *, const char *peer,
 	    const struct peer_msg *);
 void	outbox_log(struct outbox *, enum log_level, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));

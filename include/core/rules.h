@@ -30,6 +30,8 @@ int	rules_dequeue_beats(int64_t ts_a, const char *a, int64_t ts_b,
  * name) stays: both nodes compare the same two stamps. */
 int	rules_run_beats(int64_t start_a, const char *a, int64_t start_b,
 	    const char *b);
+/* Of two ends of one task, the one a split vote goes on with. */
+int	rules_end_beats(const struct task *r, const struct task *t);
 /* Does record r replace record t of the same task? */
 int	rules_record_wins(const struct task *r, const struct task *t);
 

@@ -76,6 +76,14 @@ struct task {
 	int		 attempts;	/* runs started */
 	int		 failures;	/* runs that ended without a result */
 	char		 reason[REASON_MAXLEN + 1];	/* why Cancelled/Failed */
+	/*
+	 * A final state is proposed, then confirmed by a majority of the
+	 * nodes (confirm.c): only a confirmed end is told to clients as
+	 * final and binds dependents.  round: the confirmation round of
+	 * the final state held (1 first; higher after a split vote).
+	 */
+	int		 confirmed;
+	int		 round;
 
 	/* Local, never replicated or journaled. */
 	enum task_run	 run;
@@ -93,6 +101,10 @@ int		 task_set_outputs(struct task *, char *const *, int);
 int		 task_inputs_bound(const struct task *);
 
 int		 task_is_final(enum task_state);
+/* Final and confirmed by a majority: clients and dependents rely on it. */
+int		 task_is_settled(const struct task *);
+/* Terminated and confirmed: its outputs are the ones kept. */
+int		 task_result_kept(const struct task *);
 const char	*task_state_name(enum task_state);
 const char	*task_shown_state(const struct task *);
 int		 task_state_parse(const char *, enum task_state *);

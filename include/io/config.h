@@ -37,6 +37,7 @@ struct config {
 	int		progress_interval_ms;
 	int		failure_timeout_ms;
 	int		node_timeout_ms;
+	int		membership_timeout_s;
 	int		idle_check_s;
 	int		input_idle_s;
 	int		cpu_idle_percent;

@@ -16,6 +16,8 @@
  *   PROGRESS <uuid> <percent> <ver> <started_ms>
  *   GET_TASK <uuid>
  *   TASKS_TRANSFER
+ *   VOTE <task record>             (the sender's end of the task: its vote
+ *                                  on a proposed end, confirm.c)
  *
  * A task record is wire_task_encode()'s line.  Parsing is pure.
  */
@@ -42,8 +44,9 @@ enum peer_type {
 	PEER_PROGRESS,
 	PEER_GET_TASK,
 	PEER_TASKS_TRANSFER,
+	PEER_VOTE,
 };
-#define PEER_NTYPES 12
+#define PEER_NTYPES 13
 
 struct peer_msg {
 	/* Header. */
@@ -66,7 +69,7 @@ struct peer_msg {
 	int		 client_port;	/* HEARTBEAT: its client protocol port */
 	int		 percent;
 	uint64_t	 ver;
-	const char	*record;	/* ENQUEUE, STATE: into buf */
+	const char	*record;	/* ENQUEUE, STATE, VOTE: into buf */
 	size_t		 record_len;
 
 	char		 buf[DATAGRAM_MAX + 1];

@@ -48,7 +48,7 @@ antientropy_sync(struct node *n, int64_t now)
 }
 
 /*
- * XOR of a hash of (uuid, version, state, runner) over the map: equal
+ * XOR of a hash of (uuid, version, state, confirmation, runner) over the map: equal
  * maps, equal digests.  Recomputed only after a change.
  */
 uint64_t
@@ -67,6 +67,8 @@ node_digest(struct node *n)
 			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 		h = (h ^ t->ver) * 1099511628211ULL;
 		h = (h ^ (uint64_t)t->state) * 1099511628211ULL;
+		h = (h ^ (uint64_t)(t->confirmed | t->round << 1)) *
+		    1099511628211ULL;
 		/* Two results differ by who produced them. */
 		for (p = t->running_on; *p != '\0'; p++)
 			h = (h ^ (unsigned char)*p) * 1099511628211ULL;

@@ -2,9 +2,12 @@
  * cascade.c -- what follows from a task's change.  Most of it is derived
  * alike on every node from replicated records, so it is neither
  * versioned nor sent: a task becomes Ready once its inputs are bound,
- * a result binds the tasks awaiting it, a Cancelled or Failed task ends
- * its dependents.  A redo (a result that was not kept) is the exception:
- * it is authoritative, and the merge rule lets it win.
+ * a confirmed result binds the tasks awaiting it, a confirmed Cancelled
+ * or Failed end ends its dependents (an end proposed, like any other:
+ * confirm.c).  Only a confirmed end has effects downstream, so no
+ * dependent ever runs on a result that is not kept.  A redo (a bound
+ * result that was not kept: only after a partition longer than the
+ * membership timeout) is authoritative, and the merge rule lets it win.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +51,8 @@ cascade_bind_outputs(struct node *n, const struct task *from, int64_t now)
 	size_t		 it = 0;
 	int		 i;
 
+	if (!task_result_kept(from))
+		return;
 	while ((t = taskmap_next(&n->map, &it)) != NULL) {
 		int bound = 0, stale = 0;
 		/* Bind whatever its state: a Running copy learned from a
@@ -96,15 +101,21 @@ bind_inputs(struct node *n, struct task *t)
 		const struct task *up;
 		if (in->dataset != NULL ||
 		    (up = taskmap_find(&n->map, in->from)) == NULL ||
-		    up->state != TASK_TERMINATED || in->nth > up->noutputs)
+		    !task_result_kept(up) || in->nth > up->noutputs)
 			continue;
 		task_set_string(&in->dataset, up->outputs[in->nth - 1]);
 	}
 }
 
-/* The tasks downstream of t end as t did (derived on every node). */
+/*
+ * The tasks downstream of t end as t did (t's end is confirmed).  Every
+ * node derives the same end, which is its vote; the node that confirmed
+ * t's end proposes them (propose), so they are confirmed in turn, and
+ * theirs end the next level.
+ */
 void
-cascade_end_dependents(struct node *n, const struct task *t, int64_t now)
+cascade_end_dependents(struct node *n, const struct task *t, int64_t now,
+    int propose)
 {
 	struct task	*d;
 	size_t		 it = 0;
@@ -120,13 +131,20 @@ cascade_end_dependents(struct node *n, const struct task *t, int64_t now)
 			if (strcmp(d->inputs[i].from, t->uuid) != 0)
 				continue;
 			readyq_remove(&n->ready, d);
+			run_stop(n, d);
 			d->state = t->state;
 			d->end_ms = now;
+			d->running_on[0] = '\0';
+			d->round = 1;
+			d->confirmed = 0;
 			snprintf(d->reason, sizeof d->reason, "%s", why);
-			run_stop(n, d);
 			node_log_task(n, VLOG_WARNING, d, why);
-			replicate_changed(n, d);
-			cascade_end_dependents(n, d, now);
+			if (propose)
+				confirm_propose(n, d, now);
+			else {
+				replicate_changed(n, d);
+				confirm_hold(n, d, now);
+			}
 			break;
 		}
 	}
@@ -170,7 +188,10 @@ cascade_redo(struct node *n, struct task *t, int64_t now)
 	}
 }
 
-/* End t in `state` (Cancelled or Failed) for `reason`, downstream too. */
+/*
+ * End t in `state` (Cancelled or Failed) for `reason`: propose it; its
+ * dependents end once it is confirmed.
+ */
 void
 cascade_end_tree(struct node *n, struct task *t, enum task_state state,
     const char *reason, int64_t now)
@@ -182,8 +203,19 @@ cascade_end_tree(struct node *n, struct task *t, enum task_state state,
 	run_stop(n, t);
 	node_log_task(n, state == TASK_FAILED ? VLOG_ERROR : VLOG_WARNING, t,
 	    reason);
-	replicate_publish(n, t);
-	cascade_end_dependents(n, t, now);
+	confirm_propose(n, t, now);
+}
+
+/* t's end was confirmed (by our count if propose, or a peer's): its
+ * effects downstream. */
+void
+cascade_settled(struct node *n, const struct task *t, int64_t now,
+    int propose)
+{
+	if (t->state == TASK_TERMINATED)
+		cascade_bind_outputs(n, t, now);
+	else
+		cascade_end_dependents(n, t, now, propose);
 }
 
 /* A task record took effect here: queue, bind, cascade, stop. */
@@ -210,14 +242,16 @@ cascade_derive(struct node *n, struct task *t, int64_t now)
 			run_stop(n, t);
 		break;
 	case TASK_TERMINATED:
-		if (strcmp(t->running_on, n->cfg.name) != 0)
-			run_stop(n, t);
-		cascade_bind_outputs(n, t, now);
-		break;
 	case TASK_CANCELLED:
 	case TASK_FAILED:
-		run_stop(n, t);
-		cascade_end_dependents(n, t, now);
+		if (t->state != TASK_TERMINATED ||
+		    strcmp(t->running_on, n->cfg.name) != 0)
+			run_stop(n, t);
+		if (t->confirmed) {
+			confirm_forget(n, t->uuid);
+			cascade_settled(n, t, now, 0);
+		} else
+			confirm_hold(n, t, now);
 		break;
 	}
 	replicate_changed(n, t);

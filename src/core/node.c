@@ -41,6 +41,7 @@ node_config_default(struct node_config *c)
 	c->progress_interval_ms = 250;
 	c->failure_timeout_ms = 2000;
 	c->node_timeout_ms = 2000;
+	c->membership_timeout_ms = 600000;
 }
 
 /* What no node can run with: the caller checked ranges before (config.c). */
@@ -51,6 +52,7 @@ config_valid(const struct node_config *c)
 	    c->max_attempts >= 1 && c->ageing_ms >= 0 &&
 	    c->dequeue_window_ms >= 1 && c->election_window_ms >= 1 &&
 	    c->progress_interval_ms >= 1 && c->failure_timeout_ms >= 1 &&
+	    c->membership_timeout_ms >= c->node_timeout_ms &&
 	    c->node_timeout_ms >= 1;
 }
 
@@ -84,6 +86,7 @@ node_free(struct node *n)
 	taskmap_free(&n->map);
 	outbox_free(&n->out);
 	peertab_free(n);
+	confirm_free(n);
 	free(n);
 }
 
@@ -164,6 +167,10 @@ node_log_task(struct node *n, enum log_level level, const struct task *t,
     const char *extra)
 {
 	char	where[NAME_MAXLEN + 32] = "";
+	/* The log tells what happened here: an end, then its confirmation
+	 * (confirm.c logs it). */
+	const char *state = task_is_final(t->state) ? task_state_name(t->state) :
+	    task_shown_state(t);
 
 	if (t->running_on[0] != '\0')
 		snprintf(where, sizeof where, " %s{%s}",
@@ -171,8 +178,8 @@ node_log_task(struct node *n, enum log_level level, const struct task *t,
 		    t->running_on);
 	outbox_log(&n->out, level,
 	    "Task(UUID{%s} name{%s} priority{%s} state{%s} ScheduledBy{%s}%s)%s%s",
-	    t->uuid, t->exec, task_prio_name(t->prio),
-	    task_shown_state(t), t->scheduled_by, where,
+	    t->uuid, t->exec, task_prio_name(t->prio), state,
+	    t->scheduled_by, where,
 	    extra != NULL ? " " : "", extra != NULL ? extra : "");
 }
 
@@ -284,6 +291,9 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	case PEER_TASKS_TRANSFER:
 		antientropy_recv_tasks_transfer(n, m);
 		break;
+	case PEER_VOTE:
+		confirm_recv_vote(n, m, now);
+		break;
 	}
 	node_settle(n, now);
 }
@@ -300,15 +310,21 @@ node_start(struct node *n, int64_t now)
 	node_tick(n, now);
 }
 
+static void	heartbeat(struct node *, const char *, int64_t);
+
+/* A clean stop: our runs go back to Ready, and we leave the membership
+ * (a last heartbeat says "stopped"), so the others' majority shrinks. */
 void
 node_stop(struct node *n, int64_t now)
 {
 	run_stop_all(n, now);
+	heartbeat(n, "stopped", now);
 	n->tick.next_housekeeping = -1;
 }
 
+/* Our heartbeat; volunteer: what it says of us, or NULL (as we are). */
 static void
-heartbeat(struct node *n, int64_t now)
+heartbeat(struct node *n, const char *volunteer, int64_t now)
 {
 	struct peer_msg	m;
 
@@ -318,7 +334,7 @@ heartbeat(struct node *n, int64_t now)
 	m.free = n->cfg.slots - run_count(n);
 	m.slots = n->cfg.slots;
 	snprintf(m.volunteer, sizeof m.volunteer, "%s",
-	    run_volunteer_state(n));
+	    volunteer != NULL ? volunteer : run_volunteer_state(n));
 	m.reputation = n->cfg.reputation;
 	m.map_size = taskmap_count(&n->map);
 	m.digest = node_digest(n);
@@ -337,6 +353,7 @@ housekeeping(struct node *n, int64_t now)
 {
 	replicate_housekeeping(n, now);
 	peertab_sweep(n, now);
+	confirm_housekeeping(n, now);
 	election_check_master(n, now);
 	n->tick.next_housekeeping = now + n->cfg.progress_interval_ms;
 }
@@ -351,6 +368,6 @@ node_tick(struct node *n, int64_t now)
 	    now >= n->tick.next_housekeeping)
 		housekeeping(n, now);
 	if (n->tick.next_housekeeping >= 0 && now >= n->tick.next_heartbeat)
-		heartbeat(n, now);
+		heartbeat(n, NULL, now);
 	node_settle(n, now);
 }

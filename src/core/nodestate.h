@@ -17,6 +17,7 @@
  *   election.c   election   Algorithm 3.1: candidacy, epochs, master
  *   replicate.c  replicate  records, merge, ENQUEUE/ACK, PROGRESS,
  *                           duplicates, failure detection of runs
+ *   confirm.c    confirm    votes on ends: one confirmed end per task
  *   antientropy.c antientropy  map digest, synchronising with the master
  *   peertab.c    peertab    the other nodes: table, index, liveness
  *   run.c        runs       our own runs, volunteering, restore, recover
@@ -26,6 +27,7 @@
 
 #include "antientropy.h"
 #include "cascade.h"
+#include "confirm.h"
 #include "dequeue.h"
 #include "election.h"
 #include "node.h"
@@ -56,6 +58,7 @@ struct node {
 	struct dequeue		   dequeue;
 	struct election		   election;
 	struct replicate	   replicate;
+	struct confirm		   confirm;
 	struct antientropy	   antientropy;
 	struct peertab		   peertab;
 	struct runs		   runs;

@@ -130,6 +130,17 @@ outbox_peer(struct outbox *o, const char *peer, const struct peer_msg *m)
 }
 
 void
+outbox_peer_durable(struct outbox *o, const char *peer,
+    const struct peer_msg *m)
+{
+	size_t	before = o->n;
+
+	outbox_peer(o, peer, m);
+	if (o->n > before && o->v[o->n - 1].type != ACT_LOG)
+		o->v[o->n - 1].durable = 1;
+}
+
+void
 outbox_log(struct outbox *o, enum log_level level, const char *fmt, ...)
 {
 	struct action	*a;

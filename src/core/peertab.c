@@ -1,7 +1,9 @@
 /*
  * peertab.c -- what this node knows of the others: a table of struct
  * peer (peers are never removed), indexed by name in an open-addressing
- * hash; who is alive; and our rank among the nodes that can take a task.
+ * hash; who is alive; who is a member (counted in the majority that
+ * confirms a task's end); and our rank among the nodes that can take a
+ * task.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,19 @@ peertab_free(struct node *n)
 {
 	free(n->peertab.v);
 	free(n->peertab.slots);
+}
+
+static void
+set_member(struct node *n, struct peer *p, int member)
+{
+	if (p->member == member)
+		return;
+	p->member = member;
+	n->peertab.nmembers += member ? 1 : -1;
+	n->peertab.members_dirty = 1;
+	if (!member)
+		outbox_log(&n->out, VLOG_INFO, "node %s left the membership "
+		    "(%d members now)", p->name, n->peertab.nmembers + 1);
 }
 
 static struct peer *
@@ -83,8 +98,9 @@ peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
 		snprintf(p->volunteer, sizeof p->volunteer, "?");
 		snprintf(p->client_addr, sizeof p->client_addr, "-");
 		p->incarnation = m->incarnation;
-		outbox_log(&n->out, VLOG_INFO, "node %s joined (at %s)",
-		    m->sender, addr);
+		if (strcmp(addr, "-") != 0)	/* not node_restore_member */
+			outbox_log(&n->out, VLOG_INFO, "node %s joined (at "
+			    "%s)", m->sender, addr);
 	} else if (p->incarnation != m->incarnation) {
 		outbox_log(&n->out, VLOG_INFO, "node %s restarted", p->name);
 		p->incarnation = m->incarnation;
@@ -99,7 +115,31 @@ peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
 		pt->idle_dirty = 1;
 	}
 	p->alive = 1;
+	set_member(n, p, 1);
 	return p;
+}
+
+/*
+ * A peer we knew of before a restart (node_restore_member): a member
+ * for a membership timeout from now, unless it stopped cleanly.
+ */
+void
+node_restore_member(struct node *n, const char *name, int64_t now)
+{
+	struct peer_msg	m;
+	struct peer	*p;
+	int		 woke;
+
+	if (!task_name_valid(name) || strcmp(name, n->cfg.name) == 0 ||
+	    find(&n->peertab, name) != NULL)
+		return;
+	memset(&m, 0, sizeof m);
+	snprintf(m.sender, sizeof m.sender, "%s", name);
+	if ((p = peertab_heard(n, &m, "-", now, &woke)) == NULL)
+		return;
+	p->alive = 0;
+	n->peertab.nlive--;
+	n->peertab.members_dirty = 0;
 }
 
 void
@@ -113,6 +153,8 @@ peertab_recv_heartbeat(struct node *n, struct peer *p,
 	p->free = m->free;
 	p->slots = m->slots;
 	snprintf(p->volunteer, sizeof p->volunteer, "%s", m->volunteer);
+	if (strcmp(m->volunteer, "stopped") == 0)
+		set_member(n, p, 0);	/* a clean stop: it left */
 	p->reputation = m->reputation;
 	p->ntasks = m->map_size;
 	p->digest = m->digest;
@@ -164,7 +206,48 @@ peertab_sweep(struct node *n, int64_t now)
 			    "%lld ms: dead", p->name,
 			    (long long)(now - p->heard_ms));
 		}
+		if (p->member &&
+		    now - p->heard_ms > n->cfg.membership_timeout_ms)
+			set_member(n, p, 0);
 	}
+	if (pt->members_dirty) {
+		char *list = malloc(pt->n * (NAME_MAXLEN + 1) + 1);
+		size_t off = 0;
+		pt->members_dirty = 0;
+		if (list == NULL)
+			return;
+		for (i = 0; i < pt->n; i++) {
+			size_t len = strlen(pt->v[i].name);
+			if (!pt->v[i].member)
+				continue;
+			memcpy(list + off, pt->v[i].name, len);
+			list[off + len] = '\n';
+			off += len + 1;
+		}
+		list[off] = '\0';
+		outbox_text(&n->out, ACT_MEMBERS, "", list);
+		free(list);
+	}
+}
+
+int
+peertab_members(const struct node *n)
+{
+	return n->peertab.nmembers;
+}
+
+int
+peertab_index(const struct node *n, const char *name)
+{
+	const struct peer	*p = find(&n->peertab, name);
+
+	return p != NULL ? (int)(p - n->peertab.v) : -1;
+}
+
+size_t
+peertab_count(const struct node *n)
+{
+	return n->peertab.n;
 }
 
 int

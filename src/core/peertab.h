@@ -21,6 +21,8 @@ struct peertab {
 	int		 nlive;		/* peers alive */
 	int		 idle_rank;	/* among idle nodes, by name */
 	int		 idle_dirty;	/* idle_rank to recompute */
+	int		 nmembers;	/* peers with member set */
+	int		 members_dirty;	/* the list to save (ACT_MEMBERS) */
 };
 
 void	peertab_free(struct node *);
@@ -41,5 +43,13 @@ int	peertab_idle_rank(struct node *);
 int	peertab_last_idle_rank(const struct node *);
 uint64_t peertab_highest_epoch(const struct node *, uint64_t);
 int	peertab_reputation(const struct node *, const char *name);
+/*
+ * The membership a majority is counted in: us and every peer heard
+ * within the membership timeout that did not stop cleanly.  Peers keep
+ * their index in the table for good (peertab_index, -1 if unknown).
+ */
+int	peertab_members(const struct node *);
+int	peertab_index(const struct node *, const char *name);
+size_t	peertab_count(const struct node *);
 
 #endif

@@ -52,7 +52,10 @@ replicate_send(struct node *n, const char *peer, enum peer_type type,
 	peer_msg_init(&m, type);
 	m.record = rec;
 	m.record_len = (size_t)len;
-	outbox_peer(&n->out, peer, &m);
+	if (type == PEER_VOTE || (type == PEER_STATE && t->confirmed))
+		outbox_peer_durable(&n->out, peer, &m);
+	else
+		outbox_peer(&n->out, peer, &m);
 }
 
 void
@@ -137,9 +140,9 @@ adopt(struct node *n, struct task *t, struct task *r)
 
 /*
  * Every bound input of t is an output of the result we keep upstream.  A
- * bound input whose upstream has no result here (redone, or its result
- * not seen yet) cannot be judged kept; an unknown upstream is not held
- * against it.
+ * bound input whose upstream has no confirmed result here (redone, or
+ * its result not seen yet) cannot be judged; nor can an unknown
+ * upstream.
  */
 static int
 inputs_kept(const struct node *n, const struct task *t)
@@ -150,9 +153,10 @@ inputs_kept(const struct node *n, const struct task *t)
 		const struct task_input *in = &t->inputs[i];
 		const struct task *up;
 		if (in->dataset == NULL ||
-		    (up = taskmap_find(&n->map, in->from)) == NULL)
+		    (up = taskmap_find(&n->map, in->from)) == NULL ||
+		    !task_result_kept(up))
 			continue;
-		if (up->state != TASK_TERMINATED || in->nth > up->noutputs ||
+		if (in->nth > up->noutputs ||
 		    strcmp(in->dataset, up->outputs[in->nth - 1]) != 0)
 			return 0;
 	}
@@ -196,8 +200,9 @@ merge_own_run(struct node *n, struct task *t, struct task *r, int64_t now)
 }
 
 /*
- * A record from a peer (ENQUEUE or STATE): merge it into our map.  The
- * record's uuid goes to uuid if it decoded ("" if not).
+ * A record from a peer (ENQUEUE, STATE or VOTE): merge it into our map.
+ * The record's uuid goes to uuid if it decoded ("" if not).  A STATE
+ * proposing an end is answered with our vote.
  */
 static void
 merge_record(struct node *n, const struct peer_msg *m, int64_t now,
@@ -205,6 +210,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 {
 	struct task	*r, *t;
 	char		 err[128];
+	int		 proposal;
 
 	if ((r = wire_task_decode(m->record, m->record_len, err,
 	    sizeof err)) == NULL) {
@@ -215,6 +221,8 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 	}
 	memcpy(uuid, r->uuid, UUID_STRLEN + 1);
 	schedule_saw(n, r->submit_ms);
+	proposal = m->type == PEER_STATE && task_is_final(r->state) &&
+	    !r->confirmed;
 	if ((t = taskmap_find(&n->map, r->uuid)) == NULL) {
 		r->run = RUN_NONE;
 		if (taskmap_insert(&n->map, r) == -1) {
@@ -223,6 +231,8 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 		}
 		node_log_task(n, VLOG_INFO, r, NULL);
 		cascade_derive(n, r, now);
+		if (proposal && (t = taskmap_find(&n->map, uuid)) != NULL)
+			confirm_answer(n, m->sender, t);
 		return;
 	}
 	/* Our own run of it decides for itself; an older claim is stale. */
@@ -233,6 +243,11 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 		return;
 	}
 	if (!record_wins(n, r, t)) {
+		if (proposal) {
+			confirm_answer(n, m->sender, t);
+			task_free(r);
+			return;
+		}
 		/* The sender is behind: tell it what we have -- once per
 		 * progress interval, so two nodes that disagree for a while
 		 * (a healing partition) do not echo each other forever. */
@@ -252,6 +267,16 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 	    task_is_final(t->state))
 		node_log_task(n, VLOG_INFO, t, NULL);
 	cascade_derive(n, t, now);
+	if (proposal && (t = taskmap_find(&n->map, uuid)) != NULL)
+		confirm_answer(n, m->sender, t);
+}
+
+void
+replicate_merge(struct node *n, const struct peer_msg *m, int64_t now)
+{
+	char	uuid[UUID_STRLEN + 1];
+
+	merge_record(n, m, now, uuid);
 }
 
 void

@@ -54,10 +54,36 @@ state_rank(enum task_state s)
 }
 
 /*
- * A final state is never undone.  Between two final states a result
- * (Terminated) is kept over a cancellation or failure, a cancellation (a
- * person's decision) over a failure, and between two results the one of
- * the lower node name: only one is ever accepted.  Otherwise the higher
+ * Between two ends: a result (Terminated) over a cancellation or
+ * failure, a cancellation (a person's decision) over a failure, between
+ * two results the one of the lower node name, then the lower reason,
+ * then the higher version.
+ */
+int
+rules_end_beats(const struct task *r, const struct task *t)
+{
+	int	rt = r->state == TASK_TERMINATED, tt = t->state == TASK_TERMINATED;
+	int	c;
+
+	if (rt != tt)
+		return rt;
+	if ((c = strcmp(r->running_on, t->running_on)) != 0)
+		return c < 0;
+	if (r->state != t->state)
+		return r->state == TASK_CANCELLED;
+	if ((c = strcmp(r->reason, t->reason)) != 0)
+		return c < 0;
+	return r->ver > t->ver;
+}
+
+/*
+ * A final state is never undone.  A confirmed end beats every other
+ * record; an unconfirmed end of a later round beats one of an earlier
+ * round; of two unconfirmed ends of one round neither replaces the
+ * other -- each node keeps the one it voted for (confirm.c) until one
+ * is confirmed or a later round starts.  Two confirmed ends (only after
+ * a partition longer than the membership timeout) go by
+ * rules_end_beats.  Between records that have not ended: the higher
  * version, then the further state, then the lower node name, then the
  * lower reason: the order is total, so no two different records leave
  * two nodes each keeping its own.  (Before this rule, the node prefers
@@ -72,14 +98,11 @@ rules_record_wins(const struct task *r, const struct task *t)
 	if (rf != tf)
 		return rf;
 	if (rf) {
-		int rt = r->state == TASK_TERMINATED;
-		int tt = t->state == TASK_TERMINATED;
-		if (rt != tt)
-			return rt;
-		if (rt && strcmp(r->running_on, t->running_on) != 0)
-			return strcmp(r->running_on, t->running_on) < 0;
-		if (r->state != t->state)
-			return r->state == TASK_CANCELLED;
+		if (r->confirmed != t->confirmed)
+			return r->confirmed;
+		if (r->confirmed)
+			return rules_end_beats(r, t);
+		return r->round > t->round;
 	}
 	if (r->ver != t->ver)
 		return r->ver > t->ver;

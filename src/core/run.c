@@ -193,8 +193,8 @@ terminated(struct node *n, struct task *t, const struct runner_msg *m,
 	    (t->start_ms - t->ready_ms) / 1000.0,
 	    (t->end_ms - t->submit_ms) / 1000.0);
 	node_log_task(n, VLOG_INFO, t, ms);
-	replicate_publish(n, t);
-	cascade_bind_outputs(n, t, now);
+	t->round = 1;
+	confirm_propose(n, t, now);
 }
 
 void
@@ -294,8 +294,9 @@ node_restore(struct node *n, struct task *t)
 
 /*
  * After a restart nothing of ours runs: a task we were running is Ready
- * again (the stop was not its fault, so no failure counts), and bindings
- * are re-derived from the terminated tasks.  A task another node runs
+ * again (the stop was not its fault, so no failure counts), bindings
+ * are re-derived from the confirmed results, and ends not confirmed yet
+ * are counted again.  A task another node runs
  * stays Running there; if that node is gone, failure detection requeues
  * it.
  */
@@ -327,8 +328,11 @@ node_recover(struct node *n, int64_t now)
 				    t->ready_ms : now);
 		}
 	}
-	for (i = 0; i < count; i++)
-		if (v[i]->state == TASK_TERMINATED)
+	for (i = 0; i < count; i++) {
+		if (task_result_kept(v[i]))
 			cascade_bind_outputs(n, v[i], now);
+		else if (task_is_final(v[i]->state) && !v[i]->confirmed)
+			confirm_hold(n, v[i], now);	/* votes again */
+	}
 	free(v);
 }

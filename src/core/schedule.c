@@ -32,7 +32,7 @@ check_input(struct node *n, const struct taskdesc *d, int i,
 		    b->uuid);
 		return -1;
 	}
-	if (up->state == TASK_CANCELLED || up->state == TASK_FAILED) {
+	if (task_is_settled(up) && up->state != TASK_TERMINATED) {
 		snprintf(err, errlen, "input %d: task %s is %s", i + 1,
 		    b->uuid, task_state_name(up->state));
 		return -1;
@@ -127,7 +127,7 @@ new_task(struct node *n, const struct node_schedule_req *req,
 		memcpy(t->inputs[i].from, req->bind[i].uuid,
 		    sizeof t->inputs[i].from);
 		t->inputs[i].nth = req->bind[i].nth;
-		if (up->state == TASK_TERMINATED &&
+		if (task_result_kept(up) &&
 		    task_set_string(&t->inputs[i].dataset,
 		    up->outputs[req->bind[i].nth - 1]) == -1)
 			goto nomem;
@@ -192,8 +192,9 @@ node_cancel(struct node *n, const char *uuid, int64_t now, char *err,
 		return -1;
 	}
 	if (task_is_final(t->state)) {
-		snprintf(err, errlen, "task %s is already %s", uuid,
-		    task_state_name(t->state));
+		snprintf(err, errlen, "task %s is already %s%s", uuid,
+		    task_state_name(t->state), t->confirmed ? "" :
+		    " (not confirmed yet)");
 		return -1;
 	}
 	cascade_end_tree(n, t, TASK_CANCELLED, "cancelled-by-client", now);

@@ -13,12 +13,15 @@ static const char *state_names[TASK_NSTATES] = {
 };
 
 /* The state people see: a suspended run shows as Suspended (DESIGN.md
- * section 2), though it is Running to the protocol. */
+ * section 2), though it is Running to the protocol; an end not yet
+ * confirmed by a majority as Unconfirmed (it is not final yet). */
 const char *
 task_shown_state(const struct task *t)
 {
 	if (t->state == TASK_RUNNING && t->suspended)
 		return "Suspended";
+	if (task_is_final(t->state) && !t->confirmed)
+		return "Unconfirmed";
 	return task_state_name(t->state);
 }
 
@@ -127,6 +130,18 @@ task_is_final(enum task_state s)
 {
 	return s == TASK_TERMINATED || s == TASK_CANCELLED ||
 	    s == TASK_FAILED;
+}
+
+int
+task_is_settled(const struct task *t)
+{
+	return task_is_final(t->state) && t->confirmed;
+}
+
+int
+task_result_kept(const struct task *t)
+{
+	return t->state == TASK_TERMINATED && t->confirmed;
 }
 
 const char *

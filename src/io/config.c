@@ -62,6 +62,7 @@ static const struct element {
 	{ N(progress_interval_ms, 10, 600000) },
 	{ N(failure_timeout_ms, 50, 3600000) },
 	{ N(node_timeout_ms, 50, 3600000) },
+	{ N(membership_timeout_s, 1, 604800) },
 	{ N(idle_check_s, 1, 3600) },
 	{ N(input_idle_s, 0, 86400) },
 	{ N(cpu_idle_percent, 0, 100) },
@@ -104,6 +105,7 @@ config_default(struct config *c)
 	c->progress_interval_ms = nd.progress_interval_ms;
 	c->failure_timeout_ms = nd.failure_timeout_ms;
 	c->node_timeout_ms = nd.node_timeout_ms;
+	c->membership_timeout_s = (int)(nd.membership_timeout_ms / 1000);
 	c->max_attempts = nd.max_attempts;
 	c->ageing_s = (int)(nd.ageing_ms / 1000);
 	c->idle_check_s = 5;
@@ -405,6 +407,11 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 		for (node = root->children; node != NULL; node = node->next)
 			if (node->type == XML_ELEMENT_NODE)
 				load_element(c, node, &e);
+		if ((int64_t)c->membership_timeout_s * 1000 <
+		    c->node_timeout_ms)
+			add_error(&e, root->line, "membership_timeout_s",
+			    "must be at least node_timeout_ms (%d ms)",
+			    c->node_timeout_ms);
 	}
 	xmlFreeDoc(doc);
 	return e.count > 0 ? -1 : 0;

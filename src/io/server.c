@@ -29,6 +29,7 @@
 #include "node.h"
 #include "peer.h"
 #include "peers.h"
+#include "members.h"
 #include "reputation.h"
 #include "runner.h"
 #include "server.h"
@@ -67,6 +68,45 @@ arm_timer(int64_t when)
 	evtimer_add(srv.tick_ev, &tv);
 }
 
+static void	send_to_peer(const char *, const char *);
+
+/* A datagram held until the journal is on disk (outbox_peer_durable). */
+struct held_send {
+	char	peer[NAME_MAXLEN + 1];	/* "" broadcast */
+	char	body[];
+};
+
+static void
+held_send_cb(void *arg, int ok)
+{
+	struct held_send	*h = arg;
+
+	if (!ok)
+		log_msg(VLOG_WARNING, "journal not written: a vote or "
+		    "confirmation not sent");
+	else if (h->peer[0] == '\0')
+		peers_broadcast(h->body);
+	else
+		send_to_peer(h->peer, h->body);
+	free(h);
+}
+
+static void
+send_when_durable(const struct action *a)
+{
+	size_t			 len = strlen(a->text) + 1;
+	struct held_send	*h = malloc(sizeof *h + len);
+
+	if (h == NULL) {
+		log_msg(VLOG_ERROR, "out of memory holding a datagram");
+		return;
+	}
+	snprintf(h->peer, sizeof h->peer, "%s",
+	    a->type == ACT_UNICAST ? a->peer : "");
+	memcpy(h->body, a->text, len);
+	journal_after_commit(held_send_cb, h);
+}
+
 static void
 send_to_peer(const char *name, const char *body)
 {
@@ -103,10 +143,16 @@ carry_out(void)
 			runner_suspend(a->uuid, a->type == ACT_SUSPEND);
 			break;
 		case ACT_BROADCAST:
-			peers_broadcast(a->text);
-			break;
 		case ACT_UNICAST:
-			send_to_peer(a->peer, a->text);
+			if (a->durable && journal_pending())
+				send_when_durable(a);
+			else if (a->type == ACT_BROADCAST)
+				peers_broadcast(a->text);
+			else
+				send_to_peer(a->peer, a->text);
+			break;
+		case ACT_MEMBERS:
+			members_save(srv.cfg->state_dir, a->text);
 			break;
 		case ACT_NOTIFY:	/* the line is a snapshot */
 			clients_notify(a->uuid, a->text);
@@ -538,6 +584,12 @@ restore_cb(struct task *t, void *arg)
 }
 
 static void
+member_cb(const char *name, void *arg)
+{
+	node_restore_member(srv.core, name, clock_node_ms());
+}
+
+static void
 stop_cb(evutil_socket_t sig, short what, void *arg)
 {
 	log_msg(VLOG_NORMAL, "node %s stopping (signal %d)", srv.cfg->name,
@@ -626,6 +678,7 @@ server_run(const struct config *cfg, int echo)
 	nc.progress_interval_ms = cfg->progress_interval_ms;
 	nc.failure_timeout_ms = cfg->failure_timeout_ms;
 	nc.node_timeout_ms = cfg->node_timeout_ms;
+	nc.membership_timeout_ms = (int64_t)cfg->membership_timeout_s * 1000;
 	/* Clients are served once the loop runs, after the journal. */
 	if (clients_listen(srv.base, cfg->listen, client_line, srv.address,
 	    sizeof srv.address, err, sizeof err) == -1) {
@@ -644,6 +697,7 @@ server_run(const struct config *cfg, int echo)
 	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
 		fatal("journal");
 	}
+	members_load(cfg->state_dir, member_cb, NULL);
 	node_recover(srv.core, clock_node_ms());
 	{
 		struct peers_opts po;

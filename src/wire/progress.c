@@ -4,7 +4,10 @@
  *
  *   PROGRESS <uuid> <percent> <state> [node=<name>] [attempt=<n>]
  *       [outputs=<id>,...] [waited=<s>] [makespan=<s>]
- *       [reason=<text to the end of the line>]
+ *       [outcome=<end>] [reason=<text to the end of the line>]
+ *
+ * An end not confirmed yet by a majority shows as state Unconfirmed,
+ * with the end proposed as outcome=.
  *
  * waited (time Ready before the run that ended it) and makespan (from
  * submit to the end) come once the task has ended, as in the log.
@@ -42,6 +45,9 @@ wire_progress_line(const struct task *t, char *buf, size_t size)
 	    t->submit_ms > 0 && off < size)
 		off += snprintf(buf + off, size - off, " makespan=%.3f",
 		    (t->end_ms - t->submit_ms) / 1000.0);
+	if (task_is_final(t->state) && !t->confirmed && off < size)
+		off += snprintf(buf + off, size - off, " outcome=%s",
+		    task_state_name(t->state));
 	if (t->reason[0] != '\0' && off < size)
 		off += snprintf(buf + off, size - off, " reason=%s",
 		    t->reason);

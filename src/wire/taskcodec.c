@@ -112,13 +112,17 @@ enum kind {
 			 * bytes */
 };
 
+#define W_ALWAYS	0
+#define W_RUNNING	1	/* only while Running, and not 0 */
+#define W_NONZERO	2	/* only when not 0 */
+
 static const struct field {
 	const char	*key;
 	enum kind	 kind;
 	size_t		 off;		/* in struct task */
 	size_t		 size;		/* of the member */
 	int64_t		 min, max;	/* numbers; K_PATH: max length */
-	int		 running_only;	/* written only while Running */
+	int		 when;		/* W_*: when the field is written */
 	const char	*what;		/* for the decoder's errors */
 } fields[] = {
 #define A(k, kind, f, what) \
@@ -144,7 +148,14 @@ static const struct field {
 	N("fail", K_INT, failures, 0, 1000000, "bad failures"),
 	N("ver", K_U64, ver, 0, INT64_MAX, "bad version counter"),
 	{ "susp", K_INT, offsetof(struct task, suspended),
-	  sizeof(((struct task *)0)->suspended), 0, 1, 1, "bad suspended flag" },
+	  sizeof(((struct task *)0)->suspended), 0, 1, W_RUNNING,
+	  "bad suspended flag" },
+	{ "conf", K_INT, offsetof(struct task, confirmed),
+	  sizeof(((struct task *)0)->confirmed), 0, 1, W_NONZERO,
+	  "bad confirmed flag" },
+	{ "rnd", K_INT, offsetof(struct task, round),
+	  sizeof(((struct task *)0)->round), 0, 1000000, W_NONZERO,
+	  "bad round" },
 	N("path", K_PATH, path, 0, PATH_MAXLEN, "bad path"),
 	N("par", K_PATH, params, 0, PATH_MAXLEN, "bad params path"),
 	A("rsn", K_LINE, reason, "bad reason"),
@@ -224,7 +235,9 @@ encode_field(struct out *o, const struct task *t, const struct field *fd)
 		v = number_of(t, fd);
 		if (v < fd->min || v > fd->max)
 			return -1;
-		if (fd->running_only && (v == 0 || t->state != TASK_RUNNING))
+		if (fd->when != W_ALWAYS && v == 0)
+			return 0;
+		if (fd->when == W_RUNNING && t->state != TASK_RUNNING)
 			return 0;
 		put_num(o, fd->key, v);
 		return 0;

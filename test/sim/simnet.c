@@ -65,6 +65,8 @@ struct tally_slot {
 	char			 uuid[UUID_STRLEN + 1];
 	int			 starts;
 	int			 last;
+	char			*final;		/* the end first told final */
+	unsigned char		*told;		/* by node: told it final */
 };
 
 struct sim_tally {
@@ -238,11 +240,17 @@ sim_free(struct simnet *s)
 		s->runs = r->next;
 		free(r);
 	}
+	for (i = 0; (size_t)i < s->tally->cap; i++) {
+		free(s->tally->v[i].final);
+		free(s->tally->v[i].told);
+	}
 	free(s->tally->v);
 	free(s->tally);
 	for (i = 0; i < SIM_MAXNODES; i++) {
 		node_free(s->nodes[i]);
 		taskmap_free(&s->disk[i]);
+		free(s->members[i]);
+		s->members[i] = NULL;
 	}
 	free(s->nodes);
 }
@@ -338,6 +346,63 @@ schedule_runend(struct simnet *s, struct sim_run *r)
 	heap_push(s->dgrams, e);
 }
 
+/*
+ * "State node=<runner> outputs=<list> reason=<text>" of a PROGRESS line,
+ * into key: what a subscriber told the task ended relies on.  Returns 1
+ * if the line tells a final (confirmed) end.
+ */
+static int
+progress_end(const char *line, char *uuid, char *key, size_t size)
+{
+	char		 state[32] = "", node[64] = "", outs[2048] = "";
+	const char	*p, *reason;
+	enum task_state	 st;
+
+	if (sscanf(line, "PROGRESS %36s %*d %31s", uuid, state) != 2)
+		return -1;
+	if ((p = strstr(line, " node=")) != NULL)
+		sscanf(p + 6, "%63s", node);
+	if ((p = strstr(line, " outputs=")) != NULL)
+		sscanf(p + 9, "%2047s", outs);
+	reason = (p = strstr(line, " reason=")) != NULL ? p + 8 : "";
+	snprintf(key, size, "%s node=%s outputs=%s reason=%.*s", state, node,
+	    outs, (int)strcspn(reason, "\n"), reason);
+	return task_state_parse(state, &st) == 0 && task_is_final(st);
+}
+
+/*
+ * Online, at every line a subscriber of node i would get: a task told
+ * ended (confirmed) is told the same end by every node, and node i tells
+ * nothing else of it afterwards.
+ */
+static void
+check_notify(struct simnet *s, int i, const char *line)
+{
+	char			 uuid[UUID_STRLEN + 1], key[3000];
+	struct tally_slot	*ts;
+	int			 final;
+
+	if ((final = progress_end(line, uuid, key, sizeof key)) == -1) {
+		sim_violation(s, "%s told a bad line: %s",
+		    node_name(s->nodes[i]), line);
+		return;
+	}
+	ts = tally(s, uuid);
+	if (final && ts->final == NULL)
+		ts->final = strdup(key);
+	else if (final && strcmp(ts->final, key) != 0)
+		sim_violation(s, "task %s: %s told '%s', another node told "
+		    "'%s'", uuid, node_name(s->nodes[i]), key, ts->final);
+	if (ts->told != NULL && ts->told[i] && strcmp(ts->final, key) != 0)
+		sim_violation(s, "task %s: %s told '%s' after telling '%s'",
+		    uuid, node_name(s->nodes[i]), key, ts->final);
+	if (final) {
+		if (ts->told == NULL)
+			ts->told = calloc(SIM_MAXNODES, 1);
+		ts->told[i] = 1;
+	}
+}
+
 /* Checks at the moment a node starts a task. */
 static void
 check_start(struct simnet *s, int i, const char *uuid)
@@ -351,10 +416,26 @@ check_start(struct simnet *s, int i, const char *uuid)
 		    node_name(s->nodes[i]), uuid);
 		return;
 	}
-	for (k = 0; k < t->ninputs; k++)
-		if (t->inputs[k].dataset == NULL)
+	for (k = 0; k < t->ninputs; k++) {
+		const struct task_input *in = &t->inputs[k];
+		struct tally_slot *up;
+		char want[256];
+		if (in->dataset == NULL) {
 			sim_violation(s, "%s started %s before input %d was "
 			    "bound", node_name(s->nodes[i]), uuid, k + 1);
+			continue;
+		}
+		/* Its input is an output of the end told final upstream. */
+		up = tally(s, in->from);
+		ts = tally(s, uuid);	/* the table may have grown */
+		snprintf(want, sizeof want, "%s", in->dataset);
+		if (up->final == NULL || strncmp(up->final, "Terminated ",
+		    11) != 0 || strstr(up->final, want) == NULL)
+			sim_violation(s, "%s started %s on %s, not an output of "
+			    "the result told final for %s ('%s')",
+			    node_name(s->nodes[i]), uuid, in->dataset,
+			    in->from, up->final != NULL ? up->final : "none");
+	}
 	ts->starts++;
 	ts->last = i;
 }
@@ -368,7 +449,8 @@ static void
 trace_action(struct simnet *s, int i, const struct action *a)
 {
 	static const char *names[] = { "log", "journal", "notify", "start",
-	    "stop", "suspend", "resume", "timer", "broadcast", "unicast" };
+	    "stop", "suspend", "resume", "timer", "broadcast", "unicast",
+	    "members" };
 	char	text[DATAGRAM_MAX + 64];
 	size_t	len;
 
@@ -387,6 +469,13 @@ trace_action(struct simnet *s, int i, const struct action *a)
 		break;
 	case ACT_NOTIFY:
 		snprintf(text, sizeof text, "> notify %s", a->text);
+		break;
+	case ACT_MEMBERS:
+		snprintf(text, sizeof text, "> members %.*s", (int)sizeof text -
+		    16, a->text);
+		for (len = 0; text[len] != '\0'; len++)
+			if (text[len] == '\n' && text[len + 1] != '\0')
+				text[len] = ' ';
 		break;
 	default:
 		snprintf(text, sizeof text, "> %s %s", names[a->type],
@@ -498,6 +587,14 @@ sim_flush(struct simnet *s, int i)
 		case ACT_LOG:
 			trace(s, i, a->text);
 			break;
+		case ACT_NOTIFY:
+			check_notify(s, i, a->text);
+			break;
+		case ACT_MEMBERS:
+			/* Kept on the disk, for the restart. */
+			free(s->members[i]);
+			s->members[i] = strdup(a->text);
+			break;
 		default:
 			break;
 		}
@@ -530,6 +627,12 @@ sim_boot(struct simnet *s, int i, int reputation)
 			node_restore(s->nodes[i], t);
 	}
 	free(v);
+	if (s->members[i] != NULL) {
+		char *list = strdup(s->members[i]), *p = list, *name;
+		while ((name = strsep(&p, "\n")) != NULL)
+			node_restore_member(s->nodes[i], name, s->now);
+		free(list);
+	}
 	node_recover(s->nodes[i], s->now);
 	node_start(s->nodes[i], s->now);
 	sim_flush(s, i);

@@ -35,6 +35,7 @@ struct simnet {
 	int			 group[SIM_MAXNODES];	/* partitions */
 	uint64_t		 incarnation[SIM_MAXNODES];
 	struct taskmap		 disk[SIM_MAXNODES];	/* journals */
+	char			*members[SIM_MAXNODES];	/* members files */
 	struct taskdesc_set	*descs;
 	struct node_config	 cfg;		/* for every node */
 	int64_t			 now;

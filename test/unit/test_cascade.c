@@ -58,10 +58,12 @@ test_failed_upstream_fails_the_tree(void **state)
 		assert_int_equal(node_find(n, uuid_n(i))->end_ms, 1102);
 	}
 	assert_string_equal(node_find(n, uuid_n(2))->reason, why);
-	/* Derived, not authoritative: every node ends them alike, so
-	 * their versions do not move. */
-	assert_int_equal(node_find(n, uuid_n(2))->ver, 1);
-	assert_int_equal(node_find(n, uuid_n(4))->ver, 1);
+	/* Alone, our vote is the majority: every end is confirmed, and the
+	 * node that confirmed import's end proposed its dependents'. */
+	for (i = 1; i <= 4; i++) {
+		assert_true(node_find(n, uuid_n(i))->confirmed);
+		assert_true(node_find(n, uuid_n(i))->ver > 1);
+	}
 }
 
 /* Task k's record as it ran on `runner` with outputs "<tag>-1".. */
@@ -107,8 +109,10 @@ test_dependents_of_a_result_not_kept_are_redone(void **state)
 	assert_int_equal(g->state, TASK_TERMINATED);
 	assert_string_equal(g->inputs[0].dataset, "00000001-1");
 	ver = g->ver;
-	/* aaron ran import too (a partition); of two results the lower
-	 * runner name is kept.  Everything that used ours runs again. */
+	/* aaron ran import too, and both results were confirmed (a
+	 * partition longer than the membership timeout): of two results
+	 * the lower runner name is kept.  Everything that used ours runs
+	 * again. */
 	hear_alive(n, "beta", 3100);
 	clear(n);
 	hear(n, "aaron", result_record(n, 1, "aaron", "kept"), 3100);

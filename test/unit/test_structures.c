@@ -154,11 +154,12 @@ test_names(void **state)
 }
 
 /*
- * The merge rule is a strict total order on what replication compares
- * (state, version, runner, reason): of two different records exactly one
- * wins, whichever node compares them -- or two nodes would each keep
- * their own forever.  Every pair of a grid that includes the cancel /
- * failure races.
+ * Of two different records of a task, exactly one wins, whichever node
+ * compares them -- or two nodes would each keep their own forever --
+ * except two unconfirmed ends of one round: there each node keeps the
+ * one it voted for, and the vote decides (confirm.c).  Between ends, the
+ * rule a split vote goes on with is total too.  Every pair of a grid
+ * that includes the cancel / failure races.
  */
 static void
 test_record_rule_is_total(void **state)
@@ -168,14 +169,19 @@ test_record_rule_is_total(void **state)
 	static const char *runners[] = { "", "n1", "n2" };
 	static const char *reasons[] = { "", "cancelled-by-client",
 	    "attempts-exhausted (3)" };
-	struct task	*v[6 * 2 * 3 * 3];
-	int		 n = 0, i, j, a, b, c, d;
+	struct task	*v[6 * 2 * 3 * 3 * 3];
+	int		 n = 0, i, j, a, b, c, d, e;
 
 	for (a = 0; a < 6; a++)
 		for (b = 0; b < 2; b++)
 			for (c = 0; c < 3; c++)
-				for (d = 0; d < 3; d++) {
-					struct task *t = task_new(
+				for (d = 0; d < 3; d++)
+					for (e = 0; e < 3; e++) {
+					struct task *t;
+					/* rounds are of ends only */
+					if (a < 3 && e > 0)
+						continue;
+					t = task_new(
 					    "00000000-0000-4000-8000-000000000001",
 					    "free", 0);
 					assert_non_null(t);
@@ -186,24 +192,41 @@ test_record_rule_is_total(void **state)
 					    runners[c]);
 					snprintf(t->reason, sizeof t->reason,
 					    "%s", reasons[d]);
+					/* unconfirmed of round 1 or 2, or
+					 * confirmed */
+					t->round = e == 2 ? 1 : e + 1;
+					t->confirmed = e == 2;
 					v[n++] = t;
 				}
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++) {
 			int ij = rules_record_wins(v[i], v[j]);
 			int ji = rules_record_wins(v[j], v[i]);
-			if (i == j)
+			int votes = task_is_final(v[i]->state) &&
+			    task_is_final(v[j]->state) && !v[i]->confirmed &&
+			    !v[j]->confirmed && v[i]->round == v[j]->round;
+			if (i == j || votes) {
 				assert_false(ij);
-			else if (ij == ji)
+				assert_false(ji);
+			} else if (ij == ji)
 				fail_msg("records %d and %d: %s", i, j,
 				    ij ? "both win" : "neither wins");
+			if (i != j && task_is_final(v[i]->state) &&
+			    task_is_final(v[j]->state) &&
+			    rules_end_beats(v[i], v[j]) ==
+			    rules_end_beats(v[j], v[i]) &&
+			    (v[i]->ver != v[j]->ver || v[i]->state !=
+			    v[j]->state || strcmp(v[i]->running_on,
+			    v[j]->running_on) != 0 || strcmp(v[i]->reason,
+			    v[j]->reason) != 0))
+				fail_msg("ends %d and %d: no order", i, j);
 		}
 	/* A cancel a person asked for stands over a failure. */
 	v[0]->state = TASK_CANCELLED;
 	v[1]->state = TASK_FAILED;
 	v[0]->ver = v[1]->ver = 7;
 	v[0]->running_on[0] = v[1]->running_on[0] = '\0';
-	assert_true(rules_record_wins(v[0], v[1]));
+	assert_true(rules_end_beats(v[0], v[1]));
 	for (i = 0; i < n; i++)
 		task_free(v[i]);
 }

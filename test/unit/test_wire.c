@@ -244,6 +244,7 @@ test_progress_line_roundtrip(void **state)
 	char			 line[CLIENT_LINE_MAX], *outs[2] = { "17", "18" };
 
 	t->state = TASK_TERMINATED;
+	t->confirmed = 1;
 	t->attempts = 2;
 	t->submit_ms = 1000;
 	t->ready_ms = 1500;
@@ -261,6 +262,13 @@ test_progress_line_roundtrip(void **state)
 	assert_int_equal(p.attempt, 2);
 	assert_true(p.waited > 0.249 && p.waited < 0.251);
 	assert_true(p.makespan > 1.999 && p.makespan < 2.001);
+	/* An end not confirmed yet is not final: Unconfirmed, outcome=. */
+	t->confirmed = 0;
+	wire_progress_line(t, line, sizeof line);
+	assert_non_null(strstr(line, " Unconfirmed "));
+	assert_non_null(strstr(line, " outcome=Terminated"));
+	assert_int_equal(wire_progress_parse(line, &p), 0);
+	assert_string_equal(p.state, "Unconfirmed");
 	/* A suspended run shows as such; the reason runs to the end. */
 	t->state = TASK_RUNNING;
 	t->suspended = 1;

@@ -1,0 +1,363 @@
+/*
+ * confirm.c -- one accepted end per task (confirm.h).
+ *
+ * Each node's vote on a task's end is its own record of the task: the
+ * first end it holds in a round, never replaced by another unconfirmed
+ * end of that round (rules_record_wins).  The record is journaled
+ * before the vote goes out, so a restart does not forget it.  The
+ * proposer counts the votes it is sent; a majority of the members
+ * (peertab_members) confirms the end, and the confirmed record beats
+ * every unconfirmed one everywhere.  Two ends cannot both gather a
+ * majority of one membership, so at most one is ever confirmed.
+ *
+ * A split vote -- two runs in a partition, a cancel racing a result --
+ * may leave no end able to reach a majority: once the votes counted
+ * show that, whatever the members not heard from vote, the end the rule
+ * prefers (rules_end_beats) is proposed again in the next round, where
+ * every node may vote anew.  No end was confirmed in the earlier round,
+ * so none is lost.
+ *
+ * A partition side without a majority proposes and votes, but confirms
+ * nothing until it heals.  A member silent for the membership timeout
+ * leaves the count (peertab.c), so a pool that shrinks still confirms;
+ * a partition longer than that timeout can confirm two ends, one per
+ * side (volery-protocol(7) says so).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodestate.h"
+#include "peer.h"
+#include "rules.h"
+#include "wire.h"
+
+#define OTHER_SLOT	7	/* ends beyond the first 7 share one count */
+
+void
+confirm_free(struct node *n)
+{
+	size_t	i;
+
+	for (i = 0; i < n->confirm.n; i++) {
+		free(n->confirm.v[i].voted);
+		task_free(n->confirm.v[i].best_other);
+	}
+	free(n->confirm.v);
+}
+
+static uint64_t
+mix(uint64_t h, const char *s)
+{
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (h ^ 0xff) * 1099511628211ULL;
+}
+
+/* State, runner, outputs and reason: what a client is told. */
+uint64_t
+confirm_value(const struct task *t)
+{
+	uint64_t	h = 1469598103934665603ULL;
+	int		i;
+
+	h = (h ^ (uint64_t)t->state) * 1099511628211ULL;
+	h = mix(h, t->running_on);
+	for (i = 0; i < t->noutputs; i++)
+		h = mix(h, t->outputs[i]);
+	return mix(h, t->reason);
+}
+
+static struct tally *
+find(struct node *n, const char *uuid)
+{
+	size_t	i;
+
+	for (i = 0; i < n->confirm.n; i++)
+		if (strcmp(n->confirm.v[i].uuid, uuid) == 0)
+			return &n->confirm.v[i];
+	return NULL;
+}
+
+/* The votes counted were of another round (or end): start over. */
+static void
+reset(struct tally *ty, int round)
+{
+	free(ty->voted);
+	task_free(ty->best_other);
+	ty->voted = NULL;
+	ty->nvoted = 0;
+	ty->nvalues = 0;
+	ty->best_other = NULL;
+	ty->round = round;
+}
+
+static struct tally *
+hold(struct node *n, const struct task *t, int64_t now)
+{
+	struct confirm	*c = &n->confirm;
+	struct tally	*ty = find(n, t->uuid);
+
+	if (ty == NULL) {
+		if (c->n == c->cap) {
+			size_t cap = c->cap == 0 ? 16 : c->cap * 2;
+			struct tally *v = realloc(c->v, cap * sizeof *v);
+			if (v == NULL)
+				return NULL;
+			c->v = v;
+			c->cap = cap;
+		}
+		ty = &c->v[c->n++];
+		memset(ty, 0, sizeof *ty);
+		memcpy(ty->uuid, t->uuid, sizeof ty->uuid);
+		ty->round = t->round;
+		ty->held_since = now;
+		ty->sent_ms = now;
+	}
+	if (ty->round != t->round)
+		reset(ty, t->round);
+	return ty;
+}
+
+void
+confirm_hold(struct node *n, const struct task *t, int64_t now)
+{
+	hold(n, t, now);
+}
+
+void
+confirm_forget(struct node *n, const char *uuid)
+{
+	struct tally	*ty = find(n, uuid);
+
+	if (ty == NULL)
+		return;
+	reset(ty, 0);
+	*ty = n->confirm.v[--n->confirm.n];
+}
+
+/* A majority of the members: us and the peers that count. */
+static int
+quorum(const struct node *n)
+{
+	return (1 + peertab_members(n)) / 2 + 1;
+}
+
+static void
+commit(struct node *n, struct task *t, int votes, int64_t now)
+{
+	t->confirmed = 1;
+	confirm_forget(n, t->uuid);
+	n->confirm.confirmed++;
+	outbox_log(&n->out, VLOG_INFO, "Task UUID{%s} name{%s} %s confirmed "
+	    "by %d of %d nodes", t->uuid, t->exec, task_state_name(t->state),
+	    votes, 1 + peertab_members(n));
+	replicate_publish(n, t);
+	cascade_settled(n, t, now, 1);
+}
+
+/* Copy the end (state, runner, outputs, reason, times) of src into t. */
+static int
+copy_end(struct task *t, const struct task *src)
+{
+	if (task_set_outputs(t, src->outputs, src->noutputs) == -1)
+		return -1;
+	t->state = src->state;
+	snprintf(t->running_on, sizeof t->running_on, "%s", src->running_on);
+	snprintf(t->reason, sizeof t->reason, "%s", src->reason);
+	t->start_ms = src->start_ms;
+	t->end_ms = src->end_ms;
+	t->progress = src->progress;
+	return 0;
+}
+
+/*
+ * Count again: confirm our end if a majority voted for it; go to the
+ * next round if no end can reach a majority whatever the others vote.
+ */
+static void
+evaluate(struct node *n, struct task *t, struct tally *ty, int64_t now)
+{
+	int	members = 1 + peertab_members(n), q = quorum(n);
+	int	voted = 1, mine = 1, unknown, k, best;
+	uint64_t value = confirm_value(t);
+
+	for (k = 0; k < ty->nvalues; k++) {
+		voted += ty->counts[k];
+		if (ty->values[k] == value && k != OTHER_SLOT)
+			mine += ty->counts[k];
+	}
+	if (mine >= q) {
+		commit(n, t, mine, now);
+		return;
+	}
+	unknown = members > voted ? members - voted : 0;
+	best = mine;
+	for (k = 0; k < ty->nvalues; k++)
+		if ((ty->values[k] != value || k == OTHER_SLOT) &&
+		    ty->counts[k] > best)
+			best = ty->counts[k];
+	if (best + unknown >= q)
+		return;
+	/* No end can win this round: the rule's pick, next round. */
+	n->confirm.rounds++;
+	if (ty->best_other != NULL && rules_end_beats(ty->best_other, t) &&
+	    copy_end(t, ty->best_other) == -1)
+		return;
+	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s}: votes "
+	    "split in round %d (%d for ours of %d voting, %d members); round "
+	    "%d on %s from %s", t->uuid, t->exec, t->round, mine, voted,
+	    members, t->round + 1, task_state_name(t->state),
+	    t->running_on[0] != '\0' ? t->running_on : "-");
+	t->round++;
+	confirm_propose(n, t, now);
+}
+
+void
+confirm_propose(struct node *n, struct task *t, int64_t now)
+{
+	struct tally	*ty;
+
+	if (t->round == 0)
+		t->round = 1;
+	t->confirmed = 0;
+	if (quorum(n) == 1) {		/* alone: our vote is the majority */
+		t->confirmed = 1;
+		confirm_forget(n, t->uuid);
+		n->confirm.confirmed++;
+		replicate_publish(n, t);
+		cascade_settled(n, t, now, 1);
+		return;
+	}
+	if ((ty = hold(n, t, now)) == NULL) {
+		outbox_log(&n->out, VLOG_ERROR, "out of memory counting votes "
+		    "on task %s", t->uuid);
+		return;
+	}
+	ty->proposer = 1;
+	ty->sent_ms = now;
+	replicate_publish(n, t);
+}
+
+void
+confirm_answer(struct node *n, const char *peer, const struct task *t)
+{
+	if (task_is_final(t->state))
+		replicate_send(n, peer, PEER_VOTE, t);
+}
+
+/* Record voter's vote r (a final record) in the tally of our t. */
+static void
+count_vote(struct node *n, struct tally *ty, const struct task *t,
+    const char *voter, struct task **r)
+{
+	int		 idx = peertab_index(n, voter), k;
+	uint64_t	 value = confirm_value(*r);
+
+	if (idx < 0 || (*r)->round != t->round || (*r)->confirmed)
+		return;
+	if ((size_t)idx >= ty->nvoted) {
+		size_t cap = peertab_count(n) > (size_t)idx ?
+		    peertab_count(n) : (size_t)idx + 1;
+		unsigned char *v = realloc(ty->voted, cap);
+		if (v == NULL)
+			return;
+		memset(v + ty->nvoted, 0, cap - ty->nvoted);
+		ty->voted = v;
+		ty->nvoted = cap;
+	}
+	if (ty->voted[idx] != 0)
+		return;		/* a vote is for good */
+	for (k = 0; k < ty->nvalues && k < OTHER_SLOT; k++)
+		if (ty->values[k] == value)
+			break;
+	if (k == ty->nvalues) {
+		ty->values[k] = value;
+		ty->counts[k] = 0;
+		ty->nvalues++;
+	}
+	ty->counts[k]++;
+	ty->voted[idx] = (unsigned char)(k + 1);
+	if (value != confirm_value(t) && (ty->best_other == NULL ||
+	    rules_end_beats(*r, ty->best_other))) {
+		task_free(ty->best_other);
+		ty->best_other = *r;
+		*r = NULL;
+	}
+}
+
+void
+confirm_recv_vote(struct node *n, const struct peer_msg *m, int64_t now)
+{
+	struct task	*r, *t;
+	struct tally	*ty;
+	char		 err[128];
+
+	if ((r = wire_task_decode(m->record, m->record_len, err,
+	    sizeof err)) == NULL) {
+		outbox_log(&n->out, VLOG_DEBUG, "bad VOTE from %s: %s; "
+		    "dropped", m->sender, err);
+		return;
+	}
+	/* The vote is a record too: a confirmed end or a later round
+	 * replaces ours. */
+	replicate_merge(n, m, now);
+	t = taskmap_find(&n->map, r->uuid);
+	if (t != NULL && task_is_final(t->state) && !t->confirmed &&
+	    task_is_final(r->state) && (ty = hold(n, t, now)) != NULL) {
+		count_vote(n, ty, t, m->sender, &r);
+		evaluate(n, t, ty, now);
+	}
+	task_free(r);
+}
+
+static void
+recount(struct node *n, int64_t now)
+{
+	char	(*uuids)[UUID_STRLEN + 1];
+	size_t	 i, count = n->confirm.n;
+
+	if (count == 0 || (uuids = malloc(count * sizeof *uuids)) == NULL)
+		return;
+	for (i = 0; i < count; i++)
+		memcpy(uuids[i], n->confirm.v[i].uuid, sizeof uuids[i]);
+	for (i = 0; i < count; i++) {
+		struct tally *ty = find(n, uuids[i]);
+		struct task *t = taskmap_find(&n->map, uuids[i]);
+		if (ty != NULL && t != NULL && task_is_final(t->state) &&
+		    !t->confirmed)
+			evaluate(n, t, ty, now);
+	}
+	free(uuids);
+}
+
+void
+confirm_housekeeping(struct node *n, int64_t now)
+{
+	size_t	i = 0;
+	int	resent = 0;
+
+	while (i < n->confirm.n) {
+		struct tally *ty = &n->confirm.v[i];
+		struct task *t = taskmap_find(&n->map, ty->uuid);
+		int64_t every;
+		if (t == NULL || !task_is_final(t->state) || t->confirmed) {
+			confirm_forget(n, ty->uuid);
+			continue;	/* the last one moved to i */
+		}
+		/* Our proposal again, for votes lost; anyone's once its
+		 * proposer has been silent a failure timeout. */
+		every = ty->proposer ? 2 * n->cfg.progress_interval_ms :
+		    n->cfg.failure_timeout_ms;
+		if (now - ty->sent_ms >= every && resent < 64) {
+			ty->proposer = 1;
+			ty->sent_ms = now;
+			replicate_send(n, NULL, PEER_STATE, t);
+			resent++;
+		}
+		i++;
+	}
+	/* The membership may have shrunk: count again (a confirmed end
+	 * proposes its dependents' ends, so the tallies move: by uuid). */
+	recount(n, now);
+}

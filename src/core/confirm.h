@@ -1,0 +1,64 @@
+/*
+ * confirm.h -- one accepted end per task.  The node that ends a task
+ * (its result, a failure, a cancel) proposes that end to every node;
+ * each node votes for the first end it holds and never for another in
+ * the same round; an end a majority of the members voted for is
+ * confirmed, and only a confirmed end is final to clients and binds
+ * dependents.  A split vote no end can win any more goes to a next
+ * round, on the end the shared rule prefers (rules.h).
+ */
+#ifndef VOLERY_CONFIRM_H
+#define VOLERY_CONFIRM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bounds.h"
+
+struct node;
+struct task;
+struct peer_msg;
+
+/* What we know of the votes on one task we hold an unconfirmed end of. */
+struct tally {
+	char		 uuid[UUID_STRLEN + 1];
+	int		 round;		/* the votes counted are of this round */
+	unsigned char	*voted;		/* by peer index: 0, or value slot + 1 */
+	size_t		 nvoted;
+	uint64_t	 values[8];	/* the ends voted for this round */
+	int		 counts[8];
+	int		 nvalues;
+	struct task	*best_other;	/* the rule's pick of the others' ends */
+	int		 proposer;	/* we proposed it: we resend it */
+	int64_t		 held_since;
+	int64_t		 sent_ms;	/* last proposal sent */
+};
+
+struct confirm {
+	struct tally	*v;
+	size_t		 n, cap;
+	uint64_t	 confirmed;	/* ends confirmed by our count */
+	uint64_t	 rounds;	/* split votes sent to a next round */
+};
+
+void	confirm_free(struct node *);
+/* The end of a task, as a number: equal ends, equal numbers. */
+uint64_t confirm_value(const struct task *);
+/* t has just ended here (its state is final): propose the end to all. */
+void	confirm_propose(struct node *, struct task *, int64_t now);
+/* We hold t's unconfirmed end (adopted, derived, restored): count the
+ * votes on it, and resend it if its proposer falls silent. */
+void	confirm_hold(struct node *, const struct task *, int64_t now);
+/* t's end is confirmed here, or t is no longer ended: stop counting. */
+void	confirm_forget(struct node *, const char *uuid);
+/* A peer proposed an end (a STATE); t is our record after the merge:
+ * answer with our vote. */
+void	confirm_answer(struct node *, const char *peer, const struct task *t);
+/* A peer's vote: its record of the task. */
+void	confirm_recv_vote(struct node *, const struct peer_msg *,
+	    int64_t now);
+/* Every progress interval: resend proposals, recount after membership
+ * changes. */
+void	confirm_housekeeping(struct node *, int64_t now);
+
+#endif
