@@ -30,6 +30,12 @@ void	client_quit(struct client *);
 const char *client_addr(const struct client *);
 int	client_is_loopback(const struct client *);
 int	client_subscribe(struct client *, const char *uuid);
+/*
+ * CANCEL: the reply waits for the task's final end (confirmed by a
+ * majority): CANCELLED if the cancel won, an ERROR naming the end that
+ * did.  The client's next request is read once it is answered.
+ */
+void	client_await_end(struct client *, const char *uuid);
 
 /* Send line to every client subscribed to uuid. */
 void	clients_notify(const char *uuid, const char *line);

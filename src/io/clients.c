@@ -26,6 +26,8 @@
 #include "clients.h"
 #include "journal.h"
 #include "log.h"
+#include "task.h"
+#include "wire.h"
 
 struct client {
 	struct bufferevent	*bev;		/* NULL once gone */
@@ -35,6 +37,7 @@ struct client {
 	int			 quitting;
 	int			 refs;		/* deferred replies held */
 	int			 pending;	/* replies waiting to go out */
+	char			 awaiting[UUID_STRLEN + 1];	/* CANCEL */
 	char			(*subs)[UUID_STRLEN + 1];
 	size_t			 nsubs, capsubs;
 	TAILQ_ENTRY(client)	 entry;
@@ -143,6 +146,19 @@ client_replyf(struct client *c, const char *fmt, ...)
 	client_reply(c, 0, buf);
 }
 
+/* A durable reply (after the journal commit), formatted. */
+static void __attribute__((format(printf, 2, 3)))
+client_replyf_deferred(struct client *c, const char *fmt, ...)
+{
+	char	buf[CLIENT_LINE_MAX + 512];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	client_reply(c, 1, buf);
+}
+
 void
 client_quit(struct client *c)
 {
@@ -184,6 +200,43 @@ client_subscribe(struct client *c, const char *uuid)
 }
 
 void
+client_await_end(struct client *c, const char *uuid)
+{
+	snprintf(c->awaiting, sizeof c->awaiting, "%s", uuid);
+	if (c->bev != NULL)
+		bufferevent_disable(c->bev, EV_READ);
+}
+
+/* A CANCEL waiting for uuid's end: answer it if line tells it final. */
+static void
+answer_cancel(struct client *c, const char *uuid, const char *line)
+{
+	struct wire_progress	p;
+	enum task_state		st;
+	char			copy[CLIENT_LINE_MAX + 1];
+
+	snprintf(copy, sizeof copy, "%s", line);
+	copy[strcspn(copy, "\n")] = '\0';
+	if (wire_progress_parse(copy, &p) == -1 ||
+	    task_state_parse(p.state, &st) == -1 || !task_is_final(st))
+		return;
+	c->awaiting[0] = '\0';
+	if (st == TASK_CANCELLED)
+		client_replyf_deferred(c, "CANCELLED %s\n", uuid);
+	else
+		client_replyf_deferred(c, "ERROR task %s ended %s before the "
+		    "cancel\n", uuid, p.state);
+	if (c->bev != NULL && !c->quitting) {
+		bufferevent_enable(c->bev, EV_READ);
+		/* Requests that came while we waited: read them now. */
+		if (evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)
+			bufferevent_trigger(c->bev, EV_READ,
+			    BEV_TRIG_IGNORE_WATERMARKS |
+			    BEV_TRIG_DEFER_CALLBACKS);
+	}
+}
+
+void
 clients_notify(const char *uuid, const char *line)
 {
 	struct client	*c, *next;
@@ -191,6 +244,8 @@ clients_notify(const char *uuid, const char *line)
 
 	for (c = TAILQ_FIRST(&clients); c != NULL; c = next) {
 		next = TAILQ_NEXT(c, entry);
+		if (strcmp(c->awaiting, uuid) == 0)
+			answer_cancel(c, uuid, line);
 		for (i = 0; i < c->nsubs; i++) {
 			if (strcmp(c->subs[i], uuid) == 0) {
 				client_reply(c, 0, line);
@@ -209,7 +264,7 @@ read_cb(struct bufferevent *bev, void *arg)
 	size_t		 len;
 
 	c->refs++;	/* a reply may drop the client under our feet */
-	while (c->bev != NULL && !c->quitting) {
+	while (c->bev != NULL && !c->quitting && c->awaiting[0] == '\0') {
 		line = evbuffer_readln(in, &len, EVBUFFER_EOL_CRLF);
 		if (line == NULL) {
 			if (evbuffer_get_length(in) > CLIENT_LINE_MAX) {

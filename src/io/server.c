@@ -330,15 +330,16 @@ do_subscribe(struct client *c, const struct client_req *req)
 static void
 do_cancel(struct client *c, const struct client_req *req)
 {
-	char	err[256], reply[64];
+	char	err[256];
 
 	if (node_cancel(srv.core, req->uuid[0], clock_node_ms(), err,
 	    sizeof err) == -1) {
 		client_replyf(c, "ERROR %s\n", err);
 		return;
 	}
-	snprintf(reply, sizeof reply, "CANCELLED %s\n", req->uuid[0]);
-	client_reply(c, 1, reply);
+	/* The reply waits for the end a majority confirms: the cancel's,
+	 * or a result's that won the race (clients.c answers). */
+	client_await_end(c, req->uuid[0]);
 	carry_out();
 }
 

@@ -172,6 +172,33 @@ class Failures(ClusterTest):
         self.assertNotRegex(self.cl.nodes[watcher].log(), r"no progress from %s" % runner)
 
 
+class Ends(ClusterTest):
+    def test_cancel_answers_once_the_cancel_is_final_everywhere(self):
+        u, runner, a = self.start_slow(30000)
+        other = [n for n in self.names if n != runner][0]
+        c = self.client(other)
+        # Pipelined: CANCEL's reply waits for the end a majority
+        # confirmed, and TASKS, sent with it, is answered after it.
+        c.send("CANCEL %s\nTASKS\n" % u)
+        self.assertEqual(c.line(), "CANCELLED %s" % u)
+        rows = []
+        while True:
+            l = c.line()
+            if l == ".":
+                break
+            rows.append(l.split())
+        # Told CANCELLED, the node already holds the end final (not
+        # Unconfirmed), and read TASKS only after answering.
+        self.assertEqual([r[4] for r in rows if r[1] == u], ["Cancelled"])
+        # Every node comes to the same end.
+        for n in self.names:
+            x = self.client(n)
+            x.ask("SUBSCRIBE " + u)
+            x.wait_states({u: "Cancelled"})
+        self.assertRegex(self.cl.nodes[other].log(),
+                         r"Task UUID\{%s\} name\{import\} Cancelled confirmed by [23] of 3 nodes" % u)
+
+
 if __name__ == "__main__":
     unittest.main()
 

@@ -27,6 +27,13 @@ struct opts {
 	int		 crashes;	/* node crash+restart faults */
 	int		 partitions;
 	int		 busy;		/* busy/idle flips */
+	int		 cancels;	/* client CANCELs at random moments */
+	int		 oneway;	/* asymmetric partitions */
+	int64_t		 skew;		/* clocks off by up to this, stepped
+					 * at each restart */
+	int		 queue;		/* receive queue: datagrams a ms */
+	int		 lacking;	/* nodes without segmentation */
+	int		 progress;	/* runs report progress */
 	const char	*avail;		/* NULL | exp | weibull */
 	const char	*trace;		/* availability trace file */
 	int		 table;
@@ -51,7 +58,15 @@ usage(void)
 "usage: volery-sim [-n nodes] [-s seed] [-S seeds] [-l loss%%] [-d dup%%]\n"
 "                  [-j jitter_ms] [-w thesis|bag] [-k workflows] [-t tasks]\n"
 "                  [-T task_ms] [-c crash%%] [-C crashes] [-P partitions]\n"
-"                  [-B busy_flips] [-a exp|weibull] [-A trace] [-R] [-q] [-v]\n"
+"                  [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
+"                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
+"                  [-G] [-R] [-q] [-v]\n"
+"  -X N  N client CANCELs of random tasks on random nodes, at random times\n"
+"  -Y N  N partitions in one direction: a node hears nothing, or is not heard\n"
+"  -K MS every node's clock off by up to MS, stepped anew at each restart\n"
+"  -Q N  a node takes at most N datagrams a millisecond (a socket buffer)\n"
+"  -M N  N nodes lack the segmentation executable\n"
+"  -G    runs report progress halfway\n"
 "  -A F  node availability from a trace: lines '<node> <down_ms> <up_ms>',\n"
 "        times from the start of the workload\n"
 "  -S N  sweep seeds s..s+N-1, stop at the first violation\n"
@@ -131,6 +146,24 @@ all_final(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 	return 1;
 }
 
+/* A client on node i cancels a task of the workload, chosen at random:
+ * any moment, a result racing it or not.  An error (already ended) is
+ * what a user would get. */
+static void
+client_cancel(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n, int i)
+{
+	char	err[256];
+	int	k = (int)(sim_random(s) % (uint64_t)n);
+
+	if (!s->alive[i])
+		return;
+	if (node_cancel(s->nodes[i], u[k], sim_local(s, i), err,
+	    sizeof err) == -1 && s->verbose)
+		printf("%10lld %s: cancel refused: %s\n", (long long)s->now,
+		    node_name(s->nodes[i]), err);
+	sim_flush(s, i);
+}
+
 static void
 descs(struct taskdesc_set *set)
 {
@@ -168,10 +201,13 @@ descs(struct taskdesc_set *set)
 /* A fault at a time: what it does and when it ends. */
 struct fault {
 	int64_t	at;
-	int	kind;		/* 0 crash, 1 partition, 2 busy */
+	int	kind;		/* 0 crash, 1 partition, 2 busy, 3 cancel,
+				 * 4 one-way partition */
 	int	node;
 	int64_t	len;
 	int	undo;
+	int	deaf;		/* one-way: the node hears nothing (else it
+				 * is not heard) */
 };
 
 static int
@@ -182,6 +218,16 @@ fault_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
+/* (Re)start node i: with -K its clock is stepped to a new offset. */
+static void
+boot(struct simnet *s, const struct opts *o, int i)
+{
+	if (o->skew > 0)
+		s->skew[i] = (int64_t)(sim_random(s) % (uint64_t)(2 * o->skew +
+		    1)) - o->skew;
+	sim_boot(s, i, 10);
+}
+
 static void
 run_one(const struct opts *o, uint64_t seed, struct result *res)
 {
@@ -189,7 +235,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	struct taskdesc_set	 set;
 	char			(*u)[UUID_STRLEN + 1];
 	struct fault		*f = NULL;
-	int			 nf = 0, i, k, ntasks;
+	int			 nf = 0, i, k, ntasks, nfaults;
 	int64_t			 t0, start, horizon, ideal_ms, limit;
 	double			 waits = 0;
 	int			 nwait = 0;
@@ -214,9 +260,13 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		s.cfg.failure_timeout_ms = 2000;
 		s.cfg.progress_interval_ms = 250;
 	}
+	s.queue_max = o->queue;
+	s.progress = o->progress;
+	for (i = 1; i <= o->lacking && i < o->nodes; i++)
+		s.lacks[i] = 1;
 	t0 = s.now;
 	for (i = 0; i < o->nodes; i++)
-		sim_boot(&s, i, 10);
+		boot(&s, o, i);
 	/* Election convergence: until every node follows one master. */
 	while (!calm_master(&s) && s.now - t0 < 60000)
 		sim_run_until(&s, s.now + 5);
@@ -255,15 +305,18 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 
 	/* Faults, at seeded times over the expected makespan. */
 	horizon = ideal_ms * 2;
-	f = calloc(2 * (o->crashes + o->partitions + o->busy) + 2 * o->nodes *
-	    64 + 1, sizeof *f);
-	for (k = 0; k < o->crashes + o->partitions + o->busy; k++) {
+	nfaults = o->crashes + o->partitions + o->busy + o->cancels +
+	    o->oneway;
+	f = calloc(2 * nfaults + 2 * o->nodes * 64 + 1, sizeof *f);
+	for (k = 0; k < nfaults; k++) {
 		struct fault *x = &f[nf++];
-		x->kind = k < o->crashes ? 0 : k < o->crashes + o->partitions ?
-		    1 : 2;
+		int c = o->crashes, p = c + o->partitions, b = p + o->busy;
+		x->kind = k < c ? 0 : k < p ? 1 : k < b ? 2 :
+		    k < b + o->cancels ? 3 : 4;
 		x->at = start + (int64_t)(uniform(&s) * horizon);
 		x->node = (int)(sim_random(&s) % o->nodes);
 		x->len = 500 + (int64_t)(uniform(&s) * 4000);
+		x->deaf = k % 2;
 		f[nf] = *x;
 		f[nf].at += x->len;
 		f[nf++].undo = 1;
@@ -330,7 +383,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 				if (!f[k].undo && s.alive[f[k].node]) {
 					sim_crash(&s, f[k].node);
 				} else if (f[k].undo && !s.alive[f[k].node])
-					sim_boot(&s, f[k].node, 10);
+					boot(&s, o, f[k].node);
 				break;
 			case 1:
 				s.group[f[k].node] = f[k].undo ? 0 : 1;
@@ -339,9 +392,21 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 				if (s.alive[f[k].node]) {
 					node_set_volunteer(s.nodes[f[k].node],
 					    f[k].undo, f[k].undo ? "idle" :
-					    "busy", s.now);
+					    "busy", sim_local(&s, f[k].node));
 					sim_flush(&s, f[k].node);
 				}
+				break;
+			case 3:
+				if (!f[k].undo)
+					client_cancel(&s, u, ntasks, f[k].node);
+				break;
+			case 4:
+				/* Half deafen the node, half mute it:
+				 * asymmetric links. */
+				if (f[k].deaf)
+					s.cut_in[f[k].node] = !f[k].undo;
+				else
+					s.cut_out[f[k].node] = !f[k].undo;
 				break;
 			}
 			k++;
@@ -375,10 +440,12 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.dup_percent = 0;
 	for (i = 0; i < o->nodes; i++) {
 		s.group[i] = 0;
+		s.cut_in[i] = s.cut_out[i] = 0;
 		if (!s.alive[i])
-			sim_boot(&s, i, 10);
+			boot(&s, o, i);
 		else if (node_status(s.nodes[i], &st), !st.volunteer) {
-			node_set_volunteer(s.nodes[i], 1, "idle", s.now);
+			node_set_volunteer(s.nodes[i], 1, "idle",
+			    sim_local(&s, i));
 			sim_flush(&s, i);
 		}
 	}
@@ -434,11 +501,13 @@ int
 main(int argc, char **argv)
 {
 	struct opts	o = { 9, 1, 1, 0, 0, 2, "thesis", 10, 100, 2000,
-			    0, 0, 0, 0, NULL, NULL, 0, 0, 0 };
+			    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0,
+			    0 };
 	struct result	r;
 	int		ch, bad = 0, k;
 
-	while ((ch = getopt(argc, argv, "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:Rqv"))
+	while ((ch = getopt(argc, argv,
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:GRqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -457,6 +526,12 @@ main(int argc, char **argv)
 		case 'B': o.busy = atoi(optarg); break;
 		case 'a': o.avail = optarg; break;
 		case 'A': o.trace = optarg; break;
+		case 'X': o.cancels = atoi(optarg); break;
+		case 'Y': o.oneway = atoi(optarg); break;
+		case 'K': o.skew = atoi(optarg); break;
+		case 'Q': o.queue = atoi(optarg); break;
+		case 'M': o.lacking = atoi(optarg); break;
+		case 'G': o.progress = 1; break;
 		case 'R': o.table = 1; break;
 		case 'q': o.quiet = 1; break;
 		case 'v': o.verbose = 1; break;

@@ -14,7 +14,7 @@
 #include "task.h"
 #include "wire.h"
 
-enum ev_kind { EV_DGRAM, EV_TIMER, EV_RUNEND };
+enum ev_kind { EV_DGRAM, EV_TIMER, EV_RUNEND, EV_PROGRESS };
 
 struct sim_run {
 	int			 node;
@@ -291,6 +291,12 @@ make_msg(struct simnet *s, int from, const char *body)
 	return msg;
 }
 
+int64_t
+sim_local(const struct simnet *s, int i)
+{
+	return s->now + s->skew[i];
+}
+
 static void
 post(struct simnet *s, int from, int to, struct sim_msg *msg)
 {
@@ -299,6 +305,7 @@ post(struct simnet *s, int from, int to, struct sim_msg *msg)
 
 	s->sent++;
 	if (!s->alive[to] || s->group[from] != s->group[to] ||
+	    s->cut_out[from] || s->cut_in[to] ||
 	    (s->loss_percent > 0 &&
 	    (int)(sim_random(s) % 100) < s->loss_percent) ||
 	    (s->drop != NULL && s->drop(s, from, to, msg->body))) {
@@ -370,6 +377,28 @@ progress_end(const char *line, char *uuid, char *key, size_t size)
 	return task_state_parse(state, &st) == 0 && task_is_final(st);
 }
 
+/* Each input of node i's task uuid is an output of the result told
+ * final upstream. */
+static void
+check_inputs(struct simnet *s, int i, const char *uuid, const char *when)
+{
+	const struct task	*t = node_find(s->nodes[i], uuid);
+	int			 k;
+
+	for (k = 0; t != NULL && k < t->ninputs; k++) {
+		const struct task_input *in = &t->inputs[k];
+		struct tally_slot *up = tally(s, in->from);
+		if (in->dataset == NULL || up->final == NULL ||
+		    strncmp(up->final, "Terminated ", 11) != 0 ||
+		    strstr(up->final, in->dataset) == NULL)
+			sim_violation(s, "%s: task %s %s with input %d %s, not "
+			    "an output of the result told final for %s "
+			    "('%s')", node_name(s->nodes[i]), uuid, when, k + 1,
+			    in->dataset != NULL ? in->dataset : "unbound",
+			    in->from, up->final != NULL ? up->final : "none");
+	}
+}
+
 /*
  * Online, at every line a subscriber of node i would get: a task told
  * ended (confirmed) is told the same end by every node, and node i tells
@@ -396,6 +425,10 @@ check_notify(struct simnet *s, int i, const char *line)
 	if (ts->told != NULL && ts->told[i] && strcmp(ts->final, key) != 0)
 		sim_violation(s, "task %s: %s told '%s' after telling '%s'",
 		    uuid, node_name(s->nodes[i]), key, ts->final);
+	/* A result told final ran on its upstreams' final results. */
+	if (final && strncmp(key, "Terminated ", 11) == 0)
+		check_inputs(s, i, uuid, "told final");
+	ts = tally(s, uuid);	/* the table may have grown */
 	if (final) {
 		if (ts->told == NULL)
 			ts->told = calloc(SIM_MAXNODES, 1);
@@ -408,34 +441,15 @@ static void
 check_start(struct simnet *s, int i, const char *uuid)
 {
 	struct task		*t = node_find(s->nodes[i], uuid);
-	struct tally_slot	*ts = tally(s, uuid);
-	int			 k;
+	struct tally_slot	*ts;
 
 	if (t == NULL) {
 		sim_violation(s, "%s started unknown task %s",
 		    node_name(s->nodes[i]), uuid);
 		return;
 	}
-	for (k = 0; k < t->ninputs; k++) {
-		const struct task_input *in = &t->inputs[k];
-		struct tally_slot *up;
-		char want[256];
-		if (in->dataset == NULL) {
-			sim_violation(s, "%s started %s before input %d was "
-			    "bound", node_name(s->nodes[i]), uuid, k + 1);
-			continue;
-		}
-		/* Its input is an output of the end told final upstream. */
-		up = tally(s, in->from);
-		ts = tally(s, uuid);	/* the table may have grown */
-		snprintf(want, sizeof want, "%s", in->dataset);
-		if (up->final == NULL || strncmp(up->final, "Terminated ",
-		    11) != 0 || strstr(up->final, want) == NULL)
-			sim_violation(s, "%s started %s on %s, not an output of "
-			    "the result told final for %s ('%s')",
-			    node_name(s->nodes[i]), uuid, in->dataset,
-			    in->from, up->final != NULL ? up->final : "none");
-	}
+	check_inputs(s, i, uuid, "started");
+	ts = tally(s, uuid);	/* the table may have grown */
 	ts->starts++;
 	ts->last = i;
 }
@@ -522,6 +536,18 @@ sim_flush(struct simnet *s, int i)
 			break;
 		case ACT_START:
 			check_start(s, i, a->uuid);
+			t = node_find(s->nodes[i], a->uuid);
+			if (t != NULL && s->lacks[i] &&
+			    strcmp(t->exec, "segmentation") == 0) {
+				/* Not installed here: it cannot start (as the
+				 * shell reports it).  a may move: copy. */
+				struct node_exit ex = { -1, 0 };
+				char uuid[UUID_STRLEN + 1];
+				memcpy(uuid, a->uuid, sizeof uuid);
+				node_runner_exit(s->nodes[i], uuid, &ex,
+				    sim_local(s, i));
+				break;
+			}
 			r = calloc(1, sizeof *r);
 			r->node = i;
 			snprintf(r->uuid, sizeof r->uuid, "%s", a->uuid);
@@ -535,6 +561,14 @@ sim_flush(struct simnet *s, int i)
 			s->runs = r;
 			s->starts++;
 			schedule_runend(s, r);
+			if (s->progress && r->end > s->now + 1) {
+				memset(&e, 0, sizeof e);
+				e.kind = EV_PROGRESS;
+				e.at = s->now + (r->end - s->now) / 2;
+				e.run = r;
+				r->pending++;
+				heap_push(s->dgrams, e);
+			}
 			break;
 		case ACT_STOP:
 			if ((r = find_run(s, i, a->uuid)) != NULL &&
@@ -575,11 +609,12 @@ sim_flush(struct simnet *s, int i)
 			}
 			break;
 		case ACT_TIMER:
-			s->timer[i] = a->when;
+			/* The node's clock is ours plus its skew. */
+			s->timer[i] = a->when < 0 ? -1 : a->when - s->skew[i];
 			if (a->when >= 0) {
 				memset(&e, 0, sizeof e);
 				e.kind = EV_TIMER;
-				e.at = a->when;
+				e.at = s->timer[i];
 				e.to = i;
 				heap_push(s->dgrams, e);
 			}
@@ -630,11 +665,12 @@ sim_boot(struct simnet *s, int i, int reputation)
 	if (s->members[i] != NULL) {
 		char *list = strdup(s->members[i]), *p = list, *name;
 		while ((name = strsep(&p, "\n")) != NULL)
-			node_restore_member(s->nodes[i], name, s->now);
+			node_restore_member(s->nodes[i], name,
+			    sim_local(s, i));
 		free(list);
 	}
-	node_recover(s->nodes[i], s->now);
-	node_start(s->nodes[i], s->now);
+	node_recover(s->nodes[i], sim_local(s, i));
+	node_start(s->nodes[i], sim_local(s, i));
 	sim_flush(s, i);
 }
 
@@ -673,9 +709,9 @@ end_run(struct simnet *s, struct sim_run *r)
 			    r->uuid, node_name(n), k + 1);
 			m.outputs[k] = ids[k];
 		}
-		node_runner_msg(n, r->uuid, &m, s->now);
+		node_runner_msg(n, r->uuid, &m, sim_local(s, r->node));
 	}
-	node_runner_exit(n, r->uuid, &e, s->now);
+	node_runner_exit(n, r->uuid, &e, sim_local(s, r->node));
 	sim_flush(s, r->node);
 }
 
@@ -703,6 +739,38 @@ reap_runs(struct simnet *s)
 	}
 }
 
+/*
+ * A bounded receive queue: at most queue_max datagrams reach a node in
+ * one millisecond, as a socket buffer a burst overflows.
+ */
+static int
+overflows(struct simnet *s, int i)
+{
+	if (s->queue_max <= 0)
+		return 0;
+	if (s->queue_ms[i] != s->now) {
+		s->queue_ms[i] = s->now;
+		s->queue_n[i] = 0;
+	}
+	if (s->queue_n[i]++ < s->queue_max)
+		return 0;
+	s->lost++;
+	return 1;
+}
+
+/* A run's process reports its progress halfway. */
+static void
+run_progress(struct simnet *s, struct sim_run *r)
+{
+	struct runner_msg	m;
+
+	memset(&m, 0, sizeof m);
+	m.type = RMSG_PROGRESS;
+	m.percent = 50;
+	node_runner_msg(s->nodes[r->node], r->uuid, &m, sim_local(s, r->node));
+	sim_flush(s, r->node);
+}
+
 void
 sim_run_until(struct simnet *s, int64_t t)
 {
@@ -717,7 +785,7 @@ sim_run_until(struct simnet *s, int64_t t)
 			/* Lazy deletion: only the timer the node armed last. */
 			if (s->alive[e.to] && s->timer[e.to] == e.at) {
 				s->timer[e.to] = -1;
-				node_tick(s->nodes[e.to], s->now);
+				node_tick(s->nodes[e.to], sim_local(s, e.to));
 				sim_flush(s, e.to);
 			}
 			break;
@@ -727,13 +795,18 @@ sim_run_until(struct simnet *s, int64_t t)
 				end_run(s, e.run);
 			break;
 		case EV_DGRAM:
-			if (s->alive[e.to] && e.msg->ok) {
+			if (s->alive[e.to] && e.msg->ok && !overflows(s, e.to)) {
 				s->delivered++;
 				node_peer_msg(s->nodes[e.to], &e.msg->m,
-				    e.msg->addr, s->now);
+				    e.msg->addr, sim_local(s, e.to));
 				sim_flush(s, e.to);
 			}
 			msg_release(e.msg);
+			break;
+		case EV_PROGRESS:
+			e.run->pending--;
+			if (!e.run->done && s->alive[e.run->node])
+				run_progress(s, e.run);
 			break;
 		}
 		if (++events % 65536 == 0)
@@ -777,7 +850,7 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	req.client = "sim";
 	snprintf(uuid_out, UUID_STRLEN + 1, "00000000-0000-4000-8000-%012u",
 	    ++s->scheduled);
-	rc = node_schedule(s->nodes[i], &req, uuid_out, s->now, err,
+	rc = node_schedule(s->nodes[i], &req, uuid_out, sim_local(s, i), err,
 	    sizeof err);
 	if (rc == -1)
 		trace(s, i, err);

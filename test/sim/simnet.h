@@ -57,6 +57,15 @@ struct simnet {
 	unsigned		 scheduled;	/* uuids handed out */
 	int			 verbose;
 	int			 no_disks;	/* nobody restarts: skip journals */
+	/* Hostile settings, all off by default. */
+	int64_t			 skew[SIM_MAXNODES];	/* node clock - ours */
+	int			 cut_in[SIM_MAXNODES];	/* hears nothing */
+	int			 cut_out[SIM_MAXNODES];	/* is not heard */
+	int			 lacks[SIM_MAXNODES];	/* no segmentation */
+	int			 queue_max;	/* datagrams a node takes a ms */
+	int64_t			 queue_ms[SIM_MAXNODES];
+	int			 queue_n[SIM_MAXNODES];
+	int			 progress;	/* runs report progress */
 	/* Invariant violations: count and the first one's text. */
 	int			 violations;
 	char			 violation[1024];
@@ -69,6 +78,8 @@ void	sim_free(struct simnet *);
 /* Start node i with reputation (journal as its disk keeps it). */
 void	sim_boot(struct simnet *, int i, int reputation);
 void	sim_flush(struct simnet *, int i);
+/* Node i's clock now (ours plus its skew): what its entry points take. */
+int64_t	sim_local(const struct simnet *, int i);
 void	sim_run_until(struct simnet *, int64_t t);
 void	sim_crash(struct simnet *, int i);
 int	sim_master_count(struct simnet *, const char **name);
