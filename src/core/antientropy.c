@@ -5,6 +5,7 @@
  * and so does a node that joins or steps down (thesis 3.6.3).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nodestate.h"
@@ -22,14 +23,86 @@ antientropy_dirty(struct node *n)
 	n->antientropy.digest_dirty = 1;
 }
 
+void
+antientropy_free(struct node *n)
+{
+	int	i;
+
+	for (i = 0; i < n->antientropy.nxfer; i++)
+		free(n->antientropy.xfer[i].uuids);
+}
+
+/* The next chunk of transfer x; 1 when it is over. */
+static int
+send_chunk(struct node *n, struct transfer *x)
+{
+	int	sent = 0;
+
+	while (x->next < x->n && sent < ANTIENTROPY_CHUNK) {
+		const struct task *t = taskmap_find(&n->map,
+		    x->uuids[x->next++]);
+		if (t != NULL) {
+			replicate_send(n, x->peer, PEER_ENQUEUE, t);
+			sent++;
+		}
+	}
+	return x->next == x->n;
+}
+
+static void
+end_transfer(struct node *n, int i)
+{
+	struct antientropy	*a = &n->antientropy;
+
+	free(a->xfer[i].uuids);
+	a->xfer[i] = a->xfer[--a->nxfer];
+}
+
+/* Our whole map to peer: the first chunk now, the rest tick by tick. */
 static void
 send_all(struct node *n, const char *peer)
 {
-	struct task	*t;
-	size_t		 it = 0;
+	struct antientropy	*a = &n->antientropy;
+	struct transfer		*x = NULL;
+	struct task		**v;
+	size_t			 count, k;
+	int			 i;
 
-	while ((t = taskmap_next(&n->map, &it)) != NULL)
-		replicate_send(n, peer, PEER_ENQUEUE, t);
+	for (i = 0; i < a->nxfer; i++)
+		if (strcmp(a->xfer[i].peer, peer) == 0)
+			x = &a->xfer[i];	/* asked again: start over */
+	if (x == NULL) {
+		if (a->nxfer == ANTIENTROPY_TRANSFERS)
+			return;		/* it will ask again */
+		x = &a->xfer[a->nxfer++];
+		memset(x, 0, sizeof *x);
+		snprintf(x->peer, sizeof x->peer, "%s", peer);
+	}
+	free(x->uuids);
+	x->uuids = NULL;
+	x->n = x->next = 0;
+	if ((v = taskmap_sorted(&n->map, &count)) != NULL &&
+	    (x->uuids = malloc(count * sizeof *x->uuids)) != NULL) {
+		for (k = 0; k < count; k++)
+			memcpy(x->uuids[k], v[k]->uuid, sizeof x->uuids[k]);
+		x->n = count;
+	}
+	free(v);
+	if (send_chunk(n, x))
+		end_transfer(n, (int)(x - a->xfer));
+}
+
+void
+antientropy_housekeeping(struct node *n)
+{
+	int	i = 0;
+
+	while (i < n->antientropy.nxfer) {
+		if (send_chunk(n, &n->antientropy.xfer[i]))
+			end_transfer(n, i);
+		else
+			i++;
+	}
 }
 
 void

@@ -5,19 +5,40 @@
 #ifndef VOLERY_ANTIENTROPY_H
 #define VOLERY_ANTIENTROPY_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "bounds.h"
 
 struct node;
 struct peer_msg;
+
+/*
+ * The whole map on its way to a peer, a chunk each housekeeping tick:
+ * a burst of thousands of datagrams would overflow its socket buffer.
+ * In submit order, so a task's upstream arrives before it.
+ */
+struct transfer {
+	char		 peer[NAME_MAXLEN + 1];
+	char		(*uuids)[UUID_STRLEN + 1];	/* the map when asked */
+	size_t		 n, next;
+};
+#define ANTIENTROPY_TRANSFERS	8	/* peers at a time */
+#define ANTIENTROPY_CHUNK	32	/* records a tick to each */
 
 struct antientropy {
 	uint64_t	 digest;	/* of the map, when !digest_dirty */
 	int		 digest_dirty;
 	int		 mismatches;	/* digests unlike the master's */
 	int64_t		 last_sync;
+	struct transfer	 xfer[ANTIENTROPY_TRANSFERS];
+	int		 nxfer;
 };
 
 void	antientropy_init(struct node *);
+void	antientropy_free(struct node *);
+/* Every progress interval: the next chunk of each transfer. */
+void	antientropy_housekeeping(struct node *);
 /* The map changed: the digest is recomputed when next asked for. */
 void	antientropy_dirty(struct node *);
 /* Ask the master for the whole state, and tell it ours. */

@@ -156,12 +156,19 @@ commit(struct node *n, struct task *t, int votes, int64_t now)
 	cascade_settled(n, t, now, 1);
 }
 
-/* Copy the end (state, runner, outputs, reason, times) of src into t. */
+/* Copy the end (state, runner, outputs, reason, times) of src into t,
+ * and the inputs it ran on. */
 static int
 copy_end(struct task *t, const struct task *src)
 {
+	int	i;
+
 	if (task_set_outputs(t, src->outputs, src->noutputs) == -1)
 		return -1;
+	for (i = 0; i < t->ninputs && i < src->ninputs; i++)
+		if (task_set_string(&t->inputs[i].dataset,
+		    src->inputs[i].dataset) == -1)
+			return -1;
 	t->state = src->state;
 	snprintf(t->running_on, sizeof t->running_on, "%s", src->running_on);
 	snprintf(t->reason, sizeof t->reason, "%s", src->reason);

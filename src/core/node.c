@@ -87,6 +87,7 @@ node_free(struct node *n)
 	outbox_free(&n->out);
 	peertab_free(n);
 	confirm_free(n);
+	antientropy_free(n);
 	free(n);
 }
 
@@ -354,6 +355,7 @@ housekeeping(struct node *n, int64_t now)
 	replicate_housekeeping(n, now);
 	peertab_sweep(n, now);
 	confirm_housekeeping(n, now);
+	antientropy_housekeeping(n);
 	election_check_master(n, now);
 	n->tick.next_housekeeping = now + n->cfg.progress_interval_ms;
 }
