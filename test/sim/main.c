@@ -46,6 +46,7 @@ struct result {
 	double		 makespan, ideal, wait;
 	double		 dup_pct, dgrams_per_task;
 	double		 election_ms;
+	double		 converge_ms;	/* heal to identical maps, -1 never */
 	int		 violations;
 	char		 violation[1024];
 	int		 done;
@@ -164,6 +165,27 @@ client_cancel(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n, int i)
 	sim_flush(s, i);
 }
 
+/* Every live node has the same map, and the workload is final there. */
+static int
+converged(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
+{
+	int	first = live_one(s), i;
+
+	if (first < 0 || !all_final(s, u, n))
+		return 0;
+	for (i = first + 1; i < s->n; i++) {
+		struct node_status a, b;
+		if (!s->alive[i])
+			continue;
+		node_status(s->nodes[i], &a);
+		node_status(s->nodes[first], &b);
+		if (a.ntasks != b.ntasks ||
+		    node_digest(s->nodes[i]) != node_digest(s->nodes[first]))
+			return 0;
+	}
+	return 1;
+}
+
 static void
 descs(struct taskdesc_set *set)
 {
@@ -236,7 +258,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	char			(*u)[UUID_STRLEN + 1];
 	struct fault		*f = NULL;
 	int			 nf = 0, i, k, ntasks, nfaults;
-	int64_t			 t0, start, horizon, ideal_ms, limit;
+	int64_t			 t0, start, horizon, ideal_ms, limit, heal;
 	double			 waits = 0;
 	int			 nwait = 0;
 
@@ -449,7 +471,18 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 			sim_flush(&s, i);
 		}
 	}
-	sim_run_until(&s, s.now + 4 * s.cfg.node_timeout_ms);
+	/* Convergence: from the heal to identical maps with every task of
+	 * the workload final, checked every 10 ms. */
+	heal = s.now;
+	res->converge_ms = -1;
+	while (s.now - heal < 4 * s.cfg.node_timeout_ms) {
+		sim_run_until(&s, s.now + 10);
+		if (converged(&s, u, ntasks)) {
+			res->converge_ms = (double)(s.now - heal);
+			break;
+		}
+	}
+	sim_run_until(&s, heal + 4 * s.cfg.node_timeout_ms);
 	if (!res->done)
 		sim_violation(&s, "workload not done %.0f s after start",
 		    (double)(limit - start) / 1000);
@@ -482,19 +515,19 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 static void
 print_result(const struct opts *o, const struct result *r)
 {
-	printf("%5d %5d%% %6d %9.2f %8.2f %+7.1f%% %8.3f %7.1f%% %9.1f %8.0f  %s"
-	    "\n", o->nodes, o->loss, r->tasks, r->makespan, r->ideal,
+	printf("%5d %5d%% %6d %9.2f %8.2f %+7.1f%% %8.3f %7.1f%% %9.1f %8.0f "
+	    "%8.0f  %s\n", o->nodes, o->loss, r->tasks, r->makespan, r->ideal,
 	    r->ideal > 0 ? (r->makespan / r->ideal - 1) * 100 : 0, r->wait,
-	    r->dup_pct, r->dgrams_per_task, r->election_ms,
+	    r->dup_pct, r->dgrams_per_task, r->election_ms, r->converge_ms,
 	    r->violations ? "VIOLATION" : "ok");
 }
 
 static void
 header(void)
 {
-	printf("%5s %6s %6s %9s %8s %8s %8s %8s %9s %8s  %s\n", "nodes",
+	printf("%5s %6s %6s %9s %8s %8s %8s %8s %9s %8s %8s  %s\n", "nodes",
 	    "loss", "tasks", "makespan", "ideal", "vs", "wait_s", "dup",
-	    "dgram/t", "elect_ms", "invariants");
+	    "dgram/t", "elect_ms", "conv_ms", "invariants");
 }
 
 int
@@ -569,8 +602,14 @@ main(int argc, char **argv)
 		return bad ? 1 : 0;
 	}
 	if (o.seeds > 1) {
+		double worst = 0;
+		uint64_t worst_seed = o.seed;
 		for (k = 0; k < o.seeds; k++) {
 			run_one(&o, o.seed + k, &r);
+			if (r.converge_ms < 0 || r.converge_ms > worst) {
+				worst = r.converge_ms < 0 ? 1e18 : r.converge_ms;
+				worst_seed = o.seed + k;
+			}
 			if (r.violations > 0) {
 				printf("sweep: seed %llu violates (replay: "
 				    "add -s %llu -v)\n", (unsigned long long)
@@ -579,8 +618,11 @@ main(int argc, char **argv)
 				return 1;
 			}
 		}
-		printf("sweep: %d seeds from %llu, %d nodes, no violation\n",
-		    o.seeds, (unsigned long long)o.seed, o.nodes);
+		printf("sweep: %d seeds from %llu, %d nodes, no violation; "
+		    "slowest convergence after the heal %s%.0f ms (seed %llu)\n",
+		    o.seeds, (unsigned long long)o.seed, o.nodes,
+		    worst >= 1e18 ? "never, " : "", worst >= 1e18 ? 0 : worst,
+		    (unsigned long long)worst_seed);
 		return 0;
 	}
 	header();
