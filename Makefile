@@ -209,6 +209,13 @@ test: all layering unit simtest integration fuzz check valgrind
 demo: all
 	tools/demo.sh
 
+# A soak on a namespace LAN of 7 nodes under random faults (not part of
+# make test): SOAK_MINUTES of work, then every acknowledged task checked.
+SOAK_MINUTES ?= 3
+soak: all $(TEST_TASK_BIN)
+	@tools/install-deps.sh python3:python3 ip:iproute2 nft:nftables
+	$(PYTHON) tools/soak.py --minutes $(SOAK_MINUTES)
+
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binary, manual pages,
 # a config pointing at the installed tasks (kept if one is there), the
 # sample tasks, a sample workflow and a systemd unit.
