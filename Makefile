@@ -17,7 +17,9 @@ SANITIZE ?=
 PYTHON	?= python3
 FUZZ_SECONDS ?= 5
 
-PKGS	= libevent uuid libxml-2.0 libpcre2-8
+PKGS	= libevent uuid libxml-2.0 libpcre2-8 zlib
+# What the core itself links with: zlib's crc32() (record frames).
+CORE_LIBS = -lz
 # Recursive (=) so pkg-config runs after the packages are installed.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
@@ -71,7 +73,7 @@ all: $(VOLERY) $(TASK_BIN) $(BUILD)/volery-sim
 # The simulator: the real core on a simulated LAN (test/sim).
 $(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim $(LDFLAGS) test/sim/main.c $(SIM_SRC) \
-	    -o $@ $(CORE_LIB) -lm
+	    -o $@ $(CORE_LIB) $(CORE_LIBS) -lm
 
 sim: $(BUILD)/volery-sim
 	$(BUILD)/volery-sim -R
@@ -153,7 +155,7 @@ $(BUILD)/test/%: test/unit/%.c test/unit/testutil.h $(SIM_SRC) \
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim -Isrc/core $(LDFLAGS) $< \
 	    $(SIM_SRC) -o $@ \
-	    $(CORE_LIB) $(shell pkg-config --cflags --libs cmocka)
+	    $(CORE_LIB) $(CORE_LIBS) $(shell pkg-config --cflags --libs cmocka)
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do $$t; done
@@ -177,7 +179,7 @@ build/fuzz/%: test/fuzz/%.c $(CORE_SRC) | $(DEPS_OK)
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE $(CORE_INC) -g -O1 \
 	    -fsanitize=fuzzer,address,undefined $< $(CORE_SRC) \
-	    $(FUZZ_EXTRA_$*) -o $@ $(FUZZ_LIBS_$*)
+	    $(FUZZ_EXTRA_$*) -o $@ $(FUZZ_LIBS_$*) $(CORE_LIBS)
 
 fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do \
