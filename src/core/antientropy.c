@@ -68,19 +68,16 @@ send_all(struct node *n, const char *peer)
 	size_t			 count, k;
 	int			 i;
 
+	/* Asked again while a pass is on its way: it goes on (starting
+	 * over would never get past the first chunks of a big map). */
 	for (i = 0; i < a->nxfer; i++)
 		if (strcmp(a->xfer[i].peer, peer) == 0)
-			x = &a->xfer[i];	/* asked again: start over */
-	if (x == NULL) {
-		if (a->nxfer == ANTIENTROPY_TRANSFERS)
-			return;		/* it will ask again */
-		x = &a->xfer[a->nxfer++];
-		memset(x, 0, sizeof *x);
-		snprintf(x->peer, sizeof x->peer, "%s", peer);
-	}
-	free(x->uuids);
-	x->uuids = NULL;
-	x->n = x->next = 0;
+			return;
+	if (a->nxfer == ANTIENTROPY_TRANSFERS)
+		return;		/* it will ask again */
+	x = &a->xfer[a->nxfer++];
+	memset(x, 0, sizeof *x);
+	snprintf(x->peer, sizeof x->peer, "%s", peer);
 	if ((v = taskmap_sorted(&n->map, &count)) != NULL &&
 	    (x->uuids = malloc(count * sizeof *x->uuids)) != NULL) {
 		for (k = 0; k < count; k++)
