@@ -111,7 +111,6 @@ hold(struct node *n, const struct task *t, int64_t now)
 		memset(ty, 0, sizeof *ty);
 		memcpy(ty->uuid, t->uuid, sizeof ty->uuid);
 		ty->round = t->round;
-		ty->held_since = now;
 		ty->sent_ms = now;
 	}
 	if (ty->round != t->round)
@@ -143,17 +142,23 @@ quorum(const struct node *n)
 	return (1 + peertab_members(n)) / 2 + 1;
 }
 
+/* t's end is confirmed by our count: tell everyone, act downstream. */
 static void
-commit(struct node *n, struct task *t, int votes, int64_t now)
+settle(struct node *n, struct task *t, int64_t now)
 {
 	t->confirmed = 1;
 	confirm_forget(n, t->uuid);
-	n->confirm.confirmed++;
+	replicate_publish(n, t);
+	cascade_settled(n, t, now, 1);
+}
+
+static void
+commit(struct node *n, struct task *t, int votes, int64_t now)
+{
 	outbox_log(&n->out, VLOG_INFO, "Task UUID{%s} name{%s} %s confirmed "
 	    "by %d of %d nodes", t->uuid, t->exec, task_state_name(t->state),
 	    votes, 1 + peertab_members(n));
-	replicate_publish(n, t);
-	cascade_settled(n, t, now, 1);
+	settle(n, t, now);
 }
 
 /* Copy the end (state, runner, outputs, reason, times) of src into t,
@@ -207,7 +212,6 @@ evaluate(struct node *n, struct task *t, struct tally *ty, int64_t now)
 	if (best + unknown >= q)
 		return;
 	/* No end can win this round: the rule's pick, next round. */
-	n->confirm.rounds++;
 	if (ty->best_other != NULL && rules_end_beats(ty->best_other, t) &&
 	    copy_end(t, ty->best_other) == -1)
 		return;
@@ -229,11 +233,7 @@ confirm_propose(struct node *n, struct task *t, int64_t now)
 		t->round = 1;
 	t->confirmed = 0;
 	if (quorum(n) == 1) {		/* alone: our vote is the majority */
-		t->confirmed = 1;
-		confirm_forget(n, t->uuid);
-		n->confirm.confirmed++;
-		replicate_publish(n, t);
-		cascade_settled(n, t, now, 1);
+		settle(n, t, now);
 		return;
 	}
 	if ((ty = hold(n, t, now)) == NULL) {
@@ -308,7 +308,7 @@ confirm_recv_vote(struct node *n, const struct peer_msg *m, int64_t now)
 	}
 	/* The vote is a record too: a confirmed end or a later round
 	 * replaces ours. */
-	replicate_merge(n, m, now);
+	replicate_recv_state(n, m, now);
 	t = taskmap_find(&n->map, r->uuid);
 	if (t != NULL && task_is_final(t->state) && !t->confirmed &&
 	    task_is_final(r->state) && (ty = hold(n, t, now)) != NULL) {

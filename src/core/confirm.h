@@ -30,15 +30,12 @@ struct tally {
 	int		 nvalues;
 	struct task	*best_other;	/* the rule's pick of the others' ends */
 	int		 proposer;	/* we proposed it: we resend it */
-	int64_t		 held_since;
-	int64_t		 sent_ms;	/* last proposal sent */
+	int64_t		 sent_ms;	/* last proposal sent, or when held */
 };
 
 struct confirm {
 	struct tally	*v;
 	size_t		 n, cap;
-	uint64_t	 confirmed;	/* ends confirmed by our count */
-	uint64_t	 rounds;	/* split votes sent to a next round */
 };
 
 void	confirm_free(struct node *);

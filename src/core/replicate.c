@@ -272,14 +272,6 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 }
 
 void
-replicate_merge(struct node *n, const struct peer_msg *m, int64_t now)
-{
-	char	uuid[UUID_STRLEN + 1];
-
-	merge_record(n, m, now, uuid);
-}
-
-void
 replicate_recv_enqueue(struct node *n, const struct peer_msg *m,
     int64_t now)
 {

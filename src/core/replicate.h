@@ -35,10 +35,9 @@ void	replicate_became_master(struct node *);
 void	replicate_recv_enqueue(struct node *, const struct peer_msg *,
 	    int64_t now);
 void	replicate_recv_enqueue_ack(struct node *, const struct peer_msg *);
+/* A STATE (or a VOTE: merged the same, but never answered). */
 void	replicate_recv_state(struct node *, const struct peer_msg *,
 	    int64_t now);
-/* A record from a peer, merged with no answer (a VOTE's). */
-void	replicate_merge(struct node *, const struct peer_msg *, int64_t now);
 void	replicate_recv_progress(struct node *, const struct peer_msg *,
 	    int64_t now);
 void	replicate_recv_get_task(struct node *, const struct peer_msg *);

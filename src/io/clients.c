@@ -134,29 +134,35 @@ client_reply(struct client *c, int deferred, const char *text)
 	journal_after_commit(deferred_cb, d);
 }
 
+/* client_reply(), formatted. */
+static void __attribute__((format(printf, 3, 0)))
+reply_vf(struct client *c, int deferred, const char *fmt, va_list ap)
+{
+	char	buf[CLIENT_LINE_MAX + 512];
+
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	client_reply(c, deferred, buf);
+}
+
 void
 client_replyf(struct client *c, const char *fmt, ...)
 {
-	char	buf[CLIENT_LINE_MAX + 512];
 	va_list	ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	reply_vf(c, 0, fmt, ap);
 	va_end(ap);
-	client_reply(c, 0, buf);
 }
 
 /* A durable reply (after the journal commit), formatted. */
 static void __attribute__((format(printf, 2, 3)))
 client_replyf_deferred(struct client *c, const char *fmt, ...)
 {
-	char	buf[CLIENT_LINE_MAX + 512];
 	va_list	ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	reply_vf(c, 1, fmt, ap);
 	va_end(ap);
-	client_reply(c, 1, buf);
 }
 
 void
