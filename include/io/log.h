@@ -6,10 +6,13 @@
 #ifndef VOLERY_LOG_H
 #define VOLERY_LOG_H
 
+#include <stdio.h>
+
 #include "outbox.h"
 
 int	log_open(const char *path, enum log_level min, int echo);
 int	log_reopen(void);
+FILE	*log_read_open(void);
 void	log_close(void);
 void	log_msg(enum log_level, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -52,6 +52,24 @@ log_reopen(void)
 	return 0;
 }
 
+/*
+ * For LOG: the file we write to now, read through our own descriptor.
+ * Between logrotate's move and our reopen the path names nothing, or a
+ * file we do not write yet; the descriptor always names ours.
+ */
+FILE *
+log_read_open(void)
+{
+	char	path[64];
+
+	if (log_fd == -1) {
+		errno = ENOENT;
+		return NULL;
+	}
+	snprintf(path, sizeof path, "/proc/self/fd/%d", log_fd);
+	return fopen(path, "re");
+}
+
 void
 log_close(void)
 {

@@ -502,7 +502,7 @@ do_log(struct client *c, const struct client_req *req)
 		client_replyf(c, "ERROR %s\n", err);
 		return;
 	}
-	if ((f = fopen(srv.cfg->log_file, "re")) == NULL) {
+	if ((f = log_read_open()) == NULL) {
 		client_replyf(c, "ERROR cannot read the log: %s\n",
 		    strerror(errno));
 		log_search_free(s);

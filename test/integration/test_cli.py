@@ -393,6 +393,11 @@ class LogSearch(CliTest):
         log = self.node.logfile
         os.rename(log, log + ".1")
         self.addCleanup(lambda: os.path.exists(log + ".1") and os.remove(log + ".1"))
+        # Before the node reopens, the path names nothing: LOG still
+        # reads the file the node writes (a follower asking now goes on).
+        got = self.node.client().ask_multi(r"LOG -g executable\simport")
+        self.assertEqual(len(got), 1, got)
+        self.assertIn(u1, got[0])
         self.node.proc.send_signal(signal.SIGHUP)
         self.node.wait_log(r"log file reopened \(SIGHUP\)")
         u2 = self.run_ok("schedule", "import", "-p", "/x", "-x", self.params).strip()
