@@ -107,5 +107,23 @@ int	wire_progress_parse(const char *line, struct wire_progress *);
 int	wire_record_frame(const char *, size_t, char *, size_t);
 int	wire_record_unframe(const char *, size_t, const char **, size_t *);
 uint32_t wire_crc32(const void *, size_t);
+/* A task's record, encoded and framed; its length or -1 if too long. */
+int	wire_task_frame(const struct task *, char *, size_t);
+
+/*
+ * Reading a journal back: every line that checks and decodes goes to
+ * record() (which returns -1 if it did not keep the task: freed then);
+ * every damaged line to damaged(), and the scan goes on past it.  Only
+ * an unfinished last line (a torn write) ends the journal.
+ */
+enum wire_damage { DAMAGE_TORN, DAMAGE_CHECKSUM, DAMAGE_UNDECODABLE };
+struct wire_journal_scan {
+	int	(*record)(struct task *, void *);
+	void	(*damaged)(size_t lineno, enum wire_damage, const char *why,
+		    size_t len, void *);
+	void	*arg;
+	size_t	 loaded, damages;
+};
+void	wire_journal_scan(const char *, size_t, struct wire_journal_scan *);
 
 #endif

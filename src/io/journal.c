@@ -110,75 +110,57 @@ read_all(const char *path, size_t *lenp)
 	return data;
 }
 
+static void
+load_damaged(size_t lineno, enum wire_damage kind, const char *why,
+    size_t len, void *arg)
+{
+	if (kind == DAMAGE_TORN)
+		log_msg(VLOG_ERROR, "journal %s: line %zu is truncated (%zu "
+		    "bytes without newline); ignored", j.path, lineno, len);
+	else if (kind == DAMAGE_CHECKSUM)
+		log_msg(VLOG_ERROR, "journal %s: line %zu fails its checksum; "
+		    "skipped", j.path, lineno);
+	else
+		log_msg(VLOG_ERROR, "journal %s: line %zu: %s; skipped",
+		    j.path, lineno, why);
+}
+
 /*
  * Load every record that checks and decodes.  A damaged line -- a bad
  * checksum (a flipped byte) or a record that does not decode -- is
  * reported and skipped, and the loading goes on: the records after it
- * are intact, and dropping them would lose acknowledged tasks.  Only an
- * unfinished last line (a torn write) ends the journal.  A damaged
- * journal is kept whole as journal.bad for a person to look at.
+ * are intact, and dropping them would lose acknowledged tasks.  A
+ * damaged journal is kept whole as journal.bad for a person to look at.
  */
 int
 journal_load(journal_load_cb *cb, void *arg)
 {
-	char	*data, *line, *nl, err[128], bad[4300];
-	size_t	 len, lineno = 0, loaded = 0, damaged = 0;
+	struct wire_journal_scan scan = { cb, load_damaged, arg, 0, 0 };
+	char	*data, bad[4300];
+	size_t	 len;
 
 	if ((data = read_all(j.path, &len)) == NULL)
 		return errno == ENOENT ? 0 : -1;
-	for (line = data; line < data + len; line = nl + 1) {
-		const char *payload;
-		size_t plen;
-		struct task *t;
-
-		lineno++;
-		nl = memchr(line, '\n', data + len - line);
-		if (nl == NULL) {
-			log_msg(VLOG_ERROR, "journal %s: line %zu is truncated "
-			    "(%zu bytes without newline); ignored", j.path,
-			    lineno, (size_t)(data + len - line));
-			damaged++;
-			break;
-		}
-		if (wire_record_unframe(line, nl - line, &payload,
-		    &plen) == -1) {
-			log_msg(VLOG_ERROR, "journal %s: line %zu fails its "
-			    "checksum; skipped", j.path, lineno);
-			damaged++;
-			continue;
-		}
-		if ((t = wire_task_decode(payload, plen, err,
-		    sizeof err)) == NULL) {
-			log_msg(VLOG_ERROR, "journal %s: line %zu: %s; "
-			    "skipped", j.path, lineno, err);
-			damaged++;
-			continue;
-		}
-		if (cb(t, arg) == -1)
-			task_free(t);
-		loaded++;
-	}
-	if (damaged > 0) {
+	wire_journal_scan(data, len, &scan);
+	if (scan.damages > 0) {
 		snprintf(bad, sizeof bad, "%s.bad", j.path);
 		if (rename(j.path, bad) == 0)
 			log_warnx("journal: %zu damaged line%s; the whole "
-			    "file is kept as %s", damaged, damaged == 1 ? "" :
-			    "s", bad);
+			    "file is kept as %s", scan.damages,
+			    scan.damages == 1 ? "" : "s", bad);
 	}
 	free(data);
-	j.records = loaded;
-	return (int)loaded;
+	j.records = scan.loaded;
+	return (int)scan.loaded;
 }
 
 static int
 append_framed(char **buf, size_t *len, size_t *cap, const struct task *t)
 {
-	static char	payload[RECORD_LINE_MAX], framed[RECORD_LINE_MAX + 16];
-	int		plen, flen;
+	static char	framed[RECORD_LINE_MAX + 16];
+	int		flen;
 
-	if ((plen = wire_task_encode(t, payload, sizeof payload)) == -1 ||
-	    (flen = wire_record_frame(payload, plen, framed,
-	    sizeof framed)) == -1) {
+	if ((flen = wire_task_frame(t, framed, sizeof framed)) == -1) {
 		log_msg(VLOG_ERROR, "journal: task %s does not fit a record",
 		    t->uuid);
 		return -1;

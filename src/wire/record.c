@@ -4,10 +4,12 @@
  * recognised and the intact records before it are kept.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <zlib.h>
 
+#include "task.h"
 #include "wire.h"
 
 /* CRC-32 (IEEE 802.3) by zlib: the same checksum as the hand-written one
@@ -58,4 +60,51 @@ wire_record_unframe(const char *line, size_t len, const char **payload,
 	*payload = line + 9;
 	*plen = len - 9;
 	return 0;
+}
+
+int
+wire_task_frame(const struct task *t, char *buf, size_t size)
+{
+	char	payload[RECORD_LINE_MAX];
+	int	plen;
+
+	if ((plen = wire_task_encode(t, payload, sizeof payload)) == -1)
+		return -1;
+	return wire_record_frame(payload, plen, buf, size);
+}
+
+void
+wire_journal_scan(const char *data, size_t len, struct wire_journal_scan *s)
+{
+	const char	*line, *nl, *payload;
+	char		 err[128];
+	size_t		 plen, lineno = 0;
+	struct task	*t;
+
+	for (line = data; line < data + len; line = nl + 1) {
+		lineno++;
+		if ((nl = memchr(line, '\n', data + len - line)) == NULL) {
+			s->damages++;
+			s->damaged(lineno, DAMAGE_TORN, "no newline",
+			    data + len - line, s->arg);
+			return;
+		}
+		if (wire_record_unframe(line, nl - line, &payload,
+		    &plen) == -1) {
+			s->damages++;
+			s->damaged(lineno, DAMAGE_CHECKSUM, "bad checksum",
+			    nl - line, s->arg);
+			continue;
+		}
+		if ((t = wire_task_decode(payload, plen, err,
+		    sizeof err)) == NULL) {
+			s->damages++;
+			s->damaged(lineno, DAMAGE_UNDECODABLE, err, nl - line,
+			    s->arg);
+			continue;
+		}
+		if (s->record(t, s->arg) == -1)
+			task_free(t);
+		s->loaded++;
+	}
 }

@@ -34,6 +34,7 @@ struct opts {
 	int		 queue;		/* receive queue: datagrams a ms */
 	int		 lacking;	/* nodes without segmentation */
 	int		 progress;	/* runs report progress */
+	int		 oversize;	/* % of requests near the limits */
 	const char	*avail;		/* NULL | exp | weibull */
 	const char	*trace;		/* availability trace file */
 	int		 table;
@@ -61,12 +62,15 @@ usage(void)
 "                  [-T task_ms] [-c crash%%] [-C crashes] [-P partitions]\n"
 "                  [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
-"                  [-G] [-R] [-q] [-v]\n"
+"                  [-O oversize%%] [-G] [-R] [-q] [-v]\n"
 "  -X N  N client CANCELs of random tasks on random nodes, at random times\n"
 "  -Y N  N partitions in one direction: a node hears nothing, or is not heard\n"
 "  -K MS every node's clock off by up to MS, stepped anew at each restart\n"
 "  -Q N  a node takes at most N datagrams a millisecond (a socket buffer)\n"
 "  -M N  N nodes lack the segmentation executable\n"
+"  -O P  P%% of the requests carry -p and -x of up to the longest allowed,\n"
+"        and their outputs the longest ids: SCHEDULE refuses those whose\n"
+"        record could outgrow a datagram, and every other STATE must fit\n"
 "  -G    runs report progress halfway\n"
 "  -A F  node availability from a trace: lines '<node> <down_ms> <up_ms>',\n"
 "        times from the start of the workload\n"
@@ -198,6 +202,7 @@ descs(struct taskdesc_set *set)
 		  "georeferencing" }, { 1, 1, 2 }, 3, 1 },
 		{ "anomaly_detection", { "segmentation" }, { 1 }, 1, 1 },
 		{ "job", { 0 }, { 0 }, 0, 1 },
+		{ "wide", { 0 }, { 0 }, 0, 16 },	/* -O: a big job */
 	};
 	size_t	i;
 	int	k;
@@ -257,7 +262,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	struct taskdesc_set	 set;
 	char			(*u)[UUID_STRLEN + 1];
 	struct fault		*f = NULL;
-	int			 nf = 0, i, k, ntasks, nfaults;
+	int			 nf = 0, i, j, k, ntasks, nfaults;
 	int64_t			 t0, start, horizon, ideal_ms, limit, heal;
 	double			 waits = 0;
 	int			 nwait = 0;
@@ -284,6 +289,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	}
 	s.queue_max = o->queue;
 	s.progress = o->progress;
+	s.oversize_percent = o->oversize;
 	for (i = 1; i <= o->lacking && i < o->nodes; i++)
 		s.lacks[i] = 1;
 	t0 = s.now;
@@ -322,6 +328,11 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		if (ideal_ms < 4 * o->task_ms)
 			ideal_ms = 4 * o->task_ms;
 	}
+	/* Only what SCHEDULE acknowledged is promised (-O: some refused). */
+	for (k = 0, j = 0; k < ntasks; k++)
+		if (u[k][0] != '\0')
+			memmove(u[j++], u[k], sizeof *u);
+	ntasks = j;
 	start = s.now;
 	res->tasks = ntasks;
 
@@ -533,14 +544,14 @@ header(void)
 int
 main(int argc, char **argv)
 {
-	struct opts	o = { 9, 1, 1, 0, 0, 2, "thesis", 10, 100, 2000,
-			    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0,
-			    0 };
+	struct opts	o = { .nodes = 9, .seed = 1, .seeds = 1,
+			    .jitter = 2, .workload = "thesis", .workflows = 10,
+			    .tasks = 100, .task_ms = 2000 };
 	struct result	r;
 	int		ch, bad = 0, k;
 
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:GRqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:GRqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -564,6 +575,7 @@ main(int argc, char **argv)
 		case 'K': o.skew = atoi(optarg); break;
 		case 'Q': o.queue = atoi(optarg); break;
 		case 'M': o.lacking = atoi(optarg); break;
+		case 'O': o.oversize = atoi(optarg); break;
 		case 'G': o.progress = 1; break;
 		case 'R': o.table = 1; break;
 		case 'q': o.quiet = 1; break;

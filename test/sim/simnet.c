@@ -210,8 +210,6 @@ sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 	s->task_ms = 100;
 	s->dgrams = calloc(1, sizeof *s->dgrams);
 	s->tally = calloc(1, sizeof *s->tally);
-	for (i = 0; i < SIM_MAXNODES; i++)
-		taskmap_init(&s->disk[i]);
 	node_config_default(&s->cfg);
 	s->cfg.slots = 1;
 	s->cfg.max_attempts = 3;
@@ -248,7 +246,7 @@ sim_free(struct simnet *s)
 	free(s->tally);
 	for (i = 0; i < SIM_MAXNODES; i++) {
 		node_free(s->nodes[i]);
-		taskmap_free(&s->disk[i]);
+		free(s->disk[i].buf);
 		free(s->members[i]);
 		s->members[i] = NULL;
 	}
@@ -503,6 +501,116 @@ trace_action(struct simnet *s, int i, const struct action *a)
 	    text);
 }
 
+/* ---- the disk --------------------------------------------------------- */
+
+static void
+disk_put(struct sim_disk *d, const char *bytes, size_t len)
+{
+	if (d->len + len > d->cap) {
+		d->cap = d->cap == 0 ? 65536 : d->cap;
+		while (d->len + len > d->cap)
+			d->cap *= 2;
+		if ((d->buf = realloc(d->buf, d->cap)) == NULL)
+			abort();
+	}
+	memcpy(d->buf + d->len, bytes, len);
+	d->len += len;
+}
+
+/* The journal holds exactly node i's map, as after the server's
+ * compaction (and at its start). */
+static void
+disk_rewrite(struct simnet *s, int i)
+{
+	struct sim_disk	*d = &s->disk[i];
+	char		 framed[RECORD_LINE_MAX + 16];
+	struct task	**v;
+	size_t		  n, k;
+	int		  len;
+
+	d->len = d->records = 0;
+	if ((v = node_tasks_sorted(s->nodes[i], &n)) == NULL)
+		return;
+	for (k = 0; k < n; k++)
+		if ((len = wire_task_frame(v[k], framed, sizeof framed)) > 0) {
+			disk_put(d, framed, len);
+			d->records++;
+		}
+	free(v);
+}
+
+/* journal_append, then maybe_compact (with a floor low enough that
+ * simulated runs compact too). */
+static void
+disk_append(struct simnet *s, int i, const struct task *t)
+{
+	struct sim_disk		*d = &s->disk[i];
+	struct node_status	 st;
+	char			 framed[RECORD_LINE_MAX + 16];
+	int			 len;
+
+	if ((len = wire_task_frame(t, framed, sizeof framed)) <= 0) {
+		sim_violation(s, "task %s: its record does not frame", t->uuid);
+		return;
+	}
+	disk_put(d, framed, len);
+	d->records++;
+	node_status(s->nodes[i], &st);
+	if (d->records >= 2 * st.ntasks + 64)
+		disk_rewrite(s, i);
+}
+
+/* A crash mid-write: half of a record, without its newline. */
+static void
+disk_tear(struct simnet *s, int i)
+{
+	struct sim_disk	*d = &s->disk[i];
+	size_t		 start;
+
+	if (d->len < 2)
+		return;
+	for (start = d->len - 1; start > 0 && d->buf[start - 1] != '\n';
+	    start--)
+		;
+	disk_put(d, d->buf + start, (d->len - start) / 2);
+}
+
+struct disk_load {
+	struct simnet	*s;
+	int		 i;
+};
+
+static int
+disk_restore(struct task *t, void *arg)
+{
+	struct disk_load	*l = arg;
+
+	return node_restore(l->s->nodes[l->i], t);
+}
+
+static void
+disk_damaged(size_t lineno, enum wire_damage kind, const char *why,
+    size_t len, void *arg)
+{
+	struct disk_load	*l = arg;
+
+	/* A torn last line is what a crash leaves; anything else means the
+	 * codec wrote what it cannot read back. */
+	if (kind != DAMAGE_TORN)
+		sim_violation(l->s, "n%02d: journal line %zu does not load: %s",
+		    l->i, lineno, why);
+}
+
+static void
+disk_load(struct simnet *s, int i)
+{
+	struct disk_load	 l = { s, i };
+	struct wire_journal_scan scan = { disk_restore, disk_damaged, &l, 0,
+	    0 };
+
+	wire_journal_scan(s->disk[i].buf, s->disk[i].len, &scan);
+}
+
 void
 sim_flush(struct simnet *s, int i)
 {
@@ -594,19 +702,9 @@ sim_flush(struct simnet *s, int i)
 			}
 			break;
 		case ACT_JOURNAL:
-			/* What the node's disk keeps: the latest record. */
 			if (!s->no_disks &&
-			    (t = node_find(s->nodes[i], a->uuid)) != NULL) {
-				char rec[RECORD_LINE_MAX], err[64];
-				struct task *copy;
-				if (wire_task_encode(t, rec, sizeof rec) > 0 &&
-				    (copy = wire_task_decode(rec, strlen(rec),
-				    err, sizeof err)) != NULL) {
-					task_free(taskmap_remove(&s->disk[i],
-					    copy->uuid));
-					taskmap_insert(&s->disk[i], copy);
-				}
-			}
+			    (t = node_find(s->nodes[i], a->uuid)) != NULL)
+				disk_append(s, i, t);
 			break;
 		case ACT_TIMER:
 			/* The node's clock is ours plus its skew. */
@@ -621,6 +719,10 @@ sim_flush(struct simnet *s, int i)
 			break;
 		case ACT_LOG:
 			trace(s, i, a->text);
+			/* SCHEDULE promised every STATE of a task fits. */
+			if (strstr(a->text, "does not fit") != NULL)
+				sim_violation(s, "%s: %s",
+				    node_name(s->nodes[i]), a->text);
 			break;
 		case ACT_NOTIFY:
 			check_notify(s, i, a->text);
@@ -641,8 +743,6 @@ void
 sim_boot(struct simnet *s, int i, int reputation)
 {
 	struct node_config	 cfg = s->cfg;
-	struct task		*t, **v;
-	size_t			 n, k;
 
 	node_free(s->nodes[i]);
 	snprintf(cfg.name, sizeof cfg.name, "n%02d", i);
@@ -652,16 +752,9 @@ sim_boot(struct simnet *s, int i, int reputation)
 	s->timer[i] = -1;
 	s->alive[i] = 1;
 	s->incarnation[i]++;
-	/* Restart: what the disk kept comes back, as from a journal. */
-	v = taskmap_sorted(&s->disk[i], &n);
-	for (k = 0; k < n; k++) {
-		char rec[RECORD_LINE_MAX], err[64];
-		if (wire_task_encode(v[k], rec, sizeof rec) > 0 &&
-		    (t = wire_task_decode(rec, strlen(rec), err,
-		    sizeof err)) != NULL)
-			node_restore(s->nodes[i], t);
-	}
-	free(v);
+	/* Restart: what the disk kept comes back, through the real load
+	 * path; then, as the server does, a compact journal of the map. */
+	disk_load(s, i);
 	if (s->members[i] != NULL) {
 		char *list = strdup(s->members[i]), *p = list, *name;
 		while ((name = strsep(&p, "\n")) != NULL)
@@ -670,6 +763,8 @@ sim_boot(struct simnet *s, int i, int reputation)
 		free(list);
 	}
 	node_recover(s->nodes[i], sim_local(s, i));
+	if (!s->no_disks)
+		disk_rewrite(s, i);
 	node_start(s->nodes[i], sim_local(s, i));
 	sim_flush(s, i);
 }
@@ -680,6 +775,7 @@ sim_crash(struct simnet *s, int i)
 	struct sim_run	*r;
 
 	s->alive[i] = 0;
+	disk_tear(s, i);
 	for (r = s->runs; r != NULL; r = r->next)
 		if (r->node == i)
 			r->done = 1;
@@ -705,8 +801,14 @@ end_run(struct simnet *s, struct sim_run *r)
 		m.type = RMSG_TERMINATED;
 		m.noutputs = d != NULL ? d->noutputs : 0;
 		for (k = 0; k < m.noutputs; k++) {
-			snprintf(ids[k], sizeof ids[k], "%.8s-%s-%d",
+			int len = snprintf(ids[k], sizeof ids[k], "%.8s-%s-%d",
 			    r->uuid, node_name(n), k + 1);
+			/* -O: a large request's outputs are the longest ids,
+			 * every byte padded with one the codec escapes. */
+			if (t->params != NULL)
+				memset(ids[k] + len, '%', DATASET_MAXLEN - len);
+			if (t->params != NULL)
+				ids[k][DATASET_MAXLEN] = '\0';
 			m.outputs[k] = ids[k];
 		}
 		node_runner_msg(n, r->uuid, &m, sim_local(s, r->node));
@@ -833,13 +935,28 @@ sim_master_count(struct simnet *s, const char **name)
 	return c;
 }
 
+/* -O: text of len bytes, most of which the codec escapes (as %XX). */
+static const char *
+big_text(char *buf, size_t len, uint64_t r)
+{
+	static const char	pattern[] = "% %/% ";
+	size_t			i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = pattern[(r + i) % (sizeof pattern - 1)];
+	buf[len] = '\0';
+	return buf;
+}
+
 int
 sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
     const struct task_binding *bind, char *uuid_out)
 {
+	static char			path[PATH_MAXLEN + 1];
+	static char			params[PATH_MAXLEN + 1];
 	struct node_schedule_req	req;
 	char				err[256];
-	int				rc;
+	int				rc, big = 0;
 
 	memset(&req, 0, sizeof req);
 	req.exec = exec;
@@ -848,12 +965,30 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	req.nbind = nbind;
 	req.bind = bind;
 	req.client = "sim";
+	if (s->oversize_percent > 0 &&
+	    (int)(sim_random(s) % 100) < s->oversize_percent) {
+		uint64_t r = sim_random(s);
+		/* Each from half the limit to the limit. */
+		req.path = big_text(path, PATH_MAXLEN / 2 +
+		    r % (PATH_MAXLEN / 2 + 1), r);
+		req.params = big_text(params, PATH_MAXLEN / 2 +
+		    (r >> 20) % (PATH_MAXLEN / 2 + 1), r);
+		/* Many outputs: records that may outgrow a datagram. */
+		if (strcmp(exec, "job") == 0)
+			req.exec = "wide";
+		big = 1;
+	}
 	snprintf(uuid_out, UUID_STRLEN + 1, "00000000-0000-4000-8000-%012u",
 	    ++s->scheduled);
 	rc = node_schedule(s->nodes[i], &req, uuid_out, sim_local(s, i), err,
 	    sizeof err);
-	if (rc == -1)
+	if (rc == -1) {
 		trace(s, i, err);
+		if (!big || strncmp(err, "task too large", 14) != 0)
+			sim_violation(s, "SCHEDULE of %s refused: %s",
+			    uuid_out, err);
+		uuid_out[0] = '\0';	/* not acknowledged: not promised */
+	}
 	sim_flush(s, i);
 	return rc;
 }

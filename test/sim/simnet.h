@@ -2,8 +2,9 @@
  * simnet.h -- N instances of the real core on a simulated LAN with a
  * virtual clock.  Datagrams go through the real codec with a delay and
  * jitter (so they reorder), and can be lost (loss rate, partitions, a
- * drop filter) or duplicated.  Each node has a simulated disk that keeps
- * what its journal would, so it can crash and restart.  Task processes
+ * drop filter) or duplicated.  Each node writes its journal as the real
+ * one is written, framed records appended and compacted, and a restart
+ * reads it back through the real load path, torn last line included.  Task processes
  * are simulated: a run lasts its task's duration and then terminates, or
  * crashes with a probability.  Seeded: same seed, same run.
  *
@@ -27,6 +28,13 @@ struct sim_heap;
 struct sim_run;
 struct sim_tally;
 
+/* A node's journal file, byte for byte as the real one is written. */
+struct sim_disk {
+	char	*buf;
+	size_t	 len, cap;
+	size_t	 records;
+};
+
 struct simnet {
 	int			 n;
 	struct node		**nodes;	/* [SIM_MAXNODES], NULL: never booted */
@@ -34,7 +42,7 @@ struct simnet {
 	int			 alive[SIM_MAXNODES];
 	int			 group[SIM_MAXNODES];	/* partitions */
 	uint64_t		 incarnation[SIM_MAXNODES];
-	struct taskmap		 disk[SIM_MAXNODES];	/* journals */
+	struct sim_disk		 disk[SIM_MAXNODES];	/* journals */
 	char			*members[SIM_MAXNODES];	/* members files */
 	struct taskdesc_set	*descs;
 	struct node_config	 cfg;		/* for every node */
@@ -66,6 +74,7 @@ struct simnet {
 	int64_t			 queue_ms[SIM_MAXNODES];
 	int			 queue_n[SIM_MAXNODES];
 	int			 progress;	/* runs report progress */
+	int			 oversize_percent; /* requests near the limits */
 	/* Invariant violations: count and the first one's text. */
 	int			 violations;
 	char			 violation[1024];
