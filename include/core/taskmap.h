@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "depindex.h"
+
 struct task;
 
 struct taskmap {
@@ -13,6 +15,7 @@ struct taskmap {
 	size_t		  cap;		/* power of two, or 0 */
 	size_t		  n;		/* live tasks */
 	size_t		  used;		/* live + tombstones */
+	struct depindex	  deps;		/* upstream -> dependents */
 };
 
 void		 taskmap_init(struct taskmap *);
@@ -24,6 +27,14 @@ size_t		 taskmap_count(const struct taskmap *);
 
 /* Iterate: start with i = 0; returns NULL at the end. */
 struct task	*taskmap_next(const struct taskmap *, size_t *);
+
+/*
+ * The tasks bound to outputs of `up`, in the order taskmap_next meets
+ * them; *count of them.  The caller frees the array (NULL: none, or
+ * out of memory).
+ */
+struct task	**taskmap_dependents(const struct taskmap *, const char *up,
+		    size_t *count);
 
 /* The tasks in submit order (oldest first); caller frees the array. */
 struct task	**taskmap_sorted(const struct taskmap *, size_t *);

@@ -47,14 +47,16 @@ cascade_make_ready(struct node *n, struct task *t, int64_t now)
 void
 cascade_bind_outputs(struct node *n, const struct task *from, int64_t now)
 {
-	struct task	*t;
-	size_t		 it = 0;
-	int		 i;
+	struct task	**deps, *t;
+	size_t		  nd, k;
+	int		  i;
 
 	if (!task_result_kept(from))
 		return;
-	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+	deps = taskmap_dependents(&n->map, from->uuid, &nd);
+	for (k = 0; k < nd; k++) {
 		int bound = 0, stale = 0;
+		t = deps[k];
 		/* Bind whatever its state: a Running copy learned from a
 		 * heartbeat needs its inputs if it ever runs here. */
 		if (t->state == TASK_CANCELLED || t->state == TASK_FAILED)
@@ -88,6 +90,7 @@ cascade_bind_outputs(struct node *n, const struct task *from, int64_t now)
 		}
 		replicate_changed(n, t);
 	}
+	free(deps);
 }
 
 /* Fill t's missing inputs from upstream results we already have. */
@@ -117,14 +120,16 @@ void
 cascade_end_dependents(struct node *n, const struct task *t, int64_t now,
     int propose)
 {
-	struct task	*d;
-	size_t		 it = 0;
-	char		 why[REASON_MAXLEN + 1];
-	int		 i;
+	struct task	**deps, *d;
+	size_t		  nd, k;
+	char		  why[REASON_MAXLEN + 1];
+	int		  i;
 
 	snprintf(why, sizeof why, "upstream-%s:%s",
 	    t->state == TASK_FAILED ? "failed" : "cancelled", t->uuid);
-	while ((d = taskmap_next(&n->map, &it)) != NULL) {
+	deps = taskmap_dependents(&n->map, t->uuid, &nd);
+	for (k = 0; k < nd; k++) {
+		d = deps[k];
 		if (task_is_final(d->state))
 			continue;
 		for (i = 0; i < d->ninputs; i++) {
@@ -148,6 +153,7 @@ cascade_end_dependents(struct node *n, const struct task *t, int64_t now,
 			break;
 		}
 	}
+	free(deps);
 }
 
 /*
@@ -159,9 +165,9 @@ cascade_end_dependents(struct node *n, const struct task *t, int64_t now,
 void
 cascade_redo(struct node *n, struct task *t, int64_t now)
 {
-	struct task	*d;
-	size_t		 it = 0;
-	int		 i, had_result = t->state == TASK_TERMINATED;
+	struct task	**deps, *d;
+	size_t		  nd, k;
+	int		  i, had_result = t->state == TASK_TERMINATED;
 
 	run_stop(n, t);
 	task_set_outputs(t, NULL, 0);
@@ -171,8 +177,10 @@ cascade_redo(struct node *n, struct task *t, int64_t now)
 	replicate_publish(n, t);
 	if (!had_result)
 		return;
-	while ((d = taskmap_next(&n->map, &it)) != NULL) {
+	deps = taskmap_dependents(&n->map, t->uuid, &nd);
+	for (k = 0; k < nd; k++) {
 		int used = 0;
+		d = deps[k];
 		if (d->state == TASK_CANCELLED || d->state == TASK_FAILED)
 			continue;
 		for (i = 0; i < d->ninputs; i++) {
@@ -186,6 +194,7 @@ cascade_redo(struct node *n, struct task *t, int64_t now)
 		if (used)
 			cascade_redo(n, d, now);
 	}
+	free(deps);
 }
 
 /*

@@ -1,6 +1,7 @@
 /*
  * taskmap.c -- hash map from uuid to task, open addressing with linear
- * probing and tombstones.  Grows at 1/2 load so probes stay short.
+ * probing and tombstones.  Grows at 1/2 load so probes stay short.  It
+ * keeps the index of dependents as tasks come and go (depindex.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ taskmap_free(struct taskmap *m)
 		if (m->slots[i] != NULL && m->slots[i] != TOMB)
 			task_free(m->slots[i]);
 	free(m->slots);
+	depindex_free(&m->deps);
 	memset(m, 0, sizeof *m);
 }
 
@@ -79,6 +81,7 @@ grow(struct taskmap *m)
 	if ((bigger.slots = calloc(bigger.cap, sizeof *bigger.slots)) == NULL)
 		return -1;
 	bigger.n = bigger.used = 0;
+	bigger.deps = m->deps;
 	for (i = 0; i < m->cap; i++) {
 		struct task *t = m->slots[i];
 		int found;
@@ -97,7 +100,7 @@ grow(struct taskmap *m)
 int
 taskmap_insert(struct taskmap *m, struct task *t)
 {
-	int	found;
+	int	found, k;
 	size_t	i;
 
 	if ((m->used + 1) * 2 > m->cap && grow(m) == -1)
@@ -105,6 +108,13 @@ taskmap_insert(struct taskmap *m, struct task *t)
 	i = probe(m, t->uuid, &found);
 	if (found)
 		return -1;
+	for (k = 0; k < t->ninputs; k++)
+		if (depindex_add(&m->deps, t->inputs[k].from, t->uuid) == -1) {
+			while (k-- > 0)
+				depindex_del(&m->deps, t->inputs[k].from,
+				    t->uuid);
+			return -1;
+		}
 	if (m->slots[i] == NULL)
 		m->used++;
 	m->slots[i] = t;
@@ -117,7 +127,7 @@ struct task *
 taskmap_remove(struct taskmap *m, const char *uuid)
 {
 	struct task	*t;
-	int		 found;
+	int		 found, k;
 	size_t		 i;
 
 	if (m->cap == 0)
@@ -128,6 +138,8 @@ taskmap_remove(struct taskmap *m, const char *uuid)
 	t = m->slots[i];
 	m->slots[i] = TOMB;
 	m->n--;
+	for (k = 0; k < t->ninputs; k++)
+		depindex_del(&m->deps, t->inputs[k].from, t->uuid);
 	return t;
 }
 
@@ -146,6 +158,51 @@ taskmap_next(const struct taskmap *m, size_t *it)
 			return t;
 	}
 	return NULL;
+}
+
+struct slotted {
+	size_t		 slot;
+	struct task	*t;
+};
+
+static int
+by_slot(const void *a, const void *b)
+{
+	const struct slotted *x = a, *y = b;
+
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+struct task **
+taskmap_dependents(const struct taskmap *m, const char *up, size_t *count)
+{
+	const char	(*down)[UUID_STRLEN + 1];
+	struct slotted	 *s;
+	struct task	**v;
+	int		  nd, k, found;
+	size_t		  n = 0;
+
+	*count = 0;
+	if ((down = depindex_get(&m->deps, up, &nd)) == NULL || nd == 0)
+		return NULL;
+	if ((s = calloc(nd, sizeof *s)) == NULL ||
+	    (v = calloc(nd, sizeof *v)) == NULL) {
+		free(s);
+		return NULL;
+	}
+	for (k = 0; k < nd; k++) {
+		size_t i = probe(m, down[k], &found);
+		if (found) {
+			s[n].slot = i;
+			s[n++].t = m->slots[i];
+		}
+	}
+	qsort(s, n, sizeof *s, by_slot);
+	for (k = 0; (size_t)k < n; k++)
+		v[k] = s[k].t;
+	free(s);
+	*count = n;
+	return v;
 }
 
 static int

@@ -57,6 +57,82 @@ test_taskmap_many(void **state)
 	taskmap_free(&m);
 }
 
+/* A task bound to outputs of the given upstreams. */
+static struct task *
+mk_dep(int k, const int *ups, int nups)
+{
+	struct task	*t = task_new(uuid_n(k), "free", nups);
+	int		 i;
+
+	for (i = 0; i < nups; i++) {
+		snprintf(t->inputs[i].from, sizeof t->inputs[i].from, "%s",
+		    uuid_n(ups[i]));
+		t->inputs[i].nth = i + 1;
+	}
+	return t;
+}
+
+/* The dependents of an upstream are the tasks bound to it, each once,
+ * in the order a walk of the map meets them, as tasks come and go and
+ * the map grows. */
+static void
+test_taskmap_dependents(void **state)
+{
+	struct taskmap	 m;
+	struct task	**v, *t;
+	size_t		 n, it, k;
+	int		 i, up0[] = { 0 }, up01[] = { 0, 1 }, twice[] = { 0, 0 };
+
+	taskmap_init(&m);
+	assert_int_equal(taskmap_insert(&m, mk(0, 0, 1)), 0);
+	assert_int_equal(taskmap_insert(&m, mk(1, 0, 1)), 0);
+	assert_null(taskmap_dependents(&m, uuid_n(0), &n));
+	assert_int_equal(n, 0);
+	assert_int_equal(taskmap_insert(&m, mk_dep(2, up0, 1)), 0);
+	assert_int_equal(taskmap_insert(&m, mk_dep(3, up01, 2)), 0);
+	assert_int_equal(taskmap_insert(&m, mk_dep(4, twice, 2)), 0);
+	/* Many unrelated tasks: the map grows under the index. */
+	for (i = 100; i < 1100; i++)
+		assert_int_equal(taskmap_insert(&m, mk_dep(i, up01 + 1, 1)),
+		    0);
+	v = taskmap_dependents(&m, uuid_n(0), &n);
+	assert_int_equal(n, 3);
+	/* In map order: what a walk of the whole map would meet. */
+	it = 0, k = 0;
+	while ((t = taskmap_next(&m, &it)) != NULL && k < n)
+		if (t == v[k])
+			k++;
+	assert_int_equal(k, 3);
+	free(v);
+	v = taskmap_dependents(&m, uuid_n(1), &n);
+	assert_int_equal(n, 1001);
+	free(v);
+	/* A dependent that leaves is no longer one; the upstream's
+	 * leaving does not change who depended on it. */
+	task_free(taskmap_remove(&m, uuid_n(3)));
+	task_free(taskmap_remove(&m, uuid_n(0)));
+	v = taskmap_dependents(&m, uuid_n(0), &n);
+	assert_int_equal(n, 2);
+	assert_true((strcmp(v[0]->uuid, uuid_n(2)) == 0 &&
+	    strcmp(v[1]->uuid, uuid_n(4)) == 0) ||
+	    (strcmp(v[0]->uuid, uuid_n(4)) == 0 &&
+	    strcmp(v[1]->uuid, uuid_n(2)) == 0));
+	free(v);
+	v = taskmap_dependents(&m, uuid_n(1), &n);
+	assert_int_equal(n, 1000);
+	free(v);
+	for (i = 100; i < 1100; i++)
+		task_free(taskmap_remove(&m, uuid_n(i)));
+	assert_null(taskmap_dependents(&m, uuid_n(1), &n));
+	/* Replaced by a newer record: still one dependent. */
+	t = taskmap_remove(&m, uuid_n(2));
+	assert_int_equal(taskmap_insert(&m, t), 0);
+	v = taskmap_dependents(&m, uuid_n(0), &n);
+	assert_int_equal(n, 2);
+	free(v);
+	taskmap_free(&m);
+}
+
 static void
 test_readyq_order(void **state)
 {
@@ -236,6 +312,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_taskmap_many),
+		cmocka_unit_test(test_taskmap_dependents),
 		cmocka_unit_test(test_readyq_order),
 		cmocka_unit_test(test_readyq_insertion_order_irrelevant),
 		cmocka_unit_test(test_names),
