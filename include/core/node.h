@@ -39,6 +39,9 @@ struct node_config {
 	/* A node silent this long (or stopped cleanly) leaves the
 	 * membership whose majority confirms results (confirm.c). */
 	int64_t		membership_timeout_ms;
+	/* A settled task leaves the map this long after its end (to the
+	 * history, retire.c); 0: never. */
+	int64_t		retention_ms;
 	int		client_port;	/* told in heartbeats */
 };
 

@@ -32,6 +32,8 @@ enum action_type {
 	ACT_UNICAST,	/* peer, text: a datagram body to one peer */
 	ACT_MEMBERS,	/* text: the members, one name a line, to keep for
 			 * node_restore_member() after a restart */
+	ACT_RETIRE,	/* uuid, text: the task left the map; its last
+			 * record, for the history file */
 };
 
 struct action {

@@ -38,6 +38,7 @@ struct config {
 	int		failure_timeout_ms;
 	int		node_timeout_ms;
 	int		membership_timeout_s;
+	int		retention_s;	/* finished tasks kept; 0 forever */
 	int		idle_check_s;
 	int		input_idle_s;
 	int		cpu_idle_percent;

@@ -26,7 +26,9 @@ void	journal_append(const struct task *);
 void	journal_after_commit(journal_done_cb *, void *);
 int	journal_pending(void);
 int	journal_commit(void);
-size_t	journal_records(void);	/* appended since the last rewrite */
+size_t	journal_records(void);
+/* A whole file in memory (the journal, the history); NULL, errno set. */
+char	*journal_read_file(const char *path, size_t *len);	/* appended since the last rewrite */
 int	journal_lost(void);	/* a commit failed: rewrite everything */
 
 #endif

@@ -19,6 +19,7 @@ enum client_cmd {
 	CMD_SUBSCRIBE,
 	CMD_CANCEL,
 	CMD_TASKS,
+	CMD_HISTORY,
 	CMD_NODES,
 	CMD_LOG,
 	CMD_IDLE,
@@ -39,7 +40,7 @@ struct client_req {
 	/* SUBSCRIBE, CANCEL (uuid[0]), LOG -t (uuid[0]) */
 	int			 nuuid;
 	char			 uuid[SUBSCRIBE_MAX][UUID_STRLEN + 1];
-	/* TASKS */
+	/* TASKS, HISTORY */
 	int			 has_state;
 	enum task_state		 state;
 	int			 suspended_only;	/* TASKS Suspended */

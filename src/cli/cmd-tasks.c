@@ -1,5 +1,6 @@
 /*
- * cmd-tasks.c -- `volery tasks [--state S]`: the task map as a table.
+ * cmd-tasks.c -- `volery tasks [--state S] [--history]`: the task map as a
+ * table; with --history, the finished tasks retired from it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,8 +35,8 @@ cmd_tasks_exec(const struct cmd_args *a)
 
 	if (state != NULL && strlen(state) >= 32)
 		return cmd_usage(&cmd_tasks_entry);
-	snprintf(req, sizeof req, "TASKS%s%s", state != NULL ? " " : "",
-	    state != NULL ? state : "");
+	snprintf(req, sizeof req, "%s%s%s", cmd_given(a, 'y') ? "HISTORY" :
+	    "TASKS", state != NULL ? " " : "", state != NULL ? state : "");
 	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
 		return 1;
 	rc = cmd_ask_lines(&c, req, row, &count);
@@ -45,7 +46,9 @@ cmd_tasks_exec(const struct cmd_args *a)
 
 const struct cmd_entry cmd_tasks_entry = {
 	"tasks", "list tasks (STATE: Submitted, Ready, Running, Suspended, "
-	"Terminated, Cancelled, Failed)",
-	{ CMD_OPT_HOST, { 's', "state", 1, 1, 0, "STATE" } }, 0, 0, NULL, 0,
+	"Terminated, Cancelled, Failed); --history: those that finished "
+	"longer ago than the retention period",
+	{ CMD_OPT_HOST, { 's', "state", 1, 1, 0, "STATE" },
+	  { 'y', "history", 1, 0, 0, NULL } }, 0, 0, NULL, 0,
 	cmd_tasks_exec,
 };

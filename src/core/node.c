@@ -42,6 +42,7 @@ node_config_default(struct node_config *c)
 	c->failure_timeout_ms = 2000;
 	c->node_timeout_ms = 2000;
 	c->membership_timeout_ms = 600000;
+	c->retention_ms = 7 * 86400000LL;
 }
 
 /* What no node can run with: the caller checked ranges before (config.c). */
@@ -87,6 +88,7 @@ node_free(struct node *n)
 	outbox_free(&n->out);
 	peertab_free(n);
 	confirm_free(n);
+	retire_free(n);
 	antientropy_free(n);
 	free(n);
 }
@@ -355,6 +357,7 @@ housekeeping(struct node *n, int64_t now)
 	replicate_housekeeping(n, now);
 	peertab_sweep(n, now);
 	confirm_housekeeping(n, now);
+	retire_housekeeping(n, now);
 	antientropy_housekeeping(n);
 	election_check_master(n, now);
 	n->tick.next_housekeeping = now + n->cfg.progress_interval_ms;

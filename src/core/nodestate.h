@@ -20,6 +20,7 @@
  *   confirm.c    confirm    votes on ends: one confirmed end per task
  *   antientropy.c antientropy  map digest, synchronising with the master
  *   peertab.c    peertab    the other nodes: table, index, liveness
+ *   retire.c     retire     finished tasks leave for the history
  *   run.c        runs       our own runs, volunteering, restore, recover
  */
 #ifndef VOLERY_NODESTATE_H
@@ -35,6 +36,7 @@
 #include "peertab.h"
 #include "readyq.h"
 #include "replicate.h"
+#include "retire.h"
 #include "run.h"
 #include "schedule.h"
 #include "taskmap.h"
@@ -61,6 +63,7 @@ struct node {
 	struct confirm		   confirm;
 	struct antientropy	   antientropy;
 	struct peertab		   peertab;
+	struct retire		   retire;
 	struct runs		   runs;
 };
 

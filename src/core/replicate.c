@@ -34,6 +34,7 @@ replicate_changed(struct node *n, const struct task *t)
 	antientropy_dirty(n);
 	outbox_task(&n->out, ACT_JOURNAL, t->uuid);
 	node_notify(n, t);
+	retire_note(n, t);
 }
 
 void
@@ -224,6 +225,10 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 	proposal = m->type == PEER_STATE && task_is_final(r->state) &&
 	    !r->confirmed;
 	if ((t = taskmap_find(&n->map, r->uuid)) == NULL) {
+		if (retire_too_old(n, r, now)) {
+			task_free(r);	/* in the history already */
+			return;
+		}
 		r->run = RUN_NONE;
 		if (taskmap_insert(&n->map, r) == -1) {
 			task_free(r);

@@ -289,7 +289,10 @@ node_restore(struct node *n, struct task *t)
 	t->run = RUN_NONE;
 	antientropy_dirty(n);
 	schedule_saw(n, t->submit_ms);
-	return taskmap_insert(&n->map, t);
+	if (taskmap_insert(&n->map, t) == -1)
+		return -1;
+	retire_note(n, t);
+	return 0;
 }
 
 /*
@@ -335,4 +338,5 @@ node_recover(struct node *n, int64_t now)
 			confirm_hold(n, v[i], now);	/* votes again */
 	}
 	free(v);
+	retire_recover(n, now);
 }

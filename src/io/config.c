@@ -63,6 +63,7 @@ static const struct element {
 	{ N(failure_timeout_ms, 50, 3600000) },
 	{ N(node_timeout_ms, 50, 3600000) },
 	{ N(membership_timeout_s, 1, 604800) },
+	{ N(retention_s, 0, 315360000) },
 	{ N(idle_check_s, 1, 3600) },
 	{ N(input_idle_s, 0, 86400) },
 	{ N(cpu_idle_percent, 0, 100) },
@@ -106,6 +107,7 @@ config_default(struct config *c)
 	c->failure_timeout_ms = nd.failure_timeout_ms;
 	c->node_timeout_ms = nd.node_timeout_ms;
 	c->membership_timeout_s = (int)(nd.membership_timeout_ms / 1000);
+	c->retention_s = (int)(nd.retention_ms / 1000);
 	c->max_attempts = nd.max_attempts;
 	c->ageing_s = (int)(nd.ageing_ms / 1000);
 	c->idle_check_s = 5;
@@ -412,6 +414,14 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 			add_error(&e, root->line, "membership_timeout_s",
 			    "must be at least node_timeout_ms (%d ms)",
 			    c->node_timeout_ms);
+		/* A task confirmed by a majority may be overturned only by a
+		 * partition longer than the membership timeout: keep it at
+		 * least that long. */
+		if (c->retention_s > 0 &&
+		    c->retention_s < c->membership_timeout_s)
+			add_error(&e, root->line, "retention_s", "must be 0 "
+			    "(keep forever) or at least membership_timeout_s "
+			    "(%d s)", c->membership_timeout_s);
 	}
 	xmlFreeDoc(doc);
 	return e.count > 0 ? -1 : 0;

@@ -85,8 +85,8 @@ journal_close(void)
 	j.len = j.cap = j.nwait = j.capwait = 0;
 }
 
-static char *
-read_all(const char *path, size_t *lenp)
+char *
+journal_read_file(const char *path, size_t *lenp)
 {
 	struct stat	 st;
 	char		*data;
@@ -139,7 +139,7 @@ journal_load(journal_load_cb *cb, void *arg)
 	char	*data, bad[4300];
 	size_t	 len;
 
-	if ((data = read_all(j.path, &len)) == NULL)
+	if ((data = journal_read_file(j.path, &len)) == NULL)
 		return errno == ENOENT ? 0 : -1;
 	wire_journal_scan(data, len, &scan);
 	if (scan.damages > 0) {

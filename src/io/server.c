@@ -23,6 +23,7 @@
 #include "descs.h"
 #include "idle.h"
 #include "job.h"
+#include "history.h"
 #include "journal.h"
 #include "log.h"
 #include "logsearch.h"
@@ -123,7 +124,7 @@ carry_out(void)
 	struct outbox	*o = node_outbox(srv.core);
 	struct task	*t;
 	char		 err[256];
-	size_t		 i;
+	size_t		 i, retired = 0;
 
 	for (i = 0; i < o->n; i++) {
 		struct action *a = &o->v[i];
@@ -154,6 +155,10 @@ carry_out(void)
 		case ACT_MEMBERS:
 			members_save(srv.cfg->state_dir, a->text);
 			break;
+		case ACT_RETIRE:
+			history_append(a->uuid, a->text);
+			retired++;
+			break;
 		case ACT_NOTIFY:	/* the line is a snapshot */
 			clients_notify(a->uuid, a->text);
 			break;
@@ -176,6 +181,9 @@ carry_out(void)
 		}
 	}
 	outbox_clear(o);
+	/* Retirement is rare (a batch a tick at most): sync it at once. */
+	if (retired > 0)
+		history_commit();
 	if (journal_pending())
 		event_active(srv.commit_ev, EV_TIMEOUT, 1);
 }
@@ -371,6 +379,27 @@ text_add(struct text *x, const char *fmt, ...)
 	}
 }
 
+/* TASK lines of v (in order) that the request's state filter lets by. */
+static void
+task_lines(struct text *x, struct task *const *v, size_t n,
+    const struct client_req *req)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		const struct task *t = v[i];
+		if (req->has_state && (t->state != req->state ||
+		    (req->suspended_only && !t->suspended)))
+			continue;
+		text_add(x, "TASK %s %s %s %s %d %s %s\n", t->uuid, t->exec,
+		    task_prio_name(t->prio), task_shown_state(t),
+		    t->state == TASK_TERMINATED ? 100 : t->progress,
+		    t->scheduled_by, t->running_on[0] != '\0' ?
+		    t->running_on : "-");
+	}
+}
+
+/* TASKS: the map; HISTORY: the tasks retired from it. */
 static void
 do_tasks(struct client *c, const struct client_req *req)
 {
@@ -378,25 +407,21 @@ do_tasks(struct client *c, const struct client_req *req)
 	struct text	  x = { NULL, 0, 0 };
 	size_t		  n, i;
 
-	if ((v = node_tasks_sorted(srv.core, &n)) == NULL) {
-		client_replyf(c, "ERROR out of memory\n");
+	v = req->cmd == CMD_HISTORY ? history_read(&n) :
+	    node_tasks_sorted(srv.core, &n);
+	if (v == NULL) {
+		client_replyf(c, "ERROR %s\n", req->cmd == CMD_HISTORY ?
+		    "cannot read the history" : "out of memory");
 		return;
 	}
 	text_add(&x, "%s", "");
-	for (i = 0; i < n; i++) {
-		const struct task *t = v[i];
-		if (req->has_state && (t->state != req->state ||
-		    (req->suspended_only && !t->suspended)))
-			continue;
-		text_add(&x, "TASK %s %s %s %s %d %s %s\n", t->uuid, t->exec,
-		    task_prio_name(t->prio), task_shown_state(t),
-		    t->state == TASK_TERMINATED ? 100 : t->progress,
-		    t->scheduled_by, t->running_on[0] != '\0' ?
-		    t->running_on : "-");
-	}
+	task_lines(&x, v, n, req);
 	text_add(&x, ".\n");
 	client_reply(c, 0, x.buf);
 	free(x.buf);
+	if (req->cmd == CMD_HISTORY)
+		for (i = 0; i < n; i++)
+			task_free(v[i]);
 	free(v);
 }
 
@@ -544,6 +569,7 @@ client_line(struct client *c, const char *line, size_t len)
 		do_cancel(c, req);
 		break;
 	case CMD_TASKS:
+	case CMD_HISTORY:
 		do_tasks(c, req);
 		break;
 	case CMD_NODES:
@@ -664,7 +690,8 @@ server_run(const struct config *cfg, int echo)
 	srv.tick_ev = evtimer_new(srv.base, tick_cb, NULL);
 	srv.commit_ev = event_new(srv.base, -1, 0, commit_cb, NULL);
 
-	if (journal_open(cfg->state_dir, err, sizeof err) == -1) {
+	if (journal_open(cfg->state_dir, err, sizeof err) == -1 ||
+	    history_open(cfg->state_dir, err, sizeof err) == -1) {
 		fatalx("%s", err);
 	}
 	srv.reputation = reputation_start(cfg->state_dir, cfg->reputation);
@@ -680,6 +707,7 @@ server_run(const struct config *cfg, int echo)
 	nc.failure_timeout_ms = cfg->failure_timeout_ms;
 	nc.node_timeout_ms = cfg->node_timeout_ms;
 	nc.membership_timeout_ms = (int64_t)cfg->membership_timeout_s * 1000;
+	nc.retention_ms = (int64_t)cfg->retention_s * 1000;
 	/* Clients are served once the loop runs, after the journal. */
 	if (clients_listen(srv.base, cfg->listen, client_line, srv.address,
 	    sizeof srv.address, err, sizeof err) == -1) {
@@ -748,6 +776,7 @@ server_run(const struct config *cfg, int echo)
 	peers_close();
 	reputation_clean_stop(cfg->state_dir);
 	journal_close();
+	history_close();
 	clients_close_all();
 	event_free(srv.tick_ev);
 	event_free(srv.commit_ev);

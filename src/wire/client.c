@@ -39,6 +39,7 @@ static const struct client_command {
 	  "SUBSCRIBE <uuid> [<uuid>...]" },
 	{ "CANCEL", CMD_CANCEL, 1, 1, 0, "CANCEL <uuid>" },
 	{ "TASKS", CMD_TASKS, 0, 1, 0, "TASKS [<state>]" },
+	{ "HISTORY", CMD_HISTORY, 0, 1, 0, "HISTORY [<state>]" },
 	{ "NODES", CMD_NODES, 0, 0, 0, "NODES" },
 	{ "LOG", CMD_LOG, 0, 12, 1, "LOG [-g <regex>] [-l <level>] "
 	  "[-t <uuid>] [-s <since>] [-u <until>] [-n <lines>]" },
@@ -305,6 +306,7 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		req->nuuid = tk.n - 1;
 		return 0;
 	case CMD_TASKS:
+	case CMD_HISTORY:
 		if (tk.n == 2) {
 			/* Suspended is a kind of Running (DESIGN.md 2). */
 			if (strcasecmp(tk.v[1], "Suspended") == 0) {

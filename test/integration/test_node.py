@@ -4,10 +4,11 @@ import re
 import socket
 import subprocess
 import threading
+import time
 import unittest
 import zlib
 
-from harness import (Node, VOLERY, params_file, schedule_workflow,
+from harness import (Node, VOLERY, TIMEOUT, params_file, schedule_workflow,
                      outputs_of, started_args)
 
 
@@ -340,6 +341,45 @@ class Durability(unittest.TestCase):
         self.node.stop()
 
 
+class Retention(unittest.TestCase):
+    """Finished tasks leave the map after retention_s, into the history."""
+
+    def test_finished_tasks_move_to_the_history(self):
+        node = Node(name="ret", extra="<node_timeout_ms>1000</node_timeout_ms>"
+                    "<membership_timeout_s>1</membership_timeout_s>"
+                    "<retention_s>1</retention_s>")
+        self.addCleanup(node.cleanup)
+        node.start()
+        c = node.client()
+        wf = schedule_workflow(c, params_file(node.dir, 50))
+        c.ask("SUBSCRIBE " + " ".join(wf))
+        c.wait_states({u: "Terminated" for u in wf})
+        # Upstream tasks leave no earlier than their dependents' end.
+        for u in wf:
+            node.wait_log(r"Task UUID\{%s\} name\{\w+\} Terminated, ended over "
+                          r"the retention period ago: moved to the history" % u)
+        self.assertFalse(set(wf) & set(c.tasks()))
+        history = c.ask_multi("HISTORY")
+        self.assertEqual([l.split()[1] for l in history], list(wf))
+        self.assertTrue(all(l.split()[4] == "Terminated" for l in history), history)
+        self.assertEqual(c.ask_multi("HISTORY Failed"), [])
+        r = subprocess.run([VOLERY, "-H", "127.0.0.1:%d" % node.port, "tasks",
+                            "--history"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(all(u in r.stdout for u in wf), r.stdout)
+        c.close()
+        # A restart (the journal may still hold them): gone from the map,
+        # each once in the history.
+        node.stop()
+        node.start()
+        c = node.client()
+        self.addCleanup(c.close)
+        self.assertFalse(set(wf) & set(c.tasks()))
+        self.assertEqual([l.split()[1] for l in c.ask_multi("HISTORY")], list(wf))
+        c.close()
+        node.stop()
+
+
 class Config(unittest.TestCase):
     def run_check(self, text):
         node = Node()
@@ -361,6 +401,13 @@ class Config(unittest.TestCase):
         self.assertIn("%s:4: <colour>: unknown element" % conf, r.stderr)
         self.assertIn("%s:5: <batch>: days=\"someday\"" % conf, r.stderr)
         self.assertIn("not starting", r.stderr)
+
+    def test_retention_shorter_than_the_membership_timeout(self):
+        r, conf = self.run_check("<server>\n  <retention_s>60</retention_s>\n"
+                                 "</server>\n")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("%s:1: <retention_s>: must be 0 (keep forever) or at "
+                      "least membership_timeout_s (600 s)" % conf, r.stderr)
 
     def test_malformed_xml(self):
         r, conf = self.run_check("<server>\n<slots>2</slot>\n</server>\n")

@@ -417,7 +417,7 @@ test_help_comes_from_the_command_table(void **state)
 		}
 		n++;
 	}
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 10);
 	assert_int_equal(wire_client_help(help, 64), -1);
 }
 

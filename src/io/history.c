@@ -1,0 +1,149 @@
+/*
+ * history.c -- the history file: framed records appended by retirement,
+ * read back whole for HISTORY.  Damaged lines are skipped and logged, as
+ * the journal's are.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "history.h"
+#include "journal.h"
+#include "log.h"
+#include "task.h"
+#include "taskmap.h"
+#include "wire.h"
+
+static struct {
+	char	 path[4200];
+	int	 fd;
+	char	*buf;		/* framed records not yet written */
+	size_t	 len, cap;
+} h = { .fd = -1 };
+
+int
+history_open(const char *state_dir, char *err, size_t errlen)
+{
+	snprintf(h.path, sizeof h.path, "%s/history", state_dir);
+	h.fd = open(h.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (h.fd == -1) {
+		snprintf(err, errlen, "%s: %s", h.path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void
+history_close(void)
+{
+	history_commit();
+	if (h.fd != -1)
+		close(h.fd);
+	h.fd = -1;
+	free(h.buf);
+	h.buf = NULL;
+	h.len = h.cap = 0;
+}
+
+void
+history_append(const char *uuid, const char *record)
+{
+	char	framed[RECORD_LINE_MAX + 16];
+	int	flen;
+
+	if ((flen = wire_record_frame(record, strlen(record), framed,
+	    sizeof framed)) == -1) {
+		log_msg(VLOG_ERROR, "history: task %s does not fit a record; "
+		    "not kept", uuid);
+		return;
+	}
+	if (h.len + flen > h.cap) {
+		size_t cap = h.cap == 0 ? 65536 : h.cap;
+		char *buf;
+		while (h.len + flen > cap)
+			cap *= 2;
+		if ((buf = realloc(h.buf, cap)) == NULL) {
+			log_msg(VLOG_ERROR, "history: out of memory; task %s "
+			    "not kept", uuid);
+			return;
+		}
+		h.buf = buf;
+		h.cap = cap;
+	}
+	memcpy(h.buf + h.len, framed, flen);
+	h.len += flen;
+}
+
+int
+history_commit(void)
+{
+	size_t	off = 0;
+
+	while (off < h.len) {
+		ssize_t n = h.fd == -1 ? -1 :
+		    write(h.fd, h.buf + off, h.len - off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += n;
+	}
+	if (off < h.len || (h.len > 0 && fdatasync(h.fd) == -1)) {
+		log_msg(VLOG_ERROR, "history %s: %s; %zu bytes not kept",
+		    h.path, strerror(errno), h.len - off);
+		h.len = 0;
+		return -1;
+	}
+	h.len = 0;
+	return 0;
+}
+
+static int
+keep(struct task *t, void *arg)
+{
+	struct taskmap	*m = arg;
+
+	task_free(taskmap_remove(m, t->uuid));	/* the later copy */
+	return taskmap_insert(m, t);
+}
+
+static void
+damaged(size_t lineno, enum wire_damage kind, const char *why, size_t len,
+    void *arg)
+{
+	log_msg(VLOG_ERROR, "history %s: line %zu: %s; skipped", h.path,
+	    lineno, why);
+}
+
+struct task **
+history_read(size_t *count)
+{
+	struct taskmap		 m;
+	struct wire_journal_scan scan = { keep, damaged, NULL, 0, 0 };
+	struct task		**v, *t;
+	char			*data;
+	size_t			 len, it = 0;
+
+	*count = 0;
+	taskmap_init(&m);
+	scan.arg = &m;
+	if ((data = journal_read_file(h.path, &len)) == NULL) {
+		if (errno != ENOENT)
+			return NULL;
+	} else {
+		wire_journal_scan(data, len, &scan);
+		free(data);
+	}
+	if ((v = taskmap_sorted(&m, count)) == NULL) {
+		taskmap_free(&m);
+		return NULL;
+	}
+	/* The tasks now belong to v: empty the map without freeing them. */
+	while ((t = taskmap_next(&m, &it)) != NULL)
+		taskmap_remove(&m, t->uuid);
+	taskmap_free(&m);
+	return v;
+}
