@@ -25,11 +25,11 @@ done < test/sim/regress.txt
 echo "sim regressions: $((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ] || exit 1
 # The short sweep: hundreds of seeds, small clusters, all faults.
-$sim -S $((200 / div)) -n 5 -k 8 -T 500 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
+$sim -S $((100 / div)) -n 5 -k 8 -T 500 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
 $sim -S $((200 / div)) -n 3 -k 6 -T 500 -l 20 -d 10 -j 10 -c 20 -C 2 -P 2 -B 2 -q &&
-$sim -S $((100 / div)) -n 9 -k 12 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
-$sim -S $((100 / div)) -n 6 -w bag -t 60 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
-$sim -S $((100 / div)) -n 8 -k 10 -T 500 -a weibull -l 5 -j 5 -c 5 -P 2 -q &&
+$sim -S $((50 / div)) -n 9 -k 12 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
+$sim -S $((50 / div)) -n 6 -w bag -t 60 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
+$sim -S $((50 / div)) -n 8 -k 10 -T 500 -a weibull -l 5 -j 5 -c 5 -P 2 -q &&
 $sim -S $((50 / div)) -n 9 -k 10 -A test/sim/office-day.trace -l 10 -j 5 -q &&
 # Hostile: up to 40 % loss, duplication, long jitter, crashes, partitions
 # both ways and one way, client cancels racing results, clocks skewed and
@@ -39,4 +39,8 @@ $sim -S $((200 / div)) -n 5 -k 6 -T 500 -l 40 -d 10 -j 30 -C 2 -c 30 -P 2 -X 4 -
 $sim -S $((100 / div)) -n 7 -k 8 -T 300 -l 10 -d 20 -j 50 -Y 3 -K 2000 -C 2 -X 3 -q &&
 $sim -S $((100 / div)) -n 9 -k 10 -T 300 -Q 32 -G -M 2 -P 2 -l 5 -X 2 -O 10 -q &&
 $sim -S $((50 / div)) -n 6 -w bag -t 60 -T 300 -l 20 -C 3 -P 2 -X 3 -O 20 -q &&
+# Retention: finished tasks leave the maps (and a node away past it
+# comes back to forget its stale copies).
+$sim -S $((50 / div)) -n 5 -k 16 -T 300 -W 4000 -A test/sim/away.trace -l 10 -X 2 -q &&
+$sim -S $((30 / div)) -n 5 -k 30 -T 300 -l 20 -d 10 -j 30 -C 3 -c 30 -P 2 -X 4 -W 10000 -q &&
 $sim -S $((300 / div)) -n 3 -k 4 -T 200 -l 30 -d 20 -j 80 -P 3 -C 2 -c 30 -B 3 -X 3 -K 1000 -q

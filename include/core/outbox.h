@@ -34,6 +34,8 @@ enum action_type {
 			 * node_restore_member() after a restart */
 	ACT_RETIRE,	/* uuid, text: the task left the map; its last
 			 * record, for the history file */
+	ACT_FORGET,	/* uuid: a stale copy left the map; the journal must
+			 * forget it now (rewrite), or a restart revives it */
 };
 
 struct action {

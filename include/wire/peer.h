@@ -18,6 +18,8 @@
  *   TASKS_TRANSFER
  *   VOTE <task record>             (the sender's end of the task: its vote
  *                                  on a proposed end, confirm.c)
+ *   RETIRED <uuid>                 (the task ended long ago and left the
+ *                                  maps: forget a stale copy, retire.c)
  *
  * A task record is wire_task_encode()'s line.  Parsing is pure.
  */
@@ -45,8 +47,9 @@ enum peer_type {
 	PEER_GET_TASK,
 	PEER_TASKS_TRANSFER,
 	PEER_VOTE,
+	PEER_RETIRED,
 };
-#define PEER_NTYPES 13
+#define PEER_NTYPES 14
 
 struct peer_msg {
 	/* Header. */

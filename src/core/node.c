@@ -297,6 +297,9 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	case PEER_VOTE:
 		confirm_recv_vote(n, m, now);
 		break;
+	case PEER_RETIRED:
+		retire_recv_retired(n, m, now);
+		break;
 	}
 	node_settle(n, now);
 }

@@ -225,7 +225,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 	proposal = m->type == PEER_STATE && task_is_final(r->state) &&
 	    !r->confirmed;
 	if ((t = taskmap_find(&n->map, r->uuid)) == NULL) {
-		if (retire_too_old(n, r, now)) {
+		if (retire_too_old(n, r, m->sender, now)) {
 			task_free(r);	/* in the history already */
 			return;
 		}
@@ -234,6 +234,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 			task_free(r);
 			return;
 		}
+		retire_track(n, r);
 		node_log_task(n, VLOG_INFO, r, NULL);
 		cascade_derive(n, r, now);
 		if (proposal && (t = taskmap_find(&n->map, uuid)) != NULL)

@@ -9,19 +9,21 @@
  * peer sends late is dropped rather than taken in again.
  *
  * Settled tasks wait in a heap ordered by when they are due: a
- * housekeeping tick looks at its top, not at the map.
+ * housekeeping tick looks at its top, not at the map.  A task held back
+ * by a dependent still running is pushed again when that one ends.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nodestate.h"
+#include "peer.h"
 #include "retire.h"
 #include "task.h"
 #include "wire.h"
 
 static void
-push(struct retire *r, int64_t at, const char *uuid)
+push(struct retire *r, int64_t at, const char *uuid, int giveup)
 {
 	size_t	i, parent;
 
@@ -40,6 +42,7 @@ push(struct retire *r, int64_t at, const char *uuid)
 		r->heap[i] = r->heap[parent];
 	}
 	r->heap[i].at = at;
+	r->heap[i].giveup = giveup;
 	memcpy(r->heap[i].uuid, uuid, sizeof r->heap[i].uuid);
 }
 
@@ -66,14 +69,160 @@ void
 retire_free(struct node *n)
 {
 	free(n->retire.heap);
+	free(n->retire.tombs);
+	free(n->retire.ring);
 	memset(&n->retire, 0, sizeof n->retire);
+}
+
+/* ---- tombstones: linear probing, deletion by backward shift ---------- */
+
+static size_t
+tomb_slot(const struct retire *r, const char *uuid, int *found)
+{
+	size_t	mask = r->tcap - 1, i = task_hash(uuid) & mask;
+
+	while (r->tombs[i].uuid[0] != '\0' &&
+	    strcmp(r->tombs[i].uuid, uuid) != 0)
+		i = (i + 1) & mask;
+	*found = r->tombs[i].uuid[0] != '\0';
+	return i;
+}
+
+static int
+tomb_find(const struct retire *r, const char *uuid)
+{
+	int	found = 0;
+
+	if (r->tcap > 0)
+		tomb_slot(r, uuid, &found);
+	return found;
+}
+
+static int
+tomb_grow(struct retire *r)
+{
+	struct retire	bigger = *r;
+	size_t		i;
+	int		found;
+
+	bigger.tcap = r->tcap == 0 ? 64 : r->tcap * 2;
+	if ((bigger.tombs = calloc(bigger.tcap, sizeof *bigger.tombs)) == NULL)
+		return -1;
+	for (i = 0; i < r->tcap; i++)
+		if (r->tombs[i].uuid[0] != '\0')
+			bigger.tombs[tomb_slot(&bigger, r->tombs[i].uuid,
+			    &found)] = r->tombs[i];
+	free(r->tombs);
+	r->tombs = bigger.tombs;
+	r->tcap = bigger.tcap;
+	return 0;
+}
+
+static void
+tomb_del(struct retire *r, const char *uuid)
+{
+	size_t	mask = r->tcap - 1, i, j, k;
+	int	found;
+
+	i = tomb_slot(r, uuid, &found);
+	if (!found)
+		return;
+	r->tn--;
+	for (j = i;;) {
+		r->tombs[i].uuid[0] = '\0';
+		for (;;) {
+			j = (j + 1) & mask;
+			if (r->tombs[j].uuid[0] == '\0')
+				return;
+			k = task_hash(r->tombs[j].uuid) & mask;
+			/* j stays if its home k lies cyclically in (i, j]. */
+			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+				continue;
+			break;
+		}
+		r->tombs[i] = r->tombs[j];
+		i = j;
+	}
+}
+
+static void
+tomb_add(struct retire *r, const char *uuid, int64_t until)
+{
+	struct retire_tomb	*e;
+	int			 found;
+	size_t			 i;
+
+	if ((r->tn + 1) * 2 > r->tcap && tomb_grow(r) == -1)
+		return;
+	if (r->rn == r->rcap) {
+		size_t cap = r->rcap == 0 ? 64 : r->rcap * 2, k;
+		struct retire_tomb *v = malloc(cap * sizeof *v);
+		if (v == NULL)
+			return;
+		for (k = 0; k < r->rn; k++)
+			v[k] = r->ring[(r->rhead + k) % r->rcap];
+		free(r->ring);
+		r->ring = v;
+		r->rcap = cap;
+		r->rhead = 0;
+	}
+	i = tomb_slot(r, uuid, &found);
+	e = &r->tombs[i];
+	if (!found)
+		r->tn++;
+	memcpy(e->uuid, uuid, sizeof e->uuid);
+	e->until = until;
+	r->ring[(r->rhead + r->rn++) % r->rcap] = *e;
+}
+
+/* Forget the tombstones whose time is over: the oldest first. */
+static void
+tomb_expire(struct retire *r, int64_t now)
+{
+	while (r->rn > 0 && r->ring[r->rhead].until <= now) {
+		struct retire_tomb *e = &r->ring[r->rhead];
+		int found;
+		size_t i = tomb_slot(r, e->uuid, &found);
+		/* Unless retired again since (a restart): a later entry. */
+		if (found && r->tombs[i].until == e->until)
+			tomb_del(r, e->uuid);
+		r->rhead = (r->rhead + 1) % r->rcap;
+		r->rn--;
+	}
+}
+
+/*
+ * A settled task is due retention_ms after its end.  Its upstreams may
+ * have been due already and waited for it: they are due again now.
+ */
+static void
+note_upstreams(struct node *n, const struct task *t)
+{
+	const struct task	*up;
+	int			 i;
+
+	for (i = 0; i < t->ninputs; i++)
+		if ((up = taskmap_find(&n->map, t->inputs[i].from)) != NULL &&
+		    task_is_settled(up))
+			push(&n->retire, up->end_ms + n->cfg.retention_ms,
+			    up->uuid, 0);
 }
 
 void
 retire_note(struct node *n, const struct task *t)
 {
-	if (n->cfg.retention_ms > 0 && task_is_settled(t))
-		push(&n->retire, t->end_ms + n->cfg.retention_ms, t->uuid);
+	if (n->cfg.retention_ms <= 0 || !task_is_settled(t))
+		return;
+	push(&n->retire, t->end_ms + n->cfg.retention_ms, t->uuid, 0);
+	note_upstreams(n, t);
+}
+
+void
+retire_track(struct node *n, const struct task *t)
+{
+	if (n->cfg.retention_ms > 0)
+		push(&n->retire, t->submit_ms + 2 * n->cfg.retention_ms,
+		    t->uuid, 1);
 }
 
 /* Does a task bound to t's outputs still wait for its own end? */
@@ -91,8 +240,27 @@ dependents_pending(struct node *n, const struct task *t)
 	return pending;
 }
 
+/*
+ * t leaves the map without a history record: the pool's end of it is
+ * elsewhere (tomb: a late copy is not taken in again), or it never had
+ * one (given up: an end confirmed elsewhere at the last moment may
+ * still come, and is taken in).
+ */
 static void
-retire_task(struct node *n, struct task *t)
+forget(struct node *n, struct task *t, int tomb, int64_t now)
+{
+	if (tomb)
+		tomb_add(&n->retire, t->uuid, now + n->cfg.retention_ms);
+	readyq_remove(&n->ready, t);
+	outbox_task(&n->out, ACT_FORGET, t->uuid);
+	t = taskmap_remove(&n->map, t->uuid);
+	note_upstreams(n, t);		/* they may have waited for it */
+	task_free(t);
+	antientropy_dirty(n);
+}
+
+static void
+retire_task(struct node *n, struct task *t, int64_t now)
 {
 	static char	rec[RECORD_LINE_MAX];
 
@@ -102,6 +270,7 @@ retire_task(struct node *n, struct task *t)
 	outbox_log(&n->out, VLOG_INFO, "Task UUID{%s} name{%s} %s, ended over "
 	    "the retention period ago: moved to the history", t->uuid,
 	    t->exec, task_state_name(t->state));
+	tomb_add(&n->retire, t->uuid, now + n->cfg.retention_ms);
 	readyq_remove(&n->ready, t);
 	task_free(taskmap_remove(&n->map, t->uuid));
 	antientropy_dirty(n);
@@ -117,18 +286,38 @@ retire_due(struct node *n, int64_t now, size_t max)
 
 	while (r->n > 0 && r->heap[0].at <= now && batch < max) {
 		struct retire_due due = pop(r);
-		/* It left already, or ended anew later (a redo): that end
-		 * pushed it again. */
-		if ((t = taskmap_find(&n->map, due.uuid)) == NULL ||
-		    !task_is_settled(t) ||
+		if ((t = taskmap_find(&n->map, due.uuid)) == NULL)
+			continue;	/* it left already */
+		if (due.giveup) {
+			if (task_is_settled(t))
+				continue;	/* it leaves as it ended */
+			batch++;
+			if (t->run != RUN_NONE) {
+				run_stop(n, t);
+				push(r, now + RETIRE_RECHECK_MS, due.uuid, 1);
+				continue;
+			}
+			outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} "
+			    "name{%s} %s, not ended two retention periods "
+			    "after it was scheduled: given up, forgotten",
+			    t->uuid, t->exec, task_shown_state(t));
+			forget(n, t, 0, now);
+			continue;
+		}
+		/* Ended anew later (a redo): that end pushed it again. */
+		if (!task_is_settled(t) ||
 		    due.at < t->end_ms + n->cfg.retention_ms)
 			continue;
 		batch++;
-		if (t->run != RUN_NONE || dependents_pending(n, t)) {
-			push(r, now + RETIRE_RECHECK_MS, due.uuid);
+		/* A dependent's end notes it again (retire_note). */
+		if (dependents_pending(n, t))
+			continue;
+		/* Our process of it is still being stopped. */
+		if (t->run != RUN_NONE) {
+			push(r, now + RETIRE_RECHECK_MS, due.uuid, due.giveup);
 			continue;
 		}
-		retire_task(n, t);
+		retire_task(n, t, now);
 	}
 }
 
@@ -136,6 +325,7 @@ void
 retire_housekeeping(struct node *n, int64_t now)
 {
 	retire_due(n, now, RETIRE_BATCH);
+	tomb_expire(&n->retire, now);
 }
 
 /* After a restart, before any client looks: what retired before the
@@ -147,16 +337,59 @@ retire_recover(struct node *n, int64_t now)
 }
 
 int
-retire_too_old(struct node *n, const struct task *r, int64_t now)
+retire_too_old(struct node *n, const struct task *r, const char *sender,
+    int64_t now)
 {
-	int64_t	keep = n->cfg.retention_ms;
+	struct peer_msg	m;
 
-	if (keep <= 0)
+	if (n->cfg.retention_ms <= 0)
 		return 0;
-	if ((task_is_settled(r) && r->end_ms + keep <= now) ||
-	    (!task_is_settled(r) && r->submit_ms + keep <= now)) {
+	if (task_is_settled(r) && r->end_ms + n->cfg.retention_ms <= now) {
+		n->retire.dropped++;	/* it leaves the sender too */
+		return 1;
+	}
+	/* Retired here within the last retention period: the sender
+	 * missed its end (away, cut off), and is told its copy is stale. */
+	if (tomb_find(&n->retire, r->uuid)) {
+		peer_msg_init(&m, PEER_RETIRED);
+		memcpy(m.uuid, r->uuid, sizeof m.uuid);
+		outbox_peer(&n->out, sender, &m);
+		n->retire.dropped++;
+		return 1;
+	}
+	/* Unfinished two retention periods after it was scheduled, and new
+	 * to us: most likely retired long ago by all but a node that was
+	 * away that long.  Not taken in (the sender keeps its copy: we are
+	 * not sure enough to make it forget). */
+	if (!task_is_settled(r) &&
+	    r->submit_ms + 2 * n->cfg.retention_ms <= now) {
 		n->retire.dropped++;
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * A peer retired a task we hold unfinished: we missed its end, and the
+ * pool has forgotten it.  Our copy is stale, and no one would ever
+ * confirm an end of it again: forget it (not into our history: the
+ * pool's is elsewhere).  A copy that cannot have ended that long ago
+ * (submitted more recently) is kept, whatever a peer says.
+ */
+void
+retire_recv_retired(struct node *n, const struct peer_msg *m, int64_t now)
+{
+	struct task	*t = taskmap_find(&n->map, m->uuid);
+
+	if (t == NULL || n->cfg.retention_ms <= 0 || task_is_settled(t) ||
+	    t->submit_ms + n->cfg.retention_ms > now)
+		return;
+	if (t->run != RUN_NONE) {
+		run_stop(n, t);		/* forgotten at the next RETIRED */
+		return;
+	}
+	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s}: %s retired "
+	    "it, ended over the retention period ago; our %s copy is stale: "
+	    "forgotten", t->uuid, t->exec, m->sender, task_shown_state(t));
+	forget(n, t, 1, now);
 }

@@ -14,31 +14,55 @@
 struct node;
 struct task;
 
-/* A settled task and when it is due to leave. */
+/* A task and when it is due to leave: settled, or given up. */
 struct retire_due {
 	int64_t	at;
 	char	uuid[UUID_STRLEN + 1];
+	int	giveup;		/* not ended 2 x retention after scheduled */
+};
+
+/* A task that left: a late record of it is not taken in again. */
+struct retire_tomb {
+	char	uuid[UUID_STRLEN + 1];	/* "" free */
+	int64_t	until;
 };
 
 struct retire {
 	struct retire_due	*heap;		/* earliest first */
 	size_t			 n, cap;
+	/* Tombstones, for one more retention period: a set by uuid, and
+	 * the same in the order they expire (a ring). */
+	struct retire_tomb	*tombs;
+	size_t			 tcap, tn;
+	struct retire_tomb	*ring;
+	size_t			 rhead, rn, rcap;
 	uint64_t		 retired;	/* tasks that left */
 	uint64_t		 dropped;	/* records from peers, too old */
 };
 
 #define RETIRE_BATCH	256	/* tasks at most a housekeeping tick */
-#define RETIRE_RECHECK_MS 60000 /* a task whose dependents run, again */
+#define RETIRE_RECHECK_MS 1000	/* a task whose process is stopping */
 
 void	retire_free(struct node *);
+/* A task new to the map: given up if it has not ended two retention
+ * periods after it was scheduled. */
+void	retire_track(struct node *, const struct task *);
 /* After t changed (or was restored): once settled, it is due. */
 void	retire_note(struct node *, const struct task *);
 /* Every housekeeping tick: retire what is due, a batch at most. */
 void	retire_housekeeping(struct node *, int64_t now);
 /* After a restart: every task due, whatever their number. */
 void	retire_recover(struct node *, int64_t now);
-/* A record we do not hold: would we have retired it, or is it from a
- * node away for longer than the retention period?  Then it is dropped. */
-int	retire_too_old(struct node *, const struct task *, int64_t now);
+/*
+ * A record from peer `sender` of a task we do not hold: did it leave
+ * already (told so: RETIRED), or would it leave at once?  Then it is
+ * dropped (1).
+ */
+int	retire_too_old(struct node *, const struct task *, const char *sender,
+	    int64_t now);
+/* RETIRED: our copy of a task the pool retired is stale. */
+struct peer_msg;
+void	retire_recv_retired(struct node *, const struct peer_msg *,
+	    int64_t now);
 
 #endif

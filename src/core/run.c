@@ -291,6 +291,7 @@ node_restore(struct node *n, struct task *t)
 	schedule_saw(n, t->submit_ms);
 	if (taskmap_insert(&n->map, t) == -1)
 		return -1;
+	retire_track(n, t);
 	retire_note(n, t);
 	return 0;
 }

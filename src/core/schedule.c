@@ -169,6 +169,7 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 		goto nomem;
 	}
 	t->ver = 1;
+	retire_track(n, t);
 	if (task_inputs_bound(t))
 		cascade_make_ready(n, t, now);
 	node_log_task(n, VLOG_INFO, t, NULL);

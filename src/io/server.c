@@ -49,6 +49,7 @@ static struct {
 	char			 address[ADDR_MAXLEN + 1];
 	int			 reputation;
 	uint64_t		 incarnation;
+	int			 forgot;	/* a task left: compact */
 } srv;
 
 static void
@@ -159,6 +160,9 @@ carry_out(void)
 			history_append(a->uuid, a->text);
 			retired++;
 			break;
+		case ACT_FORGET:
+			srv.forgot = 1;		/* compact the journal */
+			break;
 		case ACT_NOTIFY:	/* the line is a snapshot */
 			clients_notify(a->uuid, a->text);
 			break;
@@ -184,7 +188,7 @@ carry_out(void)
 	/* Retirement is rare (a batch a tick at most): sync it at once. */
 	if (retired > 0)
 		history_commit();
-	if (journal_pending())
+	if (journal_pending() || srv.forgot)
 		event_active(srv.commit_ev, EV_TIMEOUT, 1);
 }
 
@@ -201,8 +205,10 @@ maybe_compact(void)
 	struct node_status st;
 
 	node_status(srv.core, &st);
-	if (!journal_lost() && journal_records() < 2 * st.ntasks + 4096)
+	if (!journal_lost() && !srv.forgot &&
+	    journal_records() < 2 * st.ntasks + 4096)
 		return;
+	srv.forgot = 0;
 	if ((v = node_tasks_sorted(srv.core, &n)) == NULL)
 		return;
 	journal_rewrite(v, n);

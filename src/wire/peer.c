@@ -17,7 +17,7 @@ static const char *type_names[PEER_NTYPES] = {
 	"HEARTBEAT", "WHO_IS_MASTER", "START_NEW_MASTER_ELECTION",
 	"TRY_TO_BE_MASTER", "NEW_MASTER", "ENQUEUE", "ENQUEUE_ACK",
 	"TRY_DEQUEUE", "STATE", "PROGRESS", "GET_TASK", "TASKS_TRANSFER",
-	"VOTE",
+	"VOTE", "RETIRED",
 };
 
 const char *
@@ -81,6 +81,7 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 		break;
 	case PEER_ENQUEUE_ACK:
 	case PEER_GET_TASK:
+	case PEER_RETIRED:
 		n = snprintf(buf, size, "%s %s", type, m->uuid);
 		break;
 	case PEER_TRY_DEQUEUE:
@@ -221,6 +222,7 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 		return 0;
 	case PEER_ENQUEUE_ACK:
 	case PEER_GET_TASK:
+	case PEER_RETIRED:
 		NEED(uuid(&p, m->uuid));
 		break;
 	case PEER_TRY_DEQUEUE:

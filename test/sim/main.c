@@ -35,6 +35,7 @@ struct opts {
 	int		 lacking;	/* nodes without segmentation */
 	int		 progress;	/* runs report progress */
 	int		 oversize;	/* % of requests near the limits */
+	int64_t		 retention;	/* ms; 0: the default (a week) */
 	const char	*avail;		/* NULL | exp | weibull */
 	const char	*trace;		/* availability trace file */
 	int		 table;
@@ -62,7 +63,7 @@ usage(void)
 "                  [-T task_ms] [-c crash%%] [-C crashes] [-P partitions]\n"
 "                  [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
-"                  [-O oversize%%] [-G] [-R] [-q] [-v]\n"
+"                  [-O oversize%%] [-W retention_ms] [-G] [-R] [-q] [-v]\n"
 "  -X N  N client CANCELs of random tasks on random nodes, at random times\n"
 "  -Y N  N partitions in one direction: a node hears nothing, or is not heard\n"
 "  -K MS every node's clock off by up to MS, stepped anew at each restart\n"
@@ -71,6 +72,7 @@ usage(void)
 "  -O P  P%% of the requests carry -p and -x of up to the longest allowed,\n"
 "        and their outputs the longest ids: SCHEDULE refuses those whose\n"
 "        record could outgrow a datagram, and every other STATE must fit\n"
+"  -W MS finished tasks leave the maps MS after their end (retention)\n"
 "  -G    runs report progress halfway\n"
 "  -A F  node availability from a trace: lines '<node> <down_ms> <up_ms>',\n"
 "        times from the start of the workload\n"
@@ -144,7 +146,7 @@ all_final(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 	if (i < 0)
 		return 0;
 	for (k = 0; k < n; k++) {
-		struct task *t = node_find(s->nodes[i], u[k]);
+		const struct task *t = sim_record(s, i, u[k]);
 		if (t == NULL || !task_is_final(t->state))
 			return 0;
 	}
@@ -177,16 +179,9 @@ converged(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 
 	if (first < 0 || !all_final(s, u, n))
 		return 0;
-	for (i = first + 1; i < s->n; i++) {
-		struct node_status a, b;
-		if (!s->alive[i])
-			continue;
-		node_status(s->nodes[i], &a);
-		node_status(s->nodes[first], &b);
-		if (a.ntasks != b.ntasks ||
-		    node_digest(s->nodes[i]) != node_digest(s->nodes[first]))
+	for (i = first + 1; i < s->n; i++)
+		if (s->alive[i] && !sim_maps_agree(s, first, i))
 			return 0;
-	}
 	return 1;
 }
 
@@ -290,6 +285,9 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.queue_max = o->queue;
 	s.progress = o->progress;
 	s.oversize_percent = o->oversize;
+	s.max_skew = o->skew;
+	if (o->retention > 0)
+		s.cfg.retention_ms = o->retention;
 	for (i = 1; i <= o->lacking && i < o->nodes; i++)
 		s.lacks[i] = 1;
 	t0 = s.now;
@@ -454,7 +452,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	if (i >= 0) {
 		int64_t end = start;
 		for (k = 0; k < ntasks; k++) {
-			struct task *t = node_find(s.nodes[i], u[k]);
+			const struct task *t = sim_record(&s, i, u[k]);
 			if (t == NULL)
 				continue;
 			if (t->end_ms > end)
@@ -494,9 +492,19 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		}
 	}
 	sim_run_until(&s, heal + 4 * s.cfg.node_timeout_ms);
-	if (!res->done)
-		sim_violation(&s, "workload not done %.0f s after start",
-		    (double)(limit - start) / 1000);
+	if (!res->done) {
+		const struct task *t = NULL;
+		i = live_one(&s);
+		for (k = 0; i >= 0 && k < ntasks; k++)
+			if ((t = sim_record(&s, i, u[k])) == NULL ||
+			    !task_is_final(t->state))
+				break;
+		sim_violation(&s, "workload not done %.0f s after start: "
+		    "task %s %s on %s", (double)(limit - start) / 1000,
+		    k < ntasks ? u[k] : "?", t == NULL ? "unknown" :
+		    task_state_name(t->state), i >= 0 ?
+		    node_name(s.nodes[i]) : "no node");
+	}
 	sim_check(&s, u, ntasks);
 
 	res->ideal = (double)ideal_ms / 1000;
@@ -551,7 +559,7 @@ main(int argc, char **argv)
 	int		ch, bad = 0, k;
 
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:GRqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:GRqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -576,6 +584,7 @@ main(int argc, char **argv)
 		case 'Q': o.queue = atoi(optarg); break;
 		case 'M': o.lacking = atoi(optarg); break;
 		case 'O': o.oversize = atoi(optarg); break;
+		case 'W': o.retention = atoi(optarg); break;
 		case 'G': o.progress = 1; break;
 		case 'R': o.table = 1; break;
 		case 'q': o.quiet = 1; break;

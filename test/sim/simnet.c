@@ -67,6 +67,7 @@ struct tally_slot {
 	int			 last;
 	char			*final;		/* the end first told final */
 	unsigned char		*told;		/* by node: told it final */
+	struct task		*rec;		/* the record first retired */
 };
 
 struct sim_tally {
@@ -241,6 +242,7 @@ sim_free(struct simnet *s)
 	for (i = 0; (size_t)i < s->tally->cap; i++) {
 		free(s->tally->v[i].final);
 		free(s->tally->v[i].told);
+		task_free(s->tally->v[i].rec);
 	}
 	free(s->tally->v);
 	free(s->tally);
@@ -453,6 +455,60 @@ check_start(struct simnet *s, int i, const char *uuid)
 }
 
 /*
+ * Node i moved a task to its history (-W): only a settled end leaves,
+ * the same on every node, and the one told final if one was.
+ */
+static void
+check_retire(struct simnet *s, int i, const char *uuid, const char *text)
+{
+	struct tally_slot	*ts;
+	struct task		*t;
+	char			 err[128], told[256];
+
+	if ((t = wire_task_decode(text, strlen(text), err,
+	    sizeof err)) == NULL) {
+		sim_violation(s, "%s retired %s: %s", node_name(s->nodes[i]),
+		    uuid, err);
+		return;
+	}
+	if (!task_is_settled(t))
+		sim_violation(s, "%s retired %s while %s%s",
+		    node_name(s->nodes[i]), uuid, task_state_name(t->state),
+		    t->confirmed ? "" : " (unconfirmed)");
+	ts = tally(s, uuid);
+	snprintf(told, sizeof told, "%s node=%s ", task_state_name(t->state),
+	    t->running_on);
+	if (ts->final != NULL && strncmp(ts->final, told, strlen(told)) != 0)
+		sim_violation(s, "%s retired %s as '%s', told final '%s'",
+		    node_name(s->nodes[i]), uuid, told, ts->final);
+	if (ts->rec == NULL)
+		ts->rec = t;
+	else {
+		if (ts->rec->state != t->state ||
+		    strcmp(ts->rec->running_on, t->running_on) != 0)
+			sim_violation(s, "%s retired %s as %s on %s, another "
+			    "node as %s on %s", node_name(s->nodes[i]), uuid,
+			    task_state_name(t->state), t->running_on,
+			    task_state_name(ts->rec->state),
+			    ts->rec->running_on);
+		task_free(t);
+	}
+}
+
+const struct task *
+sim_record(struct simnet *s, int i, const char *uuid)
+{
+	const struct task	*t = node_find(s->nodes[i], uuid);
+	struct tally_slot	*ts;
+
+	if (t != NULL || s->cfg.retention_ms <= 0 ||
+	    s->cfg.retention_ms >= 86400000)
+		return t;
+	ts = tally(s, uuid);
+	return ts->rec;
+}
+
+/*
  * With -v, every action a node asks for, in the order it asked: the
  * trace that proves a refactor of the core changes nothing
  * (tools/sim-traces.sh).  Logs are traced always, for violations.
@@ -462,7 +518,7 @@ trace_action(struct simnet *s, int i, const struct action *a)
 {
 	static const char *names[] = { "log", "journal", "notify", "start",
 	    "stop", "suspend", "resume", "timer", "broadcast", "unicast",
-	    "members" };
+	    "members", "retire", "forget" };
 	char	text[DATAGRAM_MAX + 64];
 	size_t	len;
 
@@ -726,6 +782,14 @@ sim_flush(struct simnet *s, int i)
 			break;
 		case ACT_NOTIFY:
 			check_notify(s, i, a->text);
+			break;
+		case ACT_RETIRE:
+			check_retire(s, i, a->uuid, a->text);
+			break;
+		case ACT_FORGET:
+			/* The server compacts its journal at once. */
+			if (!s->no_disks)
+				disk_rewrite(s, i);
 			break;
 		case ACT_MEMBERS:
 			/* Kept on the disk, for the restart. */
@@ -1029,6 +1093,65 @@ sim_starts(struct simnet *s, const char *uuid, char *last_node)
 	return ts->starts;
 }
 
+/* -W: a task settled long enough ago that some node may have retired
+ * it while another has not yet (a housekeeping tick, clock skew). */
+static int
+leaving(const struct simnet *s, const struct task *t)
+{
+	int64_t	margin = 2 * s->cfg.progress_interval_ms + 2 * s->max_skew;
+
+	return s->cfg.retention_ms > 0 && s->cfg.retention_ms < 86400000 &&
+	    task_is_settled(t) &&
+	    t->end_ms + s->cfg.retention_ms <= s->now + margin;
+}
+
+/* ": <uuid> <state> on a, <state> on b" of the first task that differs. */
+static const char *
+map_difference(struct simnet *s, int a, int b)
+{
+	static char	 text[256];
+	const struct task *t, *u;
+	size_t		 it = 0;
+	int		 pass;
+
+	for (pass = 0; pass < 2; pass++, it = 0) {
+		int x = pass == 0 ? a : b, y = pass == 0 ? b : a;
+		while ((t = node_next_task(s->nodes[x], &it)) != NULL) {
+			u = node_find(s->nodes[y], t->uuid);
+			if ((u != NULL && u->state == t->state &&
+			    u->ver == t->ver && u->confirmed == t->confirmed) ||
+			    (u == NULL && leaving(s, t)))
+				continue;
+			snprintf(text, sizeof text, ": %s %s%s v%llu on %s, "
+			    "%s%s v%llu on %s", t->uuid,
+			    task_state_name(t->state), t->confirmed ? "" : "?",
+			    (unsigned long long)t->ver,
+			    node_name(s->nodes[x]), u != NULL ?
+			    task_state_name(u->state) : "none", u != NULL &&
+			    !u->confirmed ? "?" : "", u != NULL ?
+			    (unsigned long long)u->ver : 0ULL,
+			    node_name(s->nodes[y]));
+			return text;
+		}
+	}
+	return "";
+}
+
+int
+sim_maps_agree(struct simnet *s, int a, int b)
+{
+	struct node_status	x, y;
+
+	node_status(s->nodes[a], &x);
+	node_status(s->nodes[b], &y);
+	if (x.ntasks == y.ntasks &&
+	    node_digest(s->nodes[a]) == node_digest(s->nodes[b]))
+		return 1;
+	/* -W: equal but for tasks some node retired a moment earlier. */
+	return s->cfg.retention_ms > 0 && s->cfg.retention_ms < 86400000 &&
+	    map_difference(s, a, b)[0] == '\0';
+}
+
 int
 sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 {
@@ -1042,12 +1165,12 @@ sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 		return 0;
 	/* No task lost; one result; every node agrees on it. */
 	for (k = 0; k < n; k++) {
-		const struct task *ref = node_find(s->nodes[first], uuids[k]);
+		const struct task *ref = sim_record(s, first, uuids[k]);
 		for (i = 0; i < s->n; i++) {
 			const struct task *t;
 			if (!s->alive[i])
 				continue;
-			t = node_find(s->nodes[i], uuids[k]);
+			t = sim_record(s, i, uuids[k]);
 			if (t == NULL) {
 				sim_violation(s, "task %s lost on %s",
 				    uuids[k], node_name(s->nodes[i]));
@@ -1073,8 +1196,8 @@ sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 		if (ref != NULL && ref->state == TASK_TERMINATED) {
 			int j;
 			for (j = 0; j < ref->ninputs; j++) {
-				const struct task *up = node_find(
-				    s->nodes[first], ref->inputs[j].from);
+				const struct task *up = sim_record(s, first,
+				    ref->inputs[j].from);
 				if (up == NULL || up->state != TASK_TERMINATED ||
 				    ref->inputs[j].dataset == NULL ||
 				    strcmp(up->outputs[ref->inputs[j].nth - 1],
@@ -1099,10 +1222,10 @@ sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 			    node_name(s->nodes[i]), node_master(s->nodes[i]), master);
 		node_status(s->nodes[i], &st);
 		node_status(s->nodes[first], &ref);
-		if (node_digest(s->nodes[i]) !=
-		    node_digest(s->nodes[first]) || st.ntasks != ref.ntasks)
-			sim_violation(s, "task maps of %s and %s differ",
-			    node_name(s->nodes[first]), node_name(s->nodes[i]));
+		if (!sim_maps_agree(s, first, i))
+			sim_violation(s, "task maps of %s and %s differ%s",
+			    node_name(s->nodes[first]), node_name(s->nodes[i]),
+			    map_difference(s, first, i));
 		if (st.nready != ref.nready) {
 			sim_violation(s, "ready queues of %s and %s differ",
 			    node_name(s->nodes[first]), node_name(s->nodes[i]));

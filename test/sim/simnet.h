@@ -75,6 +75,7 @@ struct simnet {
 	int			 queue_n[SIM_MAXNODES];
 	int			 progress;	/* runs report progress */
 	int			 oversize_percent; /* requests near the limits */
+	int64_t			 max_skew;	/* -K */
 	/* Invariant violations: count and the first one's text. */
 	int			 violations;
 	char			 violation[1024];
@@ -87,6 +88,11 @@ void	sim_free(struct simnet *);
 /* Start node i with reputation (journal as its disk keeps it). */
 void	sim_boot(struct simnet *, int i, int reputation);
 void	sim_flush(struct simnet *, int i);
+/* Node i's record of uuid: in its map, or, once a node moved it to its
+ * history (-W), that record; NULL if neither. */
+const struct task *sim_record(struct simnet *, int i, const char *uuid);
+/* The maps of nodes a and b are the same (-W: but for tasks leaving). */
+int	sim_maps_agree(struct simnet *, int a, int b);
 /* Node i's clock now (ours plus its skew): what its entry points take. */
 int64_t	sim_local(const struct simnet *, int i);
 void	sim_run_until(struct simnet *, int64_t t);

@@ -6,8 +6,6 @@
  */
 #include "testutil.h"
 
-#include "retire.h"
-
 #define RETENTION 600000	/* ms: ten minutes, the shortest allowed */
 
 static struct node *
@@ -108,20 +106,41 @@ test_an_upstream_stays_while_a_dependent_waits(void **state)
 	assert_non_null(node_find(n, uuid_n(1)));
 	finish(n, 2, 2, t0 + RETENTION + 5000);
 	node_tick(n, t0 + RETENTION + 5100);
-	finish(n, 3, 1, t0 + RETENTION + 6000);
-	node_tick(n, t0 + RETENTION + 6100);
-	finish(n, 4, 1, t0 + RETENTION + 7000);
-	/* Its dependents all ended: import leaves at its next look. */
+	/* segmentation, bound to import too, runs still. */
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_RUNNING);
+	assert_null(retired(n, uuid_n(1)));
 	clear(n);
-	node_tick(n, t0 + 1000 + RETENTION + 300 + RETIRE_RECHECK_MS);
+	finish(n, 3, 1, t0 + RETENTION + 6000);
+	/* Its last dependent ended: import leaves at the next tick. */
+	assert_null(retired(n, uuid_n(1)));
+	node_tick(n, t0 + RETENTION + 6100);
 	assert_non_null(retired(n, uuid_n(1)));
 	assert_null(node_find(n, uuid_n(1)));
 	assert_non_null(node_find(n, uuid_n(2)));
+	finish(n, 4, 1, t0 + RETENTION + 7000);
 	/* The others in their turn. */
 	node_tick(n, t0 + 2 * RETENTION + 7300);
 	assert_int_equal(status_of(n).ntasks, 0);
 	node_free(n);
 	taskdesc_clear(&set);
+}
+
+/* "STATE <record>" of an unfinished task k of beta's, submitted at
+ * `submitted`. */
+static const char *
+stale_state(int k, int64_t submitted)
+{
+	static char	 msg[RECORD_LINE_MAX + 16];
+	struct task	*t = task_new(uuid_n(k), "free", 0);
+
+	t->state = TASK_READY;
+	t->submit_ms = submitted;
+	t->ver = 3;
+	snprintf(t->scheduled_by, sizeof t->scheduled_by, "beta");
+	snprintf(msg, sizeof msg, "STATE ");
+	assert_true(wire_task_encode(t, msg + 6, sizeof msg - 6) > 0);
+	task_free(t);
+	return msg;
 }
 
 static void
@@ -131,34 +150,61 @@ test_a_late_record_of_a_retired_task_is_dropped(void **state)
 	struct node		*n = retiring_node(&set);
 	char			 state_msg[RECORD_LINE_MAX + 16];
 	const char		*rec;
+	int64_t			 gone = 2000 + RETENTION + 300;
 
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 1000, 0, NULL, NULL),
 	    0);
 	node_tick(n, 1100);
 	finish(n, 1, 1, 2000);
 	clear(n);
-	node_tick(n, 2000 + RETENTION + 300);
+	node_tick(n, gone);
 	assert_non_null(rec = retired(n, uuid_n(1)));
 	snprintf(state_msg, sizeof state_msg, "STATE %s", rec);
 	clear(n);
 	/* A peer that has not retired it yet sends it (anti-entropy). */
-	hear(n, "beta", state_msg, 2000 + RETENTION + 400);
+	hear(n, "beta", state_msg, gone + 100);
 	assert_null(node_find(n, uuid_n(1)));
-	/* Nor an unfinished record of a task older than the retention: it
-	 * comes from a node that was away that long. */
-	{
-		struct task *t = task_new(uuid_n(9), "free", 0);
-		t->state = TASK_READY;
-		t->submit_ms = 1000;
-		t->ver = 3;
-		snprintf(t->scheduled_by, sizeof t->scheduled_by, "beta");
-		snprintf(state_msg, sizeof state_msg, "STATE ");
-		assert_true(wire_task_encode(t, state_msg + 6,
-		    sizeof state_msg - 6) > 0);
-		task_free(t);
-	}
-	hear(n, "beta", state_msg, 2000 + RETENTION + 500);
-	assert_null(node_find(n, uuid_n(9)));
+	/* A node that missed its end sends its stale copy: not taken in,
+	 * and told the task left. */
+	clear(n);
+	hear(n, "beta", stale_state(1, 1000), gone + 200);
+	assert_null(node_find(n, uuid_n(1)));
+	assert_non_null(sent(n, "beta", "RETIRED " "00000000-0000-4000-8000-"
+	    "000000000001"));
+	/* Once the tombstone is gone too (a retention period later), an
+	 * unfinished copy scheduled two retention periods ago is still
+	 * refused, without a word; a younger one is a task we did not know
+	 * yet. */
+	node_tick(n, gone + RETENTION + 300);
+	clear(n);
+	hear(n, "beta", stale_state(1, 1000), gone + RETENTION + 400);
+	assert_null(node_find(n, uuid_n(1)));
+	assert_null(sent(n, "beta", "RETIRED "));	/* not sure enough */
+	hear(n, "beta", stale_state(9, 100000), gone + RETENTION + 500);
+	assert_non_null(node_find(n, uuid_n(9)));
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
+/* Told RETIRED, a node forgets its stale unfinished copy -- not a task
+ * too young to have ended that long ago, nor one it saw end. */
+static void
+test_a_stale_copy_is_forgotten_when_told(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*n = retiring_node(&set);
+	int64_t			 now = 3 * RETENTION;
+
+	hear(n, "beta", stale_state(1, 1000), 2000);
+	hear(n, "beta", stale_state(2, now - 1000), now - 500);
+	assert_non_null(node_find(n, uuid_n(1)));
+	assert_non_null(node_find(n, uuid_n(2)));
+	clear(n);
+	hear(n, "gamma", "RETIRED 00000000-0000-4000-8000-000000000001", now);
+	hear(n, "gamma", "RETIRED 00000000-0000-4000-8000-000000000002", now);
+	assert_null(node_find(n, uuid_n(1)));
+	assert_non_null(logged(n, "our Ready copy is stale: forgotten"));
+	assert_non_null(node_find(n, uuid_n(2)));
 	node_free(n);
 	taskdesc_clear(&set);
 }
@@ -170,6 +216,7 @@ main(void)
 		cmocka_unit_test(test_a_finished_task_leaves_after_the_retention),
 		cmocka_unit_test(test_an_upstream_stays_while_a_dependent_waits),
 		cmocka_unit_test(test_a_late_record_of_a_retired_task_is_dropped),
+		cmocka_unit_test(test_a_stale_copy_is_forgotten_when_told),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

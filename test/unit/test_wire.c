@@ -339,6 +339,9 @@ test_numbers_mean_the_same_in_every_codec(void **state)
 		"TRY_DEQUEUE " U1 " -1",
 		"NEW_MASTER -1",
 		"NEW_MASTER 1\nNEW_MASTER 2",	/* a datagram is one line */
+		"RETIRED",			/* no uuid */
+		"RETIRED 3aff3d90",		/* not a uuid */
+		"RETIRED " U1 " " U1,		/* one only */
 	};
 	static const char *record_bad[] = {
 		"v=+1 id=" U1 " exec=import",
