@@ -15,6 +15,11 @@ struct readyq {
 	struct task	**v;
 	size_t		  n;
 	size_t		  cap;
+	/* The next promotion, kept as tasks come and go so that a call
+	 * with nothing due costs nothing (it comes after every event). */
+	int		  due_valid;
+	int64_t		  due_next;	/* -1: none */
+	int64_t		  due_ageing;	/* the ageing_ms it is for */
 };
 
 void		 readyq_init(struct readyq *);

@@ -74,6 +74,11 @@ readyq_push(struct readyq *q, struct task *t)
 	memmove(&q->v[i + 1], &q->v[i], (q->n - i) * sizeof *q->v);
 	q->v[i] = t;
 	q->n++;
+	if (q->due_valid && !effective_prio(t)) {
+		int64_t due = t->ready_ms + q->due_ageing;
+		if (q->due_next == -1 || due < q->due_next)
+			q->due_next = due;
+	}
 	return 0;
 }
 
@@ -86,6 +91,10 @@ readyq_remove(struct readyq *q, const struct task *t)
 		return -1;
 	memmove(&q->v[i], &q->v[i + 1], (q->n - i - 1) * sizeof *q->v);
 	q->n--;
+	/* It held the next promotion: find the next one at the next call. */
+	if (q->due_valid && !effective_prio(t) &&
+	    t->ready_ms + q->due_ageing == q->due_next)
+		q->due_valid = 0;
 	return 0;
 }
 
@@ -110,6 +119,9 @@ readyq_age(struct readyq *q, int64_t now, int64_t ageing_ms)
 
 	if (ageing_ms <= 0)
 		return -1;
+	if (q->due_valid && q->due_ageing == ageing_ms &&
+	    (q->due_next == -1 || q->due_next > now))
+		return q->due_next;	/* nothing due, nothing changed */
 	for (i = 0; i < q->n; i++) {
 		struct task *t = q->v[i];
 		int64_t due;
@@ -135,5 +147,8 @@ readyq_age(struct readyq *q, int64_t now, int64_t ageing_ms)
 			q->n++;
 		}
 	}
+	q->due_valid = 1;
+	q->due_next = next;
+	q->due_ageing = ageing_ms;
 	return next;
 }

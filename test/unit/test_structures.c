@@ -172,6 +172,17 @@ test_readyq_order(void **state)
 	/* Removing a promoted task still finds it. */
 	assert_int_equal(readyq_remove(&q, t[1]), 0);
 	assert_int_equal(readyq_len(&q), 4);
+	/* The next promotion follows the queue's changes without a walk:
+	 * a newcomer due earlier, then its leaving. */
+	t[1]->aged = 0;
+	t[1]->ready_ms = 300;
+	assert_int_equal(readyq_push(&q, t[1]), 0);
+	assert_int_equal(readyq_age(&q, 10200, 10000), 10300);
+	assert_int_equal(readyq_remove(&q, t[1]), 0);
+	assert_int_equal(readyq_age(&q, 10200, 10000), 10400);
+	assert_int_equal(readyq_age(&q, 10400, 10000), -1);
+	assert_ptr_equal(readyq_at(&q, 3), t[5]);
+	assert_true(t[5]->aged);
 	readyq_free(&q);
 	for (k = 0; k < 6; k++)
 		task_free(t[k]);
