@@ -92,6 +92,8 @@ struct task {
 	int		 unacked;	/* ENQUEUE not yet acked by master */
 	int64_t		 replied_ms;	/* last correction sent to a peer */
 	int		 suspect;	/* its remote run fell silent: asked */
+	uint64_t	 digest_part;	/* its share of the map digest */
+	int		 in_digest;	/* digest_part is counted */
 };
 
 struct task	*task_new(const char *uuid, const char *exec, int ninputs);

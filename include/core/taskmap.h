@@ -29,10 +29,15 @@ size_t		 taskmap_count(const struct taskmap *);
 struct task	*taskmap_next(const struct taskmap *, size_t *);
 
 /*
- * The tasks bound to outputs of `up`, in the order taskmap_next meets
- * them; *count of them.  The caller frees the array (NULL: none, or
- * out of memory).
+ * The tasks of these uuids that the map holds, each once, in the order
+ * taskmap_next meets them; *count of them.  The caller frees the array
+ * (NULL: none, or out of memory).  A walk over a few tasks that acts
+ * as a walk over the whole map would.
  */
+struct task	**taskmap_in_order(const struct taskmap *,
+		    const char (*uuids)[UUID_STRLEN + 1], size_t n,
+		    size_t *count);
+/* The tasks bound to outputs of `up`, the same way. */
 struct task	**taskmap_dependents(const struct taskmap *, const char *up,
 		    size_t *count);
 

@@ -14,13 +14,60 @@
 void
 antientropy_init(struct node *n)
 {
-	n->antientropy.digest_dirty = 1;
+	n->antientropy.digest = 0;	/* of the empty map */
+}
+
+/*
+ * The map digest is the XOR of a hash of (uuid, version, state,
+ * confirmation, runner) over the map: equal maps, equal digests.  Each
+ * task keeps its share, so that a change costs one hash, not a walk.
+ */
+static uint64_t
+digest_part(const struct task *t)
+{
+	uint64_t	 h = 1469598103934665603ULL;
+	const char	*p;
+
+	for (p = t->uuid; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = (h ^ t->ver) * 1099511628211ULL;
+	h = (h ^ (uint64_t)t->state) * 1099511628211ULL;
+	h = (h ^ (uint64_t)(t->confirmed | t->round << 1)) * 1099511628211ULL;
+	/* Two results differ by who produced them. */
+	for (p = t->running_on; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
 }
 
 void
-antientropy_dirty(struct node *n)
+antientropy_changed(struct node *n, struct task *t)
 {
-	n->antientropy.digest_dirty = 1;
+	if (t->in_digest)
+		n->antientropy.digest ^= t->digest_part;
+	t->digest_part = digest_part(t);
+	t->in_digest = 1;
+	n->antientropy.digest ^= t->digest_part;
+}
+
+void
+antientropy_gone(struct node *n, struct task *t)
+{
+	if (t->in_digest)
+		n->antientropy.digest ^= t->digest_part;
+	t->in_digest = 0;
+}
+
+void
+antientropy_recount(struct node *n)
+{
+	struct task	*t;
+	size_t		 it = 0;
+
+	n->antientropy.digest = 0;
+	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+		t->in_digest = 0;
+		antientropy_changed(n, t);
+	}
 }
 
 void
@@ -117,35 +164,22 @@ antientropy_sync(struct node *n, int64_t now)
 	send_all(n, master);
 }
 
-/*
- * XOR of a hash of (uuid, version, state, confirmation, runner) over the map: equal
- * maps, equal digests.  Recomputed only after a change.
- */
 uint64_t
 node_digest(struct node *n)
+{
+	return n->antientropy.digest;
+}
+
+/* The digest from scratch, for the simulator to check the kept one. */
+uint64_t
+node_digest_recomputed(const struct node *n)
 {
 	const struct task	*t;
 	uint64_t		 d = 0;
 	size_t			 it = 0;
 
-	if (!n->antientropy.digest_dirty)
-		return n->antientropy.digest;
-	while ((t = taskmap_next(&n->map, &it)) != NULL) {
-		uint64_t h = 1469598103934665603ULL;
-		const char *p;
-		for (p = t->uuid; *p != '\0'; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		h = (h ^ t->ver) * 1099511628211ULL;
-		h = (h ^ (uint64_t)t->state) * 1099511628211ULL;
-		h = (h ^ (uint64_t)(t->confirmed | t->round << 1)) *
-		    1099511628211ULL;
-		/* Two results differ by who produced them. */
-		for (p = t->running_on; *p != '\0'; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		d ^= h;
-	}
-	n->antientropy.digest = d;
-	n->antientropy.digest_dirty = 0;
+	while ((t = taskmap_next(&n->map, &it)) != NULL)
+		d ^= digest_part(t);
 	return d;
 }
 

@@ -12,6 +12,7 @@
 
 struct node;
 struct peer_msg;
+struct task;
 
 /*
  * The whole map on its way to a peer, a chunk each housekeeping tick:
@@ -27,8 +28,7 @@ struct transfer {
 #define ANTIENTROPY_CHUNK	32	/* records a tick to each */
 
 struct antientropy {
-	uint64_t	 digest;	/* of the map, when !digest_dirty */
-	int		 digest_dirty;
+	uint64_t	 digest;	/* of the map, kept as tasks change */
 	int		 mismatches;	/* digests unlike the master's */
 	int64_t		 last_sync;
 	struct transfer	 xfer[ANTIENTROPY_TRANSFERS];
@@ -39,8 +39,12 @@ void	antientropy_init(struct node *);
 void	antientropy_free(struct node *);
 /* Every progress interval: the next chunk of each transfer. */
 void	antientropy_housekeeping(struct node *);
-/* The map changed: the digest is recomputed when next asked for. */
-void	antientropy_dirty(struct node *);
+/* t changed (or came into the map): its share of the digest anew. */
+void	antientropy_changed(struct node *, struct task *);
+/* t leaves the map. */
+void	antientropy_gone(struct node *, struct task *);
+/* Every task's share anew (after a restart changed them in place). */
+void	antientropy_recount(struct node *);
 /* Ask the master for the whole state, and tell it ours. */
 void	antientropy_sync(struct node *, int64_t now);
 void	antientropy_recv_heartbeat(struct node *, const struct peer_msg *,

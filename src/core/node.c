@@ -88,6 +88,7 @@ node_free(struct node *n)
 	outbox_free(&n->out);
 	peertab_free(n);
 	confirm_free(n);
+	runwatch_free(n);
 	retire_free(n);
 	antientropy_free(n);
 	free(n);
@@ -134,7 +135,7 @@ node_status(const struct node *n, struct node_status *st)
 	st->ntasks = taskmap_count(&n->map);
 	st->nready = readyq_len(&n->ready);
 	st->unacked = replicate_unacked(n);
-	st->duplicates = replicate_duplicates(n);
+	st->duplicates = runwatch_duplicates(n);
 	st->timer = n->tick.timer;
 }
 
@@ -286,7 +287,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		break;
 	case PEER_PROGRESS:
 		peertab_recv_progress(n, p, now);
-		replicate_recv_progress(n, m, now);
+		runwatch_recv_progress(n, m, now);
 		break;
 	case PEER_GET_TASK:
 		replicate_recv_get_task(n, m);
@@ -357,7 +358,7 @@ heartbeat(struct node *n, const char *volunteer, int64_t now)
 static void
 housekeeping(struct node *n, int64_t now)
 {
-	replicate_housekeeping(n, now);
+	runwatch_housekeeping(n, now);
 	peertab_sweep(n, now);
 	confirm_housekeeping(n, now);
 	retire_housekeeping(n, now);

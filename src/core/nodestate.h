@@ -15,8 +15,9 @@
  *   cascade.c    (none)     ready, bind, derive, end dependents, redo
  *   dequeue.c    dequeue    Algorithm 3.2: ranks, claims, hints, races
  *   election.c   election   Algorithm 3.1: candidacy, epochs, master
- *   replicate.c  replicate  records, merge, ENQUEUE/ACK, PROGRESS,
- *                           duplicates, failure detection of runs
+ *   replicate.c  replicate  records, merge, ENQUEUE/ACK, GET_TASK
+ *   runwatch.c   runwatch   the tasks Running or unacked: PROGRESS,
+ *                           failure detection of runs, duplicates
  *   confirm.c    confirm    votes on ends: one confirmed end per task
  *   antientropy.c antientropy  map digest, synchronising with the master
  *   peertab.c    peertab    the other nodes: table, index, liveness
@@ -37,6 +38,7 @@
 #include "readyq.h"
 #include "replicate.h"
 #include "retire.h"
+#include "runwatch.h"
 #include "run.h"
 #include "schedule.h"
 #include "taskmap.h"
@@ -64,6 +66,7 @@ struct node {
 	struct antientropy	   antientropy;
 	struct peertab		   peertab;
 	struct retire		   retire;
+	struct runwatch		   runwatch;
 	struct runs		   runs;
 };
 

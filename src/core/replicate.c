@@ -22,19 +22,14 @@ replicate_unacked(const struct node *n)
 	return n->replicate.nunacked;
 }
 
-uint64_t
-replicate_duplicates(const struct node *n)
-{
-	return n->replicate.duplicates;
-}
-
 void
-replicate_changed(struct node *n, const struct task *t)
+replicate_changed(struct node *n, struct task *t)
 {
-	antientropy_dirty(n);
+	antientropy_changed(n, t);
 	outbox_task(&n->out, ACT_JOURNAL, t->uuid);
 	node_notify(n, t);
 	retire_note(n, t);
+	runwatch_watch(n, t);
 }
 
 void
@@ -74,49 +69,23 @@ replicate_enqueue(struct node *n, struct task *t)
 	if (!node_is_master(n)) {
 		t->unacked = 1;
 		n->replicate.nunacked++;
+		runwatch_watch(n, t);
 	}
 }
 
 void
 replicate_became_master(struct node *n)
 {
-	struct task	*t;
-	size_t		 it = 0;
+	const char	(*w)[UUID_STRLEN + 1];
+	struct task	 *t;
+	size_t		  k, count;
 
-	while ((t = taskmap_next(&n->map, &it)) != NULL)
-		t->unacked = 0;
+	/* Every unacked task is watched. */
+	w = runwatch_watched(n, &count);
+	for (k = 0; k < count; k++)
+		if ((t = taskmap_find(&n->map, w[k])) != NULL)
+			t->unacked = 0;
 	n->replicate.nunacked = 0;
-}
-
-/*
- * A peer runs (or ran) a task we run too: the run started first stays,
- * ties to the lower name; the other stops.  Both nodes compare the same
- * two start stamps -- progress would not do: each knows only the other's
- * last report, and both runs could stay.  Returns 1 if ours stays.
- */
-static int
-resolve_duplicate(struct node *n, struct task *t, const char *other,
-    int other_progress, int64_t other_start, int64_t now)
-{
-	if (rules_run_beats(t->start_ms, n->cfg.name, other_start, other)) {
-		/* Ours stays: make every node believe it. */
-		outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} also runs on "
-		    "%s (%d%%); ours (%d%%) stays", t->uuid, other,
-		    other_progress, t->progress);
-		replicate_publish(n, t);
-		return 1;
-	}
-	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} also runs on %s "
-	    "(%d%%); ours (%d%%) stops", t->uuid, other, other_progress,
-	    t->progress);
-	n->replicate.duplicates++;
-	run_stop(n, t);
-	snprintf(t->running_on, sizeof t->running_on, "%s", other);
-	t->progress = other_progress;
-	t->start_ms = other_start;
-	t->heard_ms = now;
-	replicate_changed(n, t);
-	return 0;
 }
 
 /* Replace t by record r (same uuid), keeping what is local to us. */
@@ -124,6 +93,7 @@ static struct task *
 adopt(struct node *n, struct task *t, struct task *r)
 {
 	readyq_remove(&n->ready, t);
+	antientropy_gone(n, t);
 	taskmap_remove(&n->map, t->uuid);
 	r->run = t->run;
 	memcpy(r->run_error, t->run_error, sizeof r->run_error);
@@ -136,6 +106,7 @@ adopt(struct node *n, struct task *t, struct task *r)
 		task_free(r);
 		return NULL;
 	}
+	antientropy_changed(n, r);
 	return r;
 }
 
@@ -188,10 +159,10 @@ merge_own_run(struct node *n, struct task *t, struct task *r, int64_t now)
 		return;
 	if (r->state == TASK_RUNNING &&
 	    strcmp(r->running_on, n->cfg.name) != 0) {
-		if (resolve_duplicate(n, t, r->running_on, r->progress,
+		if (runwatch_resolve_duplicate(n, t, r->running_on, r->progress,
 		    r->start_ms, now)) {
 			t->ver = r->ver > t->ver ? r->ver : t->ver;
-			antientropy_dirty(n);
+			antientropy_changed(n, t);
 		}
 		return;
 	}
@@ -235,6 +206,8 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 			return;
 		}
 		retire_track(n, r);
+		runwatch_watch(n, r);
+		antientropy_changed(n, r);
 		node_log_task(n, VLOG_INFO, r, NULL);
 		cascade_derive(n, r, now);
 		if (proposal && (t = taskmap_find(&n->map, uuid)) != NULL)
@@ -267,6 +240,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 	}
 	if ((t = adopt(n, t, r)) == NULL)
 		return;
+	runwatch_watch(n, t);
 	outbox_log(&n->out, VLOG_DEBUG, "Task UUID{%s} State{%s} received "
 	    "from {%s}", t->uuid, task_state_name(t->state), m->sender);
 	if (t->state == TASK_TERMINATED || t->state == TASK_READY ||
@@ -312,63 +286,6 @@ replicate_recv_state(struct node *n, const struct peer_msg *m, int64_t now)
 	merge_record(n, m, now, uuid);
 }
 
-static void
-get_task(struct node *n, const char *peer, const char *uuid)
-{
-	struct peer_msg	m;
-
-	peer_msg_init(&m, PEER_GET_TASK);
-	snprintf(m.uuid, sizeof m.uuid, "%s", uuid);
-	outbox_peer(&n->out, peer, &m);
-}
-
-void
-replicate_recv_progress(struct node *n, const struct peer_msg *m,
-    int64_t now)
-{
-	struct task	*t = taskmap_find(&n->map, m->uuid);
-
-	if (t == NULL) {
-		if (election_master(n)[0] != '\0' && !node_is_master(n))
-			get_task(n, election_master(n), m->uuid);
-		return;
-	}
-	if (task_is_final(t->state)) {
-		/* The sender missed the end: tell it (it stops its run). */
-		if (now - t->replied_ms >= n->cfg.progress_interval_ms) {
-			t->replied_ms = now;
-			replicate_send(n, m->sender, PEER_STATE, t);
-		}
-		return;
-	}
-	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING) {
-		if (m->ver >= t->ver)
-			resolve_duplicate(n, t, m->sender, m->percent,
-			    m->timestamp, now);
-		return;
-	}
-	if (t->state != TASK_RUNNING ||
-	    strcmp(t->running_on, m->sender) != 0) {
-		/* We missed its STATE Running: believe the heartbeat. */
-		readyq_remove(&n->ready, t);
-		t->state = TASK_RUNNING;
-		snprintf(t->running_on, sizeof t->running_on, "%s",
-		    m->sender);
-		if (m->ver > t->ver)
-			t->ver = m->ver;
-		t->heard_ms = now;
-		t->progress = m->percent;
-		replicate_changed(n, t);
-		return;
-	}
-	t->heard_ms = now;
-	t->suspect = 0;
-	if (t->progress != m->percent) {
-		t->progress = m->percent;
-		node_notify(n, t);
-	}
-}
-
 void
 replicate_recv_get_task(struct node *n, const struct peer_msg *m)
 {
@@ -376,60 +293,4 @@ replicate_recv_get_task(struct node *n, const struct peer_msg *m)
 
 	if ((t = taskmap_find(&n->map, m->uuid)) != NULL)
 		replicate_send(n, m->sender, PEER_ENQUEUE, t);
-}
-
-/*
- * A remote run silent for failure_timeout_ms: first ask its runner and
- * the master (silence may be a result we missed), then give it back to
- * Ready.
- */
-static void
-detect_failure(struct node *n, struct task *t, int64_t now)
-{
-	const char	*master = election_master(n);
-
-	if (!t->suspect) {
-		t->suspect = 1;
-		t->heard_ms = now - n->cfg.failure_timeout_ms +
-		    2 * n->cfg.progress_interval_ms;
-		get_task(n, t->running_on, t->uuid);
-		if (master[0] != '\0' && !node_is_master(n) &&
-		    strcmp(master, t->running_on) != 0)
-			get_task(n, master, t->uuid);
-		return;
-	}
-	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s}: no progress "
-	    "from %s for %lld ms; back to Ready", t->uuid, t->exec,
-	    t->running_on, (long long)(now - t->heard_ms));
-	t->suspect = 0;
-	cascade_make_ready(n, t, now);
-	replicate_publish(n, t);
-}
-
-void
-replicate_housekeeping(struct node *n, int64_t now)
-{
-	struct task	*t;
-	struct peer_msg	 m;
-	size_t		 it = 0;
-	int		 resent = 0;
-
-	while ((t = taskmap_next(&n->map, &it)) != NULL) {
-		if (t->state == TASK_RUNNING && t->run == RUN_ACTIVE) {
-			peer_msg_init(&m, PEER_PROGRESS);
-			memcpy(m.uuid, t->uuid, sizeof m.uuid);
-			m.percent = t->progress;
-			m.ver = t->ver;
-			m.timestamp = t->start_ms;
-			outbox_peer(&n->out, NULL, &m);
-		} else if (t->state == TASK_RUNNING &&
-		    strcmp(t->running_on, n->cfg.name) != 0 &&
-		    now - t->heard_ms > n->cfg.failure_timeout_ms)
-			detect_failure(n, t, now);
-		if (t->unacked && election_master(n)[0] != '\0' &&
-		    resent < 64) {
-			replicate_send(n, NULL, PEER_ENQUEUE, t);
-			resent++;
-		}
-	}
 }

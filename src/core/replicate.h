@@ -16,13 +16,11 @@ struct task;
 
 struct replicate {
 	int		 nunacked;	/* ENQUEUEs the master has not acked */
-	uint64_t	 duplicates;	/* our runs stopped as duplicates */
 };
 
 int	replicate_unacked(const struct node *);
-uint64_t replicate_duplicates(const struct node *);
 /* The task changed: make it durable and tell its subscribers. */
-void	replicate_changed(struct node *, const struct task *);
+void	replicate_changed(struct node *, struct task *);
 /* An authoritative change of ours: version it and tell every node. */
 void	replicate_publish(struct node *, struct task *);
 /* The whole task as ENQUEUE or STATE, to peer or (NULL) to all. */
@@ -38,10 +36,6 @@ void	replicate_recv_enqueue_ack(struct node *, const struct peer_msg *);
 /* A STATE (or a VOTE: merged the same, but never answered). */
 void	replicate_recv_state(struct node *, const struct peer_msg *,
 	    int64_t now);
-void	replicate_recv_progress(struct node *, const struct peer_msg *,
-	    int64_t now);
 void	replicate_recv_get_task(struct node *, const struct peer_msg *);
-/* Every progress interval: our PROGRESS, silent runs, ENQUEUE resends. */
-void	replicate_housekeeping(struct node *, int64_t now);
 
 #endif

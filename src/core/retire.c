@@ -253,10 +253,10 @@ forget(struct node *n, struct task *t, int tomb, int64_t now)
 		tomb_add(&n->retire, t->uuid, now + n->cfg.retention_ms);
 	readyq_remove(&n->ready, t);
 	outbox_task(&n->out, ACT_FORGET, t->uuid);
+	antientropy_gone(n, t);
 	t = taskmap_remove(&n->map, t->uuid);
 	note_upstreams(n, t);		/* they may have waited for it */
 	task_free(t);
-	antientropy_dirty(n);
 }
 
 static void
@@ -272,8 +272,8 @@ retire_task(struct node *n, struct task *t, int64_t now)
 	    t->exec, task_state_name(t->state));
 	tomb_add(&n->retire, t->uuid, now + n->cfg.retention_ms);
 	readyq_remove(&n->ready, t);
+	antientropy_gone(n, t);
 	task_free(taskmap_remove(&n->map, t->uuid));
-	antientropy_dirty(n);
 	n->retire.retired++;
 }
 

@@ -285,14 +285,18 @@ node_restore(struct node *n, struct task *t)
 {
 	struct task	*old = taskmap_remove(&n->map, t->uuid);
 
+	if (old != NULL)
+		antientropy_gone(n, old);
 	task_free(old);
 	t->run = RUN_NONE;
-	antientropy_dirty(n);
+	t->in_digest = 0;
 	schedule_saw(n, t->submit_ms);
 	if (taskmap_insert(&n->map, t) == -1)
 		return -1;
+	antientropy_changed(n, t);
 	retire_track(n, t);
 	retire_note(n, t);
+	runwatch_watch(n, t);
 	return 0;
 }
 
@@ -312,7 +316,6 @@ node_recover(struct node *n, int64_t now)
 
 	if ((v = taskmap_sorted(&n->map, &count)) == NULL)
 		return;
-	antientropy_dirty(n);
 	for (i = 0; i < count; i++) {
 		struct task *t = v[i];
 		if (t->state == TASK_RUNNING &&
@@ -339,5 +342,6 @@ node_recover(struct node *n, int64_t now)
 			confirm_hold(n, v[i], now);	/* votes again */
 	}
 	free(v);
+	antientropy_recount(n);		/* Ready ones were changed in place */
 	retire_recover(n, now);
 }

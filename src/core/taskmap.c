@@ -174,35 +174,48 @@ by_slot(const void *a, const void *b)
 }
 
 struct task **
-taskmap_dependents(const struct taskmap *m, const char *up, size_t *count)
+taskmap_in_order(const struct taskmap *m, const char (*uuids)[UUID_STRLEN + 1],
+    size_t nu, size_t *count)
 {
-	const char	(*down)[UUID_STRLEN + 1];
 	struct slotted	 *s;
 	struct task	**v;
-	int		  nd, k, found;
-	size_t		  n = 0;
+	size_t		  k, n = 0, out = 0;
+	int		  found;
 
 	*count = 0;
-	if ((down = depindex_get(&m->deps, up, &nd)) == NULL || nd == 0)
+	if (nu == 0 || m->cap == 0)
 		return NULL;
-	if ((s = calloc(nd, sizeof *s)) == NULL ||
-	    (v = calloc(nd, sizeof *v)) == NULL) {
+	if ((s = calloc(nu, sizeof *s)) == NULL ||
+	    (v = calloc(nu, sizeof *v)) == NULL) {
 		free(s);
 		return NULL;
 	}
-	for (k = 0; k < nd; k++) {
-		size_t i = probe(m, down[k], &found);
+	for (k = 0; k < nu; k++) {
+		size_t i = probe(m, uuids[k], &found);
 		if (found) {
 			s[n].slot = i;
 			s[n++].t = m->slots[i];
 		}
 	}
 	qsort(s, n, sizeof *s, by_slot);
-	for (k = 0; (size_t)k < n; k++)
-		v[k] = s[k].t;
+	for (k = 0; k < n; k++)
+		if (k == 0 || s[k].slot != s[k - 1].slot)
+			v[out++] = s[k].t;
 	free(s);
-	*count = n;
+	*count = out;
 	return v;
+}
+
+struct task **
+taskmap_dependents(const struct taskmap *m, const char *up, size_t *count)
+{
+	const char	(*down)[UUID_STRLEN + 1];
+	int		  nd;
+
+	*count = 0;
+	if ((down = depindex_get(&m->deps, up, &nd)) == NULL)
+		return NULL;
+	return taskmap_in_order(m, down, (size_t)nd, count);
 }
 
 static int

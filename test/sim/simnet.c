@@ -1208,6 +1208,15 @@ sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 			}
 		}
 	}
+	/* The digest each node keeps as tasks change is its map's. */
+	for (i = 0; i < s->n; i++)
+		if (s->alive[i] && node_digest(s->nodes[i]) !=
+		    node_digest_recomputed(s->nodes[i]))
+			sim_violation(s, "%s: kept digest %016llx, map's %016llx",
+			    node_name(s->nodes[i]),
+			    (unsigned long long)node_digest(s->nodes[i]),
+			    (unsigned long long)node_digest_recomputed(
+			    s->nodes[i]));
 	/* One master; the same map and queue everywhere. */
 	if (sim_master_count(s, &master) != 1)
 		sim_violation(s, "%d masters once the network is calm",
