@@ -68,10 +68,12 @@ run_stop(struct node *n, struct task *t)
 void
 run_stop_all(struct node *n, int64_t now)
 {
-	struct task	*t;
-	size_t		 it = 0;
+	struct task	**v, *t;
+	size_t		  k, count;
 
-	while ((t = taskmap_next(&n->map, &it)) != NULL) {
+	v = runwatch_running(n, &count);
+	for (k = 0; k < count; k++) {
+		t = v[k];
 		if (t->run != RUN_ACTIVE || t->state != TASK_RUNNING)
 			continue;
 		outbox_log(&n->out, VLOG_NORMAL, "Task UUID{%s} name{%s} "
@@ -80,6 +82,7 @@ run_stop_all(struct node *n, int64_t now)
 		cascade_make_ready(n, t, now);
 		replicate_publish(n, t);
 	}
+	free(v);
 }
 
 void
@@ -102,14 +105,16 @@ suspendable(const struct node *n, const struct task *t)
 int
 node_suspendable(const struct node *n)
 {
-	const struct task	*t;
-	size_t			 it = 0;
-	int			 k = 0;
+	struct task	**v;
+	size_t		  i, count;
+	int		  k = 0;
 
 	if (n->runs.running == 0)
 		return 0;
-	while ((t = taskmap_next(&n->map, &it)) != NULL)
-		k += suspendable(n, t);
+	v = runwatch_running(n, &count);
+	for (i = 0; i < count; i++)
+		k += suspendable(n, v[i]);
+	free(v);
 	return k;
 }
 
@@ -123,11 +128,12 @@ node_suspendable(const struct node *n)
 void
 node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 {
-	struct task	*t;
-	size_t		 it = 0;
+	struct task	**v, *t;
+	size_t		  k, count = 0;
 
-	while (n->runs.running > 0 &&
-	    (t = taskmap_next(&n->map, &it)) != NULL) {
+	v = n->runs.running > 0 ? runwatch_running(n, &count) : NULL;
+	for (k = 0; k < count && n->runs.running > 0; k++) {
+		t = v[k];
 		if (!suspendable(n, t))
 			continue;
 		if (d->vacate && t->suspended) {
@@ -146,6 +152,7 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 			replicate_publish(n, t);
 		}
 	}
+	free(v);
 	node_set_volunteer(n, d->volunteer, d->name, now);
 }
 

@@ -32,6 +32,22 @@ runwatch_watch(struct node *n, const struct task *t)
 		uuidlist_add(&n->runwatch.watched, t->uuid);
 }
 
+struct task **
+runwatch_running(const struct node *n, size_t *count)
+{
+	const struct uuidlist *w = &n->runwatch.watched;
+	struct task	**v;
+	size_t		  k, kept = 0;
+
+	v = taskmap_in_order(&n->map, (const char (*)[UUID_STRLEN + 1])w->v,
+	    w->n, count);
+	for (k = 0; k < *count; k++)
+		if (v[k]->state == TASK_RUNNING)
+			v[kept++] = v[k];
+	*count = kept;
+	return v;
+}
+
 const char (*runwatch_watched(const struct node *n,
     size_t *count))[UUID_STRLEN + 1]
 {

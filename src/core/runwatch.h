@@ -29,6 +29,9 @@ void	runwatch_watch(struct node *, const struct task *);
 /* The uuids watched (a superset of the Running and unacked tasks). */
 const char (*runwatch_watched(const struct node *,
 	    size_t *count))[UUID_STRLEN + 1];
+/* The Running tasks, in map order (a walk of the whole map would meet
+ * them so); the caller frees the array. */
+struct task **runwatch_running(const struct node *, size_t *count);
 /*
  * A peer runs (or ran) a task we run too: the run started first stays,
  * ties to the lower name.  Returns 1 if ours stays.
