@@ -44,6 +44,7 @@ confirm_free(struct node *n)
 		task_free(n->confirm.v[i].best_other);
 	}
 	free(n->confirm.v);
+	uuidmap_free(&n->confirm.index);
 }
 
 static uint64_t
@@ -71,12 +72,10 @@ confirm_value(const struct task *t)
 static struct tally *
 find(struct node *n, const char *uuid)
 {
-	size_t	i;
+	int64_t	i;
 
-	for (i = 0; i < n->confirm.n; i++)
-		if (strcmp(n->confirm.v[i].uuid, uuid) == 0)
-			return &n->confirm.v[i];
-	return NULL;
+	return uuidmap_get(&n->confirm.index, uuid, &i) ? &n->confirm.v[i] :
+	    NULL;
 }
 
 /* The votes counted were of another round (or end): start over. */
@@ -107,6 +106,8 @@ hold(struct node *n, const struct task *t, int64_t now)
 			c->v = v;
 			c->cap = cap;
 		}
+		if (uuidmap_put(&c->index, t->uuid, (int64_t)c->n) == -1)
+			return NULL;
 		ty = &c->v[c->n++];
 		memset(ty, 0, sizeof *ty);
 		memcpy(ty->uuid, t->uuid, sizeof ty->uuid);
@@ -132,7 +133,12 @@ confirm_forget(struct node *n, const char *uuid)
 	if (ty == NULL)
 		return;
 	reset(ty, 0);
+	uuidmap_del(&n->confirm.index, uuid);
 	*ty = n->confirm.v[--n->confirm.n];
+	/* The last one moved into its place. */
+	if (ty != &n->confirm.v[n->confirm.n])
+		uuidmap_put(&n->confirm.index, ty->uuid,
+		    (int64_t)(ty - n->confirm.v));
 }
 
 /* A majority of the members: us and the peers that count. */

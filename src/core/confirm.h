@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "bounds.h"
+#include "uuidmap.h"
 
 struct node;
 struct task;
@@ -36,6 +37,7 @@ struct tally {
 struct confirm {
 	struct tally	*v;
 	size_t		 n, cap;
+	struct uuidmap	 index;		/* uuid -> its tally in v */
 };
 
 void	confirm_free(struct node *);

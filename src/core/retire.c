@@ -69,91 +69,22 @@ void
 retire_free(struct node *n)
 {
 	free(n->retire.heap);
-	free(n->retire.tombs);
+	uuidmap_free(&n->retire.tombs);
 	free(n->retire.ring);
 	memset(&n->retire, 0, sizeof n->retire);
 }
 
-/* ---- tombstones: linear probing, deletion by backward shift ---------- */
-
-static size_t
-tomb_slot(const struct retire *r, const char *uuid, int *found)
-{
-	size_t	mask = r->tcap - 1, i = task_hash(uuid) & mask;
-
-	while (r->tombs[i].uuid[0] != '\0' &&
-	    strcmp(r->tombs[i].uuid, uuid) != 0)
-		i = (i + 1) & mask;
-	*found = r->tombs[i].uuid[0] != '\0';
-	return i;
-}
+/* ---- tombstones: a set by uuid, and a ring in the order they expire -- */
 
 static int
 tomb_find(const struct retire *r, const char *uuid)
 {
-	int	found = 0;
-
-	if (r->tcap > 0)
-		tomb_slot(r, uuid, &found);
-	return found;
-}
-
-static int
-tomb_grow(struct retire *r)
-{
-	struct retire	bigger = *r;
-	size_t		i;
-	int		found;
-
-	bigger.tcap = r->tcap == 0 ? 64 : r->tcap * 2;
-	if ((bigger.tombs = calloc(bigger.tcap, sizeof *bigger.tombs)) == NULL)
-		return -1;
-	for (i = 0; i < r->tcap; i++)
-		if (r->tombs[i].uuid[0] != '\0')
-			bigger.tombs[tomb_slot(&bigger, r->tombs[i].uuid,
-			    &found)] = r->tombs[i];
-	free(r->tombs);
-	r->tombs = bigger.tombs;
-	r->tcap = bigger.tcap;
-	return 0;
-}
-
-static void
-tomb_del(struct retire *r, const char *uuid)
-{
-	size_t	mask = r->tcap - 1, i, j, k;
-	int	found;
-
-	i = tomb_slot(r, uuid, &found);
-	if (!found)
-		return;
-	r->tn--;
-	for (j = i;;) {
-		r->tombs[i].uuid[0] = '\0';
-		for (;;) {
-			j = (j + 1) & mask;
-			if (r->tombs[j].uuid[0] == '\0')
-				return;
-			k = task_hash(r->tombs[j].uuid) & mask;
-			/* j stays if its home k lies cyclically in (i, j]. */
-			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
-				continue;
-			break;
-		}
-		r->tombs[i] = r->tombs[j];
-		i = j;
-	}
+	return uuidmap_get(&r->tombs, uuid, NULL);
 }
 
 static void
 tomb_add(struct retire *r, const char *uuid, int64_t until)
 {
-	struct retire_tomb	*e;
-	int			 found;
-	size_t			 i;
-
-	if ((r->tn + 1) * 2 > r->tcap && tomb_grow(r) == -1)
-		return;
 	if (r->rn == r->rcap) {
 		size_t cap = r->rcap == 0 ? 64 : r->rcap * 2, k;
 		struct retire_tomb *v = malloc(cap * sizeof *v);
@@ -166,13 +97,11 @@ tomb_add(struct retire *r, const char *uuid, int64_t until)
 		r->rcap = cap;
 		r->rhead = 0;
 	}
-	i = tomb_slot(r, uuid, &found);
-	e = &r->tombs[i];
-	if (!found)
-		r->tn++;
-	memcpy(e->uuid, uuid, sizeof e->uuid);
-	e->until = until;
-	r->ring[(r->rhead + r->rn++) % r->rcap] = *e;
+	if (uuidmap_put(&r->tombs, uuid, until) == -1)
+		return;
+	memcpy(r->ring[(r->rhead + r->rn) % r->rcap].uuid, uuid,
+	    UUID_STRLEN + 1);
+	r->ring[(r->rhead + r->rn++) % r->rcap].until = until;
 }
 
 /* Forget the tombstones whose time is over: the oldest first. */
@@ -181,11 +110,11 @@ tomb_expire(struct retire *r, int64_t now)
 {
 	while (r->rn > 0 && r->ring[r->rhead].until <= now) {
 		struct retire_tomb *e = &r->ring[r->rhead];
-		int found;
-		size_t i = tomb_slot(r, e->uuid, &found);
-		/* Unless retired again since (a restart): a later entry. */
-		if (found && r->tombs[i].until == e->until)
-			tomb_del(r, e->uuid);
+		int64_t until;
+		/* Unless added again since: a later entry expires it. */
+		if (uuidmap_get(&r->tombs, e->uuid, &until) &&
+		    until == e->until)
+			uuidmap_del(&r->tombs, e->uuid);
 		r->rhead = (r->rhead + 1) % r->rcap;
 		r->rn--;
 	}

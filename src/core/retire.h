@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bounds.h"
+#include "uuidmap.h"
 
 struct node;
 struct task;
@@ -23,7 +24,7 @@ struct retire_due {
 
 /* A task that left: a late record of it is not taken in again. */
 struct retire_tomb {
-	char	uuid[UUID_STRLEN + 1];	/* "" free */
+	char	uuid[UUID_STRLEN + 1];
 	int64_t	until;
 };
 
@@ -32,8 +33,7 @@ struct retire {
 	size_t			 n, cap;
 	/* Tombstones, for one more retention period: a set by uuid, and
 	 * the same in the order they expire (a ring). */
-	struct retire_tomb	*tombs;
-	size_t			 tcap, tn;
+	struct uuidmap		 tombs;		/* uuid -> until */
 	struct retire_tomb	*ring;
 	size_t			 rhead, rn, rcap;
 	uint64_t		 retired;	/* tasks that left */

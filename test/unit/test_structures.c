@@ -7,6 +7,7 @@
 
 #include "readyq.h"
 #include "taskmap.h"
+#include "uuidmap.h"
 
 static struct task *
 mk(int k, int prio, int64_t submit)
@@ -131,6 +132,36 @@ test_taskmap_dependents(void **state)
 	assert_int_equal(n, 2);
 	free(v);
 	taskmap_free(&m);
+}
+
+/* Deletions shift the chains back: every other uuid is still found,
+ * through growth and reuse. */
+static void
+test_uuidmap(void **state)
+{
+	struct uuidmap	m = { 0 };
+	int64_t		v;
+	int		k;
+
+	for (k = 0; k < 3000; k++)
+		assert_int_equal(uuidmap_put(&m, uuid_n(k), k * 10), 0);
+	assert_int_equal(m.n, 3000);
+	for (k = 0; k < 3000; k += 2)
+		uuidmap_del(&m, uuid_n(k));
+	uuidmap_del(&m, uuid_n(0));		/* absent: nothing */
+	assert_int_equal(m.n, 1500);
+	for (k = 0; k < 3000; k++) {
+		int found = uuidmap_get(&m, uuid_n(k), &v);
+		assert_int_equal(found, k % 2);
+		if (found)
+			assert_int_equal(v, k * 10);
+	}
+	assert_int_equal(uuidmap_put(&m, uuid_n(1), 7), 0);	/* update */
+	assert_true(uuidmap_get(&m, uuid_n(1), &v));
+	assert_int_equal(v, 7);
+	assert_int_equal(m.n, 1500);
+	uuidmap_free(&m);
+	assert_false(uuidmap_get(&m, uuid_n(1), &v));
 }
 
 static void
@@ -324,6 +355,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_taskmap_many),
 		cmocka_unit_test(test_taskmap_dependents),
+		cmocka_unit_test(test_uuidmap),
 		cmocka_unit_test(test_readyq_order),
 		cmocka_unit_test(test_readyq_insertion_order_irrelevant),
 		cmocka_unit_test(test_names),
