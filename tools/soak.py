@@ -15,7 +15,11 @@ node, every task it was told SCHEDULED for:
   divergent  nodes disagree on its end (state or runner)
   wrongly bound  a result ran on inputs other than its upstream's outputs
   withdrawn  a subscriber was told it final, then something else
-  duplicate starts  runs beyond one per task that ran (target <= 5 %)
+  starts beyond one per task, split by why:
+    duplicates  two runs at once, one stopped by the duplicate rule
+                (target <= 5 % of the tasks that ran)
+    reruns      after the run's node was killed, paused or cut off, a
+                crashed attempt, a vacate: the run was lost, not doubled
 
 Exit status 1 if any of the first four is not 0.  Needs root (ip, nft).
 """
@@ -349,17 +353,26 @@ class Soak:
                 wrong.append((u, got, want,
                               [sorted(self.finals[up]) for up, _ in inputs],
                               [any_view.get(up, ("?",) * 6)[2] for up, _ in inputs]))
-        dup = starts - ran
+        extra = starts - ran
+        # A duplicate: two runs at once, the later one stopped by the
+        # duplicate rule (each node logs the stop of its own run).
+        acked = {u for u, _ in self.acked}
+        dup = sum(1 for node in self.nodes.values()
+                  for u in re.findall(r"Task UUID\{(\S+)\} also runs on \S+ "
+                                      r"\(\d+%\); ours \(\d+%\) stops", node.log())
+                  if u in acked)
         print("soak: %d minutes, %d hosts, seed %d; faults: %s" % (
             self.args.minutes, self.args.hosts, self.args.seed,
             ", ".join("%s %d" % kv for kv in sorted(self.faults.items()))))
         ends = collections.Counter(any_view[u][2] for u in uuids if u in any_view)
         print("soak: %d tasks acknowledged (%s)" % (
             len(uuids), ", ".join("%s %d" % kv for kv in sorted(ends.items()))))
-        print("soak: lost %d, divergent %d, wrongly bound %d, withdrawn %d, "
-              "duplicate starts %d (%.1f %% of %d tasks that ran)" % (
-                  len(lost), len(divergent), len(wrong), len(self.withdrawn),
-                  dup, 100.0 * dup / max(ran, 1), ran))
+        print("soak: lost %d, divergent %d, wrongly bound %d, withdrawn %d" % (
+                  len(lost), len(divergent), len(wrong), len(self.withdrawn)))
+        print("soak: %d tasks ran, %d starts beyond one: duplicates %d "
+              "(%.1f %%), reruns after a lost run %d (%.1f %%)" % (
+                  ran, extra, dup, 100.0 * dup / max(ran, 1), extra - dup,
+                  100.0 * (extra - dup) / max(ran, 1)))
         for u in lost[:5]:
             print("soak: lost %s: %s" % (u, {n: v.get(u, ("?",) * 6)[2]
                                              for n, v in views.items()}))
