@@ -63,7 +63,7 @@ SIM_SRC	= test/sim/simnet.c
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep \
+.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench-core \
 	layering \
 	install uninstall
 .DEFAULT_GOAL := all
@@ -77,6 +77,14 @@ $(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h $(CORE_LIB)
 
 sim: $(BUILD)/volery-sim
 	$(BUILD)/volery-sim -R
+
+# What a big map costs a tick and a message (a benchmark, not a test).
+$(BUILD)/bench-core: tools/bench_core.c $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) $(CORE_INC) $(LDFLAGS) $< -o $@ $(CORE_LIB) \
+	    $(CORE_LIBS)
+
+bench-core: $(BUILD)/bench-core
+	$(BUILD)/bench-core
 
 # The large sweep (a benchmark target, not in `make test`): thousands of
 # seeds per fault mix, bigger clusters.
@@ -177,12 +185,22 @@ FUZZ_EXTRA_fuzz_log = src/io/logsearch.c $(SHELL_INC)
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
 build/fuzz/fuzz_workflow: src/cli/wfload.c src/io/xmltext.c
 build/fuzz/fuzz_log: src/io/logsearch.c
-build/fuzz/%: test/fuzz/%.c $(CORE_SRC) | $(DEPS_OK)
+# The core is compiled once, instrumented, for all of them.
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(CORE_INC) -g -O1
+FUZZ_CORE_OBJ = $(CORE_SRC:src/%.c=build/fuzz/obj/%.o)
+build/fuzz/obj/%.o: src/%.c | $(DEPS_OK)
 	@tools/install-deps.sh clang:clang libclang-rt-dev
 	@mkdir -p $(@D)
-	clang -std=c11 -D_GNU_SOURCE $(CORE_INC) -g -O1 \
-	    -fsanitize=fuzzer,address,undefined $< $(CORE_SRC) \
-	    $(FUZZ_EXTRA_$*) -o $@ $(FUZZ_LIBS_$*) $(CORE_LIBS)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined \
+	    -MMD -MP -c $< -o $@
+build/fuzz/libcore.a: $(FUZZ_CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+build/fuzz/%: test/fuzz/%.c build/fuzz/libcore.a | $(DEPS_OK)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< \
+	    $(FUZZ_EXTRA_$*) -o $@ build/fuzz/libcore.a $(FUZZ_LIBS_$*) \
+	    $(CORE_LIBS)
+-include $(FUZZ_CORE_OBJ:.o=.d)
 
 fuzz: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do \

@@ -1,0 +1,131 @@
+/*
+ * bench_core.c -- what a big map costs the core, per tick and per
+ * message (make bench-core; not a test).  A node holds N finished tasks
+ * (restored, as after a week of work) and a few running on peers; it
+ * then takes T housekeeping ticks and T peer PROGRESS datagrams.  The
+ * work of a tick or a message should not grow with N.
+ *
+ *   build/bench-core [N...]      default: 1000 10000 100000
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "node.h"
+#include "peer.h"
+#include "task.h"
+#include "taskdesc.h"
+#include "wire.h"
+
+#define RUNNING	8	/* tasks running on a peer, heard from */
+#define TICKS	2000
+
+static double
+now_s(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const char *
+uuid_n(int k)
+{
+	static char	buf[UUID_STRLEN + 1];
+
+	snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012d", k);
+	return buf;
+}
+
+static struct task *
+finished(int k, int64_t at)
+{
+	struct task	*t = task_new(uuid_n(k), "job", 0);
+	char		*outs[1] = { "out-1" };
+
+	t->state = k < RUNNING ? TASK_RUNNING : TASK_TERMINATED;
+	t->confirmed = k >= RUNNING;
+	t->round = 1;
+	t->ver = 3;
+	t->submit_ms = at - 60000;
+	t->end_ms = k < RUNNING ? -1 : at - 1000;
+	snprintf(t->scheduled_by, sizeof t->scheduled_by, "peer");
+	snprintf(t->running_on, sizeof t->running_on, "peer");
+	if (k >= RUNNING)
+		task_set_outputs(t, outs, 1);
+	return t;
+}
+
+static void
+bench(int ntasks)
+{
+	struct taskdesc_set	 set;
+	struct taskdesc		 d;
+	struct node_config	 cfg;
+	struct node		*n;
+	struct peer_msg		*m = malloc(sizeof *m);
+	char			 text[512], err[128];
+	int64_t			 t0 = 1700000000000LL, now;
+	double			 a, b, c;
+	int			 k, hl;
+
+	memset(&set, 0, sizeof set);
+	memset(&d, 0, sizeof d);
+	snprintf(d.name, sizeof d.name, "job");
+	snprintf(d.type, sizeof d.type, "job");
+	d.noutputs = 1;
+	taskdesc_add(&set, &d);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "bench");
+	n = node_new(&cfg, &set);
+	for (k = 0; k < ntasks; k++)
+		node_restore(n, finished(k, t0));
+	node_recover(n, t0);
+	node_start(n, t0);
+	outbox_clear(node_outbox(n));
+
+	/* Ticks, each at the housekeeping interval. */
+	now = t0;
+	a = now_s();
+	for (k = 0; k < TICKS; k++) {
+		now += cfg.progress_interval_ms;
+		node_tick(n, now);
+		outbox_clear(node_outbox(n));
+	}
+	b = now_s();
+	/* PROGRESS from the peer running the first tasks. */
+	for (k = 0; k < TICKS; k++) {
+		hl = peer_header(text, sizeof text, "bench", "peer", 1, 7000);
+		snprintf(text + hl, sizeof text - hl, "PROGRESS %s %d 3 %lld",
+		    uuid_n(k % RUNNING), k % 100, (long long)(t0 - 5000));
+		if (peer_parse(text, strlen(text), m, err, sizeof err) == -1) {
+			fprintf(stderr, "bench: %s\n", err);
+			exit(1);
+		}
+		node_peer_msg(n, m, "10.0.0.2:7000", now + k);
+		outbox_clear(node_outbox(n));
+	}
+	c = now_s();
+	printf("%8d tasks: %8.2f us a tick, %8.2f us a PROGRESS\n", ntasks,
+	    (b - a) / TICKS * 1e6, (c - b) / TICKS * 1e6);
+	node_free(n);
+	taskdesc_clear(&set);
+	free(m);
+}
+
+int
+main(int argc, char **argv)
+{
+	int	i;
+
+	if (argc < 2) {
+		bench(1000);
+		bench(10000);
+		bench(100000);
+	}
+	for (i = 1; i < argc; i++)
+		bench(atoi(argv[i]));
+	return 0;
+}
