@@ -43,24 +43,26 @@ watch_progress(struct watched *v, int n, const char *line)
 	return -1;
 }
 
-int
-watch_names(struct conn *c, struct watched *v, int n, char *err,
-    size_t errlen)
+/* Fill the names of v from the TASK lines answering request. */
+static int
+names_from(struct conn *c, const char *request, struct watched *v, int n,
+    char *err, size_t errlen)
 {
 	char	line[CLIENT_LINE_MAX + 1], uuid[64], exec[64];
 	int	rc, i;
 
-	if (conn_send(c, "TASKS\n", err, errlen) == -1)
+	if (conn_send(c, request, err, errlen) == -1)
 		return -1;
 	for (;;) {
 		rc = conn_line(c, line, sizeof line, 10000, err, errlen);
 		if (rc <= 0) {
 			if (rc == 0)
-				snprintf(err, errlen, "no reply to TASKS");
+				snprintf(err, errlen, "no reply to %.*s",
+				    (int)strcspn(request, "\n"), request);
 			return -1;
 		}
 		if (strcmp(line, ".") == 0)
-			break;
+			return 0;
 		if (strncmp(line, "ERROR", 5) == 0) {
 			snprintf(err, errlen, "%s", line);
 			return -1;
@@ -72,6 +74,23 @@ watch_names(struct conn *c, struct watched *v, int n, char *err,
 				snprintf(v[i].exec, sizeof v[i].exec, "%s",
 				    exec);
 	}
+}
+
+/* The names of the tasks: from the map, else from the history (a task
+ * that finished longer ago than the retention period). */
+int
+watch_names(struct conn *c, struct watched *v, int n, char *err,
+    size_t errlen)
+{
+	int	i, missing = 0;
+
+	if (names_from(c, "TASKS\n", v, n, err, errlen) == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		missing += v[i].exec[0] == '\0';
+	if (missing > 0 &&
+	    names_from(c, "HISTORY\n", v, n, err, errlen) == -1)
+		return -1;
 	for (i = 0; i < n; i++)
 		if (v[i].exec[0] == '\0') {
 			snprintf(err, errlen, "unknown task %s", v[i].p.uuid);

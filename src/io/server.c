@@ -307,25 +307,50 @@ do_schedule(struct client *c, const struct client_req *req)
 	carry_out();
 }
 
+/* uuid's record in the history (v, n: history_read's), or NULL. */
+static const struct task *
+history_lookup(struct task *const *v, size_t n, const char *uuid)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i]->uuid, uuid) == 0)
+			return v[i];
+	return NULL;
+}
+
+/*
+ * SUBSCRIBE: where each task stands now, then its changes.  A task that
+ * left the map for the history is told as it ended there.
+ */
 static void
 do_subscribe(struct client *c, const struct client_req *req)
 {
-	char	line[CLIENT_LINE_MAX + 512];
-	size_t	off;
-	int	i;
+	const struct task	*t[SUBSCRIBE_MAX];
+	struct task		**hist = NULL;
+	char			  line[CLIENT_LINE_MAX + 512];
+	size_t			  off, nhist = 0, k;
+	int			  i, read_history = 0;
 
 	for (i = 0; i < req->nuuid; i++) {
-		if (node_find(srv.core, req->uuid[i]) == NULL) {
+		if ((t[i] = node_find(srv.core, req->uuid[i])) != NULL)
+			continue;
+		if (!read_history) {
+			hist = history_read(&nhist);
+			read_history = 1;
+		}
+		if ((t[i] = history_lookup(hist, nhist, req->uuid[i])) ==
+		    NULL) {
 			client_replyf(c, "ERROR unknown task %s\n",
 			    req->uuid[i]);
-			return;
+			goto done;
 		}
 	}
 	off = snprintf(line, sizeof line, "SUBSCRIBED");
 	for (i = 0; i < req->nuuid; i++) {
 		if (client_subscribe(c, req->uuid[i]) == -1) {
 			client_replyf(c, "ERROR out of memory\n");
-			return;
+			goto done;
 		}
 		if (off + UUID_STRLEN + 3 < sizeof line)
 			off += snprintf(line + off, sizeof line - off, " %s",
@@ -335,10 +360,13 @@ do_subscribe(struct client *c, const struct client_req *req)
 	client_reply(c, 0, line);
 	/* Where each task stands now, so a late subscriber misses nothing. */
 	for (i = 0; i < req->nuuid; i++) {
-		wire_progress_line(node_find(srv.core, req->uuid[i]), line,
-		    sizeof line);
+		wire_progress_line(t[i], line, sizeof line);
 		client_reply(c, 0, line);
 	}
+done:
+	for (k = 0; k < nhist; k++)
+		task_free(hist[k]);
+	free(hist);
 }
 
 static void

@@ -367,6 +367,11 @@ class Retention(unittest.TestCase):
                             "--history"], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertTrue(all(u in r.stdout for u in wf), r.stdout)
+        # Watching a retired task tells how it ended.
+        r = subprocess.run([VOLERY, "-H", "127.0.0.1:%d" % node.port, "watch",
+                            wf[3]], capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("1 of 1 terminated", r.stdout)
         c.close()
         # A restart (the journal may still hold them): gone from the map,
         # each once in the history.
