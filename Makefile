@@ -110,11 +110,11 @@ simsweep: $(BUILD)/volery-sim
 # Replayed failing seeds, a short sweep, and the kept event traces of
 # fixed seeds (a refactor must leave them byte-identical): part of
 # `make test`.  `make simtraces` records the traces anew, on purpose.
-# Under the sanitizers (make check) a sixth of the sweep, and no
+# Under the sanitizers (make check) a tenth of the sweep, and no
 # traces: the plain build compares those, byte for byte.
 simtest: $(BUILD)/volery-sim
 	@tools/install-deps.sh xz:xz-utils
-	@tools/sim-regress.sh $(BUILD)/volery-sim $(if $(SANITIZE),6,1)
+	@tools/sim-regress.sh $(BUILD)/volery-sim $(if $(SANITIZE),10,1)
 	$(if $(SANITIZE),,@tools/sim-traces.sh $(BUILD)/volery-sim)
 
 simtraces: $(BUILD)/volery-sim

@@ -6,7 +6,7 @@
 # usage: tools/sim-regress.sh [volery-sim] [divisor]
 # The divisor shortens the sweep: under the sanitizers (make check) the
 # simulator is five times slower, and its job there is memory errors,
-# which the regressions and a sixth of the seeds find as well.
+# which the regressions and a tenth of the seeds find as well.
 set -u
 sim=${1:-build/volery-sim}
 div=${2:-1}
