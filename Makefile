@@ -100,7 +100,7 @@ simsweep: $(BUILD)/volery-sim
 	    "-n 7 -T 300 -l 10 -d 20 -j 50 -Y 3 -K 2000 -C 2 -X 3" \
 	    "-n 9 -k 10 -T 300 -Q 32 -G -M 2 -P 2 -l 5 -X 2 -O 10" \
 	    "-n 6 -w bag -t 60 -l 20 -C 3 -P 2 -X 3 -O 20" \
-	    "-n 5 -k 16 -T 300 -W 4000 -A test/sim/away.trace -l 10 -X 2" \
+	    "-n 5 -k 16 -T 300 -W 5000 -A test/sim/away.trace -l 10 -X 2" \
 	    "-n 5 -k 30 -T 300 -l 20 -d 10 -j 30 -C 3 -c 30 -P 2 -X 4 -W 10000" \
 	    "-n 3 -k 4 -T 200 -l 30 -d 20 -j 80 -P 3 -C 2 -c 30 -B 3 -X 3 -K 1000"; do \
 	    echo "volery-sim $$f:"; \
