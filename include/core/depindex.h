@@ -8,18 +8,18 @@
 #include <stddef.h>
 
 #include "bounds.h"
+#include "uuidlist.h"
+#include "uuidmap.h"
 
 struct dep_entry {
-	char	  up[UUID_STRLEN + 1];	/* "" free, "\1" removed */
-	char	(*down)[UUID_STRLEN + 1];
-	int	  n, cap;
+	char		 up[UUID_STRLEN + 1];
+	struct uuidlist	 down;
 };
 
 struct depindex {
-	struct dep_entry	*slots;
-	size_t			 cap;	/* power of two, or 0 */
-	size_t			 n;	/* upstreams with dependents */
-	size_t			 used;	/* live + removed slots */
+	struct dep_entry	*v;	/* upstreams with dependents */
+	size_t			 n, cap;
+	struct uuidmap		 index;	/* up -> its entry in v */
 };
 
 /* Note that down depends on up (once, however many inputs). */
