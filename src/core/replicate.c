@@ -106,8 +106,7 @@ adopt(struct node *n, struct task *t, struct task *r)
 		task_free(r);
 		return NULL;
 	}
-	antientropy_changed(n, r);
-	return r;
+	return r;	/* cascade_derive counts it (replicate_changed) */
 }
 
 /*
@@ -206,8 +205,6 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 			return;
 		}
 		retire_track(n, r);
-		runwatch_watch(n, r);
-		antientropy_changed(n, r);
 		node_log_task(n, VLOG_INFO, r, NULL);
 		cascade_derive(n, r, now);
 		if (proposal && (t = taskmap_find(&n->map, uuid)) != NULL)
@@ -240,7 +237,6 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 	}
 	if ((t = adopt(n, t, r)) == NULL)
 		return;
-	runwatch_watch(n, t);
 	outbox_log(&n->out, VLOG_DEBUG, "Task UUID{%s} State{%s} received "
 	    "from {%s}", t->uuid, task_state_name(t->state), m->sender);
 	if (t->state == TASK_TERMINATED || t->state == TASK_READY ||
