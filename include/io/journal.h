@@ -27,6 +27,11 @@ void	journal_after_commit(journal_done_cb *, void *);
 int	journal_pending(void);
 int	journal_commit(void);
 size_t	journal_records(void);
+/* The journal's file primitives, which the history shares: append to a
+ * growing buffer; write all of it (-1, errno set). */
+int	journal_buf_add(char **, size_t *len, size_t *cap, const char *,
+	    size_t);
+int	journal_write_all(int fd, const char *, size_t);
 /* A whole file in memory (the journal, the history); NULL, errno set. */
 char	*journal_read_file(const char *path, size_t *len);	/* appended since the last rewrite */
 int	journal_lost(void);	/* a commit failed: rewrite everything */

@@ -60,40 +60,19 @@ history_append(const char *uuid, const char *record)
 		    "not kept", uuid);
 		return;
 	}
-	if (h.len + flen > h.cap) {
-		size_t cap = h.cap == 0 ? 65536 : h.cap;
-		char *buf;
-		while (h.len + flen > cap)
-			cap *= 2;
-		if ((buf = realloc(h.buf, cap)) == NULL) {
-			log_msg(VLOG_ERROR, "history: out of memory; task %s "
-			    "not kept", uuid);
-			return;
-		}
-		h.buf = buf;
-		h.cap = cap;
-	}
-	memcpy(h.buf + h.len, framed, flen);
-	h.len += flen;
+	if (journal_buf_add(&h.buf, &h.len, &h.cap, framed, flen) == -1)
+		log_msg(VLOG_ERROR, "history: out of memory; task %s not kept",
+		    uuid);
 }
 
 int
 history_commit(void)
 {
-	size_t	off = 0;
-
-	while (off < h.len) {
-		ssize_t n = h.fd == -1 ? -1 :
-		    write(h.fd, h.buf + off, h.len - off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += n;
-	}
-	if (off < h.len || (h.len > 0 && fdatasync(h.fd) == -1)) {
+	if (h.len > 0 && (h.fd == -1 ||
+	    journal_write_all(h.fd, h.buf, h.len) == -1 ||
+	    fdatasync(h.fd) == -1)) {
 		log_msg(VLOG_ERROR, "history %s: %s; %zu bytes not kept",
-		    h.path, strerror(errno), h.len - off);
+		    h.path, h.fd == -1 ? "not open" : strerror(errno), h.len);
 		h.len = 0;
 		return -1;
 	}

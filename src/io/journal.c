@@ -154,6 +154,25 @@ journal_load(journal_load_cb *cb, void *arg)
 	return (int)scan.loaded;
 }
 
+int
+journal_buf_add(char **buf, size_t *len, size_t *cap, const char *bytes,
+    size_t n)
+{
+	if (*len + n > *cap) {
+		size_t ncap = *cap == 0 ? 65536 : *cap;
+		char *nbuf;
+		while (*len + n > ncap)
+			ncap *= 2;
+		if ((nbuf = realloc(*buf, ncap)) == NULL)
+			return -1;
+		*buf = nbuf;
+		*cap = ncap;
+	}
+	memcpy(*buf + *len, bytes, n);
+	*len += n;
+	return 0;
+}
+
 static int
 append_framed(char **buf, size_t *len, size_t *cap, const struct task *t)
 {
@@ -165,19 +184,7 @@ append_framed(char **buf, size_t *len, size_t *cap, const struct task *t)
 		    t->uuid);
 		return -1;
 	}
-	if (*len + flen > *cap) {
-		size_t ncap = *cap == 0 ? 65536 : *cap;
-		char *nbuf;
-		while (*len + flen > ncap)
-			ncap *= 2;
-		if ((nbuf = realloc(*buf, ncap)) == NULL)
-			return -1;
-		*buf = nbuf;
-		*cap = ncap;
-	}
-	memcpy(*buf + *len, framed, flen);
-	*len += flen;
-	return 0;
+	return journal_buf_add(buf, len, cap, framed, flen);
 }
 
 void
@@ -211,8 +218,8 @@ journal_pending(void)
 	return j.len > 0 || j.nwait > 0;
 }
 
-static int
-write_all(int fd, const char *p, size_t len)
+int
+journal_write_all(int fd, const char *p, size_t len)
 {
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
@@ -235,7 +242,7 @@ journal_commit(void)
 	int		 ok = 1;
 
 	if (j.len > 0) {
-		if (j.fd == -1 || write_all(j.fd, j.buf, j.len) == -1 ||
+		if (j.fd == -1 || journal_write_all(j.fd, j.buf, j.len) == -1 ||
 		    fdatasync(j.fd) == -1) {
 			log_msg(VLOG_ERROR, "journal %s: %s; %zu bytes not "
 			    "written", j.path, strerror(errno), j.len);
@@ -276,7 +283,7 @@ journal_rewrite(struct task *const *tasks, size_t n)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd == -1)
 		goto fail_buf;
-	if (write_all(fd, buf, len) == -1 || fsync(fd) == -1 ||
+	if (journal_write_all(fd, buf, len) == -1 || fsync(fd) == -1 ||
 	    rename(tmp, j.path) == -1) {
 		close(fd);
 		unlink(tmp);
