@@ -32,8 +32,10 @@ runwatch_watch(struct node *n, const struct task *t)
 		uuidlist_add(&n->runwatch.watched, t->uuid);
 }
 
-struct task **
-runwatch_running(const struct node *n, size_t *count)
+/* The watched tasks still Running (or, unless running_only, unacked),
+ * in map order: as a walk of the whole map would meet them. */
+static struct task **
+watched_where(const struct node *n, int running_only, size_t *count)
 {
 	const struct uuidlist *w = &n->runwatch.watched;
 	struct task	**v;
@@ -42,10 +44,17 @@ runwatch_running(const struct node *n, size_t *count)
 	v = taskmap_in_order(&n->map, (const char (*)[UUID_STRLEN + 1])w->v,
 	    w->n, count);
 	for (k = 0; k < *count; k++)
-		if (v[k]->state == TASK_RUNNING)
+		if (v[k]->state == TASK_RUNNING ||
+		    (!running_only && v[k]->unacked))
 			v[kept++] = v[k];
 	*count = kept;
 	return v;
+}
+
+struct task **
+runwatch_running(const struct node *n, size_t *count)
+{
+	return watched_where(n, 1, count);
 }
 
 const char (*runwatch_watched(const struct node *n,
@@ -171,28 +180,19 @@ detect_failure(struct node *n, struct task *t, int64_t now)
 	replicate_publish(n, t);
 }
 
-/*
- * The watched tasks still Running or unacked, in map order (as a walk
- * of the whole map would meet them); the others leave the list.
- */
+/* The tasks housekeeping looks at; the others leave the list. */
 static struct task **
 watched_in_order(struct node *n, size_t *count)
 {
 	struct uuidlist	 *w = &n->runwatch.watched;
 	struct task	**v;
-	size_t		  k, kept = 0;
+	size_t		  k;
 
-	v = taskmap_in_order(&n->map, (const char (*)[UUID_STRLEN + 1])w->v,
-	    w->n, count);
-	if (v == NULL)
+	if ((v = watched_where(n, 0, count)) == NULL)
 		return NULL;	/* none there (pruned later), or no memory */
 	w->n = 0;
 	for (k = 0; k < *count; k++)
-		if (v[k]->state == TASK_RUNNING || v[k]->unacked) {
-			v[kept++] = v[k];
-			uuidlist_add(w, v[k]->uuid);
-		}
-	*count = kept;
+		uuidlist_add(w, v[k]->uuid);
 	return v;
 }
 
