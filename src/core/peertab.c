@@ -1,7 +1,6 @@
 /*
  * peertab.c -- what this node knows of the others: a table of struct
- * peer (peers are never removed), indexed by name in an open-addressing
- * hash; who is alive; who is a member (counted in the majority that
+ * peer (peers are never removed), indexed by name (nameidx.c); who is alive; who is a member (counted in the majority that
  * confirms a task's end); and our rank among the nodes that can take a
  * task.
  */
@@ -16,7 +15,7 @@ void
 peertab_free(struct node *n)
 {
 	free(n->peertab.v);
-	free(n->peertab.slots);
+	nameidx_free(&n->peertab.idx);
 }
 
 static void
@@ -32,48 +31,18 @@ set_member(struct node *n, struct peer *p, int member)
 		    "(%d members now)", p->name, n->peertab.nmembers + 1);
 }
 
+static const char *
+peer_name(const void *ctx, size_t i)
+{
+	return ((const struct peertab *)ctx)->v[i].name;
+}
+
 static struct peer *
 find(const struct peertab *pt, const char *name)
 {
-	size_t	i;
+	int	i = nameidx_find(&pt->idx, name);
 
-	if (pt->cap == 0)
-		return NULL;
-	for (i = task_hash(name) & (pt->cap - 1); pt->slots[i] >= 0;
-	    i = (i + 1) & (pt->cap - 1))
-		if (strcmp(pt->v[pt->slots[i]].name, name) == 0)
-			return &pt->v[pt->slots[i]];
-	return NULL;
-}
-
-/* Index v[n - 1] by name. */
-static int
-index_add(struct peertab *pt)
-{
-	size_t	i, k;
-
-	if ((pt->n + 1) * 2 > pt->cap) {
-		size_t cap = pt->cap == 0 ? 64 : pt->cap * 2;
-		int *slots = malloc(cap * sizeof *slots);
-		if (slots == NULL)
-			return -1;
-		for (i = 0; i < cap; i++)
-			slots[i] = -1;
-		free(pt->slots);
-		pt->slots = slots;
-		pt->cap = cap;
-		for (k = 0; k + 1 < pt->n; k++) {
-			for (i = task_hash(pt->v[k].name) & (cap - 1);
-			    slots[i] >= 0; i = (i + 1) & (cap - 1))
-				;
-			slots[i] = (int)k;
-		}
-	}
-	for (i = task_hash(pt->v[pt->n - 1].name) & (pt->cap - 1);
-	    pt->slots[i] >= 0; i = (i + 1) & (pt->cap - 1))
-		;
-	pt->slots[i] = (int)pt->n - 1;
-	return 0;
+	return i < 0 ? NULL : &pt->v[i];
 }
 
 struct peer *
@@ -91,7 +60,9 @@ peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
 		p = &pt->v[pt->n++];
 		memset(p, 0, sizeof *p);
 		snprintf(p->name, sizeof p->name, "%s", m->sender);
-		if (index_add(pt) == -1) {
+		pt->idx.name = peer_name;
+		pt->idx.ctx = pt;
+		if (nameidx_add(&pt->idx, pt->n) == -1) {
 			pt->n--;
 			return NULL;
 		}

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nameidx.h"
+
 struct node;
 struct peer;
 struct peer_msg;
@@ -16,8 +18,7 @@ struct peer_msg;
 struct peertab {
 	struct peer	*v;
 	size_t		 n;
-	int		*slots;		/* hash of names -> index */
-	size_t		 cap;		/* power of two */
+	struct nameidx	 idx;		/* v by name */
 	int		 nlive;		/* peers alive */
 	int		 idle_rank;	/* among idle nodes, by name */
 	int		 idle_dirty;	/* idle_rank to recompute */
