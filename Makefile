@@ -17,9 +17,10 @@ SANITIZE ?=
 PYTHON	?= python3
 FUZZ_SECONDS ?= 5
 
-PKGS	= libevent uuid libxml-2.0 libpcre2-8 zlib
-# What the core itself links with: zlib's crc32() (record frames).
-CORE_LIBS = -lz
+PKGS	= libevent uuid libxml-2.0 libpcre2-8 zlib libsodium
+# What the core itself links with: zlib's crc32() (record frames) and
+# libsodium's AEAD (sealed datagrams, src/wire/seal.c).
+CORE_LIBS = -lz -lsodium
 # Recursive (=) so pkg-config runs after the packages are installed.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
@@ -101,6 +102,8 @@ simsweep: $(BUILD)/volery-sim
 	    "-n 9 -k 10 -T 300 -Q 32 -G -M 2 -P 2 -l 5 -X 2 -O 10" \
 	    "-n 6 -w bag -t 60 -l 20 -C 3 -P 2 -X 3 -O 20" \
 	    "-n 5 -k 16 -T 300 -W 5000 -A test/sim/away.trace -l 10 -X 2" \
+	    "-U -n 5 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2" \
+	    "-n 5 -l 10 -j 5 -c 10 -C 4 -P 2 -B 2 -Z 30" \
 	    "-n 5 -k 30 -T 300 -l 20 -d 10 -j 30 -C 3 -c 30 -P 2 -X 4 -W 10000" \
 	    "-n 3 -k 4 -T 200 -l 30 -d 20 -j 80 -P 3 -C 2 -c 30 -B 3 -X 3 -K 1000"; do \
 	    echo "volery-sim $$f:"; \

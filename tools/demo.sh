@@ -26,6 +26,8 @@ cleanup() {
 trap cleanup EXIT
 
 echo "<parameters><duration_ms>$ms</duration_ms></parameters>" > "$dir/params.xml"
+# One cluster key for the three (what an admin does once per pool).
+"$top/volery" keygen "$dir/cluster.key" >/dev/null
 for i in 0 1 2; do
 	n=${names[$i]}
 	mkdir -p "$dir/$n"
@@ -38,6 +40,7 @@ for i in 0 1 2; do
   <broadcast>127.255.255.255</broadcast>
   <tasks_dir>$top/tasks</tasks_dir>
   <mode>dedicated</mode>
+  <keyring><key>$dir/cluster.key</key></keyring>
 </server>
 XML
 	"$top/volery" serve -c "$dir/$n/volery.conf.xml" 2> "$dir/$n/console.log" &

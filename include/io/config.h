@@ -10,6 +10,7 @@
 
 #include "bounds.h"
 #include "outbox.h"
+#include "seal.h"
 #include "volunteer.h"
 
 #define IDLE_COMMAND_MAX 1024
@@ -46,6 +47,12 @@ struct config {
 	int		resume_idle_s;
 	int		vacate_after_s;
 	char		idle_command[IDLE_COMMAND_MAX + 1];	/* "" none */
+
+	/* Security: the cluster keys (keys[0] seals), or insecure. */
+	int		nkeys;
+	char		keys[KEYRING_MAX][PATH_MAX];
+	int		insecure;
+	int		max_peers;	/* senders remembered, at most */
 	int		cancel_grace_ms;
 	int		max_attempts;
 	int		ageing_s;

@@ -11,6 +11,7 @@
 
 struct event_base;
 struct peer_msg;
+struct keyring;
 
 /* A parsed datagram of our cluster from another node, its source. */
 typedef void peers_recv_fn(const struct peer_msg *, const char *addr);
@@ -21,14 +22,21 @@ struct peers_opts {
 	uint64_t	 incarnation;
 	int		 port;		/* shared, for broadcasts */
 	const char	*broadcast;	/* address to broadcast to */
+	const struct keyring *ring;	/* n == 0: <insecure/> */
+	int		 max_senders;	/* names remembered (guard.h) */
+	int64_t		 bind_ms;	/* a name moves after this silence */
 };
 
 int	peers_open(struct event_base *, const struct peers_opts *,
 	    peers_recv_fn *, char *err, size_t errlen);
 void	peers_close(void);
 void	peers_broadcast(const char *body);
-/* addr is "a.b.c.d:port" as passed to the receive function. */
-void	peers_unicast(const char *addr, const char *body);
+/* To the node called name at addr ("a.b.c.d:port", as passed to the
+ * receive function); the seal binds it to that name. */
+void	peers_unicast(const char *name, const char *addr, const char *body);
 int	peers_reply_port(void);
+/* Datagrams dropped so far, by reason, with the last one's source. */
+void	peers_each_rejected(void (*)(const char *why, uint64_t count,
+	    const char *last_from, void *), void *);
 
 #endif

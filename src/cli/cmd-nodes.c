@@ -2,6 +2,7 @@
  * cmd-nodes.c -- `volery nodes`: the nodes a node knows, as a table.
  */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -11,8 +12,15 @@ static void
 row(const char *line, void *arg)
 {
 	char	f[6][80];
-	int	*count = arg;
+	int	*count = arg, why = 0;
 
+	/* REJECTED count last-source why... (after the NODE lines) */
+	if (strncmp(line, "REJECTED ", 9) == 0 &&
+	    sscanf(line, "REJECTED %79s %79s %n", f[0], f[1], &why) == 2) {
+		printf("rejected datagrams: %s %s (the last from %s)\n", f[0],
+		    line + why, f[1]);
+		return;
+	}
 	/* NODE name address master|peer state free/slots reputation */
 	if (sscanf(line, "NODE %79s %79s %79s %79s %79s %79s", f[0], f[1],
 	    f[2], f[3], f[4], f[5]) != 6)

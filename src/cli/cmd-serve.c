@@ -7,12 +7,14 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "keys.h"
 #include "server.h"
 
 static int
 cmd_serve_exec(const struct cmd_args *a)
 {
 	static struct config	cfg;
+	struct keyring		ring;
 	const char		*file = cmd_arg(a, 'c');
 	char			 err[8192];
 	int			 check_only = cmd_given(a, 'n'), echo;
@@ -25,6 +27,12 @@ cmd_serve_exec(const struct cmd_args *a)
 		return 1;
 	}
 	if (check_only) {
+		/* The keys too: a node that would refuse to start fails
+		 * the check (a loopback node's own key is made at start). */
+		if (keys_load(&cfg, &ring, NULL, 0, err, sizeof err) == -1) {
+			fprintf(stderr, "volery: %s\n", err);
+			return 1;
+		}
 		printf("configuration %s OK\n", file != NULL ? file :
 		    "(built-in)");
 		return 0;

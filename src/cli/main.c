@@ -19,6 +19,7 @@ static const struct cmd_entry *commands[] = {
 	&cmd_log_entry,
 	&cmd_idle_entry,
 	&cmd_serve_entry,
+	&cmd_keygen_entry,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

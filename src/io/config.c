@@ -57,6 +57,7 @@ static const struct element {
 	{ "log_level", K_LEVEL, offsetof(struct config, log_level), 0, 0, 0 },
 	{ N(slots, 1, 256) },
 	{ "mode", K_MODE, offsetof(struct config, mode), 0, 0, 0 },
+	{ N(max_peers, 16, 65536) },
 	{ N(dequeue_window_ms, 1, 600000) },
 	{ N(election_window_ms, 1, 600000) },
 	{ N(progress_interval_ms, 10, 600000) },
@@ -117,6 +118,7 @@ config_default(struct config *c)
 	c->resume_idle_s = 180;
 	c->vacate_after_s = 600;
 	c->cancel_grace_ms = 2000;
+	c->max_peers = 1024;
 }
 
 /* "file:line: <element>: what is wrong", into the list of problems. */
@@ -274,6 +276,38 @@ load_batch(struct config *c, xmlNode *node, struct errlist *e)
 	xmlFree(to);
 }
 
+/* <keyring><key>PATH</key>...</keyring>: the first key seals. */
+static void
+load_keyring(struct config *c, xmlNode *node, struct errlist *e)
+{
+	xmlNode	*k;
+	char	*value;
+
+	for (k = node->children; k != NULL; k = k->next) {
+		if (k->type != XML_ELEMENT_NODE)
+			continue;
+		if (strcmp((const char *)k->name, "key") != 0) {
+			add_error(e, k->line, (const char *)k->name,
+			    "unknown element in <keyring> (only <key>)");
+			continue;
+		}
+		if ((value = xml_text(k)) == NULL)
+			continue;
+		if (c->nkeys == KEYRING_MAX)
+			add_error(e, k->line, "key", "more than %d keys",
+			    KEYRING_MAX);
+		else if (value[0] == '\0' || resolve_path(c->file, value,
+		    c->keys[c->nkeys], sizeof c->keys[0]) == -1)
+			add_error(e, k->line, "key", "bad path '%s' (the "
+			    "file `volery keygen` wrote)", value);
+		else
+			c->nkeys++;
+		free(value);
+	}
+	if (c->nkeys == 0)
+		add_error(e, node->line, "keyring", "no <key> in it");
+}
+
 static void
 load_element(struct config *c, xmlNode *node, struct errlist *e)
 {
@@ -285,6 +319,14 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 
 	if (strcmp(name, "batch") == 0) {
 		load_batch(c, node, e);
+		return;
+	}
+	if (strcmp(name, "keyring") == 0) {
+		load_keyring(c, node, e);
+		return;
+	}
+	if (strcmp(name, "insecure") == 0) {
+		c->insecure = 1;
 		return;
 	}
 	if (strcmp(name, "first_startup") == 0)
@@ -422,6 +464,9 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 			add_error(&e, root->line, "retention_s", "must be 0 "
 			    "(keep forever) or at least membership_timeout_s "
 			    "(%d s)", c->membership_timeout_s);
+		if (c->insecure && c->nkeys > 0)
+			add_error(&e, root->line, "insecure", "and <keyring> "
+			    "together: choose one");
 	}
 	xmlFreeDoc(doc);
 	return e.count > 0 ? -1 : 0;

@@ -1,12 +1,15 @@
 /*
- * peers.c -- datagrams to and from the other nodes.  What arrives is
- * parsed here; a malformed, oversized, foreign-cluster or own datagram is
- * logged at debug and dropped (drop-and-count, never a reply).
+ * peers.c -- datagrams to and from the other nodes.  What is sent is
+ * sealed with the cluster key (seal.c); what arrives is opened, parsed
+ * and admitted by the guard (guard.c) before the core sees it.  Anything
+ * else is dropped and counted (never a reply), and reported in the log
+ * at most once per REJECT_LOG_MS.
  */
 #include <sys/socket.h>
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +18,43 @@
 
 #include <event2/event.h>
 
+#include "clock.h"
+#include "guard.h"
 #include "log.h"
+#include "nameidx.h"
 #include "peer.h"
 #include "peers.h"
+#include "seal.h"
+
+/* Why a datagram was dropped: counted, and shown by NODES. */
+enum reject {
+	REJ_OVERSIZED, REJ_UNSEALED, REJ_SEALED_INSECURE, REJ_UNKNOWN_KEY,
+	REJ_FORGED, REJ_MALFORMED, REJ_FOREIGN, REJ_MISMATCH, REJ_NAME_CLASH,
+	REJ_REPLAYED, REJ_STALE, REJ_OLD_INCARNATION, REJ_IMPOSTOR, REJ_FULL,
+};
+#define REJ_N 14
+
+static const char *reject_names[REJ_N] = {
+	"oversized", "not sealed", "sealed, but this node runs <insecure/>",
+	"sealed with an unknown key", "forged, damaged or not for us",
+	"malformed",
+	"of another cluster", "header and text disagree",
+	"our own name, another incarnation", "replayed", "stale",
+	"from an old incarnation", "a name bound to another address",
+	"too many senders",
+};
+
+/*
+ * A unicast counter per receiver name (seal.h): its window follows one
+ * stream, whatever we send to others in between.
+ */
+struct dest {
+	char		name[NAME_MAXLEN + 1];
+	uint64_t	counter;
+};
+
+/* Reports of dropped datagrams: one line per sender per interval. */
+#define REJECT_LOG_MS 10000
 
 static struct {
 	struct peers_opts	 o;
@@ -28,7 +65,16 @@ static struct {
 	peers_recv_fn		*recv;
 	char			 header[256];
 	int			 header_len;
-	uint64_t		 dropped;
+	uint64_t		 sent;		/* datagrams, and broadcasts */
+	uint64_t		 bcast_counter;
+	struct dest		*dest;		/* unicast counters */
+	size_t			 ndest, dest_hand;
+	struct nameidx		 dest_idx;
+	struct guard		 guard;
+	uint64_t		 rejected[REJ_N];
+	char			 last_from[REJ_N][ADDR_MAXLEN + 1];
+	int64_t			 last_log_ms;
+	uint64_t		 unlogged;
 } p = { .bcast_fd = -1, .ucast_fd = -1 };
 
 static int
@@ -61,51 +107,176 @@ udp_socket(int port, int reuse, char *err, size_t errlen)
 	return fd;
 }
 
+/*
+ * Drop a datagram: count it, and say so in the log at most once per
+ * REJECT_LOG_MS with the number left unsaid (a flood writes one line).
+ */
+static void
+reject(enum reject why, const char *from, const char *detail)
+{
+	int64_t	now = clock_node_ms();
+
+	p.rejected[why]++;
+	snprintf(p.last_from[why], sizeof p.last_from[why], "%s", from);
+	log_debug("peer datagram from %s dropped: %s%s%s", from,
+	    reject_names[why], detail[0] != '\0' ? ": " : "", detail);
+	if (p.last_log_ms != 0 && now - p.last_log_ms < REJECT_LOG_MS) {
+		p.unlogged++;
+		return;
+	}
+	log_warnx("peer datagram from %s dropped: %s%s%s (%" PRIu64 " more "
+	    "dropped since the last report)", from, reject_names[why],
+	    detail[0] != '\0' ? ": " : "", detail, p.unlogged);
+	p.last_log_ms = now;
+	p.unlogged = 0;
+}
+
+static const enum reject guard_reject[GUARD_NVERDICTS] = {
+	[GUARD_REPLAYED] = REJ_REPLAYED,
+	[GUARD_STALE] = REJ_STALE,
+	[GUARD_OLD_INCARNATION] = REJ_OLD_INCARNATION,
+	[GUARD_IMPOSTOR] = REJ_IMPOSTOR,
+	[GUARD_FULL] = REJ_FULL,
+};
+
+/*
+ * One datagram from `from`: opened (when the cluster is keyed) before
+ * anything in it is believed, parsed, and admitted by the guard.
+ */
+static void
+receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
+{
+	static struct peer_msg	 m;
+	static char		 text[DATAGRAM_MAX + 1];
+	struct seal_hdr		 h;
+	struct guard_dgram	 d;
+	enum guard_verdict	 v;
+	char			 err[160], was[ADDR_MAXLEN + 1];
+	char			 addr[ADDR_MAXLEN + 1];
+	const char		*body = (const char *)frame;
+	size_t			 len = n;
+	int			 sealed = seal_peek(frame, n, &h) == 0, r;
+
+	if (p.o.ring->n > 0) {
+		if (!sealed) {
+			reject(REJ_UNSEALED, from, "");
+			return;
+		}
+		if (strcmp(h.sender, p.o.name) == 0 &&
+		    h.incarnation == p.o.incarnation)
+			return;		/* our own broadcast */
+		if ((r = seal_open(p.o.ring, frame, n, &h, p.o.name, text,
+		    sizeof text)) < 0) {
+			reject(r == SEAL_UNKNOWN_KEY ? REJ_UNKNOWN_KEY :
+			    r == SEAL_FORGED ? REJ_FORGED : REJ_OVERSIZED,
+			    from, h.sender);
+			return;
+		}
+		body = text;
+		len = (size_t)r;
+	} else if (sealed) {
+		reject(REJ_SEALED_INSECURE, from, h.sender);
+		return;
+	}
+	if (peer_parse(body, len, &m, err, sizeof err) == -1) {
+		reject(REJ_MALFORMED, from, err);
+		return;
+	}
+	if (strcmp(m.cluster, p.o.cluster) != 0) {
+		reject(REJ_FOREIGN, from, m.cluster);
+		return;
+	}
+	if (strcmp(m.sender, p.o.name) == 0) {
+		if (m.incarnation != p.o.incarnation)
+			reject(REJ_NAME_CLASH, from, "names must be unique");
+		return;		/* our own broadcast */
+	}
+	/* Replies go where the datagram came from, nowhere it names. */
+	if ((sealed && (strcmp(m.sender, h.sender) != 0 ||
+	    m.incarnation != h.incarnation)) ||
+	    m.reply_port != atoi(strchr(from, ':') + 1)) {
+		reject(REJ_MISMATCH, from, m.sender);
+		return;
+	}
+	d.sender = m.sender;
+	d.incarnation = m.incarnation;
+	d.sealed = sealed;
+	d.addr = from;
+	d.seq = sealed ? h.seq : 0;
+	d.sent_ms = sealed ? h.sent_ms : 0;
+	v = guard_admit(&p.guard, &d, clock_node_ms(), was);
+	if (guard_dropped(v)) {
+		reject(guard_reject[v], from, m.sender);
+		return;
+	}
+	if (v == GUARD_MOVED && was[0] != '\0')
+		log_warnx("node %s moved from %s to %s", m.sender, was, from);
+	snprintf(addr, sizeof addr, "%s:%d", ip, m.reply_port);
+	p.recv(&m, addr);
+}
+
 static void
 read_cb(evutil_socket_t fd, short what, void *arg)
 {
-	static struct peer_msg	 m;
-	char			 buf[DATAGRAM_MAX + 1], addr[64], err[160];
-	char			 ip[INET_ADDRSTRLEN];
-	struct sockaddr_in	 from;
-	socklen_t		 fromlen;
+	uint8_t			 buf[SEAL_FRAME_MAX + 1];
+	char			 ip[INET_ADDRSTRLEN], from[ADDR_MAXLEN + 1];
+	struct sockaddr_in	 sin;
+	socklen_t		 sinlen;
 	ssize_t			 n;
 	int			 budget = 256;	/* let others run too */
 
 	while (budget-- > 0) {
-		fromlen = sizeof from;
+		sinlen = sizeof sin;
 		n = recvfrom(fd, buf, sizeof buf, MSG_TRUNC,
-		    (struct sockaddr *)&from, &fromlen);
+		    (struct sockaddr *)&sin, &sinlen);
 		if (n == -1)
 			return;
-		if (n > DATAGRAM_MAX) {
-			p.dropped++;
-			log_debug("peer datagram of %zd bytes "
-			    "dropped: over %d", n, DATAGRAM_MAX);
+		inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof ip);
+		snprintf(from, sizeof from, "%s:%d", ip, ntohs(sin.sin_port));
+		if (n > (p.o.ring->n > 0 ? SEAL_FRAME_MAX : DATAGRAM_MAX)) {
+			reject(REJ_OVERSIZED, from, "");
 			continue;
 		}
-		inet_ntop(AF_INET, &from.sin_addr, ip, sizeof ip);
-		if (peer_parse(buf, n, &m, err, sizeof err) == -1) {
-			p.dropped++;
-			log_debug("datagram from %s dropped: %s", ip,
-			    err);
-			continue;
-		}
-		if (strcmp(m.cluster, p.o.cluster) != 0) {
-			log_debug("datagram from %s dropped: cluster "
-			    "%s is not ours", ip, m.cluster);
-			continue;
-		}
-		if (strcmp(m.sender, p.o.name) == 0) {
-			if (m.incarnation != p.o.incarnation)
-				log_warnx("another node (%s) is "
-				    "also called %s; names must be unique",
-				    ip, m.sender);
-			continue;	/* our own broadcast */
-		}
-		snprintf(addr, sizeof addr, "%s:%d", ip, m.reply_port);
-		p.recv(&m, addr);
+		receive(buf, (size_t)n, from, ip);
 	}
+}
+
+static const char *
+dest_name(const void *ctx, size_t i)
+{
+	return p.dest[i].name;
+}
+
+/*
+ * The next unicast counter for a receiver.  One forgotten to make room
+ * starts again at the number of datagrams sent so far: above any counter
+ * it was ever given, so its window sees no replay and no nonce repeats.
+ */
+static uint64_t
+dest_next(const char *name)
+{
+	struct dest	*d, *v;
+	int		 i = nameidx_find(&p.dest_idx, name);
+
+	if (i >= 0)
+		return ++p.dest[i].counter;
+	if (p.ndest >= (size_t)p.o.max_senders) {
+		d = &p.dest[p.dest_hand++ % p.ndest];
+		snprintf(d->name, sizeof d->name, "%s", name);
+		nameidx_rebuild(&p.dest_idx, p.ndest);
+	} else {
+		if ((v = realloc(p.dest, (p.ndest + 1) * sizeof *v)) == NULL)
+			return ++p.sent;	/* still above: no replay */
+		p.dest = v;
+		d = &p.dest[p.ndest++];
+		snprintf(d->name, sizeof d->name, "%s", name);
+		if (nameidx_add(&p.dest_idx, p.ndest) == -1) {
+			p.ndest--;
+			return ++p.sent;
+		}
+	}
+	d->counter = p.sent + 1;
+	return d->counter;
 }
 
 int
@@ -117,6 +288,9 @@ peers_open(struct event_base *base, const struct peers_opts *o,
 
 	p.o = *o;
 	p.recv = recv;
+	guard_init(&p.guard, (size_t)o->max_senders, o->bind_ms,
+	    GUARD_STALE_MS);
+	p.dest_idx.name = dest_name;
 	memset(&p.bcast_to, 0, sizeof p.bcast_to);
 	p.bcast_to.sin_family = AF_INET;
 	p.bcast_to.sin_port = htons(o->port);
@@ -159,13 +333,26 @@ peers_close(void)
 		close(p.ucast_fd);
 	p.bcast_ev = p.ucast_ev = NULL;
 	p.bcast_fd = p.ucast_fd = -1;
+	guard_free(&p.guard);
+	nameidx_free(&p.dest_idx);
+	free(p.dest);
+	p.dest = NULL;
+	p.ndest = 0;
 }
 
+/*
+ * Header, body, and (keyed) the seal.  The sequence number's low bit
+ * says broadcast: the receiver keeps a replay window per channel.
+ */
 static void
-send_to(const struct sockaddr_in *to, const char *body)
+send_to(const struct sockaddr_in *to, const char *name, const char *body)
 {
-	char	buf[DATAGRAM_MAX + 1];
-	size_t	len = strlen(body);
+	struct seal_addr a;
+	char		 text[DATAGRAM_MAX + 1];
+	uint8_t		 frame[SEAL_FRAME_MAX];
+	const void	*out = text;
+	size_t		 len = strlen(body);
+	int		 n;
 
 	if (p.ucast_fd == -1)
 		return;
@@ -174,21 +361,36 @@ send_to(const struct sockaddr_in *to, const char *body)
 		    p.header_len + len, DATAGRAM_MAX);
 		return;
 	}
-	memcpy(buf, p.header, p.header_len);
-	memcpy(buf + p.header_len, body, len);
-	if (sendto(p.ucast_fd, buf, p.header_len + len, 0,
-	    (const struct sockaddr *)to, sizeof *to) == -1)
+	memcpy(text, p.header, p.header_len);
+	memcpy(text + p.header_len, body, len);
+	len += p.header_len;
+	if (p.o.ring->n > 0) {
+		a.sender = p.o.name;
+		a.incarnation = p.o.incarnation;
+		a.seq = name == NULL ? ++p.bcast_counter << 1 | 1 :
+		    dest_next(name) << 1;
+		a.sent_ms = clock_node_ms();
+		a.to = name;
+		p.sent++;
+		n = seal(&p.o.ring->k[0], &a, text, len, frame, sizeof frame);
+		if (n < 0)
+			return;		/* cannot be: len <= DATAGRAM_MAX */
+		out = frame;
+		len = (size_t)n;
+	}
+	if (sendto(p.ucast_fd, out, len, 0, (const struct sockaddr *)to,
+	    sizeof *to) == -1)
 		log_debug("sendto: %s", strerror(errno));
 }
 
 void
 peers_broadcast(const char *body)
 {
-	send_to(&p.bcast_to, body);
+	send_to(&p.bcast_to, NULL, body);
 }
 
 void
-peers_unicast(const char *addr, const char *body)
+peers_unicast(const char *name, const char *addr, const char *body)
 {
 	struct sockaddr_in	 to;
 	char			 ip[INET_ADDRSTRLEN + 1];
@@ -203,7 +405,18 @@ peers_unicast(const char *addr, const char *body)
 	to.sin_port = htons(atoi(colon + 1));
 	if (inet_pton(AF_INET, ip, &to.sin_addr) != 1)
 		return;
-	send_to(&to, body);
+	send_to(&to, name, body);
+}
+
+void
+peers_each_rejected(void (*cb)(const char *why, uint64_t count,
+    const char *last_from, void *), void *arg)
+{
+	int	i;
+
+	for (i = 0; i < REJ_N; i++)
+		if (p.rejected[i] > 0)
+			cb(reject_names[i], p.rejected[i], p.last_from[i], arg);
 }
 
 int

@@ -25,6 +25,7 @@
 #include "job.h"
 #include "history.h"
 #include "journal.h"
+#include "keys.h"
 #include "log.h"
 #include "logsearch.h"
 #include "node.h"
@@ -49,6 +50,7 @@ static struct {
 	char			 address[ADDR_MAXLEN + 1];
 	int			 reputation;
 	uint64_t		 incarnation;
+	struct keyring		 ring;		/* n == 0: <insecure/> */
 	int			 forgot;	/* a task left: compact */
 } srv;
 
@@ -115,7 +117,7 @@ send_to_peer(const char *name, const char *body)
 	const char	*addr = node_peer_addr(srv.core, name);
 
 	if (addr != NULL)
-		peers_unicast(addr, body);
+		peers_unicast(name, addr, body);
 }
 
 /* Carry out what the core asked for, in order, then empty the outbox. */
@@ -477,6 +479,14 @@ nodes_peer_cb(const struct peer *p, void *arg)
 	    p->slots > busy ? p->slots - busy : 0, p->slots, p->reputation);
 }
 
+/* REJECTED <count> <last source> <why>: dropped datagrams, by reason. */
+static void
+nodes_rejected_cb(const char *why, uint64_t count, const char *last_from,
+    void *arg)
+{
+	text_add(arg, "REJECTED %" PRIu64 " %s %s\n", count, last_from, why);
+}
+
 static void
 do_nodes(struct client *c)
 {
@@ -489,6 +499,7 @@ do_nodes(struct client *c)
 	    st.volunteer_state, st.slots - st.running, st.slots,
 	    srv.reputation);
 	node_each_peer(srv.core, nodes_peer_cb, &x);
+	peers_each_rejected(nodes_rejected_cb, &x);
 	text_add(&x, ".\n");
 	client_reply(c, 0, x.buf);
 	free(x.buf);
@@ -638,6 +649,38 @@ peer_recv(const struct peer_msg *m, const char *addr)
 	carry_out();
 }
 
+/*
+ * The peer sockets, sealed with the cluster keys -- or refuse to start:
+ * a node that can hear the LAN needs a key or an explicit <insecure/>.
+ */
+static void
+open_peers(void)
+{
+	struct peers_opts	po;
+	char			err[1024], made[PATH_MAX + 32];
+
+	if (keys_load(srv.cfg, &srv.ring, made, sizeof made, err,
+	    sizeof err) == -1)
+		fatalx("%s", err);
+	if (made[0] != '\0')
+		log_info("made a cluster key for this host in %s", made);
+	if (srv.ring.n == 0)
+		log_warnx("<insecure/>: peer datagrams are neither sealed nor "
+		    "checked; anyone on the LAN can take this pool over");
+	srv.incarnation = keys_incarnation(srv.cfg->state_dir);
+	memset(&po, 0, sizeof po);
+	po.cluster = srv.cfg->cluster;
+	po.name = srv.cfg->name;
+	po.incarnation = srv.incarnation;
+	po.port = srv.cfg->peer_port;
+	po.broadcast = srv.cfg->broadcast;
+	po.ring = &srv.ring;
+	po.max_senders = srv.cfg->max_peers;
+	po.bind_ms = srv.cfg->node_timeout_ms;
+	if (peers_open(srv.base, &po, peer_recv, err, sizeof err) == -1)
+		fatalx("%s", err);
+}
+
 static int
 restore_cb(struct task *t, void *arg)
 {
@@ -762,21 +805,7 @@ server_run(const struct config *cfg, int echo)
 	}
 	members_load(cfg->state_dir, member_cb, NULL);
 	node_recover(srv.core, clock_node_ms());
-	{
-		struct peers_opts po;
-		uuid_t raw;
-		uuid_generate_random(raw);
-		memcpy(&srv.incarnation, raw, sizeof srv.incarnation);
-		po.cluster = cfg->cluster;
-		po.name = cfg->name;
-		po.incarnation = srv.incarnation;
-		po.port = cfg->peer_port;
-		po.broadcast = cfg->broadcast;
-		if (peers_open(srv.base, &po, peer_recv, err,
-		    sizeof err) == -1) {
-			fatalx("%s", err);
-		}
-	}
+	open_peers();
 	/* Start from a compact journal holding exactly the map. */
 	if ((v = node_tasks_sorted(srv.core, &n)) != NULL) {
 		if (journal_rewrite(v, n) == -1)

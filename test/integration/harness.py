@@ -5,6 +5,7 @@ A Node runs in its own temporary directory with a config on a free port
 waits for an event -- a log line, a reply, a PROGRESS line -- with a
 deadline, never for a fixed time.
 """
+import atexit
 import os
 import re
 import shutil
@@ -42,12 +43,32 @@ def params_file(where, duration_ms):
     return path
 
 
+_KEYS = {}
+
+
+def cluster_key(cluster):
+    """The key file of a cluster, made once with `volery keygen` as an
+    admin would; every node of that cluster names it in its keyring."""
+    if cluster not in _KEYS:
+        d = tempfile.mkdtemp(prefix="volery-key-")
+        atexit.register(shutil.rmtree, d, True)
+        path = os.path.join(d, "cluster.key")
+        subprocess.run([VOLERY, "keygen", path], check=True,
+                       stdout=subprocess.DEVNULL)
+        _KEYS[cluster] = path
+    return _KEYS[cluster]
+
+
 class Node:
-    def __init__(self, name="alpha", slots=1, extra="", workdir=None, cluster=None):
+    def __init__(self, name="alpha", slots=1, extra="", workdir=None, cluster=None,
+                 key=True):
         self.dir = workdir or tempfile.mkdtemp(prefix="volery-test-")
         # A cluster of its own: tests never meet another node by accident.
         self.cluster = cluster or "t" + os.path.basename(self.dir).replace("_", "-")[-12:]
         self.name = name
+        # Nodes of a named cluster share its key; a lone node makes its own.
+        if key and cluster and "<keyring>" not in extra and "<insecure/>" not in extra:
+            extra += "\n  <keyring><key>%s</key></keyring>" % cluster_key(cluster)
         self.tasks = os.path.join(self.dir, "tasks")
         if not os.path.isdir(self.tasks):
             tasks_dir(self.dir)
@@ -314,7 +335,8 @@ class Cluster:
                 c = self.nodes[n].client()
                 rows = c.ask_multi("NODES")
                 c.close()
-                masters = [r.split()[1] for r in rows if r.split()[3] == "master"]
+                masters = [r.split()[1] for r in rows
+                           if r.startswith("NODE ") and r.split()[3] == "master"]
                 views.add(tuple(masters))
             if len(views) == 1 and len(next(iter(views))) == 1 and \
                     next(iter(views))[0] in live:

@@ -120,8 +120,8 @@ class Lan:
         self.hosts.append(k)
         return k
 
-    def node(self, host, name, cluster, extra=""):
-        node = LanNode(self, host, name=name, cluster=cluster, extra=(
+    def node(self, host, name, cluster, extra="", key=True):
+        node = LanNode(self, host, name=name, cluster=cluster, key=key, extra=(
             "<broadcast>%s</broadcast>\n  <peer_port>%d</peer_port>\n  %s"
             % (self.broadcast, self.port, extra)))
         self.nodes[name] = node

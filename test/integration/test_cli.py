@@ -1,6 +1,7 @@
 """The command line against a real node (issue 6): every subcommand's
 success and error paths, the workflow checker on broken files, log
 search, following a rotated log, and the manual pages."""
+import base64
 import os
 import re
 import shutil
@@ -459,6 +460,74 @@ class Terminal(CliTest):
         bars = re.findall(r"^(T\d\d) +import +\[#+\] 100% Terminated", screen, re.M)
         self.assertEqual(bars, ["T07", "T08", "T09", "T10", "T11"], screen)
         self.assertIn("... 12 tasks: 0 running, 0 waiting, 12 ended", screen)
+
+
+class Keys(unittest.TestCase):
+    """`volery keygen` and the key checks of `volery serve -n`."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="volery-keys-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def run_volery(self, *args):
+        return subprocess.run([harness.VOLERY] + list(args), capture_output=True,
+                              text=True, timeout=TIMEOUT)
+
+    def check(self, body):
+        conf = os.path.join(self.dir, "node.xml")
+        with open(conf, "w") as f:
+            f.write("<server>\n  <state_dir>state</state_dir>\n%s\n</server>\n" % body)
+        return self.run_volery("serve", "-n", "-c", conf)
+
+    def test_keygen_writes_a_private_key_once(self):
+        key = os.path.join(self.dir, "cluster.key")
+        r = self.run_volery("keygen", key)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(os.stat(key).st_mode & 0o777, 0o600)
+        with open(key) as f:
+            first = f.read()
+        self.assertEqual(len(base64.b64decode(first.strip())), 32)
+        # Never overwritten; a second key differs.
+        r = self.run_volery("keygen", key)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("never overwritten", r.stderr)
+        with open(key) as f:
+            self.assertEqual(f.read(), first)
+        other = os.path.join(self.dir, "other.key")
+        self.run_volery("keygen", other)
+        with open(other) as f:
+            self.assertNotEqual(f.read(), first)
+        self.assertEqual(self.run_volery("keygen").returncode, 2)
+
+    def test_serve_checks_the_keys(self):
+        key = os.path.join(self.dir, "cluster.key")
+        self.run_volery("keygen", key)
+        lan = "<broadcast>10.213.0.255</broadcast>"
+        # A LAN node without a key refuses; with one, or insecure, starts.
+        r = self.check(lan)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("is not loopback and no cluster key", r.stderr)
+        self.assertEqual(self.check(lan + "<keyring><key>cluster.key</key></keyring>")
+                         .returncode, 0)
+        self.assertEqual(self.check(lan + "<insecure/>").returncode, 0)
+        # A loopback node needs nothing: it makes its own key at start.
+        self.assertEqual(self.check("").returncode, 0)
+        # Bad key files, each with the reason.
+        os.chmod(key, 0o644)
+        r = self.check("<keyring><key>cluster.key</key></keyring>")
+        self.assertIn("can be read by others (mode 644): chmod 600 it", r.stderr)
+        bad = os.path.join(self.dir, "bad.key")
+        with open(bad, "w") as f:
+            f.write("not base64 at all\n")
+        os.chmod(bad, 0o600)
+        r = self.check("<keyring><key>bad.key</key></keyring>")
+        self.assertIn("is not a volery key", r.stderr)
+        r = self.check("<keyring><key>missing.key</key></keyring>")
+        self.assertIn("missing.key: No such file", r.stderr)
+        r = self.check("<keyring/>")
+        self.assertIn("<keyring>: no <key> in it", r.stdout + r.stderr)
+        r = self.check("<keyring><key>cluster.key</key></keyring><insecure/>")
+        self.assertIn("choose one", r.stdout + r.stderr)
 
 
 class ManPages(unittest.TestCase):

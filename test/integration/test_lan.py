@@ -66,7 +66,8 @@ class LanTest(unittest.TestCase):
         views = set()
         for n in among:
             rows = self.client(n).ask_multi("NODES")
-            views.add(tuple(r.split()[1] for r in rows if r.split()[3] == "master"))
+            views.add(tuple(r.split()[1] for r in rows
+                            if r.startswith("NODE ") and r.split()[3] == "master"))
         return views
 
     def one_master(self, among=None):
@@ -140,6 +141,31 @@ class LanCluster(LanTest):
                 print("".join(l for l in node.log().splitlines(True)
                               if u in l or "TRY_DEQUEUE UUID[%s" % u in l))
         self.assertEqual(twice, {})
+
+    def test_keys_on_a_real_lan(self):
+        """A node broadcasting on the LAN without a key refuses to start;
+        with <insecure/> it warns and cannot join the sealed pool."""
+        master = self.one_master()
+        node = self.lan.node(HOSTS, "nokey", self.cluster, TIMING, key=False)
+        self.addCleanup(node.cleanup)
+        with self.assertRaises(AssertionError) as e:
+            node.start()
+        self.assertIn("is not loopback and no cluster key is configured", str(e.exception))
+        loose = self.lan.node(HOSTS, "loose", self.cluster, TIMING + "<insecure/>")
+        self.addCleanup(loose.cleanup)
+        loose.start()
+        loose.wait_log(r"<insecure/>: peer datagrams are neither sealed nor checked")
+        c = self.client(master)
+        deadline = time.monotonic() + 20
+        while True:
+            rows = c.ask_multi("NODES")
+            if any(re.match(r"REJECTED \d+ %s:\d+ not sealed" % re.escape(
+                    self.lan.addr(HOSTS)), r) for r in rows):
+                break
+            self.assertLess(time.monotonic(), deadline, rows)
+            time.sleep(0.1)
+        self.assertNotIn("loose", [r.split()[1] for r in rows if r.startswith("NODE ")])
+        self.assertEqual(self.one_master(list(self.nodes)), master)
 
     def test_kill9_of_a_runner_task_completes_elsewhere(self):
         self.one_master()

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sodium/core.h>
+
 #include "simnet.h"
 #include "task.h"
 #include "wire.h"
@@ -35,6 +37,9 @@ struct opts {
 	int		 lacking;	/* nodes without segmentation */
 	int		 progress;	/* runs report progress */
 	int		 oversize;	/* % of requests near the limits */
+	int		 replay;	/* -Z: % of datagrams replayed */
+	int		 insecure;	/* -U: datagrams neither sealed nor
+					 * guarded against replays */
 	int64_t		 retention;	/* ms; 0: the default (a week) */
 	const char	*avail;		/* NULL | exp | weibull */
 	const char	*trace;		/* availability trace file */
@@ -63,7 +68,8 @@ usage(void)
 "                  [-T task_ms] [-c crash%%] [-C crashes] [-P partitions]\n"
 "                  [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
-"                  [-O oversize%%] [-W retention_ms] [-G] [-R] [-q] [-v]\n"
+"                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-G] [-U]\n"
+"                  [-R] [-q] [-v]\n"
 "  -X N  N client CANCELs of random tasks on random nodes, at random times\n"
 "  -Y N  N partitions in one direction: a node hears nothing, or is not heard\n"
 "  -K MS every node's clock off by up to MS, stepped anew at each restart\n"
@@ -74,6 +80,11 @@ usage(void)
 "        record could outgrow a datagram, and every other STATE must fit\n"
 "  -W MS finished tasks leave the maps MS after their end (retention)\n"
 "  -G    runs report progress halfway\n"
+"  -Z P  an attacker on the LAN replays P%% of the datagrams, each up to\n"
+"        10 s later, to any node (the guard drops them, but a node that\n"
+"        restarted since takes them in once)\n"
+"  -U    insecure: datagrams are not sealed (by default they are, and each\n"
+"        node's guard drops replays, duplicates among them)\n"
 "  -A F  node availability from a trace: lines '<node> <down_ms> <up_ms>',\n"
 "        times from the start of the workload\n"
 "  -S N  sweep seeds s..s+N-1, stop at the first violation\n"
@@ -285,6 +296,8 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.queue_max = o->queue;
 	s.progress = o->progress;
 	s.oversize_percent = o->oversize;
+	s.insecure = o->insecure;
+	s.replay_percent = o->replay;
 	s.max_skew = o->skew;
 	if (o->retention > 0)
 		s.cfg.retention_ms = o->retention;
@@ -558,8 +571,10 @@ main(int argc, char **argv)
 	struct result	r;
 	int		ch, bad = 0, k;
 
+	if (sodium_init() == -1)
+		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:GRqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -586,6 +601,8 @@ main(int argc, char **argv)
 		case 'O': o.oversize = atoi(optarg); break;
 		case 'W': o.retention = atoi(optarg); break;
 		case 'G': o.progress = 1; break;
+		case 'U': o.insecure = 1; break;
+		case 'Z': o.replay = atoi(optarg); break;
 		case 'R': o.table = 1; break;
 		case 'q': o.quiet = 1; break;
 		case 'v': o.verbose = 1; break;

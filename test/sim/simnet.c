@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guard.h"
 #include "peer.h"
+#include "seal.h"
 #include "simnet.h"
 #include "task.h"
 #include "wire.h"
@@ -28,11 +30,15 @@ struct sim_run {
 	struct sim_run		*next;
 };
 
-/* A datagram, encoded and parsed once, shared by its recipients. */
+/* A datagram, sealed, opened and parsed once, shared by its recipients
+ * (each one's guard admits it or not). */
 struct sim_msg {
 	int			 refs;
 	int			 ok;		/* it parsed */
 	char			 addr[32];
+	uint64_t		 seq;		/* sealed: its sequence number */
+	int64_t			 sent_ms;	/* and its sender's clock */
+	int			 to;		/* a unicast's receiver, or -1 */
 	char			*body;		/* for drop filters */
 	struct peer_msg		 m;
 };
@@ -197,6 +203,7 @@ tally(struct simnet *s, const char *uuid)
 void
 sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 {
+	uint8_t	key[SEAL_KEY_BYTES];
 	int	i;
 
 	memset(s, 0, sizeof *s);
@@ -220,6 +227,9 @@ sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 	s->cfg.progress_interval_ms = 100;
 	s->cfg.failure_timeout_ms = 1000;
 	s->cfg.node_timeout_ms = 1000;
+	/* Any fixed key: what is checked is the codec, not the secret. */
+	memset(key, 0x5e, sizeof key);
+	keyring_add(&s->ring, key);
 }
 
 void
@@ -251,6 +261,8 @@ sim_free(struct simnet *s)
 		free(s->disk[i].buf);
 		free(s->members[i]);
 		s->members[i] = NULL;
+		guard_free(&s->guard[i]);
+		free(s->ucounter[i]);
 	}
 	free(s->nodes);
 }
@@ -272,20 +284,53 @@ sim_index(struct simnet *s, const char *name)
 
 /* ---- the network ------------------------------------------------------ */
 
-/* Encode and parse a datagram of node `from` once. */
+/*
+ * Encode a datagram of node `from` once: through the same codec as the
+ * server's (seal.c), unless the simulated pool runs insecure (-U).
+ */
 static struct sim_msg *
-make_msg(struct simnet *s, int from, const char *body)
+make_msg(struct simnet *s, int from, const char *body, int to)
 {
 	struct sim_msg	*msg = calloc(1, sizeof *msg);
-	char		 text[DATAGRAM_MAX + 256], err[128];
-	int		 hl;
+	static char	 text[DATAGRAM_MAX + 256], opened[DATAGRAM_MAX + 1];
+	static uint8_t	 frame[SEAL_FRAME_MAX];
+	struct seal_hdr	 h;
+	struct seal_addr sa;
+	char		 err[128];
+	const char	*name = node_name(s->nodes[from]);
+	int		 hl, n;
 
-	hl = peer_header(text, sizeof text, "sim", node_name(s->nodes[from]),
-	    s->incarnation[from], 1000 + from);
+	hl = peer_header(text, sizeof text, "sim", name, s->incarnation[from],
+	    1000 + from);
 	snprintf(text + hl, sizeof text - hl, "%s", body);
 	msg->body = strdup(body);
-	msg->ok = peer_parse(text, strlen(text), &msg->m, err,
-	    sizeof err) == 0;
+	msg->to = to;
+	if (s->insecure)
+		msg->ok = peer_parse(text, strlen(text), &msg->m, err,
+		    sizeof err) == 0;
+	else {
+		/* As peers.c: a counter for broadcasts, one per unicast
+		 * destination. */
+		if (to < 0)
+			msg->seq = ++s->counter[from] << 1 | 1;
+		else {
+			if (s->ucounter[from] == NULL)
+				s->ucounter[from] = calloc(SIM_MAXNODES,
+				    sizeof *s->ucounter[from]);
+			msg->seq = ++s->ucounter[from][to] << 1;
+		}
+		sa.sender = name;
+		sa.incarnation = s->incarnation[from];
+		sa.seq = msg->seq;
+		sa.sent_ms = msg->sent_ms = sim_local(s, from);
+		sa.to = to < 0 ? NULL : node_name(s->nodes[to]);
+		n = seal(&s->ring.k[0], &sa, text, strlen(text), frame,
+		    sizeof frame);
+		msg->ok = n > 0 && seal_peek(frame, (size_t)n, &h) == 0 &&
+		    (n = seal_open(&s->ring, frame, (size_t)n, &h, sa.to,
+		    opened, sizeof opened)) >= 0 && peer_parse(opened,
+		    (size_t)n, &msg->m, err, sizeof err) == 0;
+	}
 	snprintf(msg->addr, sizeof msg->addr, "10.0.%d.%d:%d",
 	    (from + 1) / 256, (from + 1) % 256, 1000 + from);
 	return msg;
@@ -324,6 +369,16 @@ post(struct simnet *s, int from, int to, struct sim_msg *msg)
 		e.at = s->now + s->latency_ms + (s->jitter_ms > 0 ?
 		    (int64_t)(sim_random(s) % (uint64_t)(s->jitter_ms + 1)) : 0);
 		heap_push(s->dgrams, e);
+	}
+	/* An attacker captured it: the same bytes, later, to anyone. */
+	if (s->replay_percent > 0 &&
+	    (int)(sim_random(s) % 100) < s->replay_percent) {
+		e.to = (int)(sim_random(s) % (uint64_t)s->n);
+		e.at = s->now + 1 + (int64_t)(sim_random(s) % 10000);
+		if (e.to != from) {
+			msg->refs++;
+			heap_push(s->dgrams, e);
+		}
 	}
 }
 
@@ -683,7 +738,7 @@ sim_flush(struct simnet *s, int i)
 		trace_action(s, i, a);
 		switch (a->type) {
 		case ACT_BROADCAST:
-			msg = make_msg(s, i, a->text);
+			msg = make_msg(s, i, a->text, -1);
 			msg->refs++;
 			for (j = 0; j < s->n; j++)
 				if (j != i)
@@ -692,7 +747,7 @@ sim_flush(struct simnet *s, int i)
 			break;
 		case ACT_UNICAST:
 			if ((j = sim_index(s, a->peer)) >= 0) {
-				msg = make_msg(s, i, a->text);
+				msg = make_msg(s, i, a->text, j);
 				msg->refs++;
 				post(s, i, j, msg);
 				msg_release(msg);
@@ -816,6 +871,13 @@ sim_boot(struct simnet *s, int i, int reputation)
 	s->timer[i] = -1;
 	s->alive[i] = 1;
 	s->incarnation[i]++;
+	s->counter[i] = 0;
+	free(s->ucounter[i]);
+	s->ucounter[i] = NULL;
+	/* The server's guard lives in memory: a restart starts it anew. */
+	guard_free(&s->guard[i]);
+	guard_init(&s->guard[i], SIM_MAXNODES, s->cfg.node_timeout_ms,
+	    GUARD_STALE_MS);
 	/* Restart: what the disk kept comes back, through the real load
 	 * path; then, as the server does, a compact journal of the map. */
 	disk_load(s, i);
@@ -843,6 +905,32 @@ sim_crash(struct simnet *s, int i)
 	for (r = s->runs; r != NULL; r = r->next)
 		if (r->node == i)
 			r->done = 1;
+}
+
+/* The receiver's guard (guard.c), as the server's peers.c runs it. */
+static int
+admit(struct simnet *s, int to, const struct sim_msg *msg)
+{
+	struct guard_dgram	d;
+	char			was[ADDR_MAXLEN + 1];
+
+	/* A unicast replayed to another node does not open there. */
+	if (!s->insecure && msg->to >= 0 && msg->to != to) {
+		s->rejected++;
+		return 0;
+	}
+	d.sender = msg->m.sender;
+	d.incarnation = msg->m.incarnation;
+	d.sealed = !s->insecure;
+	d.addr = msg->addr;
+	d.seq = msg->seq;
+	d.sent_ms = msg->sent_ms;
+	if (guard_dropped(guard_admit(&s->guard[to], &d, sim_local(s, to),
+	    was))) {
+		s->rejected++;
+		return 0;
+	}
+	return 1;
 }
 
 /* End run r: TERMINATED with outputs, a crash, or a stopped run's exit. */
@@ -961,7 +1049,8 @@ sim_run_until(struct simnet *s, int64_t t)
 				end_run(s, e.run);
 			break;
 		case EV_DGRAM:
-			if (s->alive[e.to] && e.msg->ok && !overflows(s, e.to)) {
+			if (s->alive[e.to] && e.msg->ok && !overflows(s, e.to) &&
+			    admit(s, e.to, e.msg)) {
 				s->delivered++;
 				node_peer_msg(s->nodes[e.to], &e.msg->m,
 				    e.msg->addr, sim_local(s, e.to));

@@ -17,7 +17,9 @@
 
 #include <stdint.h>
 
+#include "guard.h"
 #include "node.h"
+#include "seal.h"
 #include "taskdesc.h"
 #include "taskmap.h"
 
@@ -76,6 +78,15 @@ struct simnet {
 	int			 progress;	/* runs report progress */
 	int			 oversize_percent; /* requests near the limits */
 	int64_t			 max_skew;	/* -K */
+	/* Sealed datagrams (seal.c) and each node's guard (guard.c). */
+	int			 insecure;	/* -U: neither */
+	int			 replay_percent;	/* -Z */
+	struct keyring		 ring;
+	struct guard		 guard[SIM_MAXNODES];
+	uint64_t		 counter[SIM_MAXNODES];	/* broadcasts sent */
+	uint64_t		*ucounter[SIM_MAXNODES];	/* unicasts, by
+							 * destination */
+	uint64_t		 rejected;	/* dropped by a guard */
 	/* Invariant violations: count and the first one's text. */
 	int			 violations;
 	char			 violation[1024];

@@ -1,0 +1,28 @@
+/*
+ * cmd-keygen.c -- `volery keygen FILE`: a new cluster key (32 random
+ * bytes from libsodium, base64) in FILE, readable by its owner only.
+ * Every node of a pool names the same file in its <keyring>.
+ */
+#include <stdio.h>
+
+#include "cmd.h"
+#include "keys.h"
+
+static int
+cmd_keygen_exec(const struct cmd_args *a)
+{
+	char	err[512];
+
+	if (keys_generate(a->operands[0], err, sizeof err) == -1)
+		return cmd_fail("%s", err);
+	printf("%s: a new cluster key; copy it (mode 600) to every node and "
+	    "name it in <keyring>\n", a->operands[0]);
+	return 0;
+}
+
+const struct cmd_entry cmd_keygen_entry = {
+	"keygen", "write a new cluster key to FILE (mode 600; never "
+	"overwrites)",
+	{ { 0 } }, 1, 1, "FILE", 0,
+	cmd_keygen_exec,
+};

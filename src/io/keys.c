@@ -1,0 +1,190 @@
+/*
+ * keys.c -- key files and the node's keyring (keys.h).  libsodium makes
+ * the random bytes and the base64; nothing here is cryptography.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "config.h"
+#include "keys.h"
+#include "log.h"
+
+#define KEY_B64_LEN sodium_base64_ENCODED_LEN(SEAL_KEY_BYTES, \
+	sodium_base64_VARIANT_ORIGINAL)
+
+int
+keys_generate(const char *path, char *err, size_t errlen)
+{
+	uint8_t	key[SEAL_KEY_BYTES];
+	char	text[KEY_B64_LEN + 1];
+	size_t	len;
+	int	fd, ok;
+
+	if (sodium_init() == -1) {
+		snprintf(err, errlen, "libsodium cannot start");
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd == -1) {
+		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
+		    errno == EEXIST ? " (a key is never overwritten: remove "
+		    "it first)" : "");
+		return -1;
+	}
+	randombytes_buf(key, sizeof key);
+	sodium_bin2base64(text, sizeof text - 1, key, sizeof key,
+	    sodium_base64_VARIANT_ORIGINAL);
+	sodium_memzero(key, sizeof key);
+	len = strlen(text);
+	text[len++] = '\n';
+	ok = write(fd, text, len) == (ssize_t)len && fsync(fd) == 0;
+	sodium_memzero(text, sizeof text);
+	if (close(fd) == -1 || !ok) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+keys_read(const char *path, uint8_t key[SEAL_KEY_BYTES], char *err,
+    size_t errlen)
+{
+	struct stat	 st;
+	char		 text[KEY_B64_LEN + 64];
+	size_t		 len, binlen;
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1) {
+		snprintf(err, errlen, "key file %s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	if (st.st_mode & 077) {
+		snprintf(err, errlen, "key file %s can be read by others "
+		    "(mode %03o): chmod 600 it", path,
+		    (unsigned)st.st_mode & 0777);
+		close(fd);
+		return -1;
+	}
+	n = read(fd, text, sizeof text - 1);
+	close(fd);
+	len = n > 0 ? (size_t)n : 0;
+	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' ||
+	    text[len - 1] == ' '))
+		len--;
+	text[len] = '\0';
+	if (sodium_base642bin(key, SEAL_KEY_BYTES, text, len, NULL, &binlen,
+	    NULL, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+	    binlen != SEAL_KEY_BYTES) {
+		sodium_memzero(text, sizeof text);
+		snprintf(err, errlen, "key file %s is not a volery key (one "
+		    "line of base64, 32 bytes: make one with `volery keygen`)",
+		    path);
+		return -1;
+	}
+	sodium_memzero(text, sizeof text);
+	return 0;
+}
+
+static int
+is_loopback(const char *ip)
+{
+	return strncmp(ip, "127.", 4) == 0;
+}
+
+int
+keys_load(const struct config *c, struct keyring *ring, char *made,
+    size_t madelen, char *err, size_t errlen)
+{
+	uint8_t	key[SEAL_KEY_BYTES];
+	char	path[PATH_MAX + 32];
+	int	i;
+
+	memset(ring, 0, sizeof *ring);
+	if (made != NULL)
+		made[0] = '\0';
+	if (sodium_init() == -1) {
+		snprintf(err, errlen, "libsodium cannot start");
+		return -1;
+	}
+	if (c->insecure)
+		return 0;
+	for (i = 0; i < c->nkeys; i++) {
+		if (keys_read(c->keys[i], key, err, errlen) == -1)
+			return -1;
+		if (keyring_add(ring, key) == -1) {
+			snprintf(err, errlen, "key file %s: the same key as "
+			    "another of the keyring", c->keys[i]);
+			return -1;
+		}
+	}
+	if (ring->n > 0)
+		goto done;
+	if (!is_loopback(c->broadcast)) {
+		snprintf(err, errlen, "peer address %s is not loopback and no "
+		    "cluster key is configured: run `volery keygen FILE` once, "
+		    "copy FILE to every node and name it in <keyring><key>"
+		    "FILE</key></keyring> (or say <insecure/> to run without)",
+		    c->broadcast);
+		return -1;
+	}
+	/* A node on its own host: a key of its own, made once. */
+	snprintf(path, sizeof path, "%s/cluster.key", c->state_dir);
+	if (made == NULL && access(path, F_OK) == -1)
+		goto done;	/* a check: it would be made */
+	if (access(path, F_OK) == -1) {
+		if (keys_generate(path, err, errlen) == -1)
+			return -1;
+		snprintf(made, madelen, "%s", path);
+	}
+	if (keys_read(path, key, err, errlen) == -1)
+		return -1;
+	keyring_add(ring, key);
+done:
+	sodium_memzero(key, sizeof key);
+	return 0;
+}
+
+uint64_t
+keys_incarnation(const char *state_dir)
+{
+	struct timespec	 ts;
+	char		 path[PATH_MAX + 32], tmp[PATH_MAX + 40], text[32];
+	uint64_t	 last = 0, inc;
+	FILE		*f;
+	int		 fd, len;
+
+	snprintf(path, sizeof path, "%s/incarnation", state_dir);
+	if ((f = fopen(path, "r")) != NULL) {
+		if (fscanf(f, "%" SCNu64, &last) != 1)
+			last = 0;
+		fclose(f);
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	inc = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+	if (inc <= last)
+		inc = last + 1;
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	len = snprintf(text, sizeof text, "%" PRIu64 "\n", inc);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644)) == -1 || write(fd, text, len) != len || fsync(fd) == -1 ||
+	    rename(tmp, path) == -1)
+		log_warn("cannot record the incarnation in %s", path);
+	if (fd != -1)
+		close(fd);
+	return inc;
+}

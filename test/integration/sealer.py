@@ -1,0 +1,120 @@
+"""What a peer (or an attacker) puts on the wire, built independently of
+volery's C code: the sealed frame of include/wire/seal.h, with libsodium
+through ctypes and BLAKE2b from hashlib, and UDP datagrams with a forged
+source address (a raw socket, as root), to replay a node's own datagrams
+as if they came from it.
+"""
+import base64
+import ctypes
+import ctypes.util
+import hashlib
+import socket
+import struct
+
+_sodium = ctypes.CDLL(ctypes.util.find_library("sodium") or "libsodium.so.23")
+_sodium.sodium_init()
+
+MAGIC = b"VLS1"
+TAG = 16
+
+
+def read_key(path):
+    with open(path) as f:
+        return base64.b64decode(f.read().strip())
+
+
+def key_id(key):
+    return hashlib.blake2b(b"volery key id", digest_size=4, key=key).digest()
+
+
+def _ad(header, to):
+    to = (to or "").encode()
+    return header + bytes([len(to)]) + to
+
+
+def seal(key, sender, incarnation, seq, sent_ms, text, to=None):
+    """A frame as `sender` would send it: odd seq for a broadcast, even
+    for a unicast to the node called `to`."""
+    name = sender.encode()
+    header = (MAGIC + key_id(key) + struct.pack(">QQq", incarnation, seq, sent_ms)
+              + bytes([len(name)]) + name)
+    ad = _ad(header, to if seq % 2 == 0 else None)
+    nonce = hashlib.blake2b(ad, digest_size=24).digest()
+    out = ctypes.create_string_buffer(len(text) + TAG)
+    outlen = ctypes.c_ulonglong()
+    if _sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(
+            out, ctypes.byref(outlen), text, ctypes.c_ulonglong(len(text)),
+            ad, ctypes.c_ulonglong(len(ad)), None, nonce, key) != 0:
+        raise RuntimeError("seal failed")
+    return header + out.raw[:outlen.value]
+
+
+def peek(frame):
+    """(sender, incarnation, seq, sent_ms) of a frame, or None."""
+    if len(frame) < 33 or frame[:4] != MAGIC:
+        return None
+    inc, seq, sent = struct.unpack(">QQq", frame[8:32])
+    n = frame[32]
+    return frame[33:33 + n].decode(errors="replace"), inc, seq, sent
+
+
+def open_frame(key, frame, me=None):
+    """The text of a frame, or None if it does not open with key."""
+    h = peek(frame)
+    if h is None:
+        return None
+    hlen = 33 + len(h[0].encode())
+    ad = _ad(frame[:hlen], me if h[2] % 2 == 0 else None)
+    nonce = hashlib.blake2b(ad, digest_size=24).digest()
+    body = frame[hlen:]
+    out = ctypes.create_string_buffer(max(len(body), 1))
+    outlen = ctypes.c_ulonglong()
+    if _sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(
+            out, ctypes.byref(outlen), None, body, ctypes.c_ulonglong(len(body)),
+            ad, ctypes.c_ulonglong(len(ad)), nonce, key) != 0:
+        return None
+    return out.raw[:outlen.value]
+
+
+def send_spoofed(src, dst, payload):
+    """A UDP datagram from src (ip, port) to dst, whatever our own address
+    is: what an attacker on the LAN replays a captured datagram with."""
+    udp = struct.pack(">HHHH", src[1], dst[1], 8 + len(payload), 0) + payload
+    ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64,
+                     socket.IPPROTO_UDP, 0, socket.inet_aton(src[0]),
+                     socket.inet_aton(dst[0]))
+    s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+    try:
+        s.sendto(ip + udp, (dst[0], 0))
+    finally:
+        s.close()
+
+
+class Capture:
+    """Listen on a cluster's peer port, as any host on the LAN can, and
+    keep every datagram with its source."""
+
+    def __init__(self, port):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("0.0.0.0", port))
+        self.sock.settimeout(0.2)
+        self.port = port
+        self.frames = []
+
+    def read(self, until):
+        """Read datagrams until until(frames) is true (or 20 s)."""
+        import time
+        deadline = time.monotonic() + 20
+        while not until(self.frames):
+            if time.monotonic() > deadline:
+                raise AssertionError("captured only %d datagrams" % len(self.frames))
+            try:
+                data, src = self.sock.recvfrom(65536)
+            except socket.timeout:
+                continue
+            self.frames.append((data, src))
+        return self.frames
+
+    def close(self):
+        self.sock.close()

@@ -1,0 +1,293 @@
+"""A pool on a LAN that holds visitors' laptops (issue 12): every datagram
+is sealed with the cluster key; the audit's forged datagrams, sent for
+real to real nodes, change nothing; replays are dropped; a node with
+another key cannot join; keys rotate without downtime."""
+import os
+import re
+import socket
+import time
+import unittest
+
+import harness
+import sealer
+from harness import Cluster, params_file, schedule_workflow
+
+GHOST = "00000000-0000-4000-8000-00000000abcd"
+
+
+def rejected(client):
+    """{reason: count} from a node's NODES."""
+    out = {}
+    for row in client.ask_multi("NODES"):
+        m = re.match(r"REJECTED (\d+) (\S+) (.*)", row)
+        if m:
+            out[m.group(3)] = int(m.group(1))
+    return out
+
+
+class SecureCluster(unittest.TestCase):
+    names = ("a", "b")
+
+    def setUp(self):
+        self.cl = Cluster(self.names, extra="<log_level>debug</log_level>").start()
+        self.addCleanup(self.cl.cleanup)
+        self.key = sealer.read_key(harness.cluster_key(self.cl.name))
+
+    def client(self, name):
+        c = self.cl.nodes[name].client()
+        self.addCleanup(c.close)
+        return c
+
+    def capture(self):
+        cap = sealer.Capture(self.cl.port)
+        self.addCleanup(cap.close)
+        return cap
+
+    def wait_rejected(self, c, want):
+        """Until c's NODES counts at least want[reason] of each reason."""
+        deadline = time.monotonic() + harness.TIMEOUT
+        while True:
+            got = rejected(c)
+            if all(got.get(k, 0) >= v for k, v in want.items()):
+                return got
+            if time.monotonic() > deadline:
+                raise AssertionError("rejected %r, wanted %r" % (got, want))
+            time.sleep(0.05)	# NODES is a snapshot: nothing to wait on
+
+    def test_datagrams_are_sealed_with_the_cluster_key(self):
+        self.cl.master()
+        cap = self.capture()
+        frames = cap.read(lambda f: len(f) >= 4)
+        for data, src in frames:
+            self.assertEqual(data[:4], b"VLS1")
+            self.assertNotIn(b"HEARTBEAT", data)
+            sender, inc, seq, _ = sealer.peek(data)
+            self.assertEqual(seq % 2, 1)	# broadcasts
+            # Our own implementation of seal.h opens it: the format is
+            # what the header says, and the key is the cluster's.
+            text = sealer.open_frame(self.key, data)
+            self.assertIsNotNone(text)
+            self.assertTrue(text.startswith(("VOLERY/1 %s %s %016x "
+                                             % (self.cl.name, sender, inc)).encode()))
+            self.assertEqual(len(data) - len(text), 33 + len(sender) + 16)
+            self.assertIsNone(sealer.open_frame(os.urandom(32), data))
+
+    def test_the_audits_forged_datagrams_change_nothing(self):
+        """Each attack of the audit, as a real datagram: plain, sealed with
+        another key, and as a genuine frame with a byte changed."""
+        self.cl.master()
+        a = self.client("a")
+        p = params_file(self.cl.nodes["a"].dir, 50)
+        done = schedule_workflow(a, p)
+        a.ask("SUBSCRIBE " + " ".join(done))
+        a.wait_states({u: "Terminated" for u in done})
+        tasks = a.tasks()
+        slow = a.schedule("import low -p /slow -x %s" % params_file(
+            self.cl.nodes["a"].dir, 3000))
+        a.ask("SUBSCRIBE " + slow)
+        a.wait_states({slow: "Running"})
+        thief = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        thief.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        thief.bind(("127.0.0.1", 0))
+        thief.settimeout(0.5)
+        self.addCleanup(thief.close)
+        tport = thief.getsockname()[1]
+        h = "VOLERY/1 %s %%s 0000000000000001 %d " % (self.cl.name, tport)
+        rec = ("v=1 id=%s exec=%%s prio=low aged=0 st=%%s sb=mallory cl=x "
+               "sub=1 rdy=1 stt=-1 end=-1 pg=0 att=0 fail=0 ver=99" % GHOST)
+        attacks = [
+            # An executable without a description, with attacker's -p/-x.
+            h % "mallory" + "ENQUEUE " + rec % ("crasher", "Ready") + " path=/etc",
+            # A result replacing one subscribers already have.
+            h % "mallory" + "STATE " + rec.replace(GHOST, done[0]) % (
+                "import", "Terminated") + " out=evil-1,evil-2,evil-3",
+            h % "mallory" + "STATE " + rec.replace(GHOST, done[0]) % (
+                "import", "Cancelled"),
+            h % "mallory" + "PROGRESS %s 100 ffffffffffffffff 1" % slow,
+            h % "mallory" + "HEARTBEAT 1 ffffffffffffffff 1 1 idle 9 0 0 1",
+            h % "mallory" + "TASKS_TRANSFER",
+            h % "a" + "NEW_MASTER ffffffffffffffff",
+            h % "mallory" + "START_NEW_MASTER_ELECTION",
+        ] + [h % "mallory" + "TRY_DEQUEUE %s 0" % slow] * 20 + [
+            h % ("fake%d" % i) + "HEARTBEAT 0 0 1 1 idle 0 0 0 1"
+            for i in range(20)]
+        other = os.urandom(32)
+        genuine = self.capture().read(lambda f: len(f) >= 1)[0][0]
+        tampered = bytearray(genuine)
+        tampered[-20] ^= 1
+        victim = "b" if sealer.peek(genuine)[0] == "a" else "a"
+        sent = 0
+        for text in attacks:
+            for frame in (text.encode(),
+                          sealer.seal(other, "mallory", 1, 3, 0, text.encode())):
+                thief.sendto(frame, ("127.255.255.255", self.cl.port))
+                sent += 1
+        thief.sendto(bytes(tampered), ("127.255.255.255", self.cl.port))
+        # Every one dropped and counted, on both nodes (the tampered
+        # frame by the node it claims not to come from).
+        for n in ("a", "b"):
+            want = {"not sealed": len(attacks),
+                    "sealed with an unknown key": len(attacks)}
+            if n == victim:
+                want["forged, damaged or not for us"] = 1
+            self.wait_rejected(self.client(n), want)
+        # Nothing answered the thief (no map, no reflection)...
+        with self.assertRaises(socket.timeout):
+            thief.recvfrom(65536)
+        # ...nothing changed: one master, the same tasks and results,
+        # the slow task runs to its end, and no stranger joined.
+        self.assertEqual(self.cl.master(), "a")
+        a.wait_states({slow: "Terminated"})
+        after = a.tasks()
+        del after[slow]
+        self.assertEqual(after, tasks)
+        names = [r.split()[1] for r in a.ask_multi("NODES") if r.startswith("NODE ")]
+        self.assertEqual(sorted(names), ["a", "b"])
+        self.assertNotIn("evil", self.cl.nodes["b"].log())
+        self.assertNotIn("crasher", self.cl.nodes["b"].log())
+
+    @unittest.skipIf(os.geteuid() != 0, "forging a source address needs root")
+    def test_replayed_datagrams_are_dropped(self):
+        """Captured sealed datagrams, sent again from their sender's own
+        address (a raw socket forges it), are dropped by the guard."""
+        self.cl.master()
+        cap = self.capture()
+        a = self.client("a")
+        p = params_file(self.cl.nodes["a"].dir, 50)
+        uuids = schedule_workflow(a, p)
+        a.ask("SUBSCRIBE " + " ".join(uuids))
+        a.wait_states({u: "Terminated" for u in uuids})
+        seen = cap.read(lambda f: len(f) >= 20 and
+                        any(sealer.peek(d)[0] == "b" for d, _ in f))
+        frames = [(d, s) for d, s in seen if sealer.peek(d)[0] == "a"]
+        b_addr = [s for d, s in seen if sealer.peek(d)[0] == "b"][0]
+        b = self.client("b")
+        tasks = b.tasks()
+        before = rejected(b)
+        # To b's own socket: the shared peer port would hand a unicast to
+        # any one of the sockets bound to it.
+        for data, src in frames:
+            sealer.send_spoofed(src, b_addr, data)
+        got = self.wait_rejected(b, {"replayed": before.get("replayed", 0) + 1})
+        dropped = sum(got.get(k, 0) - before.get(k, 0) for k in ("replayed", "stale"))
+        self.assertEqual(dropped, len(frames))
+        self.assertEqual(b.tasks(), tasks)
+        self.assertEqual(self.cl.master(), "a")
+
+    def test_a_node_with_another_key_cannot_join(self):
+        self.cl.master()
+        other = os.path.join(self.cl.nodes["a"].dir, "other.key")
+        subprocess_run = __import__("subprocess").run
+        subprocess_run([harness.VOLERY, "keygen", other], check=True,
+                       capture_output=True)
+        m = self.cl.add("m", extra="<keyring><key>%s</key></keyring>" % other)
+        # Alone with its key, it makes itself master of nobody...
+        m.wait_log(r"I won the master election")
+        a = self.client("a")
+        self.wait_rejected(a, {"sealed with an unknown key": 1})
+        # ...and the pool never lists it; the operator sees why.
+        names = [r.split()[1] for r in a.ask_multi("NODES") if r.startswith("NODE ")]
+        self.assertEqual(sorted(names), ["a", "b"])
+        out = __import__("subprocess").run(
+            [harness.VOLERY, "nodes", "-H", "127.0.0.1:%d" % self.cl.nodes["a"].port],
+            capture_output=True, text=True, check=True).stdout
+        self.assertRegex(out, r"rejected datagrams: \d+ sealed with an unknown "
+                              r"key \(the last from 127\.0\.0\.1:\d+\)")
+
+    def test_keys_rotate_without_downtime(self):
+        """Serf's recipe: add the new key everywhere, make it the one that
+        seals, remove the old one -- one node restarted at a time, and the
+        pool runs a task at every step."""
+        self.cl.master()
+        old = harness.cluster_key(self.cl.name)
+        new = os.path.join(self.cl.nodes["a"].dir, "new.key")
+        __import__("subprocess").run([harness.VOLERY, "keygen", new], check=True,
+                                     capture_output=True)
+        for ring in ((old, new), (new, old), (new,)):
+            for n in ("b", "a"):
+                node = self.cl.nodes[n]
+                node.stop()
+                with open(node.conf) as f:
+                    conf = f.read()
+                keys = "".join("<key>%s</key>" % k for k in ring)
+                conf = re.sub(r"<keyring>.*</keyring>",
+                              "<keyring>%s</keyring>" % keys, conf)
+                with open(node.conf, "w") as f:
+                    f.write(conf)
+                node.start()
+                self.cl.master()
+                c = node.client()
+                u = c.schedule("import low -p /rot -x %s" % params_file(node.dir, 10))
+                c.ask("SUBSCRIBE " + u)
+                c.wait_states({u: "Terminated"})
+                c.close()
+        self.assertEqual(rejected(self.client("a")).get("sealed with an unknown key", 0), 0)
+
+
+class InsecureCluster(unittest.TestCase):
+    """<insecure/>: nothing sealed, a warning at every start, and the
+    parser's and the guard's checks still hold against garbage."""
+
+    def setUp(self):
+        self.cl = Cluster(("a", "b"), extra="<insecure/><log_level>debug</log_level>")
+        self.cl.start()
+        self.addCleanup(self.cl.cleanup)
+
+    def test_garbage_foreign_and_impostor_datagrams_change_nothing(self):
+        for n in ("a", "b"):
+            self.cl.nodes[n].wait_log(r"<insecure/>: peer datagrams are neither sealed")
+        self.cl.master()
+        a = self.cl.nodes["a"].client()
+        self.addCleanup(a.close)
+        p = params_file(self.cl.nodes["a"].dir, 50)
+        before = schedule_workflow(a, p)
+        a.ask("SUBSCRIBE " + " ".join(before))
+        a.wait_states({u: "Terminated" for u in before})
+        tasks = a.tasks()
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        s.bind(("127.0.0.1", 0))
+        self.addCleanup(s.close)
+        port = s.getsockname()[1]
+        me = "VOLERY/1 %s" % self.cl.name
+        bad = [
+            b"\x00\x01\x02garbage",
+            b"VOLERY/1",
+            b"VOLERY/2 %s x 1 7 HEARTBEAT" % self.cl.name.encode(),
+            ("%s mallory 1 %d FROBNICATE" % (me, port)).encode(),
+            ("%s mallory 1 %d PROGRESS %s 101 1" % (me, port, GHOST)).encode(),
+            ("%s ../x 1 %d WHO_IS_MASTER" % (me, port)).encode(),
+            ("VOLERY/1 othercluster mallory 1 %d WHO_IS_MASTER" % port).encode(),
+            ("%s mallory 1 %d STATE " % (me, port)).encode() + b"A" * 9000,
+            # Replies named to go elsewhere than the source.
+            ("%s mallory 1 7 TASKS_TRANSFER" % me).encode(),
+            # Forged as a's own name: a must not take it for itself...
+            ("%s a 1 %d NEW_MASTER ff" % (me, port)).encode(),
+            # ...nor b, which knows a at another address.
+            ("%s a ffffffffffffffff %d HEARTBEAT 1 ff 1 1 idle 9 0 0 1" % (me, port)).encode(),
+        ]
+        for d in bad:	# to every node of the cluster, on loopback only
+            s.sendto(d, ("127.255.255.255", self.cl.port))
+        b = self.cl.nodes["b"].client()
+        self.addCleanup(b.close)
+        # a's name from another address: an older incarnation, or (the
+        # attempt to take the name over) bound to a's live address.
+        want = {"malformed": 5, "of another cluster": 1, "oversized": 1,
+                "header and text disagree": 1, "from an old incarnation": 1,
+                "a name bound to another address": 1}
+        deadline = time.monotonic() + harness.TIMEOUT
+        while not all(rejected(b).get(k, 0) >= v for k, v in want.items()):
+            self.assertLess(time.monotonic(), deadline, rejected(b))
+            time.sleep(0.05)
+        self.assertGreaterEqual(rejected(a).get("our own name, another incarnation", 0), 1)
+        # Still one master, the same tasks, and work still runs.
+        self.assertEqual(self.cl.master(), "a")
+        self.assertEqual(a.tasks(), tasks)
+        after = a.schedule("import low -p /after -x %s" % p)
+        a.ask("SUBSCRIBE " + after)
+        a.wait_states({after: "Terminated"})
+        self.cl.nodes["a"].wait_log(r"peer datagram from 127\.0\.0\.1:\d+ dropped")
+
+
+if __name__ == "__main__":
+    unittest.main()
