@@ -19,6 +19,15 @@ dequeue_init(struct node *n)
 	n->dequeue.retry_at = -1;
 }
 
+/* A task we may run (run_admissible): others are for other nodes. */
+static int
+ours(const struct node *n, const struct task *t)
+{
+	char	why[REASON_MAXLEN + 1];
+
+	return run_admissible(n, t, why, sizeof why);
+}
+
 /*
  * Interactive rule (thesis 4.5): an interactive task scheduled here runs
  * here at once when nothing runs here, volunteer or not.
@@ -32,7 +41,7 @@ interactive_own(struct node *n)
 		struct task *t = readyq_at(&n->ready, k);
 		if (t->prio != PRIO_INTERACTIVE)
 			break;
-		if (strcmp(t->scheduled_by, n->cfg.name) == 0)
+		if (strcmp(t->scheduled_by, n->cfg.name) == 0 && ours(n, t))
 			return t;
 	}
 	return NULL;
@@ -97,7 +106,12 @@ dequeue_dispatch(struct node *n, int64_t now)
 		if ((len = readyq_len(&n->ready)) == 0)
 			return;
 		if (peertab_live(n) == 0) {
-			run_start(n, readyq_at(&n->ready, 0), now);
+			for (k = 0; k < len; k++)
+				if (ours(n, t = readyq_at(&n->ready, k)))
+					break;
+			if (k == len)
+				return;
+			run_start(n, t, now);
 			continue;
 		}
 		/*
@@ -112,7 +126,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		dq->rank = 0;
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
-			if (!claimed(dq, t->uuid, now - memory))
+			if (!claimed(dq, t->uuid, now - memory) && ours(n, t))
 				break;
 			t = NULL;
 		}
@@ -121,7 +135,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 			struct task *w = readyq_at(&n->ready, k);
 			int64_t due = w->ready_ms + memory +
 			    (int64_t)(place - k) * n->cfg.dequeue_window_ms;
-			if (claimed(dq, w->uuid, now - memory))
+			if (claimed(dq, w->uuid, now - memory) || !ours(n, w))
 				continue;
 			if (now >= due)
 				t = w;

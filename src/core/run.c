@@ -38,6 +38,25 @@ run_volunteer_state(const struct node *n)
 	return n->runs.volunteer_state;
 }
 
+int
+run_admissible(const struct node *n, const struct task *t, char *why,
+    size_t whylen)
+{
+	const struct taskdesc	*d = taskdesc_find(n->descs, t->exec);
+
+	if (d == NULL)
+		snprintf(why, whylen, "no description of %s in tasks_dir",
+		    t->exec);
+	else if (t->ninputs != d->ninputs)
+		snprintf(why, whylen, "%d inputs bound, its description "
+		    "takes %d", t->ninputs, d->ninputs);
+	else if (d->needs_path && t->path == NULL)
+		snprintf(why, whylen, "no -p, which its description needs");
+	else
+		return 1;
+	return 0;
+}
+
 void
 run_start(struct node *n, struct task *t, int64_t now)
 {

@@ -18,6 +18,14 @@ struct runs {
 };
 
 void	run_init(struct node *);
+/*
+ * Whether t may run here: its executable has a description in our
+ * tasks_dir, and the record binds what the description asks for (its
+ * inputs, -p if it needs one).  A record that does not -- forged, or
+ * for a program this host lacks -- is never started here; why says so.
+ */
+int	run_admissible(const struct node *, const struct task *, char *why,
+	    size_t whylen);
 /* Start t here. */
 void	run_start(struct node *, struct task *, int64_t now);
 /* Stop our process running t, if any. */

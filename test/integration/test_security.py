@@ -250,6 +250,22 @@ class InsecureCluster(unittest.TestCase):
         self.addCleanup(s.close)
         port = s.getsockname()[1]
         me = "VOLERY/1 %s" % self.cl.name
+        # A program in tasks_dir without a description: never started,
+        # whatever a datagram asks.
+        marker = os.path.join(self.cl.nodes["a"].dir, "evil-ran")
+        for node in self.cl.nodes.values():
+            evil = os.path.join(node.tasks, "evil")
+            with open(evil, "w") as f:
+                f.write("#!/bin/sh\ntouch %s\n" % marker)
+            os.chmod(evil, 0o755)
+        now = int(time.time() * 1000)
+        forged = ("%s mallory 1 %d ENQUEUE v=1 id=%s exec=evil prio=interactive "
+                  "aged=0 st=Ready sb=mallory cl=x sub=%d rdy=%d stt=-1 end=-1 pg=0 "
+                  "att=0 fail=0 ver=1 path=/etc" % (me, port, GHOST, now, now))
+        s.sendto(forged.encode(), ("127.255.255.255", self.cl.port))
+        for n in ("a", "b"):
+            self.cl.nodes[n].wait_log(r"Task UUID\{%s\} name\{evil\} from mallory is "
+                                      r"never run here: no description of evil" % GHOST)
         bad = [
             b"\x00\x01\x02garbage",
             b"VOLERY/1",
@@ -282,11 +298,15 @@ class InsecureCluster(unittest.TestCase):
         self.assertGreaterEqual(rejected(a).get("our own name, another incarnation", 0), 1)
         # Still one master, the same tasks, and work still runs.
         self.assertEqual(self.cl.master(), "a")
-        self.assertEqual(a.tasks(), tasks)
+        now = a.tasks()
+        del now[GHOST]
+        self.assertEqual(now, tasks)
         after = a.schedule("import low -p /after -x %s" % p)
         a.ask("SUBSCRIBE " + after)
         a.wait_states({after: "Terminated"})
         self.cl.nodes["a"].wait_log(r"peer datagram from 127\.0\.0\.1:\d+ dropped")
+        self.assertFalse(os.path.exists(marker))
+        self.assertEqual(a.tasks()[GHOST][2], "Ready")
 
 
 if __name__ == "__main__":

@@ -246,6 +246,56 @@ test_a_lasting_digest_difference_syncs(void **state)
 	assert_non_null(sent(n, "beta", "TASKS_TRANSFER"));
 }
 
+/*
+ * Nothing starts without a description (issue 12): a record naming an
+ * executable we have no description of, or binding other arguments than
+ * its description does, is never started here -- alone, or with peers
+ * -- and says why; the tasks after it still run.
+ */
+static void
+test_records_without_a_description_never_start(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+	char		 rec[1024];
+	const char	*bad[] = {
+		/* No description of crasher in our tasks_dir. */
+		"exec=crasher prio=interactive aged=0 st=Ready sb=mallory "
+		    "cl=x sub=1 rdy=1 stt=-1 end=-1 pg=0 att=0 fail=0 ver=1 "
+		    "path=/etc",
+		/* import needs -p. */
+		"exec=import prio=interactive aged=0 st=Ready sb=mallory "
+		    "cl=x sub=1 rdy=1 stt=-1 end=-1 pg=0 att=0 fail=0 ver=1",
+	};
+	size_t		 k;
+
+	node_start(n, 0);
+	clear(n);
+	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		snprintf(rec, sizeof rec, "ENQUEUE v=1 id=%s %s",
+		    uuid_n(10 + (int)k), bad[k]);
+		hear(n, "mallory", rec, 10);
+		assert_non_null(logged(n, "is never run here"));
+		assert_int_equal(state_of(n, uuid_n(10 + (int)k)), TASK_READY);
+	}
+	assert_non_null(logged(n, "no description of crasher in tasks_dir"));
+	assert_non_null(logged(n, "no -p, which its description needs"));
+	/* Alone (the peer is not alive for the dequeue: it never sent a
+	 * heartbeat), and then with peers: never proposed, never started. */
+	node_tick(n, 20);
+	hear_alive(n, "beta", 30);
+	node_tick(n, 100);
+	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	/* A task after them, of a described executable, still runs. */
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 200, 0, NULL, NULL), 0);
+	assert_non_null(sent(n, NULL, "TRY_DEQUEUE"));
+	node_tick(n, 300);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(10)), 0);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(11)), 0);
+}
+
 int
 main(void)
 {
@@ -268,6 +318,9 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_a_lasting_digest_difference_syncs, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_records_without_a_description_never_start, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests_name("replicate", tests, NULL, NULL);
