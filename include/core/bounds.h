@@ -18,6 +18,10 @@
 
 #define DATAGRAM_MAX 8192	/* one peer datagram */
 
+/* Epochs and record versions count up by one per election or change:
+ * 2^48 is never reached, and a larger number from a peer is refused. */
+#define COUNTER_MAX ((1ULL << 48) - 1)
+
 #define TASK_INPUTS_MAX 64	/* -a bindings of one task */
 #define TASK_OUTPUTS_MAX 64	/* output datasets of one task */
 #define SUBSCRIBE_MAX 256	/* uuids in one SUBSCRIBE */

@@ -141,7 +141,10 @@ decide(struct node *n, int64_t now)
 			e->join_deadline = now + 2 * n->cfg.election_window_ms;
 		return;
 	}
-	epoch = peertab_highest_epoch(n, e->epoch) + 1;
+	/* Epochs never wrap: peers' are at most COUNTER_MAX (peer.c). */
+	epoch = peertab_highest_epoch(n, e->epoch);
+	if (epoch < COUNTER_MAX)
+		epoch++;
 	outbox_log(&n->out, VLOG_NORMAL, "I won the master election (epoch "
 	    "%llu)", (unsigned long long)epoch);
 	follow_master(n, n->cfg.name, epoch, now);
@@ -208,9 +211,28 @@ election_recv_who_is_master(struct node *n, const struct peer_msg *m)
 		announce(n, m->sender);
 }
 
-void
-election_recv_start(struct node *n, int64_t now)
+/*
+ * We follow a live master (or are it) and no election runs: an
+ * election message is then a mistake, stale, or an attack, and changes
+ * nothing; the master answers with NEW_MASTER.
+ */
+static int
+live_master(const struct node *n, int64_t now)
 {
+	const struct election	*e = &n->election;
+
+	return !e->active && e->master[0] != '\0' && (node_is_master(n) ||
+	    now - e->master_heard < n->cfg.node_timeout_ms);
+}
+
+void
+election_recv_start(struct node *n, const struct peer_msg *m, int64_t now)
+{
+	if (live_master(n, now)) {
+		if (node_is_master(n))
+			announce(n, m->sender);
+		return;
+	}
 	start_election(n, now);
 }
 
@@ -222,8 +244,7 @@ election_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 
 	/* We have a live master -- we are alive to ourselves, whenever we
 	 * last heard from anyone: say so. */
-	if (!e->active && e->master[0] != '\0' && (node_is_master(n) ||
-	    now - e->master_heard < n->cfg.node_timeout_ms)) {
+	if (live_master(n, now)) {
 		if (node_is_master(n))
 			announce(n, m->sender);
 		return;

@@ -35,7 +35,8 @@ void	election_join(struct node *, int64_t now);
 void	election_recv_heartbeat(struct node *, const struct peer_msg *,
 	    int64_t now);
 void	election_recv_who_is_master(struct node *, const struct peer_msg *);
-void	election_recv_start(struct node *, int64_t now);
+void	election_recv_start(struct node *, const struct peer_msg *,
+	    int64_t now);
 void	election_recv_try(struct node *, const struct peer_msg *, int64_t now);
 void	election_recv_new_master(struct node *, const struct peer_msg *,
 	    int64_t now);

@@ -264,7 +264,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		election_recv_who_is_master(n, m);
 		break;
 	case PEER_START_ELECTION:
-		election_recv_start(n, now);
+		election_recv_start(n, m, now);
 		break;
 	case PEER_TRY_TO_BE_MASTER:
 		election_recv_try(n, m, now);

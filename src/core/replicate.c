@@ -57,7 +57,8 @@ replicate_send(struct node *n, const char *peer, enum peer_type type,
 void
 replicate_publish(struct node *n, struct task *t)
 {
-	t->ver++;
+	if (t->ver < COUNTER_MAX)	/* never wraps (bounds.h) */
+		t->ver++;
 	replicate_changed(n, t);
 	replicate_send(n, NULL, PEER_STATE, t);
 }

@@ -112,6 +112,13 @@ hex64(char **p, uint64_t *out)
 	return w == NULL ? -1 : lex_hex64(w, out);
 }
 
+/* An epoch or a version: never near 2^64 (bounds.h), so never wraps. */
+static int
+counter(char **p, uint64_t *out)
+{
+	return hex64(p, out) == -1 || *out > COUNTER_MAX ? -1 : 0;
+}
+
 static int
 name(char **p, char *dst, size_t size)
 {
@@ -184,7 +191,7 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 	case PEER_HEARTBEAT:
 		NEED(num(&p, 0, 1, &v));
 		m->master = (int)v;
-		NEED(hex64(&p, &m->epoch));
+		NEED(counter(&p, &m->epoch));
 		NEED(num(&p, 0, 65535, &v));
 		m->free = (int)v;
 		NEED(num(&p, 0, 65535, &v));
@@ -208,7 +215,7 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 		NEED(num(&p, 0, INT64_MAX, &m->timestamp));
 		break;
 	case PEER_NEW_MASTER:
-		NEED(hex64(&p, &m->epoch));
+		NEED(counter(&p, &m->epoch));
 		break;
 	case PEER_ENQUEUE:
 	case PEER_STATE:
@@ -233,7 +240,7 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 		NEED(uuid(&p, m->uuid));
 		NEED(num(&p, 0, 100, &v));
 		m->percent = (int)v;
-		NEED(hex64(&p, &m->ver));
+		NEED(counter(&p, &m->ver));
 		NEED(num(&p, 0, INT64_MAX, &m->timestamp));
 		break;
 	}

@@ -146,7 +146,7 @@ static const struct field {
 	N("pg", K_INT, progress, 0, 100, "bad progress"),
 	N("att", K_INT, attempts, 0, 1000000, "bad attempts"),
 	N("fail", K_INT, failures, 0, 1000000, "bad failures"),
-	N("ver", K_U64, ver, 0, INT64_MAX, "bad version counter"),
+	N("ver", K_U64, ver, 0, COUNTER_MAX, "bad version counter"),
 	{ "susp", K_INT, offsetof(struct task, suspended),
 	  sizeof(((struct task *)0)->suspended), 0, 1, W_RUNNING,
 	  "bad suspended flag" },

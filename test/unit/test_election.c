@@ -172,6 +172,64 @@ test_live_master_refuses_an_election(void **state)
 	assert_true(node_is_master(n));
 }
 
+/* START_NEW_MASTER_ELECTION while a live master is heard changes
+ * nothing: the master answers with NEW_MASTER, a follower ignores it. */
+static void
+test_election_starts_are_ignored_under_a_live_master(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	become_master(n);
+	hear(n, "mallory", "START_NEW_MASTER_ELECTION", 150);
+	assert_string_equal(sent(n, "mallory", "NEW_MASTER"), "NEW_MASTER 1");
+	assert_null(sent(n, NULL, "TRY_TO_BE_MASTER"));
+	assert_true(node_is_master(n));
+	/* A follower of a live beta. */
+	f->n = test_node_named(&f->set, "gamma", 1);
+	node_free(n);
+	n = f->n;
+	follow_beta(n);
+	hear(n, "mallory", "START_NEW_MASTER_ELECTION", 20);
+	node_tick(n, 200);
+	assert_null(sent(n, NULL, "TRY_TO_BE_MASTER"));
+	assert_string_equal(node_master(n), "beta");
+	/* beta silent for a node timeout: then an election may start. */
+	hear(n, "mallory", "START_NEW_MASTER_ELECTION", 5000);
+	assert_non_null(sent(n, NULL, "TRY_TO_BE_MASTER"));
+}
+
+/* Epochs and versions near 2^64 are refused by the codec, so an epoch
+ * never wraps to 0 (an attack once made a node step down with one). */
+static void
+test_epochs_never_wrap(void **state)
+{
+	struct peer_msg	*m = malloc(sizeof *m);
+	char		 err[160];
+	const char	*bad[] = {
+		"VOLERY/1 c b 1 7 NEW_MASTER ffffffffffffffff",
+		"VOLERY/1 c b 1 7 HEARTBEAT 1 1000000000000 1 1 idle 9 0 0 1",
+		"VOLERY/1 c b 1 7 PROGRESS 00000000-0000-4000-8000-000000000001 "
+		    "100 ffffffffffffffff 1",
+	};
+	size_t		 k;
+
+	for (k = 0; k < sizeof bad / sizeof bad[0]; k++)
+		assert_int_equal(peer_parse(bad[k], strlen(bad[k]), m, err,
+		    sizeof err), -1);
+	assert_int_equal(peer_parse("VOLERY/1 c b 1 7 NEW_MASTER ffffffffffff",
+	    38, m, err, sizeof err), 0);
+	free(m);
+	/* A master of the highest epoch there is is followed. */
+	become_master(((struct node_fixture *)*state)->n);
+	hear(((struct node_fixture *)*state)->n, "beta",
+	    "NEW_MASTER ffffffffffff", 200);
+	assert_string_equal(node_master(((struct node_fixture *)*state)->n),
+	    "beta");
+	assert_int_equal(status_of(((struct node_fixture *)*state)->n).epoch,
+	    COUNTER_MAX);
+}
+
 int
 main(void)
 {
@@ -185,6 +243,8 @@ main(void)
 		NODE_TEST(test_silent_master_is_replaced),
 		NODE_TEST(test_master_that_stopped_being_one_is_asked_about),
 		NODE_TEST(test_live_master_refuses_an_election),
+		NODE_TEST(test_election_starts_are_ignored_under_a_live_master),
+		NODE_TEST(test_epochs_never_wrap),
 	};
 
 	return cmocka_run_group_tests_name("election", tests, NULL, NULL);
