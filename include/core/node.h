@@ -39,6 +39,9 @@ struct node_config {
 	/* A node silent this long (or stopped cleanly) leaves the
 	 * membership whose majority confirms results (confirm.c). */
 	int64_t		membership_timeout_ms;
+	int		max_peers;	/* the peer table's bound */
+	int64_t		peer_evict_ms;	/* a dead non-member this long
+					 * leaves the peer table */
 	/* A settled task leaves the map this long after its end (to the
 	 * history, retire.c); 0: never. */
 	int64_t		retention_ms;
@@ -62,6 +65,10 @@ struct peer {
 	uint64_t	digest;
 	int64_t		running_ms;	/* its last PROGRESS: it runs a task */
 	int		member;		/* counts in the majority (confirm.c) */
+	/* Rate limits (peertab_allow): the current window and its count,
+	 * per kind of message. */
+	int64_t		rate_start[2];
+	int		rate_count[2];
 };
 
 /* Where the node stands (node_status). */

@@ -53,6 +53,7 @@ struct config {
 	char		keys[KEYRING_MAX][PATH_MAX];
 	int		insecure;
 	int		max_peers;	/* senders remembered, at most */
+	int		peer_evict_s;	/* a dead non-member forgotten */
 	int		cancel_grace_ms;
 	int		max_attempts;
 	int		ageing_s;

@@ -374,3 +374,18 @@ confirm_housekeeping(struct node *n, int64_t now)
 	 * proposes its dependents' ends, so the tallies move: by uuid). */
 	recount(n, now);
 }
+
+void
+confirm_forget_voter(struct node *n, int idx)
+{
+	struct tally	*ty;
+	size_t		 i;
+
+	for (i = 0; i < n->confirm.n; i++) {
+		ty = &n->confirm.v[i];
+		if (idx < 0 || (size_t)idx >= ty->nvoted || ty->voted[idx] == 0)
+			continue;
+		ty->counts[ty->voted[idx] - 1]--;
+		ty->voted[idx] = 0;
+	}
+}

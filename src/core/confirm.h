@@ -56,6 +56,9 @@ void	confirm_answer(struct node *, const char *peer, const struct task *t);
 /* A peer's vote: its record of the task. */
 void	confirm_recv_vote(struct node *, const struct peer_msg *,
 	    int64_t now);
+/* The peer at index idx left the table (peertab.c): the index will be
+ * someone else's, so its votes go. */
+void	confirm_forget_voter(struct node *, int idx);
 /* Every progress interval: resend proposals, recount after membership
  * changes. */
 void	confirm_housekeeping(struct node *, int64_t now);

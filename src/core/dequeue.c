@@ -53,29 +53,54 @@ hint_slot(const char *uuid)
 	return task_hash(uuid) & (DEQUEUE_HINTS - 1);
 }
 
+/*
+ * node has kept claiming uuid for CLAIM_EXPIRES windows without
+ * starting it (it would have: the task would not be Ready): a node that
+ * lost its STATE, or one that only blocks the task.  Its claims no
+ * longer keep us from it.
+ */
+static int
+expired(const struct node *n, const char *uuid, const char *node,
+    int64_t now)
+{
+	const struct claim_hint *h = &n->dequeue.hints[hint_slot(uuid)];
+
+	return strcmp(h->uuid, uuid) == 0 && strcmp(h->node, node) == 0 &&
+	    now - h->first >= CLAIM_EXPIRES * n->cfg.dequeue_window_ms;
+}
+
 /* Someone else proposed to dequeue uuid since `since` (as far as the
  * hints tell: a collision may hide a claim; the race settles it). */
 static int
-claimed(const struct dequeue *dq, const char *uuid, int64_t since)
+claimed(const struct node *n, const char *uuid, int64_t since, int64_t now)
 {
-	const struct claim_hint *h = &dq->hints[hint_slot(uuid)];
+	const struct claim_hint *h = &n->dequeue.hints[hint_slot(uuid)];
 
-	return h->seen >= since && strcmp(h->uuid, uuid) == 0;
+	return h->seen >= since && strcmp(h->uuid, uuid) == 0 &&
+	    !expired(n, uuid, h->node, now);
 }
 
 static void
-remember_claim(struct dequeue *dq, const char *uuid, const char *node,
+remember_claim(struct node *n, const char *uuid, const char *node,
     int64_t ts, int64_t now)
 {
+	struct dequeue		*dq = &n->dequeue;
 	struct claim		*c = &dq->claims[dq->nclaims++ %
 				    DEQUEUE_CLAIMS];
 	struct claim_hint	*h = &dq->hints[hint_slot(uuid)];
+	int64_t			 memory = CLAIM_WINDOWS *
+				    n->cfg.dequeue_window_ms;
 
 	snprintf(c->uuid, sizeof c->uuid, "%s", uuid);
 	snprintf(c->node, sizeof c->node, "%s", node);
 	c->ts = ts;
 	c->seen = now;
+	/* A streak: the same claimant again while its claim is fresh. */
+	if (strcmp(h->uuid, uuid) != 0 || strcmp(h->node, node) != 0 ||
+	    now - h->seen > memory)
+		h->first = now;
 	snprintf(h->uuid, sizeof h->uuid, "%s", uuid);
+	snprintf(h->node, sizeof h->node, "%s", node);
 	h->seen = now;
 }
 
@@ -126,7 +151,8 @@ dequeue_dispatch(struct node *n, int64_t now)
 		dq->rank = 0;
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
-			if (!claimed(dq, t->uuid, now - memory) && ours(n, t))
+			if (!claimed(n, t->uuid, now - memory, now) &&
+			    ours(n, t))
 				break;
 			t = NULL;
 		}
@@ -135,7 +161,8 @@ dequeue_dispatch(struct node *n, int64_t now)
 			struct task *w = readyq_at(&n->ready, k);
 			int64_t due = w->ready_ms + memory +
 			    (int64_t)(place - k) * n->cfg.dequeue_window_ms;
-			if (claimed(dq, w->uuid, now - memory) || !ours(n, w))
+			if (claimed(n, w->uuid, now - memory, now) ||
+			    !ours(n, w))
 				continue;
 			if (now >= due)
 				t = w;
@@ -183,7 +210,8 @@ decide(struct node *n, int64_t now)
 	for (i = 0; i < DEQUEUE_CLAIMS; i++) {
 		const struct claim *c = &dq->claims[i];
 		if (c->seen >= since && strcmp(c->uuid, dq->uuid) == 0 &&
-		    rules_dequeue_beats(c->ts, c->node, dq->ts, n->cfg.name))
+		    rules_dequeue_beats(c->ts, c->node, dq->ts, n->cfg.name) &&
+		    !expired(n, c->uuid, c->node, now))
 			dq->lost++;
 	}
 	if (dq->lost == 0 && t != NULL && t->state == TASK_READY &&
@@ -204,7 +232,7 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 {
 	struct task	*t;
 
-	remember_claim(&n->dequeue, m->uuid, m->sender, m->timestamp, now);
+	remember_claim(n, m->uuid, m->sender, m->timestamp, now);
 	/* It is not Ready: the one who knows says so at once, within
 	 * the proposer's window (it missed a STATE). */
 	if ((t = taskmap_find(&n->map, m->uuid)) != NULL &&

@@ -15,6 +15,9 @@ struct peer_msg;
 
 #define DEQUEUE_CLAIMS	1024	/* remembered TRY_DEQUEUE proposals */
 #define CLAIM_WINDOWS	4	/* remembered for this many windows */
+#define CLAIM_EXPIRES	8	/* windows a claimant has to start the task
+				 * it claims, counted from its first claim of
+				 * a streak; then its claims count no more */
 #define DEQUEUE_HINTS	512	/* power of two */
 
 struct dequeue {
@@ -38,7 +41,9 @@ struct dequeue {
 	 * "is someone taking it" for dispatch. */
 	struct claim_hint {
 		char	 uuid[UUID_STRLEN + 1];
+		char	 node[NAME_MAXLEN + 1];	/* the newest claimant */
 		int64_t	 seen;
+		int64_t	 first;	/* of its streak of claims */
 	}		 hints[DEQUEUE_HINTS];
 	int64_t		 retry_at;	/* all ready tasks claimed; -1 */
 };

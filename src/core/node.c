@@ -43,6 +43,8 @@ node_config_default(struct node_config *c)
 	c->node_timeout_ms = 2000;
 	c->membership_timeout_ms = 600000;
 	c->retention_ms = 7 * 86400000LL;
+	c->max_peers = 1024;
+	c->peer_evict_ms = 86400000;
 }
 
 /* What no node can run with: the caller checked ranges before (config.c). */
@@ -54,7 +56,8 @@ config_valid(const struct node_config *c)
 	    c->dequeue_window_ms >= 1 && c->election_window_ms >= 1 &&
 	    c->progress_interval_ms >= 1 && c->failure_timeout_ms >= 1 &&
 	    c->membership_timeout_ms >= c->node_timeout_ms &&
-	    c->node_timeout_ms >= 1;
+	    c->node_timeout_ms >= 1 && c->max_peers >= 1 &&
+	    c->peer_evict_ms >= c->membership_timeout_ms;
 }
 
 struct node *
@@ -264,10 +267,14 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		election_recv_who_is_master(n, m);
 		break;
 	case PEER_START_ELECTION:
-		election_recv_start(n, m, now);
+		if (peertab_allow(n, p, RATE_ELECTION, "election messages",
+		    now))
+			election_recv_start(n, m, now);
 		break;
 	case PEER_TRY_TO_BE_MASTER:
-		election_recv_try(n, m, now);
+		if (peertab_allow(n, p, RATE_ELECTION, "election messages",
+		    now))
+			election_recv_try(n, m, now);
 		break;
 	case PEER_NEW_MASTER:
 		election_recv_new_master(n, m, now);
@@ -279,7 +286,8 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		replicate_recv_enqueue_ack(n, m);
 		break;
 	case PEER_TRY_DEQUEUE:
-		dequeue_recv_try(n, m, now);
+		if (peertab_allow(n, p, RATE_DEQUEUE, "TRY_DEQUEUE", now))
+			dequeue_recv_try(n, m, now);
 		break;
 	case PEER_STATE:
 		peertab_recv_state(n, p, m);

@@ -1,6 +1,8 @@
 /*
  * peertab.c -- what this node knows of the others: a table of struct
- * peer (peers are never removed), indexed by name (nameidx.c); who is alive; who is a member (counted in the majority that
+ * peer, at most max_peers, indexed by name (nameidx.c); a peer dead and
+ * out of the membership for peer_evict_ms leaves it, and its slot (its
+ * index, which confirm.c's tallies use) goes to the next new name; who is alive; who is a member (counted in the majority that
  * confirms a task's end); and our rank among the nodes that can take a
  * task.
  */
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "nodestate.h"
+#include "confirm.h"
 #include "peer.h"
 
 void
@@ -45,6 +48,87 @@ find(const struct peertab *pt, const char *name)
 	return i < 0 ? NULL : &pt->v[i];
 }
 
+/* Forget p: its slot is free for the next new name. */
+static void
+evict(struct node *n, struct peer *p)
+{
+	struct peertab	*pt = &n->peertab;
+
+	outbox_log(&n->out, VLOG_INFO, "node %s forgotten (silent since %lld "
+	    "ms ago)", p->name, (long long)p->heard_ms);
+	confirm_forget_voter(n, (int)(p - pt->v));
+	memset(p, 0, sizeof *p);
+	pt->nfree++;
+	nameidx_rebuild(&pt->idx, pt->n);
+}
+
+/* The longest-silent peer that may be forgotten now, or NULL. */
+static struct peer *
+evictable(struct node *n, int64_t now)
+{
+	struct peertab	*pt = &n->peertab;
+	struct peer	*best = NULL;
+	size_t		 i;
+
+	for (i = 0; i < pt->n; i++) {
+		struct peer *p = &pt->v[i];
+		if (p->name[0] == '\0' || p->alive || p->member ||
+		    now - p->heard_ms < n->cfg.peer_evict_ms)
+			continue;
+		if (best == NULL || p->heard_ms < best->heard_ms)
+			best = p;
+	}
+	return best;
+}
+
+/* A slot for a new name: a free one, a new one, or an evicted one. */
+static struct peer *
+new_peer(struct node *n, const char *name, int64_t now)
+{
+	struct peertab	*pt = &n->peertab;
+	struct peer	*p = NULL, *v;
+	size_t		 i;
+
+	if (pt->n - pt->nfree >= (size_t)n->cfg.max_peers) {
+		if ((p = evictable(n, now)) == NULL) {
+			pt->refused++;
+			if (pt->refused_logged == 0 ||
+			    now - pt->refused_logged >= 10000) {
+				outbox_log(&n->out, VLOG_WARNING, "node %s "
+				    "ignored: %d peers known, none gone long "
+				    "enough to forget (%llu refused so far)",
+				    name, n->cfg.max_peers,
+				    (unsigned long long)pt->refused);
+				pt->refused_logged = now;
+			}
+			return NULL;
+		}
+		evict(n, p);
+	}
+	if (pt->nfree > 0) {
+		for (i = 0; i < pt->n && pt->v[i].name[0] != '\0'; i++)
+			;
+		p = &pt->v[i];
+		pt->nfree--;
+		snprintf(p->name, sizeof p->name, "%s", name);
+		nameidx_rebuild(&pt->idx, pt->n);
+		return p;
+	}
+	if ((v = realloc(pt->v, (pt->n + 1) * sizeof *v)) == NULL)
+		return NULL;
+	pt->v = v;
+	p = &pt->v[pt->n++];
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "%s", name);
+	pt->idx.name = peer_name;
+	pt->idx.ctx = pt;
+	if (nameidx_add(&pt->idx, pt->n) == -1) {
+		pt->n--;
+		return NULL;
+	}
+	return p;
+}
+
 struct peer *
 peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
     int64_t now, int *woke)
@@ -53,19 +137,8 @@ peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
 	struct peer	*p = find(pt, m->sender);
 
 	if (p == NULL) {
-		struct peer *v = realloc(pt->v, (pt->n + 1) * sizeof *v);
-		if (v == NULL)
+		if ((p = new_peer(n, m->sender, now)) == NULL)
 			return NULL;
-		pt->v = v;
-		p = &pt->v[pt->n++];
-		memset(p, 0, sizeof *p);
-		snprintf(p->name, sizeof p->name, "%s", m->sender);
-		pt->idx.name = peer_name;
-		pt->idx.ctx = pt;
-		if (nameidx_add(&pt->idx, pt->n) == -1) {
-			pt->n--;
-			return NULL;
-		}
 		snprintf(p->volunteer, sizeof p->volunteer, "?");
 		snprintf(p->client_addr, sizeof p->client_addr, "-");
 		p->incarnation = m->incarnation;
@@ -148,6 +221,30 @@ peertab_recv_state(struct node *n, struct peer *p, const struct peer_msg *m)
 	}
 }
 
+int
+peertab_allow(struct node *n, struct peer *p, enum peer_rate kind,
+    const char *what, int64_t now)
+{
+	struct peertab	*pt = &n->peertab;
+	int64_t		 window = kind == RATE_DEQUEUE ?
+			    n->cfg.dequeue_window_ms : n->cfg.election_window_ms;
+
+	if (now - p->rate_start[kind] >= window) {
+		p->rate_start[kind] = now;
+		p->rate_count[kind] = 0;
+	}
+	if (++p->rate_count[kind] <= RATE_BUDGET)
+		return 1;
+	pt->limited++;
+	if (pt->limited_logged == 0 || now - pt->limited_logged >= 10000) {
+		outbox_log(&n->out, VLOG_WARNING, "node %s sends %s faster than "
+		    "any node should: dropped (%llu over the limits so far)",
+		    p->name, what, (unsigned long long)pt->limited);
+		pt->limited_logged = now;
+	}
+	return 0;
+}
+
 void
 peertab_recv_progress(struct node *n, struct peer *p, int64_t now)
 {
@@ -180,6 +277,9 @@ peertab_sweep(struct node *n, int64_t now)
 		if (p->member &&
 		    now - p->heard_ms > n->cfg.membership_timeout_ms)
 			set_member(n, p, 0);
+		if (p->name[0] != '\0' && !p->alive && !p->member &&
+		    now - p->heard_ms >= n->cfg.peer_evict_ms)
+			evict(n, p);
 	}
 	if (pt->members_dirty) {
 		char *list = malloc(pt->n * (NAME_MAXLEN + 1) + 1);
@@ -297,7 +397,8 @@ node_each_peer(const struct node *n, void (*cb)(const struct peer *, void *),
 	size_t	i;
 
 	for (i = 0; i < n->peertab.n; i++)
-		cb(&n->peertab.v[i], arg);
+		if (n->peertab.v[i].name[0] != '\0')
+			cb(&n->peertab.v[i], arg);
 }
 
 const char *

@@ -58,6 +58,7 @@ static const struct element {
 	{ N(slots, 1, 256) },
 	{ "mode", K_MODE, offsetof(struct config, mode), 0, 0, 0 },
 	{ N(max_peers, 16, 65536) },
+	{ N(peer_evict_s, 60, 31536000) },
 	{ N(dequeue_window_ms, 1, 600000) },
 	{ N(election_window_ms, 1, 600000) },
 	{ N(progress_interval_ms, 10, 600000) },
@@ -118,7 +119,8 @@ config_default(struct config *c)
 	c->resume_idle_s = 180;
 	c->vacate_after_s = 600;
 	c->cancel_grace_ms = 2000;
-	c->max_peers = 1024;
+	c->max_peers = nd.max_peers;
+	c->peer_evict_s = (int)(nd.peer_evict_ms / 1000);
 }
 
 /* "file:line: <element>: what is wrong", into the list of problems. */
@@ -464,6 +466,10 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 			add_error(&e, root->line, "retention_s", "must be 0 "
 			    "(keep forever) or at least membership_timeout_s "
 			    "(%d s)", c->membership_timeout_s);
+		if (c->peer_evict_s < c->membership_timeout_s)
+			add_error(&e, root->line, "peer_evict_s", "must be at "
+			    "least membership_timeout_s (%d s)",
+			    c->membership_timeout_s);
 		if (c->insecure && c->nkeys > 0)
 			add_error(&e, root->line, "insecure", "and <keyring> "
 			    "together: choose one");

@@ -785,6 +785,8 @@ server_run(const struct config *cfg, int echo)
 	nc.node_timeout_ms = cfg->node_timeout_ms;
 	nc.membership_timeout_ms = (int64_t)cfg->membership_timeout_s * 1000;
 	nc.retention_ms = (int64_t)cfg->retention_s * 1000;
+	nc.max_peers = cfg->max_peers;
+	nc.peer_evict_ms = (int64_t)cfg->peer_evict_s * 1000;
 	/* Clients are served once the loop runs, after the journal. */
 	if (clients_listen(srv.base, cfg->listen, client_line, srv.address,
 	    sizeof srv.address, err, sizeof err) == -1) {

@@ -5,6 +5,9 @@
  */
 #include "testutil.h"
 
+#include "dequeue.h"
+#include "peertab.h"
+
 static const char *
 try_for(int k, int64_t ts)
 {
@@ -140,10 +143,46 @@ test_the_runner_answers_a_late_proposal(void **state)
 	assert_null(sent(n, "beta", "STATE "));
 }
 
+/*
+ * A claimant that never starts what it claims -- TRY_DEQUEUE <uuid> 0
+ * every 15 ms, the audit's attack -- holds a task back for at most
+ * CLAIM_EXPIRES windows; and a sender of more TRY_DEQUEUEs than any
+ * node sends is cut off at the rate limit.
+ */
+static void
+test_a_claim_never_acted_on_expires(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t;
+	int		 i;
+
+	follow_beta(n);
+	hear_alive(n, "mallory", 50);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	for (t = 100; t < 1000 && state_of(n, uuid_n(1)) == TASK_READY;
+	    t += 5) {
+		if (t % 15 == 10)
+			hear(n, "mallory", try_for(1, 0), t);
+		node_tick(n, t);
+	}
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	assert_true(t <= 100 + (CLAIM_EXPIRES + 3) * 10);
+	/* Twenty TRY_DEQUEUEs in one window: only RATE_BUDGET count. */
+	clear(n);
+	for (i = 0; i < 20; i++)
+		hear(n, "mallory", try_for(2, 0), 2000);
+	assert_non_null(logged(n, "node mallory sends TRY_DEQUEUE faster "
+	    "than any node should"));
+	assert_int_equal(count_logged(n, "from mallory processed"),
+	    RATE_BUDGET);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		NODE_TEST(test_a_claim_never_acted_on_expires),
 		NODE_TEST(test_alone_a_task_starts_at_once),
 		NODE_TEST(test_with_peers_propose_then_start_after_the_window),
 		NODE_TEST(test_an_earlier_proposal_wins_then_next_in_rank),

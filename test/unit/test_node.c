@@ -321,11 +321,73 @@ test_two_slots_run_two(void **state)
 	taskdesc_clear(&set);
 }
 
+static void
+count_peer(const struct peer *p, void *arg)
+{
+	(*(int *)arg)++;
+}
+
+static int
+peers_of(const struct node *n)
+{
+	int	k = 0;
+
+	node_each_peer(n, count_peer, &k);
+	return k;
+}
+
+/*
+ * The peer table is bounded: fake heartbeats under many names fill it
+ * to max_peers and no further; a peer dead and out of the membership
+ * for peer_evict_ms is forgotten and makes room.
+ */
+static void
+test_the_peer_table_is_bounded(void **state)
+{
+	struct node_fixture	*f = *state;
+	struct node_config	 cfg;
+	struct node		*n;
+	char			 name[32];
+	int			 i;
+
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "alpha");
+	cfg.max_peers = 3;
+	cfg.node_timeout_ms = 1000;
+	cfg.membership_timeout_ms = 2000;
+	cfg.peer_evict_ms = 5000;
+	n = node_new(&cfg, &f->set);
+	assert_non_null(n);
+	node_start(n, 0);
+	for (i = 0; i < 50; i++) {
+		snprintf(name, sizeof name, "fake%d", i);
+		hear_alive(n, name, 10);
+	}
+	assert_int_equal(peers_of(n), 3);
+	assert_non_null(logged(n, "node fake3 ignored: 3 peers known"));
+	/* fake0 .. fake2 fall silent: dead at once, members for 2 s, then
+	 * forgotten at 5 s -- by the tick, without anyone new. */
+	node_tick(n, 1500);
+	assert_int_equal(peers_of(n), 3);
+	hear_alive(n, "late", 4000);
+	assert_int_equal(peers_of(n), 3);	/* none may go yet */
+	node_tick(n, 5100);
+	assert_int_equal(peers_of(n), 0);
+	assert_non_null(logged(n, "node fake0 forgotten"));
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof name, "new%d", i);
+		hear_alive(n, name, 5200);
+	}
+	assert_int_equal(peers_of(n), 3);
+	node_free(n);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		NODE_TEST(test_workflow_binds_outputs_in_order),
+		NODE_TEST(test_the_peer_table_is_bounded),
 		NODE_TEST(test_schedule_rejects_bad_requests),
 		NODE_TEST(test_interactive_overtakes_low),
 		cmocka_unit_test(

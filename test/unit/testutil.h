@@ -272,6 +272,19 @@ logged(struct node *n, const char *text)
 	return NULL;
 }
 
+/* How many log lines of the outbox contain text. */
+static inline int
+count_logged(struct node *n, const char *text)
+{
+	const struct outbox	*o = node_outbox(n);
+	size_t			 i;
+	int			 c = 0;
+
+	for (i = 0; i < o->n; i++)
+		c += o->v[i].type == ACT_LOG && strstr(o->v[i].text, text);
+	return c;
+}
+
 static inline void
 clear(struct node *n)
 {
