@@ -150,7 +150,7 @@ $(CORE_LIB): $(CORE_OBJ)
 	ar rcs $@ $^
 
 $(VOLERY): $(SHELL_OBJ) $(CORE_LIB)
-	$(CC) $(LDFLAGS) -o $@ $(SHELL_OBJ) $(CORE_LIB) $(PKG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(SHELL_OBJ) $(CORE_LIB) $(PKG_LIBS) -pthread
 
 # The sample PLMI2 tasks: one source, four programs.
 tasks/import: TASK_DEFS = -DTASK_INPUTS=0 -DTASK_OUTPUTS=3 -DTASK_NEEDS_PATH=1

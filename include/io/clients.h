@@ -37,6 +37,14 @@ int	client_subscribe(struct client *, const char *uuid);
  */
 void	client_await_end(struct client *, const char *uuid);
 
+/*
+ * A job answers the client (LOG, off the loop): its next requests wait
+ * until client_unhold(); if the client goes first, cancel(job) is
+ * called and the job must not touch the client again.
+ */
+void	client_hold(struct client *, void *job, void (*cancel)(void *));
+void	client_unhold(struct client *);
+
 /* Send line to every client subscribed to uuid. */
 void	clients_notify(const char *uuid, const char *line);
 

@@ -30,9 +30,12 @@ struct log_search *log_search_new(const struct log_query *q, char *err,
 	    size_t errlen);
 void	log_search_free(struct log_search *);
 int	log_search_match(struct log_search *, const char *line, size_t len);
-/* The last nlines (0: all) matching lines of f, in order, to emit. */
+/* The last nlines (0: all) matching lines of f, in order, to emit
+ * (which returns -1 to stop). */
 int	log_search_file(struct log_search *, FILE *f, int nlines,
-	    void (*emit)(const char *line, size_t len, void *arg), void *arg);
+	    int (*emit)(const char *line, size_t len, void *arg), void *arg);
+/* Lines the expression gave up on (its PCRE2 match or depth limit). */
+size_t	log_search_gave_up(const struct log_search *);
 /*
  * A time as people write it, to a log stamp: "2026-11-21 08:30[:15]",
  * "2026-11-21T08:30", "2026-11-21", "08:30" (today), or "90s", "15m",

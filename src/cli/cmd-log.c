@@ -21,12 +21,13 @@
 #include "conn.h"
 #include "logsearch.h"
 
-static void
+static int
 print_line(const char *line, size_t len, void *arg)
 {
 	(void)arg;
 	fwrite(line, 1, len, stdout);
 	putchar('\n');
+	return 0;
 }
 
 static void
@@ -419,6 +420,9 @@ cmd_log_exec(const struct cmd_args *a)
 		nlines = follow_it ? 10 : 0;
 	rc = log_search_file(s, f, nlines, print_line, NULL);
 	fflush(stdout);
+	if (log_search_gave_up(s) > 0)
+		fprintf(stderr, "volery: the expression gave up on %zu lines "
+		    "(too costly: PCRE2 match limit)\n", log_search_gave_up(s));
 	if (rc == 0 && follow_it)
 		follow(file, f, s);
 	fclose(f);

@@ -38,6 +38,8 @@ struct client {
 	int			 refs;		/* deferred replies held */
 	int			 pending;	/* replies waiting to go out */
 	char			 awaiting[UUID_STRLEN + 1];	/* CANCEL */
+	void			*job;		/* answering (LOG), or NULL */
+	void			(*job_cancel)(void *);
 	char			(*subs)[UUID_STRLEN + 1];
 	size_t			 nsubs, capsubs;
 	TAILQ_ENTRY(client)	 entry;
@@ -65,6 +67,10 @@ client_gone(struct client *c)
 	bufferevent_free(c->bev);
 	c->bev = NULL;
 	TAILQ_REMOVE(&clients, c, entry);
+	if (c->job != NULL) {
+		c->job_cancel(c->job);
+		c->job = NULL;
+	}
 	log_debug("client %s disconnected", c->addr);
 	client_release(c);
 }
@@ -213,6 +219,36 @@ client_await_end(struct client *c, const char *uuid)
 		bufferevent_disable(c->bev, EV_READ);
 }
 
+/* Read requests again after an answer that made them wait. */
+static void
+resume(struct client *c)
+{
+	if (c->bev == NULL || c->quitting || c->awaiting[0] != '\0' ||
+	    c->job != NULL)
+		return;
+	bufferevent_enable(c->bev, EV_READ);
+	/* Requests that came while we waited: read them now. */
+	if (evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)
+		bufferevent_trigger(c->bev, EV_READ,
+		    BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
+}
+
+void
+client_hold(struct client *c, void *job, void (*cancel)(void *))
+{
+	c->job = job;
+	c->job_cancel = cancel;
+	if (c->bev != NULL)
+		bufferevent_disable(c->bev, EV_READ);
+}
+
+void
+client_unhold(struct client *c)
+{
+	c->job = NULL;
+	resume(c);
+}
+
 /* A CANCEL waiting for uuid's end: answer it if line tells it final. */
 static void
 answer_cancel(struct client *c, const char *uuid, const char *line)
@@ -232,14 +268,7 @@ answer_cancel(struct client *c, const char *uuid, const char *line)
 	else
 		client_replyf_deferred(c, "ERROR task %s ended %s before the "
 		    "cancel\n", uuid, p.state);
-	if (c->bev != NULL && !c->quitting) {
-		bufferevent_enable(c->bev, EV_READ);
-		/* Requests that came while we waited: read them now. */
-		if (evbuffer_get_length(bufferevent_get_input(c->bev)) > 0)
-			bufferevent_trigger(c->bev, EV_READ,
-			    BEV_TRIG_IGNORE_WATERMARKS |
-			    BEV_TRIG_DEFER_CALLBACKS);
-	}
+	resume(c);
 }
 
 void
@@ -270,7 +299,8 @@ read_cb(struct bufferevent *bev, void *arg)
 	size_t		 len;
 
 	c->refs++;	/* a reply may drop the client under our feet */
-	while (c->bev != NULL && !c->quitting && c->awaiting[0] == '\0') {
+	while (c->bev != NULL && !c->quitting && c->awaiting[0] == '\0' &&
+	    c->job == NULL) {
 		line = evbuffer_readln(in, &len, EVBUFFER_EOL_CRLF);
 		if (line == NULL) {
 			if (evbuffer_get_length(in) > CLIENT_LINE_MAX) {

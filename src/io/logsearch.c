@@ -13,10 +13,20 @@
 
 #include "logsearch.h"
 
+/*
+ * A costly expression ((\w+\s?)+$ backtracks exponentially) gives up
+ * on a line after this much work, instead of holding the node: the line
+ * counts as not matching, and the search says how many it gave up on.
+ */
+#define MATCH_LIMIT	200000
+#define DEPTH_LIMIT	20000
+
 struct log_search {
 	struct log_query	 q;
 	pcre2_code		*re;
 	pcre2_match_data	*md;
+	pcre2_match_context	*mc;
+	size_t			 gave_up;
 };
 
 struct log_search *
@@ -44,12 +54,13 @@ log_search_new(const struct log_query *q, char *err, size_t errlen)
 		return NULL;
 	}
 	if ((s->md = pcre2_match_data_create_from_pattern(s->re, NULL)) ==
-	    NULL) {
-		pcre2_code_free(s->re);
-		free(s);
+	    NULL || (s->mc = pcre2_match_context_create(NULL)) == NULL) {
+		log_search_free(s);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	pcre2_set_match_limit(s->mc, MATCH_LIMIT);
+	pcre2_set_depth_limit(s->mc, DEPTH_LIMIT);
 	return s;
 }
 
@@ -58,9 +69,16 @@ log_search_free(struct log_search *s)
 {
 	if (s == NULL)
 		return;
+	pcre2_match_context_free(s->mc);
 	pcre2_match_data_free(s->md);
 	pcre2_code_free(s->re);
 	free(s);
+}
+
+size_t
+log_search_gave_up(const struct log_search *s)
+{
+	return s->gave_up;
 }
 
 /* The line's severity, or -1 if it has none. */
@@ -86,7 +104,7 @@ line_level(const char *line, size_t len)
 int
 log_search_match(struct log_search *s, const char *line, size_t len)
 {
-	int	level;
+	int	level, rc;
 
 	if (s->q.since[0] != '\0' || s->q.until[0] != '\0') {
 		if (len < LOG_STAMP_LEN + 1 || line[0] != '[')
@@ -104,15 +122,19 @@ log_search_match(struct log_search *s, const char *line, size_t len)
 	if (s->q.uuid != NULL && memmem(line, len, s->q.uuid,
 	    strlen(s->q.uuid)) == NULL)
 		return 0;
-	if (s->re != NULL && pcre2_match(s->re, (PCRE2_SPTR)line, len, 0, 0,
-	    s->md, NULL) < 0)
+	if (s->re != NULL && (rc = pcre2_match(s->re, (PCRE2_SPTR)line, len,
+	    0, 0, s->md, s->mc)) < 0) {
+		if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+		    rc == PCRE2_ERROR_HEAPLIMIT)
+			s->gave_up++;
 		return 0;
+	}
 	return 1;
 }
 
 int
 log_search_file(struct log_search *s, FILE *f, int nlines,
-    void (*emit)(const char *, size_t, void *), void *arg)
+    int (*emit)(const char *, size_t, void *), void *arg)
 {
 	char	**ring = NULL, *line = NULL;
 	size_t	 *lens = NULL, cap = 0;
@@ -134,7 +156,8 @@ log_search_file(struct log_search *s, FILE *f, int nlines,
 		if (!log_search_match(s, line, len))
 			continue;
 		if (nlines == 0) {
-			emit(line, len, arg);
+			if (emit(line, len, arg) == -1)
+				break;
 			continue;
 		}
 		/* Keep the last nlines: the oldest slot takes this one. */
@@ -149,7 +172,9 @@ log_search_file(struct log_search *s, FILE *f, int nlines,
 	if (nlines > 0) {
 		long first = seen > nlines ? seen - nlines : 0;
 		for (i = first; i < seen; i++)
-			emit(ring[i % nlines], lens[i % nlines], arg);
+			if (emit(ring[i % nlines], lens[i % nlines], arg) ==
+			    -1)
+				break;
 		for (i = 0; i < nlines; i++)
 			free(ring[i]);
 	}

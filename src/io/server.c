@@ -27,6 +27,7 @@
 #include "journal.h"
 #include "keys.h"
 #include "log.h"
+#include "logjob.h"
 #include "logsearch.h"
 #include "node.h"
 #include "peer.h"
@@ -520,16 +521,10 @@ do_idle(struct client *c, const struct client_req *req)
 	client_reply(c, 0, "OK\n");
 }
 
-static void
-log_line_cb(const char *line, size_t len, void *arg)
-{
-	text_add(arg, "%.*s\n", (int)len, line);
-}
-
 /*
- * LOG reads the log in the event loop: at most its last LOG_SCAN_MAX
- * bytes (a few tens of ms), so a big log never stalls the node's
- * heartbeats.  Older lines are for `volery log FILE` on the host.
+ * LOG reads at most the last LOG_SCAN_MAX bytes of the log (older lines
+ * are for `volery log FILE` on the host), in a thread (logjob.c): a big
+ * log or a costly expression never stalls the node's heartbeats.
  */
 #define LOG_SCAN_MAX (16 << 20)
 
@@ -546,16 +541,46 @@ skip_to_recent(FILE *f)
 		rewind(f);
 }
 
+/* A line of a LOG answer, as the search thread finds it; NULL: done. */
+static void
+log_out_cb(const char *line, size_t len, void *arg)
+{
+	struct client	*c = arg;
+	char		 buf[CLIENT_LINE_MAX + 2];
+
+	if (line == NULL) {
+		/* Unhold first: the reply may drop (free) the client. */
+		client_unhold(c);
+		client_reply(c, 0, ".\n");
+		return;
+	}
+	/* Log lines are ours and short; a longer one is cut. */
+	snprintf(buf, sizeof buf, "%.*s\n", (int)(len < CLIENT_LINE_MAX ?
+	    len : CLIENT_LINE_MAX), line);
+	client_reply(c, 0, buf);
+}
+
+static void
+log_cancel_cb(void *job)
+{
+	logjob_cancel(job);
+}
+
 /* LOG: the last matching lines of our log file. */
 static void
 do_log(struct client *c, const struct client_req *req)
 {
 	struct log_query	 q;
 	struct log_search	*s;
-	struct text		 x = { NULL, 0, 0 };
+	struct logjob		*j;
 	char			 err[300];
 	FILE			*f;
 
+	if (logjob_running() >= LOGJOB_MAX) {
+		client_replyf(c, "ERROR the node searches its log for %d "
+		    "clients already; try again\n", LOGJOB_MAX);
+		return;
+	}
 	memset(&q, 0, sizeof q);
 	q.regex = req->regex;
 	q.has_level = req->has_level;
@@ -579,13 +604,13 @@ do_log(struct client *c, const struct client_req *req)
 		return;
 	}
 	skip_to_recent(f);
-	text_add(&x, "%s", "");
-	log_search_file(s, f, req->nlines, log_line_cb, &x);
-	fclose(f);
-	log_search_free(s);
-	text_add(&x, ".\n");
-	client_reply(c, 0, x.buf);
-	free(x.buf);
+	if ((j = logjob_start(srv.base, s, f, req->nlines, log_out_cb, c)) ==
+	    NULL) {
+		client_replyf(c, "ERROR cannot search the log: %s\n",
+		    strerror(errno));
+		return;
+	}
+	client_hold(c, j, log_cancel_cb);
 }
 
 static void

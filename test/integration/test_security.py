@@ -311,3 +311,65 @@ class InsecureCluster(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LogCannotStallTheNode(unittest.TestCase):
+    """LOG runs PCRE2 with match limits, off the event loop: a costly
+    expression on a big log neither stalls the node nor runs unbounded."""
+
+    def test_costly_expression_off_the_loop(self):
+        node = harness.Node(name="logs").start()
+        self.addCleanup(node.cleanup)
+        # Words, then a character that makes (\w+\s?)+$ backtrack
+        # exponentially on every line.
+        words = " ".join("w%d" % k for k in range(12))
+        with open(node.logfile, "a") as f:
+            for k in range(400):
+                f.write("[2026-11-23 03:00:00]: <info> %s %d!\n" % (words, k))
+        a = node.client()
+        b = node.client()
+        self.addCleanup(a.close)
+        self.addCleanup(b.close)
+        a.send("LOG -g (\\w+\\s?)+$ -n 10000\n")
+        # The node answers others while it searches...
+        rows = b.ask_multi("NODES")
+        self.assertTrue(rows[0].startswith("NODE logs "))
+        # ...and the search ends, saying what it gave up on.
+        lines = []
+        while True:
+            l = a.line(timeout=120)
+            if l == ".":
+                break
+            lines.append(l)
+        self.assertRegex(lines[-1], r"^# the expression gave up on \d+ lines")
+        self.assertGreaterEqual(int(lines[-1].split()[6]), 300)
+        # The client is served again after the answer.
+        self.assertTrue(a.ask_multi("NODES")[0].startswith("NODE logs "))
+
+    def test_a_client_leaving_mid_search_stops_it(self):
+        node = harness.Node(name="logs").start()
+        self.addCleanup(node.cleanup)
+        with open(node.logfile, "a") as f:
+            for k in range(20000):
+                f.write("[2026-11-23 03:00:00]: <info> line %d\n" % k)
+        for _ in range(harness_log_max() + 2):
+            c = node.client()
+            c.send("LOG -n 10000\n")
+            c.close()
+        # Every search ended (the next ones start), the node is well.
+        c = node.client()
+        self.addCleanup(c.close)
+        deadline = time.monotonic() + harness.TIMEOUT
+        while True:
+            c.send("LOG -g nothing-matches-this\n")
+            reply = c.line()
+            if reply == ".":
+                break
+            self.assertTrue(reply.startswith("ERROR the node searches its log"), reply)
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.05)	# a busy node asks to try again: so do we
+        self.assertEqual(node.stop(), 0)
+
+
+def harness_log_max():
+    return 4	# LOGJOB_MAX (include/io/logjob.h)
