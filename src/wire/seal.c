@@ -70,7 +70,8 @@ ad_of(uint8_t ad[AD_MAX], const uint8_t *hdr, size_t len, const char *to)
 
 	memcpy(ad, hdr, len);
 	ad[len] = (uint8_t)tlen;
-	memcpy(ad + len + 1, to, tlen);
+	if (tlen > 0)
+		memcpy(ad + len + 1, to, tlen);
 	return len + 1 + tlen;
 }
 
