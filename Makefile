@@ -265,7 +265,7 @@ install: all
 	install -m 644 man/volery.conf.5 man/volery-task.5 $(MANDIR)/man5/
 	install -m 644 man/volery-protocol.7 $(MANDIR)/man7/
 	sed -e 's|<tasks_dir>.*</tasks_dir>|<tasks_dir>$(PREFIX)/lib/volery/tasks</tasks_dir>|' \
-	    -e 's|<state_dir>.*</state_dir>|<state_dir>/var/lib/volery</state_dir>|' \
+	    -e 's|<state_dir>.*</state_dir>|<state_dir>/var/lib/volery</state_dir>\n  <socket>/run/volery/volery.sock</socket>|' \
 	    -e 's|<log_file>.*</log_file>|<log_file>/var/log/volery/volery.log</log_file>|' \
 	    conf/volery.conf.xml > $(DOCDIR)/volery.conf.xml
 	test -e $(ETCDIR)/volery.conf.xml || \

@@ -59,6 +59,7 @@ extern const struct cmd_entry cmd_nodes_entry;
 extern const struct cmd_entry cmd_idle_entry;
 extern const struct cmd_entry cmd_log_entry;
 extern const struct cmd_entry cmd_keygen_entry;
+extern const struct cmd_entry cmd_auth_entry;
 
 struct conn;
 

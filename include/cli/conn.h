@@ -10,6 +10,8 @@
 #include "bounds.h"
 
 #define CONN_DEFAULT_HOST "127.0.0.1:7600"
+#define CONN_SYSTEM_SOCKET "/run/volery/volery.sock"
+#define CONN_OPERATOR_KEY "/etc/volery/operator.key"
 
 struct conn {
 	int	 fd;
@@ -18,7 +20,8 @@ struct conn {
 	size_t	 len;
 };
 
-/* host: "host[:port]", or NULL for $VOLERY_HOST or the default. */
+/* host: "host[:port]", or NULL for $VOLERY_HOST, else the local node's
+ * UNIX socket, else the default. */
 int	conn_open(struct conn *, const char *host, char *err, size_t errlen);
 void	conn_close(struct conn *);
 int	conn_send(struct conn *, const char *line, char *err, size_t errlen);

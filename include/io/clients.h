@@ -1,11 +1,13 @@
 /*
- * clients.h -- TCP client connections: line framing, replies in request
- * order (also across replies that wait for the journal), subscriptions.
+ * clients.h -- client connections (TCP and the UNIX socket): line
+ * framing, who may ask (clients.c), replies in request order (also
+ * across replies that wait for the journal), subscriptions.
  */
 #ifndef VOLERY_CLIENTS_H
 #define VOLERY_CLIENTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct event_base;
 struct client;
@@ -13,8 +15,17 @@ struct client;
 /* Called for every complete request line (without its newline). */
 typedef void clients_line_fn(struct client *, const char *, size_t);
 
+struct clients_opts {
+	int		 max_clients;	/* connections at once */
+	const uint8_t	*operator_key;	/* remote clients' AUTH; NULL: none */
+};
+
+/* The TCP port (addr "host:port"); bound gets the address it got. */
 int	clients_listen(struct event_base *, const char *addr,
-	    clients_line_fn *, char *bound, size_t boundlen, char *err,
+	    clients_line_fn *, const struct clients_opts *, char *bound,
+	    size_t boundlen, char *err, size_t errlen);
+/* The UNIX socket at path (after clients_listen). */
+int	clients_listen_unix(struct event_base *, const char *path, char *err,
 	    size_t errlen);
 void	clients_close_all(void);
 

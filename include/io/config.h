@@ -53,6 +53,9 @@ struct config {
 	char		keys[KEYRING_MAX][PATH_MAX];
 	int		insecure;
 	int		max_peers;	/* senders remembered, at most */
+	char		socket[PATH_MAX];	/* "": <state_dir>/volery.sock */
+	char		operator_key[PATH_MAX];	/* "": no remote operators */
+	int		max_clients;
 	int		peer_evict_s;	/* a dead non-member forgotten */
 	int		cancel_grace_ms;
 	int		max_attempts;

@@ -93,4 +93,13 @@ int	seal_open(const struct keyring *, const uint8_t *, size_t,
 	    size_t textsize);
 const char *seal_strerror(int);
 
+/*
+ * A remote operator's answer to a node's challenge (64 hex digits):
+ * HMAC-SHA-256 of "volery-auth " and the challenge, keyed with the
+ * operator key; 65 bytes with the NUL.
+ */
+#define AUTH_HEX_LEN 64
+void	seal_auth_answer(const uint8_t key[SEAL_KEY_BYTES],
+	    const char *challenge, char answer[AUTH_HEX_LEN + 1]);
+
 #endif

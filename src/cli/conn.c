@@ -1,15 +1,19 @@
 /*
- * conn.c -- a blocking client connection for the subcommands.  The node
- * is on the LAN: connecting and every reply have a few seconds, not
- * minutes, before the command gives up with a one-line reason.
+ * conn.c -- a blocking client connection for the subcommands: to the
+ * node on this host through its UNIX socket, or over TCP (-H), with the
+ * operator key's AUTH for a node on another host.  The node is on the
+ * LAN: connecting and every reply have a few seconds, not minutes,
+ * before the command gives up with a one-line reason.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/un.h>
 
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <arpa/inet.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +22,97 @@
 #include <unistd.h>
 
 #include "conn.h"
+#include "keys.h"
+#include "seal.h"
 
 #define CONN_REPLY_MS 10000
+
+/*
+ * The node on this host, through its UNIX socket: $VOLERY_SOCKET, the
+ * system node's, or the one of a node started here with the built-in
+ * config.  0, or -1 if none answers (then TCP).
+ */
+static int
+open_local(struct conn *c)
+{
+	const char		*env = getenv("VOLERY_SOCKET");
+	const char		*paths[] = { env, CONN_SYSTEM_SOCKET,
+				    "state/volery.sock" };
+	struct sockaddr_un	 sun;
+	size_t			 i;
+
+	for (i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+		if (paths[i] == NULL || *paths[i] == '\0' ||
+		    strlen(paths[i]) >= sizeof sun.sun_path)
+			continue;
+		memset(&sun, 0, sizeof sun);
+		sun.sun_family = AF_UNIX;
+		snprintf(sun.sun_path, sizeof sun.sun_path, "%s", paths[i]);
+		c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (c->fd == -1)
+			return -1;
+		if (connect(c->fd, (struct sockaddr *)&sun, sizeof sun) == 0) {
+			snprintf(c->where, sizeof c->where, "%s", paths[i]);
+			return 0;
+		}
+		close(c->fd);
+		c->fd = -1;
+		if (paths[i] == env)
+			return -1;	/* asked for: no fallback */
+	}
+	return -1;
+}
+
+/*
+ * A node on another host asks for the operator key: answer its challenge
+ * with $VOLERY_OPERATOR_KEY or CONN_OPERATOR_KEY, if we can read one.
+ */
+static int
+authenticate(struct conn *c, char *err, size_t errlen)
+{
+	const char	*path = getenv("VOLERY_OPERATOR_KEY");
+	uint8_t		 key[SEAL_KEY_BYTES];
+	char		 line[CLIENT_LINE_MAX + 2], answer[AUTH_HEX_LEN + 1];
+	char		 kerr[512];
+
+	if (path == NULL || *path == '\0') {
+		path = CONN_OPERATOR_KEY;
+		if (access(path, R_OK) == -1)
+			return 0;	/* the node will say what it wants */
+	}
+	if (keys_read(path, key, kerr, sizeof kerr) == -1) {
+		snprintf(err, errlen, "operator key: %s", kerr);
+		return -1;
+	}
+	if (conn_ask(c, "AUTH", line, sizeof line, err, errlen) == -1)
+		return -1;
+	if (strncmp(line, "CHALLENGE ", 10) != 0) {
+		snprintf(err, errlen, "%s: not a challenge: %s", c->where,
+		    line);
+		return -1;
+	}
+	seal_auth_answer(key, line + 10, answer);
+	snprintf(line, sizeof line, "AUTH %s", answer);
+	if (conn_ask(c, line, line, sizeof line, err, errlen) == -1)
+		return -1;
+	return 0;
+}
+
+/* The node we reached is on this host. */
+static int
+is_loopback(int fd)
+{
+	struct sockaddr_storage	ss;
+	socklen_t		len = sizeof ss;
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &len) == -1)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return (ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr) >>
+		    24) == 127;
+	return ss.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&ss)->sin6_addr);
+}
 
 int
 conn_open(struct conn *c, const char *host, char *err, size_t errlen)
@@ -33,6 +126,8 @@ conn_open(struct conn *c, const char *host, char *err, size_t errlen)
 	c->fd = -1;
 	if (host == NULL || *host == '\0')
 		host = getenv("VOLERY_HOST");
+	if ((host == NULL || *host == '\0') && open_local(c) == 0)
+		return 0;
 	if (host == NULL || *host == '\0')
 		host = CONN_DEFAULT_HOST;
 	if (strlen(host) >= sizeof name) {
@@ -70,6 +165,10 @@ conn_open(struct conn *c, const char *host, char *err, size_t errlen)
 		return -1;
 	}
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	if (!is_loopback(c->fd) && authenticate(c, err, errlen) == -1) {
+		conn_close(c);
+		return -1;
+	}
 	return 0;
 }
 

@@ -1,19 +1,34 @@
 /*
- * clients.c -- the telnet-style client port.  Each connection is a
- * bufferevent; requests are whole lines of at most CLIENT_LINE_MAX bytes.
- * A longer line is answered "ERROR line too long" and skipped up to its
- * newline; a client that stops reading its replies is dropped.
+ * clients.c -- the telnet-style client port, and the node's UNIX socket.
+ * Each connection is a bufferevent; requests are whole lines of at most
+ * CLIENT_LINE_MAX bytes.  A longer line is answered "ERROR line too
+ * long" and skipped up to its newline; a client that stops reading its
+ * replies is dropped.
+ *
+ * Who may ask: a client of the UNIX socket (its user known by
+ * SO_PEERCRED) or of a loopback address is local; a remote client gets
+ * "ERROR authentication required" for everything until it answers the
+ * node's challenge with the operator key (AUTH).  At most max_clients at
+ * once; out of descriptors, the node stops accepting for a while.
  */
 #include <sys/queue.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <netinet/tcp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -26,6 +41,7 @@
 #include "clients.h"
 #include "journal.h"
 #include "log.h"
+#include "seal.h"
 #include "task.h"
 #include "wire.h"
 
@@ -33,6 +49,9 @@ struct client {
 	struct bufferevent	*bev;		/* NULL once gone */
 	char			 addr[ADDR_MAXLEN + 1];
 	int			 loopback;
+	int			 local;		/* socket or loopback */
+	int			 authed;	/* a remote operator */
+	char			 challenge[AUTH_HEX_LEN + 1];
 	int			 discarding;	/* inside an over-long line */
 	int			 quitting;
 	int			 refs;		/* deferred replies held */
@@ -46,8 +65,17 @@ struct client {
 };
 
 static TAILQ_HEAD(, client)	 clients = TAILQ_HEAD_INITIALIZER(clients);
-static struct evconnlistener	*listener;
+static struct evconnlistener	*listener, *unix_listener;
 static clients_line_fn		*line_fn;
+static struct clients_opts	 opts;
+static int			 nclients;
+static char			 unix_path[sizeof(((struct sockaddr_un *)0)->
+				    sun_path)];
+/* Accepting paused (out of descriptors): the back-off, and its timer. */
+static struct event		*resume_ev;
+static int64_t			 backoff_ms;
+static uint64_t			 accept_failures;
+static time_t			 accept_logged;
 
 static void
 client_release(struct client *c)
@@ -67,6 +95,7 @@ client_gone(struct client *c)
 	bufferevent_free(c->bev);
 	c->bev = NULL;
 	TAILQ_REMOVE(&clients, c, entry);
+	nclients--;
 	if (c->job != NULL) {
 		c->job_cancel(c->job);
 		c->job = NULL;
@@ -290,6 +319,49 @@ clients_notify(const char *uuid, const char *line)
 	}
 }
 
+/*
+ * A remote client before it proved it holds the operator key: AUTH asks
+ * for a challenge, AUTH <answer> answers it (seal_auth_answer), QUIT
+ * leaves; anything else is "ERROR authentication required".
+ */
+static void
+authenticate(struct client *c, const char *line)
+{
+	uint8_t	raw[16];
+	char	want[AUTH_HEX_LEN + 1];
+
+	if (strcmp(line, "QUIT") == 0) {
+		client_reply(c, 0, "BYE\n");
+		client_quit(c);
+		return;
+	}
+	if (strcmp(line, "AUTH") == 0 && opts.operator_key != NULL) {
+		randombytes_buf(raw, sizeof raw);
+		sodium_bin2hex(c->challenge, sizeof c->challenge, raw,
+		    sizeof raw);
+		client_replyf(c, "CHALLENGE %s\n", c->challenge);
+		return;
+	}
+	if (strncmp(line, "AUTH ", 5) == 0 && opts.operator_key != NULL &&
+	    c->challenge[0] != '\0') {
+		seal_auth_answer(opts.operator_key, c->challenge, want);
+		c->challenge[0] = '\0';	/* one try per challenge */
+		if (strlen(line + 5) == AUTH_HEX_LEN &&
+		    sodium_memcmp(line + 5, want, AUTH_HEX_LEN) == 0) {
+			c->authed = 1;
+			log_info("client %s authenticated as an operator",
+			    c->addr);
+			client_reply(c, 0, "OK\n");
+			return;
+		}
+		log_warnx("client %s failed to authenticate", c->addr);
+	}
+	client_reply(c, 0, opts.operator_key == NULL ?
+	    "ERROR authentication required (this node takes no remote "
+	    "operators: no <operator_key>)\n" :
+	    "ERROR authentication required\n");
+}
+
 static void
 read_cb(struct bufferevent *bev, void *arg)
 {
@@ -316,7 +388,9 @@ read_cb(struct bufferevent *bev, void *arg)
 			c->discarding = 0;	/* the long line's tail */
 		} else if (len > CLIENT_LINE_MAX) {
 			client_reply(c, 0, "ERROR line too long\n");
-		} else
+		} else if (!c->local && !c->authed)
+			authenticate(c, line);
+		else
 			line_fn(c, line, len);
 		free(line);
 	}
@@ -340,18 +414,48 @@ event_cb(struct bufferevent *bev, short what, void *arg)
 		client_gone(arg);
 }
 
+/* A new client on fd: refused over the cap, else served. */
+static struct client *
+new_client(struct evconnlistener *l, evutil_socket_t fd)
+{
+	struct event_base	*base = evconnlistener_get_base(l);
+	struct client		*c;
+	static const char	 full[] = "ERROR too many connections\n";
+
+	backoff_ms = 0;		/* accepting works again */
+	if (nclients >= opts.max_clients) {
+		/* A line it can read, not a silent close (best effort). */
+		ssize_t n = write(fd, full, sizeof full - 1);
+		(void)n;
+		evutil_closesocket(fd);
+		return NULL;
+	}
+	if ((c = calloc(1, sizeof *c)) == NULL) {
+		evutil_closesocket(fd);
+		return NULL;
+	}
+	c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (c->bev == NULL) {
+		evutil_closesocket(fd);
+		free(c);
+		return NULL;
+	}
+	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	TAILQ_INSERT_TAIL(&clients, c, entry);
+	nclients++;
+	return c;
+}
+
 static void
 accept_cb(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int salen, void *arg)
 {
-	struct event_base	*base = evconnlistener_get_base(l);
 	struct client		*c;
 	char			 host[INET6_ADDRSTRLEN] = "?";
 
-	if ((c = calloc(1, sizeof *c)) == NULL) {
-		evutil_closesocket(fd);
+	if ((c = new_client(l, fd)) == NULL)
 		return;
-	}
 	/* Replies are small and come one by one: no Nagle delay on them. */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
 	if (sa->sa_family == AF_INET) {
@@ -367,28 +471,120 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd,
 		snprintf(c->addr, sizeof c->addr, "[%s]:%d", host,
 		    ntohs(sin6->sin6_port));
 	}
-	c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
-	if (c->bev == NULL) {
-		evutil_closesocket(fd);
-		free(c);
+	c->local = c->loopback;
+	log_debug("client %s connected", c->addr);
+}
+
+/* The UNIX socket: who connects is known (SO_PEERCRED), and local. */
+static void
+accept_unix_cb(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	struct client	*c;
+	struct ucred	 cred;
+	socklen_t	 len = sizeof cred;
+	struct passwd	*pw;
+
+	if ((c = new_client(l, fd)) == NULL)
 		return;
-	}
-	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-	TAILQ_INSERT_TAIL(&clients, c, entry);
+	c->local = 1;
+	c->loopback = 1;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
+		pw = getpwuid(cred.uid);
+		snprintf(c->addr, sizeof c->addr, "%s (uid %u, pid %d)",
+		    pw != NULL ? pw->pw_name : "?", (unsigned)cred.uid,
+		    (int)cred.pid);
+	} else
+		snprintf(c->addr, sizeof c->addr, "unix socket");
 	log_debug("client %s connected", c->addr);
 }
 
 static void
+resume_cb(evutil_socket_t fd, short what, void *arg)
+{
+	if (listener != NULL)
+		evconnlistener_enable(listener);
+	if (unix_listener != NULL)
+		evconnlistener_enable(unix_listener);
+}
+
+/*
+ * accept() failed.  Out of descriptors (EMFILE, ENFILE) or memory, every
+ * retry fails at once: stop accepting for a while, doubling up to 2 s,
+ * and say so at most every 10 s -- not a line per retry.
+ */
+static void
 accept_error_cb(struct evconnlistener *l, void *arg)
 {
-	log_msg(VLOG_ERROR, "accept: %s",
-	    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+	int	e = EVUTIL_SOCKET_ERROR();
+	time_t	now = time(NULL);
+
+	accept_failures++;
+	if (e != EMFILE && e != ENFILE && e != ENOBUFS && e != ENOMEM) {
+		log_msg(VLOG_ERROR, "accept: %s",
+		    evutil_socket_error_to_string(e));
+		return;
+	}
+	backoff_ms = backoff_ms == 0 ? 50 : backoff_ms * 2 > 2000 ? 2000 :
+	    backoff_ms * 2;
+	if (listener != NULL)
+		evconnlistener_disable(listener);
+	if (unix_listener != NULL)
+		evconnlistener_disable(unix_listener);
+	if (resume_ev == NULL)
+		resume_ev = evtimer_new(evconnlistener_get_base(l), resume_cb,
+		    NULL);
+	if (resume_ev != NULL) {
+		struct timeval tv = { backoff_ms / 1000,
+		    (backoff_ms % 1000) * 1000 };
+		evtimer_add(resume_ev, &tv);
+	}
+	if (now - accept_logged >= 10) {
+		log_msg(VLOG_ERROR, "accept: %s; not accepting clients for "
+		    "%lld ms (%llu failures so far)",
+		    evutil_socket_error_to_string(e), (long long)backoff_ms,
+		    (unsigned long long)accept_failures);
+		accept_logged = now;
+	}
+}
+
+int
+clients_listen_unix(struct event_base *base, const char *path, char *err,
+    size_t errlen)
+{
+	struct sockaddr_un	sun;
+	mode_t			old;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path) {
+		snprintf(err, errlen, "socket path %s: longer than %zu bytes",
+		    path, sizeof sun.sun_path - 1);
+		return -1;
+	}
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	/* A socket file left by a node that died: ours now (one node per
+	 * state dir, which the journal's lock already ensures). */
+	unlink(path);
+	old = umask(0111);	/* any local user may connect: srw-rw-rw- */
+	unix_listener = evconnlistener_new_bind(base, accept_unix_cb, NULL,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 128,
+	    (struct sockaddr *)&sun, sizeof sun);
+	umask(old);
+	if (unix_listener == NULL) {
+		snprintf(err, errlen, "cannot listen on %s: %s", path,
+		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+		return -1;
+	}
+	evconnlistener_set_error_cb(unix_listener, accept_error_cb);
+	snprintf(unix_path, sizeof unix_path, "%s", path);
+	return 0;
 }
 
 int
 clients_listen(struct event_base *base, const char *addr, clients_line_fn *fn,
-    char *bound, size_t boundlen, char *err, size_t errlen)
+    const struct clients_opts *o, char *bound, size_t boundlen, char *err,
+    size_t errlen)
 {
 	struct sockaddr_in	 sin;
 	socklen_t		 len = sizeof sin;
@@ -411,6 +607,7 @@ clients_listen(struct event_base *base, const char *addr, clients_line_fn *fn,
 	else if (inet_pton(AF_INET, host, &sin.sin_addr) != 1)
 		goto bad;
 	line_fn = fn;
+	opts = *o;
 	listener = evconnlistener_new_bind(base, accept_cb, NULL,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
 	    128, (struct sockaddr *)&sin, sizeof sin);
@@ -441,4 +638,12 @@ clients_close_all(void)
 	if (listener != NULL)
 		evconnlistener_free(listener);
 	listener = NULL;
+	if (unix_listener != NULL) {
+		evconnlistener_free(unix_listener);
+		unlink(unix_path);
+	}
+	unix_listener = NULL;
+	if (resume_ev != NULL)
+		event_free(resume_ev);
+	resume_ev = NULL;
 }

@@ -58,6 +58,9 @@ static const struct element {
 	{ N(slots, 1, 256) },
 	{ "mode", K_MODE, offsetof(struct config, mode), 0, 0, 0 },
 	{ N(max_peers, 16, 65536) },
+	{ S(socket, K_PATH), 0, 0 },
+	{ S(operator_key, K_PATH), 0, 0 },
+	{ N(max_clients, 1, 65536) },
 	{ N(peer_evict_s, 60, 31536000) },
 	{ N(dequeue_window_ms, 1, 600000) },
 	{ N(election_window_ms, 1, 600000) },
@@ -120,6 +123,7 @@ config_default(struct config *c)
 	c->vacate_after_s = 600;
 	c->cancel_grace_ms = 2000;
 	c->max_peers = nd.max_peers;
+	c->max_clients = 256;
 	c->peer_evict_s = (int)(nd.peer_evict_ms / 1000);
 }
 

@@ -19,6 +19,7 @@
  * counts as not matching, and the search says how many it gave up on.
  */
 #define MATCH_LIMIT	200000
+#define UUID_MAXLEN_LOG 64	/* a task uuid, or any -t text */
 #define DEPTH_LIMIT	20000
 
 struct log_search {
@@ -27,6 +28,8 @@ struct log_search {
 	pcre2_match_data	*md;
 	pcre2_match_context	*mc;
 	size_t			 gave_up;
+	char			 uuid[UUID_MAXLEN_LOG + 1];	/* q.uuid's copy:
+					 * the search may outlive q (logjob.c) */
 };
 
 struct log_search *
@@ -42,6 +45,11 @@ log_search_new(const struct log_query *q, char *err, size_t errlen)
 		return NULL;
 	}
 	s->q = *q;
+	s->q.regex = NULL;	/* compiled below; the text may go */
+	if (q->uuid != NULL) {
+		snprintf(s->uuid, sizeof s->uuid, "%s", q->uuid);
+		s->q.uuid = s->uuid;
+	}
 	if (q->regex == NULL)
 		return s;
 	s->re = pcre2_compile((PCRE2_SPTR)q->regex, PCRE2_ZERO_TERMINATED, 0,

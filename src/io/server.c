@@ -52,6 +52,7 @@ static struct {
 	int			 reputation;
 	uint64_t		 incarnation;
 	struct keyring		 ring;		/* n == 0: <insecure/> */
+	uint8_t			 operator_key[SEAL_KEY_BYTES];
 	int			 forgot;	/* a task left: compact */
 } srv;
 
@@ -675,6 +676,40 @@ peer_recv(const struct peer_msg *m, const char *addr)
 }
 
 /*
+ * The client port and the UNIX socket (<state_dir>/volery.sock unless
+ * configured); remote clients need the operator key, if one is set.
+ */
+static void
+open_clients(void)
+{
+	struct clients_opts	co;
+	char			err[1024], path[PATH_MAX + 32];
+
+	memset(&co, 0, sizeof co);
+	co.max_clients = srv.cfg->max_clients;
+	if (srv.cfg->operator_key[0] != '\0') {
+		if (keys_read(srv.cfg->operator_key, srv.operator_key, err,
+		    sizeof err) == -1)
+			fatalx("operator key: %s", err);
+		co.operator_key = srv.operator_key;
+	}
+	if (clients_listen(srv.base, srv.cfg->listen, client_line, &co,
+	    srv.address, sizeof srv.address, err, sizeof err) == -1)
+		fatalx("%s", err);
+	if (srv.cfg->socket[0] != '\0')
+		snprintf(path, sizeof path, "%s", srv.cfg->socket);
+	else
+		snprintf(path, sizeof path, "%s/volery.sock",
+		    srv.cfg->state_dir);
+	if (clients_listen_unix(srv.base, path, err, sizeof err) == -1)
+		fatalx("%s", err);
+	log_msg(VLOG_NORMAL, "clients: local ones on %s%s", path,
+	    co.operator_key != NULL ? "; remote operators with the "
+	    "operator key" : strncmp(srv.address, "127.", 4) == 0 ? "" :
+	    "; no operator key, so no remote client may ask anything");
+}
+
+/*
  * The peer sockets, sealed with the cluster keys -- or refuse to start:
  * a node that can hear the LAN needs a key or an explicit <insecure/>.
  */
@@ -813,10 +848,7 @@ server_run(const struct config *cfg, int echo)
 	nc.max_peers = cfg->max_peers;
 	nc.peer_evict_ms = (int64_t)cfg->peer_evict_s * 1000;
 	/* Clients are served once the loop runs, after the journal. */
-	if (clients_listen(srv.base, cfg->listen, client_line, srv.address,
-	    sizeof srv.address, err, sizeof err) == -1) {
-		fatalx("%s", err);
-	}
+	open_clients();
 	nc.client_port = atoi(strrchr(srv.address, ':') + 1);
 	if ((srv.core = node_new(&nc, &srv.descs)) == NULL) {
 		fatalx("out of memory");

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include <sodium/crypto_aead_xchacha20poly1305.h>
+#include <sodium/crypto_auth_hmacsha256.h>
 #include <sodium/crypto_generichash.h>
+#include <sodium/utils.h>
 
 #include "seal.h"
 #include "task.h"
@@ -179,4 +181,21 @@ seal_strerror(int e)
 		return "oversized";
 	}
 	return "?";
+}
+
+void
+seal_auth_answer(const uint8_t key[SEAL_KEY_BYTES], const char *challenge,
+    char answer[AUTH_HEX_LEN + 1])
+{
+	crypto_auth_hmacsha256_state	st;
+	uint8_t				mac[crypto_auth_hmacsha256_BYTES];
+	static const char		prefix[] = "volery-auth ";
+
+	crypto_auth_hmacsha256_init(&st, key, SEAL_KEY_BYTES);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)prefix,
+	    sizeof prefix - 1);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)challenge,
+	    strlen(challenge));
+	crypto_auth_hmacsha256_final(&st, mac);
+	sodium_bin2hex(answer, AUTH_HEX_LEN + 1, mac, sizeof mac);
 }

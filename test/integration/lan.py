@@ -41,7 +41,7 @@ def available():
 class NsClient(Client):
     """A client connected from inside a namespace."""
 
-    def __init__(self, netns, port):
+    def __init__(self, netns, port, host="127.0.0.1"):
         self.buf = b""
         own = os.open("/proc/self/ns/net", os.O_RDONLY)
         target = os.open("/var/run/netns/" + netns, os.O_RDONLY)
@@ -49,7 +49,7 @@ class NsClient(Client):
             if _libc.setns(target, CLONE_NEWNET) != 0:
                 raise OSError(ctypes.get_errno(), "setns " + netns)
             try:
-                self.sock = socket.create_connection(("127.0.0.1", port),
+                self.sock = socket.create_connection((host, port),
                                                      timeout=TIMEOUT)
             finally:
                 if _libc.setns(own, CLONE_NEWNET) != 0:

@@ -2,6 +2,7 @@
 (issue 3): workflows, kill -9 of a runner and of the master, a late
 joiner, 10% datagram loss, a partition healed."""
 import collections
+import os
 import re
 import time
 import unittest
@@ -166,6 +167,61 @@ class LanCluster(LanTest):
             time.sleep(0.1)
         self.assertNotIn("loose", [r.split()[1] for r in rows if r.startswith("NODE ")])
         self.assertEqual(self.one_master(list(self.nodes)), master)
+
+    def test_remote_operators_need_the_operator_key(self):
+        """A node serving the LAN (*:port) answers a client on another
+        host only after AUTH with the operator key; nc works with
+        `volery auth`, the subcommands answer by themselves."""
+        import hashlib
+        import hmac
+        import subprocess
+        import tempfile
+        import harness
+        d = tempfile.mkdtemp(prefix="volery-opkey-")
+        self.addCleanup(__import__("shutil").rmtree, d, True)
+        key = os.path.join(d, "operator.key")
+        subprocess.run([harness.VOLERY, "keygen", key], check=True,
+                       capture_output=True)
+        ops = self.lan.node(HOSTS, "ops", self.cluster, TIMING +
+                            "<listen>*:7700</listen><operator_key>%s</operator_key>" % key)
+        self.addCleanup(ops.cleanup)
+        ops.start()
+        there = self.lan.addr(HOSTS)
+        c = lan.NsClient(self.lan.ns(0), 7700, there)
+        self.addCleanup(c.close)
+        for request in ("NODES", "TASKS", "SCHEDULE import low -p /x",
+                        "CANCEL 00000000-0000-4000-8000-000000000001",
+                        "LOG", "IDLE on", "HELP", "AUTH 00"):
+            c.send(request + "\n")
+            self.assertEqual(c.line(), "ERROR authentication required", request)
+        # A wrong answer, then the right one.
+        c.send("AUTH\n")
+        challenge = c.line().split()[1]
+        c.send("AUTH %s\n" % ("0" * 64))
+        self.assertEqual(c.line(), "ERROR authentication required")
+        c.send("AUTH\n")
+        challenge = c.line().split()[1]
+        with open(key) as f:
+            k = __import__("base64").b64decode(f.read().strip())
+        answer = hmac.new(k, b"volery-auth " + challenge.encode(),
+                          hashlib.sha256).hexdigest()
+        helper = subprocess.run([harness.VOLERY, "auth", "-k", key, challenge],
+                                capture_output=True, text=True, check=True)
+        self.assertEqual(helper.stdout, "AUTH %s\n" % answer)
+        c.send("AUTH %s\n" % answer)
+        self.assertEqual(c.line(), "OK")
+        self.assertTrue(any(r.startswith("NODE ops ") for r in c.ask_multi("NODES")))
+        # The command line from another host: refused without the key,
+        # served with it.
+        cmd = ["ip", "netns", "exec", self.lan.ns(0), harness.VOLERY, "nodes",
+               "-H", "%s:7700" % there]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("authentication required", r.stderr)
+        r = subprocess.run(cmd, capture_output=True, text=True,
+                           env=dict(os.environ, VOLERY_OPERATOR_KEY=key))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("ops", r.stdout)
 
     def test_kill9_of_a_runner_task_completes_elsewhere(self):
         self.one_master()

@@ -373,3 +373,88 @@ class LogCannotStallTheNode(unittest.TestCase):
 
 def harness_log_max():
     return 4	# LOGJOB_MAX (include/io/logjob.h)
+
+
+class Clients(unittest.TestCase):
+    """The UNIX socket is the local way in; connections are capped; a
+    node out of descriptors backs off instead of logging each retry."""
+
+    def test_the_command_line_uses_the_unix_socket(self):
+        node = harness.Node(name="sock").start()
+        self.addCleanup(node.cleanup)
+        path = os.path.join(node.dir, "state", "volery.sock")
+        self.assertEqual(oct(os.stat(path).st_mode & 0o777), "0o666")
+        env = {k: v for k, v in os.environ.items() if k != "VOLERY_HOST"}
+        env["VOLERY_SOCKET"] = path
+        run = lambda *a: __import__("subprocess").run(
+            [harness.VOLERY] + list(a), capture_output=True, text=True, env=env,
+            timeout=harness.TIMEOUT)
+        r = run("nodes")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("sock", r.stdout)
+        # IDLE is for this host's users: the socket's are.
+        self.assertEqual(run("idle", "on").returncode, 0)
+        node.wait_log(r"screensaver hook: IDLE on from root \(uid 0, pid \d+\)")
+        # The socket goes with a clean stop.
+        self.assertEqual(node.stop(), 0)
+        self.assertFalse(os.path.exists(path))
+        r = run("nodes")
+        self.assertNotEqual(r.returncode, 0)
+
+    def test_connections_are_capped(self):
+        node = harness.Node(name="cap", extra="<max_clients>3</max_clients>").start()
+        self.addCleanup(node.cleanup)
+        held = [node.client() for _ in range(3)]
+        for c in held:
+            self.addCleanup(c.close)
+            self.assertTrue(c.ask_multi("NODES")[0].startswith("NODE cap "))
+        extra = node.client()
+        self.addCleanup(extra.close)
+        self.assertEqual(extra.line(), "ERROR too many connections")
+        with self.assertRaises(EOFError):
+            extra.line()
+        held.pop().close()
+        deadline = time.monotonic() + harness.TIMEOUT
+        while True:	# the node sees the close when its loop reads it
+            c = node.client()
+            self.addCleanup(c.close)
+            c.send("NODES\n")
+            first = c.line()
+            if first.startswith("NODE cap "):
+                break
+            self.assertEqual(first, "ERROR too many connections")
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.05)
+
+    @unittest.skipIf(harness.WRAP, "valgrind keeps descriptors of its own "
+                     "under the limit")
+    def test_out_of_descriptors_the_node_backs_off(self):
+        import resource
+        node = harness.Node(name="fds").start()
+        self.addCleanup(node.cleanup)
+        c = node.client()
+        self.addCleanup(c.close)
+        c.ask_multi("NODES")
+        # Few descriptors left: the backlog fills with connections the
+        # node cannot accept.
+        used = len(os.listdir("/proc/%d/fd" % node.proc.pid))
+        soft, hard = resource.prlimit(node.proc.pid, resource.RLIMIT_NOFILE)
+        resource.prlimit(node.proc.pid, resource.RLIMIT_NOFILE, (used + 2, hard))
+        socks = []
+        for _ in range(40):
+            s = socket.create_connection(("127.0.0.1", node.port))
+            socks.append(s)
+        self.addCleanup(lambda: [s.close() for s in socks])
+        node.wait_log(r"accept: Too many open files; not accepting clients for \d+ ms")
+        # Let it retry for a while: one line per 10 s, not one per retry.
+        time.sleep(1.5)	# the back-off has nothing to wait on: time it is
+        self.assertLessEqual(node.log().count("accept: Too many open files"), 2)
+        # The connected client is still served, and so are new ones once
+        # descriptors are free again.
+        self.assertTrue(c.ask_multi("NODES")[0].startswith("NODE fds "))
+        for s in socks:
+            s.close()
+        resource.prlimit(node.proc.pid, resource.RLIMIT_NOFILE, (soft, hard))
+        d = node.client()
+        self.addCleanup(d.close)
+        self.assertTrue(d.ask_multi("NODES")[0].startswith("NODE fds "))
