@@ -28,8 +28,8 @@ echo "sim regressions: $((n - fail)) passed, $fail failed"
 $sim -S $((100 / div)) -n 5 -k 8 -T 500 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
 # Insecure (-U): duplicates reach the core.  Sealed, with an attacker
 # replaying datagrams (-Z), and restarts for them to slip in after.
-$sim -S $((50 / div)) -U -n 5 -k 8 -T 500 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
-$sim -S $((50 / div)) -n 5 -k 8 -T 500 -l 10 -j 5 -c 10 -C 4 -P 2 -B 2 -Z 30 -q &&
+$sim -S $((30 / div)) -U -n 5 -k 8 -T 500 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
+$sim -S $((30 / div)) -n 5 -k 8 -T 500 -l 10 -j 5 -c 10 -C 4 -P 2 -B 2 -Z 30 -q &&
 $sim -S $((200 / div)) -n 3 -k 6 -T 500 -l 20 -d 10 -j 10 -c 20 -C 2 -P 2 -B 2 -q &&
 $sim -S $((50 / div)) -n 9 -k 12 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
 $sim -S $((50 / div)) -n 6 -w bag -t 60 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
