@@ -15,7 +15,7 @@ CC	?= cc
 BUILD	?= build
 SANITIZE ?=
 PYTHON	?= python3
-FUZZ_SECONDS ?= 5
+FUZZ_SECONDS ?= 4
 
 PKGS	= libevent uuid libxml-2.0 libpcre2-8 zlib libsodium
 # What the core itself links with: zlib's crc32() (record frames) and

@@ -103,6 +103,8 @@ class Subcommands(CliTest):
         self.assertRegex(nodes, r"\ncli +127\.0\.0\.1:%d +master +dedicated +1/1"
                          % self.node.port)
 
+    @unittest.skipIf(harness.WRAP, "dozens of command-line runs: under ASan+UBSan, "
+                     "not valgrind (a minute)")
     def test_help_and_bad_arguments(self):
         for cmd in ("schedule", "submit", "watch", "cancel", "tasks", "nodes",
                     "idle", "log", "serve"):
@@ -129,6 +131,8 @@ class Subcommands(CliTest):
         self.run_ok("tasks", "--state=Terminated", "-H" + self.host)
         self.run_ok("tasks", "--state", "Terminated")
 
+    @unittest.skipIf(harness.WRAP, "dozens of command-line runs: under ASan+UBSan, "
+                     "not valgrind (a minute)")
     def test_host_before_the_subcommand(self):
         # As in git, docker and tmux: global options come first.
         env = dict(self.env)
@@ -246,6 +250,8 @@ class Submit(CliTest):
         ('<tasks/>\n', [r":1: the root element must be <workflow>"]),
     ]
 
+    @unittest.skipIf(harness.WRAP, "dozens of command-line runs: under ASan+UBSan, "
+                     "not valgrind (a minute)")
     def test_broken_files_are_refused_whole(self):
         before = self.ntasks()
         for text, want in self.BROKEN:
@@ -288,6 +294,8 @@ class LogSearch(CliTest):
                                      if (l % {"a": self.A, "b": self.B}) == o))
                 for o in out.splitlines()]
 
+    @unittest.skipIf(harness.WRAP, "dozens of command-line runs: under ASan+UBSan, "
+                     "not valgrind (a minute)")
     def test_filters(self):
         self.assertEqual(self.search(), [0, 1, 2, 3, 4, 5])
         self.assertEqual(self.search("-g", r"name\{segm"), [2, 5])
