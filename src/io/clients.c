@@ -491,11 +491,12 @@ accept_unix_cb(struct evconnlistener *l, evutil_socket_t fd,
 	c->loopback = 1;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
 		pw = getpwuid(cred.uid);
-		snprintf(c->addr, sizeof c->addr, "%s (uid %u, pid %d)",
+		/* One token: it is a task record's cl= field. */
+		snprintf(c->addr, sizeof c->addr, "%.32s@unix/uid=%u/pid=%d",
 		    pw != NULL ? pw->pw_name : "?", (unsigned)cred.uid,
 		    (int)cred.pid);
 	} else
-		snprintf(c->addr, sizeof c->addr, "unix socket");
+		snprintf(c->addr, sizeof c->addr, "?@unix");
 	log_debug("client %s connected", c->addr);
 }
 

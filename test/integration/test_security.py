@@ -397,9 +397,15 @@ class Clients(unittest.TestCase):
         r = run("nodes")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("sock", r.stdout)
+        # Tasks scheduled through it name who asked.
+        p = params_file(node.dir, 10)
+        r = run("schedule", "import", "-p", "/x", "-x", p)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("watch", r.stdout.strip())
+        self.assertEqual(r.returncode, 0, r.stderr)
         # IDLE is for this host's users: the socket's are.
         self.assertEqual(run("idle", "on").returncode, 0)
-        node.wait_log(r"screensaver hook: IDLE on from root \(uid 0, pid \d+\)")
+        node.wait_log(r"screensaver hook: IDLE on from root@unix/uid=0/pid=\d+")
         # The socket goes with a clean stop.
         self.assertEqual(node.stop(), 0)
         self.assertFalse(os.path.exists(path))
