@@ -17,6 +17,7 @@
 #include "config.h"
 #include "keys.h"
 #include "log.h"
+#include "statefile.h"
 
 #define KEY_B64_LEN sodium_base64_ENCODED_LEN(SEAL_KEY_BYTES, \
 	sodium_base64_VARIANT_ORIGINAL)
@@ -163,10 +164,9 @@ uint64_t
 keys_incarnation(const char *state_dir)
 {
 	struct timespec	 ts;
-	char		 path[PATH_MAX + 32], tmp[PATH_MAX + 40], text[32];
+	char		 path[PATH_MAX + 32], text[32];
 	uint64_t	 last = 0, inc;
 	FILE		*f;
-	int		 fd, len;
 
 	snprintf(path, sizeof path, "%s/incarnation", state_dir);
 	if ((f = fopen(path, "r")) != NULL) {
@@ -178,13 +178,8 @@ keys_incarnation(const char *state_dir)
 	inc = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 	if (inc <= last)
 		inc = last + 1;
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	len = snprintf(text, sizeof text, "%" PRIu64 "\n", inc);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) == -1 || write(fd, text, len) != len || fsync(fd) == -1 ||
-	    rename(tmp, path) == -1)
+	snprintf(text, sizeof text, "%" PRIu64 "\n", inc);
+	if (statefile_write(path, text) == -1)
 		log_warn("cannot record the incarnation in %s", path);
-	if (fd != -1)
-		close(fd);
 	return inc;
 }

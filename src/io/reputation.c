@@ -3,30 +3,23 @@
  * The first start takes the configured reputation; a start after a stop
  * that was not clean (crash, kill -9, power off) takes one less.
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "log.h"
 #include "reputation.h"
+#include "statefile.h"
 
 static void
 record(const char *state_dir, int reputation, int clean)
 {
-	char	path[4200], tmp[4300], text[64];
-	int	fd, len;
+	char	path[4200], text[64];
 
 	snprintf(path, sizeof path, "%s/node", state_dir);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	len = snprintf(text, sizeof text, "reputation %d\nclean %d\n",
-	    reputation, clean);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) == -1 || write(fd, text, len) != len || fsync(fd) == -1 ||
-	    rename(tmp, path) == -1)
+	snprintf(text, sizeof text, "reputation %d\nclean %d\n", reputation,
+	    clean);
+	if (statefile_write(path, text) == -1)
 		log_msg(VLOG_ERROR, "cannot record reputation in %s", path);
-	if (fd != -1)
-		close(fd);
 }
 
 int
