@@ -109,11 +109,11 @@ give(struct logjob *j, const char *line, size_t len)
 	return 0;
 }
 
-static void
-read_cb(struct bufferevent *bev, void *arg)
+/* Give out every whole line the pipe holds; -1 if that cancelled it. */
+static int
+drain(struct logjob *j)
 {
-	struct logjob	*j = arg;
-	struct evbuffer	*in = bufferevent_get_input(bev);
+	struct evbuffer	*in = bufferevent_get_input(j->bev);
 	char		*line;
 	size_t		 len;
 	int		 r;
@@ -122,27 +122,24 @@ read_cb(struct bufferevent *bev, void *arg)
 		r = give(j, line, len);
 		free(line);
 		if (r == -1)
-			return;
+			return -1;
 	}
+	return 0;
+}
+
+static void
+read_cb(struct bufferevent *bev, void *arg)
+{
+	drain(arg);
 }
 
 static void
 event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct logjob	*j = arg;
-	struct evbuffer	*in = bufferevent_get_input(bev);
-	char		*line;
-	size_t		 len;
-	int		 r;
 
-	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
+	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) || drain(j) == -1)
 		return;
-	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
-		r = give(j, line, len);
-		free(line);
-		if (r == -1)
-			return;
-	}
 	/* The end: the job is over whatever out() does. */
 	j->cancelled = 1;
 	give(j, NULL, 0);
