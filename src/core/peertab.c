@@ -13,6 +13,7 @@
 #include "nodestate.h"
 #include "confirm.h"
 #include "peer.h"
+#include "ratelimit.h"
 
 void
 peertab_free(struct node *n)
@@ -92,15 +93,12 @@ new_peer(struct node *n, const char *name, int64_t now)
 	if (pt->n - pt->nfree >= (size_t)n->cfg.max_peers) {
 		if ((p = evictable(n, now)) == NULL) {
 			pt->refused++;
-			if (pt->refused_logged == 0 ||
-			    now - pt->refused_logged >= 10000) {
+			if (ratelimit_due(&pt->refused_logged, now))
 				outbox_log(&n->out, VLOG_WARNING, "node %s "
 				    "ignored: %d peers known, none gone long "
 				    "enough to forget (%llu refused so far)",
 				    name, n->cfg.max_peers,
 				    (unsigned long long)pt->refused);
-				pt->refused_logged = now;
-			}
 			return NULL;
 		}
 		evict(n, p);
@@ -236,12 +234,10 @@ peertab_allow(struct node *n, struct peer *p, enum peer_rate kind,
 	if (++p->rate_count[kind] <= RATE_BUDGET)
 		return 1;
 	pt->limited++;
-	if (pt->limited_logged == 0 || now - pt->limited_logged >= 10000) {
+	if (ratelimit_due(&pt->limited_logged, now))
 		outbox_log(&n->out, VLOG_WARNING, "node %s sends %s faster than "
 		    "any node should: dropped (%llu over the limits so far)",
 		    p->name, what, (unsigned long long)pt->limited);
-		pt->limited_logged = now;
-	}
 	return 0;
 }
 

@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -39,8 +38,10 @@
 #include "lex.h"
 #include "bounds.h"
 #include "clients.h"
+#include "clock.h"
 #include "journal.h"
 #include "log.h"
+#include "ratelimit.h"
 #include "seal.h"
 #include "task.h"
 #include "wire.h"
@@ -75,7 +76,7 @@ static char			 unix_path[sizeof(((struct sockaddr_un *)0)->
 static struct event		*resume_ev;
 static int64_t			 backoff_ms;
 static uint64_t			 accept_failures;
-static time_t			 accept_logged;
+static int64_t			 accept_logged;
 
 static void
 client_release(struct client *c)
@@ -518,7 +519,6 @@ static void
 accept_error_cb(struct evconnlistener *l, void *arg)
 {
 	int	e = EVUTIL_SOCKET_ERROR();
-	time_t	now = time(NULL);
 
 	accept_failures++;
 	if (e != EMFILE && e != ENFILE && e != ENOBUFS && e != ENOMEM) {
@@ -540,13 +540,11 @@ accept_error_cb(struct evconnlistener *l, void *arg)
 		    (backoff_ms % 1000) * 1000 };
 		evtimer_add(resume_ev, &tv);
 	}
-	if (now - accept_logged >= 10) {
+	if (ratelimit_due(&accept_logged, clock_node_ms()))
 		log_msg(VLOG_ERROR, "accept: %s; not accepting clients for "
 		    "%lld ms (%llu failures so far)",
 		    evutil_socket_error_to_string(e), (long long)backoff_ms,
 		    (unsigned long long)accept_failures);
-		accept_logged = now;
-	}
 }
 
 int

@@ -3,7 +3,7 @@
  * sealed with the cluster key (seal.c); what arrives is opened, parsed
  * and admitted by the guard (guard.c) before the core sees it.  Anything
  * else is dropped and counted (never a reply), and reported in the log
- * at most once per REJECT_LOG_MS.
+ * at most once per RATELIMIT_MS.
  */
 #include <sys/socket.h>
 
@@ -24,6 +24,7 @@
 #include "nameidx.h"
 #include "peer.h"
 #include "peers.h"
+#include "ratelimit.h"
 #include "seal.h"
 
 /* Why a datagram was dropped: counted, and shown by NODES. */
@@ -52,9 +53,6 @@ struct dest {
 	char		name[NAME_MAXLEN + 1];
 	uint64_t	counter;
 };
-
-/* Reports of dropped datagrams: one line per sender per interval. */
-#define REJECT_LOG_MS 10000
 
 static struct {
 	struct peers_opts	 o;
@@ -109,7 +107,7 @@ udp_socket(int port, int reuse, char *err, size_t errlen)
 
 /*
  * Drop a datagram: count it, and say so in the log at most once per
- * REJECT_LOG_MS with the number left unsaid (a flood writes one line).
+ * RATELIMIT_MS with the number left unsaid (a flood writes one line).
  */
 static void
 reject(enum reject why, const char *from, const char *detail)
@@ -120,14 +118,13 @@ reject(enum reject why, const char *from, const char *detail)
 	snprintf(p.last_from[why], sizeof p.last_from[why], "%s", from);
 	log_debug("peer datagram from %s dropped: %s%s%s", from,
 	    reject_names[why], detail[0] != '\0' ? ": " : "", detail);
-	if (p.last_log_ms != 0 && now - p.last_log_ms < REJECT_LOG_MS) {
+	if (!ratelimit_due(&p.last_log_ms, now)) {
 		p.unlogged++;
 		return;
 	}
 	log_warnx("peer datagram from %s dropped: %s%s%s (%" PRIu64 " more "
 	    "dropped since the last report)", from, reject_names[why],
 	    detail[0] != '\0' ? ": " : "", detail, p.unlogged);
-	p.last_log_ms = now;
 	p.unlogged = 0;
 }
 
