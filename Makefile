@@ -244,7 +244,8 @@ soak: all $(TEST_TASK_BIN)
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binary, manual pages,
 # a config pointing at the installed tasks (kept if one is there), the
-# sample tasks, a sample workflow and a systemd unit.
+# sample tasks, a sample workflow, a systemd unit and (as root, with no
+# DESTDIR) the user volery that tasks run as.
 PREFIX	?= /usr/local
 BINDIR	= $(DESTDIR)$(PREFIX)/bin
 MANDIR	= $(DESTDIR)$(PREFIX)/share/man
@@ -272,6 +273,15 @@ install: all
 	    install -m 644 $(DOCDIR)/volery.conf.xml $(ETCDIR)/volery.conf.xml
 	install -m 644 conf/workflow.xml conf/params.xml $(DOCDIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' conf/volery.service.in > $(UNITDIR)/volery.service
+	@# The user tasks run as (run_as in volery.conf(5)), made once when
+	@# installing for this host as root; never removed by uninstall.
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
+	    ! getent passwd volery >/dev/null; then \
+		echo "creating the system user volery, whom tasks run as"; \
+		useradd --system --user-group --no-create-home \
+		    --home-dir /nonexistent --shell /usr/sbin/nologin \
+		    --comment "volery tasks" volery; \
+	fi
 
 uninstall:
 	rm -f $(BINDIR)/volery $(MANDIR)/man1/volery.1 \

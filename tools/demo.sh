@@ -25,6 +25,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Started as root, the nodes run tasks as an unprivileged user: the
+# tasks and their parameters are where that user can read them.
+chmod 755 "$dir"
+mkdir "$dir/tasks"
+for t in import georeferencing segmentation anomaly_detection; do
+	cp -p "$top/tasks/$t" "$top/tasks/$t.xml" "$dir/tasks/"
+done
 echo "<parameters><duration_ms>$ms</duration_ms></parameters>" > "$dir/params.xml"
 # One cluster key for the three (what an admin does once per pool).
 "$top/volery" keygen "$dir/cluster.key" >/dev/null
@@ -38,7 +45,7 @@ for i in 0 1 2; do
   <listen>127.0.0.1:$((port + i * 10))</listen>
   <peer_port>$((port + 1))</peer_port>
   <broadcast>127.255.255.255</broadcast>
-  <tasks_dir>$top/tasks</tasks_dir>
+  <tasks_dir>$dir/tasks</tasks_dir>
   <mode>dedicated</mode>
   <keyring><key>$dir/cluster.key</key></keyring>
 </server>

@@ -14,6 +14,17 @@ struct taskdesc_input {
 	int	nth;			/* 0 accepts any output */
 };
 
+#define LIMIT_CPU_SECONDS_MAX	(365 * 86400)
+#define LIMIT_MEMORY_MB_MAX	(16 * 1024 * 1024)	/* 16 TiB */
+#define LIMIT_OPEN_FILES_MAX	(1024 * 1024)
+
+/* setrlimit() values for every run of the executable; 0: no limit. */
+struct taskdesc_limits {
+	int	cpu_seconds;	/* RLIMIT_CPU: SIGXCPU, then SIGKILL 1 s on */
+	int	memory_mb;	/* RLIMIT_AS */
+	int	open_files;	/* RLIMIT_NOFILE */
+};
+
 struct taskdesc {
 	char			 name[NAME_MAXLEN + 1];
 	char			 type[NAME_MAXLEN + 1];
@@ -21,6 +32,10 @@ struct taskdesc {
 	struct taskdesc_input	 inputs[TASK_INPUTS_MAX];
 	int			 noutputs;
 	int			 needs_path;	/* -p is required */
+	struct taskdesc_limits	 limits;
+	/* Why this node cannot run it ("" if it can): the shell's say,
+	 * e.g. the run user cannot execute the program. */
+	char			 cannot_run[160];
 };
 
 struct taskdesc_set {

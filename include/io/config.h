@@ -10,6 +10,7 @@
 
 #include "bounds.h"
 #include "outbox.h"
+#include "runas.h"
 #include "seal.h"
 #include "volunteer.h"
 
@@ -57,6 +58,7 @@ struct config {
 	char		operator_key[PATH_MAX];	/* "": no remote operators */
 	int		max_clients;
 	int		peer_evict_s;	/* a dead non-member forgotten */
+	char		run_as[RUNAS_NAME_MAX + 1];	/* "": the default */
 	int		cancel_grace_ms;
 	int		max_attempts;
 	int		ageing_s;

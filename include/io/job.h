@@ -14,19 +14,31 @@
 #include <sys/types.h>
 
 struct event_base;
+struct runas;
+
+#define JOB_LIMITS_MAX	4
+
+struct job_limit {
+	int		 resource;		/* RLIMIT_* */
+	struct rlimit	 value;
+};
 
 struct job_spec {
 	const char	 *path;			/* executed with execv */
 	char *const	 *argv;
-	const char	 *env_name;		/* set in the child, or NULL */
-	const char	 *env_value;
+	char *const	 *env;			/* "NAME=value" set, or NULL */
+	const struct runas *user;		/* switched to, or NULL */
+	const char	 *cwd;			/* or NULL: the node's */
+	int		  nlimits;		/* set before the switch */
+	struct job_limit  limits[JOB_LIMITS_MAX];
 	int		  nice;			/* 0: as the node */
 	int		  idle_io;		/* the idle I/O class */
 	int		  die_with_parent;	/* PR_SET_PDEATHSIG, SIGKILL */
 	int		  stdin_pipe;		/* else /dev/null */
 	int		  stderr_pipe;		/* else /dev/null */
-	/* If execv fails, "ERROR cannot execute PATH: reason" on stdout
-	 * (the runner protocol's way to say a run failed). */
+	/* If the child cannot become the program, "ERROR cannot execute
+	 * PATH: reason" (or what else failed) on stdout: the runner
+	 * protocol's way to say a run failed. */
 	int		  exec_error_line;
 };
 

@@ -1,7 +1,8 @@
 /*
  * runner.h -- run task executables as child processes (DESIGN.md
  * section 4): own process group, no shell, stdout lines to the node,
- * stderr to the log, CANCEL then SIGTERM then SIGKILL to stop.
+ * stderr to the log, CANCEL then SIGTERM then SIGKILL to stop.  Runs
+ * are unprivileged, limited and in a directory of their own.
  */
 #ifndef VOLERY_RUNNER_H
 #define VOLERY_RUNNER_H
@@ -11,7 +12,9 @@
 #include <sys/types.h>
 
 struct event_base;
+struct runas;
 struct task;
+struct taskdesc;
 
 struct runner_hooks {
 	/* A line the task wrote on stdout (without newline). */
@@ -22,6 +25,7 @@ struct runner_hooks {
 
 struct runner_opts {
 	const char	*tasks_dir;
+	const struct runas *user;	/* whom runs are, see runas.h */
 	int		 nice;		/* 0 or 19 */
 	int		 idle_io;	/* idle I/O priority */
 	int		 grace_ms;	/* between CANCEL, SIGTERM, SIGKILL */
@@ -29,7 +33,10 @@ struct runner_opts {
 
 int	runner_init(struct event_base *, const struct runner_hooks *,
 	    const struct runner_opts *);
-int	runner_start(const struct task *, char *err, size_t errlen);
+/* Start t as its description d says: its limits, a run directory of its
+ * own (rundir.h) as the working directory, as the run user. */
+int	runner_start(const struct task *t, const struct taskdesc *d,
+	    char *err, size_t errlen);
 void	runner_stop(const char *uuid);
 /* SIGSTOP (1) or SIGCONT (0) the run's whole process group. */
 void	runner_suspend(const char *uuid, int stop);

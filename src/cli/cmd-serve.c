@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "keys.h"
+#include "runas.h"
 #include "server.h"
 
 static int
@@ -15,8 +16,9 @@ cmd_serve_exec(const struct cmd_args *a)
 {
 	static struct config	cfg;
 	struct keyring		ring;
+	struct runas		user;
 	const char		*file = cmd_arg(a, 'c');
-	char			 err[8192];
+	char			 err[8192], warn[256];
 	int			 check_only = cmd_given(a, 'n'), echo;
 
 	echo = !cmd_given(a, 'q');
@@ -27,12 +29,18 @@ cmd_serve_exec(const struct cmd_args *a)
 		return 1;
 	}
 	if (check_only) {
-		/* The keys too: a node that would refuse to start fails
-		 * the check (a loopback node's own key is made at start). */
-		if (keys_load(&cfg, &ring, NULL, 0, err, sizeof err) == -1) {
+		/* The keys and the run user too: a node that would refuse
+		 * to start fails the check (a loopback node's own key is
+		 * made at start). */
+		if (keys_load(&cfg, &ring, NULL, 0, err, sizeof err) == -1 ||
+		    runas_resolve(cfg.run_as, &user, warn, sizeof warn, err,
+		    sizeof err) == -1) {
 			fprintf(stderr, "volery: %s\n", err);
 			return 1;
 		}
+		runas_free(&user);
+		if (warn[0] != '\0')
+			fprintf(stderr, "volery: warning: %s\n", warn);
 		printf("configuration %s OK\n", file != NULL ? file :
 		    "(built-in)");
 		return 0;

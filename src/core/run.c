@@ -52,6 +52,8 @@ run_admissible(const struct node *n, const struct task *t, char *why,
 		    "takes %d", t->ninputs, d->ninputs);
 	else if (d->needs_path && t->path == NULL)
 		snprintf(why, whylen, "no -p, which its description needs");
+	else if (d->cannot_run[0] != '\0')
+		snprintf(why, whylen, "%s", d->cannot_run);
 	else
 		return 1;
 	return 0;

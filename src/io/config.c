@@ -34,6 +34,7 @@ enum kind {
 	K_MODE,
 	K_LEVEL,
 	K_COMMAND,	/* a shell command line */
+	K_USER,		/* a user name */
 };
 
 static const struct element {
@@ -76,6 +77,7 @@ static const struct element {
 	{ N(resume_idle_s, 0, 86400) },
 	{ N(vacate_after_s, 0, 86400) },
 	{ S(idle_command, K_COMMAND), 0, 0 },
+	{ S(run_as, K_USER), 0, 0 },
 	{ N(cancel_grace_ms, 0, 600000) },
 	{ N(max_attempts, 1, 1000) },
 	{ N(ageing_s, 0, 31536000) },
@@ -398,6 +400,14 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 		    NULL)
 			add_error(e, node->line, name, "expected one command "
 			    "line of at most %zu bytes", el->size - 1);
+		else
+			snprintf(field, el->size, "%s", value);
+		break;
+	case K_USER:
+		if (!runas_name_valid(value))
+			add_error(e, node->line, name, "'%s' is not a user "
+			    "name (a-z, 0-9, '_', '.', '-'; at most %d)", value,
+			    RUNAS_NAME_MAX);
 		else
 			snprintf(field, el->size, "%s", value);
 		break;

@@ -9,10 +9,14 @@
  *              <other_nth_output>1</other_nth_output></input> ...
  *     </inputs>
  *     <outputs>1</outputs>
+ *     <limits><cpu_seconds>600</cpu_seconds>       (each optional)
+ *             <memory_mb>2048</memory_mb><open_files>256</open_files>
+ *     </limits>
  *   </task>
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +86,55 @@ parse_input(xmlNode *in, struct taskdesc_input *di, char *err, size_t errlen)
 	return rc;
 }
 
+static const struct {
+	const char	*name;
+	size_t		 off;
+	int		 max;
+} limit_elements[] = {
+	{ "cpu_seconds", offsetof(struct taskdesc_limits, cpu_seconds),
+	  LIMIT_CPU_SECONDS_MAX },
+	{ "memory_mb", offsetof(struct taskdesc_limits, memory_mb),
+	  LIMIT_MEMORY_MB_MAX },
+	{ "open_files", offsetof(struct taskdesc_limits, open_files),
+	  LIMIT_OPEN_FILES_MAX },
+};
+
+/* <limits>: each a whole number from 1 to its maximum. */
+static int
+parse_limits(xmlNode *lim, struct taskdesc_limits *l, char *err,
+    size_t errlen)
+{
+	xmlNode	*c;
+	char	*v;
+	size_t	 i;
+	int	 rc = 0;
+
+	for (c = lim->children; c != NULL && rc == 0; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		for (i = 0; i < sizeof limit_elements /
+		    sizeof limit_elements[0]; i++)
+			if (is(c, limit_elements[i].name))
+				break;
+		if (i == sizeof limit_elements / sizeof limit_elements[0]) {
+			snprintf(err, errlen, "line %d: unknown element <%s> "
+			    "in <limits> (cpu_seconds, memory_mb, open_files)",
+			    c->line, c->name);
+			return -1;
+		}
+		if ((v = xml_text(c)) == NULL)
+			return -1;
+		if (small_int(v, 1, limit_elements[i].max,
+		    (int *)((char *)l + limit_elements[i].off)) == -1) {
+			snprintf(err, errlen, "line %d: <%s> must be 1 to %d",
+			    c->line, c->name, limit_elements[i].max);
+			rc = -1;
+		}
+		free(v);
+	}
+	return rc;
+}
+
 int
 descs_parse(const char *path, struct taskdesc *d, char *err, size_t errlen)
 {
@@ -132,6 +185,9 @@ descs_parse(const char *path, struct taskdesc *d, char *err, size_t errlen)
 				    "be 0 to %d", c->line, TASK_OUTPUTS_MAX);
 				goto out;
 			}
+		} else if (is(c, "limits")) {
+			if (parse_limits(c, &d->limits, err, errlen) == -1)
+				goto out;
 		} else if (is(c, "inputs")) {
 			for (in = c->children; in != NULL; in = in->next) {
 				if (in->type != XML_ELEMENT_NODE)

@@ -28,7 +28,7 @@ int
 history_open(const char *state_dir, char *err, size_t errlen)
 {
 	snprintf(h.path, sizeof h.path, "%s/history", state_dir);
-	h.fd = open(h.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	h.fd = open(h.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (h.fd == -1) {
 		snprintf(err, errlen, "%s: %s", h.path, strerror(errno));
 		return -1;

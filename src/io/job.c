@@ -21,6 +21,7 @@
 #include <event2/event.h>
 
 #include "job.h"
+#include "runas.h"
 
 struct job {
 	pid_t			 pid;
@@ -93,19 +94,30 @@ job_forget(pid_t pid)
 		j->exit.cb = NULL;
 }
 
-/* In the child: become the program.  Never returns. */
+/* In the child: say why it cannot run (the runner protocol's way), and
+ * end. */
+static void __attribute__((noreturn))
+fail(const struct job_spec *s, const char *what)
+{
+	if (s->exec_error_line)
+		dprintf(1, "ERROR %s %s: %s\n", what, s->path,
+		    strerror(errno));
+	_exit(127);
+}
+
+/*
+ * In the child: become the program.  Never returns.  The limits are set
+ * while still privileged (so the run cannot raise them back); the
+ * parent-death signal after the switch of user, which clears it.
+ */
 static void __attribute__((noreturn))
 child(const struct job_spec *s, pid_t parent, int in, int out, int err)
 {
-	sigset_t	none;
-	int		sig;
+	sigset_t	 none;
+	char *const	*e;
+	int		 sig, i;
 
 	setpgid(0, 0);
-	if (s->die_with_parent) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)	/* it died before prctl */
-			_exit(127);
-	}
 	for (sig = 1; sig < NSIG; sig++)
 		signal(sig, SIG_DFL);	/* SIGPIPE above all */
 	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 || dup2(err, 2) == -1)
@@ -113,17 +125,27 @@ child(const struct job_spec *s, pid_t parent, int in, int out, int err)
 	syscall(SYS_close_range, 3, ~0U, 0);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (i = 0; i < s->nlimits; i++)
+		if (setrlimit(s->limits[i].resource, &s->limits[i].value) ==
+		    -1)
+			fail(s, "cannot set the limits of");
 	if (s->nice > 0 && setpriority(PRIO_PROCESS, 0, s->nice) == -1)
 		_exit(127);
 	if (s->idle_io)		/* IOPRIO_WHO_PROCESS, IOPRIO_CLASS_IDLE */
 		syscall(SYS_ioprio_set, 1, 0, 3 << 13);
-	if (s->env_name != NULL)
-		setenv(s->env_name, s->env_value, 1);
+	if (s->cwd != NULL && chdir(s->cwd) == -1)
+		fail(s, "cannot enter the run directory of");
+	if (s->user != NULL && runas_become(s->user) == -1)
+		fail(s, "cannot switch user for");
+	if (s->die_with_parent) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)	/* it died before prctl */
+			_exit(127);
+	}
+	for (e = s->env; e != NULL && *e != NULL; e++)
+		putenv(*e);
 	execv(s->path, s->argv);
-	if (s->exec_error_line)
-		dprintf(1, "ERROR cannot execute %s: %s\n", s->path,
-		    strerror(errno));
-	_exit(127);
+	fail(s, "cannot execute");
 }
 
 static void

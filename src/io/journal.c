@@ -47,7 +47,8 @@ mkdir_p(const char *path)
 			return -1;
 		*p = '/';
 	}
-	if (mkdir(tmp, 0755) == -1 && errno != EEXIST)
+	/* Runs enter runs/<uuid>, as another user: search, not list. */
+	if (mkdir(tmp, 0711) == -1 && errno != EEXIST)
 		return -1;
 	return 0;
 }
@@ -62,7 +63,7 @@ journal_open(const char *state_dir, char *err, size_t errlen)
 		    strerror(errno));
 		return -1;
 	}
-	j.fd = open(j.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	j.fd = open(j.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (j.fd == -1) {
 		snprintf(err, errlen, "%s: %s", j.path, strerror(errno));
 		return -1;
@@ -280,7 +281,7 @@ journal_rewrite(struct task *const *tasks, size_t n)
 		if (append_framed(&buf, &len, &cap, tasks[i]) == -1)
 			goto fail_buf;
 	snprintf(tmp, sizeof tmp, "%s.tmp", j.path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd == -1)
 		goto fail_buf;
 	if (journal_write_all(fd, buf, len) == -1 || fsync(fd) == -1 ||
@@ -297,7 +298,7 @@ journal_rewrite(struct task *const *tasks, size_t n)
 	free(buf);
 	if (j.fd != -1)
 		close(j.fd);
-	j.fd = open(j.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	j.fd = open(j.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	j.records = n;
 	j.size = len;
 	if (j.lost && j.fd != -1)

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,11 @@
 #include "bounds.h"
 #include "job.h"
 #include "log.h"
+#include "runas.h"
+#include "rundir.h"
 #include "runner.h"
 #include "task.h"
+#include "taskdesc.h"
 
 struct run {
 	char			 uuid[UUID_STRLEN + 1];
@@ -35,6 +39,9 @@ struct run {
 	int			 out_eof, err_eof;
 	int			 discard_out, discard_err;
 	int			 exited, code, signo;
+	int64_t			 cpu_ms;	/* user + system, from wait4 */
+	long			 maxrss_kib;
+	int			 cpu_seconds;	/* its limit, 0 none */
 	int			 stop_stage;	/* 0 none, 1 CANCEL, 2 TERM, 3 KILL */
 	struct event		*stop_timer;
 	TAILQ_ENTRY(run)	 entry;
@@ -66,12 +73,22 @@ run_free(struct run *r)
 static void
 maybe_done(struct run *r)
 {
-	char	uuid[UUID_STRLEN + 1];
+	char	uuid[UUID_STRLEN + 1], how[64];
 	int	code = r->code, signo = r->signo;
 
 	if (!r->exited || !r->out_eof || !r->err_eof)
 		return;
+	if (signo != 0)
+		snprintf(how, sizeof how, "killed by signal %d (%s)", signo,
+		    strsignal(signo));
+	else
+		snprintf(how, sizeof how, "exit status %d", code);
 	memcpy(uuid, r->uuid, sizeof uuid);
+	rundir_remove(uuid);
+	log_info("Task UUID{%s} name{%s} pid %d ended: %s, CPU %lld.%03lld s, "
+	    "peak memory %ld KiB", uuid, r->exec, (int)r->pid, how,
+	    (long long)(r->cpu_ms / 1000), (long long)(r->cpu_ms % 1000),
+	    r->maxrss_kib);
 	run_free(r);
 	hooks.exit(uuid, code, signo);
 }
@@ -165,12 +182,19 @@ run_exited(pid_t pid, int status, const struct rusage *ru, void *arg)
 	    ru->ru_stime.tv_sec) * 1000000 + ru->ru_utime.tv_usec +
 	    ru->ru_stime.tv_usec) * (uint64_t)sysconf(_SC_CLK_TCK) / 1000000;
 	r->exited = 1;
+	r->cpu_ms = ((int64_t)ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) *
+	    1000 + (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1000;
+	r->maxrss_kib = ru->ru_maxrss;
 	if (WIFEXITED(status)) {
 		r->code = WEXITSTATUS(status);
 		r->signo = 0;
 	} else {
 		r->code = -1;
 		r->signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		if (r->signo == SIGXCPU)
+			log_warnx("Task UUID{%s} name{%s} used the %d s of CPU "
+			    "its description allows (SIGXCPU)", r->uuid,
+			    r->exec, r->cpu_seconds);
 	}
 	/* The run is over: leave nothing of it behind. */
 	kill(-pid, SIGKILL);
@@ -203,11 +227,41 @@ pipe_bev(int fd, struct run *r, bufferevent_data_cb read_cb)
 	return bev;
 }
 
+/* The description's limits, as setrlimit() takes them. */
+static void
+set_limits(struct job_spec *spec, const struct taskdesc_limits *l)
+{
+	struct job_limit	*j = spec->limits;
+
+	if (l->cpu_seconds > 0) {	/* SIGXCPU, then SIGKILL */
+		j->resource = RLIMIT_CPU;
+		j->value.rlim_cur = l->cpu_seconds;
+		j->value.rlim_max = (rlim_t)l->cpu_seconds + 1;
+		j++;
+	}
+	if (l->memory_mb > 0) {
+		j->resource = RLIMIT_AS;
+		j->value.rlim_cur = j->value.rlim_max =
+		    (rlim_t)l->memory_mb << 20;
+		j++;
+	}
+	if (l->open_files > 0) {
+		j->resource = RLIMIT_NOFILE;
+		j->value.rlim_cur = j->value.rlim_max = l->open_files;
+		j++;
+	}
+	spec->nlimits = j - spec->limits;
+}
+
 int
-runner_start(const struct task *t, char *err, size_t errlen)
+runner_start(const struct task *t, const struct taskdesc *d, char *err,
+    size_t errlen)
 {
 	const char	*argv[8 + 2 * TASK_INPUTS_MAX];
-	char		 path[PATH_MAXLEN + 512];
+	char		 path[PATH_MAXLEN + 512], dir[PATH_MAX];
+	char		 e_task[64], e_tmp[PATH_MAX + 8];
+	char		 e_home[PATH_MAX + 8], e_user[64], e_logname[64];
+	char		*env[6] = { e_task, e_tmp, NULL };
 	struct job_spec	 spec;
 	struct job_exit	 ended;
 	struct job_fds	 fds;
@@ -232,11 +286,27 @@ runner_start(const struct task *t, char *err, size_t errlen)
 		argv[argc++] = t->params;
 	}
 	argv[argc] = NULL;
+	if (rundir_make(t->uuid, dir, sizeof dir, err, errlen) == -1)
+		return -1;
+	/* Its environment: the node's, and who and where it is. */
+	snprintf(e_task, sizeof e_task, "VOLERY_TASK=%s", t->uuid);
+	snprintf(e_tmp, sizeof e_tmp, "TMPDIR=%s", dir);
+	if (opts.user->change) {
+		snprintf(e_home, sizeof e_home, "HOME=%s", opts.user->home);
+		snprintf(e_user, sizeof e_user, "USER=%s", opts.user->name);
+		snprintf(e_logname, sizeof e_logname, "LOGNAME=%s",
+		    opts.user->name);
+		env[2] = e_home;
+		env[3] = e_user;
+		env[4] = e_logname;
+	}
 	memset(&spec, 0, sizeof spec);
 	spec.path = path;
 	spec.argv = (char *const *)argv;
-	spec.env_name = "VOLERY_TASK";
-	spec.env_value = t->uuid;
+	spec.env = env;
+	spec.user = opts.user;
+	spec.cwd = dir;
+	set_limits(&spec, &d->limits);
 	spec.nice = opts.nice;
 	spec.idle_io = opts.idle_io;
 	spec.die_with_parent = 1;
@@ -245,16 +315,19 @@ runner_start(const struct task *t, char *err, size_t errlen)
 	spec.exec_error_line = 1;
 	if ((r = calloc(1, sizeof *r)) == NULL) {
 		snprintf(err, errlen, "out of memory");
+		rundir_remove(t->uuid);
 		return -1;
 	}
 	ended.cb = run_exited;
 	ended.arg = r;
 	if ((pid = job_start(&spec, &ended, &fds, err, errlen)) == -1) {
 		free(r);
+		rundir_remove(t->uuid);
 		return -1;
 	}
 	snprintf(r->uuid, sizeof r->uuid, "%s", t->uuid);
 	snprintf(r->exec, sizeof r->exec, "%s", t->exec);
+	r->cpu_seconds = d->limits.cpu_seconds;
 	r->pid = pid;
 	r->in_fd = fds.in;
 	evutil_make_socket_nonblocking(r->in_fd);
@@ -275,8 +348,9 @@ runner_start(const struct task *t, char *err, size_t errlen)
 		    t->inputs[i].dataset);
 	if (t->params != NULL && off < (int)sizeof args)
 		snprintf(args + off, sizeof args - off, " -x %s", t->params);
-	log_info("Task UUID{%s} executable %s started, pid %d, "
-	    "attempt %d:%s", t->uuid, t->exec, (int)pid, t->attempts, args);
+	log_info("Task UUID{%s} executable %s started, pid %d, user %s, "
+	    "attempt %d:%s", t->uuid, t->exec, (int)pid, opts.user->name,
+	    t->attempts, args);
 	return 0;
 }
 
@@ -377,11 +451,14 @@ runner_shutdown(void)
 	struct run	*r;
 
 	while ((r = TAILQ_FIRST(&runs)) != NULL) {
+		char uuid[UUID_STRLEN + 1];
 		if (!r->exited) {
 			kill(-r->pid, SIGKILL);
 			job_forget(r->pid);
 		}
+		memcpy(uuid, r->uuid, sizeof uuid);
 		run_free(r);
+		rundir_remove(uuid);
 	}
 }
 

@@ -34,6 +34,8 @@
 #include "peers.h"
 #include "members.h"
 #include "reputation.h"
+#include "runas.h"
+#include "rundir.h"
 #include "runner.h"
 #include "server.h"
 #include "task.h"
@@ -45,6 +47,8 @@ static struct {
 	struct event_base	*base;
 	struct node		*core;
 	struct taskdesc_set	 descs;
+	struct runas		 user;		/* whom tasks run as */
+	char			 tasks_dir[PATH_MAX];	/* absolute */
 	struct event		*tick_ev;
 	struct event		*commit_ev;
 	struct event		*sigterm_ev, *sigint_ev, *sighup_ev;
@@ -75,6 +79,7 @@ arm_timer(int64_t when)
 }
 
 static void	send_to_peer(const char *, const char *);
+static int	start_run(const struct task *, char *, size_t);
 
 /* A datagram held until the journal is on disk (outbox_peer_durable). */
 struct held_send {
@@ -176,7 +181,7 @@ carry_out(void)
 				break;
 			if (a->type == ACT_JOURNAL)
 				journal_append(t);
-			else if (runner_start(t, err, sizeof err) == -1) {
+			else if (start_run(t, err, sizeof err) == -1) {
 				struct node_exit e = { -1, 0 };
 				char uuid[UUID_STRLEN + 1];
 				log_msg(VLOG_ERROR, "Task UUID{%s} name{%s} "
@@ -255,14 +260,53 @@ runner_exit(const char *uuid, int code, int signo)
 {
 	struct node_exit	e = { code, signo };
 
-	if (signo != 0)
-		log_info("Task UUID{%s} process killed by signal %d",
-		    uuid, signo);
-	else
-		log_info("Task UUID{%s} process exited with status "
-		    "%d", uuid, code);
 	node_runner_exit(srv.core, uuid, &e, clock_node_ms());
 	carry_out();
+}
+
+/*
+ * (Re)load the task descriptions, and say which this node cannot run:
+ * no program, or one the run user cannot reach.  Such tasks are never
+ * proposed for here (run_admissible), so no attempt is burnt on them.
+ */
+static int
+load_descs(void)
+{
+	struct taskdesc	*d;
+	char		 path[PATH_MAX + NAME_MAXLEN + 2], real[PATH_MAX];
+	char		 why[256];
+	size_t		 i;
+
+	if (descs_load(srv.cfg->tasks_dir, &srv.descs) == -1)
+		return -1;
+	for (i = 0; i < srv.descs.n; i++) {
+		d = &srv.descs.v[i];
+		snprintf(path, sizeof path, "%s/%s", srv.cfg->tasks_dir,
+		    d->name);
+		if (realpath(path, real) == NULL || access(real, X_OK) == -1)
+			snprintf(why, sizeof why, "no program %s in "
+			    "tasks_dir: %s", d->name, strerror(errno));
+		else if (runas_can_access(&srv.user, real, X_OK, why,
+		    sizeof why) == 0)
+			why[0] = '\0';
+		if (why[0] != '\0')
+			log_msg(VLOG_WARNING, "task %s cannot run on this "
+			    "node: %s", d->name, why);
+		snprintf(d->cannot_run, sizeof d->cannot_run, "%s", why);
+	}
+	return 0;
+}
+
+static int
+start_run(const struct task *t, char *err, size_t errlen)
+{
+	const struct taskdesc	*d = taskdesc_find(&srv.descs, t->exec);
+
+	if (d == NULL) {	/* run_admissible saw one; never removed */
+		snprintf(err, errlen, "no description");
+		return -1;
+	}
+	return runner_start(t, d, err, errlen);
 }
 
 /* Is there a program for exec in the tasks directory? */
@@ -290,7 +334,7 @@ do_schedule(struct client *c, const struct client_req *req)
 	}
 	/* A description added since start-up is picked up here. */
 	if (taskdesc_find(&srv.descs, req->exec) == NULL)
-		descs_load(srv.cfg->tasks_dir, &srv.descs);
+		load_descs();
 	memset(&sr, 0, sizeof sr);
 	sr.exec = req->exec;
 	sr.prio = req->prio;
@@ -792,7 +836,7 @@ server_run(const struct config *cfg, int echo)
 	struct vol_decision	 first;
 	struct runner_opts	 ro;
 	struct task		**v;
-	char			 err[512];
+	char			 err[512], warn[256];
 	size_t			 n;
 	int			 loaded;
 
@@ -810,13 +854,24 @@ server_run(const struct config *cfg, int echo)
 	if ((srv.base = event_base_new()) == NULL) {
 		fatalx("event_base_new failed");
 	}
-	if (descs_load(cfg->tasks_dir, &srv.descs) == -1)
+	if (runas_resolve(cfg->run_as, &srv.user, warn, sizeof warn, err,
+	    sizeof err) == -1)
+		fatalx("%s", err);
+	if (warn[0] != '\0')
+		log_warnx("%s", warn);
+	if (load_descs() == -1)
 		return 1;
 	log_info("%zu task descriptions in %s", srv.descs.n,
 	    cfg->tasks_dir);
 
 	memset(&ro, 0, sizeof ro);
-	ro.tasks_dir = cfg->tasks_dir;
+	/* Runs start in a directory of their own: the path must not be
+	 * relative to ours. */
+	if (realpath(cfg->tasks_dir, srv.tasks_dir) == NULL)
+		fatalx("tasks directory %s: %s", cfg->tasks_dir,
+		    strerror(errno));
+	ro.tasks_dir = srv.tasks_dir;
+	ro.user = &srv.user;
 	ro.nice = cfg->mode == VOL_SCREENSAVER ? 19 : 0;
 	ro.idle_io = cfg->mode == VOL_SCREENSAVER;
 	ro.grace_ms = cfg->cancel_grace_ms;
@@ -828,7 +883,8 @@ server_run(const struct config *cfg, int echo)
 	srv.commit_ev = event_new(srv.base, -1, 0, commit_cb, NULL);
 
 	if (journal_open(cfg->state_dir, err, sizeof err) == -1 ||
-	    history_open(cfg->state_dir, err, sizeof err) == -1) {
+	    history_open(cfg->state_dir, err, sizeof err) == -1 ||
+	    rundir_init(cfg->state_dir, &srv.user, err, sizeof err) == -1) {
 		fatalx("%s", err);
 	}
 	srv.reputation = reputation_start(cfg->state_dir, cfg->reputation);
@@ -907,6 +963,7 @@ server_run(const struct config *cfg, int echo)
 	event_free(srv.sighup_ev);
 	node_free(srv.core);
 	taskdesc_clear(&srv.descs);
+	runas_free(&srv.user);
 	event_base_free(srv.base);
 	log_msg(VLOG_NORMAL, "node %s stopped", cfg->name);
 	log_close();

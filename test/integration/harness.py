@@ -23,15 +23,25 @@ TIMEOUT = float(os.environ.get("VOLERY_TEST_TIMEOUT", "20"))
 WRAP = os.environ.get("VOLERY_WRAP", "").split()
 
 
+def make_workdir(prefix="volery-test-", dir=None):
+    """A temporary directory the tasks can enter: a node started as root
+    runs them as an unprivileged user (nobody, when the host has no
+    volery user), as it would on a workstation."""
+    d = tempfile.mkdtemp(prefix=prefix, dir=dir)
+    os.chmod(d, 0o755)
+    return d
+
+
 def tasks_dir(where):
-    """A tasks dir holding the sample tasks and the test tasks."""
+    """A tasks dir holding copies of the sample tasks and the test tasks
+    (copies: the checkout may be somewhere the run user cannot enter)."""
     d = os.path.join(where, "tasks")
     os.makedirs(d, exist_ok=True)
     for src in (os.path.join(ROOT, "tasks"), os.path.join(ROOT, "test", "tasks")):
         for name in os.listdir(src):
             if name.endswith(".c"):
                 continue
-            os.symlink(os.path.join(src, name), os.path.join(d, name))
+            shutil.copy2(os.path.join(src, name), os.path.join(d, name))
     return d
 
 
@@ -62,7 +72,7 @@ def cluster_key(cluster):
 class Node:
     def __init__(self, name="alpha", slots=1, extra="", workdir=None, cluster=None,
                  key=True):
-        self.dir = workdir or tempfile.mkdtemp(prefix="volery-test-")
+        self.dir = workdir or make_workdir()
         # A cluster of its own: tests never meet another node by accident.
         self.cluster = cluster or "t" + os.path.basename(self.dir).replace("_", "-")[-12:]
         self.name = name
@@ -91,6 +101,7 @@ class Node:
         self.stderr = []
         self.cond = threading.Condition()
         self.env = None     # the node's environment, if not ours
+        self.wrap = []      # a command the node runs under (before WRAP)
 
     @property
     def logfile(self):
@@ -100,7 +111,7 @@ class Node:
         """Start and wait for the 'listening on' line."""
         self.stderr = []
         listening = threading.Event()
-        self.proc = subprocess.Popen(WRAP + [VOLERY, "serve", "-c", self.conf],
+        self.proc = subprocess.Popen(self.wrap + WRAP + [VOLERY, "serve", "-c", self.conf],
                                      env=self.env, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True,
@@ -277,7 +288,7 @@ def outputs_of(progress_lines, uuid):
 def started_args(node, uuid):
     """The argument lists the node started uuid's executable with."""
     return re.findall(r"Task UUID\{%s\} executable \S+ started, pid \d+, "
-                      r"attempt \d+:(.*)" % uuid, node.log())
+                      r"user \S+, attempt \d+:(.*)" % uuid, node.log())
 
 
 def free_udp_port():

@@ -68,7 +68,7 @@ class CliTest(unittest.TestCase):
         return r.stderr
 
     def workflow_file(self, text, name="wf.xml"):
-        d = tempfile.mkdtemp(prefix="volery-wf-", dir=self.node.dir)
+        d = harness.make_workdir(prefix="volery-wf-", dir=self.node.dir)
         path = os.path.join(d, name)
         with open(path, "w") as f:
             f.write(text)
@@ -208,7 +208,7 @@ class Submit(CliTest):
         self.assertEqual(args.count(" -i "), 3)
 
     def test_relative_params_are_relative_to_the_file(self):
-        d = tempfile.mkdtemp(prefix="volery-wf-", dir=self.node.dir)
+        d = harness.make_workdir(prefix="volery-wf-", dir=self.node.dir)
         shutil.copy(self.params, os.path.join(d, "p.xml"))
         path = os.path.join(d, "wf.xml")
         with open(path, "w") as f:

@@ -122,7 +122,7 @@ class Cancel(NodeTest):
         self.assertTrue(any(("reason=upstream-cancelled:%s" % s) in l for l in seen))
         # CANCEL, then SIGTERM (ignored), then SIGKILL to the group.
         self.node.wait_log(r"ignored SIGTERM; SIGKILL")
-        self.node.wait_log(r"Task UUID\{%s\} process killed by signal 9" % s)
+        self.node.wait_log(r"Task UUID\{%s\} name\{stubborn\} pid \d+ ended: killed by signal 9" % s)
         for pid in pids:
             self.assertFalse(alive(pid), "pid %d survived the cancel" % pid)
         tasks = self.c.tasks()
@@ -141,7 +141,7 @@ class Cancel(NodeTest):
         self.c.ask("SUBSCRIBE %s" % u)
         self.c.wait_states({u: "Running"})
         self.assertEqual(self.c.ask("CANCEL %s" % u), "CANCELLED %s" % u)
-        self.node.wait_log(r"Task UUID\{%s\} process exited with status 0" % u)
+        self.node.wait_log(r"Task UUID\{%s\} name\{import\} pid \d+ ended: exit status 0" % u)
         self.assertNotIn("SIGTERM", self.node.log())
 
 

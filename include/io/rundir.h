@@ -1,0 +1,26 @@
+/*
+ * rundir.h -- each run's private working directory, <state_dir>/runs/
+ * <uuid>: made (mode 0700, owned by the run user) just before the run
+ * starts, removed with everything in it once the run is over.  A node
+ * that starts removes what a previous one, killed, left there.
+ */
+#ifndef VOLERY_RUNDIR_H
+#define VOLERY_RUNDIR_H
+
+#include <stddef.h>
+
+struct runas;
+
+#define RUNDIR_DEPTH_MAX	64	/* deeper trees are left, logged */
+
+/* Make <state_dir>/runs (0711) and empty it.  Keeps a pointer to ra. */
+int	rundir_init(const char *state_dir, const struct runas *ra, char *err,
+	    size_t errlen);
+/* Make the run's directory; its path into path. */
+int	rundir_make(const char *uuid, char *path, size_t pathlen, char *err,
+	    size_t errlen);
+/* Remove the run's directory and everything in it; no symlink is
+ * followed, whatever the run did to its tree meanwhile. */
+void	rundir_remove(const char *uuid);
+
+#endif

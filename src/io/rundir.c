@@ -1,0 +1,157 @@
+/*
+ * rundir.c -- a run's private working directory (see rundir.h).
+ *
+ * The tree is removed by descriptors (openat with O_NOFOLLOW, then
+ * unlinkat), never by path: a process the run left behind may swap a
+ * directory for a symlink to /etc while the node, as root, removes it.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "runas.h"
+#include "rundir.h"
+
+static char			 runs[PATH_MAX];
+static const struct runas	*user;
+
+/*
+ * Remove name in dirfd and, if it is a directory, all below it.  The
+ * number of entries that could not be removed (each logged).
+ */
+static int
+remove_at(int dirfd, const char *name, int depth)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 fd, left = 0;
+
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	/* A run that made a directory 000, under a node of its own user:
+	 * (chmod follows a symlink: never as another user.) */
+	if (fd == -1 && errno == EACCES && !user->change &&
+	    fchmodat(dirfd, name, 0700, 0) == 0)
+		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC);
+	if (fd == -1) {
+		if (errno == ENOENT)
+			return 0;
+		if (errno != ENOTDIR && errno != ELOOP)
+			goto failed;
+		if (unlinkat(dirfd, name, 0) == -1 && errno != ENOENT)
+			goto failed;
+		return 0;
+	}
+	if (depth >= RUNDIR_DEPTH_MAX) {
+		close(fd);
+		log_warnx("run directory entry %s: more than %d levels deep; "
+		    "left", name, RUNDIR_DEPTH_MAX);
+		return 1;
+	}
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		goto failed;
+	}
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0)
+			left += remove_at(fd, de->d_name, depth + 1);
+	closedir(d);
+	if (left == 0 && unlinkat(dirfd, name, AT_REMOVEDIR) == -1 &&
+	    errno != ENOENT)
+		goto failed;
+	return left;
+failed:
+	log_warnx("run directory entry %s: cannot remove it: %s", name,
+	    strerror(errno));
+	return 1;
+}
+
+int
+rundir_init(const char *state_dir, const struct runas *ra, char *err,
+    size_t errlen)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 fd, n = 0;
+
+	char		 dir[PATH_MAX];
+
+	user = ra;
+	/* Absolute: it is the run's TMPDIR too. */
+	if (realpath(state_dir, dir) == NULL ||
+	    snprintf(runs, sizeof runs, "%s/runs", dir) >= (int)sizeof runs) {
+		snprintf(err, errlen, "%s: %s", state_dir, strerror(errno));
+		return -1;
+	}
+	if (mkdir(runs, 0711) == -1 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", runs, strerror(errno));
+		return -1;
+	}
+	/* Only the node lists it; each run enters its own. */
+	if ((fd = open(runs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || fchmod(fd, 0711) == -1 ||
+	    (d = fdopendir(fd)) == NULL) {
+		snprintf(err, errlen, "%s: %s", runs, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	/* What runs of a killed node left. */
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		remove_at(fd, de->d_name, 0);
+		n++;
+	}
+	closedir(d);
+	if (n > 0)
+		log_msg(VLOG_NORMAL, "removed %d run directories a previous "
+		    "start left in %s", n, runs);
+	return 0;
+}
+
+int
+rundir_make(const char *uuid, char *path, size_t pathlen, char *err,
+    size_t errlen)
+{
+	snprintf(path, pathlen, "%s/%s", runs, uuid);
+	if (mkdir(path, 0700) == -1) {
+		snprintf(err, errlen, "run directory %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if (user->change && lchown(path, user->uid, user->gid) == -1) {
+		snprintf(err, errlen, "run directory %s: chown to %s: %s",
+		    path, user->name, strerror(errno));
+		rmdir(path);
+		return -1;
+	}
+	return 0;
+}
+
+void
+rundir_remove(const char *uuid)
+{
+	int	fd;
+
+	if ((fd = open(runs, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		log_warnx("Task UUID{%s}: %s: %s", uuid, runs,
+		    strerror(errno));
+		return;
+	}
+	if (remove_at(fd, uuid, 0) > 0)
+		log_warnx("Task UUID{%s}: its run directory %s/%s is not "
+		    "wholly removed", uuid, runs, uuid);
+	close(fd);
+}
