@@ -35,7 +35,7 @@ struct taskdesc {
 	struct taskdesc_limits	 limits;
 	/* Why this node cannot run it ("" if it can): the shell's say,
 	 * e.g. the run user cannot execute the program. */
-	char			 cannot_run[160];
+	char			 cannot_run[REASON_MAXLEN + 1];
 };
 
 struct taskdesc_set {

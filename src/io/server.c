@@ -274,7 +274,7 @@ load_descs(void)
 {
 	struct taskdesc	*d;
 	char		 path[PATH_MAX + NAME_MAXLEN + 2], real[PATH_MAX];
-	char		 why[256];
+	char		 why[sizeof d->cannot_run];
 	size_t		 i;
 
 	if (descs_load(srv.cfg->tasks_dir, &srv.descs) == -1)
