@@ -42,6 +42,8 @@ def wait_gone(pid):
         os.close(fd)
 
 
+@unittest.skipIf(harness.WRAP, "under valgrind, the child's setrlimit(RLIMIT_NOFILE) "
+                 "is valgrind's emulation, which refuses a new hard limit")
 class Unprivileged(unittest.TestCase):
     switches = ROOT_NODE    # the node runs tasks as another user
 
