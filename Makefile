@@ -6,6 +6,8 @@
 #                   fuzz, `make check`, `make valgrind`
 #   make sim        the simulator's report: 9, 100, 1000 nodes at 0/1/10% loss
 #   make simsweep   the large simulator sweep (SWEEP_SEEDS per fault mix)
+#   make bench      the thesis' tables and the speed on a namespace LAN
+#                   (QUICK=1: a few minutes)
 #   make check      the unit and integration tests under ASan + UBSan
 #   make valgrind   the unit and integration tests under valgrind
 #
@@ -64,7 +66,7 @@ SIM_SRC	= test/sim/simnet.c
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench-core \
+.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core \
 	layering \
 	install uninstall
 .DEFAULT_GOAL := all
@@ -86,6 +88,14 @@ $(BUILD)/bench-core: tools/bench_core.c $(CORE_LIB)
 
 bench-core: $(BUILD)/bench-core
 	$(BUILD)/bench-core
+
+# make bench [QUICK=1]: the thesis' tables, kills, throughput, latency and
+# idle cost on a LAN of network namespaces (root); tables on stdout, data
+# and plots in build/bench.  Numbers, not assertions.
+bench: all
+	@tools/install-deps.sh python3:python3 ip:iproute2 nft:nftables \
+	    gnuplot:gnuplot-nox
+	$(PYTHON) tools/bench_lan.py $(if $(QUICK),--quick) --out build/bench
 
 # The large sweep (a benchmark target, not in `make test`): thousands of
 # seeds per fault mix, bigger clusters.
