@@ -274,6 +274,13 @@ def speed(net, tasks, idle_s):
     print("\nOn an idle 9-node LAN pool (one slot each):")
     pool = Pool(net, 9, "s")
     try:
+        # Idle first: a fresh pool, nothing in its maps.
+        cpu, mem = node_cost(pool, idle_s)
+        print("  idle, over %d s: CPU %.3f %% of a core per node (max %.3f); "
+              "memory per node: anonymous %d KiB, PSS %d KiB (medians)" % (
+                  idle_s, statistics.mean(cpu), max(cpu),
+                  statistics.median(m["Anonymous"] for m in mem),
+                  statistics.median(m["Pss"] for m in mem)))
         zero = params_file(pool.nodes[0].dir, 0)
         c = pool.clients[-1]
         lat = []
@@ -301,12 +308,6 @@ def speed(net, tasks, idle_s):
         dt = time.monotonic() - t0
         print("  throughput: %d trivial tasks in %.2f s: %.0f tasks/s"
               % (len(uuids), dt, len(uuids) / dt))
-        cpu, mem = node_cost(pool, idle_s)
-        print("  idle, over %d s: CPU %.3f %% of a core per node (max %.3f); "
-              "memory per node: anonymous %d KiB, PSS %d KiB (medians)" % (
-                  idle_s, statistics.mean(cpu), max(cpu),
-                  statistics.median(m["Anonymous"] for m in mem),
-                  statistics.median(m["Pss"] for m in mem)))
     finally:
         pool.close()
 
