@@ -207,11 +207,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 		}
 		retire_track(n, r);
 		node_log_task(n, VLOG_INFO, r, NULL);
-		if (!task_is_final(r->state) && !run_admissible(n, r, err,
-		    sizeof err))
-			outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} "
-			    "name{%s} from %s is never run here: %s", r->uuid,
-			    r->exec, m->sender, err);
+		run_warn_not_here(n, r, m->sender);
 		cascade_derive(n, r, now);
 		if (proposal && (t = taskmap_find(&n->map, uuid)) != NULL)
 			confirm_answer(n, m->sender, t);

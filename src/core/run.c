@@ -60,6 +60,18 @@ run_admissible(const struct node *n, const struct task *t, char *why,
 }
 
 void
+run_warn_not_here(struct node *n, const struct task *t, const char *from)
+{
+	char	why[REASON_MAXLEN + 1];
+
+	if (task_is_final(t->state) || run_admissible(n, t, why, sizeof why))
+		return;
+	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s}%s%s is "
+	    "never run here: %s", t->uuid, t->exec, from != NULL ? " from " :
+	    "", from != NULL ? from : "", why);
+}
+
+void
 run_start(struct node *n, struct task *t, int64_t now)
 {
 	readyq_remove(&n->ready, t);

@@ -26,6 +26,10 @@ void	run_init(struct node *);
  */
 int	run_admissible(const struct node *, const struct task *, char *why,
 	    size_t whylen);
+/* If t is not final and may not run here, log why once, as the node
+ * learns of it (from: the peer it came from, or NULL: scheduled here). */
+void	run_warn_not_here(struct node *, const struct task *,
+	    const char *from);
 /* Start t here. */
 void	run_start(struct node *, struct task *, int64_t now);
 /* Stop our process running t, if any. */

@@ -145,7 +145,6 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 	const struct taskdesc	*d;
 	struct task		*t;
 	size_t			 worst;
-	char			 why[REASON_MAXLEN + 1];
 
 	if (check_schedule(n, req, &d, err, errlen) == -1)
 		return -1;
@@ -174,9 +173,7 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 	if (task_inputs_bound(t))
 		cascade_make_ready(n, t, now);
 	node_log_task(n, VLOG_INFO, t, NULL);
-	if (!run_admissible(n, t, why, sizeof why))
-		outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s} is "
-		    "never run here: %s", t->uuid, t->exec, why);
+	run_warn_not_here(n, t, NULL);
 	replicate_changed(n, t);
 	replicate_enqueue(n, t);
 	node_settle(n, now);
