@@ -175,15 +175,15 @@ static void
 run_exited(pid_t pid, int status, const struct rusage *ru, void *arg)
 {
 	struct run	*r = arg;
+	uint64_t	 cpu_us = (uint64_t)(ru->ru_utime.tv_sec +
+			    ru->ru_stime.tv_sec) * 1000000 +
+			    ru->ru_utime.tv_usec + ru->ru_stime.tv_usec;
 
 	/* Its CPU, and its reaped descendants', for the idle probe: our
 	 * own load never makes the host look busy. */
-	reaped_ticks += ((uint64_t)(ru->ru_utime.tv_sec +
-	    ru->ru_stime.tv_sec) * 1000000 + ru->ru_utime.tv_usec +
-	    ru->ru_stime.tv_usec) * (uint64_t)sysconf(_SC_CLK_TCK) / 1000000;
+	reaped_ticks += cpu_us * (uint64_t)sysconf(_SC_CLK_TCK) / 1000000;
 	r->exited = 1;
-	r->cpu_ms = ((int64_t)ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) *
-	    1000 + (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1000;
+	r->cpu_ms = cpu_us / 1000;
 	r->maxrss_kib = ru->ru_maxrss;
 	if (WIFEXITED(status)) {
 		r->code = WEXITSTATUS(status);
