@@ -21,7 +21,36 @@
 #include "rundir.h"
 
 static char			 runs[PATH_MAX];
+static int			 runs_fd = -1;	/* held: no path lookup per run */
 static const struct runas	*user;
+
+static int	remove_at(int, const char *, int);
+
+/*
+ * Remove every entry of the directory fd (which this closes); the
+ * number that could not be removed.  *n counts the entries.
+ */
+static int
+remove_children(int fd, int depth, int *n)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 left = 0;
+
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		left += remove_at(fd, de->d_name, depth);
+		(*n)++;
+	}
+	closedir(d);
+	return left;
+}
 
 /*
  * Remove name in dirfd and, if it is a directory, all below it.  The
@@ -30,9 +59,7 @@ static const struct runas	*user;
 static int
 remove_at(int dirfd, const char *name, int depth)
 {
-	struct dirent	*de;
-	DIR		*d;
-	int		 fd, left = 0;
+	int	fd, left, n = 0;
 
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
@@ -57,15 +84,8 @@ remove_at(int dirfd, const char *name, int depth)
 		    "left", name, RUNDIR_DEPTH_MAX);
 		return 1;
 	}
-	if ((d = fdopendir(fd)) == NULL) {
-		close(fd);
+	if ((left = remove_children(fd, depth + 1, &n)) == -1)
 		goto failed;
-	}
-	while ((de = readdir(d)) != NULL)
-		if (strcmp(de->d_name, ".") != 0 &&
-		    strcmp(de->d_name, "..") != 0)
-			left += remove_at(fd, de->d_name, depth + 1);
-	closedir(d);
 	if (left == 0 && unlinkat(dirfd, name, AT_REMOVEDIR) == -1 &&
 	    errno != ENOENT)
 		goto failed;
@@ -80,11 +100,8 @@ int
 rundir_init(const char *state_dir, const struct runas *ra, char *err,
     size_t errlen)
 {
-	struct dirent	*de;
-	DIR		*d;
-	int		 fd, n = 0;
-
-	char		 dir[PATH_MAX];
+	char	dir[PATH_MAX];
+	int	fd, n = 0;
 
 	user = ra;
 	/* Absolute: it is the run's TMPDIR too. */
@@ -98,23 +115,16 @@ rundir_init(const char *state_dir, const struct runas *ra, char *err,
 		return -1;
 	}
 	/* Only the node lists it; each run enters its own. */
-	if ((fd = open(runs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1 || fchmod(fd, 0711) == -1 ||
-	    (d = fdopendir(fd)) == NULL) {
+	if ((runs_fd = open(runs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || fchmod(runs_fd, 0711) == -1 ||
+	    (fd = dup(runs_fd)) == -1 || remove_children(fd, 0, &n) == -1) {
 		snprintf(err, errlen, "%s: %s", runs, strerror(errno));
-		if (fd != -1)
-			close(fd);
+		if (runs_fd != -1)
+			close(runs_fd);
+		runs_fd = -1;
 		return -1;
 	}
-	/* What runs of a killed node left. */
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		remove_at(fd, de->d_name, 0);
-		n++;
-	}
-	closedir(d);
+	/* What the runs of a killed node left. */
 	if (n > 0)
 		log_msg(VLOG_NORMAL, "removed %d run directories a previous "
 		    "start left in %s", n, runs);
@@ -126,15 +136,16 @@ rundir_make(const char *uuid, char *path, size_t pathlen, char *err,
     size_t errlen)
 {
 	snprintf(path, pathlen, "%s/%s", runs, uuid);
-	if (mkdir(path, 0700) == -1) {
+	if (mkdirat(runs_fd, uuid, 0700) == -1) {
 		snprintf(err, errlen, "run directory %s: %s", path,
 		    strerror(errno));
 		return -1;
 	}
-	if (user->change && lchown(path, user->uid, user->gid) == -1) {
+	if (user->change && fchownat(runs_fd, uuid, user->uid, user->gid,
+	    AT_SYMLINK_NOFOLLOW) == -1) {
 		snprintf(err, errlen, "run directory %s: chown to %s: %s",
 		    path, user->name, strerror(errno));
-		rmdir(path);
+		unlinkat(runs_fd, uuid, AT_REMOVEDIR);
 		return -1;
 	}
 	return 0;
@@ -143,15 +154,7 @@ rundir_make(const char *uuid, char *path, size_t pathlen, char *err,
 void
 rundir_remove(const char *uuid)
 {
-	int	fd;
-
-	if ((fd = open(runs, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
-		log_warnx("Task UUID{%s}: %s: %s", uuid, runs,
-		    strerror(errno));
-		return;
-	}
-	if (remove_at(fd, uuid, 0) > 0)
+	if (remove_at(runs_fd, uuid, 0) > 0)
 		log_warnx("Task UUID{%s}: its run directory %s/%s is not "
 		    "wholly removed", uuid, runs, uuid);
-	close(fd);
 }
