@@ -38,9 +38,10 @@ int	runas_resolve(const char *configured, struct runas *, char *warn,
 	    size_t warnlen, char *err, size_t errlen);
 void	runas_free(struct runas *);
 /*
- * Can the run user reach path with access() mode (R_OK, X_OK)?  Asked
- * of a child that became the user, before the node takes work: 0, or -1
- * with the reason.  Trivially 0 when nothing changes.
+ * Can the run user reach path with access() mode (R_OK, X_OK)?  By the
+ * mode bits of path and of every directory above it, for the user's uid
+ * and groups, before the node takes work: 0, or -1 with the reason.
+ * Trivially 0 when nothing changes.
  */
 int	runas_can_access(const struct runas *, const char *path, int mode,
 	    char *err, size_t errlen);

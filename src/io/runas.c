@@ -125,22 +125,17 @@ runas_free(struct runas *r)
 static int
 permits(const struct runas *r, const struct stat *st, int mode)
 {
-	int	shift, i;
+	int	shift = 0, i;
 
-	if (!r->change || r->uid == 0)
-		return 1;
+	/* The owner's bits, else the group's (the user's groups hold its
+	 * primary one: getgrouplist), else the others'. */
 	if (st->st_uid == r->uid)
 		shift = 6;
-	else {
-		shift = 0;
-		if (st->st_gid == r->gid)
-			shift = 3;
+	else
 		for (i = 0; i < r->ngroups; i++)
 			if (st->st_gid == r->groups[i])
 				shift = 3;
-	}
 	return (mode & R_OK ? (st->st_mode >> shift) & 4 : 1) &&
-	    (mode & W_OK ? (st->st_mode >> shift) & 2 : 1) &&
 	    (mode & X_OK ? (st->st_mode >> shift) & 1 : 1);
 }
 
