@@ -46,6 +46,37 @@ def seal_overhead(cl):
     return statistics.mean(added), statistics.mean(len(d) for d, _ in frames)
 
 
+def latency(c, zero, samples):
+    """SCHEDULE -> PROGRESS Running on client c, in ms, sorted: each task
+    (of zero, a 0-ms parameters file) ends before the next is sent."""
+    lat = []
+    for k in range(samples):
+        t0 = time.monotonic()
+        c.send("SCHEDULE import low -p /l%d -x %s\n" % (k, zero))
+        u = c.line().split()[1]
+        c.send("SUBSCRIBE %s\n" % u)
+        c.wait_states({u: "Running"})
+        lat.append((time.monotonic() - t0) * 1000)
+        c.wait_states({u: "Terminated"})
+    return sorted(lat)
+
+
+def throughput(clients, zero, per):
+    """Trivial tasks per second: per tasks scheduled on each client at
+    once, first SCHEDULE to last Terminated (heard on the first)."""
+    t0 = time.monotonic()
+    uuids = []
+    for c in clients:
+        c.send("".join("SCHEDULE import low -p /t%d -x %s\n" % (k, zero)
+                       for k in range(per)))
+    for c in clients:
+        uuids += [c.line().split()[1] for _ in range(per)]
+    w = clients[0]
+    w.send("".join("SUBSCRIBE %s\n" % u for u in uuids))
+    w.wait_states({u: "Terminated" for u in uuids}, timeout=600)
+    return len(uuids) / (time.monotonic() - t0)
+
+
 def latency_and_throughput(args, extra, report_overhead=False):
     names = ["n%d" % k for k in range(args.nodes)]
     cl = Cluster(names, extra=DEFAULT_TIMING + extra).start()
@@ -57,31 +88,11 @@ def latency_and_throughput(args, extra, report_overhead=False):
             added, size = seal_overhead(cl)
             print("a seal adds %.0f bytes to a datagram (mean datagram on the "
                   "wire %.0f bytes)" % (added, size))
-        lat = []
-        c = clients[names[-1]]
-        for k in range(30):
-            t0 = time.monotonic()
-            c.send("SCHEDULE import low -p /l%d -x %s\n" % (k, zero))
-            u = c.line().split()[1]
-            c.send("SUBSCRIBE %s\n" % u)
-            c.wait_states({u: "Running"})
-            lat.append((time.monotonic() - t0) * 1000)
-            c.wait_states({u: "Terminated"})
-        per = args.tasks // args.nodes
-        t0 = time.monotonic()
-        uuids = []
-        for n in names:
-            clients[n].send("".join("SCHEDULE import low -p /t%d -x %s\n" % (k, zero)
-                                    for k in range(per)))
-        for n in names:
-            uuids += [clients[n].line().split()[1] for _ in range(per)]
-        w = clients[names[0]]
-        w.send("".join("SUBSCRIBE %s\n" % u for u in uuids))
-        w.wait_states({u: "Terminated" for u in uuids}, timeout=600)
-        tput = len(uuids) / (time.monotonic() - t0)
+        lat = latency(clients[names[-1]], zero, 30)
+        tput = throughput(list(clients.values()), zero, args.tasks // args.nodes)
         for c in clients.values():
             c.close()
-        return statistics.median(lat), sorted(lat)[int(len(lat) * 0.9)], tput
+        return statistics.median(lat), lat[int(len(lat) * 0.9)], tput
     finally:
         cl.cleanup()
 

@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import harness  # noqa: E402
 import lan  # noqa: E402
 from harness import params_file  # noqa: E402
+from bench_cluster import latency, throughput  # noqa: E402
 
 # Thesis Tables 5.3 and 5.4 (minutes; ours in seconds at 1/60 scale):
 # nodes -> (5, 10, 15 workflows).
@@ -282,32 +283,13 @@ def speed(net, tasks, idle_s):
                   statistics.median(m["Anonymous"] for m in mem),
                   statistics.median(m["Pss"] for m in mem)))
         zero = params_file(pool.nodes[0].dir, 0)
-        c = pool.clients[-1]
-        lat = []
-        for k in range(40):
-            t0 = time.monotonic()
-            u = c.schedule("import low -p /l%d -x %s" % (k, zero))
-            c.send("SUBSCRIBE %s\n" % u)
-            states = c.wait_states({u: "Running"})
-            lat.append((time.monotonic() - t0) * 1000)
-            if not any(" Terminated " in s for s in states):
-                c.wait_states({u: "Terminated"})
-        lat.sort()
+        lat = latency(pool.clients[-1], zero, 40)
         print("  SCHEDULE->Running: median %.1f ms, p90 %.1f ms, min %.1f, max %.1f "
               "(%d samples)" % (statistics.median(lat), lat[int(len(lat) * 0.9)],
                                 lat[0], lat[-1], len(lat)))
         per = tasks // 9
-        t0 = time.monotonic()
-        for c in pool.clients:
-            c.send("".join("SCHEDULE import low -p /t%d -x %s\n" % (k, zero)
-                           for k in range(per)))
-        uuids = []
-        for c in pool.clients:
-            uuids += [c.line().split()[1] for _ in range(per)]
-        watch(pool.clients[0], uuids)
-        dt = time.monotonic() - t0
-        print("  throughput: %d trivial tasks in %.2f s: %.0f tasks/s"
-              % (len(uuids), dt, len(uuids) / dt))
+        rate = throughput(pool.clients, zero, per)
+        print("  throughput: %d trivial tasks: %.0f tasks/s" % (per * 9, rate))
     finally:
         pool.close()
 
