@@ -50,11 +50,15 @@ class Unprivileged(unittest.TestCase):
     def setUp(self):
         self.node = Node(extra="<max_attempts>1</max_attempts>")
         self.addCleanup(self.node.cleanup)
+        self.prepare(self.node)
         self.node.start()
         self.addCleanup(self.node.stop)     # first: a clean stop
         self.c = self.node.client()
         self.addCleanup(self.c.close)
         self.runs = os.path.join(os.path.realpath(self.node.dir), "state", "runs")
+
+    def prepare(self, node):
+        """What a subclass does to the node before it starts."""
 
     def schedule(self, request, c=None):
         """Schedule, and hear of its states."""
@@ -189,16 +193,13 @@ class UnderTheSystemdUnit(Unprivileged):
         self.assertEqual(unit_setting("NoNewPrivileges"), "yes")
         self.assertIsNone(unit_setting("DynamicUser"))
         self.assertTrue(caps)
-        orig = harness.Node.start
-
-        def start(node):
-            node.wrap = ["setpriv", "--bounding-set", ",".join(
-                ["-all"] + ["+" + c[len("CAP_"):].lower() for c in caps]),
-                "--no-new-privs", "--"]
-            return orig(node)
-        harness.Node.start = start
-        self.addCleanup(setattr, harness.Node, "start", orig)
+        self.caps = caps
         super().setUp()
+
+    def prepare(self, node):
+        node.wrap = ["setpriv", "--bounding-set", ",".join(
+            ["-all"] + ["+" + c[len("CAP_"):].lower() for c in self.caps]),
+            "--no-new-privs", "--"]
 
     def test_the_node_holds_only_those_capabilities(self):
         with open("/proc/%d/status" % self.node.proc.pid) as f:
@@ -214,20 +215,13 @@ class AsAUser(Unprivileged):
     same private directories and limits (every test of Unprivileged)."""
     switches = False
 
-    def setUp(self):
-        orig = harness.Node.start
+    def prepare(self, node):
         nobody = pwd.getpwnam("nobody")
-
-        def start(node):
-            for d, dirs, files in os.walk(node.dir):
-                for f in [d] + [os.path.join(d, x) for x in files]:
-                    os.lchown(f, nobody.pw_uid, nobody.pw_gid)
-            node.wrap = ["setpriv", "--reuid=%d" % nobody.pw_uid,
-                         "--regid=%d" % nobody.pw_gid, "--clear-groups", "--"]
-            return orig(node)
-        harness.Node.start = start
-        self.addCleanup(setattr, harness.Node, "start", orig)
-        super().setUp()
+        for d, dirs, files in os.walk(node.dir):
+            for f in [d] + [os.path.join(d, x) for x in files]:
+                os.lchown(f, nobody.pw_uid, nobody.pw_gid)
+        node.wrap = ["setpriv", "--reuid=%d" % nobody.pw_uid,
+                     "--regid=%d" % nobody.pw_gid, "--clear-groups", "--"]
 
 
 class KilledNode(unittest.TestCase):
