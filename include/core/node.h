@@ -17,6 +17,7 @@
 
 #include "bounds.h"
 #include "outbox.h"
+#include "readyq.h"
 #include "task.h"
 #include "volunteer.h"
 
@@ -46,6 +47,7 @@ struct node_config {
 	 * history, retire.c); 0: never. */
 	int64_t		retention_ms;
 	int		client_port;	/* told in heartbeats */
+	enum queue_order order;	/* outside batch windows of their own */
 };
 
 /* What this node knows of another (node_each_peer). */

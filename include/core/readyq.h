@@ -1,7 +1,16 @@
 /*
- * readyq.h -- the ready queue: interactive before low, older submit time
- * first, ties by uuid, so that every node orders it identically.  Low
- * tasks ready for longer than the ageing delay count as interactive.
+ * readyq.h -- the ready queue, ordered identically on every node that
+ * knows the same tasks:
+ *
+ *   1. interactive first: a task that is interactive, was aged (ready
+ *      for longer than the ageing delay) or belongs to a workflow with
+ *      an interactive task (order.c: the workflow is as urgent as its
+ *      most urgent task, so an interactive task's upstream is too);
+ *   2. with the lret order only: the longest path of tasks left first
+ *      (Hu's rule: the shortest total makespan of a batch);
+ *   3. the older workflow first (fcfs: the shortest average makespan
+ *      of the workflows), then the older task;
+ *   4. ties by uuid.
  */
 #ifndef VOLERY_READYQ_H
 #define VOLERY_READYQ_H
@@ -11,10 +20,17 @@
 
 struct task;
 
+enum queue_order {
+	ORDER_FCFS,	/* by workflow submission (the default) */
+	ORDER_LRET,	/* longest remaining path first, then fcfs */
+};
+#define ORDER_NODE (-1)	/* a batch window without its own order */
+
 struct readyq {
 	struct task	**v;
 	size_t		  n;
 	size_t		  cap;
+	enum queue_order  order;
 	/* The next promotion, kept as tasks come and go so that a call
 	 * with nothing due costs nothing (it comes after every event). */
 	int		  due_valid;
@@ -28,7 +44,13 @@ int		 readyq_push(struct readyq *, struct task *);
 int		 readyq_remove(struct readyq *, const struct task *);
 struct task	*readyq_at(const struct readyq *, size_t);
 size_t		 readyq_len(const struct readyq *);
-int		 readyq_cmp(const struct task *, const struct task *);
+int		 readyq_cmp(const struct readyq *, const struct task *,
+		    const struct task *);
+/* The tasks' keys changed (order.c): sort again. */
+void		 readyq_resort(struct readyq *);
+void		 readyq_set_order(struct readyq *, enum queue_order);
+const char	*readyq_order_name(enum queue_order);
+int		 readyq_order_parse(const char *, enum queue_order *);
 
 /*
  * Promote the low tasks ready since `ageing_ms` or longer.  Returns the

@@ -49,6 +49,9 @@ struct task_binding {
 struct task {
 	char		 uuid[UUID_STRLEN + 1];
 	char		 exec[NAME_MAXLEN + 1];
+	/* The first task of its workflow, where its inputs lead back to
+	 * ("" if that is itself): set once at SCHEDULE, replicated. */
+	char		 workflow[UUID_STRLEN + 1];
 	enum task_prio	 prio;
 	int		 aged;		/* low task promoted by ageing */
 	enum task_state	 state;
@@ -94,7 +97,15 @@ struct task {
 	int		 suspect;	/* its remote run fell silent: asked */
 	uint64_t	 digest_part;	/* its share of the map digest */
 	int		 in_digest;	/* digest_part is counted */
+	/* The ready queue's keys, derived from the map (order.c). */
+	int		 urgent;	/* its workflow has an interactive task */
+	int64_t		 wf_submit_ms;	/* its workflow's first submit time */
+	int		 path_left;	/* tasks on the longest path from it to
+					 * a last task, itself included */
 };
+
+/* The uuid of t's workflow: its first task's. */
+const char	*task_workflow(const struct task *);
 
 struct task	*task_new(const char *uuid, const char *exec, int ninputs);
 void		 task_free(struct task *);

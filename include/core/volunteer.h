@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "readyq.h"
+
 #define VOL_WINDOWS_MAX 16
 
 enum vol_mode {
@@ -28,6 +30,7 @@ struct vol_window {
 	int	days;
 	int	from_min;
 	int	to_min;
+	int	order;		/* its queue order, or ORDER_NODE */
 };
 
 struct vol_policy {
@@ -65,6 +68,8 @@ struct vol_decision {
 	int		 suspend;	/* stop (SIGSTOP) tasks running here */
 	int		 vacate;	/* give suspended tasks back (Ready) */
 	const char	*name;		/* idle|busy|batch|dedicated|suspended */
+	int		 order;		/* the batch window's queue order, or
+					 * ORDER_NODE */
 };
 
 /* Carried from one round to the next: the hysteresis. */
@@ -74,6 +79,7 @@ struct vol {
 };
 
 void	vol_init(struct vol *);
+/* The window that covers this minute: its index + 1, or 0 if none. */
 int	vol_in_window(const struct vol_policy *, int weekday, int minute);
 /* running: how many tasks run here (suspended or not). */
 struct vol_decision vol_decide(struct vol *, const struct vol_policy *,

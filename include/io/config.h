@@ -30,6 +30,7 @@ struct config {
 	enum log_level	log_level;
 	int		slots;
 	enum vol_mode	mode;
+	enum queue_order order;		/* <order>fcfs|lret</order> */
 	int		nbatch;		/* <batch> windows */
 	struct vol_window batch[VOL_WINDOWS_MAX];
 

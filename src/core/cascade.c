@@ -34,7 +34,7 @@ cascade_make_ready(struct node *n, struct task *t, int64_t now)
 	}
 	t->state = TASK_READY;
 	t->ready_ms = now;
-	if (readyq_push(&n->ready, t) == -1)
+	if (order_queue(n, t) == -1)
 		outbox_log(&n->out, VLOG_ERROR,
 		    "out of memory queueing task %s", t->uuid);
 }
@@ -242,7 +242,7 @@ cascade_derive(struct node *n, struct task *t, int64_t now)
 	case TASK_READY:
 		if (!task_inputs_bound(t))
 			t->state = TASK_SUBMITTED;
-		else if (readyq_push(&n->ready, t) == -1)
+		else if (order_queue(n, t) == -1)
 			outbox_log(&n->out, VLOG_ERROR, "out of memory");
 		break;
 	case TASK_RUNNING:

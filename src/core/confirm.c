@@ -252,6 +252,50 @@ confirm_propose(struct node *n, struct task *t, int64_t now)
 	replicate_publish(n, t);
 }
 
+/* Some task waits for t's result to be bound. */
+static int
+waited_on(const struct node *n, const struct task *t)
+{
+	const char	(*down)[UUID_STRLEN + 1];
+	const struct task *d;
+	int		 count, i;
+
+	down = depindex_get(&n->map.deps, t->uuid, &count);
+	for (i = 0; i < count; i++)
+		if ((d = taskmap_find(&n->map, down[i])) != NULL &&
+		    d->state == TASK_SUBMITTED)
+			return 1;
+	return 0;
+}
+
+/*
+ * The node that ran a task waits a dequeue window at most for its
+ * result's confirmation (a round trip) before it takes other work: the
+ * dependents, of an older workflow, rank first, and taking a newer
+ * workflow's task in that moment would keep them waiting a whole run.
+ */
+int64_t
+confirm_awaited(const struct node *n, int64_t now)
+{
+	int64_t	until = -1;
+	size_t	i;
+
+	for (i = 0; i < n->confirm.n; i++) {
+		const struct tally *ty = &n->confirm.v[i];
+		const struct task *t;
+		int64_t end;
+		if (!ty->proposer ||
+		    (t = taskmap_find(&n->map, ty->uuid)) == NULL ||
+		    t->state != TASK_TERMINATED || t->confirmed ||
+		    strcmp(t->running_on, n->cfg.name) != 0)
+			continue;
+		end = t->end_ms + n->cfg.dequeue_window_ms;
+		if (end > now && end > until && waited_on(n, t))
+			until = end;
+	}
+	return until;
+}
+
 void
 confirm_answer(struct node *n, const char *peer, const struct task *t)
 {

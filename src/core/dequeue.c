@@ -39,9 +39,11 @@ interactive_own(struct node *n)
 
 	for (k = 0; k < readyq_len(&n->ready); k++) {
 		struct task *t = readyq_at(&n->ready, k);
-		if (t->prio != PRIO_INTERACTIVE)
-			break;
-		if (strcmp(t->scheduled_by, n->cfg.name) == 0 && ours(n, t))
+		if (n->ready.order == ORDER_FCFS &&
+		    t->prio != PRIO_INTERACTIVE && !t->aged && !t->urgent)
+			break;		/* the low tasks' part of the queue */
+		if (t->prio == PRIO_INTERACTIVE &&
+		    strcmp(t->scheduled_by, n->cfg.name) == 0 && ours(n, t))
 			return t;
 	}
 	return NULL;
@@ -130,6 +132,10 @@ dequeue_dispatch(struct node *n, int64_t now)
 		}
 		if ((len = readyq_len(&n->ready)) == 0)
 			return;
+		if ((wake = confirm_awaited(n, now)) >= 0) {
+			dq->retry_at = wake;	/* or the votes, sooner */
+			return;
+		}
 		if (peertab_live(n) == 0) {
 			for (k = 0; k < len; k++)
 				if (ours(n, t = readyq_at(&n->ready, k)))

@@ -71,6 +71,7 @@ node_new(const struct node_config *cfg, const struct taskdesc_set *descs)
 	n->descs = descs;
 	taskmap_init(&n->map);
 	readyq_init(&n->ready);
+	readyq_set_order(&n->ready, cfg->order);
 	outbox_init(&n->out);
 	n->tick.timer = -1;
 	n->tick.next_housekeeping = -1;
@@ -87,6 +88,7 @@ node_free(struct node *n)
 	if (n == NULL)
 		return;
 	readyq_free(&n->ready);
+	order_free(n);
 	taskmap_free(&n->map);
 	outbox_free(&n->out);
 	peertab_free(n);

@@ -13,6 +13,7 @@
  *                           heartbeats; the receive dispatcher
  *   schedule.c   schedule   SCHEDULE and CANCEL: check, then carry out
  *   cascade.c    (none)     ready, bind, derive, end dependents, redo
+ *   order.c      order      the ready queue's keys: workflows, paths
  *   dequeue.c    dequeue    Algorithm 3.2: ranks, claims, hints, races
  *   election.c   election   Algorithm 3.1: candidacy, epochs, master
  *   replicate.c  replicate  records, merge, ENQUEUE/ACK, GET_TASK
@@ -33,6 +34,7 @@
 #include "dequeue.h"
 #include "election.h"
 #include "node.h"
+#include "order.h"
 #include "outbox.h"
 #include "peertab.h"
 #include "readyq.h"
@@ -59,6 +61,7 @@ struct node {
 
 	struct node_tick	   tick;
 	struct schedule		   schedule;
+	struct order		   order;
 	struct dequeue		   dequeue;
 	struct election		   election;
 	struct replicate	   replicate;

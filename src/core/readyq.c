@@ -25,17 +25,22 @@ readyq_free(struct readyq *q)
 static int
 effective_prio(const struct task *t)
 {
-	return t->prio == PRIO_INTERACTIVE || t->aged;
+	return t->prio == PRIO_INTERACTIVE || t->aged || t->urgent;
 }
 
 /* Negative if a goes before b. */
 int
-readyq_cmp(const struct task *a, const struct task *b)
+readyq_cmp(const struct readyq *q, const struct task *a,
+    const struct task *b)
 {
 	int	pa = effective_prio(a), pb = effective_prio(b);
 
+	if (q->order == ORDER_LRET && a->path_left != b->path_left)
+		return b->path_left - a->path_left;
 	if (pa != pb)
 		return pb - pa;
+	if (a->wf_submit_ms != b->wf_submit_ms)
+		return a->wf_submit_ms < b->wf_submit_ms ? -1 : 1;
 	if (a->submit_ms != b->submit_ms)
 		return a->submit_ms < b->submit_ms ? -1 : 1;
 	return strcmp(a->uuid, b->uuid);
@@ -49,7 +54,7 @@ lower_bound(const struct readyq *q, const struct task *t)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (readyq_cmp(q->v[mid], t) < 0)
+		if (readyq_cmp(q, q->v[mid], t) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -110,6 +115,51 @@ readyq_len(const struct readyq *q)
 	return q->n;
 }
 
+/* Rare (a promotion, a workflow's key, the order): an insertion sort
+ * in place rather than a shuffle per task. */
+void
+readyq_resort(struct readyq *q)
+{
+	struct task	**v = q->v;
+	size_t		  n = q->n, i;
+
+	q->n = 0;
+	for (i = 0; i < n; i++) {
+		struct task *t = v[i];
+		size_t j = lower_bound(q, t);
+		memmove(&v[j + 1], &v[j], (q->n - j) * sizeof *v);
+		v[j] = t;
+		q->n++;
+	}
+}
+
+void
+readyq_set_order(struct readyq *q, enum queue_order order)
+{
+	if (q->order == order)
+		return;
+	q->order = order;
+	readyq_resort(q);
+}
+
+const char *
+readyq_order_name(enum queue_order order)
+{
+	return order == ORDER_LRET ? "lret" : "fcfs";
+}
+
+int
+readyq_order_parse(const char *s, enum queue_order *order)
+{
+	if (strcmp(s, "fcfs") == 0)
+		*order = ORDER_FCFS;
+	else if (strcmp(s, "lret") == 0)
+		*order = ORDER_LRET;
+	else
+		return -1;
+	return 0;
+}
+
 int64_t
 readyq_age(struct readyq *q, int64_t now, int64_t ageing_ms)
 {
@@ -134,19 +184,8 @@ readyq_age(struct readyq *q, int64_t now, int64_t ageing_ms)
 		} else if (next == -1 || due < next)
 			next = due;
 	}
-	if (changed) {
-		/* Rare: re-sort the whole queue rather than shuffle. */
-		struct task **v = q->v;
-		size_t n = q->n;
-		q->n = 0;
-		for (i = 0; i < n; i++) {
-			struct task *t = v[i];
-			size_t j = lower_bound(q, t);
-			memmove(&v[j + 1], &v[j], (q->n - j) * sizeof *v);
-			v[j] = t;
-			q->n++;
-		}
-	}
+	if (changed)
+		readyq_resort(q);
 	q->due_valid = 1;
 	q->due_next = next;
 	q->due_ageing = ageing_ms;

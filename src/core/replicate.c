@@ -102,11 +102,16 @@ adopt(struct node *n, struct task *t, struct task *r)
 	r->unacked = t->unacked;
 	r->replied_ms = t->replied_ms;
 	r->aged = r->aged || t->aged;
-	task_free(t);
 	if (taskmap_insert(&n->map, r) == -1) {
+		order_removed(n, t);
+		task_free(t);
 		task_free(r);
 		return NULL;
 	}
+	/* r first: t's workflow keeps its entry and its urgency. */
+	order_added(n, r);
+	order_removed(n, t);
+	task_free(t);
 	return r;	/* cascade_derive counts it (replicate_changed) */
 }
 
@@ -205,6 +210,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 			task_free(r);
 			return;
 		}
+		order_added(n, r);
 		retire_track(n, r);
 		node_log_task(n, VLOG_INFO, r, NULL);
 		run_warn_not_here(n, r, m->sender);

@@ -183,6 +183,7 @@ forget(struct node *n, struct task *t, int tomb, int64_t now)
 	readyq_remove(&n->ready, t);
 	outbox_task(&n->out, ACT_FORGET, t->uuid);
 	antientropy_gone(n, t);
+	order_removed(n, t);
 	t = taskmap_remove(&n->map, t->uuid);
 	note_upstreams(n, t);		/* they may have waited for it */
 	task_free(t);
@@ -202,6 +203,7 @@ retire_task(struct node *n, struct task *t, int64_t now)
 	tomb_add(&n->retire, t->uuid, now + n->cfg.retention_ms);
 	readyq_remove(&n->ready, t);
 	antientropy_gone(n, t);
+	order_removed(n, t);
 	task_free(taskmap_remove(&n->map, t->uuid));
 	n->retire.retired++;
 }

@@ -186,6 +186,7 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 		}
 	}
 	free(v);
+	order_set_window(n, d->order);
 	node_set_volunteer(n, d->volunteer, d->name, now);
 }
 
@@ -327,12 +328,19 @@ node_restore(struct node *n, struct task *t)
 
 	if (old != NULL)
 		antientropy_gone(n, old);
-	task_free(old);
 	t->run = RUN_NONE;
 	t->in_digest = 0;
 	schedule_saw(n, t->submit_ms);
-	if (taskmap_insert(&n->map, t) == -1)
+	if (taskmap_insert(&n->map, t) == -1) {
+		if (old != NULL)
+			order_removed(n, old);
+		task_free(old);
 		return -1;
+	}
+	order_added(n, t);
+	if (old != NULL)
+		order_removed(n, old);
+	task_free(old);
 	antientropy_changed(n, t);
 	retire_track(n, t);
 	retire_note(n, t);

@@ -127,6 +127,10 @@ new_task(struct node *n, const struct node_schedule_req *req,
 		memcpy(t->inputs[i].from, req->bind[i].uuid,
 		    sizeof t->inputs[i].from);
 		t->inputs[i].nth = req->bind[i].nth;
+		/* A workflow is what its first input leads back to. */
+		if (i == 0)
+			snprintf(t->workflow, sizeof t->workflow, "%s",
+			    task_workflow(up));
 		if (task_result_kept(up) &&
 		    task_set_string(&t->inputs[i].dataset,
 		    up->outputs[req->bind[i].nth - 1]) == -1)
@@ -169,6 +173,7 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 		goto nomem;
 	}
 	t->ver = 1;
+	order_added(n, t);
 	retire_track(n, t);
 	if (task_inputs_bound(t))
 		cascade_make_ready(n, t, now);

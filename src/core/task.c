@@ -114,6 +114,12 @@ task_set_outputs(struct task *t, char *const *outs, int n)
 	return 0;
 }
 
+const char *
+task_workflow(const struct task *t)
+{
+	return t->workflow[0] != '\0' ? t->workflow : t->uuid;
+}
+
 int
 task_inputs_bound(const struct task *t)
 {

@@ -24,13 +24,13 @@ vol_in_window(const struct vol_policy *p, int weekday, int minute)
 		if (w->from_min < w->to_min) {
 			if ((w->days & (1 << weekday)) &&
 			    minute >= w->from_min && minute < w->to_min)
-				return 1;
+				return i + 1;
 		} else {
 			/* Crosses midnight (or, from == to, lasts 24 h). */
 			if ((w->days & (1 << weekday)) && minute >= w->from_min)
-				return 1;
+				return i + 1;
 			if ((w->days & (1 << yesterday)) && minute < w->to_min)
-				return 1;
+				return i + 1;
 		}
 	}
 	return 0;
@@ -62,8 +62,9 @@ struct vol_decision
 vol_decide(struct vol *v, const struct vol_policy *p,
     const struct vol_reading *r, int running)
 {
-	struct vol_decision	d = { VOL_BUSY, 0, 0, 0, "busy" };
+	struct vol_decision	d = { VOL_BUSY, 0, 0, 0, "busy", ORDER_NODE };
 	enum vol_state		next;
+	int			window = 0;
 
 	if (r->force == VOL_FORCE_ON)
 		next = VOL_IDLE;
@@ -71,7 +72,7 @@ vol_decide(struct vol *v, const struct vol_policy *p,
 		next = VOL_BUSY;
 	else if (p->mode == VOL_DEDICATED)
 		next = VOL_ALWAYS;
-	else if (vol_in_window(p, r->weekday, r->minute))
+	else if ((window = vol_in_window(p, r->weekday, r->minute)) > 0)
 		next = VOL_BATCH;
 	else if (v->state == VOL_IDLE)
 		/* Idle: stay until the user is back. */
@@ -99,6 +100,7 @@ vol_decide(struct vol *v, const struct vol_policy *p,
 	case VOL_BATCH:
 		d.volunteer = 1;
 		d.name = "batch";
+		d.order = p->windows[window - 1].order;
 		break;
 	case VOL_ALWAYS:
 		d.volunteer = 1;

@@ -35,6 +35,7 @@ enum kind {
 	K_LEVEL,
 	K_COMMAND,	/* a shell command line */
 	K_USER,		/* a user name */
+	K_ORDER,	/* the ready queue's order */
 };
 
 static const struct element {
@@ -58,6 +59,7 @@ static const struct element {
 	{ "log_level", K_LEVEL, offsetof(struct config, log_level), 0, 0, 0 },
 	{ N(slots, 1, 256) },
 	{ "mode", K_MODE, offsetof(struct config, mode), 0, 0, 0 },
+	{ "order", K_ORDER, offsetof(struct config, order), 0, 0, 0 },
 	{ N(max_peers, 16, 65536) },
 	{ S(socket, K_PATH), 0, 0 },
 	{ S(operator_key, K_PATH), 0, 0 },
@@ -262,9 +264,14 @@ static void
 load_batch(struct config *c, xmlNode *node, struct errlist *e)
 {
 	struct vol_window	 b;
-	xmlChar			*days, *from, *to;
+	xmlChar			*days, *from, *to, *order;
+	enum queue_order	 o;
 
 	days = xmlGetProp(node, (const xmlChar *)"days");
+	order = xmlGetProp(node, (const xmlChar *)"order");
+	b.order = ORDER_NODE;
+	if (order != NULL && readyq_order_parse((char *)order, &o) == 0)
+		b.order = (int)o;
 	from = xmlGetProp(node, (const xmlChar *)"from");
 	to = xmlGetProp(node, (const xmlChar *)"to");
 	if (parse_days(days != NULL ? (char *)days : "*", &b.days) == -1)
@@ -274,6 +281,9 @@ load_batch(struct config *c, xmlNode *node, struct errlist *e)
 	else if (parse_hhmm((char *)from, &b.from_min) == -1 ||
 	    parse_hhmm((char *)to, &b.to_min) == -1)
 		add_error(e, node->line, "batch", "from and to must be HH:MM");
+	else if (order != NULL && b.order == ORDER_NODE)
+		add_error(e, node->line, "batch", "order=\"%s\": expected "
+		    "fcfs or lret", (char *)order);
 	else if (c->nbatch == VOL_WINDOWS_MAX)
 		add_error(e, node->line, "batch", "more than %d windows",
 		    VOL_WINDOWS_MAX);
@@ -282,6 +292,7 @@ load_batch(struct config *c, xmlNode *node, struct errlist *e)
 	xmlFree(days);
 	xmlFree(from);
 	xmlFree(to);
+	xmlFree(order);
 }
 
 /* <keyring><key>PATH</key>...</keyring>: the first key seals. */
@@ -410,6 +421,11 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 			    RUNAS_NAME_MAX);
 		else
 			snprintf(field, el->size, "%s", value);
+		break;
+	case K_ORDER:
+		if (readyq_order_parse(value, &c->order) == -1)
+			add_error(e, node->line, name, "expected fcfs or lret, "
+			    "got '%s'", value);
 		break;
 	case K_LEVEL:
 		if (log_level_parse(value, &c->log_level) == -1)

@@ -3,7 +3,7 @@
  * journal (and the peers' ENQUEUE).  Values are %-escaped so that a
  * record never holds a blank, newline, ',', ':' or '='.
  *
- *   v=1 id=<uuid> exec=<name> prio=low aged=0 st=Ready sb=<node> cl=<addr>
+ *   v=1 id=<uuid> exec=<name> [wf=<uuid>] prio=low aged=0 st=Ready sb=<node> cl=<addr>
  *   on=<node> sub=<ms> rdy=<ms> stt=<ms> end=<ms> pg=<0-100> att=<n>
  *   fail=<n> ver=<n> [susp=1] path=<s> par=<s> rsn=<s> in=<uuid>:<nth>:<dataset|->,...
  *   out=<id>,...
@@ -133,6 +133,7 @@ static const struct field {
 	  lo, hi, 0, what }
 	A("id", K_UUID, uuid, "bad uuid"),
 	A("exec", K_NAME, exec, "bad exec name"),
+	A("wf", K_UUID, workflow, "bad workflow uuid"),
 	N("prio", K_PRIO, prio, 0, 0, "bad priority"),
 	N("aged", K_INT, aged, 0, 1, "bad aged flag"),
 	N("st", K_STATE, state, 0, 0, "bad state"),

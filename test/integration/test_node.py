@@ -398,6 +398,8 @@ class Config(unittest.TestCase):
         r, conf = self.run_check("<server>\n  <slots>lots</slots>\n"
                                  "  <listen>127.0.0.1</listen>\n  <colour>red</colour>\n"
                                  "  <batch days=\"someday\" from=\"19:00\" to=\"07:30\"/>\n"
+                                 "  <order>random</order>\n"
+                                 "  <batch from=\"19:00\" to=\"07:30\" order=\"sjf\"/>\n"
                                  "</server>\n")
         self.assertEqual(r.returncode, 1)
         self.assertIn("%s:2: <slots>: expected a whole number from 1 to 256, got 'lots'" % conf,
@@ -405,6 +407,8 @@ class Config(unittest.TestCase):
         self.assertIn("%s:3: <listen>: expected ADDRESS:PORT" % conf, r.stderr)
         self.assertIn("%s:4: <colour>: unknown element" % conf, r.stderr)
         self.assertIn("%s:5: <batch>: days=\"someday\"" % conf, r.stderr)
+        self.assertIn("%s:6: <order>: expected fcfs or lret, got 'random'" % conf, r.stderr)
+        self.assertIn("%s:7: <batch>: order=\"sjf\": expected fcfs or lret" % conf, r.stderr)
         self.assertIn("not starting", r.stderr)
 
     def test_retention_shorter_than_the_membership_timeout(self):

@@ -43,6 +43,7 @@ struct opts {
 	int64_t		 retention;	/* ms; 0: the default (a week) */
 	const char	*avail;		/* NULL | exp | weibull */
 	const char	*trace;		/* availability trace file */
+	enum queue_order order;		/* -o */
 	int		 table;
 	int		 verbose;
 	int		 quiet;
@@ -51,6 +52,9 @@ struct opts {
 struct result {
 	int		 tasks;
 	double		 makespan, ideal, wait;
+	/* thesis: the workflows' average makespan, and the best possible
+	 * (each node runs whole chains, one after another) */
+	double		 wf_avg, wf_best;
 	double		 dup_pct, dgrams_per_task;
 	double		 election_ms;
 	double		 converge_ms;	/* heal to identical maps, -1 never */
@@ -69,7 +73,9 @@ usage(void)
 "                  [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
 "                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-G] [-U]\n"
-"                  [-R] [-q] [-v]\n"
+"                  [-o fcfs|lret] [-R] [-q] [-v]\n"
+"  -o O  the ready queue's order on every node: fcfs (by workflow) or lret\n"
+"        (longest remaining path first)\n"
 "  -X N  N client CANCELs of random tasks on random nodes, at random times\n"
 "  -Y N  N partitions in one direction: a node hears nothing, or is not heard\n"
 "  -K MS every node's clock off by up to MS, stepped anew at each restart\n"
@@ -299,6 +305,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.insecure = o->insecure;
 	s.replay_percent = o->replay;
 	s.max_skew = o->skew;
+	s.cfg.order = o->order;
 	if (o->retention > 0)
 		s.cfg.retention_ms = o->retention;
 	for (i = 1; i <= o->lacking && i < o->nodes; i++)
@@ -331,9 +338,16 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		ntasks = 4 * o->workflows;
 		s.task_ms = o->task_ms;
 		u = calloc(ntasks, sizeof *u);
-		for (k = 0; k < o->workflows; k++)
-			sim_workflow(&s, k % o->nodes, sim_random(&s) % 2,
-			    &u[4 * k]);
+		/* Each task's priority at random, as the thesis' tester. */
+		for (k = 0; k < o->workflows; k++) {
+			int prio[4];
+			for (j = 0; j < 4; j++)
+				prio[j] = (int)(sim_random(&s) % 2);
+			sim_workflow(&s, k % o->nodes, prio, &u[4 * k]);
+		}
+		for (k = 1; k <= o->workflows; k++)
+			res->wf_best += 4.0 * o->task_ms *
+			    ceil((double)k / o->nodes) / 1000 / o->workflows;
 		ideal_ms = (int64_t)ceil(4.0 * o->workflows / o->nodes) *
 		    o->task_ms;
 		if (ideal_ms < 4 * o->task_ms)
@@ -477,6 +491,19 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 			}
 		}
 		res->makespan = (double)(end - start) / 1000;
+		/* Each workflow's makespan: all were submitted at start. */
+		for (k = 0; res->wf_best > 0 && ntasks == 4 * o->workflows &&
+		    k < o->workflows; k++) {
+			int64_t last = start;
+			for (j = 0; j < 4; j++) {
+				const struct task *t = sim_record(&s, i,
+				    u[4 * k + j]);
+				if (t != NULL && t->end_ms > last)
+					last = t->end_ms;
+			}
+			res->wf_avg += (double)(last - start) / 1000 /
+			    o->workflows;
+		}
 	}
 	/* Calm: heal, restart everyone, let a few windows pass, check. */
 	struct node_status st;
@@ -547,9 +574,15 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 static void
 print_result(const struct opts *o, const struct result *r)
 {
-	printf("%5d %5d%% %6d %9.2f %8.2f %+7.1f%% %8.3f %7.1f%% %9.1f %8.0f "
-	    "%8.0f  %s\n", o->nodes, o->loss, r->tasks, r->makespan, r->ideal,
-	    r->ideal > 0 ? (r->makespan / r->ideal - 1) * 100 : 0, r->wait,
+	char	wf[32] = "       -        -";
+
+	if (r->wf_avg > 0)
+		snprintf(wf, sizeof wf, "%8.2f %+7.1f%%", r->wf_avg,
+		    (r->wf_avg / r->wf_best - 1) * 100);
+	printf("%5d %5d%% %6d %9.2f %8.2f %+7.1f%% %s %8.3f %7.1f%% %9.1f "
+	    "%8.0f %8.0f  %s\n", o->nodes, o->loss, r->tasks, r->makespan,
+	    r->ideal, r->ideal > 0 ? (r->makespan / r->ideal - 1) * 100 : 0,
+	    wf, r->wait,
 	    r->dup_pct, r->dgrams_per_task, r->election_ms, r->converge_ms,
 	    r->violations ? "VIOLATION" : "ok");
 }
@@ -557,8 +590,9 @@ print_result(const struct opts *o, const struct result *r)
 static void
 header(void)
 {
-	printf("%5s %6s %6s %9s %8s %8s %8s %8s %9s %8s %8s  %s\n", "nodes",
-	    "loss", "tasks", "makespan", "ideal", "vs", "wait_s", "dup",
+	printf("%5s %6s %6s %9s %8s %8s %8s %8s %8s %8s %9s %8s %8s  %s\n",
+	    "nodes", "loss", "tasks", "makespan", "ideal", "vs", "wf_avg",
+	    "vs_best", "wait_s", "dup",
 	    "dgram/t", "elect_ms", "conv_ms", "invariants");
 }
 
@@ -574,7 +608,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:o:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -604,6 +638,10 @@ main(int argc, char **argv)
 		case 'U': o.insecure = 1; break;
 		case 'Z': o.replay = atoi(optarg); break;
 		case 'R': o.table = 1; break;
+		case 'o':
+			if (readyq_order_parse(optarg, &o.order) == -1)
+				usage();
+			break;
 		case 'q': o.quiet = 1; break;
 		case 'v': o.verbose = 1; break;
 		default: usage();

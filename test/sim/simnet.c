@@ -1148,28 +1148,29 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 
 /* Schedule one workflow of thesis Table 4.1 on node i. */
 int
-sim_workflow(struct simnet *s, int i, int prio, char (*u)[UUID_STRLEN + 1])
+sim_workflow(struct simnet *s, int i, const int prio[4],
+    char (*u)[UUID_STRLEN + 1])
 {
 	struct task_binding	b[3];
 	int			k;
 
-	if (sim_schedule(s, i, "import", prio, 0, NULL, u[0]) == -1)
+	if (sim_schedule(s, i, "import", prio[0], 0, NULL, u[0]) == -1)
 		return -1;
 	for (k = 0; k < 3; k++) {
 		memcpy(b[k].uuid, u[0], sizeof b[k].uuid);
 		b[k].nth = k + 1;
 	}
-	if (sim_schedule(s, i, "georeferencing", prio, 3, b, u[1]) == -1)
+	if (sim_schedule(s, i, "georeferencing", prio[1], 3, b, u[1]) == -1)
 		return -1;
 	memcpy(b[1].uuid, u[1], sizeof b[1].uuid);
 	b[1].nth = 1;
 	memcpy(b[2].uuid, u[1], sizeof b[2].uuid);
 	b[2].nth = 2;
-	if (sim_schedule(s, i, "segmentation", prio, 3, b, u[2]) == -1)
+	if (sim_schedule(s, i, "segmentation", prio[2], 3, b, u[2]) == -1)
 		return -1;
 	memcpy(b[0].uuid, u[2], sizeof b[0].uuid);
 	b[0].nth = 1;
-	return sim_schedule(s, i, "anomaly_detection", prio, 1, b, u[3]);
+	return sim_schedule(s, i, "anomaly_detection", prio[3], 1, b, u[3]);
 }
 
 int

@@ -112,8 +112,9 @@ int	sim_master_count(struct simnet *, const char **name);
 int	sim_index(struct simnet *, const char *name);
 int	sim_schedule(struct simnet *, int i, const char *exec, int prio,
 	    int nbind, const struct task_binding *, char *uuid_out);
-/* The four-task workflow of thesis Table 4.1 on node i, uuids in u[4]. */
-int	sim_workflow(struct simnet *, int i, int prio,
+/* The four-task workflow of thesis Table 4.1 on node i, uuids in u[4],
+ * each task of priority prio[k]. */
+int	sim_workflow(struct simnet *, int i, const int prio[4],
 	    char (*u)[UUID_STRLEN + 1]);
 int	sim_starts(struct simnet *, const char *uuid, char *last_node);
 void	sim_finish(struct simnet *, int i, const char *uuid);

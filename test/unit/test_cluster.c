@@ -155,10 +155,12 @@ test_workflow_spreads_and_completes(void **state)
 	struct fixture		*f = boot(4, NULL);
 	int			 w, i;
 	char			 ids[8][4][UUID_STRLEN + 1];
+	static const int	 low[4] = { PRIO_LOW, PRIO_LOW, PRIO_LOW,
+				    PRIO_LOW };
 
 	sim_run_until(&f->s, f->s.now + 500);
 	for (w = 0; w < 8; w++)
-		assert_int_equal(sim_workflow(&f->s, w % 4, PRIO_LOW, ids[w]),
+		assert_int_equal(sim_workflow(&f->s, w % 4, low, ids[w]),
 		    0);
 	sim_run_until(&f->s, f->s.now + 2000);
 	for (w = 0; w < 8; w++) {
@@ -421,7 +423,7 @@ decide(struct fixture *f, int i, int volunteer, int suspend, int vacate,
     const char *name)
 {
 	struct vol_decision	d = { VOL_BUSY, volunteer, suspend, vacate,
-				    name };
+				    name, ORDER_NODE };
 
 	node_volunteer(f->s.nodes[i], &d, f->s.now);
 	sim_flush(&f->s, i);

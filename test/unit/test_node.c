@@ -143,6 +143,82 @@ test_interactive_overtakes_low(void **state)
 	assert_int_equal(state_of(n, uuid_n(2)), TASK_RUNNING);
 }
 
+/* Task `k`, bound to output 1 of task `up` (0: none): a chain link. */
+static void
+link(struct node *n, int k, int up, int prio, int64_t now)
+{
+	struct task_binding	b[3];
+	int			i;
+
+	for (i = 0; i < 3; i++) {
+		memcpy(b[i].uuid, uuid_n(up), sizeof b[i].uuid);
+		b[i].nth = i + 1;
+	}
+	assert_int_equal(up == 0 ? sched(n, k, "import", prio, now, 0, NULL,
+	    NULL) : sched(n, k, "georeferencing", prio, now, 3, b, NULL), 0);
+}
+
+/*
+ * A low task upstream of an interactive one goes with it: its workflow
+ * is interactive, and older workflows first.  Ranked by its own
+ * priority, the interactive import of the later workflow would run
+ * first and delay both.
+ */
+static void
+test_a_workflow_is_as_urgent_as_its_most_urgent_task(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
+	link(n, 10, 0, PRIO_LOW, 20);
+	link(n, 11, 10, PRIO_INTERACTIVE, 21);
+	link(n, 20, 0, PRIO_INTERACTIVE, 30);
+	link(n, 30, 0, PRIO_LOW, 40);
+	assert_string_equal(node_find(n, uuid_n(11))->workflow, uuid_n(10));
+	assert_string_equal(node_find(n, uuid_n(10))->workflow, "");
+	terminate(n, uuid_n(1), 1, 100);
+	exit_with(n, uuid_n(1), 0, 100);
+	assert_int_equal(state_of(n, uuid_n(10)), TASK_RUNNING);
+	terminate(n, uuid_n(10), 3, 200);
+	exit_with(n, uuid_n(10), 0, 200);
+	/* Its own workflow's next task, before the later workflows. */
+	assert_int_equal(state_of(n, uuid_n(11)), TASK_RUNNING);
+	terminate(n, uuid_n(11), 2, 300);
+	exit_with(n, uuid_n(11), 0, 300);
+	assert_int_equal(state_of(n, uuid_n(20)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(30)), TASK_READY);
+}
+
+/* A batch window's lret order runs the longest chain first (the
+ * shortest total makespan); outside it, first come, first served. */
+static void
+test_a_batch_window_orders_longest_path_first(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct vol_decision batch = { VOL_BATCH, 1, 0, 0, "batch",
+			    ORDER_LRET };
+	struct vol_decision idle = { VOL_IDLE, 1, 0, 0, "idle", ORDER_NODE };
+
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
+	assert_int_equal(sched(n, 5, "free", PRIO_LOW, 20, 0, NULL, NULL), 0);
+	assert_int_equal(sched(n, 6, "free", PRIO_LOW, 25, 0, NULL, NULL), 0);
+	link(n, 10, 0, PRIO_LOW, 30);
+	link(n, 11, 10, PRIO_LOW, 31);
+	node_volunteer(n, &batch, 40);
+	terminate(n, uuid_n(1), 1, 100);
+	exit_with(n, uuid_n(1), 0, 100);
+	assert_int_equal(state_of(n, uuid_n(10)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(5)), TASK_READY);
+	/* The window closes: the oldest first again. */
+	node_volunteer(n, &idle, 150);
+	terminate(n, uuid_n(10), 3, 200);
+	exit_with(n, uuid_n(10), 0, 200);
+	assert_int_equal(state_of(n, uuid_n(5)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(11)), TASK_READY);
+}
+
 static void
 test_crash_retried_then_failed(void **state)
 {
@@ -390,6 +466,8 @@ main(void)
 		NODE_TEST(test_the_peer_table_is_bounded),
 		NODE_TEST(test_schedule_rejects_bad_requests),
 		NODE_TEST(test_interactive_overtakes_low),
+		NODE_TEST(test_a_workflow_is_as_urgent_as_its_most_urgent_task),
+		NODE_TEST(test_a_batch_window_orders_longest_path_first),
 		cmocka_unit_test(
 		    test_schedule_refuses_a_record_that_could_outgrow_a_datagram),
 		NODE_TEST(test_crash_retried_then_failed),

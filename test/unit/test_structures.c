@@ -239,7 +239,7 @@ test_readyq_insertion_order_irrelevant(void **state)
 	for (k = 0; k < 50; k++)
 		assert_ptr_equal(readyq_at(&a, k), readyq_at(&b, k));
 	for (k = 1; k < 50; k++)
-		assert_true(readyq_cmp(readyq_at(&a, k - 1),
+		assert_true(readyq_cmp(&a, readyq_at(&a, k - 1),
 		    readyq_at(&a, k)) < 0);
 	readyq_free(&a);
 	readyq_free(&b);
