@@ -80,6 +80,7 @@ $(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h $(CORE_LIB)
 
 sim: $(BUILD)/volery-sim
 	$(BUILD)/volery-sim -R
+	tools/placement-report.sh $(BUILD)/volery-sim
 
 # What a big map costs a tick and a message (a benchmark, not a test).
 $(BUILD)/bench-core: tools/bench_core.c $(CORE_LIB)

@@ -21,6 +21,11 @@
 /* Epochs and record versions count up by one per election or change:
  * 2^48 is never reached, and a larger number from a peer is refused. */
 #define COUNTER_MAX ((1ULL << 48) - 1)
+/* A node's speed in its heartbeat: per mille of the pool's average. */
+#define SPEED_UNIT 1000
+#define SPEED_MIN 50
+#define SPEED_MAX 20000
+#define LIFE_MAX_S 3153600000LL	/* an expected stay: a century, s */
 
 #define TASK_INPUTS_MAX 64	/* -a bindings of one task */
 #define TASK_OUTPUTS_MAX 64	/* output datasets of one task */

@@ -48,6 +48,7 @@ struct node_config {
 	int64_t		retention_ms;
 	int		client_port;	/* told in heartbeats */
 	enum queue_order order;	/* outside batch windows of their own */
+	int		placement_blind;	/* rank idle nodes by name only */
 };
 
 /* What this node knows of another (node_each_peer). */
@@ -67,6 +68,8 @@ struct peer {
 	uint64_t	digest;
 	int64_t		running_ms;	/* its last PROGRESS: it runs a task */
 	int		member;		/* counts in the majority (confirm.c) */
+	int		speed;		/* per mille of the pool's (placement.c) */
+	int64_t		life_s;		/* expected rest of its volunteering */
 	/* Rate limits (peertab_allow): the current window and its count,
 	 * per kind of message. */
 	int64_t		rate_start[2];

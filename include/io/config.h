@@ -31,6 +31,7 @@ struct config {
 	int		slots;
 	enum vol_mode	mode;
 	enum queue_order order;		/* <order>fcfs|lret</order> */
+	int		placement_blind;	/* <placement>blind</placement> */
 	int		nbatch;		/* <batch> windows */
 	struct vol_window batch[VOL_WINDOWS_MAX];
 

@@ -70,6 +70,9 @@ struct peer_msg {
 	uint64_t	 map_size;	/* TRY_TO_BE_MASTER, HEARTBEAT ntasks */
 	uint64_t	 digest;
 	int		 client_port;	/* HEARTBEAT: its client protocol port */
+	int		 speed;		/* HEARTBEAT: per mille of the pool's */
+	int64_t		 life_s;	/* HEARTBEAT: expected rest of its
+					 * volunteering, s */
 	int		 percent;
 	uint64_t	 ver;
 	const char	*record;	/* ENQUEUE, STATE, VOTE: into buf */

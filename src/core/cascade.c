@@ -221,9 +221,10 @@ void
 cascade_settled(struct node *n, const struct task *t, int64_t now,
     int propose)
 {
-	if (t->state == TASK_TERMINATED)
+	if (t->state == TASK_TERMINATED) {
+		placement_learn(n, t);
 		cascade_bind_outputs(n, t, now);
-	else
+	} else
 		cascade_end_dependents(n, t, now, propose);
 }
 

@@ -6,6 +6,7 @@
  * thesis' version misses.  Which task a node proposes for follows the
  * rank rule of Figure 3.11, so nodes rarely race for the same one.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,7 +154,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		 * step in one at a time, never all at once.
 		 */
 		place = dq->rank > 0 ? (size_t)dq->rank :
-		    (size_t)peertab_idle_rank(n);
+		    (size_t)peertab_idle_rank(n, now);
 		dq->rank = 0;
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
@@ -178,6 +179,14 @@ dequeue_dispatch(struct node *n, int64_t now)
 		if (t == NULL) {
 			/* Nothing for us now: look again when one is due. */
 			dq->retry_at = wake >= 0 ? wake : now + memory;
+			return;
+		}
+		if ((wake = placement_defer(n, t, now)) >= 0) {
+			/* Faster, steadier nodes finish the queue sooner. */
+			outbox_log(&n->out, VLOG_DEBUG, "task UUID[%s] left to "
+			    "nodes that would end the queue sooner; next look "
+			    "in %" PRId64 " ms", t->uuid, wake - now);
+			dq->retry_at = wake;
 			return;
 		}
 		dq->active = 1;

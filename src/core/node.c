@@ -79,6 +79,7 @@ node_new(const struct node_config *cfg, const struct taskdesc_set *descs)
 	election_init(n);
 	dequeue_init(n);
 	antientropy_init(n);
+	placement_init(n);
 	return n;
 }
 
@@ -356,6 +357,8 @@ heartbeat(struct node *n, const char *volunteer, int64_t now)
 	m.map_size = taskmap_count(&n->map);
 	m.digest = node_digest(n);
 	m.client_port = n->cfg.client_port;
+	m.speed = placement_speed(n);
+	m.life_s = placement_life_s(n, now);
 	outbox_peer(&n->out, NULL, &m);
 	n->tick.next_heartbeat = now + n->cfg.node_timeout_ms / 4;
 }

@@ -22,6 +22,7 @@
  *   confirm.c    confirm    votes on ends: one confirmed end per task
  *   antientropy.c antientropy  map digest, synchronising with the master
  *   peertab.c    peertab    the other nodes: table, index, liveness
+ *   placement.c  placement  our speed and availability; who goes first
  *   retire.c     retire     finished tasks leave for the history
  *   run.c        runs       our own runs, volunteering, restore, recover
  */
@@ -37,6 +38,7 @@
 #include "order.h"
 #include "outbox.h"
 #include "peertab.h"
+#include "placement.h"
 #include "readyq.h"
 #include "replicate.h"
 #include "retire.h"
@@ -68,6 +70,7 @@ struct node {
 	struct confirm		   confirm;
 	struct antientropy	   antientropy;
 	struct peertab		   peertab;
+	struct placement	   placement;
 	struct retire		   retire;
 	struct runwatch		   runwatch;
 	struct runs		   runs;

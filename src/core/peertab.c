@@ -190,8 +190,12 @@ peertab_recv_heartbeat(struct node *n, struct peer *p,
 {
 	p->master = m->master;
 	p->epoch = m->master ? m->epoch : p->epoch;
-	if (p->free != m->free || strcmp(p->volunteer, m->volunteer) != 0)
+	if (p->free != m->free || strcmp(p->volunteer, m->volunteer) != 0 ||
+	    p->speed != m->speed ||
+	    placement_life_bucket(p->life_s) != placement_life_bucket(m->life_s))
 		n->peertab.idle_dirty = 1;
+	p->speed = m->speed;
+	p->life_s = m->life_s;
 	p->free = m->free;
 	p->slots = m->slots;
 	snprintf(p->volunteer, sizeof p->volunteer, "%s", m->volunteer);
@@ -331,32 +335,54 @@ takes_tasks(const char *volunteer)
 	    strcmp(volunteer, "batch") == 0;
 }
 
+int
+peertab_takes_tasks(const struct peer *p)
+{
+	return p->alive && takes_tasks(p->volunteer);
+}
+
+int
+peertab_is_idle(const struct peer *p)
+{
+	/* A one-slot node that sends PROGRESS is busy, whatever its last
+	 * heartbeat (seconds old, maybe) said. */
+	return peertab_takes_tasks(p) && p->free > 0 &&
+	    !(p->slots == 1 && p->running_ms > 0);
+}
+
+const struct peer *
+peertab_at(const struct node *n, int idx)
+{
+	if (idx < 0 || (size_t)idx >= n->peertab.n ||
+	    n->peertab.v[idx].name[0] == '\0')
+		return NULL;
+	return &n->peertab.v[idx];
+}
+
 /*
  * Our place among the nodes that can take a task now (live, volunteering,
- * a free slot, as their heartbeats say), by name.  With k idle nodes and
- * q ready tasks, node i tries task i: no herd of proposals for the head
- * of the queue -- Figure 3.11's rank rule, applied before any race.
+ * a free slot, as their heartbeats say), best first (placement.c).  With
+ * k idle nodes and q ready tasks, node i tries task i: no herd of
+ * proposals for the head of the queue -- Figure 3.11's rank rule,
+ * applied before any race.
  */
 int
-peertab_idle_rank(struct node *n)
+peertab_idle_rank(struct node *n, int64_t now)
 {
 	struct peertab	*pt = &n->peertab;
 	size_t		 i;
-	int		 k = 0;
+	int		 k = 0, key = placement_key(n, now);
 
-	if (!pt->idle_dirty)
+	if (!pt->idle_dirty && pt->idle_key == key)
 		return pt->idle_rank;
 	for (i = 0; i < pt->n; i++) {
 		const struct peer *p = &pt->v[i];
-		/* A one-slot node that sends PROGRESS is busy, whatever its
-		 * last heartbeat (seconds old, maybe) said. */
-		if (p->alive && p->free > 0 && takes_tasks(p->volunteer) &&
-		    !(p->slots == 1 && p->running_ms > 0) &&
-		    strcmp(p->name, n->cfg.name) < 0)
+		if (peertab_is_idle(p) && placement_peer_first(n, p, now))
 			k++;
 	}
 	pt->idle_rank = k;
 	pt->idle_dirty = 0;
+	pt->idle_key = key;
 	return k;
 }
 

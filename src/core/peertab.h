@@ -28,8 +28,9 @@ struct peertab {
 	size_t		 n;
 	struct nameidx	 idx;		/* v by name */
 	int		 nlive;		/* peers alive */
-	int		 idle_rank;	/* among idle nodes, by name */
+	int		 idle_rank;	/* among idle nodes (placement.c) */
 	int		 idle_dirty;	/* idle_rank to recompute */
+	int		 idle_key;	/* our placement key it was for */
 	int		 nmembers;	/* peers with member set */
 	int		 members_dirty;	/* the list to save (ACT_MEMBERS) */
 	size_t		 nfree;		/* slots of evicted peers (name "") */
@@ -61,8 +62,9 @@ int	peertab_allow(struct node *, struct peer *, enum peer_rate,
  * peers dead and out of the membership for peer_evict_ms forgotten. */
 void	peertab_sweep(struct node *, int64_t now);
 int	peertab_live(const struct node *);
-/* Our place among the nodes that can take a task now, by name. */
-int	peertab_idle_rank(struct node *);
+/* Our place among the nodes that can take a task now, by the placement
+ * rule (placement_peer_first). */
+int	peertab_idle_rank(struct node *, int64_t now);
 int	peertab_last_idle_rank(const struct node *);
 uint64_t peertab_highest_epoch(const struct node *, uint64_t);
 int	peertab_reputation(const struct node *, const char *name);
@@ -74,5 +76,10 @@ int	peertab_reputation(const struct node *, const char *name);
 int	peertab_members(const struct node *);
 int	peertab_index(const struct node *, const char *name);
 size_t	peertab_count(const struct node *);
+/* The peer at index idx, or NULL. */
+const struct peer *peertab_at(const struct node *, int idx);
+/* It is alive and volunteering; and it has a free slot now. */
+int	peertab_takes_tasks(const struct peer *);
+int	peertab_is_idle(const struct peer *);
 
 #endif

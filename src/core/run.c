@@ -123,6 +123,7 @@ node_set_volunteer(struct node *n, int on, const char *state, int64_t now)
 {
 	n->runs.volunteer = on != 0;
 	n->runs.volunteer_state = state;
+	placement_volunteer(n, on, now);
 	node_settle(n, now);
 }
 

@@ -36,6 +36,7 @@ enum kind {
 	K_COMMAND,	/* a shell command line */
 	K_USER,		/* a user name */
 	K_ORDER,	/* the ready queue's order */
+	K_PLACEMENT,	/* informed or blind */
 };
 
 static const struct element {
@@ -60,6 +61,8 @@ static const struct element {
 	{ N(slots, 1, 256) },
 	{ "mode", K_MODE, offsetof(struct config, mode), 0, 0, 0 },
 	{ "order", K_ORDER, offsetof(struct config, order), 0, 0, 0 },
+	{ "placement", K_PLACEMENT, offsetof(struct config, placement_blind),
+	  0, 0, 0 },
 	{ N(max_peers, 16, 65536) },
 	{ S(socket, K_PATH), 0, 0 },
 	{ S(operator_key, K_PATH), 0, 0 },
@@ -426,6 +429,14 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 		if (readyq_order_parse(value, &c->order) == -1)
 			add_error(e, node->line, name, "expected fcfs or lret, "
 			    "got '%s'", value);
+		break;
+	case K_PLACEMENT:
+		if (strcmp(value, "informed") == 0 ||
+		    strcmp(value, "blind") == 0)
+			c->placement_blind = strcmp(value, "blind") == 0;
+		else
+			add_error(e, node->line, name, "expected informed or "
+			    "blind, got '%s'", value);
 		break;
 	case K_LEVEL:
 		if (log_level_parse(value, &c->log_level) == -1)

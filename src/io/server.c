@@ -894,6 +894,7 @@ server_run(const struct config *cfg, int echo)
 	nc.max_attempts = cfg->max_attempts;
 	nc.ageing_ms = (int64_t)cfg->ageing_s * 1000;
 	nc.order = cfg->order;
+	nc.placement_blind = cfg->placement_blind;
 	nc.reputation = srv.reputation;
 	nc.dequeue_window_ms = cfg->dequeue_window_ms;
 	nc.election_window_ms = cfg->election_window_ms;

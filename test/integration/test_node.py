@@ -400,6 +400,7 @@ class Config(unittest.TestCase):
                                  "  <batch days=\"someday\" from=\"19:00\" to=\"07:30\"/>\n"
                                  "  <order>random</order>\n"
                                  "  <batch from=\"19:00\" to=\"07:30\" order=\"sjf\"/>\n"
+                                 "  <placement>smart</placement>\n"
                                  "</server>\n")
         self.assertEqual(r.returncode, 1)
         self.assertIn("%s:2: <slots>: expected a whole number from 1 to 256, got 'lots'" % conf,
@@ -409,6 +410,8 @@ class Config(unittest.TestCase):
         self.assertIn("%s:5: <batch>: days=\"someday\"" % conf, r.stderr)
         self.assertIn("%s:6: <order>: expected fcfs or lret, got 'random'" % conf, r.stderr)
         self.assertIn("%s:7: <batch>: order=\"sjf\": expected fcfs or lret" % conf, r.stderr)
+        self.assertIn("%s:8: <placement>: expected informed or blind, got 'smart'" % conf,
+                      r.stderr)
         self.assertIn("not starting", r.stderr)
 
     def test_retention_shorter_than_the_membership_timeout(self):

@@ -44,6 +44,9 @@ struct opts {
 	const char	*avail;		/* NULL | exp | weibull */
 	const char	*trace;		/* availability trace file */
 	enum queue_order order;		/* -o */
+	double		 speed_lo, speed_hi;	/* -V: node speeds */
+	int		 blind;		/* -I blind */
+	int		 warmup;	/* -E: tasks run before the workload */
 	int		 table;
 	int		 verbose;
 	int		 quiet;
@@ -73,9 +76,16 @@ usage(void)
 "                  [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
 "                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-G] [-U]\n"
-"                  [-o fcfs|lret] [-R] [-q] [-v]\n"
+"                  [-o fcfs|lret] [-V lo-hi] [-I blind|informed] [-E warmup]\n"
+"                  [-R] [-q] [-v]\n"
 "  -o O  the ready queue's order on every node: fcfs (by workflow) or lret\n"
 "        (longest remaining path first)\n"
+"  -V L-H node speeds, log-uniform from L to H (e.g. 0.5-2): a run takes\n"
+"        its time / speed\n"
+"  -E N  N tasks of 0.5-1.5 task_ms run before the workload: the pool\n"
+"        has learned from them\n"
+"  -I P  placement: informed (speed and availability, the default) or\n"
+"        blind (idle nodes rank by name)\n"
 "  -X N  N client CANCELs of random tasks on random nodes, at random times\n"
 "  -Y N  N partitions in one direction: a node hears nothing, or is not heard\n"
 "  -K MS every node's clock off by up to MS, stepped anew at each restart\n"
@@ -306,6 +316,14 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.replay_percent = o->replay;
 	s.max_skew = o->skew;
 	s.cfg.order = o->order;
+	s.cfg.placement_blind = o->blind;
+	/* -V: each node's speed, log-uniform (a seed's own stream, so that
+	 * blind and informed runs meet the same machines). */
+	for (i = 0; o->speed_hi > 0 && i < o->nodes; i++) {
+		uint64_t x = (seed + 1) * 0x9e3779b97f4a7c15ULL * (i + 1);
+		double frac = (double)((x ^ (x >> 29)) % 1000003) / 1000003;
+		s.speed[i] = o->speed_lo * pow(o->speed_hi / o->speed_lo, frac);
+	}
 	if (o->retention > 0)
 		s.cfg.retention_ms = o->retention;
 	for (i = 1; i <= o->lacking && i < o->nodes; i++)
@@ -319,6 +337,24 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	res->election_ms = (double)(s.now - t0);
 	s.loss_percent = o->loss;
 	s.dup_percent = o->dup;
+
+	/* -E: the pool has run work before, and learned from it. */
+	if (o->warmup > 0) {
+		char (*w)[UUID_STRLEN + 1] = calloc(o->warmup, sizeof *w);
+		bag_min = o->task_ms / 2;
+		bag_max = o->task_ms * 3 / 2;
+		s.duration = bag_duration;
+		for (k = 0; k < o->warmup; k++)
+			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
+			    "job", PRIO_LOW, 0, NULL, w[k]);
+		while (!all_final(&s, w, o->warmup) &&
+		    s.now - t0 < 100 * o->task_ms * (o->warmup + 1))
+			sim_run_until(&s, s.now + 100);
+		s.duration = NULL;
+		s.starts = 0;	/* the workload's runs and datagrams only */
+		s.sent = 0;
+		free(w);
+	}
 
 	/* The workload. */
 	if (strcmp(o->workload, "bag") == 0) {
@@ -608,7 +644,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:o:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:o:V:I:E:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -638,6 +674,19 @@ main(int argc, char **argv)
 		case 'U': o.insecure = 1; break;
 		case 'Z': o.replay = atoi(optarg); break;
 		case 'R': o.table = 1; break;
+		case 'V':
+			if (sscanf(optarg, "%lf-%lf", &o.speed_lo,
+			    &o.speed_hi) != 2 || o.speed_lo <= 0 ||
+			    o.speed_hi < o.speed_lo || o.speed_hi > 20)
+				usage();
+			break;
+		case 'E': o.warmup = atoi(optarg); break;
+		case 'I':
+			if (strcmp(optarg, "blind") == 0)
+				o.blind = 1;
+			else if (strcmp(optarg, "informed") != 0)
+				usage();
+			break;
 		case 'o':
 			if (readyq_order_parse(optarg, &o.order) == -1)
 				usage();

@@ -393,6 +393,13 @@ find_run(struct simnet *s, int node, const char *uuid)
 	return NULL;
 }
 
+/* A run's time on node i, at its speed. */
+static int64_t
+scaled(const struct simnet *s, int i, int64_t ms)
+{
+	return s->speed[i] > 0 ? (int64_t)((double)ms / s->speed[i]) : ms;
+}
+
 static void
 schedule_runend(struct simnet *s, struct sim_run *r)
 {
@@ -771,8 +778,8 @@ sim_flush(struct simnet *s, int i)
 			r->node = i;
 			snprintf(r->uuid, sizeof r->uuid, "%s", a->uuid);
 			t = node_find(s->nodes[i], a->uuid);
-			r->end = s->task_ms < 0 ? -1 : s->now +
-			    (s->duration != NULL && t != NULL ?
+			r->end = s->task_ms < 0 ? -1 : s->now + scaled(s, i,
+			    s->duration != NULL && t != NULL ?
 			    s->duration(s, t->exec) : s->task_ms);
 			r->crash = s->crash_percent > 0 &&
 			    (int)(sim_random(s) % 100) < s->crash_percent;

@@ -72,6 +72,8 @@ struct simnet {
 	int			 cut_in[SIM_MAXNODES];	/* hears nothing */
 	int			 cut_out[SIM_MAXNODES];	/* is not heard */
 	int			 lacks[SIM_MAXNODES];	/* no segmentation */
+	double			 speed[SIM_MAXNODES];	/* runs take 1/speed
+							 * of their time; 0: 1 */
 	int			 queue_max;	/* datagrams a node takes a ms */
 	int64_t			 queue_ms[SIM_MAXNODES];
 	int			 queue_n[SIM_MAXNODES];

@@ -48,6 +48,106 @@ test_with_peers_propose_then_start_after_the_window(void **state)
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
 }
 
+/* Three 1 s runs of "free", alone: the pool's time for it is 1 s. */
+static void
+learn_free_takes_1s(struct node *n)
+{
+	int	k;
+
+	node_start(n, 0);
+	for (k = 1; k <= 3; k++) {
+		int64_t at = k * 2000;
+		assert_int_equal(sched(n, k, "free", PRIO_LOW, at, 0, NULL,
+		    NULL), 0);
+		assert_int_equal(state_of(n, uuid_n(k)), TASK_RUNNING);
+		terminate(n, uuid_n(k), 1, at + 1000);
+		exit_with(n, uuid_n(k), 0, at + 1000);
+		assert_true(node_find(n, uuid_n(k))->confirmed);
+	}
+}
+
+/* A faster idle peer ranks first: the head of the queue is its to try. */
+static void
+test_a_faster_idle_peer_goes_first(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	learn_free_takes_1s(n);
+	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 3000 3600",
+	    9000);
+	clear(n);
+	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
+	    0);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	assert_int_equal(peertab_last_idle_rank(n), 1);
+}
+
+/*
+ * A node leaves a task to a clearly faster peer that will be free soon
+ * and end the whole queue before it would end that one task; once that
+ * peer is overdue, it takes the task.
+ */
+static void
+test_a_slower_node_leaves_a_task_to_a_faster_one(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	char		 rec[512];
+
+	learn_free_takes_1s(n);
+	/* beta, three times as fast, runs task 5 since 9000 (~333 ms). */
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 idle 10 0 0 7600 3000 3600",
+	    9000);
+	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low "
+	    "aged=0 st=Running sb=beta cl=x on=beta sub=9000 rdy=9000 "
+	    "stt=9000 end=-1 pg=0 att=1 fail=0 ver=2", uuid_n(5));
+	hear(n, "beta", rec, 9000);
+	clear(n);
+	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
+	    0);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	assert_non_null(logged(n, "left to nodes that would end the queue "
+	    "sooner"));
+	node_tick(n, 9200);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	node_tick(n, 9334);	/* beta should have ended: it is late */
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(4, 9334));
+}
+
+/* Blind placement: no waiting, whatever the peers' speeds. */
+static void
+test_blind_placement_takes_the_task(void **state)
+{
+	struct taskdesc_set	set;
+	struct node_config	cfg;
+	struct node		*n;
+	int			 k;
+
+	plmi2_descs(&set);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "alpha");
+	cfg.placement_blind = 1;
+	assert_non_null(n = node_new(&cfg, &set));
+	node_start(n, 0);
+	for (k = 1; k <= 3; k++) {
+		int64_t at = k * 2000;
+		assert_int_equal(sched(n, k, "free", PRIO_LOW, at, 0, NULL,
+		    NULL), 0);
+		terminate(n, uuid_n(k), 1, at + 1000);
+		exit_with(n, uuid_n(k), 0, at + 1000);
+	}
+	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 3000 3600",
+	    9000);
+	clear(n);
+	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
+	    0);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(4, 9001));
+	node_free(n);
+	taskdesc_clear(&set);
+	(void)state;
+}
+
 static void
 test_an_earlier_proposal_wins_then_next_in_rank(void **state)
 {
@@ -182,6 +282,9 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		NODE_TEST(test_a_faster_idle_peer_goes_first),
+		NODE_TEST(test_a_slower_node_leaves_a_task_to_a_faster_one),
+		cmocka_unit_test(test_blind_placement_takes_the_task),
 		NODE_TEST(test_a_claim_never_acted_on_expires),
 		NODE_TEST(test_alone_a_task_starts_at_once),
 		NODE_TEST(test_with_peers_propose_then_start_after_the_window),

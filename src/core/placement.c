@@ -1,0 +1,271 @@
+/*
+ * placement.c -- fault-aware placement: what this node learns of its own
+ * speed and availability, and how the idle nodes rank and defer by what
+ * they learn of each other (placement.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodestate.h"
+
+void
+placement_init(struct node *n)
+{
+	n->placement.speed = SPEED_UNIT;
+	n->placement.period_start = -1;
+}
+
+static struct placement_type *
+find_type(struct placement *pl, const char *exec, int add)
+{
+	int	i;
+
+	for (i = 0; i < pl->ntypes; i++)
+		if (strcmp(pl->types[i].exec, exec) == 0)
+			return &pl->types[i];
+	if (!add || pl->ntypes == PLACEMENT_TYPES)
+		return NULL;
+	memset(&pl->types[pl->ntypes], 0, sizeof pl->types[0]);
+	memcpy(pl->types[pl->ntypes].exec, exec, sizeof pl->types[0].exec);
+	return &pl->types[pl->ntypes++];
+}
+
+/*
+ * Our speed: what our runs would have taken at the pool's average, over
+ * what they took, as if we had also run PRIOR_RUNS at the average: a
+ * few runs of uneven tasks tell little.  Rounded to 5 %, so that noise
+ * does not reorder a pool of equal machines.
+ */
+#define PRIOR_RUNS 4
+static void
+learn_speed(struct placement *pl)
+{
+	double	expected = 0, took = 0, runs = 0, prior, s;
+	int	i;
+
+	for (i = 0; i < pl->ntypes; i++) {
+		const struct placement_type *ty = &pl->types[i];
+		if (ty->own_n == 0 || ty->pool_n == 0)
+			continue;
+		expected += (double)ty->own_n * ty->pool_ms / ty->pool_n;
+		took += (double)ty->own_ms;
+		runs += (double)ty->own_n;
+	}
+	if (took <= 0)
+		return;
+	prior = PRIOR_RUNS * expected / runs;	/* runs at speed 1 */
+	s = (expected + prior) / (took + prior) * SPEED_UNIT;
+	s = (double)((int64_t)(s / 50 + 0.5) * 50);
+	pl->speed = s < SPEED_MIN ? SPEED_MIN : s > SPEED_MAX ? SPEED_MAX :
+	    (int)s;
+}
+
+void
+placement_learn(struct node *n, const struct task *t)
+{
+	struct placement_type	*ty;
+	int64_t			 took = t->end_ms - t->start_ms;
+
+	if (t->state != TASK_TERMINATED || t->start_ms < 0 || took <= 0 ||
+	    took > INT64_MAX / 1024 ||
+	    (ty = find_type(&n->placement, t->exec, 1)) == NULL)
+		return;
+	ty->pool_ms += took;
+	ty->pool_n++;
+	if (strcmp(t->running_on, n->cfg.name) == 0) {
+		ty->own_ms += took;
+		ty->own_n++;
+		learn_speed(&n->placement);
+	}
+}
+
+void
+placement_volunteer(struct node *n, int on, int64_t now)
+{
+	struct placement	*pl = &n->placement;
+
+	if (on && pl->period_start < 0)
+		pl->period_start = now;
+	else if (!on && pl->period_start >= 0) {
+		pl->periods[pl->next_period] = (now - pl->period_start) / 1000;
+		pl->next_period = (pl->next_period + 1) % PLACEMENT_PERIODS;
+		if (pl->nperiods < PLACEMENT_PERIODS)
+			pl->nperiods++;
+		pl->period_start = -1;
+	}
+}
+
+int
+placement_speed(const struct node *n)
+{
+	return n->placement.speed;
+}
+
+/*
+ * The expected rest of our volunteer period, E[L - a | L > a] over the
+ * periods we saw last longer than its age a.  Without such a history,
+ * its age: desktop availability has a decreasing hazard (Weibull shape
+ * below 1), so a machine idle longer is likelier to stay idle longer.
+ */
+int64_t
+placement_life_s(struct node *n, int64_t now)
+{
+	struct placement	*pl = &n->placement;
+	int64_t			 age, sum = 0;
+	int			 i, k = 0;
+
+	if (!run_volunteering(n))
+		return 0;
+	if (pl->period_start < 0)
+		pl->period_start = now;
+	age = (now - pl->period_start) / 1000;
+	for (i = 0; i < pl->nperiods; i++)
+		if (pl->periods[i] > age) {
+			sum += pl->periods[i] - age;
+			k++;
+		}
+	return pl->nperiods >= 3 && k > 0 ? sum / k : age;
+}
+
+int64_t
+placement_estimate(const struct node *n, const char *exec, int speed)
+{
+	const struct placement_type *ty = find_type(
+	    (struct placement *)&n->placement, exec, 0);
+
+	if (ty == NULL || ty->pool_n == 0 || speed <= 0)
+		return -1;
+	return ty->pool_ms / ty->pool_n * SPEED_UNIT / speed;
+}
+
+/* A peer's speed, as a divisor: one not heard yet counts as average. */
+static int
+speed_of(const struct peer *p)
+{
+	return p->speed > 0 ? p->speed : SPEED_UNIT;
+}
+
+/* Speeds a fifth apart or more differ; closer ones may be noise. */
+static int
+speed_class(int speed)
+{
+	int	c = 0;
+
+	for (; speed > SPEED_UNIT * 6 / 5; speed = speed * 5 / 6)
+		c++;
+	for (; speed < SPEED_UNIT * 5 / 6; speed = speed * 6 / 5)
+		c--;
+	return c;
+}
+
+int
+placement_life_bucket(int64_t life_s)
+{
+	int	b = 0;
+
+	while (life_s > 0) {
+		life_s >>= 1;
+		b++;
+	}
+	return b;
+}
+
+int
+placement_peer_first(struct node *n, const struct peer *p, int64_t now)
+{
+	int	me, it;
+
+	if (n->cfg.placement_blind)
+		return strcmp(p->name, n->cfg.name) < 0;
+	if (speed_class(speed_of(p)) != speed_class(n->placement.speed))
+		return speed_of(p) > n->placement.speed;
+	me = placement_life_bucket(placement_life_s(n, now));
+	it = placement_life_bucket(p->life_s);
+	if (it != me)
+		return it > me;
+	return strcmp(p->name, n->cfg.name) < 0;
+}
+
+int
+placement_key(struct node *n, int64_t now)
+{
+	if (n->cfg.placement_blind)
+		return 0;
+	return speed_class(n->placement.speed) * 64 +
+	    placement_life_bucket(placement_life_s(n, now));
+}
+
+/* A run of d ms that would outlast the node's expected stay reruns. */
+static int64_t
+with_risk(int64_t d, int64_t life_s)
+{
+	return life_s * 1000 < d ? 2 * d : d;
+}
+
+int64_t
+placement_defer(struct node *n, const struct task *t, int64_t now)
+{
+	struct task	**run;
+	int64_t		 base, mine, horizon, wake = -1, capacity = 0;
+	int64_t		*busy;
+	size_t		 i, nrun, npeers = peertab_count(n);
+
+	if (n->cfg.placement_blind ||
+	    (base = placement_estimate(n, t->exec, SPEED_UNIT)) <= 0)
+		return -1;
+	mine = with_risk(base * SPEED_UNIT / n->placement.speed,
+	    placement_life_s(n, now));
+	/* We left it to others as long as we would take: they did not. */
+	if (strcmp(n->placement.deferred, t->uuid) != 0) {
+		memcpy(n->placement.deferred, t->uuid, sizeof t->uuid);
+		n->placement.deferred_since = now;
+	} else if (now - n->placement.deferred_since >= mine)
+		return -1;
+	horizon = now + mine;
+	/* When each busy peer should be free: its earliest run's end. */
+	if ((busy = calloc(npeers + 1, sizeof *busy)) == NULL)
+		return -1;
+	run = runwatch_running(n, &nrun);
+	for (i = 0; i < nrun; i++) {
+		int k = peertab_index(n, run[i]->running_on);
+		const struct peer *p = peertab_at(n, k);
+		int64_t end;
+		if (p == NULL || run[i]->start_ms < 0 ||
+		    (end = placement_estimate(n, run[i]->exec, speed_of(p))) < 0)
+			continue;
+		end += run[i]->start_ms;
+		if (busy[k] == 0 || end < busy[k])
+			busy[k] = end;
+	}
+	free(run);
+	for (i = 0; i < npeers; i++) {
+		const struct peer *p = peertab_at(n, (int)i);
+		int64_t d, free_at;
+		/* Only a clearly faster node counts: speeds learned from
+		 * uneven runs are a little off. */
+		if (p == NULL || !peertab_takes_tasks(p) ||
+		    speed_class(speed_of(p)) <= speed_class(n->placement.speed))
+			continue;
+		d = base * SPEED_UNIT / speed_of(p);
+		if (p->life_s * 1000 < d)
+			continue;	/* it would likely be taken back */
+		if (peertab_is_idle(p))
+			free_at = now;
+		else if ((free_at = busy[i]) <= now)
+			continue;	/* overdue or unknown: not counted */
+		if (free_at + d > horizon)
+			continue;
+		capacity += (horizon - free_at) / d;
+		if (free_at > now && (wake < 0 || free_at < wake))
+			wake = free_at;
+	}
+	free(busy);
+	if (capacity < (int64_t)readyq_len(&n->ready))
+		return -1;
+	/* The others finish the whole queue first: look again when a busy
+	 * one should be free, or once we left it as long as we'd take. */
+	horizon = n->placement.deferred_since + mine;
+	if (wake < 0 || wake > horizon)
+		wake = horizon;
+	return wake > now ? wake : now + 1;
+}

@@ -1,0 +1,75 @@
+/*
+ * placement.h -- fault-aware placement (Anglano et al., "Fault-aware
+ * scheduling for Bag-of-Tasks applications on Desktop Grids": choose
+ * machines by effective speed and by how long they are likely to stay).
+ *
+ * Each node learns its effective speed -- its run times against the
+ * pool's, per task type, from the confirmed runs every node sees -- and
+ * its availability: the expected rest of its current volunteer period.
+ * Both go out in its heartbeats.  Among idle nodes the one that would
+ * finish the head of the queue first, and is likeliest to stay, ranks
+ * first; a node leaves a task to the others when they would finish the
+ * whole queue before it finished that one task.
+ */
+#ifndef VOLERY_PLACEMENT_H
+#define VOLERY_PLACEMENT_H
+
+#include <stdint.h>
+
+#include "bounds.h"
+
+struct node;
+struct task;
+
+#define PLACEMENT_TYPES	 64	/* task types learned, the first ones */
+#define PLACEMENT_PERIODS 32	/* volunteer periods remembered */
+
+/* What the pool's confirmed runs of one task type took. */
+struct placement_type {
+	char	exec[NAME_MAXLEN + 1];
+	int64_t	pool_ms, pool_n;	/* every node's runs */
+	int64_t	own_ms, own_n;		/* ours */
+};
+
+struct placement {
+	struct placement_type	types[PLACEMENT_TYPES];
+	int			ntypes;
+	int			speed;		/* per mille, learned */
+	int64_t			period_start;	/* volunteering since; -1 */
+	int64_t			periods[PLACEMENT_PERIODS];	/* ended ones */
+	int			nperiods;	/* how many the ring holds */
+	int			next_period;
+	/* The task we last left to others, and since when. */
+	char			deferred[UUID_STRLEN + 1];
+	int64_t			deferred_since;
+};
+
+void	placement_init(struct node *);
+/* t's end is confirmed here: learn from its run. */
+void	placement_learn(struct node *, const struct task *);
+/* We started or stopped volunteering. */
+void	placement_volunteer(struct node *, int on, int64_t now);
+/* Our speed and the expected rest of our volunteer period (s; 0 when
+ * not volunteering), for the heartbeat. */
+int	placement_speed(const struct node *);
+int64_t	placement_life_s(struct node *, int64_t now);
+/* A run of exec at speed: its expected time (ms), or -1 (never seen). */
+int64_t	placement_estimate(const struct node *, const char *exec, int speed);
+/*
+ * Does idle peer p rank before us?  Faster first, then the one likelier
+ * to stay (its expected stay in doublings of seconds, so that nodes
+ * agree though they hear heartbeats apart), then by name.  Blind: by
+ * name only.
+ */
+struct peer;
+int	placement_peer_first(struct node *, const struct peer *, int64_t now);
+/* What our side of that comparison is now (a change: rank again). */
+int	placement_key(struct node *, int64_t now);
+int	placement_life_bucket(int64_t life_s);
+/*
+ * Should we leave t (Ready) to others?  Then when to look again; -1 if
+ * we take it.
+ */
+int64_t	placement_defer(struct node *, const struct task *, int64_t now);
+
+#endif
