@@ -49,7 +49,6 @@ int		 readyq_cmp(const struct readyq *, const struct task *,
 /* The tasks' keys changed (order.c): sort again. */
 void		 readyq_resort(struct readyq *);
 void		 readyq_set_order(struct readyq *, enum queue_order);
-const char	*readyq_order_name(enum queue_order);
 int		 readyq_order_parse(const char *, enum queue_order *);
 
 /*

@@ -165,6 +165,16 @@ order_removed(struct node *n, const struct task *t)
 	}
 }
 
+void
+order_replaced(struct node *n, const struct task *old, struct task *r)
+{
+	/* r first: old may be its workflow's last task here. */
+	if (r != NULL)
+		order_added(n, r);
+	if (old != NULL)
+		order_removed(n, old);
+}
+
 int
 order_queue(struct node *n, struct task *t)
 {

@@ -38,6 +38,9 @@ void	order_free(struct node *);
 int	order_added(struct node *, struct task *);
 /* t is leaving the map. */
 void	order_removed(struct node *, const struct task *);
+/* Record r took old's place in the map (r NULL: it could not): old's
+ * workflow keeps its entry and its urgency. */
+void	order_replaced(struct node *, const struct task *old, struct task *r);
 /* Queue t (Ready, bound) with its workflow's keys of now. */
 int	order_queue(struct node *, struct task *);
 /* The order in force: a batch window's own (not ORDER_NODE), else the

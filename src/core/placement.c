@@ -195,6 +195,15 @@ placement_key(struct node *n, int64_t now)
 	    placement_life_bucket(placement_life_s(n, now));
 }
 
+/* Only a clearly faster node that takes tasks is left one: speeds
+ * learned from uneven runs are a little off. */
+static int
+faster_peer(const struct node *n, const struct peer *p)
+{
+	return p != NULL && peertab_takes_tasks(p) &&
+	    speed_class(speed_of(p)) > speed_class(n->placement.speed);
+}
+
 /* A run of d ms that would outlast the node's expected stay reruns. */
 static int64_t
 with_risk(int64_t d, int64_t life_s)
@@ -222,6 +231,13 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 	} else if (now - n->placement.deferred_since >= mine)
 		return -1;
 	horizon = now + mine;
+	/* Most dispatches, and every one in a pool of equal machines: no
+	 * clearly faster node to leave it to, nothing to reckon. */
+	for (i = 0; i < npeers; i++)
+		if (faster_peer(n, peertab_at(n, (int)i)))
+			break;
+	if (i == npeers)
+		return -1;
 	/* When each busy peer should be free: its earliest run's end. */
 	if ((busy = calloc(npeers + 1, sizeof *busy)) == NULL)
 		return -1;
@@ -241,10 +257,7 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 	for (i = 0; i < npeers; i++) {
 		const struct peer *p = peertab_at(n, (int)i);
 		int64_t d, free_at;
-		/* Only a clearly faster node counts: speeds learned from
-		 * uneven runs are a little off. */
-		if (p == NULL || !peertab_takes_tasks(p) ||
-		    speed_class(speed_of(p)) <= speed_class(n->placement.speed))
+		if (!faster_peer(n, p))
 			continue;
 		d = base * SPEED_UNIT / speed_of(p);
 		if (p->life_s * 1000 < d)

@@ -142,12 +142,6 @@ readyq_set_order(struct readyq *q, enum queue_order order)
 	readyq_resort(q);
 }
 
-const char *
-readyq_order_name(enum queue_order order)
-{
-	return order == ORDER_LRET ? "lret" : "fcfs";
-}
-
 int
 readyq_order_parse(const char *s, enum queue_order *order)
 {

@@ -93,6 +93,8 @@ replicate_became_master(struct node *n)
 static struct task *
 adopt(struct node *n, struct task *t, struct task *r)
 {
+	int	in;
+
 	readyq_remove(&n->ready, t);
 	antientropy_gone(n, t);
 	taskmap_remove(&n->map, t->uuid);
@@ -102,16 +104,13 @@ adopt(struct node *n, struct task *t, struct task *r)
 	r->unacked = t->unacked;
 	r->replied_ms = t->replied_ms;
 	r->aged = r->aged || t->aged;
-	if (taskmap_insert(&n->map, r) == -1) {
-		order_removed(n, t);
-		task_free(t);
+	in = taskmap_insert(&n->map, r) == 0;
+	order_replaced(n, t, in ? r : NULL);
+	task_free(t);
+	if (!in) {
 		task_free(r);
 		return NULL;
 	}
-	/* r first: t's workflow keeps its entry and its urgency. */
-	order_added(n, r);
-	order_removed(n, t);
-	task_free(t);
 	return r;	/* cascade_derive counts it (replicate_changed) */
 }
 

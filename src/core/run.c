@@ -326,22 +326,18 @@ int
 node_restore(struct node *n, struct task *t)
 {
 	struct task	*old = taskmap_remove(&n->map, t->uuid);
+	int		 in;
 
 	if (old != NULL)
 		antientropy_gone(n, old);
 	t->run = RUN_NONE;
 	t->in_digest = 0;
 	schedule_saw(n, t->submit_ms);
-	if (taskmap_insert(&n->map, t) == -1) {
-		if (old != NULL)
-			order_removed(n, old);
-		task_free(old);
-		return -1;
-	}
-	order_added(n, t);
-	if (old != NULL)
-		order_removed(n, old);
+	in = taskmap_insert(&n->map, t) == 0;
+	order_replaced(n, old, in ? t : NULL);
 	task_free(old);
+	if (!in)
+		return -1;
 	antientropy_changed(n, t);
 	retire_track(n, t);
 	retire_note(n, t);

@@ -338,11 +338,12 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.loss_percent = o->loss;
 	s.dup_percent = o->dup;
 
+	/* Bag tasks (the warm-up's too) take 0.5-1.5 task_ms. */
+	bag_min = o->task_ms / 2;
+	bag_max = o->task_ms * 3 / 2;
 	/* -E: the pool has run work before, and learned from it. */
 	if (o->warmup > 0) {
 		char (*w)[UUID_STRLEN + 1] = calloc(o->warmup, sizeof *w);
-		bag_min = o->task_ms / 2;
-		bag_max = o->task_ms * 3 / 2;
 		s.duration = bag_duration;
 		for (k = 0; k < o->warmup; k++)
 			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
@@ -359,8 +360,6 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	/* The workload. */
 	if (strcmp(o->workload, "bag") == 0) {
 		ntasks = o->tasks;
-		bag_min = o->task_ms / 2;
-		bag_max = o->task_ms * 3 / 2;
 		s.duration = bag_duration;
 		u = calloc(ntasks, sizeof *u);
 		for (k = 0; k < ntasks; k++)
