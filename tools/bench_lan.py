@@ -252,16 +252,16 @@ def table55(net, kills, T, seed):
 
 def node_cost(pool, seconds):
     """Idle CPU (% of a core) and memory (KiB) per node over seconds."""
-    def ticks(pid):
-        with open("/proc/%d/stat" % pid) as f:
-            f = f.read().rsplit(")", 1)[1].split()
-        return int(f[11]) + int(f[12])
+    def on_cpu_ns(pid):
+        # schedstat counts nanoseconds; /proc/PID/stat's clock ticks
+        # (10 ms) are too coarse for a node that runs 0.1 ms a second.
+        with open("/proc/%d/schedstat" % pid) as f:
+            return int(f.read().split()[0])
     pids = [node.proc.pid for node in pool.nodes]
-    t0, before = time.monotonic(), [ticks(p) for p in pids]
+    t0, before = time.monotonic(), [on_cpu_ns(p) for p in pids]
     time.sleep(seconds)     # the measurement itself: idle time
-    dt, after = time.monotonic() - t0, [ticks(p) for p in pids]
-    hz = os.sysconf("SC_CLK_TCK")
-    cpu = [(a - b) / hz / dt * 100 for a, b in zip(after, before)]
+    dt, after = time.monotonic() - t0, [on_cpu_ns(p) for p in pids]
+    cpu = [(a - b) / 1e9 / dt * 100 for a, b in zip(after, before)]
     mem = []
     for p in pids:
         with open("/proc/%d/smaps_rollup" % p) as f:

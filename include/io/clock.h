@@ -19,5 +19,6 @@ int64_t	clock_wall_ms(void);
  * the wall clock, which NTP only slews after a step.
  */
 int64_t	clock_node_ms(void);
+int64_t	clock_node_ns(void);	/* the same, finer: to arm timers */
 
 #endif

@@ -25,7 +25,7 @@ clock_wall_ms(void)
  * clock to the microsecond, not to one ms more per rounding: nodes
  * compare each other's stamps (an election's older candidacy). */
 int64_t
-clock_node_ms(void)
+clock_node_ns(void)
 {
 	static int64_t	offset;		/* wall - monotonic, at the anchor */
 	static int	anchored;
@@ -34,5 +34,11 @@ clock_node_ms(void)
 		offset = ns(CLOCK_REALTIME) - ns(CLOCK_MONOTONIC);
 		anchored = 1;
 	}
-	return (ns(CLOCK_MONOTONIC) + offset) / 1000000;
+	return ns(CLOCK_MONOTONIC) + offset;
+}
+
+int64_t
+clock_node_ms(void)
+{
+	return clock_node_ns() / 1000000;
 }

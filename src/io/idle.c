@@ -430,7 +430,11 @@ idle_init(struct event_base *base, const struct config *cfg,
 	idle.logind.what = "logind";
 	idle.logind.line = logind_query;
 	idle.logind.done = logind_done;
-	idle.have_logind = access("/run/systemd/sessions", X_OK) == 0;
+	/* systemd's own test that it is running (sd_booted): a sessions
+	 * directory left on a machine booted without it would have us fork
+	 * a shell every idle_check_s for no answer. */
+	idle.have_logind = access("/run/systemd/system", F_OK) == 0 &&
+	    access("/run/systemd/sessions", X_OK) == 0;
 
 	if ((idle.tick = evtimer_new(base, tick_cb, NULL)) == NULL ||
 	    evtimer_add(idle.tick, &tv) == -1)
