@@ -17,6 +17,7 @@ struct watched {
 	char			label[NAME_MAXLEN + 1];	/* workflow id, or "" */
 	char			exec[NAME_MAXLEN + 1];
 	struct wire_progress	p;	/* its uuid, and its last PROGRESS */
+	double			ends_at;	/* expected, monotonic s; -1 */
 };
 
 /* Subscribe to n tasks on c and follow them; bars if tty. */

@@ -70,7 +70,7 @@ struct peer {
 	int		member;		/* counts in the majority (confirm.c) */
 	int		speed;		/* per mille of the pool's (placement.c) */
 	int64_t		life_s;		/* expected rest of its volunteering */
-	/* Rate limits (peertab_allow): the current window and its count,
+	/* Rate limits (peerrate_allow): the current window and its count,
 	 * per kind of message. */
 	int64_t		rate_start[2];
 	int		rate_count[2];
@@ -127,6 +127,12 @@ const struct task *node_next_task(const struct node *, size_t *it);
 /* Every task sorted by submit time (free the array), or NULL. */
 struct task **node_tasks_sorted(const struct node *, size_t *count);
 const struct task *node_ready_at(const struct node *, size_t);
+/* Estimates from the runs of each task type (estimate.c): t's run (ms)
+ * where it runs or would, and when it should end (node clock); -1: its
+ * type, or an upstream's, never ran to a confirmed end here. */
+int64_t	node_task_run_estimate(const struct node *, const struct task *);
+int64_t	node_task_end_estimate(const struct node *, const struct task *,
+	    int64_t now);
 void	node_each_peer(const struct node *,
 	    void (*)(const struct peer *, void *), void *);
 /* Where the peer called name takes datagrams, or NULL. */

@@ -58,5 +58,7 @@ void	client_unhold(struct client *);
 
 /* Send line to every client subscribed to uuid. */
 void	clients_notify(const char *uuid, const char *line);
+/* Does any client follow (or await the cancel of) uuid? */
+int	clients_subscribed(const char *uuid);
 
 #endif

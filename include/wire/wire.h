@@ -100,9 +100,13 @@ struct wire_progress {
 	char	node[NAME_MAXLEN + 1];		/* "" if none */
 	int	attempt;
 	double	waited, makespan;		/* -1 if not given */
+	double	eta;				/* s from then; -1 none */
 	char	reason[REASON_MAXLEN + 1];
 };
 int	wire_progress_parse(const char *line, struct wire_progress *);
+/* The same line with eta= (from now) added where it goes; -1 if it
+ * would not fit (the line is left as it was). */
+int	wire_progress_add_eta(char *line, size_t size, int64_t end_in_ms);
 
 /* Journal framing: "<crc32 hex8> <payload>". */
 int	wire_record_frame(const char *, size_t, char *, size_t);

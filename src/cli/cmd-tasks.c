@@ -11,18 +11,25 @@
 static void
 row(const char *line, void *arg)
 {
-	char	f[7][64];
-	int	*count = arg;
+	char	f[9][64], est[72] = "-", eta[72] = "-";
+	int	*count = arg, k;
 
-	/* TASK uuid exec prio state percent scheduled_by running_on */
-	if (sscanf(line, "TASK %63s %63s %63s %63s %63s %63s %63s", f[0],
-	    f[1], f[2], f[3], f[4], f[5], f[6]) != 7)
+	/* TASK uuid exec prio state percent scheduled_by running_on
+	 * [est eta]: an older node sends no estimates. */
+	k = sscanf(line, "TASK %63s %63s %63s %63s %63s %63s %63s %63s %63s",
+	    f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
+	if (k < 7)
 		return;
+	if (k == 9 && strcmp(f[7], "-") != 0)
+		snprintf(est, sizeof est, "%ss", f[7]);
+	if (k == 9 && strcmp(f[8], "-") != 0)
+		snprintf(eta, sizeof eta, "in %ss", f[8]);
 	if ((*count)++ == 0)
-		printf("%-36s %-18s %-11s %-10s %4s %-12s %s\n", "UUID", "NAME",
-		    "PRIORITY", "STATE", "%", "SCHEDULED_BY", "NODE");
-	printf("%-36s %-18s %-11s %-10s %4s %-12s %s\n", f[0], f[1], f[2],
-	    f[3], f[4], f[5], f[6]);
+		printf("%-36s %-18s %-11s %-10s %4s %-12s %-10s %7s %s\n",
+		    "UUID", "NAME", "PRIORITY", "STATE", "%", "SCHEDULED_BY",
+		    "NODE", "EST", "ENDS");
+	printf("%-36s %-18s %-11s %-10s %4s %-12s %-10s %7s %s\n", f[0], f[1],
+	    f[2], f[3], f[4], f[5], f[6], est, eta);
 }
 
 static int

@@ -27,6 +27,15 @@ is_final(const char *state)
 	return task_state_parse(state, &s) == 0 && task_is_final(s);
 }
 
+static double
+mono_s(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 int
 watch_progress(struct watched *v, int n, const char *line)
 {
@@ -38,9 +47,27 @@ watch_progress(struct watched *v, int n, const char *line)
 	for (i = 0; i < n; i++)
 		if (strcmp(v[i].p.uuid, p.uuid) == 0) {
 			v[i].p = p;
+			v[i].ends_at = p.eta >= 0 ? mono_s() + p.eta : -1;
 			return i;
 		}
 	return -1;
+}
+
+/* "in 12s", "in 3m05s", or "" without an estimate. */
+static void
+ends_in(char *buf, size_t size, double ends_at)
+{
+	double	left = ends_at - mono_s();
+
+	if (ends_at < 0)
+		snprintf(buf, size, "-");
+	else if (left < 0.5)
+		snprintf(buf, size, "any moment");
+	else if (left < 60)
+		snprintf(buf, size, "in %.0fs", left);
+	else
+		snprintf(buf, size, "in %dm%02ds", (int)left / 60,
+		    (int)left % 60);
 }
 
 /* Fill the names of v from the TASK lines answering request. */
@@ -102,15 +129,18 @@ watch_names(struct conn *c, struct watched *v, int n, char *err,
 static void
 draw_line(FILE *out, const struct watched *w, int width)
 {
-	char	bar[BAR_WIDTH + 1];
+	char	bar[BAR_WIDTH + 1], ends[32] = "";
 	int	fill = w->p.percent * BAR_WIDTH / 100, i;
 
 	for (i = 0; i < BAR_WIDTH; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[BAR_WIDTH] = '\0';
-	fprintf(out, "\r\033[K%-*s %-18s [%s] %3d%% %-10s %s\n", width,
+	if (!is_final(w->p.state) && w->ends_at >= 0)
+		ends_in(ends, sizeof ends, w->ends_at);
+	fprintf(out, "\r\033[K%-*s %-18s [%s] %3d%% %-10s %-10s %s\n", width,
 	    w->label[0] != '\0' ? w->label : w->exec, w->exec, bar,
-	    w->p.percent, w->p.state, w->p.node[0] != '\0' ? w->p.node : "-");
+	    w->p.percent, w->p.state, w->p.node[0] != '\0' ? w->p.node : "-",
+	    ends);
 }
 
 /* Lines the bars may take: the terminal's height, less room for the
@@ -126,52 +156,66 @@ screen_lines(FILE *out)
 }
 
 /*
- * Redraw in place.  More tasks than the screen holds: the unfinished
- * ones first, in order, then the latest finished, and a last line that
- * counts the rest -- always the same number of lines, so moving the
- * cursor back up lands on the first.
+ * Redraw in place: a line per task, then a line that counts them and
+ * says when the last should end (the workflow's expected end, when the
+ * tasks are one workflow).  More tasks than the screen holds: the
+ * unfinished ones first, in order, then the latest finished -- always
+ * the same number of lines, so moving the cursor back up lands on the
+ * first.
  */
 static void
 draw_all(FILE *out, const struct watched *v, int n, int width, int again)
 {
-	static int	lines;
+	static int	rows;
+	char		ends[64];
+	double		last = -1;
 	int		i, k, shown = 0, running = 0, waiting = 0, ended = 0;
+	int		unknown = 0;
 
 	if (!again)
-		lines = n <= screen_lines(out) ? n : screen_lines(out);
+		rows = n <= screen_lines(out) - 1 ? n : screen_lines(out) - 1;
 	else
-		fprintf(out, "\033[%dA", lines);
-	if (n <= lines) {
-		for (i = 0; i < n; i++)
+		fprintf(out, "\033[%dA", rows + 1);
+	for (i = 0; i < n && (n <= rows || shown < rows); i++)
+		if (n <= rows || !is_final(v[i].p.state)) {
 			draw_line(out, &v[i], width);
-		fflush(out);
-		return;
+			shown++;
+		}
+	if (n > rows) {
+		/* The room left: the latest finished, in their order. */
+		for (i = n - 1, k = rows - shown; i >= 0 && k > 0; i--)
+			k -= is_final(v[i].p.state);
+		for (i = i + 1; i < n && shown < rows; i++)
+			if (is_final(v[i].p.state)) {
+				draw_line(out, &v[i], width);
+				shown++;
+			}
 	}
-	for (i = 0; i < n && shown < lines - 1; i++)
-		if (!is_final(v[i].p.state)) {
-			draw_line(out, &v[i], width);
-			shown++;
-		}
-	/* The room left: the latest finished, drawn in their order. */
-	for (i = n - 1, k = lines - 1 - shown; i >= 0 && k > 0; i--)
-		k -= is_final(v[i].p.state);
-	for (i = i + 1; i < n && shown < lines - 1; i++)
-		if (is_final(v[i].p.state)) {
-			draw_line(out, &v[i], width);
-			shown++;
-		}
 	for (i = 0; i < n; i++) {
-		if (is_final(v[i].p.state))
+		if (is_final(v[i].p.state)) {
 			ended++;
-		else if (strcmp(v[i].p.state, "Running") == 0 ||
+			continue;
+		}
+		if (strcmp(v[i].p.state, "Running") == 0 ||
 		    strcmp(v[i].p.state, "Suspended") == 0)
 			running++;
 		else
 			waiting++;
+		if (v[i].ends_at < 0)
+			unknown++;
+		else if (v[i].ends_at > last)
+			last = v[i].ends_at;
 	}
-	fprintf(out, "\r\033[K... %d tasks: %d running, %d waiting, %d "
-	    "ended\n", n, running, waiting, ended);
-	for (shown++; shown < lines; shown++)
+	if (ended == n)
+		ends[0] = '\0';
+	else if (unknown == 0 && last >= 0) {
+		snprintf(ends, sizeof ends, "; all done ");
+		ends_in(ends + strlen(ends), sizeof ends - strlen(ends), last);
+	} else
+		snprintf(ends, sizeof ends, "; no estimate yet");
+	fprintf(out, "\r\033[K%d tasks: %d running, %d waiting, %d ended%s\n",
+	    n, running, waiting, ended, ends);
+	for (; shown < rows; shown++)
 		fprintf(out, "\r\033[K\n");
 	fflush(out);
 }
@@ -229,6 +273,7 @@ watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
 
 	for (i = 0; i < n; i++) {
 		v[i].p.waited = v[i].p.makespan = -1;
+		v[i].ends_at = -1;
 		snprintf(v[i].p.state, sizeof v[i].p.state, "?");
 		k = (int)strlen(v[i].label[0] != '\0' ? v[i].label :
 		    v[i].exec);

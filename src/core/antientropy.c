@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heartbeat.h"
 #include "nodestate.h"
 #include "peer.h"
 
@@ -136,6 +137,12 @@ send_all(struct node *n, const char *peer)
 		end_transfer(n, (int)(x - a->xfer));
 }
 
+int
+antientropy_transferring(const struct node *n)
+{
+	return n->antientropy.nxfer > 0;
+}
+
 void
 antientropy_housekeeping(struct node *n)
 {
@@ -197,7 +204,7 @@ antientropy_recv_heartbeat(struct node *n, const struct peer_msg *m,
 	else
 		r->mismatches = 0;
 	if (r->mismatches >= 3 &&
-	    now - r->last_sync >= n->cfg.node_timeout_ms) {
+	    now - r->last_sync >= heartbeat_timeout_ms(n)) {
 		outbox_log(&n->out, VLOG_INFO, "state differs from master "
 		    "%s's; synchronising", election_master(n));
 		antientropy_sync(n, now);

@@ -39,6 +39,8 @@ void	antientropy_init(struct node *);
 void	antientropy_free(struct node *);
 /* Every progress interval: the next chunk of each transfer. */
 void	antientropy_housekeeping(struct node *);
+/* A sync is under way: housekeeping sends its next chunks. */
+int	antientropy_transferring(const struct node *);
 /* t changed (or came into the map): its share of the digest anew. */
 void	antientropy_changed(struct node *, struct task *);
 /* t leaves the map. */

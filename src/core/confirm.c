@@ -388,6 +388,12 @@ recount(struct node *n, int64_t now)
 	free(uuids);
 }
 
+int
+confirm_counting(const struct node *n)
+{
+	return n->confirm.n > 0;
+}
+
 void
 confirm_housekeeping(struct node *n, int64_t now)
 {

@@ -68,5 +68,7 @@ void	confirm_forget_voter(struct node *, int idx);
 /* Every progress interval: resend proposals, recount after membership
  * changes. */
 void	confirm_housekeeping(struct node *, int64_t now);
+/* Ends wait for votes: housekeeping asks again and counts. */
+int	confirm_counting(const struct node *);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "heartbeat.h"
 #include "nodestate.h"
 #include "peer.h"
 #include "rules.h"
@@ -222,7 +223,7 @@ live_master(const struct node *n, int64_t now)
 	const struct election	*e = &n->election;
 
 	return !e->active && e->master[0] != '\0' && (node_is_master(n) ||
-	    now - e->master_heard < n->cfg.node_timeout_ms);
+	    now - e->master_heard < heartbeat_timeout_ms(n));
 }
 
 void
@@ -282,13 +283,23 @@ election_tick(struct node *n, int64_t now)
 	}
 }
 
+int64_t
+election_silence_due(const struct node *n)
+{
+	const struct election	*e = &n->election;
+
+	if (e->master[0] == '\0' || node_is_master(n))
+		return -1;
+	return e->master_heard + heartbeat_timeout_ms(n) + 1;
+}
+
 void
 election_check_master(struct node *n, int64_t now)
 {
 	struct election	*e = &n->election;
 
 	if (e->master[0] != '\0' && !node_is_master(n) &&
-	    now - e->master_heard > n->cfg.node_timeout_ms) {
+	    now - e->master_heard > heartbeat_timeout_ms(n)) {
 		outbox_log(&n->out, VLOG_WARNING, "master %s is silent; "
 		    "electing a new one", e->master);
 		e->master[0] = '\0';

@@ -44,6 +44,8 @@ void	election_recv_new_master(struct node *, const struct peer_msg *,
 void	election_tick(struct node *, int64_t now);
 /* Housekeeping: a silent master is replaced. */
 void	election_check_master(struct node *, int64_t now);
+/* When the master we follow will have been silent too long; -1: none. */
+int64_t	election_silence_due(const struct node *);
 int64_t	election_deadline(const struct node *);
 
 #endif

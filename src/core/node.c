@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "nodestate.h"
+#include "heartbeat.h"
 #include "peer.h"
 #include "wire.h"
 
@@ -199,6 +200,7 @@ node_notify(struct node *n, const struct task *t)
 {
 	char	line[CLIENT_LINE_MAX];
 
+	/* No eta=: the shell adds it as it sends (wire_progress_add_eta). */
 	wire_progress_line(t, line, sizeof line);
 	outbox_text(&n->out, ACT_NOTIFY, t->uuid, line);
 }
@@ -213,11 +215,50 @@ earliest(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
+/*
+ * Housekeeping keeps its beat of progress intervals, but skips the beats
+ * with nothing to do: a quiet node wakes for its next deadline (a peer's
+ * or the master's silence, a retirement) and its heartbeat, not four
+ * times a second.  Work appears by a message or a tick, and each ends in
+ * rearm, which brings the next beat back.
+ */
+static int64_t
+housekeeping_due(const struct node *n, int64_t now)
+{
+	int64_t	due;
+
+	if (runwatch_watching(n) || confirm_counting(n) ||
+	    antientropy_transferring(n))
+		return now;	/* runs to watch, votes to count, a sync */
+	due = earliest(peertab_due(n), election_silence_due(n));
+	return earliest(due, retire_next_due(n));
+}
+
+/* The first beat after the last one that is not before `due`. */
+static int64_t
+housekeeping_beat_after(const struct node *n, int64_t due)
+{
+	int64_t	every = n->cfg.progress_interval_ms;
+	int64_t	first = n->tick.housekeeping_beat + every;
+
+	if (due <= first)
+		return first;
+	return first + (due - first + every - 1) / every * every;
+}
+
 /* Arm the tick for the earliest deadline, if it moved. */
 static void
 rearm(struct node *n, int64_t now)
 {
 	int64_t	next = readyq_age(&n->ready, now, n->cfg.ageing_ms);
+	int64_t	due;
+
+	if (n->tick.next_housekeeping >= 0 &&
+	    (due = housekeeping_due(n, now)) >= 0) {
+		due = housekeeping_beat_after(n, due > now ? due : now);
+		if (due < n->tick.next_housekeeping)
+			n->tick.next_housekeeping = due;
+	}
 
 	next = earliest(next, dequeue_deadline(n, now));
 	next = earliest(next, election_deadline(n));
@@ -270,12 +311,12 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		election_recv_who_is_master(n, m);
 		break;
 	case PEER_START_ELECTION:
-		if (peertab_allow(n, p, RATE_ELECTION, "election messages",
+		if (peerrate_allow(n, p, RATE_ELECTION, "election messages",
 		    now))
 			election_recv_start(n, m, now);
 		break;
 	case PEER_TRY_TO_BE_MASTER:
-		if (peertab_allow(n, p, RATE_ELECTION, "election messages",
+		if (peerrate_allow(n, p, RATE_ELECTION, "election messages",
 		    now))
 			election_recv_try(n, m, now);
 		break;
@@ -289,7 +330,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		replicate_recv_enqueue_ack(n, m);
 		break;
 	case PEER_TRY_DEQUEUE:
-		if (peertab_allow(n, p, RATE_DEQUEUE, "TRY_DEQUEUE", now))
+		if (peerrate_allow(n, p, RATE_DEQUEUE, "TRY_DEQUEUE", now))
 			dequeue_recv_try(n, m, now);
 		break;
 	case PEER_STATE:
@@ -328,39 +369,14 @@ node_start(struct node *n, int64_t now)
 	node_tick(n, now);
 }
 
-static void	heartbeat(struct node *, const char *, int64_t);
-
 /* A clean stop: our runs go back to Ready, and we leave the membership
  * (a last heartbeat says "stopped"), so the others' majority shrinks. */
 void
 node_stop(struct node *n, int64_t now)
 {
 	run_stop_all(n, now);
-	heartbeat(n, "stopped", now);
+	heartbeat_send(n, "stopped", now);
 	n->tick.next_housekeeping = -1;
-}
-
-/* Our heartbeat; volunteer: what it says of us, or NULL (as we are). */
-static void
-heartbeat(struct node *n, const char *volunteer, int64_t now)
-{
-	struct peer_msg	m;
-
-	peer_msg_init(&m, PEER_HEARTBEAT);
-	m.master = node_is_master(n);
-	m.epoch = election_epoch(n);
-	m.free = n->cfg.slots - run_count(n);
-	m.slots = n->cfg.slots;
-	snprintf(m.volunteer, sizeof m.volunteer, "%s",
-	    volunteer != NULL ? volunteer : run_volunteer_state(n));
-	m.reputation = n->cfg.reputation;
-	m.map_size = taskmap_count(&n->map);
-	m.digest = node_digest(n);
-	m.client_port = n->cfg.client_port;
-	m.speed = placement_speed(n);
-	m.life_s = placement_life_s(n, now);
-	outbox_peer(&n->out, NULL, &m);
-	n->tick.next_heartbeat = now + n->cfg.node_timeout_ms / 4;
 }
 
 /*
@@ -371,13 +387,18 @@ heartbeat(struct node *n, const char *volunteer, int64_t now)
 static void
 housekeeping(struct node *n, int64_t now)
 {
+	int64_t	due;
+
 	runwatch_housekeeping(n, now);
 	peertab_sweep(n, now);
 	confirm_housekeeping(n, now);
 	retire_housekeeping(n, now);
 	antientropy_housekeeping(n);
 	election_check_master(n, now);
-	n->tick.next_housekeeping = now + n->cfg.progress_interval_ms;
+	n->tick.housekeeping_beat = now;
+	if ((due = housekeeping_due(n, now)) < 0)
+		due = now + heartbeat_timeout_ms(n);	/* alone: now and then */
+	n->tick.next_housekeeping = housekeeping_beat_after(n, due);
 }
 
 void
@@ -389,7 +410,9 @@ node_tick(struct node *n, int64_t now)
 	if (n->tick.next_housekeeping >= 0 &&
 	    now >= n->tick.next_housekeeping)
 		housekeeping(n, now);
-	if (n->tick.next_housekeeping >= 0 && now >= n->tick.next_heartbeat)
-		heartbeat(n, NULL, now);
+	if (n->tick.next_housekeeping >= 0 && now >= n->tick.next_heartbeat) {
+		heartbeat_send(n, NULL, now);
+		n->tick.next_heartbeat = now + heartbeat_period_ms(n);
+	}
 	node_settle(n, now);
 }

@@ -37,6 +37,7 @@
 #include "node.h"
 #include "order.h"
 #include "outbox.h"
+#include "peerrate.h"
 #include "peertab.h"
 #include "placement.h"
 #include "readyq.h"
@@ -51,6 +52,7 @@
 struct node_tick {
 	int64_t		timer;			/* armed tick, or -1 */
 	int64_t		next_housekeeping;	/* -1: stopped */
+	int64_t		housekeeping_beat;	/* when it last ran */
 	int64_t		next_heartbeat;
 };
 
@@ -70,6 +72,7 @@ struct node {
 	struct confirm		   confirm;
 	struct antientropy	   antientropy;
 	struct peertab		   peertab;
+	struct peerrate		   peerrate;
 	struct placement	   placement;
 	struct retire		   retire;
 	struct runwatch		   runwatch;

@@ -12,6 +12,7 @@
 
 #include "nodestate.h"
 #include "confirm.h"
+#include "heartbeat.h"
 #include "peer.h"
 #include "ratelimit.h"
 
@@ -22,6 +23,14 @@ peertab_free(struct node *n)
 	nameidx_free(&n->peertab.idx);
 }
 
+/* The sweep has work at `at` or later (it finds out what then). */
+static void
+due_by(struct peertab *pt, int64_t at)
+{
+	if (pt->due < 0 || at < pt->due)
+		pt->due = at;
+}
+
 static void
 set_member(struct node *n, struct peer *p, int member)
 {
@@ -30,6 +39,7 @@ set_member(struct node *n, struct peer *p, int member)
 	p->member = member;
 	n->peertab.nmembers += member ? 1 : -1;
 	n->peertab.members_dirty = 1;
+	due_by(&n->peertab, 0);
 	if (!member)
 		outbox_log(&n->out, VLOG_INFO, "node %s left the membership "
 		    "(%d members now)", p->name, n->peertab.nmembers + 1);
@@ -155,6 +165,7 @@ peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
 	if (!p->alive) {
 		pt->nlive++;
 		pt->idle_dirty = 1;
+		due_by(pt, 0);	/* its silence, from now */
 	}
 	p->alive = 1;
 	set_member(n, p, 1);
@@ -182,6 +193,7 @@ node_restore_member(struct node *n, const char *name, int64_t now)
 	p->alive = 0;
 	n->peertab.nlive--;
 	n->peertab.members_dirty = 0;
+	due_by(&n->peertab, 0);
 }
 
 void
@@ -223,33 +235,13 @@ peertab_recv_state(struct node *n, struct peer *p, const struct peer_msg *m)
 	}
 }
 
-int
-peertab_allow(struct node *n, struct peer *p, enum peer_rate kind,
-    const char *what, int64_t now)
-{
-	struct peertab	*pt = &n->peertab;
-	int64_t		 window = kind == RATE_DEQUEUE ?
-			    n->cfg.dequeue_window_ms : n->cfg.election_window_ms;
-
-	if (now - p->rate_start[kind] >= window) {
-		p->rate_start[kind] = now;
-		p->rate_count[kind] = 0;
-	}
-	if (++p->rate_count[kind] <= RATE_BUDGET)
-		return 1;
-	pt->limited++;
-	if (ratelimit_due(&pt->limited_logged, now))
-		outbox_log(&n->out, VLOG_WARNING, "node %s sends %s faster than "
-		    "any node should: dropped (%llu over the limits so far)",
-		    p->name, what, (unsigned long long)pt->limited);
-	return 0;
-}
-
 void
 peertab_recv_progress(struct node *n, struct peer *p, int64_t now)
 {
-	if (p->running_ms == 0)
+	if (p->running_ms == 0) {
 		n->peertab.idle_dirty = 1;
+		due_by(&n->peertab, now + 2 * n->cfg.progress_interval_ms + 1);
+	}
 	p->running_ms = now;
 }
 
@@ -257,8 +249,10 @@ void
 peertab_sweep(struct node *n, int64_t now)
 {
 	struct peertab	*pt = &n->peertab;
+	int64_t		 timeout = heartbeat_timeout_ms(n);
 	size_t		 i;
 
+	pt->due = -1;
 	for (i = 0; i < pt->n; i++) {
 		struct peer *p = &pt->v[i];
 		if (p->running_ms > 0 &&
@@ -266,7 +260,7 @@ peertab_sweep(struct node *n, int64_t now)
 			p->running_ms = 0;	/* its run is over */
 			pt->idle_dirty = 1;
 		}
-		if (p->alive && now - p->heard_ms > n->cfg.node_timeout_ms) {
+		if (p->alive && now - p->heard_ms > timeout) {
 			p->alive = 0;
 			pt->nlive--;
 			pt->idle_dirty = 1;
@@ -280,6 +274,22 @@ peertab_sweep(struct node *n, int64_t now)
 		if (p->name[0] != '\0' && !p->alive && !p->member &&
 		    now - p->heard_ms >= n->cfg.peer_evict_ms)
 			evict(n, p);
+	}
+	/* When the next of these comes, by this timeout (a death above
+	 * may shorten it: due_by then). */
+	timeout = heartbeat_timeout_ms(n);
+	for (i = 0; i < pt->n; i++) {
+		const struct peer *p = &pt->v[i];
+		if (p->running_ms > 0)
+			due_by(pt, p->running_ms +
+			    2 * n->cfg.progress_interval_ms + 1);
+		if (p->alive)
+			due_by(pt, p->heard_ms + timeout + 1);
+		if (p->member)
+			due_by(pt, p->heard_ms +
+			    n->cfg.membership_timeout_ms + 1);
+		else if (p->name[0] != '\0' && !p->alive)
+			due_by(pt, p->heard_ms + n->cfg.peer_evict_ms);
 	}
 	if (pt->members_dirty) {
 		char *list = malloc(pt->n * (NAME_MAXLEN + 1) + 1);
@@ -325,6 +335,12 @@ int
 peertab_live(const struct node *n)
 {
 	return n->peertab.nlive;
+}
+
+int64_t
+peertab_due(const struct node *n)
+{
+	return n->peertab.due;
 }
 
 static int

@@ -15,14 +15,6 @@ struct node;
 struct peer;
 struct peer_msg;
 
-/* Messages a peer may send only so often (peertab_allow). */
-enum peer_rate {
-	RATE_DEQUEUE,		/* TRY_DEQUEUE: per dequeue window */
-	RATE_ELECTION,		/* START, TRY_TO_BE_MASTER: per election
-				 * window */
-};
-#define RATE_BUDGET	4	/* messages of a kind per window */
-
 struct peertab {
 	struct peer	*v;
 	size_t		 n;
@@ -33,11 +25,11 @@ struct peertab {
 	int		 idle_key;	/* our placement key it was for */
 	int		 nmembers;	/* peers with member set */
 	int		 members_dirty;	/* the list to save (ACT_MEMBERS) */
+	int64_t		 due;		/* the sweep has work then, or
+					 * earlier; -1: none */
 	size_t		 nfree;		/* slots of evicted peers (name "") */
 	uint64_t	 refused;	/* names refused: the table was full */
 	int64_t		 refused_logged;
-	uint64_t	 limited;	/* messages over a rate limit */
-	int64_t		 limited_logged;	/* when last said */
 };
 
 void	peertab_free(struct node *);
@@ -51,16 +43,12 @@ void	peertab_recv_heartbeat(struct node *, struct peer *,
 void	peertab_recv_state(struct node *, struct peer *,
 	    const struct peer_msg *);
 void	peertab_recv_progress(struct node *, struct peer *, int64_t now);
-/*
- * May p send one more message of this kind now?  A live node sends at
- * most one or two a window (one race, one candidacy at a time); more is
- * a fault or an attack, dropped and said in the log once in a while.
- */
-int	peertab_allow(struct node *, struct peer *, enum peer_rate,
-	    const char *what, int64_t now);
 /* Housekeeping: runs that went quiet are over, silent peers dead, and
  * peers dead and out of the membership for peer_evict_ms forgotten. */
 void	peertab_sweep(struct node *, int64_t now);
+/* No later than the sweep's next work (a run heard of going quiet, a
+ * peer's silence, a membership to save); -1: none. */
+int64_t	peertab_due(const struct node *);
 int	peertab_live(const struct node *);
 /* Our place among the nodes that can take a task now, by the placement
  * rule (placement_peer_first). */

@@ -208,6 +208,19 @@ retire_task(struct node *n, struct task *t, int64_t now)
 	n->retire.retired++;
 }
 
+int64_t
+retire_next_due(const struct node *n)
+{
+	const struct retire	*r = &n->retire;
+	int64_t			 due = -1;
+
+	if (r->n > 0)
+		due = r->heap[0].at;
+	if (r->rn > 0 && (due < 0 || r->ring[r->rhead].until < due))
+		due = r->ring[r->rhead].until;
+	return due;
+}
+
 static void
 retire_due(struct node *n, int64_t now, size_t max)
 {

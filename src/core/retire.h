@@ -51,6 +51,9 @@ void	retire_track(struct node *, const struct task *);
 void	retire_note(struct node *, const struct task *);
 /* Every housekeeping tick: retire what is due, a batch at most. */
 void	retire_housekeeping(struct node *, int64_t now);
+/* When housekeeping next has a task to retire or a tombstone to drop;
+ * -1: never. */
+int64_t	retire_next_due(const struct node *);
 /* After a restart: every task due, whatever their number. */
 void	retire_recover(struct node *, int64_t now);
 /*

@@ -180,6 +180,12 @@ detect_failure(struct node *n, struct task *t, int64_t now)
 	replicate_publish(n, t);
 }
 
+int
+runwatch_watching(const struct node *n)
+{
+	return n->runwatch.watched.n > 0;
+}
+
 /* The tasks housekeeping looks at; the others leave the list. */
 static struct task **
 watched_in_order(struct node *n, size_t *count)

@@ -44,5 +44,7 @@ void	runwatch_recv_progress(struct node *, const struct peer_msg *,
 /* Every progress interval: our runs' PROGRESS, silent remote runs back
  * to Ready, unacknowledged ENQUEUEs again. */
 void	runwatch_housekeeping(struct node *, int64_t now);
+/* Runs or unacknowledged tasks to watch on each housekeeping beat. */
+int	runwatch_watching(const struct node *);
 
 #endif

@@ -301,6 +301,22 @@ answer_cancel(struct client *c, const char *uuid, const char *line)
 	resume(c);
 }
 
+int
+clients_subscribed(const char *uuid)
+{
+	struct client	*c;
+	size_t		 i;
+
+	TAILQ_FOREACH(c, &clients, entry) {
+		if (strcmp(c->awaiting, uuid) == 0)
+			return 1;
+		for (i = 0; i < c->nsubs; i++)
+			if (strcmp(c->subs[i], uuid) == 0)
+				return 1;
+	}
+	return 0;
+}
+
 void
 clients_notify(const char *uuid, const char *line)
 {

@@ -64,21 +64,48 @@ static void
 arm_timer(int64_t when)
 {
 	struct timeval	tv;
-	int64_t		delay;
+	int64_t		delay_us;
 
 	if (when < 0) {
 		evtimer_del(srv.tick_ev);
 		return;
 	}
-	delay = when - clock_node_ms();
-	if (delay < 0)
-		delay = 0;
-	tv.tv_sec = delay / 1000;
-	tv.tv_usec = (delay % 1000) * 1000;
+	/* To the microsecond, from libevent's own idea of now: a delay in
+	 * whole ms from a stale cached time fired just before `when`, and
+	 * the node woke a second time 1 ms later. */
+	event_base_update_cache_time(srv.base);
+	delay_us = (when * 1000000 - clock_node_ns() + 999) / 1000;
+	if (delay_us < 0)
+		delay_us = 0;
+	tv.tv_sec = delay_us / 1000000;
+	tv.tv_usec = delay_us % 1000000;
 	evtimer_add(srv.tick_ev, &tv);
 }
 
 static void	send_to_peer(const char *, const char *);
+
+/* A PROGRESS line gets its task's expected end as it goes out. */
+static void
+add_eta(char *line, size_t size, const struct task *t)
+{
+	int64_t	now = clock_node_ms(), end;
+
+	if (t != NULL && !task_is_final(t->state) &&
+	    (end = node_task_end_estimate(srv.core, t, now)) >= 0)
+		(void)wire_progress_add_eta(line, size, end - now);
+}
+
+static void
+notify(const char *uuid, const char *snapshot)
+{
+	char	line[CLIENT_LINE_MAX + 64];
+
+	if (!clients_subscribed(uuid))
+		return;
+	snprintf(line, sizeof line, "%s", snapshot);
+	add_eta(line, sizeof line, node_find(srv.core, uuid));
+	clients_notify(uuid, line);
+}
 static int	start_run(const struct task *, char *, size_t);
 
 /* A datagram held until the journal is on disk (outbox_peer_durable). */
@@ -173,7 +200,7 @@ carry_out(void)
 			srv.forgot = 1;		/* compact the journal */
 			break;
 		case ACT_NOTIFY:	/* the line is a snapshot */
-			clients_notify(a->uuid, a->text);
+			notify(a->uuid, a->text);
 			break;
 		case ACT_JOURNAL:
 		case ACT_START:
@@ -409,6 +436,7 @@ do_subscribe(struct client *c, const struct client_req *req)
 	/* Where each task stands now, so a late subscriber misses nothing. */
 	for (i = 0; i < req->nuuid; i++) {
 		wire_progress_line(t[i], line, sizeof line);
+		add_eta(line, sizeof line, t[i]);
 		client_reply(c, 0, line);
 	}
 done:
@@ -461,11 +489,23 @@ text_add(struct text *x, const char *fmt, ...)
 	}
 }
 
-/* TASK lines of v (in order) that the request's state filter lets by. */
+static void
+seconds_or_dash(char *buf, size_t size, int64_t ms)
+{
+	if (ms < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f", ms / 1000.0);
+}
+
+/* TASK lines of v (in order) that the request's state filter lets by:
+ * ... est eta, the run's expected length and end from now (s, or -). */
 static void
 task_lines(struct text *x, struct task *const *v, size_t n,
     const struct client_req *req)
 {
+	int64_t	now = clock_node_ms(), run, end;
+	char	est[32], eta[32];
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
@@ -473,11 +513,19 @@ task_lines(struct text *x, struct task *const *v, size_t n,
 		if (req->has_state && (t->state != req->state ||
 		    (req->suspended_only && !t->suspended)))
 			continue;
-		text_add(x, "TASK %s %s %s %s %d %s %s\n", t->uuid, t->exec,
-		    task_prio_name(t->prio), task_shown_state(t),
+		/* Estimates for the live map only; the history has ended. */
+		run = end = -1;
+		if (req->cmd != CMD_HISTORY && !task_is_final(t->state)) {
+			run = node_task_run_estimate(srv.core, t);
+			end = node_task_end_estimate(srv.core, t, now);
+		}
+		seconds_or_dash(est, sizeof est, run);
+		seconds_or_dash(eta, sizeof eta, end >= 0 ? end - now : -1);
+		text_add(x, "TASK %s %s %s %s %d %s %s %s %s\n", t->uuid,
+		    t->exec, task_prio_name(t->prio), task_shown_state(t),
 		    t->state == TASK_TERMINATED ? 100 : t->progress,
 		    t->scheduled_by, t->running_on[0] != '\0' ?
-		    t->running_on : "-");
+		    t->running_on : "-", est, eta);
 	}
 }
 

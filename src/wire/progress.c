@@ -4,13 +4,15 @@
  *
  *   PROGRESS <uuid> <percent> <state> [node=<name>] [attempt=<n>]
  *       [outputs=<id>,...] [waited=<s>] [makespan=<s>]
- *       [outcome=<end>] [reason=<text to the end of the line>]
+ *       [outcome=<end>] [eta=<s>] [reason=<text to the end of the line>]
  *
  * An end not confirmed yet by a majority shows as state Unconfirmed,
  * with the end proposed as outcome=.
  *
  * waited (time Ready before the run that ended it) and makespan (from
- * submit to the end) come once the task has ended, as in the log.
+ * submit to the end) come once the task has ended, as in the log; eta
+ * (seconds from the line until its expected end) while it has not: the
+ * node that sends the line adds it (wire_progress_add_eta).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +69,7 @@ wire_progress_parse(const char *line, struct wire_progress *p)
 	int	 k;
 
 	memset(p, 0, sizeof *p);
-	p->waited = p->makespan = -1;
+	p->waited = p->makespan = p->eta = -1;
 	if (strlen(line) > CLIENT_LINE_MAX)
 		return -1;
 	snprintf(copy, sizeof copy, "%s", line);
@@ -104,6 +106,9 @@ wire_progress_parse(const char *line, struct wire_progress *p)
 		} else if (strncmp(word, "waited=", 7) == 0) {
 			if (lex_decimal(word + 7, 0, 1e12, &p->waited) == -1)
 				return -1;
+		} else if (strncmp(word, "eta=", 4) == 0) {
+			if (lex_decimal(word + 4, 0, 1e12, &p->eta) == -1)
+				return -1;
 		} else if (strncmp(word, "makespan=", 9) == 0) {
 			if (lex_decimal(word + 9, 0, 1e12, &p->makespan) ==
 			    -1)
@@ -112,4 +117,24 @@ wire_progress_parse(const char *line, struct wire_progress *p)
 		/* Other key=value fields (outputs=) are not needed here. */
 	}
 	return k >= 4 ? 0 : -1;
+}
+
+int
+wire_progress_add_eta(char *line, size_t size, int64_t end_in_ms)
+{
+	char	field[32], *at;
+	size_t	len = strlen(line), flen;
+
+	if (end_in_ms < 0 || strstr(line, " eta=") != NULL)
+		return -1;
+	flen = (size_t)snprintf(field, sizeof field, " eta=%.1f",
+	    end_in_ms / 1000.0);
+	if (len + flen + 1 > size)
+		return -1;
+	/* Before reason= (it runs to the end), else before the newline. */
+	if ((at = strstr(line, " reason=")) == NULL)
+		at = line + strcspn(line, "\n");
+	memmove(at + flen, at, strlen(at) + 1);
+	memcpy(at, field, flen);
+	return 0;
 }

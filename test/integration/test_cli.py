@@ -103,6 +103,28 @@ class Subcommands(CliTest):
         self.assertRegex(nodes, r"\ncli +127\.0\.0\.1:%d +master +dedicated +1/1"
                          % self.node.port)
 
+    def test_estimates_in_tasks_and_watch(self):
+        """Once a task type has run, its next task shows how long it
+        should take and when it should end, in `tasks` and in what
+        `watch` reads (PROGRESS eta=)."""
+        slow = params_file(self.node.dir, 1500)
+        u = self.run_ok("schedule", "import", "-p", "/data/e", "-x",
+                        slow).strip()
+        self.run_ok("watch", u)
+        c = self.node.client()
+        try:
+            v = c.schedule("import low -p /data/e -x %s" % slow)
+            c.send("SUBSCRIBE %s\n" % v)
+            running = [l for l in c.wait_states({v: "Running"})
+                       if l.startswith("PROGRESS %s 0 Running" % v)]
+            self.assertRegex(running[0], r" eta=\d+\.\d$")
+            rows = [r for r in self.run_ok("tasks").splitlines() if v in r]
+            self.assertEqual(len(rows), 1)
+            # EST: what import took here on average; ENDS: from now.
+            self.assertRegex(rows[0], r" Running .* cli +\d+\.\ds in \d+\.\ds$")
+        finally:
+            c.close()
+
     @unittest.skipIf(harness.WRAP, "dozens of command-line runs: under ASan+UBSan, "
                      "not valgrind (a minute)")
     def test_help_and_bad_arguments(self):
@@ -467,7 +489,7 @@ class Terminal(CliTest):
         # 6 lines of bars: the last 5 tasks that ended, then the count.
         bars = re.findall(r"^(T\d\d) +import +\[#+\] 100% Terminated", screen, re.M)
         self.assertEqual(bars, ["T07", "T08", "T09", "T10", "T11"], screen)
-        self.assertIn("... 12 tasks: 0 running, 0 waiting, 12 ended", screen)
+        self.assertIn("12 tasks: 0 running, 0 waiting, 12 ended", screen)
 
 
 class Keys(unittest.TestCase):

@@ -59,12 +59,33 @@ struct result {
 	 * (each node runs whole chains, one after another) */
 	double		 wf_avg, wf_best;
 	double		 dup_pct, dgrams_per_task;
+	double		 idle_rx;	/* datagrams a live node hears a
+					 * second once all is done */
+	double		 est_err;	/* mean |estimate - run| / run, %;
+					 * -1 no estimate made */
 	double		 election_ms;
 	double		 converge_ms;	/* heal to identical maps, -1 never */
 	int		 violations;
 	char		 violation[1024];
 	int		 done;
 };
+
+/* What an idle pool costs each node: datagrams heard a second over
+ * IDLE_MEASURE_MS with nothing left to do. */
+#define IDLE_MEASURE_MS	20000
+
+static void
+idle_traffic(struct simnet *s, int nodes, struct result *res)
+{
+	uint64_t	before = s->delivered;
+	int		i, live = 0;
+
+	sim_run_until(s, s->now + IDLE_MEASURE_MS);
+	for (i = 0; i < nodes; i++)
+		live += s->alive[i] != 0;
+	res->idle_rx = live > 0 ? (double)(s->delivered - before) / live /
+	    (IDLE_MEASURE_MS / 1000.0) : 0;
+}
 
 static void
 usage(void)
@@ -298,14 +319,10 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.crash_percent = o->crash_runs;
 	/* Journals are only read back by restarts. */
 	s.no_disks = o->crashes == 0 && o->avail == NULL && o->trace == NULL;
-	if (o->nodes >= 500) {
-		/* Very big clusters: heartbeats every 2 s, progress 500 ms. */
-		s.cfg.node_timeout_ms = 8000;
-		s.cfg.failure_timeout_ms = 4000;
-		s.cfg.progress_interval_ms = 500;
-	} else if (o->nodes >= 100) {
-		/* Big clusters: heartbeats every second, not every 250 ms. */
-		s.cfg.node_timeout_ms = 4000;
+	if (o->nodes >= 100) {
+		/* Big clusters run the defaults: the heartbeat period grows
+		 * with the pool by itself (heartbeat_period_ms). */
+		s.cfg.node_timeout_ms = 2000;
 		s.cfg.failure_timeout_ms = 2000;
 		s.cfg.progress_interval_ms = 250;
 	}
@@ -567,6 +584,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		}
 	}
 	sim_run_until(&s, heal + 4 * s.cfg.node_timeout_ms);
+	idle_traffic(&s, o->nodes, res);
 	if (!res->done) {
 		const struct task *t = NULL;
 		i = live_one(&s);
@@ -588,6 +606,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	res->dup_pct = ntasks > 0 ? 100.0 * ((double)s.starts - ntasks) /
 	    ntasks : 0;
 	res->dgrams_per_task = ntasks > 0 ? (double)s.sent / ntasks : 0;
+	res->est_err = s.est_n > 0 ? 100 * s.est_err / s.est_n : -1;
 	res->violations = s.violations;
 	if (s.violations > 0) {
 		snprintf(res->violation, sizeof res->violation, "%s",
@@ -615,20 +634,22 @@ print_result(const struct opts *o, const struct result *r)
 		snprintf(wf, sizeof wf, "%8.2f %+7.1f%%", r->wf_avg,
 		    (r->wf_avg / r->wf_best - 1) * 100);
 	printf("%5d %5d%% %6d %9.2f %8.2f %+7.1f%% %s %8.3f %7.1f%% %9.1f "
-	    "%8.0f %8.0f  %s\n", o->nodes, o->loss, r->tasks, r->makespan,
-	    r->ideal, r->ideal > 0 ? (r->makespan / r->ideal - 1) * 100 : 0,
-	    wf, r->wait,
-	    r->dup_pct, r->dgrams_per_task, r->election_ms, r->converge_ms,
+	    "%7.1f %6.1f%% %8.0f %8.0f  %s\n", o->nodes, o->loss, r->tasks,
+	    r->makespan, r->ideal,
+	    r->ideal > 0 ? (r->makespan / r->ideal - 1) * 100 : 0,
+	    wf, r->wait, r->dup_pct, r->dgrams_per_task, r->idle_rx,
+	    r->est_err,
+	    r->election_ms, r->converge_ms,
 	    r->violations ? "VIOLATION" : "ok");
 }
 
 static void
 header(void)
 {
-	printf("%5s %6s %6s %9s %8s %8s %8s %8s %8s %8s %9s %8s %8s  %s\n",
-	    "nodes", "loss", "tasks", "makespan", "ideal", "vs", "wf_avg",
-	    "vs_best", "wait_s", "dup",
-	    "dgram/t", "elect_ms", "conv_ms", "invariants");
+	printf("%5s %6s %6s %9s %8s %8s %8s %8s %8s %8s %9s %7s %7s %8s %8s  "
+	    "%s\n", "nodes", "loss", "tasks", "makespan", "ideal", "vs",
+	    "wf_avg", "vs_best", "wait_s", "dup", "dgram/t", "idle/s",
+	    "est_err", "elect_ms", "conv_ms", "invariants");
 }
 
 int

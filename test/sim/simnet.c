@@ -781,6 +781,15 @@ sim_flush(struct simnet *s, int i)
 			r->end = s->task_ms < 0 ? -1 : s->now + scaled(s, i,
 			    s->duration != NULL && t != NULL ?
 			    s->duration(s, t->exec) : s->task_ms);
+			if (t != NULL && r->end > s->now) {
+				int64_t est = node_task_run_estimate(
+				    s->nodes[i], t), run = r->end - s->now;
+				if (est >= 0) {
+					s->est_err += (double)llabs(est - run) /
+					    run;
+					s->est_n++;
+				}
+			}
 			r->crash = s->crash_percent > 0 &&
 			    (int)(sim_random(s) % 100) < s->crash_percent;
 			r->next = s->runs;

@@ -64,6 +64,10 @@ struct simnet {
 	struct sim_run		*runs;		/* simulated processes */
 	struct sim_tally	*tally;		/* starts per task */
 	uint64_t		 sent, lost, delivered, starts;
+	/* Each start's run estimate against the run it gets: the sum of
+	 * |estimate - run| / run, and how many had an estimate. */
+	double			 est_err;
+	uint64_t		 est_n;
 	unsigned		 scheduled;	/* uuids handed out */
 	int			 verbose;
 	int			 no_disks;	/* nobody restarts: skip journals */

@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include "dequeue.h"
+#include "peerrate.h"
 #include "peertab.h"
 
 static const char *
@@ -113,6 +114,35 @@ test_a_slower_node_leaves_a_task_to_a_faster_one(void **state)
 	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
 	node_tick(n, 9334);	/* beta should have ended: it is late */
 	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(4, 9334));
+}
+
+/*
+ * Estimates: a task of a type that ran before is expected to take what
+ * it took; one running ends that long after its start, or, overdue, as
+ * long again from now; a type never run has none, nor what waits on it.
+ */
+static void
+test_estimates_come_from_the_runs_of_the_type(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct task_binding b = { "", 1 };
+	const struct task *t;
+
+	learn_free_takes_1s(n);
+	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9000, 0, NULL, NULL),
+	    0);
+	assert_non_null(t = node_find(n, uuid_n(4)));
+	assert_int_equal(t->state, TASK_RUNNING);
+	assert_int_equal(node_task_run_estimate(n, t), 1000);
+	assert_int_equal(node_task_end_estimate(n, t, 9100), 10000);
+	assert_int_equal(node_task_end_estimate(n, t, 10500), 11500);
+	memcpy(b.uuid, uuid_n(4), sizeof b.uuid);
+	assert_int_equal(sched(n, 5, "any", PRIO_LOW, 9100, 1, &b, NULL), 0);
+	assert_int_equal(node_task_run_estimate(n, node_find(n, uuid_n(5))),
+	    -1);
+	assert_int_equal(node_task_end_estimate(n, node_find(n, uuid_n(5)),
+	    9100), -1);
 }
 
 /* Blind placement: no waiting, whatever the peers' speeds. */
@@ -285,6 +315,7 @@ main(void)
 		NODE_TEST(test_a_faster_idle_peer_goes_first),
 		NODE_TEST(test_a_slower_node_leaves_a_task_to_a_faster_one),
 		cmocka_unit_test(test_blind_placement_takes_the_task),
+		NODE_TEST(test_estimates_come_from_the_runs_of_the_type),
 		NODE_TEST(test_a_claim_never_acted_on_expires),
 		NODE_TEST(test_alone_a_task_starts_at_once),
 		NODE_TEST(test_with_peers_propose_then_start_after_the_window),

@@ -3,6 +3,8 @@
  */
 #include "testutil.h"
 
+#include "heartbeat.h"
+
 static void
 test_workflow_binds_outputs_in_order(void **state)
 {
@@ -458,6 +460,72 @@ test_the_peer_table_is_bounded(void **state)
 	node_free(n);
 }
 
+/*
+ * A node with nothing to watch sleeps from heartbeat to heartbeat, not
+ * every progress interval, and still finds a silent peer dead on time:
+ * at the first housekeeping beat past the node timeout.
+ */
+static void
+test_a_quiet_node_sleeps_between_heartbeats(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t = -1;
+	int		 wakeups = 0;
+
+	follow_beta(n);		/* heard at 10, then silent */
+	while (logged(n, "node beta silent") == NULL) {
+		t = status_of(n).timer;
+		assert_true(t >= 0 && t <= 3000);
+		node_tick(n, t);
+		wakeups++;
+	}
+	assert_non_null(logged(n, "node beta silent for"));
+	/* Housekeeping beats every 250 ms from 0: the first after 2010. */
+	assert_int_equal(t, 2250);
+	/* Our heartbeats at 60 (beta is new: soon), 560, 1060, 1560 and
+	 * 2060, the beat at 250 that learns beta's deadline, then the one
+	 * that finds it dead: not the seven beats between. */
+	assert_int_equal(wakeups, 7);
+}
+
+/*
+ * On a big pool the heartbeat period grows with it, so that a node hears
+ * at most HEARD_PER_TIMEOUT heartbeats a node timeout, and a peer is dead
+ * after four periods' silence.
+ */
+static void
+test_heartbeats_slow_down_on_a_big_pool(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	char		 name[16];
+	int64_t		 t;
+	int		 k;
+
+	node_start(n, 0);
+	assert_int_equal(heartbeat_period_ms(n), 500);		/* alone */
+	for (k = 0; k < 30; k++) {
+		snprintf(name, sizeof name, "p%02d", k);
+		hear(n, name, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 0", 1);
+	}
+	/* 30 peers: 30 * 2000 / 40 ms. */
+	assert_int_equal(heartbeat_period_ms(n), 1500);
+	assert_int_equal(heartbeat_timeout_ms(n), 6000);
+	/* p00 goes silent; the others talk on. */
+	for (t = 1000; t <= 7000; t += 1000) {
+		for (k = 1; k < 30; k++) {
+			snprintf(name, sizeof name, "p%02d", k);
+			hear(n, name, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 "
+			    "1000 0", t);
+		}
+		node_tick(n, t);
+		if (t <= 6000)
+			assert_null(logged(n, "node p00 silent"));
+	}
+	assert_non_null(logged(n, "node p00 silent for"));
+}
+
 int
 main(void)
 {
@@ -475,6 +543,8 @@ main(void)
 		NODE_TEST(test_progress_notifies_on_change_only),
 		NODE_TEST(test_interactive_rule_when_not_volunteer),
 		NODE_TEST(test_ageing_promotes_low_tasks),
+		NODE_TEST(test_a_quiet_node_sleeps_between_heartbeats),
+		NODE_TEST(test_heartbeats_slow_down_on_a_big_pool),
 		NODE_TEST(test_recover_after_restart),
 		cmocka_unit_test(test_two_slots_run_two),
 	};

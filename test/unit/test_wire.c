@@ -288,6 +288,38 @@ test_progress_line_roundtrip(void **state)
 	task_free(t);
 }
 
+/* The expected end goes in before reason= (which runs to the end of the
+ * line), reads back, and is never added twice or past the buffer. */
+static void
+test_progress_eta(void **state)
+{
+	struct wire_progress	 p;
+	char			 line[CLIENT_LINE_MAX], tiny[64];
+
+	snprintf(line, sizeof line, "PROGRESS "
+	    "6c5b5ccb-3da4-466d-952f-86563efc985f 0 Ready reason=waiting: "
+	    "no node has tag gpu\n");
+	assert_int_equal(wire_progress_add_eta(line, sizeof line, 3500), 0);
+	assert_non_null(strstr(line, " Ready eta=3.5 reason=waiting: no "));
+	assert_int_equal(wire_progress_parse(line, &p), 0);
+	assert_true(p.eta > 3.49 && p.eta < 3.51);
+	assert_string_equal(p.reason, "waiting: no node has tag gpu\n");
+	assert_int_equal(wire_progress_add_eta(line, sizeof line, 100), -1);
+	snprintf(line, sizeof line, "PROGRESS "
+	    "6c5b5ccb-3da4-466d-952f-86563efc985f 40 Running node=a\n");
+	assert_int_equal(wire_progress_add_eta(line, sizeof line, 62000), 0);
+	assert_string_equal(line + 49, "Running node=a eta=62.0\n");
+	assert_int_equal(wire_progress_add_eta(line, sizeof line, -1), -1);
+	/* No room: the line stays as it was. */
+	snprintf(tiny, sizeof tiny, "PROGRESS "
+	    "6c5b5ccb-3da4-466d-952f-86563efc985f 40 Running\n");
+	assert_int_equal(wire_progress_add_eta(tiny, sizeof tiny, 1000), -1);
+	assert_string_equal(tiny + 49, "Running\n");
+	assert_int_equal(wire_progress_parse("PROGRESS "
+	    "6c5b5ccb-3da4-466d-952f-86563efc985f 5 Running eta=-3", &p), -1);
+	(void)state;
+}
+
 static void
 test_record_framing(void **state)
 {
@@ -434,6 +466,7 @@ main(void)
 		cmocka_unit_test(test_runner_lines),
 		cmocka_unit_test(test_task_record_roundtrip),
 		cmocka_unit_test(test_progress_line_roundtrip),
+		cmocka_unit_test(test_progress_eta),
 		cmocka_unit_test(test_task_record_rejects_garbage),
 		cmocka_unit_test(test_record_framing),
 		cmocka_unit_test(test_numbers_mean_the_same_in_every_codec),

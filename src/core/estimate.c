@@ -1,0 +1,92 @@
+/*
+ * estimate.c -- expected run times and ends (estimate.h, node.h).
+ *
+ * A running task ends its expected run after its start; one overdue
+ * ends when the rest of its progress would take.  A waiting task starts
+ * when its last input is expected to end (or now), so its end is that
+ * plus its run: queueing behind other work is not counted, which makes
+ * it a lower bound on a full pool.  An end is final once it is.
+ */
+#include <string.h>
+
+#include "estimate.h"
+#include "nodestate.h"
+
+/* Deeper chains than this are left without an estimate: a bound on the
+ * walk, far past any workflow a person writes. */
+#define ESTIMATE_DEPTH	64
+
+static int
+speed_of_runner(const struct node *n, const struct task *t)
+{
+	const struct peer	*p;
+	int			 idx;
+
+	if (t->running_on[0] == '\0')
+		return SPEED_UNIT;	/* not placed yet: an average node */
+	if (strcmp(t->running_on, n->cfg.name) == 0)
+		return placement_speed(n);
+	if ((idx = peertab_index(n, t->running_on)) < 0 ||
+	    (p = peertab_at(n, idx)) == NULL || p->speed <= 0)
+		return SPEED_UNIT;
+	return p->speed;
+}
+
+int64_t
+estimate_run_ms(const struct node *n, const struct task *t)
+{
+	return placement_estimate(n, t->exec, speed_of_runner(n, t));
+}
+
+static int64_t
+end_of(const struct node *n, const struct task *t, int64_t now,
+    struct uuidmap *memo, int depth)
+{
+	const struct task	*up;
+	int64_t			 run, start = now, end;
+	int			 i;
+
+	if (task_is_final(t->state))
+		return t->end_ms;
+	if (uuidmap_get(memo, t->uuid, &end))
+		return end;
+	if (depth > ESTIMATE_DEPTH || (run = estimate_run_ms(n, t)) < 0)
+		return -1;
+	if (t->state == TASK_RUNNING) {
+		end = t->start_ms + run;
+		if (end < now)
+			end = now + run * (100 - t->progress) / 100;
+	} else {
+		for (i = 0; i < t->ninputs; i++) {
+			if ((up = taskmap_find(&n->map, t->inputs[i].from)) ==
+			    NULL)
+				continue;	/* retired: it ended */
+			if ((end = end_of(n, up, now, memo, depth + 1)) < 0)
+				return -1;
+			if (end > start)
+				start = end;
+		}
+		end = start + run;
+	}
+	(void)uuidmap_put(memo, t->uuid, end);	/* no memory: walk again */
+	return end;
+}
+
+int64_t
+node_task_end_estimate(const struct node *n, const struct task *t,
+    int64_t now)
+{
+	struct uuidmap	memo;
+	int64_t		end;
+
+	memset(&memo, 0, sizeof memo);
+	end = end_of(n, t, now, &memo, 0);
+	uuidmap_free(&memo);
+	return end;
+}
+
+int64_t
+node_task_run_estimate(const struct node *n, const struct task *t)
+{
+	return estimate_run_ms(n, t);
+}
