@@ -53,15 +53,13 @@ watch_progress(struct watched *v, int n, const char *line)
 	return -1;
 }
 
-/* "in 12s", "in 3m05s", or "" without an estimate. */
+/* "in 12s", "in 3m05s" or "any moment", for an expected end. */
 static void
 ends_in(char *buf, size_t size, double ends_at)
 {
 	double	left = ends_at - mono_s();
 
-	if (ends_at < 0)
-		snprintf(buf, size, "-");
-	else if (left < 0.5)
+	if (left < 0.5)
 		snprintf(buf, size, "any moment");
 	else if (left < 60)
 		snprintf(buf, size, "in %.0fs", left);

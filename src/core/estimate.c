@@ -1,5 +1,7 @@
 /*
- * estimate.c -- expected run times and ends (estimate.h, node.h).
+ * estimate.c -- expected run times and ends (node.h): what each task
+ * type took on the pool (placement.c), scaled by the speed of the node
+ * that runs it, or of an average node while it waits.
  *
  * A running task ends its expected run after its start; one overdue
  * ends when the rest of its progress would take.  A waiting task starts
@@ -9,7 +11,6 @@
  */
 #include <string.h>
 
-#include "estimate.h"
 #include "nodestate.h"
 
 /* Deeper chains than this are left without an estimate: a bound on the
@@ -33,7 +34,7 @@ speed_of_runner(const struct node *n, const struct task *t)
 }
 
 int64_t
-estimate_run_ms(const struct node *n, const struct task *t)
+node_task_run_estimate(const struct node *n, const struct task *t)
 {
 	return placement_estimate(n, t->exec, speed_of_runner(n, t));
 }
@@ -50,7 +51,7 @@ end_of(const struct node *n, const struct task *t, int64_t now,
 		return t->end_ms;
 	if (uuidmap_get(memo, t->uuid, &end))
 		return end;
-	if (depth > ESTIMATE_DEPTH || (run = estimate_run_ms(n, t)) < 0)
+	if (depth > ESTIMATE_DEPTH || (run = node_task_run_estimate(n, t)) < 0)
 		return -1;
 	if (t->state == TASK_RUNNING) {
 		end = t->start_ms + run;
@@ -83,10 +84,4 @@ node_task_end_estimate(const struct node *n, const struct task *t,
 	end = end_of(n, t, now, &memo, 0);
 	uuidmap_free(&memo);
 	return end;
-}
-
-int64_t
-node_task_run_estimate(const struct node *n, const struct task *t)
-{
-	return estimate_run_ms(n, t);
 }

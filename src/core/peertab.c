@@ -275,8 +275,8 @@ peertab_sweep(struct node *n, int64_t now)
 		    now - p->heard_ms >= n->cfg.peer_evict_ms)
 			evict(n, p);
 	}
-	/* When the next of these comes, by this timeout (a death above
-	 * may shorten it: due_by then). */
+	/* When the next of these comes, by the timeout as it is now (a
+	 * death above may have shortened it). */
 	timeout = heartbeat_timeout_ms(n);
 	for (i = 0; i < pt->n; i++) {
 		const struct peer *p = &pt->v[i];

@@ -221,14 +221,23 @@ client_is_loopback(const struct client *c)
 	return c->loopback;
 }
 
-int
-client_subscribe(struct client *c, const char *uuid)
+/* Does c follow uuid (SUBSCRIBE)? */
+static int
+subscribed(const struct client *c, const char *uuid)
 {
 	size_t	i;
 
 	for (i = 0; i < c->nsubs; i++)
 		if (strcmp(c->subs[i], uuid) == 0)
-			return 0;
+			return 1;
+	return 0;
+}
+
+int
+client_subscribe(struct client *c, const char *uuid)
+{
+	if (subscribed(c, uuid))
+		return 0;
 	if (c->nsubs == c->capsubs) {
 		size_t cap = c->capsubs == 0 ? 8 : c->capsubs * 2;
 		void *v = realloc(c->subs, cap * sizeof *c->subs);
@@ -305,15 +314,10 @@ int
 clients_subscribed(const char *uuid)
 {
 	struct client	*c;
-	size_t		 i;
 
-	TAILQ_FOREACH(c, &clients, entry) {
-		if (strcmp(c->awaiting, uuid) == 0)
+	TAILQ_FOREACH(c, &clients, entry)
+		if (strcmp(c->awaiting, uuid) == 0 || subscribed(c, uuid))
 			return 1;
-		for (i = 0; i < c->nsubs; i++)
-			if (strcmp(c->subs[i], uuid) == 0)
-				return 1;
-	}
 	return 0;
 }
 
@@ -321,18 +325,13 @@ void
 clients_notify(const char *uuid, const char *line)
 {
 	struct client	*c, *next;
-	size_t		 i;
 
 	for (c = TAILQ_FIRST(&clients); c != NULL; c = next) {
 		next = TAILQ_NEXT(c, entry);
 		if (strcmp(c->awaiting, uuid) == 0)
 			answer_cancel(c, uuid, line);
-		for (i = 0; i < c->nsubs; i++) {
-			if (strcmp(c->subs[i], uuid) == 0) {
-				client_reply(c, 0, line);
-				break;
-			}
-		}
+		if (subscribed(c, uuid))
+			client_reply(c, 0, line);
 	}
 }
 
