@@ -67,6 +67,8 @@ struct peer {
 	uint64_t	ntasks;
 	uint64_t	digest;
 	int64_t		running_ms;	/* its last PROGRESS: it runs a task */
+	char		running[UUID_STRLEN + 1];	/* the run its STATE
+						 * began, if one slot */
 	int		member;		/* counts in the majority (confirm.c) */
 	int		speed;		/* per mille of the pool's (placement.c) */
 	int64_t		life_s;		/* expected rest of its volunteering */

@@ -269,10 +269,13 @@ waited_on(const struct node *n, const struct task *t)
 }
 
 /*
- * The node that ran a task waits a dequeue window at most for its
- * result's confirmation (a round trip) before it takes other work: the
+ * A free slot waits a dequeue window at most for a result's
+ * confirmation (a round trip) before it takes other work: the
  * dependents, of an older workflow, rank first, and taking a newer
  * workflow's task in that moment would keep them waiting a whole run.
+ * Every node waits, not only the result's runner: runs of equal length
+ * end together, and the other nodes ending theirs would take the newer
+ * tasks.
  */
 int64_t
 confirm_awaited(const struct node *n, int64_t now)
@@ -284,10 +287,8 @@ confirm_awaited(const struct node *n, int64_t now)
 		const struct tally *ty = &n->confirm.v[i];
 		const struct task *t;
 		int64_t end;
-		if (!ty->proposer ||
-		    (t = taskmap_find(&n->map, ty->uuid)) == NULL ||
-		    t->state != TASK_TERMINATED || t->confirmed ||
-		    strcmp(t->running_on, n->cfg.name) != 0)
+		if ((t = taskmap_find(&n->map, ty->uuid)) == NULL ||
+		    t->state != TASK_TERMINATED || t->confirmed)
 			continue;
 		end = t->end_ms + n->cfg.dequeue_window_ms;
 		if (end > now && end > until && waited_on(n, t))

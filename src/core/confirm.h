@@ -51,9 +51,8 @@ void	confirm_hold(struct node *, const struct task *, int64_t now);
 /* t's end is confirmed here, or t is no longer ended: stop counting. */
 void	confirm_forget(struct node *, const char *uuid);
 /*
- * A result of our own run that dependents wait on, its votes on their
- * way: until when our free slot waits for those dependents (-1: it
- * need not).
+ * A result that dependents wait on, its votes on their way: until when
+ * our free slot waits for those dependents (-1: it need not).
  */
 int64_t	confirm_awaited(const struct node *, int64_t now);
 /* A peer proposed an end (a STATE); t is our record after the merge:

@@ -119,7 +119,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 	struct dequeue	*dq = &n->dequeue;
 	struct task	*t;
 	struct peer_msg	 m;
-	size_t		 k, len, place;
+	size_t		 k, len, place, pos = 0;
 	int64_t		 memory = CLAIM_WINDOWS * n->cfg.dequeue_window_ms;
 	int64_t		 wake;
 
@@ -155,12 +155,13 @@ dequeue_dispatch(struct node *n, int64_t now)
 		 */
 		place = dq->rank > 0 ? (size_t)dq->rank :
 		    (size_t)peertab_idle_rank(n, now);
-		dq->rank = 0;
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
 			if (!claimed(n, t->uuid, now - memory, now) &&
-			    ours(n, t))
+			    ours(n, t)) {
+				pos = k;
 				break;
+			}
 			t = NULL;
 		}
 		wake = -1;
@@ -172,7 +173,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 			    !ours(n, w))
 				continue;
 			if (now >= due)
-				t = w;
+				t = w, pos = k;
 			else if (wake < 0 || due < wake)
 				wake = due;
 		}
@@ -189,6 +190,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 			dq->retry_at = wake;
 			return;
 		}
+		dq->rank = 0;	/* kept until we try again */
 		dq->active = 1;
 		memcpy(dq->uuid, t->uuid, sizeof dq->uuid);
 		dq->ts = now;
@@ -199,9 +201,8 @@ dequeue_dispatch(struct node *n, int64_t now)
 		m.timestamp = now;
 		outbox_peer(&n->out, NULL, &m);
 		outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s] was "
-		    "broadcast to all servers (position %zu of %zu, idle "
-		    "rank %d of %d)", t->uuid, k, len,
-		    peertab_last_idle_rank(n), peertab_live(n));
+		    "broadcast to all servers (position %zu of %zu, rank %zu "
+		    "of %d live)", t->uuid, pos, len, place, peertab_live(n));
 	}
 }
 
@@ -245,19 +246,31 @@ decide(struct node *n, int64_t now)
 void
 dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 {
+	struct dequeue	*dq = &n->dequeue;
 	struct task	*t;
 
 	remember_claim(n, m->uuid, m->sender, m->timestamp, now);
-	/* It is not Ready: the one who knows says so at once, within
-	 * the proposer's window (it missed a STATE). */
+	/* A later claim for the task we are claiming: its node must lose
+	 * to ours, so make sure it heard ours -- it may have missed the
+	 * broadcast.  Only contention costs this datagram. */
+	if (dq->active && strcmp(dq->uuid, m->uuid) == 0 &&
+	    rules_dequeue_beats(dq->ts, n->cfg.name, m->timestamp,
+	    m->sender)) {
+		struct peer_msg mine;
+		peer_msg_init(&mine, PEER_TRY_DEQUEUE);
+		memcpy(mine.uuid, dq->uuid, sizeof mine.uuid);
+		mine.timestamp = dq->ts;
+		outbox_peer(&n->out, m->sender, &mine);
+	}
+	/* It is not Ready: those who know tell each proposer at once,
+	 * within its window (it missed a STATE) -- its runner, the master
+	 * and the node it was scheduled on, three chances against a lost
+	 * datagram.  peerrate bounds what one proposer can draw. */
 	if ((t = taskmap_find(&n->map, m->uuid)) != NULL &&
 	    t->state != TASK_READY && t->state != TASK_SUBMITTED &&
-	    (t->run == RUN_ACTIVE || (task_is_final(t->state) &&
-	    node_is_master(n))) &&
-	    now - t->replied_ms >= n->cfg.dequeue_window_ms) {
-		t->replied_ms = now;
+	    (t->run == RUN_ACTIVE || node_is_master(n) ||
+	    strcmp(t->scheduled_by, n->cfg.name) == 0))
 		replicate_send(n, m->sender, PEER_STATE, t);
-	}
 	outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s] from %s "
 	    "processed", m->uuid, m->sender);
 }

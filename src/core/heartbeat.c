@@ -43,6 +43,6 @@ heartbeat_send(struct node *n, const char *volunteer, int64_t now)
 	m.digest = node_digest(n);
 	m.client_port = n->cfg.client_port;
 	m.speed = placement_speed(n);
-	m.life_s = placement_life_s(n, now);
+	m.life_s = placement_life_tell(n, now);
 	outbox_peer(&n->out, NULL, &m);
 }

@@ -334,7 +334,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 			dequeue_recv_try(n, m, now);
 		break;
 	case PEER_STATE:
-		peertab_recv_state(n, p, m);
+		peertab_recv_state(n, p, m, now);
 		replicate_recv_state(n, m, now);
 		break;
 	case PEER_PROGRESS:

@@ -38,6 +38,7 @@
 #include "order.h"
 #include "outbox.h"
 #include "peerrate.h"
+#include "peerrun.h"
 #include "peertab.h"
 #include "placement.h"
 #include "readyq.h"

@@ -220,18 +220,21 @@ peertab_recv_heartbeat(struct node *n, struct peer *p,
 	    (int)strcspn(addr, ":"), addr, m->client_port);
 }
 
-/* The runner reporting the end of its run is free again. */
+/* A peer's STATE about its own run: busy or idle at once. */
 void
-peertab_recv_state(struct node *n, struct peer *p, const struct peer_msg *m)
+peertab_recv_state(struct node *n, struct peer *p, const struct peer_msg *m,
+    int64_t now)
 {
-	char	on[NAME_MAXLEN + 8];
-
-	if (p->running_ms == 0 || strstr(m->record, " st=Running ") != NULL)
-		return;
-	snprintf(on, sizeof on, " on=%s ", m->sender);
-	if (strstr(m->record, on) != NULL) {
-		p->running_ms = 0;
+	switch (peerrun_state(p, m)) {
+	case PEERRUN_BEGAN:
+		peertab_recv_progress(n, p, now);
 		n->peertab.idle_dirty = 1;
+		break;
+	case PEERRUN_ENDED:
+		n->peertab.idle_dirty = 1;
+		break;
+	case PEERRUN_SAME:
+		break;
 	}
 }
 
@@ -343,29 +346,6 @@ peertab_due(const struct node *n)
 	return n->peertab.due;
 }
 
-static int
-takes_tasks(const char *volunteer)
-{
-	return strcmp(volunteer, "idle") == 0 ||
-	    strcmp(volunteer, "dedicated") == 0 ||
-	    strcmp(volunteer, "batch") == 0;
-}
-
-int
-peertab_takes_tasks(const struct peer *p)
-{
-	return p->alive && takes_tasks(p->volunteer);
-}
-
-int
-peertab_is_idle(const struct peer *p)
-{
-	/* A one-slot node that sends PROGRESS is busy, whatever its last
-	 * heartbeat (seconds old, maybe) said. */
-	return peertab_takes_tasks(p) && p->free > 0 &&
-	    !(p->slots == 1 && p->running_ms > 0);
-}
-
 const struct peer *
 peertab_at(const struct node *n, int idx)
 {
@@ -387,13 +367,13 @@ peertab_idle_rank(struct node *n, int64_t now)
 {
 	struct peertab	*pt = &n->peertab;
 	size_t		 i;
-	int		 k = 0, key = placement_key(n, now);
+	int		 k = 0, key = placement_key(n);
 
 	if (!pt->idle_dirty && pt->idle_key == key)
 		return pt->idle_rank;
 	for (i = 0; i < pt->n; i++) {
 		const struct peer *p = &pt->v[i];
-		if (peertab_is_idle(p) && placement_peer_first(n, p, now))
+		if (peerrun_is_idle(p) && placement_peer_first(n, p))
 			k++;
 	}
 	pt->idle_rank = k;

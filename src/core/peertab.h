@@ -41,7 +41,7 @@ struct peer *peertab_heard(struct node *, const struct peer_msg *,
 void	peertab_recv_heartbeat(struct node *, struct peer *,
 	    const struct peer_msg *, const char *addr);
 void	peertab_recv_state(struct node *, struct peer *,
-	    const struct peer_msg *);
+	    const struct peer_msg *, int64_t now);
 void	peertab_recv_progress(struct node *, struct peer *, int64_t now);
 /* Housekeeping: runs that went quiet are over, silent peers dead, and
  * peers dead and out of the membership for peer_evict_ms forgotten. */
@@ -66,8 +66,5 @@ int	peertab_index(const struct node *, const char *name);
 size_t	peertab_count(const struct node *);
 /* The peer at index idx, or NULL. */
 const struct peer *peertab_at(const struct node *, int idx);
-/* It is alive and volunteering; and it has a free slot now. */
-int	peertab_takes_tasks(const struct peer *);
-int	peertab_is_idle(const struct peer *);
 
 #endif

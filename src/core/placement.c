@@ -128,6 +128,12 @@ placement_life_s(struct node *n, int64_t now)
 }
 
 int64_t
+placement_life_tell(struct node *n, int64_t now)
+{
+	return n->placement.life_told = placement_life_s(n, now);
+}
+
+int64_t
 placement_estimate(const struct node *n, const char *exec, int speed)
 {
 	const struct placement_type *ty = find_type(
@@ -171,7 +177,7 @@ placement_life_bucket(int64_t life_s)
 }
 
 int
-placement_peer_first(struct node *n, const struct peer *p, int64_t now)
+placement_peer_first(const struct node *n, const struct peer *p)
 {
 	int	me, it;
 
@@ -179,7 +185,7 @@ placement_peer_first(struct node *n, const struct peer *p, int64_t now)
 		return strcmp(p->name, n->cfg.name) < 0;
 	if (speed_class(speed_of(p)) != speed_class(n->placement.speed))
 		return speed_of(p) > n->placement.speed;
-	me = placement_life_bucket(placement_life_s(n, now));
+	me = placement_life_bucket(n->placement.life_told);
 	it = placement_life_bucket(p->life_s);
 	if (it != me)
 		return it > me;
@@ -187,12 +193,12 @@ placement_peer_first(struct node *n, const struct peer *p, int64_t now)
 }
 
 int
-placement_key(struct node *n, int64_t now)
+placement_key(const struct node *n)
 {
 	if (n->cfg.placement_blind)
 		return 0;
 	return speed_class(n->placement.speed) * 64 +
-	    placement_life_bucket(placement_life_s(n, now));
+	    placement_life_bucket(n->placement.life_told);
 }
 
 /* Only a clearly faster node that takes tasks is left one: speeds
@@ -200,7 +206,7 @@ placement_key(struct node *n, int64_t now)
 static int
 faster_peer(const struct node *n, const struct peer *p)
 {
-	return p != NULL && peertab_takes_tasks(p) &&
+	return p != NULL && peerrun_takes_tasks(p) &&
 	    speed_class(speed_of(p)) > speed_class(n->placement.speed);
 }
 
@@ -262,7 +268,7 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 		d = base * SPEED_UNIT / speed_of(p);
 		if (p->life_s * 1000 < d)
 			continue;	/* it would likely be taken back */
-		if (peertab_is_idle(p))
+		if (peerrun_is_idle(p))
 			free_at = now;
 		else if ((free_at = busy[i]) <= now)
 			continue;	/* overdue or unknown: not counted */

@@ -39,6 +39,9 @@ struct placement {
 	int64_t			periods[PLACEMENT_PERIODS];	/* ended ones */
 	int			nperiods;	/* how many the ring holds */
 	int			next_period;
+	/* The expected stay our last heartbeat told: peers rank us by
+	 * it, so we rank ourselves by it too, not by a fresher one. */
+	int64_t			life_told;
 	/* The task we last left to others, and since when. */
 	char			deferred[UUID_STRLEN + 1];
 	int64_t			deferred_since;
@@ -53,18 +56,20 @@ void	placement_volunteer(struct node *, int on, int64_t now);
  * not volunteering), for the heartbeat. */
 int	placement_speed(const struct node *);
 int64_t	placement_life_s(struct node *, int64_t now);
+/* placement_life_s for a heartbeat: what the peers will rank us by. */
+int64_t	placement_life_tell(struct node *, int64_t now);
 /* A run of exec at speed: its expected time (ms), or -1 (never seen). */
 int64_t	placement_estimate(const struct node *, const char *exec, int speed);
 /*
  * Does idle peer p rank before us?  Faster first, then the one likelier
- * to stay (its expected stay in doublings of seconds, so that nodes
- * agree though they hear heartbeats apart), then by name.  Blind: by
- * name only.
+ * to stay (its expected stay in doublings of seconds, as the heartbeats
+ * told it, ours too: every node ranks from the same numbers), then by
+ * name.  Blind: by name only.
  */
 struct peer;
-int	placement_peer_first(struct node *, const struct peer *, int64_t now);
+int	placement_peer_first(const struct node *, const struct peer *);
 /* What our side of that comparison is now (a change: rank again). */
-int	placement_key(struct node *, int64_t now);
+int	placement_key(const struct node *);
 int	placement_life_bucket(int64_t life_s);
 /*
  * Should we leave t (Ready) to others?  Then when to look again; -1 if

@@ -250,6 +250,26 @@ test_idle_rank_spreads_the_first_proposals(void **state)
 	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(2, 101));
 }
 
+/*
+ * Ranks come from what heartbeats told, ours too: in a big pool a
+ * peer's last heartbeat is seconds old, and our expected stay, grown
+ * since, must not put us before it (every idle node would think itself
+ * first).
+ */
+static void
+test_ranks_compare_what_the_heartbeats_told(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	follow_beta(n);
+	hear_alive(n, "aaron", 20);	/* told: a stay of 0 s */
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 9000, 0, NULL, NULL),
+	    0);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	assert_int_equal(peertab_last_idle_rank(n), 1);
+}
+
 static void
 test_the_runner_answers_a_late_proposal(void **state)
 {
@@ -268,9 +288,111 @@ test_the_runner_answers_a_late_proposal(void **state)
 	assert_non_null(strstr(st, " st=Running "));
 	assert_non_null(strstr(st, " on=alpha "));
 	clear(n);
-	/* Not again within one window. */
+	/* Each proposal is told (that one may have been lost too); the
+	 * rate limit bounds what a proposer draws. */
 	hear(n, "beta", try_for(1, 205), 205);
-	assert_null(sent(n, "beta", "STATE "));
+	assert_non_null(sent(n, "beta", "STATE "));
+}
+
+/*
+ * A rival that claims the task we claim, after us, is told our claim by
+ * unicast: it loses to ours even if it missed our broadcast.  An earlier
+ * rival is not told (ours loses to it).
+ */
+static void
+test_a_later_rival_is_told_our_claim(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	follow_beta(n);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(1, 100));
+	clear(n);
+	hear(n, "zeta", try_for(1, 103), 104);
+	assert_string_equal(sent(n, "zeta", "TRY_DEQUEUE"), try_for(1, 100));
+	hear(n, "gamma", try_for(1, 99), 105);
+	assert_null(sent(n, "gamma", "TRY_DEQUEUE"));
+	node_tick(n, 110);
+	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
+}
+
+/* A STATE record of task k, state st, on runner. */
+static const char *
+record_on(int k, const char *st, const char *runner)
+{
+	static char	rec[512];
+
+	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low "
+	    "aged=0 st=%s sb=beta cl=x on=%s sub=50 rdy=50 stt=50 end=-1 "
+	    "pg=0 att=1 fail=0 ver=3", uuid_n(k), st, runner);
+	return rec;
+}
+
+/*
+ * beta's run of task 1 ended, its votes on their way, and task 2 waits
+ * on it: our free slot waits for task 2 (one window at most) rather than
+ * take task 3, of a newer workflow -- runs of equal length end together,
+ * and task 2 would wait a whole run.
+ */
+static void
+test_a_free_slot_waits_for_dependents_of_a_result_being_confirmed(
+    void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct task_binding b = { "", 1 };
+	char		 rec[512];
+
+	follow_beta(n);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 50, 0, NULL, NULL), 0);
+	hear(n, "beta", record_on(1, "Running", "beta"), 55);
+	node_tick(n, 60);
+	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
+	memcpy(b.uuid, uuid_n(1), sizeof b.uuid);
+	assert_int_equal(sched(n, 2, "any", PRIO_LOW, 95, 1, &b, NULL), 0);
+	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low aged=0 "
+	    "st=Terminated sb=beta cl=x on=beta sub=50 rdy=50 stt=50 end=100 "
+	    "pg=100 att=1 fail=0 ver=4 rnd=1 out=r1", uuid_n(1));
+	hear(n, "beta", rec, 100);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_TERMINATED);
+	clear(n);
+	assert_int_equal(sched(n, 3, "free", PRIO_LOW, 101, 0, NULL, NULL), 0);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	node_tick(n, 110);	/* no confirmation within the window */
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(3, 110));
+}
+
+/*
+ * A one-slot peer is busy from its STATE Running and idle again from the
+ * end of that run, not from its next heartbeat (seconds away in a big
+ * pool): nodes ending runs together rank alike.  News of an older run
+ * of it does not make it idle.
+ */
+static void
+test_a_peers_run_states_say_whether_it_is_idle(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	follow_beta(n);
+	hear_alive(n, "aaron", 20);		/* sorts before us */
+	hear(n, "aaron", record_on(7, "Running", "aaron"), 30);
+	hear(n, "aaron", record_on(6, "Terminated", "aaron"), 31);
+	clear(n);
+	/* aaron is busy: the head is ours. */
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(1, 100));
+	node_tick(n, 110);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
+	terminate(n, uuid_n(1), 1, 120);
+	exit_with(n, uuid_n(1), 0, 120);
+	/* Its run ended as ours did: the head is aaron's now. */
+	hear(n, "aaron", record_on(7, "Terminated", "aaron"), 121);
+	clear(n);
+	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 130, 0, NULL, NULL), 0);
+	node_tick(n, 140);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
 }
 
 /*
@@ -324,6 +446,11 @@ main(void)
 		NODE_TEST(test_a_claimed_task_is_left_for_the_claim_memory),
 		NODE_TEST(test_idle_rank_spreads_the_first_proposals),
 		NODE_TEST(test_the_runner_answers_a_late_proposal),
+		NODE_TEST(test_a_later_rival_is_told_our_claim),
+		NODE_TEST(
+		    test_a_free_slot_waits_for_dependents_of_a_result_being_confirmed),
+		NODE_TEST(test_ranks_compare_what_the_heartbeats_told),
+		NODE_TEST(test_a_peers_run_states_say_whether_it_is_idle),
 	};
 
 	return cmocka_run_group_tests_name("dequeue", tests, NULL, NULL);
