@@ -360,7 +360,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	bag_max = o->task_ms * 3 / 2;
 	/* -E: the pool has run work before, and learned from it. */
 	if (o->warmup > 0) {
-		char (*w)[UUID_STRLEN + 1] = calloc(o->warmup, sizeof *w);
+		char (*w)[UUID_STRLEN + 1] = sim_calloc(o->warmup, sizeof *w);
 		s.duration = bag_duration;
 		for (k = 0; k < o->warmup; k++)
 			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
@@ -378,7 +378,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	if (strcmp(o->workload, "bag") == 0) {
 		ntasks = o->tasks;
 		s.duration = bag_duration;
-		u = calloc(ntasks, sizeof *u);
+		u = sim_calloc(ntasks, sizeof *u);
 		for (k = 0; k < ntasks; k++)
 			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
 			    "job", sim_random(&s) % 2, 0, NULL, u[k]);
@@ -389,7 +389,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	} else {
 		ntasks = 4 * o->workflows;
 		s.task_ms = o->task_ms;
-		u = calloc(ntasks, sizeof *u);
+		u = sim_calloc(ntasks, sizeof *u);
 		/* Each task's priority at random, as the thesis' tester. */
 		for (k = 0; k < o->workflows; k++) {
 			int prio[4];
@@ -417,7 +417,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	horizon = ideal_ms * 2;
 	nfaults = o->crashes + o->partitions + o->busy + o->cancels +
 	    o->oneway;
-	f = calloc(2 * nfaults + 2 * o->nodes * 64 + 1, sizeof *f);
+	f = sim_calloc(2 * nfaults + 2 * o->nodes * 64 + 1, sizeof *f);
 	for (k = 0; k < nfaults; k++) {
 		struct fault *x = &f[nf++];
 		int c = o->crashes, p = c + o->partitions, b = p + o->busy;
@@ -468,7 +468,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 				    o->trace, line);
 				exit(2);
 			}
-			g = realloc(f, (nf + 2) * sizeof *f);
+			g = sim_realloc(f, (nf + 2) * sizeof *f);
 			f = g;
 			memset(&f[nf], 0, 2 * sizeof *f);
 			f[nf].at = start + down;

@@ -43,6 +43,34 @@ struct sim_msg {
 	struct peer_msg		 m;
 };
 
+static void *
+enough(void *p)
+{
+	if (p == NULL) {
+		fprintf(stderr, "volery-sim: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+void *
+sim_calloc(size_t n, size_t size)
+{
+	return enough(calloc(n > 0 ? n : 1, size > 0 ? size : 1));
+}
+
+void *
+sim_realloc(void *p, size_t size)
+{
+	return enough(realloc(p, size > 0 ? size : 1));
+}
+
+char *
+sim_strdup(const char *text)
+{
+	return enough(strdup(text));
+}
+
 static void
 msg_release(struct sim_msg *msg)
 {
@@ -132,7 +160,7 @@ heap_push(struct sim_heap *h, struct sim_ev e)
 
 	if (h->n == h->cap) {
 		h->cap = h->cap == 0 ? 1024 : h->cap * 2;
-		h->v = realloc(h->v, h->cap * sizeof *h->v);
+		h->v = sim_realloc(h->v, h->cap * sizeof *h->v);
 	}
 	e.seq = h->seq++;
 	for (i = h->n++; i > 0 && ev_before(&e, &h->v[(i - 1) / 2]);
@@ -169,7 +197,7 @@ tally(struct simnet *s, const char *uuid)
 
 	if ((t->n + 1) * 2 > t->cap) {
 		struct sim_tally bigger = { NULL, t->cap ? t->cap * 2 : 1024, 0 };
-		bigger.v = calloc(bigger.cap, sizeof *bigger.v);
+		bigger.v = sim_calloc(bigger.cap, sizeof *bigger.v);
 		for (i = 0; i < t->cap; i++) {
 			if (t->v[i].uuid[0] == '\0')
 				continue;
@@ -208,7 +236,7 @@ sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 
 	memset(s, 0, sizeof *s);
 	s->n = n;
-	s->nodes = calloc(SIM_MAXNODES, sizeof *s->nodes);
+	s->nodes = sim_calloc(SIM_MAXNODES, sizeof *s->nodes);
 	for (i = 0; i < SIM_MAXNODES; i++)
 		s->timer[i] = -1;
 	s->descs = descs;
@@ -216,8 +244,8 @@ sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 	s->latency_ms = 1;
 	s->seed = 0x9e3779b97f4a7c15ULL;
 	s->task_ms = 100;
-	s->dgrams = calloc(1, sizeof *s->dgrams);
-	s->tally = calloc(1, sizeof *s->tally);
+	s->dgrams = sim_calloc(1, sizeof *s->dgrams);
+	s->tally = sim_calloc(1, sizeof *s->tally);
 	node_config_default(&s->cfg);
 	s->cfg.slots = 1;
 	s->cfg.max_attempts = 3;
@@ -291,7 +319,7 @@ sim_index(struct simnet *s, const char *name)
 static struct sim_msg *
 make_msg(struct simnet *s, int from, const char *body, int to)
 {
-	struct sim_msg	*msg = calloc(1, sizeof *msg);
+	struct sim_msg	*msg = sim_calloc(1, sizeof *msg);
 	static char	 text[DATAGRAM_MAX + 256], opened[DATAGRAM_MAX + 1];
 	static uint8_t	 frame[SEAL_FRAME_MAX];
 	struct seal_hdr	 h;
@@ -303,7 +331,7 @@ make_msg(struct simnet *s, int from, const char *body, int to)
 	hl = peer_header(text, sizeof text, "sim", name, s->incarnation[from],
 	    1000 + from);
 	snprintf(text + hl, sizeof text - hl, "%s", body);
-	msg->body = strdup(body);
+	msg->body = sim_strdup(body);
 	msg->to = to;
 	if (s->insecure)
 		msg->ok = peer_parse(text, strlen(text), &msg->m, err,
@@ -315,7 +343,7 @@ make_msg(struct simnet *s, int from, const char *body, int to)
 			msg->seq = ++s->counter[from] << 1 | 1;
 		else {
 			if (s->ucounter[from] == NULL)
-				s->ucounter[from] = calloc(SIM_MAXNODES,
+				s->ucounter[from] = sim_calloc(SIM_MAXNODES,
 				    sizeof *s->ucounter[from]);
 			msg->seq = ++s->ucounter[from][to] << 1;
 		}
@@ -480,7 +508,7 @@ check_notify(struct simnet *s, int i, const char *line)
 	}
 	ts = tally(s, uuid);
 	if (final && ts->final == NULL)
-		ts->final = strdup(key);
+		ts->final = sim_strdup(key);
 	else if (final && strcmp(ts->final, key) != 0)
 		sim_violation(s, "task %s: %s told '%s', another node told "
 		    "'%s'", uuid, node_name(s->nodes[i]), key, ts->final);
@@ -493,7 +521,7 @@ check_notify(struct simnet *s, int i, const char *line)
 	ts = tally(s, uuid);	/* the table may have grown */
 	if (final) {
 		if (ts->told == NULL)
-			ts->told = calloc(SIM_MAXNODES, 1);
+			ts->told = sim_calloc(SIM_MAXNODES, 1);
 		ts->told[i] = 1;
 	}
 }
@@ -628,8 +656,7 @@ disk_put(struct sim_disk *d, const char *bytes, size_t len)
 		d->cap = d->cap == 0 ? 65536 : d->cap;
 		while (d->len + len > d->cap)
 			d->cap *= 2;
-		if ((d->buf = realloc(d->buf, d->cap)) == NULL)
-			abort();
+		d->buf = sim_realloc(d->buf, d->cap);
 	}
 	memcpy(d->buf + d->len, bytes, len);
 	d->len += len;
@@ -774,7 +801,7 @@ sim_flush(struct simnet *s, int i)
 				    sim_local(s, i));
 				break;
 			}
-			r = calloc(1, sizeof *r);
+			r = sim_calloc(1, sizeof *r);
 			r->node = i;
 			snprintf(r->uuid, sizeof r->uuid, "%s", a->uuid);
 			t = node_find(s->nodes[i], a->uuid);
@@ -865,7 +892,7 @@ sim_flush(struct simnet *s, int i)
 		case ACT_MEMBERS:
 			/* Kept on the disk, for the restart. */
 			free(s->members[i]);
-			s->members[i] = strdup(a->text);
+			s->members[i] = sim_strdup(a->text);
 			break;
 		default:
 			break;
@@ -898,7 +925,7 @@ sim_boot(struct simnet *s, int i, int reputation)
 	 * path; then, as the server does, a compact journal of the map. */
 	disk_load(s, i);
 	if (s->members[i] != NULL) {
-		char *list = strdup(s->members[i]), *p = list, *name;
+		char *list = sim_strdup(s->members[i]), *p = list, *name;
 		while ((name = strsep(&p, "\n")) != NULL)
 			node_restore_member(s->nodes[i], name,
 			    sim_local(s, i));

@@ -134,4 +134,10 @@ void	sim_violation(struct simnet *, const char *, ...)
  */
 int	sim_check(struct simnet *, char (*uuids)[UUID_STRLEN + 1], int n);
 
+/* The simulator's allocations: out of memory, it says so and exits 2
+ * (a huge pool can outgrow the machine; it must not crash instead). */
+void	*sim_calloc(size_t, size_t);
+void	*sim_realloc(void *, size_t);
+char	*sim_strdup(const char *);
+
 #endif
