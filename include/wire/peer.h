@@ -4,7 +4,7 @@
  *   VOLERY/1 <cluster> <sender> <incarnation> <reply_port> <TYPE> [args]
  *
  *   HEARTBEAT <master 0|1> <epoch> <free> <slots> <volunteer> <reputation>
- *             <ntasks> <digest> <client_port>
+ *             <ntasks> <digest> <client_port> <speed> <life_s> <sent_ms>
  *   WHO_IS_MASTER
  *   START_NEW_MASTER_ELECTION
  *   TRY_TO_BE_MASTER <reputation> <map_size> <timestamp>
@@ -61,7 +61,8 @@ struct peer_msg {
 
 	/* Arguments, by type. */
 	char		 uuid[UUID_STRLEN + 1];
-	int64_t		 timestamp;	/* TRY_*: ms; PROGRESS: run start */
+	int64_t		 timestamp;	/* TRY_*: ms; PROGRESS: run start;
+					 * HEARTBEAT: when sent */
 	uint64_t	 epoch;
 	int		 master;
 	int		 free, slots;

@@ -1,9 +1,10 @@
 /*
  * dequeue.c -- the distributed dequeue (thesis Algorithm 3.2).  A node
  * with a free slot proposes to take one ready task (TRY_DEQUEUE with its
- * stamp), waits one window, and takes it if no earlier proposal for the
- * same task was heard -- in its window or shortly before it, which the
- * thesis' version misses.  Which task a node proposes for follows the
+ * stamp), waits one window (as long as the peers' stamped datagrams take
+ * to arrive: dequeue_window_ms), and takes it if no earlier proposal for
+ * the same task was heard -- in its window or shortly before it, which
+ * the thesis' version misses.  Which task a node proposes for follows the
  * rank rule of Figure 3.11, so nodes rarely race for the same one.
  */
 #include <inttypes.h>
@@ -18,6 +19,58 @@ void
 dequeue_init(struct node *n)
 {
 	n->dequeue.retry_at = -1;
+	n->dequeue.late_heard = -1;
+}
+
+/*
+ * The window must outlast the lateness of any rival claim stamped before
+ * ours.  A claim stamped s by its sender arrives at our clock's s + d +
+ * o (d the delay, o how far our clock is ahead of the sender's), so the
+ * lateness we measure on the peers' stamped datagrams is that bound,
+ * clock offsets included.  We estimate it as TCP does a round trip
+ * (RFC 6298): a smoothed mean and mean deviation, in microseconds so
+ * that small steps do not vanish in the divisions.
+ */
+void
+dequeue_heard_stamp(struct node *n, int64_t sent, int64_t now)
+{
+	struct dequeue	*dq = &n->dequeue;
+	int64_t		 late = now > sent ? now - sent : 0;
+	int64_t		 err;
+
+	if (late > LATENESS_MAX_MS)
+		late = LATENESS_MAX_MS;		/* a clock far behind ours */
+	late *= 1000;
+	if (dq->late_heard < 0 || now - dq->late_heard >= LATENESS_FORGET_MS) {
+		dq->late_mean_us = late;
+		dq->late_dev_us = late / 2;
+	} else {
+		err = late - dq->late_mean_us;
+		dq->late_dev_us += ((err < 0 ? -err : err) - dq->late_dev_us) /
+		    4;
+		dq->late_mean_us += err / 8;
+	}
+	dq->late_heard = now;
+}
+
+/*
+ * Twice the mean, as a node that knows the task is taken answers our
+ * claim (dequeue_recv_try): a round trip; four deviations for the
+ * stragglers; 2 ms for the clocks' millisecond steps, the stamp's and
+ * the deadline's.  On a quiet LAN a few milliseconds, never more than
+ * dequeue_window_ms, and that until the first stamp comes.
+ */
+int64_t
+dequeue_window_ms(const struct node *n, int64_t now)
+{
+	const struct dequeue	*dq = &n->dequeue;
+	int64_t			 w;
+
+	if (dq->late_heard < 0 || now - dq->late_heard >= LATENESS_FORGET_MS)
+		return n->cfg.dequeue_window_ms;	/* nothing measured */
+	w = (2 * dq->late_mean_us + 4 * dq->late_dev_us + 500) / 1000 +
+	    LATENESS_MARGIN_MS;
+	return w < n->cfg.dequeue_window_ms ? w : n->cfg.dequeue_window_ms;
 }
 
 /* A task we may run (run_admissible): others are for other nodes. */
@@ -194,7 +247,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		dq->active = 1;
 		memcpy(dq->uuid, t->uuid, sizeof dq->uuid);
 		dq->ts = now;
-		dq->deadline = now + n->cfg.dequeue_window_ms;
+		dq->deadline = now + dequeue_window_ms(n, now);
 		dq->lost = 0;
 		peer_msg_init(&m, PEER_TRY_DEQUEUE);
 		memcpy(m.uuid, t->uuid, sizeof m.uuid);
@@ -202,7 +255,8 @@ dequeue_dispatch(struct node *n, int64_t now)
 		outbox_peer(&n->out, NULL, &m);
 		outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s] was "
 		    "broadcast to all servers (position %zu of %zu, rank %zu "
-		    "of %d live)", t->uuid, pos, len, place, peertab_live(n));
+		    "of %d live; window %" PRId64 " ms)", t->uuid, pos, len,
+		    place, peertab_live(n), dq->deadline - now);
 	}
 }
 
@@ -249,6 +303,7 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	struct dequeue	*dq = &n->dequeue;
 	struct task	*t;
 
+	dequeue_heard_stamp(n, m->timestamp, now);
 	remember_claim(n, m->uuid, m->sender, m->timestamp, now);
 	/* A later claim for the task we are claiming: its node must lose
 	 * to ours, so make sure it heard ours -- it may have missed the

@@ -19,6 +19,11 @@ struct peer_msg;
 				 * it claims, counted from its first claim of
 				 * a streak; then its claims count no more */
 #define DEQUEUE_HINTS	512	/* power of two */
+/* The race's window, from the lateness of the peers' stamped datagrams
+ * (dequeue_window_ms). */
+#define LATENESS_MARGIN_MS	2	/* the clocks' millisecond steps */
+#define LATENESS_MAX_MS		60000	/* a sample counts at most this */
+#define LATENESS_FORGET_MS	20000	/* unheard this long: start anew */
 
 struct dequeue {
 	/* Our proposal, while its window is open. */
@@ -46,12 +51,21 @@ struct dequeue {
 		int64_t	 first;	/* of its streak of claims */
 	}		 hints[DEQUEUE_HINTS];
 	int64_t		 retry_at;	/* all ready tasks claimed; -1 */
+	/* Lateness of stamped datagrams (our clock at arrival minus the
+	 * sender's stamp): a rival's earlier claim reaches us this late. */
+	int64_t		 late_heard;	/* the last sample; -1 none */
+	int64_t		 late_mean_us;	/* smoothed mean */
+	int64_t		 late_dev_us;	/* smoothed mean deviation */
 };
 
 void	dequeue_init(struct node *);
 /* Take ready tasks while slots are free. */
 void	dequeue_dispatch(struct node *, int64_t now);
 void	dequeue_recv_try(struct node *, const struct peer_msg *, int64_t now);
+/* A datagram stamped `sent` by its sender's clock arrived now. */
+void	dequeue_heard_stamp(struct node *, int64_t sent, int64_t now);
+/* How long a race waits for rival claims, now. */
+int64_t	dequeue_window_ms(const struct node *, int64_t now);
 /* A window closed, or a retry is due. */
 void	dequeue_tick(struct node *, int64_t now);
 /* When dequeue_tick must come next (-1: never). */

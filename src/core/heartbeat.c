@@ -44,5 +44,6 @@ heartbeat_send(struct node *n, const char *volunteer, int64_t now)
 	m.client_port = n->cfg.client_port;
 	m.speed = placement_speed(n);
 	m.life_s = placement_life_tell(n, now);
+	m.timestamp = now;	/* the peers size their race windows by it */
 	outbox_peer(&n->out, NULL, &m);
 }

@@ -304,6 +304,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	switch (m->type) {
 	case PEER_HEARTBEAT:
 		peertab_recv_heartbeat(n, p, m, addr);
+		dequeue_heard_stamp(n, m->timestamp, now);
 		election_recv_heartbeat(n, m, now);
 		antientropy_recv_heartbeat(n, m, now);
 		break;

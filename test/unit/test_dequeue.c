@@ -49,6 +49,78 @@ test_with_peers_propose_then_start_after_the_window(void **state)
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
 }
 
+/* count heartbeats of beta, 100 ms apart from `from`, each arriving
+ * `late` ms after its stamp; returns when the last came. */
+static int64_t
+beats_late(struct node *n, int64_t late, int64_t from, int count)
+{
+	char	hb[128];
+	int64_t	at = from;
+	int	k;
+
+	for (k = 0; k < count; k++, at += 100) {
+		snprintf(hb, sizeof hb, "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 "
+		    "1000 0 %lld", (long long)(at - late));
+		hear(n, "beta", hb, at);
+	}
+	return at - 100;
+}
+
+/*
+ * The window follows how late the peers' stamped datagrams arrive
+ * (a smoothed mean and deviation, as TCP's round trip): a round trip
+ * and four deviations plus 2 ms for the clocks' steps, never more than
+ * dequeue_window_ms, and that again once nothing was heard for 20 s.  A
+ * quiet LAN starts a task in a few milliseconds, a slow one waits.
+ */
+static void
+test_the_window_follows_how_late_stamps_arrive(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t;
+
+	follow_beta(n);			/* its stamp 0 came at 10 */
+	assert_int_equal(dequeue_window_ms(n, 20), 10);
+	t = beats_late(n, 1, 100, 40);
+	assert_int_equal(dequeue_window_ms(n, t), 4);
+	clear(n);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, t, 0, NULL, NULL), 0);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(1, t));
+	node_tick(n, t + 3);
+	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
+	node_tick(n, t + 4);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
+
+	/* A claim that came 9 ms late widens it at once; punctual beats
+	 * bring it back. */
+	hear(n, "gamma", try_for(2, t + 10), t + 19);
+	assert_int_equal(dequeue_window_ms(n, t + 19), 10);
+	t = beats_late(n, 1, t + 100, 40);
+	assert_int_equal(dequeue_window_ms(n, t), 4);
+	/* Nothing heard for 20 s: the most again. */
+	assert_int_equal(dequeue_window_ms(n, t + LATENESS_FORGET_MS), 10);
+}
+
+/* A rival's claim stamped before ours that arrives as late as the
+ * stamps measured still beats ours: the short window waited for it. */
+static void
+test_a_short_window_still_hears_an_earlier_claim(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t;
+
+	follow_beta(n);
+	t = beats_late(n, 2, 100, 40);
+	assert_int_equal(dequeue_window_ms(n, t), 6);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, t, 0, NULL, NULL), 0);
+	hear(n, "gamma", try_for(1, t - 1), t + 5);
+	node_tick(n, t + 6);
+	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
+	assert_non_null(logged(n, "lost the race"));
+}
+
 /* Three 1 s runs of "free", alone: the pool's time for it is 1 s. */
 static void
 learn_free_takes_1s(struct node *n)
@@ -75,7 +147,7 @@ test_a_faster_idle_peer_goes_first(void **state)
 	struct node	*n = f->n;
 
 	learn_free_takes_1s(n);
-	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 3000 3600",
+	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 3000 3600 0",
 	    9000);
 	clear(n);
 	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
@@ -98,7 +170,7 @@ test_a_slower_node_leaves_a_task_to_a_faster_one(void **state)
 
 	learn_free_takes_1s(n);
 	/* beta, three times as fast, runs task 5 since 9000 (~333 ms). */
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 idle 10 0 0 7600 3000 3600",
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 idle 10 0 0 7600 3000 3600 0",
 	    9000);
 	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low "
 	    "aged=0 st=Running sb=beta cl=x on=beta sub=9000 rdy=9000 "
@@ -167,7 +239,7 @@ test_blind_placement_takes_the_task(void **state)
 		terminate(n, uuid_n(k), 1, at + 1000);
 		exit_with(n, uuid_n(k), 0, at + 1000);
 	}
-	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 3000 3600",
+	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 3000 3600 0",
 	    9000);
 	clear(n);
 	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
@@ -441,6 +513,8 @@ main(void)
 		NODE_TEST(test_a_claim_never_acted_on_expires),
 		NODE_TEST(test_alone_a_task_starts_at_once),
 		NODE_TEST(test_with_peers_propose_then_start_after_the_window),
+		NODE_TEST(test_the_window_follows_how_late_stamps_arrive),
+		NODE_TEST(test_a_short_window_still_hears_an_earlier_claim),
 		NODE_TEST(test_an_earlier_proposal_wins_then_next_in_rank),
 		NODE_TEST(test_ties_go_to_the_lower_name),
 		NODE_TEST(test_a_claimed_task_is_left_for_the_claim_memory),

@@ -507,7 +507,7 @@ test_heartbeats_slow_down_on_a_big_pool(void **state)
 	assert_int_equal(heartbeat_period_ms(n), 500);		/* alone */
 	for (k = 0; k < 30; k++) {
 		snprintf(name, sizeof name, "p%02d", k);
-		hear(n, name, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 0", 1);
+		hear(n, name, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 0 0", 1);
 	}
 	/* 30 peers: 30 * 2000 / 40 ms. */
 	assert_int_equal(heartbeat_period_ms(n), 1500);
@@ -517,7 +517,7 @@ test_heartbeats_slow_down_on_a_big_pool(void **state)
 		for (k = 1; k < 30; k++) {
 			snprintf(name, sizeof name, "p%02d", k);
 			hear(n, name, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 "
-			    "1000 0", t);
+			    "1000 0 0", t);
 		}
 		node_tick(n, t);
 		if (t <= 6000)
