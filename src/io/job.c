@@ -1,9 +1,9 @@
 /*
- * job.c -- the one place volery forks (see job.h).  Pipes are created
- * close-on-exec, so a child inherits nothing but its three descriptors
- * even before close_range(); signals are blocked across fork so that no
- * handler of the node runs in the child before its dispositions are the
- * defaults again.
+ * job.c -- the one place volery forks (see job.h), by vfork.  Pipes are
+ * created close-on-exec, so a child inherits nothing but its three
+ * descriptors even before close_range(); signals are blocked across the
+ * vfork so that no handler of the node runs in the child before its
+ * dispositions are the defaults again.
  */
 #include <sys/prctl.h>
 #include <sys/queue.h>
@@ -94,32 +94,46 @@ job_forget(pid_t pid)
 		j->exit.cb = NULL;
 }
 
-/* In the child: say why it cannot run (the runner protocol's way), and
- * end. */
+/*
+ * In the child: say why it cannot run (the runner protocol's way), and
+ * end.  The child shares the node's memory until it executes (vfork):
+ * no stdio, no malloc, only system calls on what the parent prepared.
+ */
 static void __attribute__((noreturn))
-fail(const struct job_spec *s, const char *what)
+fail(const struct job_spec *s, const char *what, int err)
 {
+	const char	*parts[] = { "ERROR ", what, " ", s->path, ": ",
+			    strerror(err), "\n" };
+	size_t		 i;
+
 	if (s->exec_error_line)
-		dprintf(1, "ERROR %s %s: %s\n", what, s->path,
-		    strerror(errno));
+		for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
+			if (write(1, parts[i], strlen(parts[i])) == -1)
+				break;
 	_exit(127);
 }
 
 /*
  * In the child: become the program.  Never returns.  The limits are set
  * while still privileged (so the run cannot raise them back); the
- * parent-death signal after the switch of user, which clears it.
+ * parent-death signal after the switch of user, which clears it.  The
+ * switch is by raw system calls: glibc's setuid() would act on the
+ * node's threads, whose memory the child shares.
  */
 static void __attribute__((noreturn))
-child(const struct job_spec *s, pid_t parent, int in, int out, int err)
+child(const struct job_spec *s, char *const *envp, pid_t parent, int in,
+    int out, int err)
 {
+	const struct runas *r = s->user;
+	struct sigaction sa;
 	sigset_t	 none;
-	char *const	*e;
 	int		 sig, i;
 
 	setpgid(0, 0);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
 	for (sig = 1; sig < NSIG; sig++)
-		signal(sig, SIG_DFL);	/* SIGPIPE above all */
+		sigaction(sig, &sa, NULL);	/* SIGPIPE above all */
 	if (dup2(in, 0) == -1 || dup2(out, 1) == -1 || dup2(err, 2) == -1)
 		_exit(127);
 	syscall(SYS_close_range, 3, ~0U, 0);
@@ -128,24 +142,65 @@ child(const struct job_spec *s, pid_t parent, int in, int out, int err)
 	for (i = 0; i < s->nlimits; i++)
 		if (setrlimit(s->limits[i].resource, &s->limits[i].value) ==
 		    -1)
-			fail(s, "cannot set the limits of");
+			fail(s, "cannot set the limits of", errno);
 	if (s->nice > 0 && setpriority(PRIO_PROCESS, 0, s->nice) == -1)
 		_exit(127);
 	if (s->idle_io)		/* IOPRIO_WHO_PROCESS, IOPRIO_CLASS_IDLE */
 		syscall(SYS_ioprio_set, 1, 0, 3 << 13);
 	if (s->cwd != NULL && chdir(s->cwd) == -1)
-		fail(s, "cannot enter the run directory of");
-	if (s->user != NULL && runas_become(s->user) == -1)
-		fail(s, "cannot switch user for");
+		fail(s, "cannot enter the run directory of", errno);
+	if (r != NULL && r->change &&
+	    (syscall(SYS_setgroups, (size_t)r->ngroups, r->groups) == -1 ||
+	    syscall(SYS_setgid, r->gid) == -1 ||
+	    syscall(SYS_setuid, r->uid) == -1))
+		fail(s, "cannot switch user for", errno);
 	if (s->die_with_parent) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)	/* it died before prctl */
 			_exit(127);
 	}
-	for (e = s->env; e != NULL && *e != NULL; e++)
-		putenv(*e);
-	execv(s->path, s->argv);
-	fail(s, "cannot execute");
+	execve(s->path, s->argv, envp);
+	fail(s, "cannot execute", errno);
+}
+
+/* The name part of "NAME=value", with its '='. */
+static size_t
+env_name_len(const char *kv)
+{
+	const char	*eq = strchr(kv, '=');
+
+	return eq != NULL ? (size_t)(eq - kv) + 1 : strlen(kv);
+}
+
+/*
+ * The child's environment, made before the vfork: the node's, each
+ * variable of `set` replacing one of the same name.  Pointers into both;
+ * free the array only.
+ */
+static char **
+child_env(char *const *set)
+{
+	char	**v;
+	size_t	  n = 0, k = 0, i, j;
+
+	for (i = 0; environ[i] != NULL; i++)
+		n++;
+	for (i = 0; set != NULL && set[i] != NULL; i++)
+		n++;
+	if ((v = calloc(n + 1, sizeof *v)) == NULL)
+		return NULL;
+	for (i = 0; environ[i] != NULL; i++) {
+		size_t len = env_name_len(environ[i]);
+		for (j = 0; set != NULL && set[j] != NULL; j++)
+			if (env_name_len(set[j]) == len &&
+			    strncmp(set[j], environ[i], len) == 0)
+				break;
+		if (set == NULL || set[j] == NULL)
+			v[k++] = environ[i];
+	}
+	for (j = 0; set != NULL && set[j] != NULL; j++)
+		v[k++] = set[j];
+	return v;
 }
 
 static void
@@ -166,10 +221,13 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 	int		 fd[7] = { -1, -1, -1, -1, -1, -1, -1 };
 	sigset_t	 all, old;
 	struct job	*j;
+	char		**envp = NULL;
 	pid_t		 pid, parent = getpid();
 
-	if ((j = calloc(1, sizeof *j)) == NULL) {
+	if ((j = calloc(1, sizeof *j)) == NULL ||
+	    (envp = child_env(s->env)) == NULL) {
 		snprintf(err, errlen, "out of memory");
+		free(j);
 		return -1;
 	}
 	if ((s->stdin_pipe && pipe2(&fd[0], O_CLOEXEC) == -1) ||
@@ -178,17 +236,21 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 	    (fd[6] = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		close_all(fd, 7);
+		free(envp);
 		free(j);
 		return -1;
 	}
+	/* vfork: no copy of the node's page tables, which grow with its
+	 * map; we wait the few system calls until the child executes. */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if ((pid = fork()) == 0)
-		child(s, parent, s->stdin_pipe ? fd[0] : fd[6], fd[3],
+	if ((pid = vfork()) == 0)
+		child(s, envp, parent, s->stdin_pipe ? fd[0] : fd[6], fd[3],
 		    s->stderr_pipe ? fd[5] : fd[6]);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(envp);
 	if (pid == -1) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+		snprintf(err, errlen, "vfork: %s", strerror(errno));
 		close_all(fd, 7);
 		free(j);
 		return -1;
