@@ -77,9 +77,10 @@ def best(n, k, T, length=4):
 class Pool:
     """n nodes on hosts 0..n-1 of the LAN, a cluster of their own."""
 
-    def __init__(self, net, n, tag, extra=""):
+    def __init__(self, net, n, tag, extra="", slots=1):
         self.cluster = "b%s%d" % (tag, int(time.monotonic() * 1000) % 10**7)
-        self.nodes = [net.node(k, "n%d" % k, self.cluster, TIMING + extra)
+        self.nodes = [net.node(k, "n%d" % k, self.cluster, TIMING + extra,
+                               slots=slots)
                       for k in range(n)]
         for node in self.nodes:
             node.start()
@@ -289,9 +290,18 @@ def speed(net, tasks, idle_s):
                                 lat[0], lat[-1], len(lat)))
         per = tasks // 9
         rate = throughput(pool.clients, zero, per)
-        print("  throughput: %d trivial tasks: %.0f tasks/s" % (per * 9, rate))
     finally:
         pool.close()
+    # The bar: one node with 9 slots, the same tasks, in the same run.
+    one = Pool(net, 1, "o", slots=9)
+    try:
+        zero = params_file(one.nodes[0].dir, 0)
+        alone = throughput(one.clients * 9, zero, per)
+    finally:
+        one.close()
+    print("  throughput: %d trivial tasks: %.0f tasks/s (one 9-slot node: "
+          "%.0f, the pool %.0f %% of it)" % (per * 9, rate, alone,
+                                             100 * rate / alone))
 
 
 def plot(out, rows, T):

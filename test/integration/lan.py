@@ -120,8 +120,9 @@ class Lan:
         self.hosts.append(k)
         return k
 
-    def node(self, host, name, cluster, extra="", key=True):
-        node = LanNode(self, host, name=name, cluster=cluster, key=key, extra=(
+    def node(self, host, name, cluster, extra="", key=True, slots=1):
+        node = LanNode(self, host, name=name, cluster=cluster, key=key,
+                       slots=slots, extra=(
             "<broadcast>%s</broadcast>\n  <peer_port>%d</peer_port>\n  %s"
             % (self.broadcast, self.port, extra)))
         self.nodes[name] = node
