@@ -45,7 +45,7 @@ void	runas_free(struct runas *);
  */
 int	runas_can_access(const struct runas *, const char *path, int mode,
 	    char *err, size_t errlen);
-/* In a forked child: drop to the user.  -1 (errno set) on failure. */
+/* In a child of vfork: drop to the user.  -1 (errno set) on failure. */
 int	runas_become(const struct runas *);
 
 #endif

@@ -116,15 +116,12 @@ fail(const struct job_spec *s, const char *what, int err)
 /*
  * In the child: become the program.  Never returns.  The limits are set
  * while still privileged (so the run cannot raise them back); the
- * parent-death signal after the switch of user, which clears it.  The
- * switch is by raw system calls: glibc's setuid() would act on the
- * node's threads, whose memory the child shares.
+ * parent-death signal after the switch of user, which clears it.
  */
 static void __attribute__((noreturn))
 child(const struct job_spec *s, char *const *envp, pid_t parent, int in,
     int out, int err)
 {
-	const struct runas *r = s->user;
 	struct sigaction sa;
 	sigset_t	 none;
 	int		 sig, i;
@@ -149,10 +146,7 @@ child(const struct job_spec *s, char *const *envp, pid_t parent, int in,
 		syscall(SYS_ioprio_set, 1, 0, 3 << 13);
 	if (s->cwd != NULL && chdir(s->cwd) == -1)
 		fail(s, "cannot enter the run directory of", errno);
-	if (r != NULL && r->change &&
-	    (syscall(SYS_setgroups, (size_t)r->ngroups, r->groups) == -1 ||
-	    syscall(SYS_setgid, r->gid) == -1 ||
-	    syscall(SYS_setuid, r->uid) == -1))
+	if (s->user != NULL && runas_become(s->user) == -1)
 		fail(s, "cannot switch user for", errno);
 	if (s->die_with_parent) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);

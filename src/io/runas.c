@@ -4,6 +4,7 @@
  * child of the node (which has a log thread) only makes system calls.
  */
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <errno.h>
 #include <grp.h>
@@ -187,13 +188,18 @@ runas_can_access(const struct runas *r, const char *path, int mode,
 	return 0;
 }
 
+/*
+ * By raw system calls: the child of a vfork shares the node's memory,
+ * and glibc's setuid() and kin would act on the node's threads too.
+ */
 int
 runas_become(const struct runas *r)
 {
 	if (!r->change)
 		return 0;
-	if (setgroups(r->ngroups, r->groups) == -1 ||
-	    setgid(r->gid) == -1 || setuid(r->uid) == -1)
+	if (syscall(SYS_setgroups, (size_t)r->ngroups, r->groups) == -1 ||
+	    syscall(SYS_setgid, r->gid) == -1 ||
+	    syscall(SYS_setuid, r->uid) == -1)
 		return -1;
 	return 0;
 }
