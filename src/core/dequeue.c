@@ -31,6 +31,13 @@ dequeue_init(struct node *n)
  * (RFC 6298): a smoothed mean and mean deviation, in microseconds so
  * that small steps do not vanish in the divisions.
  */
+/* A stamp was heard lately: the estimate stands. */
+static int
+lateness_known(const struct dequeue *dq, int64_t now)
+{
+	return dq->late_heard >= 0 && now - dq->late_heard < LATENESS_FORGET_MS;
+}
+
 void
 dequeue_heard_stamp(struct node *n, int64_t sent, int64_t now)
 {
@@ -41,7 +48,7 @@ dequeue_heard_stamp(struct node *n, int64_t sent, int64_t now)
 	if (late > LATENESS_MAX_MS)
 		late = LATENESS_MAX_MS;		/* a clock far behind ours */
 	late *= 1000;
-	if (dq->late_heard < 0 || now - dq->late_heard >= LATENESS_FORGET_MS) {
+	if (!lateness_known(dq, now)) {
 		dq->late_mean_us = late;
 		dq->late_dev_us = late / 2;
 	} else {
@@ -66,8 +73,8 @@ dequeue_window_ms(const struct node *n, int64_t now)
 	const struct dequeue	*dq = &n->dequeue;
 	int64_t			 w;
 
-	if (dq->late_heard < 0 || now - dq->late_heard >= LATENESS_FORGET_MS)
-		return n->cfg.dequeue_window_ms;	/* nothing measured */
+	if (!lateness_known(dq, now))
+		return n->cfg.dequeue_window_ms;
 	w = (2 * dq->late_mean_us + 4 * dq->late_dev_us + 500) / 1000 +
 	    LATENESS_MARGIN_MS;
 	return w < n->cfg.dequeue_window_ms ? w : n->cfg.dequeue_window_ms;
