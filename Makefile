@@ -92,11 +92,13 @@ bench-core: $(BUILD)/bench-core
 
 # make bench [QUICK=1]: the thesis' tables, kills, throughput, latency and
 # idle cost on a LAN of network namespaces (root); tables on stdout, data
-# and plots in build/bench.  Numbers, not assertions.
+# and plots in build/bench.  Numbers, not assertions.  BENCH_SLURM=1 runs
+# the same workloads on Slurm beside ours (slurm-wlm installed, root).
 bench: all
 	@tools/install-deps.sh python3:python3 ip:iproute2 nft:nftables \
 	    gnuplot:gnuplot-nox
-	$(PYTHON) tools/bench_lan.py $(if $(QUICK),--quick) --out build/bench
+	$(PYTHON) tools/bench_lan.py $(if $(QUICK),--quick) $(if $(BENCH_SLURM),--slurm) \
+	    --out build/bench
 
 # The large sweep (a benchmark target, not in `make test`): thousands of
 # seeds per fault mix, bigger clusters.

@@ -19,6 +19,9 @@ timing.  Numbers and plots, not assertions.
 
 --quick: 5 workflows on 1, 3 and 9 nodes, Table 5.5 with 5 killed, 200
 trivial tasks.  Plots (gnuplot) and the tables go to --out.
+
+--slurm (make bench BENCH_SLURM=1): parts 1 and 3 also on Slurm, tuned to
+its best case (tools/bench_slurm.py), printed beside ours.
 """
 import argparse
 import math
@@ -37,6 +40,7 @@ import harness  # noqa: E402
 import lan  # noqa: E402
 from harness import params_file  # noqa: E402
 from bench_cluster import latency, throughput  # noqa: E402
+import bench_slurm  # noqa: E402
 
 # Thesis Tables 5.3 and 5.4 (minutes; ours in seconds at 1/60 scale):
 # nodes -> (5, 10, 15 workflows).
@@ -149,19 +153,23 @@ def watch(c, uuids, timeout=900):
 PRIOS = ("low", "interactive")
 
 
+def workload(n, k, seed):
+    """What a cell sends: k workflows, each (its tasks' priorities, the
+    node it goes to), the same for volery and Slurm."""
+    rng = random.Random(seed)
+    return [([rng.choice(PRIOS) for _ in CHAIN], rng.randrange(n))
+            for _ in range(k)]
+
+
 def run_workflows(pool, k, T, seed, kill=0):
     """k workflows on the pool; (average makespan, average wait, ended)."""
-    rng = random.Random(seed)
-    n = len(pool.nodes)
     params = params_file(pool.nodes[0].dir, int(T * 1000))
     watcher = pool.nodes[0].client()
     try:
         sent, wfs = [], []
-        for w in range(k):
-            prios = [rng.choice(PRIOS) for _ in CHAIN]
-            target = pool.clients[rng.randrange(n)]
+        for w, (prios, target) in enumerate(workload(len(pool.nodes), k, seed)):
             sent.append(time.monotonic())
-            wfs.append(schedule_chain(target, params, prios, w))
+            wfs.append(schedule_chain(pool.clients[target], params, prios, w))
         if kill:
             kill_first_runners(pool, watcher, [u for wf in wfs for u in wf], kill)
         ended = watch(watcher, [u for wf in wfs for u in wf])
@@ -192,13 +200,15 @@ def kill_first_runners(pool, watcher, uuids, count):
     return killed[1:]
 
 
-def grid(net, nodes, counts, T, seed, out):
+def grid(net, nodes, counts, T, seed, out, slurm=None):
     rows = []
     print("\nTables 5.3 and 5.4 on the LAN: %s-s tasks (the thesis' minutes are "
           "our seconds); average workflow makespan and Ready->start wait, s"
           % T)
     hdr = "%5s %4s | %8s %8s %8s %7s | %7s %7s %7s" % (
         "nodes", "wf", "ours", "thesis", "best", "vs best", "wait", "thesis", "best")
+    if slurm:
+        hdr += " | %8s %7s %7s" % ("slurm", "vs best", "wait")
     print(hdr)
     print("-" * len(hdr))
     for n in nodes:
@@ -211,18 +221,26 @@ def grid(net, nodes, counts, T, seed, out):
             finally:
                 pool.close()
             bmk, bwait = best(n, k, T)
+            # Slurm's columns are NaN (gnuplot skips them) without Slurm.
+            smk, swait = (bench_slurm.workflows(
+                slurm, n, [p for p, _ in workload(n, k, seed)], T)
+                if slurm else (math.nan, math.nan))
             row = (n, k, mk, THESIS_MAKESPAN[n][j] * T / 2, bmk, (mk / bmk - 1) * 100,
-                   wait, THESIS_WAIT[n][j] * T / 2, bwait)
+                   wait, THESIS_WAIT[n][j] * T / 2, bwait, smk,
+                   (smk / bmk - 1) * 100, swait)
             rows.append(row)
-            print("%5d %4d | %8.2f %8.2f %8.2f %+6.1f%% | %7.2f %7.2f %7.2f" % row)
+            line = "%5d %4d | %8.2f %8.2f %8.2f %+6.1f%% | %7.2f %7.2f %7.2f" % row[:9]
+            if slurm:
+                line += " | %8.2f %+6.1f%% %7.2f" % row[9:]
+            print(line)
             sys.stdout.flush()
     # One block per number of workflows, for gnuplot's index.
     with open(os.path.join(out, "grid.dat"), "w") as f:
         f.write("# nodes workflows makespan thesis best vs_best% wait "
-                "thesis_wait best_wait\n")
+                "thesis_wait best_wait slurm slurm_vs_best% slurm_wait\n")
         for k in (5, 10, 15):
-            f.write("".join("%d %d %.3f %.3f %.3f %.2f %.3f %.3f %.3f\n" % r
-                            for r in rows if r[1] == k) + "\n\n")
+            f.write("".join("%d %d %.3f %.3f %.3f %.2f %.3f %.3f %.3f %.3f %.2f %.3f\n"
+                            % r for r in rows if r[1] == k) + "\n\n")
     return rows
 
 
@@ -233,7 +251,7 @@ def grid(net, nodes, counts, T, seed, out):
 KILL_MEMBERSHIP_S = 10
 
 
-def table55(net, kills, T, seed):
+def table55(net, kills, T, seed, slurm=None):
     print("\nTable 5.5 on the LAN: 10 workflows on 9 nodes, nodes killed -9 while "
           "running their first tasks (s; membership_timeout_s %d)" % KILL_MEMBERSHIP_S)
     print("%6s | %8s %8s | %8s %8s | %s" % ("killed", "wait", "thesis", "makespan",
@@ -249,16 +267,18 @@ def table55(net, kills, T, seed):
         print("%6d | %8.2f %8.2f | %8.2f %8.2f | %d Terminated, each once" % (
             kill, wait, tw * T / 2, mk, tm * T / 2, len(ended)))
         sys.stdout.flush()
+    if slurm:
+        print("(Slurm: not run; its pool here is one host, which no kill -9 "
+              "of a daemon makes into a lost host)")
 
 
-def node_cost(pool, seconds):
-    """Idle CPU (% of a core) and memory (KiB) per node over seconds."""
+def node_cost(pids, seconds):
+    """Idle CPU (% of a core) and memory (KiB) of processes over seconds."""
     def on_cpu_ns(pid):
         # schedstat counts nanoseconds; /proc/PID/stat's clock ticks
         # (10 ms) are too coarse for a node that runs 0.1 ms a second.
         with open("/proc/%d/schedstat" % pid) as f:
             return int(f.read().split()[0])
-    pids = [node.proc.pid for node in pool.nodes]
     t0, before = time.monotonic(), [on_cpu_ns(p) for p in pids]
     time.sleep(seconds)     # the measurement itself: idle time
     dt, after = time.monotonic() - t0, [on_cpu_ns(p) for p in pids]
@@ -272,12 +292,12 @@ def node_cost(pool, seconds):
     return cpu, mem
 
 
-def speed(net, tasks, idle_s):
+def speed(net, tasks, idle_s, slurm=None):
     print("\nOn an idle 9-node LAN pool (one slot each):")
     pool = Pool(net, 9, "s")
     try:
         # Idle first: a fresh pool, nothing in its maps.
-        cpu, mem = node_cost(pool, idle_s)
+        cpu, mem = node_cost([node.proc.pid for node in pool.nodes], idle_s)
         print("  idle, over %d s: CPU %.3f %% of a core per node (max %.3f); "
               "memory per node: anonymous %d KiB, PSS %d KiB (medians)" % (
                   idle_s, statistics.mean(cpu), max(cpu),
@@ -302,9 +322,27 @@ def speed(net, tasks, idle_s):
     print("  throughput: %d trivial tasks: %.0f tasks/s (one 9-slot node: "
           "%.0f, the pool %.0f %% of it)" % (per * 9, rate, alone,
                                              100 * rate / alone))
+    if slurm:
+        slurm_speed(slurm, per * 9, idle_s)
 
 
-def plot(out, rows, T):
+def slurm_speed(slurm, tasks, idle_s):
+    print("\nSlurm on this host (slurmctld, one slurmd of 9 CPUs, munged):")
+    names = [os.path.basename(p.args[0]) for p in slurm.procs]
+    cpu, mem = node_cost([p.pid for p in slurm.procs], idle_s)
+    print("  idle, over %d s: CPU %% of a core: %s; anonymous memory: %s" % (
+        idle_s, ", ".join("%s %.3f" % (n, c) for n, c in zip(names, cpu)),
+        ", ".join("%s %d KiB" % (n, m["Anonymous"]) for n, m in zip(names, mem))))
+    batch, run = bench_slurm.latency(slurm, 20)
+    print("  sbatch->start: median %.1f ms, p90 %.1f ms; srun->start: median "
+          "%.1f ms, p90 %.1f ms (%d samples)" % (
+              statistics.median(batch), batch[int(len(batch) * 0.9)],
+              statistics.median(run), run[int(len(run) * 0.9)], len(batch)))
+    print("  throughput: %d trivial jobs from 9 sbatch loops: %.0f jobs/s" % (
+        tasks, bench_slurm.throughput(slurm, tasks)))
+
+
+def plot(out, rows, T, slurm=False):
     if not shutil.which("gnuplot"):
         print("(no gnuplot: no plots)")
         return
@@ -320,13 +358,17 @@ set multiplot layout 1,2
 set title "Average workflow makespan, s (thesis: its minutes)"
 plot for [i=1:3] f index i-1 using 1:3 with linespoints lc i lw 2 title "volery ".word(ks,i)." wf", \\
      for [i=1:3] f index i-1 using 1:4 with lines lc i dt 2 title "thesis", \\
-     for [i=1:3] f index i-1 using 1:5 with lines lc i dt 3 title "best"
+     for [i=1:3] f index i-1 using 1:5 with lines lc i dt 3 title "best"%(slurm_mk)s
 set title "Average Ready->start wait, s"
 plot for [i=1:3] f index i-1 using 1:7 with linespoints lc i lw 2 title "volery ".word(ks,i)." wf", \\
      for [i=1:3] f index i-1 using 1:8 with lines lc i dt 2 title "thesis", \\
-     for [i=1:3] f index i-1 using 1:9 with lines lc i dt 3 title "best"
+     for [i=1:3] f index i-1 using 1:9 with lines lc i dt 3 title "best"%(slurm_wait)s
 unset multiplot
-""" % {"out": out, "T": T}
+""" % {"out": out, "T": T,
+       "slurm_mk": ', \\\n     for [i=1:3] f index i-1 using 1:10 with points lc i pt 6 '
+                   'title "Slurm"' if slurm else "",
+       "slurm_wait": ', \\\n     for [i=1:3] f index i-1 using 1:12 with points lc i pt 6 '
+                     'title "Slurm"' if slurm else ""}
     r = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     if r.returncode != 0:
         print("gnuplot: " + r.stderr.strip())
@@ -347,11 +389,13 @@ def main():
                     "(default), or all low (to see what the order costs)")
     ap.add_argument("--parts", default="speed,grid,kills",
                     help="which of speed, grid, kills to run")
+    ap.add_argument("--slurm", action="store_true",
+                    help="the same workloads on Slurm too, beside ours")
     args = ap.parse_args()
     global PRIOS
     if args.prios == "low":
         PRIOS = ("low",)
-    why = lan.available()
+    why = lan.available() or (args.slurm and bench_slurm.available())
     if why:
         sys.exit("bench: " + why)
     os.makedirs(args.out, exist_ok=True)
@@ -364,18 +408,23 @@ def main():
         counts = [int(x) for x in args.workflows.split(",")]
     t0 = time.monotonic()
     net = lan.Lan(9)
+    slurm = None
     try:
+        if args.slurm:
+            slurm = bench_slurm.Slurm()
         parts = args.parts.split(",")
         if "speed" in parts:
-            speed(net, 200 if args.quick else 500, 10 if args.quick else 20)
+            speed(net, 200 if args.quick else 500, 10 if args.quick else 20, slurm)
         if "grid" in parts:
-            rows = grid(net, nodes, counts, T, args.seed, args.out)
+            rows = grid(net, nodes, counts, T, args.seed, args.out, slurm)
         if "kills" in parts:
-            table55(net, (5,) if args.quick else (8, 5, 2, 0), T, args.seed)
+            table55(net, (5,) if args.quick else (8, 5, 2, 0), T, args.seed, slurm)
     finally:
+        if slurm:
+            slurm.close()
         net.close()
     if "grid" in parts:
-        plot(args.out, rows, T)
+        plot(args.out, rows, T, args.slurm)
     print("\nbench: %.0f s" % (time.monotonic() - t0))
 
 
