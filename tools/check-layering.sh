@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.." || exit 1
 fail=0
 for pair in tick:node schedule:schedule dequeue:dequeue election:election \
     replicate:replicate confirm:confirm antientropy:antientropy \
-    peertab:peertab retire:retire runwatch:runwatch runs:run; do
+    peertab:peertab retire:retire runwatch:runwatch runs:run \
+    heartbeat:heartbeat; do
 	member=${pair%%:*}
 	owner=src/core/${pair#*:}.c
 	[ -f "$owner" ] || { echo "layering: $owner is missing"; fail=1; }

@@ -26,6 +26,8 @@
 #define SPEED_MIN 50
 #define SPEED_MAX 20000
 #define LIFE_MAX_S 3153600000LL	/* an expected stay: a century, s */
+/* The period a heartbeat tells to the next: a day at most. */
+#define BEAT_MAX_MS 86400000LL
 
 #define TASK_INPUTS_MAX 64	/* -a bindings of one task */
 #define TASK_OUTPUTS_MAX 64	/* output datasets of one task */

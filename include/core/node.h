@@ -37,6 +37,9 @@ struct node_config {
 	int64_t		progress_interval_ms;	/* also the housekeeping tick */
 	int64_t		failure_timeout_ms;
 	int64_t		node_timeout_ms;
+	/* A node that has run nothing for node_timeout_ms beats this often
+	 * (when longer than its period) and says so; 0: never slower. */
+	int64_t		quiet_heartbeat_ms;
 	/* A node silent this long (or stopped cleanly) leaves the
 	 * membership whose majority confirms results (confirm.c). */
 	int64_t		membership_timeout_ms;
@@ -72,6 +75,8 @@ struct peer {
 	int		member;		/* counts in the majority (confirm.c) */
 	int		speed;		/* per mille of the pool's (placement.c) */
 	int64_t		life_s;		/* expected rest of its volunteering */
+	int64_t		beat_ms;	/* its next heartbeat within, as it
+					 * told; 0: not told yet */
 	/* Rate limits (peerrate_allow): the current window and its count,
 	 * per kind of message. */
 	int64_t		rate_start[2];

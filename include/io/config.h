@@ -41,6 +41,7 @@ struct config {
 	int		progress_interval_ms;
 	int		failure_timeout_ms;
 	int		node_timeout_ms;
+	int		quiet_heartbeat_ms;
 	int		membership_timeout_s;
 	int		retention_s;	/* finished tasks kept; 0 forever */
 	int		idle_check_s;

@@ -5,6 +5,7 @@
  *
  *   HEARTBEAT <master 0|1> <epoch> <free> <slots> <volunteer> <reputation>
  *             <ntasks> <digest> <client_port> <speed> <life_s> <sent_ms>
+ *             <beat_ms>        (its next heartbeat within: heartbeat.h)
  *   WHO_IS_MASTER
  *   START_NEW_MASTER_ELECTION
  *   TRY_TO_BE_MASTER <reputation> <map_size> <timestamp>
@@ -72,6 +73,7 @@ struct peer_msg {
 	uint64_t	 digest;
 	int		 client_port;	/* HEARTBEAT: its client protocol port */
 	int		 speed;		/* HEARTBEAT: per mille of the pool's */
+	int64_t		 beat_ms;	/* HEARTBEAT: its next within, ms */
 	int64_t		 life_s;	/* HEARTBEAT: expected rest of its
 					 * volunteering, s */
 	int		 percent;

@@ -212,6 +212,17 @@ election_recv_who_is_master(struct node *n, const struct peer_msg *m)
 		announce(n, m->sender);
 }
 
+/* How long the master's silence may last: as its heartbeats told. */
+static int64_t
+master_timeout(const struct node *n)
+{
+	const struct peer	*p = peertab_at(n,
+	    peertab_index(n, n->election.master));
+
+	return p != NULL ? heartbeat_peer_timeout_ms(n, p) :
+	    heartbeat_timeout_ms(n);
+}
+
 /*
  * We follow a live master (or are it) and no election runs: an
  * election message is then a mistake, stale, or an attack, and changes
@@ -223,7 +234,7 @@ live_master(const struct node *n, int64_t now)
 	const struct election	*e = &n->election;
 
 	return !e->active && e->master[0] != '\0' && (node_is_master(n) ||
-	    now - e->master_heard < heartbeat_timeout_ms(n));
+	    now - e->master_heard < master_timeout(n));
 }
 
 void
@@ -290,7 +301,7 @@ election_silence_due(const struct node *n)
 
 	if (e->master[0] == '\0' || node_is_master(n))
 		return -1;
-	return e->master_heard + heartbeat_timeout_ms(n) + 1;
+	return e->master_heard + master_timeout(n) + 1;
 }
 
 void
@@ -299,7 +310,7 @@ election_check_master(struct node *n, int64_t now)
 	struct election	*e = &n->election;
 
 	if (e->master[0] != '\0' && !node_is_master(n) &&
-	    now - e->master_heard > heartbeat_timeout_ms(n)) {
+	    now - e->master_heard > master_timeout(n)) {
 		outbox_log(&n->out, VLOG_WARNING, "master %s is silent; "
 		    "electing a new one", e->master);
 		e->master[0] = '\0';

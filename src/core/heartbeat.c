@@ -26,7 +26,45 @@ heartbeat_timeout_ms(const struct node *n)
 	return four > n->cfg.node_timeout_ms ? four : n->cfg.node_timeout_ms;
 }
 
+int64_t
+heartbeat_next_ms(const struct node *n, int64_t now)
+{
+	int64_t	period = heartbeat_period_ms(n);
+	int64_t	quiet = n->cfg.quiet_heartbeat_ms;
+
+	if (quiet > period && run_count(n) == 0 &&
+	    now - n->heartbeat.last_busy >= n->cfg.node_timeout_ms)
+		period = quiet;
+	return period < BEAT_MAX_MS ? period : BEAT_MAX_MS;
+}
+
+int64_t
+heartbeat_peer_timeout_ms(const struct node *n, const struct peer *p)
+{
+	int64_t	ours = heartbeat_timeout_ms(n);
+
+	return 4 * p->beat_ms > ours ? 4 * p->beat_ms : ours;
+}
+
 void
+heartbeat_start(struct node *n, int64_t now)
+{
+	n->heartbeat.last_busy = now;
+}
+
+void
+heartbeat_busy(struct node *n, int64_t now)
+{
+	if (run_count(n) == 0)
+		return;
+	n->heartbeat.last_busy = now;
+	/* Our peers wait four quiet periods for us: tell them sooner that
+	 * we run, so that our failure is found as fast as a busy node's. */
+	if (n->heartbeat.told > heartbeat_period_ms(n))
+		node_heartbeat_soon(n, now);
+}
+
+int64_t
 heartbeat_send(struct node *n, const char *volunteer, int64_t now)
 {
 	struct peer_msg	m;
@@ -45,5 +83,7 @@ heartbeat_send(struct node *n, const char *volunteer, int64_t now)
 	m.speed = placement_speed(n);
 	m.life_s = placement_life_tell(n, now);
 	m.timestamp = now;	/* the peers size their race windows by it */
+	m.beat_ms = n->heartbeat.told = heartbeat_next_ms(n, now);
 	outbox_peer(&n->out, NULL, &m);
+	return m.beat_ms;
 }

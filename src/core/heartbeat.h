@@ -9,6 +9,12 @@
 #include <stdint.h>
 
 struct node;
+struct peer;
+
+struct heartbeat {
+	int64_t		told;		/* the period our last one told */
+	int64_t		last_busy;	/* when we last had a run */
+};
 
 /*
  * Idle traffic is bounded whatever the pool's size: a node hears at most
@@ -21,7 +27,22 @@ struct node;
 #define HEARD_PER_TIMEOUT	40
 int64_t	heartbeat_period_ms(const struct node *);
 int64_t	heartbeat_timeout_ms(const struct node *);
-/* Send ours; volunteer: what it says of us, or NULL (as we are). */
-void	heartbeat_send(struct node *, const char *volunteer, int64_t now);
+/*
+ * A node quiet -- no run for node_timeout_ms -- beats only every
+ * quiet_heartbeat_ms, and each heartbeat tells the period to its next, so
+ * that its peers wait four of those before they call it dead.  A run's
+ * own failure is found by its PROGRESS (failure_timeout_ms), not by
+ * heartbeats; a quiet node that starts a run beats at once.
+ */
+int64_t	heartbeat_next_ms(const struct node *, int64_t now);
+/* How long a silence makes peer p dead. */
+int64_t	heartbeat_peer_timeout_ms(const struct node *, const struct peer *);
+/* We join: quiet once settled in, not at once. */
+void	heartbeat_start(struct node *, int64_t now);
+/* After every event: a run ended or began (a quiet node beats soon). */
+void	heartbeat_busy(struct node *, int64_t now);
+/* Send ours; volunteer: what it says of us, or NULL (as we are).
+ * Returns the period it told: the next is due that much later. */
+int64_t	heartbeat_send(struct node *, const char *volunteer, int64_t now);
 
 #endif

@@ -42,6 +42,7 @@ node_config_default(struct node_config *c)
 	c->progress_interval_ms = 250;
 	c->failure_timeout_ms = 2000;
 	c->node_timeout_ms = 2000;
+	c->quiet_heartbeat_ms = 5000;
 	c->membership_timeout_ms = 600000;
 	c->retention_ms = 7 * 86400000LL;
 	c->max_peers = 1024;
@@ -276,6 +277,7 @@ void
 node_settle(struct node *n, int64_t now)
 {
 	dequeue_dispatch(n, now);
+	heartbeat_busy(n, now);
 	rearm(n, now);
 }
 
@@ -365,6 +367,7 @@ void
 node_start(struct node *n, int64_t now)
 {
 	election_join(n, now);
+	heartbeat_start(n, now);
 	n->tick.next_heartbeat = now;
 	n->tick.next_housekeeping = now;
 	node_tick(n, now);
@@ -412,8 +415,7 @@ node_tick(struct node *n, int64_t now)
 	    now >= n->tick.next_housekeeping)
 		housekeeping(n, now);
 	if (n->tick.next_housekeeping >= 0 && now >= n->tick.next_heartbeat) {
-		heartbeat_send(n, NULL, now);
-		n->tick.next_heartbeat = now + heartbeat_period_ms(n);
+		n->tick.next_heartbeat = now + heartbeat_send(n, NULL, now);
 	}
 	node_settle(n, now);
 }

@@ -22,6 +22,7 @@
  *   confirm.c    confirm    votes on ends: one confirmed end per task
  *   antientropy.c antientropy  map digest, synchronising with the master
  *   peertab.c    peertab    the other nodes: table, index, liveness
+ *   heartbeat.c  heartbeat  our heartbeat: its period, quiet when idle
  *   placement.c  placement  our speed and availability; who goes first
  *   retire.c     retire     finished tasks leave for the history
  *   run.c        runs       our own runs, volunteering, restore, recover
@@ -34,6 +35,7 @@
 #include "confirm.h"
 #include "dequeue.h"
 #include "election.h"
+#include "heartbeat.h"
 #include "node.h"
 #include "order.h"
 #include "outbox.h"
@@ -65,6 +67,7 @@ struct node {
 	struct outbox		   out;		/* actions for the shell */
 
 	struct node_tick	   tick;
+	struct heartbeat	   heartbeat;
 	struct schedule		   schedule;
 	struct order		   order;
 	struct dequeue		   dequeue;

@@ -214,6 +214,7 @@ peertab_recv_heartbeat(struct node *n, struct peer *p,
 	if (strcmp(m->volunteer, "stopped") == 0)
 		set_member(n, p, 0);	/* a clean stop: it left */
 	p->reputation = m->reputation;
+	p->beat_ms = m->beat_ms;
 	p->ntasks = m->map_size;
 	p->digest = m->digest;
 	snprintf(p->client_addr, sizeof p->client_addr, "%.*s:%d",
@@ -252,7 +253,6 @@ void
 peertab_sweep(struct node *n, int64_t now)
 {
 	struct peertab	*pt = &n->peertab;
-	int64_t		 timeout = heartbeat_timeout_ms(n);
 	size_t		 i;
 
 	pt->due = -1;
@@ -263,7 +263,8 @@ peertab_sweep(struct node *n, int64_t now)
 			p->running_ms = 0;	/* its run is over */
 			pt->idle_dirty = 1;
 		}
-		if (p->alive && now - p->heard_ms > timeout) {
+		if (p->alive &&
+		    now - p->heard_ms > heartbeat_peer_timeout_ms(n, p)) {
 			p->alive = 0;
 			pt->nlive--;
 			pt->idle_dirty = 1;
@@ -278,16 +279,16 @@ peertab_sweep(struct node *n, int64_t now)
 		    now - p->heard_ms >= n->cfg.peer_evict_ms)
 			evict(n, p);
 	}
-	/* When the next of these comes, by the timeout as it is now (a
-	 * death above may have shortened it). */
-	timeout = heartbeat_timeout_ms(n);
+	/* When the next of these comes, by the timeouts as they are now
+	 * (a death above may have shortened them). */
 	for (i = 0; i < pt->n; i++) {
 		const struct peer *p = &pt->v[i];
 		if (p->running_ms > 0)
 			due_by(pt, p->running_ms +
 			    2 * n->cfg.progress_interval_ms + 1);
 		if (p->alive)
-			due_by(pt, p->heard_ms + timeout + 1);
+			due_by(pt, p->heard_ms +
+			    heartbeat_peer_timeout_ms(n, p) + 1);
 		if (p->member)
 			due_by(pt, p->heard_ms +
 			    n->cfg.membership_timeout_ms + 1);

@@ -73,6 +73,7 @@ static const struct element {
 	{ N(progress_interval_ms, 10, 600000) },
 	{ N(failure_timeout_ms, 50, 3600000) },
 	{ N(node_timeout_ms, 50, 3600000) },
+	{ N(quiet_heartbeat_ms, 0, 3600000) },
 	{ N(membership_timeout_s, 1, 604800) },
 	{ N(retention_s, 0, 315360000) },
 	{ N(idle_check_s, 1, 3600) },
@@ -118,6 +119,7 @@ config_default(struct config *c)
 	c->progress_interval_ms = nd.progress_interval_ms;
 	c->failure_timeout_ms = nd.failure_timeout_ms;
 	c->node_timeout_ms = nd.node_timeout_ms;
+	c->quiet_heartbeat_ms = (int)nd.quiet_heartbeat_ms;
 	c->membership_timeout_s = (int)(nd.membership_timeout_ms / 1000);
 	c->retention_s = (int)(nd.retention_ms / 1000);
 	c->max_attempts = nd.max_attempts;

@@ -949,6 +949,7 @@ server_run(const struct config *cfg, int echo)
 	nc.progress_interval_ms = cfg->progress_interval_ms;
 	nc.failure_timeout_ms = cfg->failure_timeout_ms;
 	nc.node_timeout_ms = cfg->node_timeout_ms;
+	nc.quiet_heartbeat_ms = cfg->quiet_heartbeat_ms;
 	nc.membership_timeout_ms = (int64_t)cfg->membership_timeout_s * 1000;
 	nc.retention_ms = (int64_t)cfg->retention_s * 1000;
 	nc.max_peers = cfg->max_peers;

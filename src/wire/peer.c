@@ -57,10 +57,10 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 	switch (m->type) {
 	case PEER_HEARTBEAT:
 		n = snprintf(buf, size, "%s %d %" PRIx64 " %d %d %s %d %" PRIx64
-		    " %" PRIx64 " %d %d %" PRId64 " %" PRId64, type, m->master,
-		    m->epoch, m->free, m->slots, m->volunteer, m->reputation,
-		    m->map_size, m->digest, m->client_port, m->speed, m->life_s,
-		    m->timestamp);
+		    " %" PRIx64 " %d %d %" PRId64 " %" PRId64 " %" PRId64, type,
+		    m->master, m->epoch, m->free, m->slots, m->volunteer,
+		    m->reputation, m->map_size, m->digest, m->client_port,
+		    m->speed, m->life_s, m->timestamp, m->beat_ms);
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:
@@ -208,6 +208,7 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 		m->speed = (int)v;
 		NEED(num(&p, 0, LIFE_MAX_S, &m->life_s));
 		NEED(num(&p, 0, INT64_MAX, &m->timestamp));
+		NEED(num(&p, 1, BEAT_MAX_MS, &m->beat_ms));
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:

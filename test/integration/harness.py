@@ -305,6 +305,7 @@ FAST_CLUSTER = """<peer_port>%d</peer_port>
   <progress_interval_ms>100</progress_interval_ms>
   <failure_timeout_ms>800</failure_timeout_ms>
   <node_timeout_ms>800</node_timeout_ms>
+  <quiet_heartbeat_ms>1000</quiet_heartbeat_ms>
   <cancel_grace_ms>200</cancel_grace_ms>"""
 
 

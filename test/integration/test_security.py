@@ -104,12 +104,12 @@ class SecureCluster(unittest.TestCase):
             h % "mallory" + "STATE " + rec.replace(GHOST, done[0]) % (
                 "import", "Cancelled"),
             h % "mallory" + "PROGRESS %s 100 ffffffffffffffff 1" % slow,
-            h % "mallory" + "HEARTBEAT 1 ffffffffffffffff 1 1 idle 9 0 0 1 1000 60 0",
+            h % "mallory" + "HEARTBEAT 1 ffffffffffffffff 1 1 idle 9 0 0 1 1000 60 0 500",
             h % "mallory" + "TASKS_TRANSFER",
             h % "a" + "NEW_MASTER ffffffffffffffff",
             h % "mallory" + "START_NEW_MASTER_ELECTION",
         ] + [h % "mallory" + "TRY_DEQUEUE %s 0" % slow] * 20 + [
-            h % ("fake%d" % i) + "HEARTBEAT 0 0 1 1 idle 0 0 0 1 1000 60 0"
+            h % ("fake%d" % i) + "HEARTBEAT 0 0 1 1 idle 0 0 0 1 1000 60 0 500"
             for i in range(20)]
         other = os.urandom(32)
         genuine = self.capture().read(lambda f: len(f) >= 1)[0][0]
@@ -283,7 +283,7 @@ class InsecureCluster(unittest.TestCase):
             # Forged as a's own name: a must not take it for itself...
             ("%s a 1 %d NEW_MASTER ff" % (me, port)).encode(),
             # ...nor b, which knows a at another address.
-            ("%s a ffffffffffffffff %d HEARTBEAT 1 ff 1 1 idle 9 0 0 1 1000 60 0" % (me, port)).encode(),
+            ("%s a ffffffffffffffff %d HEARTBEAT 1 ff 1 1 idle 9 0 0 1 1000 60 0 500" % (me, port)).encode(),
         ]
         for d in bad:	# to every node of the cluster, on loopback only
             s.sendto(d, ("127.255.255.255", self.cl.port))

@@ -202,7 +202,7 @@ test_a_clean_stop_leaves_the_membership(void **state)
 	follow_beta(n);
 	hear_alive(n, "gamma", 50);
 	/* gamma stops cleanly: 2 members, beta's vote is enough. */
-	hear(n, "gamma", "HEARTBEAT 0 0 1 1 stopped 10 0 0 7600 1000 60 0", 60);
+	hear(n, "gamma", "HEARTBEAT 0 0 1 1 stopped 10 0 0 7600 1000 60 0 500", 60);
 	run_import(n, 100);
 	hear(n, "beta", end_record(n, "VOTE", 1, "alpha", "00000001", 1, 0),
 	    1200);

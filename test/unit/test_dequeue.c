@@ -60,7 +60,7 @@ beats_late(struct node *n, int64_t late, int64_t from, int count)
 
 	for (k = 0; k < count; k++, at += 100) {
 		snprintf(hb, sizeof hb, "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 "
-		    "1000 0 %lld", (long long)(at - late));
+		    "1000 0 %lld 500", (long long)(at - late));
 		hear(n, "beta", hb, at);
 	}
 	return at - 100;
@@ -147,7 +147,7 @@ test_a_faster_idle_peer_goes_first(void **state)
 	struct node	*n = f->n;
 
 	learn_free_takes_1s(n);
-	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 3000 3600 0",
+	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 3000 3600 0 500",
 	    9000);
 	clear(n);
 	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
@@ -170,7 +170,7 @@ test_a_slower_node_leaves_a_task_to_a_faster_one(void **state)
 
 	learn_free_takes_1s(n);
 	/* beta, three times as fast, runs task 5 since 9000 (~333 ms). */
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 idle 10 0 0 7600 3000 3600 0",
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 idle 10 0 0 7600 3000 3600 0 500",
 	    9000);
 	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low "
 	    "aged=0 st=Running sb=beta cl=x on=beta sub=9000 rdy=9000 "
@@ -239,7 +239,7 @@ test_blind_placement_takes_the_task(void **state)
 		terminate(n, uuid_n(k), 1, at + 1000);
 		exit_with(n, uuid_n(k), 0, at + 1000);
 	}
-	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 3000 3600 0",
+	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 3000 3600 0 500",
 	    9000);
 	clear(n);
 	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),

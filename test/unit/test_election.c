@@ -93,7 +93,7 @@ test_an_old_master_is_told_the_new_epoch(void **state)
 
 	become_master(n);
 	/* beta still thinks it is master of epoch 0 (it missed ours). */
-	hear(n, "beta", "HEARTBEAT 1 0 1 1 idle 10 0 0 7600 1000 60 0", 200);
+	hear(n, "beta", "HEARTBEAT 1 0 1 1 idle 10 0 0 7600 1000 60 0 500", 200);
 	assert_true(node_is_master(n));
 	assert_string_equal(sent(n, "beta", "NEW_MASTER"), "NEW_MASTER 1");
 	clear(n);
@@ -110,7 +110,7 @@ test_two_masters_of_one_epoch_by_election_order(void **state)
 
 	become_master(n);
 	/* Lost datagrams: beta won epoch 1 too, with reputation 3. */
-	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 3 0 0 7600 1000 60 0", 200);
+	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 3 0 0 7600 1000 60 0 500", 200);
 	assert_string_equal(node_master(n), "beta");
 	assert_false(node_is_master(n));
 }
@@ -145,7 +145,7 @@ test_master_that_stopped_being_one_is_asked_about(void **state)
 	hear(n, "beta", "NEW_MASTER 1", 10);
 	clear(n);
 	/* beta restarted: its heartbeat says it is not master. */
-	hear(n, "beta", "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 60 0", 20);
+	hear(n, "beta", "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 60 0 500", 20);
 	assert_string_equal(node_master(n), "");
 	assert_non_null(sent(n, NULL, "WHO_IS_MASTER"));
 	assert_non_null(logged(n, "beta is no longer the master"));
@@ -208,7 +208,7 @@ test_epochs_never_wrap(void **state)
 	char		 err[160];
 	const char	*bad[] = {
 		"VOLERY/1 c b 1 7 NEW_MASTER ffffffffffffffff",
-		"VOLERY/1 c b 1 7 HEARTBEAT 1 1000000000000 1 1 idle 9 0 0 1 1000 60 0",
+		"VOLERY/1 c b 1 7 HEARTBEAT 1 1000000000000 1 1 idle 9 0 0 1 1000 60 0 500",
 		"VOLERY/1 c b 1 7 PROGRESS 00000000-0000-4000-8000-000000000001 "
 		    "100 ffffffffffffffff 1",
 	};

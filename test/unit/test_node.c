@@ -507,7 +507,7 @@ test_heartbeats_slow_down_on_a_big_pool(void **state)
 	assert_int_equal(heartbeat_period_ms(n), 500);		/* alone */
 	for (k = 0; k < 30; k++) {
 		snprintf(name, sizeof name, "p%02d", k);
-		hear(n, name, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 0 0", 1);
+		hear(n, name, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 0 0 500", 1);
 	}
 	/* 30 peers: 30 * 2000 / 40 ms. */
 	assert_int_equal(heartbeat_period_ms(n), 1500);
@@ -517,13 +517,120 @@ test_heartbeats_slow_down_on_a_big_pool(void **state)
 		for (k = 1; k < 30; k++) {
 			snprintf(name, sizeof name, "p%02d", k);
 			hear(n, name, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 "
-			    "1000 0 0", t);
+			    "1000 0 0 500", t);
 		}
 		node_tick(n, t);
 		if (t <= 6000)
 			assert_null(logged(n, "node p00 silent"));
 	}
 	assert_non_null(logged(n, "node p00 silent for"));
+}
+
+/* The period the heartbeat in the outbox told, or -1: none sent. */
+static int64_t
+beat_told(struct node *n)
+{
+	const char	*hb = sent(n, NULL, "HEARTBEAT");
+
+	return hb != NULL ? strtoll(strrchr(hb, ' ') + 1, NULL, 10) : -1;
+}
+
+/* Tick n from timer to timer while it is before `until`; returns the
+ * last heartbeat's time, *told what it told. */
+static int64_t
+tick_until(struct node *n, int64_t until, int64_t *told)
+{
+	int64_t	t, last = -1, k;
+
+	clear(n);
+	while ((t = status_of(n).timer) >= 0 && t < until) {
+		node_tick(n, t);
+		if ((k = beat_told(n)) > 0) {
+			last = t;
+			*told = k;
+		}
+		clear(n);
+	}
+	return last;
+}
+
+/*
+ * An idle pool costs its desktops next to nothing: a node that has run
+ * nothing for a node timeout beats every quiet_heartbeat_ms, not four
+ * times a timeout, and each heartbeat tells the period to the next.
+ */
+static void
+test_a_node_that_runs_nothing_beats_every_quiet_period(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t, last = -1, told, prev = -1;
+	int		 quiet = 0;
+
+	node_start(n, 0);
+	assert_int_equal(beat_told(n), 500);
+	clear(n);
+	while ((t = status_of(n).timer) >= 0 && t < 30000) {
+		node_tick(n, t);
+		if ((told = beat_told(n)) > 0) {
+			/* Busy-fast for a node timeout from the start. */
+			assert_int_equal(told, t < 2000 ? 500 : 5000);
+			if (prev > 0)
+				assert_int_equal(t - last, prev);
+			quiet += told == 5000;
+			last = t;
+			prev = told;
+		}
+		clear(n);
+	}
+	assert_true(quiet >= 5);
+}
+
+/* Its peers wait four of the periods it told before they call it dead. */
+static void
+test_a_quiet_peer_is_dead_after_four_of_its_periods(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t, beta = -1, gamma = -1;
+
+	node_start(n, 0);
+	hear(n, "beta", "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 0 0 5000", 10);
+	hear(n, "gamma", "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 0 0 500", 10);
+	clear(n);
+	while ((t = status_of(n).timer) >= 0 && t < 30000) {
+		node_tick(n, t);
+		if (logged(n, "node beta silent for") != NULL)
+			beta = t;
+		if (logged(n, "node gamma silent for") != NULL)
+			gamma = t;
+		clear(n);
+	}
+	/* The first housekeeping beat past 10 + 4 * period. */
+	assert_true(gamma > 2010 && gamma <= 2010 + 250);
+	assert_true(beta > 20010 && beta <= 20010 + 250);
+}
+
+/*
+ * A quiet node that starts a run beats at once, telling the short
+ * period: its failure is then found as fast as any busy node's.
+ */
+static void
+test_a_quiet_node_that_starts_a_run_beats_at_once(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 told = -1, last;
+
+	node_start(n, 0);
+	last = tick_until(n, 10000, &told);
+	assert_int_equal(told, 5000);
+	assert_int_equal(sched(n, 1, "free", 0, 10000, 0, NULL, NULL), 0);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(1)), 1);
+	assert_true(status_of(n).timer <= 10000 + 50);
+	assert_true(tick_until(n, 10100, &told) <= 10050);
+	assert_int_equal(told, 500);
+	assert_true(last + 5000 > 10050);	/* sooner than it was due */
 }
 
 int
@@ -545,6 +652,9 @@ main(void)
 		NODE_TEST(test_ageing_promotes_low_tasks),
 		NODE_TEST(test_a_quiet_node_sleeps_between_heartbeats),
 		NODE_TEST(test_heartbeats_slow_down_on_a_big_pool),
+		NODE_TEST(test_a_node_that_runs_nothing_beats_every_quiet_period),
+		NODE_TEST(test_a_quiet_peer_is_dead_after_four_of_its_periods),
+		NODE_TEST(test_a_quiet_node_that_starts_a_run_beats_at_once),
 		NODE_TEST(test_recover_after_restart),
 		cmocka_unit_test(test_two_slots_run_two),
 	};

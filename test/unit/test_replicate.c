@@ -205,20 +205,20 @@ test_a_silent_remote_run_goes_back_to_ready(void **state)
 	assert_string_equal(node_find(n, uuid_n(1))->running_on, "beta");
 	/* Then nothing from it: first a question, then back to Ready. */
 	for (t = 250; t <= 2000; t += 250) {
-		hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 60 0", t);
+		hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 60 0 500", t);
 		node_tick(n, t);
 	}
 	clear(n);
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 60 0", 2250);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 60 0 500", 2250);
 	node_tick(n, 2250);
 	assert_string_equal(sent(n, "beta", "GET_TASK"), get);
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
 	/* It is given two more progress intervals to answer. */
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 60 0", 2750);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 60 0 500", 2750);
 	node_tick(n, 2750);
 	assert_null(logged(n, "no progress from beta"));
 	clear(n);
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 60 0", 3000);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 60 0 500", 3000);
 	node_tick(n, 3000);
 	assert_non_null(logged(n, "no progress from beta"));
 	assert_non_null(sent(n, NULL, "STATE "));
@@ -237,11 +237,11 @@ test_a_lasting_digest_difference_syncs(void **state)
 	follow_beta(n);
 	/* The master's digest differs from ours three times running. */
 	for (i = 0; i < 2; i++) {
-		hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 1 abc 7600 1000 60 0",
+		hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 1 abc 7600 1000 60 0 500",
 		    2100 + i);
 		assert_null(sent(n, "beta", "TASKS_TRANSFER"));
 	}
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 1 abc 7600 1000 60 0", 2103);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 1 abc 7600 1000 60 0 500", 2103);
 	assert_non_null(logged(n, "state differs from master beta's"));
 	assert_non_null(sent(n, "beta", "TASKS_TRANSFER"));
 }

@@ -217,7 +217,7 @@ hear(struct node *n, const char *sender, const char *body, int64_t now)
 static inline void
 hear_alive(struct node *n, const char *sender, int64_t now)
 {
-	hear(n, sender, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 0 0", now);
+	hear(n, sender, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 0 0 500", now);
 }
 
 static inline void clear(struct node *);
@@ -229,7 +229,7 @@ follow_beta(struct node *n)
 {
 	node_start(n, 0);
 	hear(n, "beta", "NEW_MASTER 1", 10);
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 0 0", 10);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 0 0 500", 10);
 	clear(n);
 }
 
