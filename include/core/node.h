@@ -117,6 +117,10 @@ struct node_exit {
 
 /* Every field at its default (volery.conf(5)). */
 void	node_config_default(struct node_config *);
+/* The longest a live node may be silent at this timing, up to ten nodes:
+ * four quiet heartbeats, or the node timeout.  Another address may
+ * take its name only after that (guard.h's bind_ms). */
+int64_t	node_config_silence_ms(const struct node_config *);
 /* A new node (NULL: out of memory, or a config no node can run with:
  * start from node_config_default()); node_free() frees it. */
 struct node *node_new(const struct node_config *,

@@ -10,7 +10,8 @@
  *    newer incarnation (the sender restarted) starts new windows.
  *  - identity: a name is bound to the source address it was first heard
  *    from.  Another address may take it only once the bound one has
- *    been silent for bind_ms (a node timeout), or, sealed, at once for
+ *    been silent for bind_ms (node_config_silence_ms: the longest a
+ *    live node, quiet or not, is silent), or, sealed, at once for
  *    a restart on the same host (a newer incarnation from the same IP).
  *  - bounds: at most max senders; a silent one makes room.
  *

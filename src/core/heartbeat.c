@@ -21,9 +21,10 @@ heartbeat_period_ms(const struct node *n)
 int64_t
 heartbeat_timeout_ms(const struct node *n)
 {
-	int64_t	four = 4 * heartbeat_period_ms(n);
+	int64_t	missed = BEATS_MISSED * heartbeat_period_ms(n);
 
-	return four > n->cfg.node_timeout_ms ? four : n->cfg.node_timeout_ms;
+	return missed > n->cfg.node_timeout_ms ? missed :
+	    n->cfg.node_timeout_ms;
 }
 
 int64_t
@@ -43,7 +44,16 @@ heartbeat_peer_timeout_ms(const struct node *n, const struct peer *p)
 {
 	int64_t	ours = heartbeat_timeout_ms(n);
 
-	return 4 * p->beat_ms > ours ? 4 * p->beat_ms : ours;
+	return BEATS_MISSED * p->beat_ms > ours ? BEATS_MISSED * p->beat_ms :
+	    ours;
+}
+
+int64_t
+node_config_silence_ms(const struct node_config *c)
+{
+	int64_t	quiet = BEATS_MISSED * c->quiet_heartbeat_ms;
+
+	return quiet > c->node_timeout_ms ? quiet : c->node_timeout_ms;
 }
 
 void

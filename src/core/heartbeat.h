@@ -25,6 +25,8 @@ struct heartbeat {
  * where the pool would otherwise flood every node.
  */
 #define HEARD_PER_TIMEOUT	40
+/* A node is dead after this many of its periods' silence. */
+#define BEATS_MISSED		4
 int64_t	heartbeat_period_ms(const struct node *);
 int64_t	heartbeat_timeout_ms(const struct node *);
 /*

@@ -806,7 +806,7 @@ open_clients(void)
  * a node that can hear the LAN needs a key or an explicit <insecure/>.
  */
 static void
-open_peers(void)
+open_peers(const struct node_config *nc)
 {
 	struct peers_opts	po;
 	char			err[1024], made[PATH_MAX + 32];
@@ -828,7 +828,9 @@ open_peers(void)
 	po.broadcast = srv.cfg->broadcast;
 	po.ring = &srv.ring;
 	po.max_senders = srv.cfg->max_peers;
-	po.bind_ms = srv.cfg->node_timeout_ms;
+	/* Two hosts given one name: the first keeps it while it lives,
+	 * quiet or not, and the other is dropped as an impostor. */
+	po.bind_ms = node_config_silence_ms(nc);
 	if (peers_open(srv.base, &po, peer_recv, err, sizeof err) == -1)
 		fatalx("%s", err);
 }
@@ -971,7 +973,7 @@ server_run(const struct config *cfg, int echo)
 	}
 	members_load(cfg->state_dir, member_cb, NULL);
 	node_recover(srv.core, clock_node_ms());
-	open_peers();
+	open_peers(&nc);
 	/* Start from a compact journal holding exactly the map. */
 	if ((v = node_tasks_sorted(srv.core, &n)) != NULL) {
 		if (journal_rewrite(v, n) == -1)

@@ -942,7 +942,7 @@ sim_boot(struct simnet *s, int i, int reputation)
 	s->ucounter[i] = NULL;
 	/* The server's guard lives in memory: a restart starts it anew. */
 	guard_free(&s->guard[i]);
-	guard_init(&s->guard[i], SIM_MAXNODES, s->cfg.node_timeout_ms,
+	guard_init(&s->guard[i], SIM_MAXNODES, node_config_silence_ms(&s->cfg),
 	    GUARD_STALE_MS);
 	/* Restart: what the disk kept comes back, through the real load
 	 * path; then, as the server does, a compact journal of the map. */

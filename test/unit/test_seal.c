@@ -280,6 +280,38 @@ test_guard_binds_names_to_addresses(void **state)
 	guard_free(&g);
 }
 
+/*
+ * Two hosts given one name (a copied config): the first keeps it while it
+ * lives, even quiet -- a heartbeat every quiet_heartbeat_ms -- and the
+ * other is dropped every time instead of taking the name in turn.  The
+ * server binds names for node_config_silence_ms.
+ */
+static void
+test_a_quiet_node_keeps_its_name(void **state)
+{
+	struct node_config c;
+	struct guard	   g;
+	int64_t		   t, beat;
+	uint64_t	   k = 1;
+
+	node_config_default(&c);
+	beat = c.quiet_heartbeat_ms;
+	assert_true(beat > c.node_timeout_ms);
+	guard_init(&g, 16, node_config_silence_ms(&c), GUARD_STALE_MS);
+	assert_int_equal(admit(&g, "acor", 5, k++ << 1 | 1, 0, "1.1.1.1:9", 0),
+	    GUARD_NEW);
+	for (t = beat; t <= 10 * beat; t += beat) {
+		assert_int_equal(admit(&g, "acor", 7, k++ << 1 | 1, t - 1,
+		    "2.2.2.2:9", t - 1), GUARD_IMPOSTOR);
+		assert_int_equal(admit(&g, "acor", 5, k++ << 1 | 1, t,
+		    "1.1.1.1:9", t), GUARD_OK);
+	}
+	/* Silent for four quiet beats, it is dead: the name may move. */
+	assert_int_equal(admit(&g, "acor", 7, k++ << 1 | 1, 15 * beat,
+	    "2.2.2.2:9", 15 * beat), GUARD_MOVED);
+	guard_free(&g);
+}
+
 static void
 test_guard_is_bounded(void **state)
 {
@@ -323,6 +355,7 @@ main(void)
 		cmocka_unit_test(test_guard_replays),
 		cmocka_unit_test(test_guard_incarnations_and_staleness),
 		cmocka_unit_test(test_guard_binds_names_to_addresses),
+		cmocka_unit_test(test_a_quiet_node_keeps_its_name),
 		cmocka_unit_test(test_guard_is_bounded),
 	};
 
