@@ -122,18 +122,24 @@ wire_progress_parse(const char *line, struct wire_progress *p)
 int
 wire_progress_add_eta(char *line, size_t size, int64_t end_in_ms)
 {
-	char	field[32], *at;
+	char	field[32], *at, was;
 	size_t	len = strlen(line), flen;
+	int	has_eta;
 
-	if (end_in_ms < 0 || strstr(line, " eta=") != NULL)
+	/* Before reason= (it runs to the end), else before the newline. */
+	if ((at = strstr(line, " reason=")) == NULL)
+		at = line + strcspn(line, "\n");
+	/* Only the fields count: a reason's text may say " eta=". */
+	was = *at;
+	*at = '\0';
+	has_eta = strstr(line, " eta=") != NULL;
+	*at = was;
+	if (end_in_ms < 0 || has_eta)
 		return -1;
 	flen = (size_t)snprintf(field, sizeof field, " eta=%.1f",
 	    end_in_ms / 1000.0);
 	if (len + flen + 1 > size)
 		return -1;
-	/* Before reason= (it runs to the end), else before the newline. */
-	if ((at = strstr(line, " reason=")) == NULL)
-		at = line + strcspn(line, "\n");
 	memmove(at + flen, at, strlen(at) + 1);
 	memcpy(at, field, flen);
 	return 0;

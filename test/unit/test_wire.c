@@ -310,6 +310,12 @@ test_progress_eta(void **state)
 	assert_int_equal(wire_progress_add_eta(line, sizeof line, 62000), 0);
 	assert_string_equal(line + 49, "Running node=a eta=62.0\n");
 	assert_int_equal(wire_progress_add_eta(line, sizeof line, -1), -1);
+	/* A reason's text is not a field: " eta=" in it does not count. */
+	snprintf(line, sizeof line, "PROGRESS "
+	    "6c5b5ccb-3da4-466d-952f-86563efc985f 0 Ready reason=the eta= "
+	    "option\n");
+	assert_int_equal(wire_progress_add_eta(line, sizeof line, 2000), 0);
+	assert_string_equal(line + 48, "Ready eta=2.0 reason=the eta= option\n");
 	/* No room: the line stays as it was. */
 	snprintf(tiny, sizeof tiny, "PROGRESS "
 	    "6c5b5ccb-3da4-466d-952f-86563efc985f 40 Running\n");
