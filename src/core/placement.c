@@ -210,6 +210,16 @@ faster_peer(const struct node *n, const struct peer *p)
 	    speed_class(speed_of(p)) > speed_class(n->placement.speed);
 }
 
+/* How long a run of base ms (at the pool's speed) takes at speed: at
+ * least 1 ms, so that trivial tasks on fast nodes divide nothing by 0. */
+static int64_t
+run_ms(int64_t base, int speed)
+{
+	int64_t	d = base * SPEED_UNIT / speed;
+
+	return d > 0 ? d : 1;
+}
+
 /* A run of d ms that would outlast the node's expected stay reruns. */
 static int64_t
 with_risk(int64_t d, int64_t life_s)
@@ -228,7 +238,7 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 	if (n->cfg.placement_blind ||
 	    (base = placement_estimate(n, t->exec, SPEED_UNIT)) <= 0)
 		return -1;
-	mine = with_risk(base * SPEED_UNIT / n->placement.speed,
+	mine = with_risk(run_ms(base, n->placement.speed),
 	    placement_life_s(n, now));
 	/* We left it to others as long as we would take: they did not. */
 	if (strcmp(n->placement.deferred, t->uuid) != 0) {
@@ -265,7 +275,7 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 		int64_t d, free_at;
 		if (!faster_peer(n, p))
 			continue;
-		d = base * SPEED_UNIT / speed_of(p);
+		d = run_ms(base, speed_of(p));
 		if (p->life_s * 1000 < d)
 			continue;	/* it would likely be taken back */
 		if (peerrun_is_idle(p))

@@ -121,9 +121,9 @@ test_a_short_window_still_hears_an_earlier_claim(void **state)
 	assert_non_null(logged(n, "lost the race"));
 }
 
-/* Three 1 s runs of "free", alone: the pool's time for it is 1 s. */
+/* Three runs of "free" of `ms` each, alone: the pool's time for it. */
 static void
-learn_free_takes_1s(struct node *n)
+learn_free_takes(struct node *n, int64_t ms)
 {
 	int	k;
 
@@ -133,10 +133,42 @@ learn_free_takes_1s(struct node *n)
 		assert_int_equal(sched(n, k, "free", PRIO_LOW, at, 0, NULL,
 		    NULL), 0);
 		assert_int_equal(state_of(n, uuid_n(k)), TASK_RUNNING);
-		terminate(n, uuid_n(k), 1, at + 1000);
-		exit_with(n, uuid_n(k), 0, at + 1000);
+		terminate(n, uuid_n(k), 1, at + ms);
+		exit_with(n, uuid_n(k), 0, at + ms);
 		assert_true(node_find(n, uuid_n(k))->confirmed);
 	}
+}
+
+static void
+learn_free_takes_1s(struct node *n)
+{
+	learn_free_takes(n, 1000);
+}
+
+/*
+ * Trivial tasks and a peer twenty times as fast: its run rounds to 0 ms,
+ * and reckoning how many it would end must not divide by that (it did:
+ * SIGFPE in every slower node of a 9-node pool running trivial tasks,
+ * and any key holder could send that speed).
+ */
+static void
+test_a_task_shorter_than_a_ms_on_a_faster_peer(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t;
+
+	learn_free_takes(n, 10);
+	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 20000 3600 0 500",
+	    9000);
+	clear(n);
+	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
+	    0);
+	/* beta goes first; it never claims, so we try it ourselves. */
+	while (sent(n, NULL, "TRY_DEQUEUE") == NULL &&
+	    (t = status_of(n).timer) >= 0 && t < 9100)
+		node_tick(n, t);
+	assert_non_null(sent(n, NULL, "TRY_DEQUEUE"));
 }
 
 /* A faster idle peer ranks first: the head of the queue is its to try. */
@@ -508,6 +540,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		NODE_TEST(test_a_faster_idle_peer_goes_first),
 		NODE_TEST(test_a_slower_node_leaves_a_task_to_a_faster_one),
+		NODE_TEST(test_a_task_shorter_than_a_ms_on_a_faster_peer),
 		cmocka_unit_test(test_blind_placement_takes_the_task),
 		NODE_TEST(test_estimates_come_from_the_runs_of_the_type),
 		NODE_TEST(test_a_claim_never_acted_on_expires),
