@@ -18,13 +18,20 @@ heartbeat_period_ms(const struct node *n)
 	return scaled > base ? scaled : base;
 }
 
+/* Silence that makes dead a node beating every `period`: BEATS_MISSED
+ * of them, never less than `least`. */
+static int64_t
+dead_after(int64_t period, int64_t least)
+{
+	int64_t	missed = BEATS_MISSED * period;
+
+	return missed > least ? missed : least;
+}
+
 int64_t
 heartbeat_timeout_ms(const struct node *n)
 {
-	int64_t	missed = BEATS_MISSED * heartbeat_period_ms(n);
-
-	return missed > n->cfg.node_timeout_ms ? missed :
-	    n->cfg.node_timeout_ms;
+	return dead_after(heartbeat_period_ms(n), n->cfg.node_timeout_ms);
 }
 
 int64_t
@@ -42,18 +49,13 @@ heartbeat_next_ms(const struct node *n, int64_t now)
 int64_t
 heartbeat_peer_timeout_ms(const struct node *n, const struct peer *p)
 {
-	int64_t	ours = heartbeat_timeout_ms(n);
-
-	return BEATS_MISSED * p->beat_ms > ours ? BEATS_MISSED * p->beat_ms :
-	    ours;
+	return dead_after(p->beat_ms, heartbeat_timeout_ms(n));
 }
 
 int64_t
 node_config_silence_ms(const struct node_config *c)
 {
-	int64_t	quiet = BEATS_MISSED * c->quiet_heartbeat_ms;
-
-	return quiet > c->node_timeout_ms ? quiet : c->node_timeout_ms;
+	return dead_after(c->quiet_heartbeat_ms, c->node_timeout_ms);
 }
 
 void

@@ -122,19 +122,15 @@ wire_progress_parse(const char *line, struct wire_progress *p)
 int
 wire_progress_add_eta(char *line, size_t size, int64_t end_in_ms)
 {
-	char	field[32], *at, was;
+	char	field[32], *at, *eta;
 	size_t	len = strlen(line), flen;
-	int	has_eta;
 
 	/* Before reason= (it runs to the end), else before the newline. */
 	if ((at = strstr(line, " reason=")) == NULL)
 		at = line + strcspn(line, "\n");
 	/* Only the fields count: a reason's text may say " eta=". */
-	was = *at;
-	*at = '\0';
-	has_eta = strstr(line, " eta=") != NULL;
-	*at = was;
-	if (end_in_ms < 0 || has_eta)
+	eta = strstr(line, " eta=");
+	if (end_in_ms < 0 || (eta != NULL && eta < at))
 		return -1;
 	flen = (size_t)snprintf(field, sizeof field, " eta=%.1f",
 	    end_in_ms / 1000.0);
