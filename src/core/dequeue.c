@@ -110,61 +110,12 @@ interactive_own(struct node *n)
 	return NULL;
 }
 
-static size_t
-hint_slot(const char *uuid)
-{
-	return task_hash(uuid) & (DEQUEUE_HINTS - 1);
-}
-
-/*
- * node has kept claiming uuid for CLAIM_EXPIRES windows without
- * starting it (it would have: the task would not be Ready): a node that
- * lost its STATE, or one that only blocks the task.  Its claims no
- * longer keep us from it.
- */
+/* Someone else is taking uuid, as far as we heard. */
 static int
-expired(const struct node *n, const char *uuid, const char *node,
-    int64_t now)
+claimed(const struct node *n, const char *uuid, int64_t now)
 {
-	const struct claim_hint *h = &n->dequeue.hints[hint_slot(uuid)];
-
-	return strcmp(h->uuid, uuid) == 0 && strcmp(h->node, node) == 0 &&
-	    now - h->first >= CLAIM_EXPIRES * n->cfg.dequeue_window_ms;
-}
-
-/* Someone else proposed to dequeue uuid since `since` (as far as the
- * hints tell: a collision may hide a claim; the race settles it). */
-static int
-claimed(const struct node *n, const char *uuid, int64_t since, int64_t now)
-{
-	const struct claim_hint *h = &n->dequeue.hints[hint_slot(uuid)];
-
-	return h->seen >= since && strcmp(h->uuid, uuid) == 0 &&
-	    !expired(n, uuid, h->node, now);
-}
-
-static void
-remember_claim(struct node *n, const char *uuid, const char *node,
-    int64_t ts, int64_t now)
-{
-	struct dequeue		*dq = &n->dequeue;
-	struct claim		*c = &dq->claims[dq->nclaims++ %
-				    DEQUEUE_CLAIMS];
-	struct claim_hint	*h = &dq->hints[hint_slot(uuid)];
-	int64_t			 memory = CLAIM_WINDOWS *
-				    n->cfg.dequeue_window_ms;
-
-	snprintf(c->uuid, sizeof c->uuid, "%s", uuid);
-	snprintf(c->node, sizeof c->node, "%s", node);
-	c->ts = ts;
-	c->seen = now;
-	/* A streak: the same claimant again while its claim is fresh. */
-	if (strcmp(h->uuid, uuid) != 0 || strcmp(h->node, node) != 0 ||
-	    now - h->seen > memory)
-		h->first = now;
-	snprintf(h->uuid, sizeof h->uuid, "%s", uuid);
-	snprintf(h->node, sizeof h->node, "%s", node);
-	h->seen = now;
+	return claims_taken(&n->dequeue.claims, uuid, now,
+	    n->cfg.dequeue_window_ms);
 }
 
 /*
@@ -217,8 +168,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		    (size_t)peertab_idle_rank(n, now);
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
-			if (!claimed(n, t->uuid, now - memory, now) &&
-			    ours(n, t)) {
+			if (!claimed(n, t->uuid, now) && ours(n, t)) {
 				pos = k;
 				break;
 			}
@@ -229,8 +179,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 			struct task *w = readyq_at(&n->ready, k);
 			int64_t due = w->ready_ms + memory +
 			    (int64_t)(place - k) * n->cfg.dequeue_window_ms;
-			if (claimed(n, w->uuid, now - memory, now) ||
-			    !ours(n, w))
+			if (claimed(n, w->uuid, now) || !ours(n, w))
 				continue;
 			if (now >= due)
 				t = w, pos = k;
@@ -278,19 +227,10 @@ decide(struct node *n, int64_t now)
 {
 	struct dequeue	*dq = &n->dequeue;
 	struct task	*t = taskmap_find(&n->map, dq->uuid);
-	int64_t		 since = dq->ts - CLAIM_WINDOWS *
-			    n->cfg.dequeue_window_ms;
-	int		 i;
 
 	dq->active = 0;
-	dq->lost = 0;
-	for (i = 0; i < DEQUEUE_CLAIMS; i++) {
-		const struct claim *c = &dq->claims[i];
-		if (c->seen >= since && strcmp(c->uuid, dq->uuid) == 0 &&
-		    rules_dequeue_beats(c->ts, c->node, dq->ts, n->cfg.name) &&
-		    !expired(n, c->uuid, c->node, now))
-			dq->lost++;
-	}
+	dq->lost = claims_beating(&dq->claims, dq->uuid, dq->ts, n->cfg.name,
+	    now, n->cfg.dequeue_window_ms);
 	if (dq->lost == 0 && t != NULL && t->state == TASK_READY &&
 	    run_count(n) < n->cfg.slots) {
 		outbox_log(&n->out, VLOG_DEBUG, "I won the race to dequeue "
@@ -311,7 +251,8 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	struct task	*t;
 
 	dequeue_heard_stamp(n, m->timestamp, now);
-	remember_claim(n, m->uuid, m->sender, m->timestamp, now);
+	claims_remember(&dq->claims, m->uuid, m->sender, m->timestamp, now,
+	    n->cfg.dequeue_window_ms);
 	/* A later claim for the task we are claiming: its node must lose
 	 * to ours, so make sure it heard ours -- it may have missed the
 	 * broadcast.  Only contention costs this datagram. */

@@ -1,7 +1,7 @@
 /*
  * dequeue.h -- the distributed dequeue (thesis Algorithm 3.2): which
- * ready task this node tries to take, the race for it, and what it
- * remembers of the others' proposals.
+ * ready task this node tries to take and the race for it; what it
+ * remembers of the others' proposals is claims.h's.
  */
 #ifndef VOLERY_DEQUEUE_H
 #define VOLERY_DEQUEUE_H
@@ -9,16 +9,11 @@
 #include <stdint.h>
 
 #include "bounds.h"
+#include "claims.h"
 
 struct node;
 struct peer_msg;
 
-#define DEQUEUE_CLAIMS	1024	/* remembered TRY_DEQUEUE proposals */
-#define CLAIM_WINDOWS	4	/* remembered for this many windows */
-#define CLAIM_EXPIRES	8	/* windows a claimant has to start the task
-				 * it claims, counted from its first claim of
-				 * a streak; then its claims count no more */
-#define DEQUEUE_HINTS	512	/* power of two */
 /* The race's window, from the lateness of the peers' stamped datagrams
  * (dequeue_window_ms). */
 #define LATENESS_MARGIN_MS	2	/* the clocks' millisecond steps */
@@ -33,23 +28,7 @@ struct dequeue {
 	int64_t		 deadline;
 	int		 lost;
 	int		 rank;		/* losses in the last race */
-	/* Others' recent TRY_DEQUEUEs: a proposal made just before ours
-	 * competes with it too, though it arrived before our window. */
-	struct claim {
-		char	 uuid[UUID_STRLEN + 1];
-		char	 node[NAME_MAXLEN + 1];
-		int64_t	 ts;		/* the proposer's stamp */
-		int64_t	 seen;		/* our clock */
-	}		 claims[DEQUEUE_CLAIMS];
-	int		 nclaims;	/* ring position */
-	/* Newest claim per task, direct-mapped by uuid hash: a quick
-	 * "is someone taking it" for dispatch. */
-	struct claim_hint {
-		char	 uuid[UUID_STRLEN + 1];
-		char	 node[NAME_MAXLEN + 1];	/* the newest claimant */
-		int64_t	 seen;
-		int64_t	 first;	/* of its streak of claims */
-	}		 hints[DEQUEUE_HINTS];
+	struct claims	 claims;	/* the others' proposals */
 	int64_t		 retry_at;	/* all ready tasks claimed; -1 */
 	/* Lateness of stamped datagrams (our clock at arrival minus the
 	 * sender's stamp): a rival's earlier claim reaches us this late. */

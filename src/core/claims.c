@@ -1,0 +1,83 @@
+/*
+ * claims.c -- the others' TRY_DEQUEUE proposals (claims.h): a ring of
+ * the recent ones for the race, a direct-mapped hint per task for
+ * dispatch, and when a claimant's claims stop counting.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "claims.h"
+#include "rules.h"
+#include "task.h"
+
+static size_t
+hint_slot(const char *uuid)
+{
+	return task_hash(uuid) & (DEQUEUE_HINTS - 1);
+}
+
+/*
+ * node has kept claiming uuid for CLAIM_EXPIRES windows without
+ * starting it (it would have: the task would not be Ready): a node that
+ * lost its STATE, or one that only blocks the task.  Its claims no
+ * longer keep us from it.
+ */
+static int
+expired(const struct claims *cl, const char *uuid, const char *node,
+    int64_t now, int64_t window_ms)
+{
+	const struct claim_hint *h = &cl->hints[hint_slot(uuid)];
+
+	return strcmp(h->uuid, uuid) == 0 && strcmp(h->node, node) == 0 &&
+	    now - h->first >= CLAIM_EXPIRES * window_ms;
+}
+
+int
+claims_taken(const struct claims *cl, const char *uuid, int64_t now,
+    int64_t window_ms)
+{
+	const struct claim_hint *h = &cl->hints[hint_slot(uuid)];
+
+	return h->seen >= now - CLAIM_WINDOWS * window_ms &&
+	    strcmp(h->uuid, uuid) == 0 &&
+	    !expired(cl, uuid, h->node, now, window_ms);
+}
+
+void
+claims_remember(struct claims *cl, const char *uuid, const char *node,
+    int64_t ts, int64_t now, int64_t window_ms)
+{
+	struct claim		*c = &cl->ring[cl->n++ % DEQUEUE_CLAIMS];
+	struct claim_hint	*h = &cl->hints[hint_slot(uuid)];
+
+	snprintf(c->uuid, sizeof c->uuid, "%s", uuid);
+	snprintf(c->node, sizeof c->node, "%s", node);
+	c->ts = ts;
+	c->seen = now;
+	/* A streak: the same claimant again while its claim is fresh. */
+	if (strcmp(h->uuid, uuid) != 0 || strcmp(h->node, node) != 0 ||
+	    now - h->seen > CLAIM_WINDOWS * window_ms)
+		h->first = now;
+	snprintf(h->uuid, sizeof h->uuid, "%s", uuid);
+	snprintf(h->node, sizeof h->node, "%s", node);
+	h->seen = now;
+}
+
+/* Proposals made in our window or shortly before it, which Algorithm
+ * 3.2 misses, precede ours as the rule says. */
+int
+claims_beating(const struct claims *cl, const char *uuid, int64_t ts,
+    const char *me, int64_t now, int64_t window_ms)
+{
+	int64_t	since = ts - CLAIM_WINDOWS * window_ms;
+	int	i, lost = 0;
+
+	for (i = 0; i < DEQUEUE_CLAIMS; i++) {
+		const struct claim *c = &cl->ring[i];
+		if (c->seen >= since && strcmp(c->uuid, uuid) == 0 &&
+		    rules_dequeue_beats(c->ts, c->node, ts, me) &&
+		    !expired(cl, c->uuid, c->node, now, window_ms))
+			lost++;
+	}
+	return lost;
+}

@@ -1,0 +1,53 @@
+/*
+ * claims.h -- what a node remembers of the others' TRY_DEQUEUE proposals
+ * (claims.c): for the race, who proposed to take a task before us; for
+ * dispatch, which tasks someone is taking now.
+ */
+#ifndef VOLERY_CLAIMS_H
+#define VOLERY_CLAIMS_H
+
+#include <stdint.h>
+
+#include "bounds.h"
+
+#define DEQUEUE_CLAIMS	1024	/* remembered TRY_DEQUEUE proposals */
+#define CLAIM_WINDOWS	4	/* remembered for this many windows */
+#define CLAIM_EXPIRES	8	/* windows a claimant has to start the task
+				 * it claims, counted from its first claim of
+				 * a streak; then its claims count no more */
+#define DEQUEUE_HINTS	512	/* power of two */
+
+struct claims {
+	/* Recent proposals: a proposal made just before ours competes
+	 * with it too, though it arrived before our window. */
+	struct claim {
+		char	 uuid[UUID_STRLEN + 1];
+		char	 node[NAME_MAXLEN + 1];
+		int64_t	 ts;		/* the proposer's stamp */
+		int64_t	 seen;		/* our clock */
+	}		 ring[DEQUEUE_CLAIMS];
+	uint32_t	 n;		/* ring position (wraps evenly) */
+	/* Newest claim per task, direct-mapped by uuid hash: a quick
+	 * "is someone taking it" for dispatch. */
+	struct claim_hint {
+		char	 uuid[UUID_STRLEN + 1];
+		char	 node[NAME_MAXLEN + 1];	/* the newest claimant */
+		int64_t	 seen;
+		int64_t	 first;	/* of its streak of claims */
+	}		 hints[DEQUEUE_HINTS];
+};
+
+/* window_ms below is the configured dequeue window: claims are
+ * remembered CLAIM_WINDOWS of it and expire after CLAIM_EXPIRES. */
+void	claims_remember(struct claims *, const char *uuid, const char *node,
+	    int64_t ts, int64_t now, int64_t window_ms);
+/* Someone proposed to take uuid lately (as far as the hints tell: a
+ * collision may hide a claim; the race settles it). */
+int	claims_taken(const struct claims *, const char *uuid, int64_t now,
+	    int64_t window_ms);
+/* How many remembered proposals for uuid precede ours, stamped ts by
+ * node me. */
+int	claims_beating(const struct claims *, const char *uuid, int64_t ts,
+	    const char *me, int64_t now, int64_t window_ms);
+
+#endif
