@@ -110,6 +110,7 @@ simsweep: $(BUILD)/volery-sim
 	    "-n 12 -a weibull -l 5 -j 5 -c 5 -P 2 -k 14" \
 	    "-n 30 -l 10 -d 5 -j 5 -c 10 -C 4 -P 4 -B 4 -k 33" \
 	    "-n 6 -w bag -t 60 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3" \
+	    "-n 9 -w bag -t 200 -T 2 -E 30 -l 10 -d 5 -j 2 -c 10 -C 3 -P 3 -B 3" \
 	    "-n 5 -k 6 -l 40 -d 10 -j 30 -C 2 -c 30 -P 2 -X 4" \
 	    "-n 7 -T 300 -l 10 -d 20 -j 50 -Y 3 -K 2000 -C 2 -X 3" \
 	    "-n 9 -k 10 -T 300 -Q 32 -G -M 2 -P 2 -l 5 -X 2 -O 10" \

@@ -35,6 +35,9 @@ $sim -S $((50 / div)) -n 9 -k 12 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q 
 $sim -S $((50 / div)) -o lret -n 7 -k 10 -T 500 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
 $sim -S $((50 / div)) -n 9 -w bag -t 60 -T 500 -V 0.25-4 -E 40 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
 $sim -S $((50 / div)) -n 6 -w bag -t 60 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
+# Tasks of a few ms: races claim batches of them (dequeue.c).
+$sim -S $((30 / div)) -n 9 -w bag -t 200 -T 2 -E 30 -l 10 -d 5 -j 2 -c 10 -C 3 -P 3 -B 3 -q &&
+$sim -S $((30 / div)) -U -n 7 -w bag -t 200 -T 3 -E 30 -l 20 -d 10 -j 5 -c 10 -C 2 -P 2 -B 2 -K 50 -q &&
 $sim -S $((50 / div)) -n 8 -k 10 -T 500 -a weibull -l 5 -j 5 -c 5 -P 2 -q &&
 $sim -S $((50 / div)) -n 9 -k 10 -A test/sim/office-day.trace -l 10 -j 5 -q &&
 # Hostile: up to 40 % loss, duplication, long jitter, crashes, partitions

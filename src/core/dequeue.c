@@ -6,6 +6,11 @@
  * the same task was heard -- in its window or shortly before it, which
  * the thesis' version misses.  Which task a node proposes for follows the
  * rank rule of Figure 3.11, so nodes rarely race for the same one.
+ *
+ * The window is most of what a short task costs a pool, so one race may
+ * claim a batch of short ones: every k-th ready task (k the idle nodes),
+ * as many as the node can start before the peers forget its claims.
+ * Those won while its slots are full wait there, held, and start in turn.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -119,6 +124,74 @@ claimed(const struct node *n, const char *uuid, int64_t now)
 }
 
 /*
+ * A held task (won in a batch while our slots were full) to start now:
+ * the next still Ready and ours, while the peers still keep off it --
+ * they forget a claim CLAIM_WINDOWS windows after it came.  Past that
+ * the rest are raced for again.
+ */
+static struct task *
+next_held(struct node *n, int64_t now)
+{
+	struct dequeue	*dq = &n->dequeue;
+	struct task	*t;
+
+	if (dq->next_held < dq->nheld && now >= dq->held_until)
+		outbox_log(&n->out, VLOG_DEBUG, "%d claimed task%s from "
+		    "UUID[%s] not started in time; raced for again",
+		    dq->nheld - dq->next_held,
+		    dq->nheld - dq->next_held == 1 ? "" : "s",
+		    dq->held[dq->next_held]);
+	else
+		while (dq->next_held < dq->nheld) {
+			t = taskmap_find(&n->map, dq->held[dq->next_held++]);
+			if (t != NULL && t->state == TASK_READY && ours(n, t))
+				return t;
+		}
+	dq->nheld = dq->next_held = 0;
+	return NULL;
+}
+
+/* What running t costs a batch of ours, in ms: -1 unknown. */
+static int64_t
+batch_cost(const struct node *n, const struct task *t)
+{
+	int64_t	run = placement_estimate(n, t->exec, placement_speed(n));
+
+	return run < 0 ? -1 : run + BATCH_START_MS;
+}
+
+/*
+ * Add to the race after the task at pos more tasks short enough that we
+ * start them all before the peers forget our claims: every k-th task
+ * after it, k the idle nodes, so that each of them has its own.  Long
+ * or unknown tasks race one at a time: a node must not hold work idle
+ * nodes could run.
+ */
+static void
+batch_more(struct node *n, size_t pos, size_t len, int64_t now)
+{
+	struct dequeue	*dq = &n->dequeue;
+	struct task	*t = readyq_at(&n->ready, pos);
+	int64_t		 memory = CLAIM_WINDOWS * n->cfg.dequeue_window_ms;
+	int64_t		 budget, cost;
+	size_t		 k, stride = (size_t)peertab_idle_count(n, now) + 1;
+
+	if ((cost = batch_cost(n, t)) < 0)
+		return;
+	budget = memory - 2 * dequeue_window_ms(n, now) - cost;
+	for (k = pos + stride; k < len && dq->nbatch < DEQUEUE_BATCH;
+	    k += stride) {
+		t = readyq_at(&n->ready, k);
+		if (claimed(n, t->uuid, now) || !ours(n, t))
+			continue;
+		if ((cost = batch_cost(n, t)) < 0 || cost > budget)
+			break;
+		budget -= cost;
+		memcpy(dq->batch[dq->nbatch++], t->uuid, UUID_STRLEN + 1);
+	}
+}
+
+/*
  * Take ready tasks while slots are free: alone, at once; with peers, by
  * the distributed dequeue (Algorithm 3.2), one race at a time.  After a
  * race lost to k others, the next try is for position k of the queue
@@ -148,6 +221,12 @@ dequeue_dispatch(struct node *n, int64_t now)
 			dq->retry_at = wake;	/* or the votes, sooner */
 			return;
 		}
+		if (dq->nheld > 0 && (t = next_held(n, now)) != NULL) {
+			outbox_log(&n->out, VLOG_DEBUG, "task UUID[%s], won "
+			    "in a batch, starts now", t->uuid);
+			run_start(n, t, now);
+			continue;
+		}
 		if (peertab_live(n) == 0) {
 			for (k = 0; k < len; k++)
 				if (ours(n, t = readyq_at(&n->ready, k)))
@@ -168,7 +247,8 @@ dequeue_dispatch(struct node *n, int64_t now)
 		    (size_t)peertab_idle_rank(n, now);
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
-			if (!claimed(n, t->uuid, now) && ours(n, t)) {
+			if (!claimed(n, t->uuid, now) &&
+			    ours(n, t)) {
 				pos = k;
 				break;
 			}
@@ -179,7 +259,8 @@ dequeue_dispatch(struct node *n, int64_t now)
 			struct task *w = readyq_at(&n->ready, k);
 			int64_t due = w->ready_ms + memory +
 			    (int64_t)(place - k) * n->cfg.dequeue_window_ms;
-			if (claimed(n, w->uuid, now) || !ours(n, w))
+			if (claimed(n, w->uuid, now) ||
+			    !ours(n, w))
 				continue;
 			if (now >= due)
 				t = w, pos = k;
@@ -201,47 +282,86 @@ dequeue_dispatch(struct node *n, int64_t now)
 		}
 		dq->rank = 0;	/* kept until we try again */
 		dq->active = 1;
-		memcpy(dq->uuid, t->uuid, sizeof dq->uuid);
+		memcpy(dq->batch[0], t->uuid, sizeof dq->batch[0]);
+		dq->nbatch = 1;
+		batch_more(n, pos, len, now);
 		dq->ts = now;
 		dq->deadline = now + dequeue_window_ms(n, now);
 		dq->lost = 0;
-		peer_msg_init(&m, PEER_TRY_DEQUEUE);
-		memcpy(m.uuid, t->uuid, sizeof m.uuid);
-		m.timestamp = now;
-		outbox_peer(&n->out, NULL, &m);
-		outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s] was "
+		for (k = 0; k < (size_t)dq->nbatch; k++) {
+			peer_msg_init(&m, PEER_TRY_DEQUEUE);
+			memcpy(m.uuid, dq->batch[k], sizeof m.uuid);
+			m.timestamp = now;
+			outbox_peer(&n->out, NULL, &m);
+		}
+		outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s]%s was "
 		    "broadcast to all servers (position %zu of %zu, rank %zu "
-		    "of %d live; window %" PRId64 " ms)", t->uuid, pos, len,
+		    "of %d live; window %" PRId64 " ms)", t->uuid,
+		    dq->nbatch > 1 ? " and more in its batch" : "", pos, len,
 		    place, peertab_live(n), dq->deadline - now);
 	}
 }
 
 /*
- * The dequeue window closed: we lose to every proposal for the same task
- * that precedes ours, whether it came in our window or shortly before it
- * (Algorithm 3.2 misses the latter); we run the task if none did and it
- * is still Ready.
+ * The dequeue window closed: we run each task of the race that no
+ * earlier proposal beat and is still Ready, as slots allow, and hold the
+ * rest of them to start as our slots free.  The losses on the first set
+ * our rank for the next race.
  */
 static void
 decide(struct node *n, int64_t now)
 {
 	struct dequeue	*dq = &n->dequeue;
-	struct task	*t = taskmap_find(&n->map, dq->uuid);
+	struct task	*t;
+	int		 b, lost;
 
 	dq->active = 0;
-	dq->lost = claims_beating(&dq->claims, dq->uuid, dq->ts, n->cfg.name,
-	    now, n->cfg.dequeue_window_ms);
-	if (dq->lost == 0 && t != NULL && t->state == TASK_READY &&
-	    run_count(n) < n->cfg.slots) {
-		outbox_log(&n->out, VLOG_DEBUG, "I won the race to dequeue "
-		    "task UUID[%s]", t->uuid);
-		run_start(n, t, now);
-	} else if (dq->lost > 0) {
+	dq->lost = 0;
+	dq->nheld = dq->next_held = 0;
+	for (b = 0; b < dq->nbatch; b++) {
+		lost = claims_beating(&dq->claims, dq->batch[b], dq->ts,
+		    n->cfg.name, now, n->cfg.dequeue_window_ms);
+		if (b == 0)
+			dq->lost = lost;
+		t = taskmap_find(&n->map, dq->batch[b]);
+		if (lost > 0 || t == NULL || t->state != TASK_READY)
+			continue;
+		if (run_count(n) < n->cfg.slots) {
+			outbox_log(&n->out, VLOG_DEBUG, "I won the race to "
+			    "dequeue task UUID[%s]", t->uuid);
+			run_start(n, t, now);
+		} else
+			memcpy(dq->held[dq->nheld++], t->uuid,
+			    sizeof dq->held[0]);
+	}
+	if (dq->nheld > 0) {
+		dq->held_until = dq->ts + CLAIM_WINDOWS *
+		    n->cfg.dequeue_window_ms - LATENESS_MARGIN_MS;
+		outbox_log(&n->out, VLOG_DEBUG, "won %d more task%s from "
+		    "UUID[%s] on; they start as our slots free", dq->nheld,
+		    dq->nheld == 1 ? "" : "s", dq->held[0]);
+	}
+	if (dq->lost > 0) {
 		dq->rank = dq->lost;
 		outbox_log(&n->out, VLOG_DEBUG, "lost the race for task "
-		    "UUID[%s] to %d node%s; next try at rank %d", dq->uuid,
+		    "UUID[%s] to %d node%s; next try at rank %d", dq->batch[0],
 		    dq->lost, dq->lost == 1 ? "" : "s", dq->rank);
 	}
+}
+
+/* We propose to take uuid, in the open race or as held. */
+static int
+proposing(const struct dequeue *dq, const char *uuid)
+{
+	int	i;
+
+	for (i = 0; dq->active && i < dq->nbatch; i++)
+		if (strcmp(dq->batch[i], uuid) == 0)
+			return 1;
+	for (i = dq->next_held; i < dq->nheld; i++)
+		if (strcmp(dq->held[i], uuid) == 0)
+			return 1;
+	return 0;
 }
 
 void
@@ -256,12 +376,12 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	/* A later claim for the task we are claiming: its node must lose
 	 * to ours, so make sure it heard ours -- it may have missed the
 	 * broadcast.  Only contention costs this datagram. */
-	if (dq->active && strcmp(dq->uuid, m->uuid) == 0 &&
+	if (proposing(dq, m->uuid) &&
 	    rules_dequeue_beats(dq->ts, n->cfg.name, m->timestamp,
 	    m->sender)) {
 		struct peer_msg mine;
 		peer_msg_init(&mine, PEER_TRY_DEQUEUE);
-		memcpy(mine.uuid, dq->uuid, sizeof mine.uuid);
+		memcpy(mine.uuid, m->uuid, sizeof mine.uuid);
 		mine.timestamp = dq->ts;
 		outbox_peer(&n->out, m->sender, &mine);
 	}

@@ -14,6 +14,9 @@
 struct node;
 struct peer_msg;
 
+#define DEQUEUE_BATCH	8	/* tasks one race may claim */
+#define BATCH_START_MS	2	/* a start and an end's bookkeeping, beside
+				 * a task's own run, when batching */
 /* The race's window, from the lateness of the peers' stamped datagrams
  * (dequeue_window_ms). */
 #define LATENESS_MARGIN_MS	2	/* the clocks' millisecond steps */
@@ -21,13 +24,20 @@ struct peer_msg;
 #define LATENESS_FORGET_MS	20000	/* unheard this long: start anew */
 
 struct dequeue {
-	/* Our proposal, while its window is open. */
+	/* Our proposal, while its window is open: one race for one task,
+	 * or a batch of short ones (a TRY_DEQUEUE each, one stamp). */
 	int		 active;
-	char		 uuid[UUID_STRLEN + 1];
+	char		 batch[DEQUEUE_BATCH][UUID_STRLEN + 1];
+	int		 nbatch;
 	int64_t		 ts;
 	int64_t		 deadline;
 	int		 lost;
 	int		 rank;		/* losses in the last race */
+	/* Tasks of the batch won while our slots were full: started in
+	 * turn as slots free, while the peers still keep off them. */
+	char		 held[DEQUEUE_BATCH][UUID_STRLEN + 1];
+	int		 nheld, next_held;
+	int64_t		 held_until;
 	struct claims	 claims;	/* the others' proposals */
 	int64_t		 retry_at;	/* all ready tasks claimed; -1 */
 	/* Lateness of stamped datagrams (our clock at arrival minus the

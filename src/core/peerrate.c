@@ -18,7 +18,8 @@ peerrate_allow(struct node *n, struct peer *p, enum peer_rate kind,
 		p->rate_start[kind] = now;
 		p->rate_count[kind] = 0;
 	}
-	if (++p->rate_count[kind] <= RATE_BUDGET)
+	if (++p->rate_count[kind] <= (kind == RATE_DEQUEUE ?
+	    RATE_DEQUEUE_BUDGET : RATE_BUDGET))
 		return 1;
 	pr->limited++;
 	if (ratelimit_due(&pr->limited_logged, now))

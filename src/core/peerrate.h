@@ -1,12 +1,14 @@
 /*
  * peerrate.h -- how often a peer may send the messages that start work
  * on every node (a race, a candidacy): a live node sends one or two a
- * window; more is a fault or an attack.
+ * window, or one batch of claims; more is a fault or an attack.
  */
 #ifndef VOLERY_PEERRATE_H
 #define VOLERY_PEERRATE_H
 
 #include <stdint.h>
+
+#include "dequeue.h"
 
 struct node;
 struct peer;
@@ -18,6 +20,8 @@ enum peer_rate {
 				 * window */
 };
 #define RATE_BUDGET	4	/* messages of a kind per window */
+/* A race claims up to DEQUEUE_BATCH short tasks at once (dequeue.h). */
+#define RATE_DEQUEUE_BUDGET	(DEQUEUE_BATCH + RATE_BUDGET)
 
 struct peerrate {
 	uint64_t	 limited;	/* messages over a rate limit */

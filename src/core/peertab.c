@@ -368,19 +368,30 @@ peertab_idle_rank(struct node *n, int64_t now)
 {
 	struct peertab	*pt = &n->peertab;
 	size_t		 i;
-	int		 k = 0, key = placement_key(n);
+	int		 k = 0, idle = 0, key = placement_key(n);
 
 	if (!pt->idle_dirty && pt->idle_key == key)
 		return pt->idle_rank;
 	for (i = 0; i < pt->n; i++) {
 		const struct peer *p = &pt->v[i];
-		if (peerrun_is_idle(p) && placement_peer_first(n, p))
+		if (!peerrun_is_idle(p))
+			continue;
+		idle++;
+		if (placement_peer_first(n, p))
 			k++;
 	}
 	pt->idle_rank = k;
+	pt->idle_count = idle;
 	pt->idle_dirty = 0;
 	pt->idle_key = key;
 	return k;
+}
+
+int
+peertab_idle_count(struct node *n, int64_t now)
+{
+	peertab_idle_rank(n, now);
+	return n->peertab.idle_count;
 }
 
 /* The rank as last computed (for the log). */

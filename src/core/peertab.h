@@ -21,6 +21,7 @@ struct peertab {
 	struct nameidx	 idx;		/* v by name */
 	int		 nlive;		/* peers alive */
 	int		 idle_rank;	/* among idle nodes (placement.c) */
+	int		 idle_count;	/* idle peers, ranked before us or not */
 	int		 idle_dirty;	/* idle_rank to recompute */
 	int		 idle_key;	/* our placement key it was for */
 	int		 nmembers;	/* peers with member set */
@@ -54,6 +55,8 @@ int	peertab_live(const struct node *);
  * rule (placement_peer_first). */
 int	peertab_idle_rank(struct node *, int64_t now);
 int	peertab_last_idle_rank(const struct node *);
+/* The peers that can take a task now, before us in rank or after. */
+int	peertab_idle_count(struct node *, int64_t now);
 uint64_t peertab_highest_epoch(const struct node *, uint64_t);
 int	peertab_reputation(const struct node *, const char *name);
 /*

@@ -524,14 +524,115 @@ test_a_claim_never_acted_on_expires(void **state)
 	}
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
 	assert_true(t <= 100 + (CLAIM_EXPIRES + 3) * 10);
-	/* Twenty TRY_DEQUEUEs in one window: only RATE_BUDGET count. */
+	/* Thirty TRY_DEQUEUEs in one window: a batch's worth count. */
 	clear(n);
-	for (i = 0; i < 20; i++)
+	for (i = 0; i < 30; i++)
 		hear(n, "mallory", try_for(2, 0), 2000);
 	assert_non_null(logged(n, "node mallory sends TRY_DEQUEUE faster "
 	    "than any node should"));
 	assert_int_equal(count_logged(n, "from mallory processed"),
-	    RATE_BUDGET);
+	    RATE_DEQUEUE_BUDGET);
+}
+
+/*
+ * In a pool with beta (busy), "free" known to take 1 ms: task 4 ("free")
+ * races alone -- it was the only one ready -- and runs; tasks 5 and 6
+ * (of exec) wait.  Returns at 4's end, which raced for what follows.
+ */
+static void
+end_the_first_of_three(struct node *n, const char *exec)
+{
+	int64_t	t;
+	int	k;
+
+	learn_free_takes(n, 1);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 0 0 500",
+	    9000);
+	for (k = 4; k <= 6; k++)
+		assert_int_equal(sched(n, k, k == 4 ? "free" : exec, PRIO_LOW,
+		    9001, 0, NULL, NULL), 0);
+	while (state_of(n, uuid_n(4)) != TASK_RUNNING &&
+	    (t = status_of(n).timer) >= 0 && t < 9100)
+		node_tick(n, t);
+	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
+	clear(n);
+	terminate(n, uuid_n(4), 1, 9030);
+	exit_with(n, uuid_n(4), 0, 9030);
+}
+
+/* Tasks 5 and 6 (1 ms each) are claimed in one race at 9030; its window
+ * closes at 9040. */
+static void
+race_a_batch(struct node *n)
+{
+	end_the_first_of_three(n, "free");
+	assert_string_equal(sent_nth(n, NULL, "TRY_DEQUEUE", 0),
+	    try_for(5, 9030));
+	assert_string_equal(sent_nth(n, NULL, "TRY_DEQUEUE", 1),
+	    try_for(6, 9030));
+	node_tick(n, 9040);
+}
+
+/* Short tasks are claimed several to a race, and the ones won while the
+ * slot is busy start one after another with no race of their own. */
+static void
+test_short_tasks_are_won_in_a_batch_and_start_in_turn(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	race_a_batch(n);
+	assert_int_equal(state_of(n, uuid_n(5)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(6)), TASK_READY);
+	assert_non_null(logged(n, "won 1 more task"));
+	clear(n);
+	terminate(n, uuid_n(5), 1, 9042);
+	exit_with(n, uuid_n(5), 0, 9042);
+	assert_int_equal(state_of(n, uuid_n(6)), TASK_RUNNING);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+}
+
+/* A task won in a batch but not started before the peers forget our
+ * claim (four windows) is raced for again. */
+static void
+test_a_held_task_not_started_in_time_is_raced_again(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	race_a_batch(n);
+	clear(n);
+	terminate(n, uuid_n(5), 1, 9070);
+	exit_with(n, uuid_n(5), 0, 9070);
+	assert_int_equal(state_of(n, uuid_n(6)), TASK_READY);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(6, 9070));
+	assert_non_null(logged(n, "not started in time"));
+}
+
+/* A rival that claims a task we hold, after us, is told our claim. */
+static void
+test_a_rival_is_told_our_claim_on_a_held_task(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	race_a_batch(n);
+	clear(n);
+	hear(n, "gamma", try_for(6, 9041), 9042);
+	assert_string_equal(sent(n, "gamma", "TRY_DEQUEUE"), try_for(6, 9030));
+}
+
+/* Tasks of a type never run here race one at a time: a node must not
+ * hold work it cannot tell is short. */
+static void
+test_tasks_of_unknown_length_race_one_at_a_time(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	end_the_first_of_three(n, "import");
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(5, 9030));
+	assert_null(sent_nth(n, NULL, "TRY_DEQUEUE", 1));
 }
 
 int
@@ -558,6 +659,10 @@ main(void)
 		    test_a_free_slot_waits_for_dependents_of_a_result_being_confirmed),
 		NODE_TEST(test_ranks_compare_what_the_heartbeats_told),
 		NODE_TEST(test_a_peers_run_states_say_whether_it_is_idle),
+		NODE_TEST(test_short_tasks_are_won_in_a_batch_and_start_in_turn),
+		NODE_TEST(test_a_held_task_not_started_in_time_is_raced_again),
+		NODE_TEST(test_a_rival_is_told_our_claim_on_a_held_task),
+		NODE_TEST(test_tasks_of_unknown_length_race_one_at_a_time),
 	};
 
 	return cmocka_run_group_tests_name("dequeue", tests, NULL, NULL);
