@@ -32,6 +32,8 @@ int	rules_run_beats(int64_t start_a, const char *a, int64_t start_b,
 	    const char *b);
 /* Of two ends of one task, the one a split vote goes on with. */
 int	rules_end_beats(const struct task *r, const struct task *t);
+/* An end as a number: equal ends, equal numbers (the votes' values). */
+uint64_t rules_end_value(const struct task *);
 /* Does record r replace record t of the same task? */
 int	rules_record_wins(const struct task *r, const struct task *t);
 

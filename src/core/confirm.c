@@ -47,28 +47,6 @@ confirm_free(struct node *n)
 	uuidmap_free(&n->confirm.index);
 }
 
-static uint64_t
-mix(uint64_t h, const char *s)
-{
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return (h ^ 0xff) * 1099511628211ULL;
-}
-
-/* State, runner, outputs and reason: what a client is told. */
-uint64_t
-confirm_value(const struct task *t)
-{
-	uint64_t	h = 1469598103934665603ULL;
-	int		i;
-
-	h = (h ^ (uint64_t)t->state) * 1099511628211ULL;
-	h = mix(h, t->running_on);
-	for (i = 0; i < t->noutputs; i++)
-		h = mix(h, t->outputs[i]);
-	return mix(h, t->reason);
-}
-
 static struct tally *
 find(struct node *n, const char *uuid)
 {
@@ -198,7 +176,7 @@ evaluate(struct node *n, struct task *t, struct tally *ty, int64_t now)
 {
 	int	members = 1 + peertab_members(n), q = quorum(n);
 	int	voted = 1, mine = 1, unknown, k, best;
-	uint64_t value = confirm_value(t);
+	uint64_t value = rules_end_value(t);
 
 	for (k = 0; k < ty->nvalues; k++) {
 		voted += ty->counts[k];
@@ -310,7 +288,7 @@ count_vote(struct node *n, struct tally *ty, const struct task *t,
     const char *voter, struct task **r)
 {
 	int		 idx = peertab_index(n, voter), k;
-	uint64_t	 value = confirm_value(*r);
+	uint64_t	 value = rules_end_value(*r);
 
 	if (idx < 0 || (*r)->round != t->round || (*r)->confirmed)
 		return;
@@ -336,7 +314,7 @@ count_vote(struct node *n, struct tally *ty, const struct task *t,
 	}
 	ty->counts[k]++;
 	ty->voted[idx] = (unsigned char)(k + 1);
-	if (value != confirm_value(t) && (ty->best_other == NULL ||
+	if (value != rules_end_value(t) && (ty->best_other == NULL ||
 	    rules_end_beats(*r, ty->best_other))) {
 		task_free(ty->best_other);
 		ty->best_other = *r;

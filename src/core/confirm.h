@@ -41,8 +41,6 @@ struct confirm {
 };
 
 void	confirm_free(struct node *);
-/* The end of a task, as a number: equal ends, equal numbers. */
-uint64_t confirm_value(const struct task *);
 /* t has just ended here (its state is final): propose the end to all. */
 void	confirm_propose(struct node *, struct task *, int64_t now);
 /* We hold t's unconfirmed end (adopted, derived, restored): count the

@@ -112,3 +112,26 @@ rules_record_wins(const struct task *r, const struct task *t)
 		return strcmp(r->running_on, t->running_on) < 0;
 	return strcmp(r->reason, t->reason) < 0;
 }
+
+static uint64_t
+mix(uint64_t h, const char *s)
+{
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (h ^ 0xff) * 1099511628211ULL;
+}
+
+/* An end as a number, equal for equal ends: state, runner, outputs and
+ * reason, what a client is told. */
+uint64_t
+rules_end_value(const struct task *t)
+{
+	uint64_t	h = 1469598103934665603ULL;
+	int		i;
+
+	h = (h ^ (uint64_t)t->state) * 1099511628211ULL;
+	h = mix(h, t->running_on);
+	for (i = 0; i < t->noutputs; i++)
+		h = mix(h, t->outputs[i]);
+	return mix(h, t->reason);
+}
