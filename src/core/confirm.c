@@ -373,6 +373,31 @@ confirm_counting(const struct node *n)
 	return n->confirm.n > 0;
 }
 
+/*
+ * An end held unconfirmed long after its proposal: most likely we missed
+ * the confirmation.  Those who know the task best (runner, node it was
+ * scheduled on, master) answer with what they hold; the whole pool is
+ * asked for votes only if they do not confirm it either.
+ */
+static void
+ask_who_knows(struct node *n, const struct task *t)
+{
+	const char	*who[3];
+	int		 i, k;
+
+	who[0] = t->running_on;
+	who[1] = t->scheduled_by;
+	who[2] = election_master(n);
+	for (i = 0; i < 3; i++) {
+		if (who[i][0] == '\0' || strcmp(who[i], n->cfg.name) == 0)
+			continue;
+		for (k = 0; k < i && strcmp(who[k], who[i]) != 0; k++)
+			;
+		if (k == i)
+			replicate_send(n, who[i], PEER_STATE, t);
+	}
+}
+
 void
 confirm_housekeeping(struct node *n, int64_t now)
 {
@@ -392,9 +417,14 @@ confirm_housekeeping(struct node *n, int64_t now)
 		every = ty->proposer ? 2 * n->cfg.progress_interval_ms :
 		    n->cfg.failure_timeout_ms;
 		if (now - ty->sent_ms >= every && resent < 64) {
-			ty->proposer = 1;
 			ty->sent_ms = now;
-			replicate_send(n, NULL, PEER_STATE, t);
+			if (!ty->proposer && !ty->asked) {
+				ty->asked = 1;
+				ask_who_knows(n, t);
+			} else {
+				ty->proposer = 1;
+				replicate_send(n, NULL, PEER_STATE, t);
+			}
 			resent++;
 		}
 		i++;

@@ -31,6 +31,7 @@ struct tally {
 	int		 nvalues;
 	struct task	*best_other;	/* the rule's pick of the others' ends */
 	int		 proposer;	/* we proposed it: we resend it */
+	int		 asked;		/* those who know it best were asked */
 	int64_t		 sent_ms;	/* last proposal sent, or when held */
 };
 

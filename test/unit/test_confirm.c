@@ -25,7 +25,6 @@ end_record(struct node *n, const char *type, int k, const char *runner,
 	assert_non_null(t);
 	t->state = TASK_TERMINATED;
 	snprintf(t->running_on, sizeof t->running_on, "%s", runner);
-	t->noutputs = 3;
 	for (i = 0; i < 3; i++) {
 		snprintf(out[i], sizeof out[i], "%s-%d", tag, i + 1);
 		outs[i] = out[i];
@@ -231,6 +230,81 @@ test_restored_members_count_after_a_restart(void **state)
 	assert_non_null(logged(n, "confirmed by 2 of 3 nodes"));
 }
 
+/* STATEs n sent: to everyone, to zeta, to beta. */
+struct asked {
+	int	all, zeta, beta;
+};
+
+/* Did n send a STATE of task 1 to peer (NULL: to everyone)? */
+static int
+state_of_1_sent(struct node *n, const char *peer)
+{
+	const char	*s;
+	char		 id[64];
+	int		 k;
+
+	snprintf(id, sizeof id, " id=%s ", uuid_n(1));
+	for (k = 0; (s = sent_nth(n, peer, "STATE ", k)) != NULL; k++)
+		if (strstr(s, id) != NULL)
+			return 1;
+	return 0;
+}
+
+/* beta (master) and zeta heartbeat every 100 ms from `from` to `until`
+ * while n ticks: the STATEs of task 1 n sent meanwhile. */
+static struct asked
+beat_until(struct node *n, int64_t from, int64_t until)
+{
+	struct asked	a = { 0, 0, 0 };
+	int64_t		t;
+
+	for (t = from; t <= until; t += 100) {
+		clear(n);
+		hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 0 0 "
+		    "500", t);
+		hear_alive(n, "zeta", t);
+		node_tick(n, t);
+		a.all += state_of_1_sent(n, NULL);
+		a.zeta += state_of_1_sent(n, "zeta");
+		a.beta += state_of_1_sent(n, "beta");
+	}
+	return a;
+}
+
+/*
+ * A voter that missed the confirmation of zeta's result (one datagram)
+ * asks the runner and the master for it after a failure timeout, not
+ * the whole pool: a thousand-node pool answered each such node with a
+ * thousand votes.  Only if they are silent too does it propose the
+ * end to everyone.
+ */
+static void
+test_a_missed_confirmation_is_asked_of_those_who_know(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct asked	 a;
+
+	follow_beta(n);
+	hear_alive(n, "zeta", 50);
+	plmi2_workflow(n, 1, PRIO_LOW, 100);
+	hear(n, "zeta", end_record(n, "STATE", 1, "zeta", "z", 1, 0), 200);
+	assert_non_null(sent(n, "zeta", "VOTE "));
+	a = beat_until(n, 300, 2500);
+	assert_int_equal(a.all, 0);
+	assert_int_equal(a.zeta, 1);
+	assert_int_equal(a.beta, 1);
+	assert_false(node_find(n, uuid_n(1))->confirmed);
+	/* Nobody answered: now the whole pool is asked to vote. */
+	a = beat_until(n, 2600, 4600);
+	assert_int_equal(a.all, 1);
+	/* zeta answers with the confirmed end: that is all it takes. */
+	hear(n, "zeta", end_record(n, "VOTE", 1, "zeta", "z", 1, 1), 4700);
+	assert_true(node_find(n, uuid_n(1))->confirmed);
+	a = beat_until(n, 4800, 9000);
+	assert_int_equal(a.all + a.zeta + a.beta, 0);
+}
+
 int
 main(void)
 {
@@ -241,6 +315,7 @@ main(void)
 		NODE_TEST(test_a_minority_confirms_nothing_until_the_others_leave),
 		NODE_TEST(test_a_clean_stop_leaves_the_membership),
 		NODE_TEST(test_restored_members_count_after_a_restart),
+		NODE_TEST(test_a_missed_confirmation_is_asked_of_those_who_know),
 	};
 
 	return cmocka_run_group_tests_name("confirm", tests, NULL, NULL);
