@@ -123,6 +123,14 @@ claimed(const struct node *n, const char *uuid, int64_t now)
 	    n->cfg.dequeue_window_ms);
 }
 
+/* How long the peers keep off a task we claimed (they remember the
+ * claim this long after it came). */
+static int64_t
+claim_memory_ms(const struct node *n)
+{
+	return CLAIM_WINDOWS * n->cfg.dequeue_window_ms;
+}
+
 /*
  * A held task (won in a batch while our slots were full) to start now:
  * the next still Ready and ours, while the peers still keep off it --
@@ -134,19 +142,17 @@ next_held(struct node *n, int64_t now)
 {
 	struct dequeue	*dq = &n->dequeue;
 	struct task	*t;
+	int		 left;
 
-	if (dq->next_held < dq->nheld && now >= dq->held_until)
+	while (dq->next_held < dq->nheld && now < dq->held_until) {
+		t = taskmap_find(&n->map, dq->held[dq->next_held++]);
+		if (t != NULL && t->state == TASK_READY && ours(n, t))
+			return t;
+	}
+	if ((left = dq->nheld - dq->next_held) > 0)
 		outbox_log(&n->out, VLOG_DEBUG, "%d claimed task%s from "
-		    "UUID[%s] not started in time; raced for again",
-		    dq->nheld - dq->next_held,
-		    dq->nheld - dq->next_held == 1 ? "" : "s",
-		    dq->held[dq->next_held]);
-	else
-		while (dq->next_held < dq->nheld) {
-			t = taskmap_find(&n->map, dq->held[dq->next_held++]);
-			if (t != NULL && t->state == TASK_READY && ours(n, t))
-				return t;
-		}
+		    "UUID[%s] not started in time; raced for again", left,
+		    left == 1 ? "" : "s", dq->held[dq->next_held]);
 	dq->nheld = dq->next_held = 0;
 	return NULL;
 }
@@ -172,13 +178,12 @@ batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 {
 	struct dequeue	*dq = &n->dequeue;
 	struct task	*t = readyq_at(&n->ready, pos);
-	int64_t		 memory = CLAIM_WINDOWS * n->cfg.dequeue_window_ms;
 	int64_t		 budget, cost;
 	size_t		 k, stride = (size_t)peertab_idle_count(n, now) + 1;
 
 	if ((cost = batch_cost(n, t)) < 0)
 		return;
-	budget = memory - 2 * dequeue_window_ms(n, now) - cost;
+	budget = claim_memory_ms(n) - 2 * dequeue_window_ms(n, now) - cost;
 	for (k = pos + stride; k < len && dq->nbatch < DEQUEUE_BATCH;
 	    k += stride) {
 		t = readyq_at(&n->ready, k);
@@ -204,7 +209,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 	struct task	*t;
 	struct peer_msg	 m;
 	size_t		 k, len, place, pos = 0;
-	int64_t		 memory = CLAIM_WINDOWS * n->cfg.dequeue_window_ms;
+	int64_t		 memory = claim_memory_ms(n);
 	int64_t		 wake;
 
 	while (run_count(n) < n->cfg.slots && !dq->active) {
@@ -247,8 +252,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		    (size_t)peertab_idle_rank(n, now);
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
-			if (!claimed(n, t->uuid, now) &&
-			    ours(n, t)) {
+			if (!claimed(n, t->uuid, now) && ours(n, t)) {
 				pos = k;
 				break;
 			}
@@ -259,8 +263,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 			struct task *w = readyq_at(&n->ready, k);
 			int64_t due = w->ready_ms + memory +
 			    (int64_t)(place - k) * n->cfg.dequeue_window_ms;
-			if (claimed(n, w->uuid, now) ||
-			    !ours(n, w))
+			if (claimed(n, w->uuid, now) || !ours(n, w))
 				continue;
 			if (now >= due)
 				t = w, pos = k;
@@ -335,8 +338,8 @@ decide(struct node *n, int64_t now)
 			    sizeof dq->held[0]);
 	}
 	if (dq->nheld > 0) {
-		dq->held_until = dq->ts + CLAIM_WINDOWS *
-		    n->cfg.dequeue_window_ms - LATENESS_MARGIN_MS;
+		dq->held_until = dq->ts + claim_memory_ms(n) -
+		    LATENESS_MARGIN_MS;
 		outbox_log(&n->out, VLOG_DEBUG, "won %d more task%s from "
 		    "UUID[%s] on; they start as our slots free", dq->nheld,
 		    dq->nheld == 1 ? "" : "s", dq->held[0]);
