@@ -38,7 +38,7 @@ claims_taken(const struct claims *cl, const char *uuid, int64_t now,
 {
 	const struct claim_hint *h = &cl->hints[hint_slot(uuid)];
 
-	return h->seen >= now - CLAIM_WINDOWS * window_ms &&
+	return h->seen >= now - claims_memory_ms(window_ms) &&
 	    strcmp(h->uuid, uuid) == 0 &&
 	    !expired(cl, uuid, h->node, now, window_ms);
 }
@@ -56,7 +56,7 @@ claims_remember(struct claims *cl, const char *uuid, const char *node,
 	c->seen = now;
 	/* A streak: the same claimant again while its claim is fresh. */
 	if (strcmp(h->uuid, uuid) != 0 || strcmp(h->node, node) != 0 ||
-	    now - h->seen > CLAIM_WINDOWS * window_ms)
+	    now - h->seen > claims_memory_ms(window_ms))
 		h->first = now;
 	snprintf(h->uuid, sizeof h->uuid, "%s", uuid);
 	snprintf(h->node, sizeof h->node, "%s", node);
@@ -69,7 +69,7 @@ int
 claims_beating(const struct claims *cl, const char *uuid, int64_t ts,
     const char *me, int64_t now, int64_t window_ms)
 {
-	int64_t	since = ts - CLAIM_WINDOWS * window_ms;
+	int64_t	since = ts - claims_memory_ms(window_ms);
 	int	i, lost = 0;
 
 	for (i = 0; i < DEQUEUE_CLAIMS; i++) {

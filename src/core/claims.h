@@ -39,6 +39,11 @@ struct claims {
 
 /* window_ms below is the configured dequeue window: claims are
  * remembered CLAIM_WINDOWS of it and expire after CLAIM_EXPIRES. */
+static inline int64_t
+claims_memory_ms(int64_t window_ms)
+{
+	return CLAIM_WINDOWS * window_ms;
+}
 void	claims_remember(struct claims *, const char *uuid, const char *node,
 	    int64_t ts, int64_t now, int64_t window_ms);
 /* Someone proposed to take uuid lately (as far as the hints tell: a

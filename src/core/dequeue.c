@@ -128,7 +128,7 @@ claimed(const struct node *n, const char *uuid, int64_t now)
 static int64_t
 claim_memory_ms(const struct node *n)
 {
-	return CLAIM_WINDOWS * n->cfg.dequeue_window_ms;
+	return claims_memory_ms(n->cfg.dequeue_window_ms);
 }
 
 /*
