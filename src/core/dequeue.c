@@ -196,6 +196,16 @@ batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 	}
 }
 
+/* When a task at position k, before our place, becomes ours to try if
+ * it stays unclaimed: one more window for each node ranked before us. */
+static int64_t
+due_at(const struct node *n, const struct task *w, size_t place, size_t k,
+    int64_t memory)
+{
+	return w->ready_ms + memory + (int64_t)(place - k) *
+	    n->cfg.dequeue_window_ms;
+}
+
 /*
  * Take ready tasks while slots are free: alone, at once; with peers, by
  * the distributed dequeue (Algorithm 3.2), one race at a time.  After a
@@ -258,16 +268,25 @@ dequeue_dispatch(struct node *n, int64_t now)
 			}
 			t = NULL;
 		}
+		/* The first task before our place that is due, else when the
+		 * soonest will be.  Dues cost a sum, claims and admission a
+		 * hash and a look-up: only tasks that can change the answer
+		 * are asked (idle nodes far down the rank looked at every
+		 * task on every datagram). */
 		wake = -1;
 		for (k = 0; t == NULL && k < len && k < place; k++) {
 			struct task *w = readyq_at(&n->ready, k);
-			int64_t due = w->ready_ms + memory +
-			    (int64_t)(place - k) * n->cfg.dequeue_window_ms;
-			if (claimed(n, w->uuid, now) || !ours(n, w))
-				continue;
-			if (now >= due)
+			if (now >= due_at(n, w, place, k, memory) &&
+			    !claimed(n, w->uuid, now) && ours(n, w))
 				t = w, pos = k;
-			else if (wake < 0 || due < wake)
+		}
+		/* Backwards: dues rise towards the head, so the soonest is
+		 * met first and later ones are not asked. */
+		for (k = len < place ? len : place; t == NULL && k-- > 0;) {
+			struct task *w = readyq_at(&n->ready, k);
+			int64_t due = due_at(n, w, place, k, memory);
+			if (now < due && (wake < 0 || due < wake) &&
+			    !claimed(n, w->uuid, now) && ours(n, w))
 				wake = due;
 		}
 		if (t == NULL) {
