@@ -81,3 +81,24 @@ claims_beating(const struct claims *cl, const char *uuid, int64_t ts,
 	}
 	return lost;
 }
+
+int
+claims_earlier(const struct claims *cl, const char *uuid, int64_t ts,
+    const char *who, int64_t now, int64_t window_ms, int64_t *first)
+{
+	int64_t	since = ts - claims_memory_ms(window_ms);
+	int	i, found = 0;
+
+	for (i = 0; i < DEQUEUE_CLAIMS; i++) {
+		const struct claim *c = &cl->ring[i];
+		if (c->seen >= since && strcmp(c->uuid, uuid) == 0 &&
+		    strcmp(c->node, who) != 0 &&
+		    rules_dequeue_beats(c->ts, c->node, ts, who) &&
+		    !expired(cl, c->uuid, c->node, now, window_ms) &&
+		    (!found || c->ts < *first)) {
+			*first = c->ts;
+			found = 1;
+		}
+	}
+	return found;
+}

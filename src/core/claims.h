@@ -54,5 +54,9 @@ int	claims_taken(const struct claims *, const char *uuid, int64_t now,
  * node me. */
 int	claims_beating(const struct claims *, const char *uuid, int64_t ts,
 	    const char *me, int64_t now, int64_t window_ms);
+/* The earliest remembered proposal for uuid by another node than who
+ * that precedes who's, stamped ts: 1 with its stamp in *first, else 0. */
+int	claims_earlier(const struct claims *, const char *uuid, int64_t ts,
+	    const char *who, int64_t now, int64_t window_ms, int64_t *first);
 
 #endif

@@ -386,11 +386,39 @@ proposing(const struct dequeue *dq, const char *uuid)
 	return 0;
 }
 
+/*
+ * One of about DEQUEUE_HELPERS nodes of the pool picked for this claim
+ * of this task: each node tells alone, from the three names, so a lost
+ * claim or answer costs nothing more than a few unicasts.
+ */
+static int
+helper(const struct node *n, const char *uuid, const char *claimant)
+{
+	uint64_t	h = task_hash(uuid) ^ task_hash(claimant) * 31 ^
+			    task_hash(n->cfg.name) * 0x9e3779b97f4a7c15ULL;
+	uint64_t	pool = (uint64_t)peertab_live(n) + 1;
+
+	return (h >> 16) % pool < DEQUEUE_HELPERS;
+}
+
+/* A claim on uuid stamped ts, to peer only. */
+static void
+tell_claim(struct node *n, const char *peer, const char *uuid, int64_t ts)
+{
+	struct peer_msg	m;
+
+	peer_msg_init(&m, PEER_TRY_DEQUEUE);
+	memcpy(m.uuid, uuid, sizeof m.uuid);
+	m.timestamp = ts;
+	outbox_peer(&n->out, peer, &m);
+}
+
 void
 dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 {
 	struct dequeue	*dq = &n->dequeue;
 	struct task	*t;
+	int64_t		 first;
 
 	dequeue_heard_stamp(n, m->timestamp, now);
 	claims_remember(&dq->claims, m->uuid, m->sender, m->timestamp, now,
@@ -400,21 +428,28 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	 * broadcast.  Only contention costs this datagram. */
 	if (proposing(dq, m->uuid) &&
 	    rules_dequeue_beats(dq->ts, n->cfg.name, m->timestamp,
-	    m->sender)) {
-		struct peer_msg mine;
-		peer_msg_init(&mine, PEER_TRY_DEQUEUE);
-		memcpy(mine.uuid, m->uuid, sizeof mine.uuid);
-		mine.timestamp = dq->ts;
-		outbox_peer(&n->out, m->sender, &mine);
-	}
+	    m->sender))
+		tell_claim(n, m->sender, m->uuid, dq->ts);
+	/* A later claim than another node's we heard: a few helpers pass
+	 * the earlier stamp on -- the claimant may have missed that
+	 * broadcast, and the earlier claimant's own answer may be lost or
+	 * never sent (it missed this claim).  In the earlier stamp the
+	 * claimant's race is lost, as it would have been. */
+	else if ((t = taskmap_find(&n->map, m->uuid)) != NULL &&
+	    t->state == TASK_READY && helper(n, m->uuid, m->sender) &&
+	    claims_earlier(&dq->claims, m->uuid, m->timestamp, m->sender,
+	    now, n->cfg.dequeue_window_ms, &first))
+		tell_claim(n, m->sender, m->uuid, first);
 	/* It is not Ready: those who know tell each proposer at once,
-	 * within its window (it missed a STATE) -- its runner, the master
-	 * and the node it was scheduled on, three chances against a lost
-	 * datagram.  peerrate bounds what one proposer can draw. */
+	 * within its window (it missed a STATE) -- its runner, the master,
+	 * the node it was scheduled on and a few helpers, each a chance
+	 * against a lost claim or answer (one of them is often the runner
+	 * too).  peerrate bounds what one proposer can draw. */
 	if ((t = taskmap_find(&n->map, m->uuid)) != NULL &&
 	    t->state != TASK_READY && t->state != TASK_SUBMITTED &&
 	    (t->run == RUN_ACTIVE || node_is_master(n) ||
-	    strcmp(t->scheduled_by, n->cfg.name) == 0))
+	    strcmp(t->scheduled_by, n->cfg.name) == 0 ||
+	    helper(n, m->uuid, m->sender)))
 		replicate_send(n, m->sender, PEER_STATE, t);
 	outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s] from %s "
 	    "processed", m->uuid, m->sender);

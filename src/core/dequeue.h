@@ -15,6 +15,8 @@ struct node;
 struct peer_msg;
 
 #define DEQUEUE_BATCH	8	/* tasks one race may claim */
+#define DEQUEUE_HELPERS	4	/* nodes, besides those who know it best,
+				 * that tell a late claimant a task runs */
 #define BATCH_START_MS	2	/* a start and an end's bookkeeping, beside
 				 * a task's own run, when batching */
 /* The race's window, from the lateness of the peers' stamped datagrams

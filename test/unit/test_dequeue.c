@@ -433,6 +433,66 @@ record_on(int k, const char *st, const char *runner)
 	return rec;
 }
 
+/* alpha, busy, follows beta and knows gamma and zeta: in a pool of
+ * four every node is one of the DEQUEUE_HELPERS (about four). */
+static void
+busy_among_four(struct node *n)
+{
+	follow_beta(n);
+	node_set_volunteer(n, 0, "busy", 20);
+	hear_alive(n, "gamma", 20);
+	hear_alive(n, "zeta", 20);
+	clear(n);
+}
+
+/*
+ * gamma claims a task after zeta did; zeta's broadcast (and zeta's own
+ * answer) may never reach gamma: a helper that heard both tells gamma
+ * zeta's earlier stamp, and gamma loses the race it would have lost.
+ * zeta, whose claim is the earlier, is told nothing.
+ */
+static void
+test_a_helper_passes_an_earlier_claim_on(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+
+	busy_among_four(n);
+	hear(n, "beta", "STATE v=1 id=00000000-0000-4000-8000-000000000001 "
+	    "exec=free prio=low aged=0 st=Ready sb=beta cl=x sub=50 rdy=50 "
+	    "stt=-1 end=-1 pg=0 att=0 fail=0 ver=1", 50);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_READY);
+	clear(n);
+	hear(n, "zeta", try_for(1, 100), 101);
+	assert_null(sent(n, "zeta", "TRY_DEQUEUE"));
+	hear(n, "gamma", try_for(1, 103), 104);
+	assert_non_null(sent(n, "gamma", "TRY_DEQUEUE"));
+	assert_string_equal(sent(n, "gamma", "TRY_DEQUEUE"), try_for(1, 100));
+	assert_null(sent(n, "zeta", "TRY_DEQUEUE"));
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+}
+
+/* zeta missed gamma's STATE Running, and may miss the answers of the
+ * runner, the master and the node it was scheduled on: a helper that
+ * is none of them tells it too. */
+static void
+test_a_helper_answers_a_late_claim(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	const char	*st;
+
+	busy_among_four(n);
+	hear(n, "gamma", record_on(1, "Running", "gamma"), 50);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	clear(n);
+	hear(n, "zeta", try_for(1, 200), 201);
+	st = sent(n, "zeta", "STATE ");
+	assert_non_null(st);
+	assert_non_null(strstr(st, " st=Running "));
+	assert_non_null(strstr(st, " on=gamma "));
+}
+
 /*
  * beta's run of task 1 ended, its votes on their way, and task 2 waits
  * on it: our free slot waits for task 2 (one window at most) rather than
@@ -642,6 +702,8 @@ main(void)
 		NODE_TEST(test_a_faster_idle_peer_goes_first),
 		NODE_TEST(test_a_slower_node_leaves_a_task_to_a_faster_one),
 		NODE_TEST(test_a_task_shorter_than_a_ms_on_a_faster_peer),
+		NODE_TEST(test_a_helper_passes_an_earlier_claim_on),
+		NODE_TEST(test_a_helper_answers_a_late_claim),
 		cmocka_unit_test(test_blind_placement_takes_the_task),
 		NODE_TEST(test_estimates_come_from_the_runs_of_the_type),
 		NODE_TEST(test_a_claim_never_acted_on_expires),
