@@ -374,12 +374,25 @@ test_ranks_compare_what_the_heartbeats_told(void **state)
 	assert_int_equal(peertab_last_idle_rank(n), 1);
 }
 
+/* peer was told by unicast that task 1 runs on runner. */
+static void
+assert_told_running(struct node *n, const char *peer, const char *runner)
+{
+	const char	*st = sent(n, peer, "STATE ");
+	char		 on[NAME_MAXLEN + 8];
+
+	snprintf(on, sizeof on, " on=%s ", runner);
+	assert_non_null(st);
+	assert_non_null(strstr(st, uuid_n(1)));
+	assert_non_null(strstr(st, " st=Running "));
+	assert_non_null(strstr(st, on));
+}
+
 static void
 test_the_runner_answers_a_late_proposal(void **state)
 {
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
-	const char	*st;
 
 	node_start(n, 0);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
@@ -387,10 +400,7 @@ test_the_runner_answers_a_late_proposal(void **state)
 	clear(n);
 	/* beta missed our STATE Running: it is told within its window. */
 	hear(n, "beta", try_for(1, 201), 201);
-	st = sent(n, "beta", "STATE ");
-	assert_non_null(st);
-	assert_non_null(strstr(st, " st=Running "));
-	assert_non_null(strstr(st, " on=alpha "));
+	assert_told_running(n, "beta", "alpha");
 	clear(n);
 	/* Each proposal is told (that one may have been lost too); the
 	 * rate limit bounds what a proposer draws. */
@@ -480,17 +490,13 @@ test_a_helper_answers_a_late_claim(void **state)
 {
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
-	const char	*st;
 
 	busy_among_four(n);
 	hear(n, "gamma", record_on(1, "Running", "gamma"), 50);
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
 	clear(n);
 	hear(n, "zeta", try_for(1, 200), 201);
-	st = sent(n, "zeta", "STATE ");
-	assert_non_null(st);
-	assert_non_null(strstr(st, " st=Running "));
-	assert_non_null(strstr(st, " on=gamma "));
+	assert_told_running(n, "zeta", "gamma");
 }
 
 /*
