@@ -24,65 +24,20 @@ void
 dequeue_init(struct node *n)
 {
 	n->dequeue.retry_at = -1;
-	n->dequeue.late_heard = -1;
-}
-
-/*
- * The window must outlast the lateness of any rival claim stamped before
- * ours.  A claim stamped s by its sender arrives at our clock's s + d +
- * o (d the delay, o how far our clock is ahead of the sender's), so the
- * lateness we measure on the peers' stamped datagrams is that bound,
- * clock offsets included.  We estimate it as TCP does a round trip
- * (RFC 6298): a smoothed mean and mean deviation, in microseconds so
- * that small steps do not vanish in the divisions.
- */
-/* A stamp was heard lately: the estimate stands. */
-static int
-lateness_known(const struct dequeue *dq, int64_t now)
-{
-	return dq->late_heard >= 0 && now - dq->late_heard < LATENESS_FORGET_MS;
+	lateness_init(&n->dequeue.late);
 }
 
 void
 dequeue_heard_stamp(struct node *n, int64_t sent, int64_t now)
 {
-	struct dequeue	*dq = &n->dequeue;
-	int64_t		 late = now > sent ? now - sent : 0;
-	int64_t		 err;
-
-	if (late > LATENESS_MAX_MS)
-		late = LATENESS_MAX_MS;		/* a clock far behind ours */
-	late *= 1000;
-	if (!lateness_known(dq, now)) {
-		dq->late_mean_us = late;
-		dq->late_dev_us = late / 2;
-	} else {
-		err = late - dq->late_mean_us;
-		dq->late_dev_us += ((err < 0 ? -err : err) - dq->late_dev_us) /
-		    4;
-		dq->late_mean_us += err / 8;
-	}
-	dq->late_heard = now;
+	lateness_heard(&n->dequeue.late, sent, now);
 }
 
-/*
- * Twice the mean, as a node that knows the task is taken answers our
- * claim (dequeue_recv_try): a round trip; four deviations for the
- * stragglers; 2 ms for the clocks' millisecond steps, the stamp's and
- * the deadline's.  On a quiet LAN a few milliseconds, never more than
- * dequeue_window_ms, and that until the first stamp comes.
- */
 int64_t
 dequeue_window_ms(const struct node *n, int64_t now)
 {
-	const struct dequeue	*dq = &n->dequeue;
-	int64_t			 w;
-
-	if (!lateness_known(dq, now))
-		return n->cfg.dequeue_window_ms;
-	w = (2 * dq->late_mean_us + 4 * dq->late_dev_us + 500) / 1000 +
-	    LATENESS_MARGIN_MS;
-	return w < n->cfg.dequeue_window_ms ? w : n->cfg.dequeue_window_ms;
+	return lateness_window_ms(&n->dequeue.late, n->cfg.dequeue_window_ms,
+	    now);
 }
 
 /* A task we may run (run_admissible): others are for other nodes. */

@@ -10,6 +10,7 @@
 
 #include "bounds.h"
 #include "claims.h"
+#include "lateness.h"
 
 struct node;
 struct peer_msg;
@@ -19,11 +20,6 @@ struct peer_msg;
 				 * that tell a late claimant a task runs */
 #define BATCH_START_MS	2	/* a start and an end's bookkeeping, beside
 				 * a task's own run, when batching */
-/* The race's window, from the lateness of the peers' stamped datagrams
- * (dequeue_window_ms). */
-#define LATENESS_MARGIN_MS	2	/* the clocks' millisecond steps */
-#define LATENESS_MAX_MS		60000	/* a sample counts at most this */
-#define LATENESS_FORGET_MS	20000	/* unheard this long: start anew */
 
 struct dequeue {
 	/* Our proposal, while its window is open: one race for one task,
@@ -42,11 +38,8 @@ struct dequeue {
 	int64_t		 held_until;
 	struct claims	 claims;	/* the others' proposals */
 	int64_t		 retry_at;	/* all ready tasks claimed; -1 */
-	/* Lateness of stamped datagrams (our clock at arrival minus the
-	 * sender's stamp): a rival's earlier claim reaches us this late. */
-	int64_t		 late_heard;	/* the last sample; -1 none */
-	int64_t		 late_mean_us;	/* smoothed mean */
-	int64_t		 late_dev_us;	/* smoothed mean deviation */
+	/* A rival's earlier claim reaches us this late: the window. */
+	struct lateness	 late;
 };
 
 void	dequeue_init(struct node *);

@@ -14,7 +14,8 @@
  *   schedule.c   schedule   SCHEDULE and CANCEL: check, then carry out
  *   cascade.c    (none)     ready, bind, derive, end dependents, redo
  *   order.c      order      the ready queue's keys: workflows, paths
- *   dequeue.c    dequeue    Algorithm 3.2: ranks, claims, hints, races
+ *   dequeue.c    dequeue    Algorithm 3.2: ranks, races, batches (claims.c,
+ *                           lateness.c: its claims and window)
  *   election.c   election   Algorithm 3.1: candidacy, epochs, master
  *   replicate.c  replicate  records, merge, ENQUEUE/ACK, GET_TASK
  *   runwatch.c   runwatch   the tasks Running or unacked: PROGRESS,
