@@ -111,6 +111,9 @@ struct task	*task_new(const char *uuid, const char *exec, int ninputs);
 void		 task_free(struct task *);
 int		 task_set_string(char **, const char *);
 int		 task_set_outputs(struct task *, char *const *, int);
+/* Copy the end (state, runner, outputs, reason, times) of src into t,
+ * and the inputs it ran on; -1 out of memory. */
+int		 task_copy_end(struct task *, const struct task *src);
 int		 task_inputs_bound(const struct task *);
 
 int		 task_is_final(enum task_state);

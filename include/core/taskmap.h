@@ -16,6 +16,10 @@ struct taskmap {
 	size_t		  n;		/* live tasks */
 	size_t		  used;		/* live + tombstones */
 	struct depindex	  deps;		/* upstream -> dependents */
+	/* Bumped by every insert and remove and by taskmap_touch (every
+	 * change of a task is journaled, replicate_changed): equal
+	 * generations, no task changed -- for what is derived from many. */
+	uint64_t	  gen;
 };
 
 void		 taskmap_init(struct taskmap *);
@@ -23,6 +27,8 @@ void		 taskmap_free(struct taskmap *);	/* frees the tasks */
 struct task	*taskmap_find(const struct taskmap *, const char *);
 int		 taskmap_insert(struct taskmap *, struct task *);
 struct task	*taskmap_remove(struct taskmap *, const char *);
+/* A task of the map changed. */
+void		 taskmap_touch(struct taskmap *);
 size_t		 taskmap_count(const struct taskmap *);
 
 /* Iterate: start with i = 0; returns NULL at the end. */

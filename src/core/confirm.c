@@ -87,6 +87,7 @@ hold(struct node *n, const struct task *t, int64_t now)
 		if (uuidmap_put(&c->index, t->uuid, (int64_t)c->n) == -1)
 			return NULL;
 		ty = &c->v[c->n++];
+		c->gen++;
 		memset(ty, 0, sizeof *ty);
 		memcpy(ty->uuid, t->uuid, sizeof ty->uuid);
 		ty->round = t->round;
@@ -111,6 +112,7 @@ confirm_forget(struct node *n, const char *uuid)
 	if (ty == NULL)
 		return;
 	reset(ty, 0);
+	n->confirm.gen++;
 	uuidmap_del(&n->confirm.index, uuid);
 	*ty = n->confirm.v[--n->confirm.n];
 	/* The last one moved into its place. */
@@ -145,28 +147,6 @@ commit(struct node *n, struct task *t, int votes, int64_t now)
 	settle(n, t, now);
 }
 
-/* Copy the end (state, runner, outputs, reason, times) of src into t,
- * and the inputs it ran on. */
-static int
-copy_end(struct task *t, const struct task *src)
-{
-	int	i;
-
-	if (task_set_outputs(t, src->outputs, src->noutputs) == -1)
-		return -1;
-	for (i = 0; i < t->ninputs && i < src->ninputs; i++)
-		if (task_set_string(&t->inputs[i].dataset,
-		    src->inputs[i].dataset) == -1)
-			return -1;
-	t->state = src->state;
-	snprintf(t->running_on, sizeof t->running_on, "%s", src->running_on);
-	snprintf(t->reason, sizeof t->reason, "%s", src->reason);
-	t->start_ms = src->start_ms;
-	t->end_ms = src->end_ms;
-	t->progress = src->progress;
-	return 0;
-}
-
 /*
  * Count again: confirm our end if a majority voted for it; go to the
  * next round if no end can reach a majority whatever the others vote.
@@ -197,7 +177,7 @@ evaluate(struct node *n, struct task *t, struct tally *ty, int64_t now)
 		return;
 	/* No end can win this round: the rule's pick, next round. */
 	if (ty->best_other != NULL && rules_end_beats(ty->best_other, t) &&
-	    copy_end(t, ty->best_other) == -1)
+	    task_copy_end(t, ty->best_other) == -1)
 		return;
 	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s}: votes "
 	    "split in round %d (%d for ours of %d voting, %d members); round "
@@ -256,11 +236,17 @@ waited_on(const struct node *n, const struct task *t)
  * tasks.
  */
 int64_t
-confirm_awaited(const struct node *n, int64_t now)
+confirm_awaited(struct node *n, int64_t now)
 {
-	int64_t	until = -1;
-	size_t	i;
+	struct confirm	*c = &n->confirm;
+	int64_t		 until = -1;
+	size_t		 i;
 
+	/* Unchanged since the last answer, only time passed: the latest
+	 * end still awaited is, or none is. */
+	if (c->awaited_known && c->awaited_gen == c->gen &&
+	    c->awaited_map_gen == n->map.gen && now >= c->awaited_at)
+		return c->awaited > now ? c->awaited : -1;
 	for (i = 0; i < n->confirm.n; i++) {
 		const struct tally *ty = &n->confirm.v[i];
 		const struct task *t;
@@ -272,6 +258,11 @@ confirm_awaited(const struct node *n, int64_t now)
 		if (end > now && end > until && waited_on(n, t))
 			until = end;
 	}
+	c->awaited_known = 1;
+	c->awaited_gen = c->gen;
+	c->awaited_map_gen = n->map.gen;
+	c->awaited_at = now;
+	c->awaited = until;
 	return until;
 }
 

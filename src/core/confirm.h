@@ -39,6 +39,13 @@ struct confirm {
 	struct tally	*v;
 	size_t		 n, cap;
 	struct uuidmap	 index;		/* uuid -> its tally in v */
+	uint64_t	 gen;		/* bumped as a tally comes or goes */
+	/* confirm_awaited's last answer, good while no task and no tally
+	 * came, went or changed (it asks a dozen tasks, on every
+	 * datagram an idle node with ready tasks hears). */
+	int		 awaited_known;
+	uint64_t	 awaited_gen, awaited_map_gen;
+	int64_t		 awaited_at, awaited;
 };
 
 void	confirm_free(struct node *);
@@ -53,7 +60,7 @@ void	confirm_forget(struct node *, const char *uuid);
  * A result that dependents wait on, its votes on their way: until when
  * our free slot waits for those dependents (-1: it need not).
  */
-int64_t	confirm_awaited(const struct node *, int64_t now);
+int64_t	confirm_awaited(struct node *, int64_t now);
 /* A peer proposed an end (a STATE); t is our record after the merge:
  * answer with our vote. */
 void	confirm_answer(struct node *, const char *peer, const struct task *t);

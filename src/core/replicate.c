@@ -25,6 +25,7 @@ replicate_unacked(const struct node *n)
 void
 replicate_changed(struct node *n, struct task *t)
 {
+	taskmap_touch(&n->map);
 	antientropy_changed(n, t);
 	outbox_task(&n->out, ACT_JOURNAL, t->uuid);
 	node_notify(n, t);

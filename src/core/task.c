@@ -2,6 +2,7 @@
  * task.c -- allocation, names and validity checks of tasks.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -111,6 +112,26 @@ task_set_outputs(struct task *t, char *const *outs, int n)
 	free(t->outputs);
 	t->outputs = v;
 	t->noutputs = n;
+	return 0;
+}
+
+int
+task_copy_end(struct task *t, const struct task *src)
+{
+	int	i;
+
+	if (task_set_outputs(t, src->outputs, src->noutputs) == -1)
+		return -1;
+	for (i = 0; i < t->ninputs && i < src->ninputs; i++)
+		if (task_set_string(&t->inputs[i].dataset,
+		    src->inputs[i].dataset) == -1)
+			return -1;
+	t->state = src->state;
+	snprintf(t->running_on, sizeof t->running_on, "%s", src->running_on);
+	snprintf(t->reason, sizeof t->reason, "%s", src->reason);
+	t->start_ms = src->start_ms;
+	t->end_ms = src->end_ms;
+	t->progress = src->progress;
 	return 0;
 }
 

@@ -119,7 +119,14 @@ taskmap_insert(struct taskmap *m, struct task *t)
 		m->used++;
 	m->slots[i] = t;
 	m->n++;
+	m->gen++;
 	return 0;
+}
+
+void
+taskmap_touch(struct taskmap *m)
+{
+	m->gen++;
 }
 
 /* Unlink and return the task (the caller frees it), or NULL. */
@@ -138,6 +145,7 @@ taskmap_remove(struct taskmap *m, const char *uuid)
 	t = m->slots[i];
 	m->slots[i] = TOMB;
 	m->n--;
+	m->gen++;
 	for (k = 0; k < t->ninputs; k++)
 		depindex_del(&m->deps, t->inputs[k].from, t->uuid);
 	return t;
