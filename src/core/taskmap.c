@@ -82,6 +82,7 @@ grow(struct taskmap *m)
 		return -1;
 	bigger.n = bigger.used = 0;
 	bigger.deps = m->deps;
+	bigger.gen = m->gen;
 	for (i = 0; i < m->cap; i++) {
 		struct task *t = m->slots[i];
 		int found;
