@@ -20,6 +20,41 @@ mk(int k, int prio, int64_t submit)
 	return t;
 }
 
+/*
+ * Every insert, remove and touch moves the generation on, growth keeps
+ * it, and a failed insert leaves it: what is derived from the map
+ * (confirm_awaited) is kept while the generation stays.
+ */
+static void
+test_taskmap_generation_moves_with_every_change(void **state)
+{
+	struct taskmap	m;
+	struct task	*t;
+	uint64_t	before;
+	int		k;
+
+	taskmap_init(&m);
+	for (k = 0; k < 200; k++) {	/* grows from 64 slots, thrice */
+		before = m.gen;
+		assert_int_equal(taskmap_insert(&m, mk(k, 0, k)), 0);
+		assert_true(m.gen > before);
+	}
+	before = m.gen;
+	t = mk(7, 0, 0);
+	assert_int_equal(taskmap_insert(&m, t), -1);
+	task_free(t);
+	assert_true(m.gen == before);
+	taskmap_touch(&m);
+	assert_true(m.gen > before);
+	before = m.gen;
+	task_free(taskmap_remove(&m, uuid_n(3)));
+	assert_true(m.gen > before);
+	before = m.gen;
+	assert_null(taskmap_remove(&m, uuid_n(3)));
+	assert_true(m.gen == before);
+	taskmap_free(&m);
+}
+
 static void
 test_taskmap_many(void **state)
 {
@@ -354,6 +389,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_taskmap_many),
+		cmocka_unit_test(test_taskmap_generation_moves_with_every_change),
 		cmocka_unit_test(test_taskmap_dependents),
 		cmocka_unit_test(test_uuidmap),
 		cmocka_unit_test(test_readyq_order),
