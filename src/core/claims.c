@@ -63,22 +63,30 @@ claims_remember(struct claims *cl, const char *uuid, const char *node,
 	h->seen = now;
 }
 
+/* Remembered claim c, for uuid, heard in the claim memory before a
+ * proposal (ts, who) or since, and still counting, precedes it as the
+ * rule says. */
+static int
+precedes(const struct claims *cl, const struct claim *c, const char *uuid,
+    int64_t ts, const char *who, int64_t now, int64_t window_ms)
+{
+	return c->seen >= ts - claims_memory_ms(window_ms) &&
+	    strcmp(c->uuid, uuid) == 0 &&
+	    rules_dequeue_beats(c->ts, c->node, ts, who) &&
+	    !expired(cl, c->uuid, c->node, now, window_ms);
+}
+
 /* Proposals made in our window or shortly before it, which Algorithm
  * 3.2 misses, precede ours as the rule says. */
 int
 claims_beating(const struct claims *cl, const char *uuid, int64_t ts,
     const char *me, int64_t now, int64_t window_ms)
 {
-	int64_t	since = ts - claims_memory_ms(window_ms);
 	int	i, lost = 0;
 
-	for (i = 0; i < DEQUEUE_CLAIMS; i++) {
-		const struct claim *c = &cl->ring[i];
-		if (c->seen >= since && strcmp(c->uuid, uuid) == 0 &&
-		    rules_dequeue_beats(c->ts, c->node, ts, me) &&
-		    !expired(cl, c->uuid, c->node, now, window_ms))
-			lost++;
-	}
+	for (i = 0; i < DEQUEUE_CLAIMS; i++)
+		lost += precedes(cl, &cl->ring[i], uuid, ts, me, now,
+		    window_ms);
 	return lost;
 }
 
@@ -86,15 +94,12 @@ int
 claims_earlier(const struct claims *cl, const char *uuid, int64_t ts,
     const char *who, int64_t now, int64_t window_ms, int64_t *first)
 {
-	int64_t	since = ts - claims_memory_ms(window_ms);
 	int	i, found = 0;
 
 	for (i = 0; i < DEQUEUE_CLAIMS; i++) {
 		const struct claim *c = &cl->ring[i];
-		if (c->seen >= since && strcmp(c->uuid, uuid) == 0 &&
-		    strcmp(c->node, who) != 0 &&
-		    rules_dequeue_beats(c->ts, c->node, ts, who) &&
-		    !expired(cl, c->uuid, c->node, now, window_ms) &&
+		if (strcmp(c->node, who) != 0 &&
+		    precedes(cl, c, uuid, ts, who, now, window_ms) &&
 		    (!found || c->ts < *first)) {
 			*first = c->ts;
 			found = 1;

@@ -378,6 +378,7 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	dequeue_heard_stamp(n, m->timestamp, now);
 	claims_remember(&dq->claims, m->uuid, m->sender, m->timestamp, now,
 	    n->cfg.dequeue_window_ms);
+	t = taskmap_find(&n->map, m->uuid);
 	/* A later claim for the task we are claiming: its node must lose
 	 * to ours, so make sure it heard ours -- it may have missed the
 	 * broadcast.  Only contention costs this datagram. */
@@ -390,8 +391,8 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	 * broadcast, and the earlier claimant's own answer may be lost or
 	 * never sent (it missed this claim).  In the earlier stamp the
 	 * claimant's race is lost, as it would have been. */
-	else if ((t = taskmap_find(&n->map, m->uuid)) != NULL &&
-	    t->state == TASK_READY && helper(n, m->uuid, m->sender) &&
+	else if (t != NULL && t->state == TASK_READY &&
+	    helper(n, m->uuid, m->sender) &&
 	    claims_earlier(&dq->claims, m->uuid, m->timestamp, m->sender,
 	    now, n->cfg.dequeue_window_ms, &first))
 		tell_claim(n, m->sender, m->uuid, first);
@@ -400,8 +401,7 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	 * the node it was scheduled on and a few helpers, each a chance
 	 * against a lost claim or answer (one of them is often the runner
 	 * too).  peerrate bounds what one proposer can draw. */
-	if ((t = taskmap_find(&n->map, m->uuid)) != NULL &&
-	    t->state != TASK_READY && t->state != TASK_SUBMITTED &&
+	if (t != NULL && t->state != TASK_READY && t->state != TASK_SUBMITTED &&
 	    (t->run == RUN_ACTIVE || node_is_master(n) ||
 	    strcmp(t->scheduled_by, n->cfg.name) == 0 ||
 	    helper(n, m->uuid, m->sender)))
