@@ -43,6 +43,8 @@ struct task	*taskmap_next(const struct taskmap *, size_t *);
 struct task	**taskmap_in_order(const struct taskmap *,
 		    const char (*uuids)[UUID_STRLEN + 1], size_t n,
 		    size_t *count);
+/* Some task bound to outputs of `up` is still Submitted: it waits. */
+int		 taskmap_awaits(const struct taskmap *, const char *up);
 /* The tasks bound to outputs of `up`, the same way. */
 struct task	**taskmap_dependents(const struct taskmap *, const char *up,
 		    size_t *count);

@@ -69,6 +69,15 @@ reset(struct tally *ty, int round)
 	ty->round = round;
 }
 
+/* ty's task t: note its end if it awaits confirmation as Terminated. */
+static void
+note_end(struct confirm *c, struct tally *ty, const struct task *t)
+{
+	ty->end_ms = t->state == TASK_TERMINATED && !t->confirmed ? t->end_ms : -1;
+	if (ty->end_ms > c->latest_end)
+		c->latest_end = ty->end_ms;
+}
+
 static struct tally *
 hold(struct node *n, const struct task *t, int64_t now)
 {
@@ -95,6 +104,7 @@ hold(struct node *n, const struct task *t, int64_t now)
 	}
 	if (ty->round != t->round)
 		reset(ty, t->round);
+	note_end(c, ty, t);
 	return ty;
 }
 
@@ -102,6 +112,15 @@ void
 confirm_hold(struct node *n, const struct task *t, int64_t now)
 {
 	hold(n, t, now);
+}
+
+void
+confirm_changed(struct node *n, const struct task *t)
+{
+	struct tally *ty = n->confirm.n > 0 ? find(n, t->uuid) : NULL;
+
+	if (ty != NULL)
+		note_end(&n->confirm, ty, t);
 }
 
 void
@@ -210,22 +229,6 @@ confirm_propose(struct node *n, struct task *t, int64_t now)
 	replicate_publish(n, t);
 }
 
-/* Some task waits for t's result to be bound. */
-static int
-waited_on(const struct node *n, const struct task *t)
-{
-	const char	(*down)[UUID_STRLEN + 1];
-	const struct task *d;
-	int		 count, i;
-
-	down = depindex_get(&n->map.deps, t->uuid, &count);
-	for (i = 0; i < count; i++)
-		if ((d = taskmap_find(&n->map, down[i])) != NULL &&
-		    d->state == TASK_SUBMITTED)
-			return 1;
-	return 0;
-}
-
 /*
  * A free slot waits a dequeue window at most for a result's
  * confirmation (a round trip) before it takes other work: the
@@ -247,15 +250,21 @@ confirm_awaited(struct node *n, int64_t now)
 	if (c->awaited_known && c->awaited_gen == c->gen &&
 	    c->awaited_map_gen == n->map.gen && now >= c->awaited_at)
 		return c->awaited > now ? c->awaited : -1;
+	/* No end within the last window: none is awaited (most calls). */
+	if (c->latest_end + n->cfg.dequeue_window_ms <= now)
+		return -1;
 	for (i = 0; i < n->confirm.n; i++) {
 		const struct tally *ty = &n->confirm.v[i];
 		const struct task *t;
-		int64_t end;
-		if ((t = taskmap_find(&n->map, ty->uuid)) == NULL ||
+		int64_t end = ty->end_ms + n->cfg.dequeue_window_ms;
+		/* A look-up only for an end that would be the latest yet. */
+		if (ty->end_ms < 0 || end <= now || end <= until ||
+		    (t = taskmap_find(&n->map, ty->uuid)) == NULL ||
 		    t->state != TASK_TERMINATED || t->confirmed)
 			continue;
 		end = t->end_ms + n->cfg.dequeue_window_ms;
-		if (end > now && end > until && waited_on(n, t))
+		if (end > now && end > until &&
+		    taskmap_awaits(&n->map, t->uuid))
 			until = end;
 	}
 	c->awaited_known = 1;

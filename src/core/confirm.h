@@ -33,6 +33,10 @@ struct tally {
 	int		 proposer;	/* we proposed it: we resend it */
 	int		 asked;		/* those who know it best were asked */
 	int64_t		 sent_ms;	/* last proposal sent, or when held */
+	/* Its task's end_ms while Terminated and unconfirmed, else -1:
+	 * kept by confirm_changed, so confirm_awaited skips ends long
+	 * past without looking the task up. */
+	int64_t		 end_ms;
 };
 
 struct confirm {
@@ -46,6 +50,7 @@ struct confirm {
 	int		 awaited_known;
 	uint64_t	 awaited_gen, awaited_map_gen;
 	int64_t		 awaited_at, awaited;
+	int64_t		 latest_end;	/* no tally's end_ms is later */
 };
 
 void	confirm_free(struct node *);
@@ -56,6 +61,8 @@ void	confirm_propose(struct node *, struct task *, int64_t now);
 void	confirm_hold(struct node *, const struct task *, int64_t now);
 /* t's end is confirmed here, or t is no longer ended: stop counting. */
 void	confirm_forget(struct node *, const char *uuid);
+/* t changed (replicate_changed): its tally, if any, notes its end. */
+void	confirm_changed(struct node *, const struct task *);
 /*
  * A result that dependents wait on, its votes on their way: until when
  * our free slot waits for those dependents (-1: it need not).

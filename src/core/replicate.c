@@ -26,6 +26,7 @@ void
 replicate_changed(struct node *n, struct task *t)
 {
 	taskmap_touch(&n->map);
+	confirm_changed(n, t);
 	antientropy_changed(n, t);
 	outbox_task(&n->out, ACT_JOURNAL, t->uuid);
 	node_notify(n, t);

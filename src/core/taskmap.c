@@ -215,6 +215,21 @@ taskmap_in_order(const struct taskmap *m, const char (*uuids)[UUID_STRLEN + 1],
 	return v;
 }
 
+int
+taskmap_awaits(const struct taskmap *m, const char *up)
+{
+	const char		(*down)[UUID_STRLEN + 1];
+	const struct task	*d;
+	int			  nd, i;
+
+	down = depindex_get(&m->deps, up, &nd);
+	for (i = 0; i < nd; i++)
+		if ((d = taskmap_find(m, down[i])) != NULL &&
+		    d->state == TASK_SUBMITTED)
+			return 1;
+	return 0;
+}
+
 struct task **
 taskmap_dependents(const struct taskmap *m, const char *up, size_t *count)
 {

@@ -9,8 +9,10 @@
 int
 uuidlist_add(struct uuidlist *l, const char *uuid)
 {
+	/* Small first: most lists (a task's dependents) hold one or two,
+	 * and every node keeps one per task. */
 	if (l->n == l->cap) {
-		size_t cap = l->cap == 0 ? 16 : l->cap * 2;
+		size_t cap = l->cap == 0 ? 2 : l->cap * 2;
 		char (*v)[UUID_STRLEN + 1] = realloc(l->v, cap * sizeof *v);
 		if (v == NULL)
 			return -1;

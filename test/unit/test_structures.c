@@ -166,6 +166,13 @@ test_taskmap_dependents(void **state)
 	v = taskmap_dependents(&m, uuid_n(0), &n);
 	assert_int_equal(n, 2);
 	free(v);
+	/* Awaited while a dependent is still Submitted, not after. */
+	taskmap_find(&m, uuid_n(4))->state = TASK_RUNNING;
+	t->state = TASK_SUBMITTED;
+	assert_true(taskmap_awaits(&m, uuid_n(0)));
+	t->state = TASK_READY;
+	assert_false(taskmap_awaits(&m, uuid_n(0)));
+	assert_false(taskmap_awaits(&m, uuid_n(2)));	/* none depend */
 	taskmap_free(&m);
 }
 
