@@ -61,7 +61,7 @@ TEST_TASK_BIN = $(TEST_TASK_SRC:%.c=%)
 FUZZ_SRC = $(wildcard test/fuzz/fuzz_*.c)
 FUZZ_BIN = $(FUZZ_SRC:test/fuzz/%.c=build/fuzz/%)
 
-SIM_SRC	= test/sim/simnet.c
+SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c
 
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
@@ -74,7 +74,8 @@ VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 all: $(VOLERY) $(TASK_BIN) $(BUILD)/volery-sim
 
 # The simulator: the real core on a simulated LAN (test/sim).
-$(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h $(CORE_LIB)
+$(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h \
+    test/sim/evqueue.h $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim $(LDFLAGS) test/sim/main.c $(SIM_SRC) \
 	    -o $@ $(CORE_LIB) $(CORE_LIBS) -lm
 
@@ -179,7 +180,7 @@ test/tasks/%: test/tasks/%.c
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g $< -o $@
 
 $(BUILD)/test/%: test/unit/%.c test/unit/testutil.h $(SIM_SRC) \
-    test/sim/simnet.h $(CORE_LIB)
+    test/sim/simnet.h test/sim/evqueue.h $(CORE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim -Isrc/core $(LDFLAGS) $< \
 	    $(SIM_SRC) -o $@ \

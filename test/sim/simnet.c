@@ -1,22 +1,22 @@
 /*
  * simnet.c -- a deterministic simulated LAN for the real core (see
- * simnet.h).  One event heap orders datagram arrivals, node timers and
- * the ends of simulated runs by (time, sequence); nothing else decides
- * the order, so the same seed replays the same run, event for event.
+ * simnet.h).  One event queue (evqueue.c) orders datagram arrivals,
+ * node timers and the ends of simulated runs by (time, order posted);
+ * nothing else decides the order, so the same seed replays the same
+ * run, event for event.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "evqueue.h"
 #include "guard.h"
 #include "peer.h"
 #include "seal.h"
 #include "simnet.h"
 #include "task.h"
 #include "wire.h"
-
-enum ev_kind { EV_DGRAM, EV_TIMER, EV_RUNEND, EV_PROGRESS };
 
 struct sim_run {
 	int			 node;
@@ -25,7 +25,7 @@ struct sim_run {
 	int			 stopping;
 	int			 crash;		/* ends without a result */
 	int			 done;
-	int			 pending;	/* its events in the heap */
+	int			 pending;	/* its events in the queue */
 	int64_t			 left;		/* suspended: time still to run */
 	struct sim_run		*next;
 };
@@ -89,21 +89,6 @@ msg_release(struct sim_msg *msg)
 	}
 }
 
-struct sim_ev {
-	int64_t			 at;
-	uint64_t		 seq;
-	enum ev_kind		 kind;
-	int			 from, to;	/* DGRAM; TIMER: to */
-	struct sim_msg		*msg;		/* DGRAM */
-	struct sim_run		*run;		/* RUNEND */
-};
-
-struct sim_heap {
-	struct sim_ev		*v;
-	size_t			 n, cap;
-	uint64_t		 seq;
-};
-
 struct tally_slot {
 	char			 uuid[UUID_STRLEN + 1];
 	int			 starts;
@@ -154,46 +139,6 @@ sim_violation(struct simnet *s, const char *fmt, ...)
 		snprintf(s->violation, sizeof s->violation, "at %lld ms: %s",
 		    (long long)s->now, buf);
 	trace(s, -1, buf);
-}
-
-static int
-ev_before(const struct sim_ev *a, const struct sim_ev *b)
-{
-	return a->at != b->at ? a->at < b->at : a->seq < b->seq;
-}
-
-static void
-heap_push(struct sim_heap *h, struct sim_ev e)
-{
-	size_t	i;
-
-	if (h->n == h->cap) {
-		h->cap = h->cap == 0 ? 1024 : h->cap * 2;
-		h->v = sim_realloc(h->v, h->cap * sizeof *h->v);
-	}
-	e.seq = h->seq++;
-	for (i = h->n++; i > 0 && ev_before(&e, &h->v[(i - 1) / 2]);
-	    i = (i - 1) / 2)
-		h->v[i] = h->v[(i - 1) / 2];
-	h->v[i] = e;
-}
-
-static struct sim_ev
-heap_pop(struct sim_heap *h)
-{
-	struct sim_ev	top = h->v[0], last = h->v[--h->n];
-	size_t		i = 0, c;
-
-	while ((c = 2 * i + 1) < h->n) {
-		if (c + 1 < h->n && ev_before(&h->v[c + 1], &h->v[c]))
-			c++;
-		if (!ev_before(&h->v[c], &last))
-			break;
-		h->v[i] = h->v[c];
-		i = c;
-	}
-	h->v[i] = last;
-	return top;
 }
 
 static struct tally_slot *
@@ -277,11 +222,11 @@ sim_free(struct simnet *s)
 	int		 i;
 
 	while (s->dgrams->n > 0) {
-		struct sim_ev e = heap_pop(s->dgrams);
+		struct sim_ev e = evq_pop(s->dgrams);
 		if (e.kind == EV_DGRAM)
 			msg_release(e.msg);
 	}
-	free(s->dgrams->v);
+	evq_free(s->dgrams);
 	free(s->dgrams);
 	while ((r = s->runs) != NULL) {
 		s->runs = r->next;
@@ -419,7 +364,7 @@ post(struct simnet *s, int from, int to, struct sim_msg *msg)
 		msg->refs++;
 		e.at = s->now + s->latency_ms + (s->jitter_ms > 0 ?
 		    (int64_t)(sim_random(s) % (uint64_t)(s->jitter_ms + 1)) : 0);
-		heap_push(s->dgrams, e);
+		evq_push(s->dgrams, &e);
 	}
 	/* An attacker captured it: the same bytes, later, to anyone. */
 	if (s->replay_percent > 0 &&
@@ -428,7 +373,7 @@ post(struct simnet *s, int from, int to, struct sim_msg *msg)
 		e.at = s->now + 1 + (int64_t)(sim_random(s) % 10000);
 		if (e.to != from) {
 			msg->refs++;
-			heap_push(s->dgrams, e);
+			evq_push(s->dgrams, &e);
 		}
 	}
 }
@@ -463,7 +408,7 @@ schedule_runend(struct simnet *s, struct sim_run *r)
 	e.at = r->end;
 	e.run = r;
 	r->pending++;
-	heap_push(s->dgrams, e);
+	evq_push(s->dgrams, &e);
 }
 
 /*
@@ -852,7 +797,7 @@ sim_flush(struct simnet *s, int i)
 				e.at = s->now + (r->end - s->now) / 2;
 				e.run = r;
 				r->pending++;
-				heap_push(s->dgrams, e);
+				evq_push(s->dgrams, &e);
 			}
 			break;
 		case ACT_STOP:
@@ -891,7 +836,7 @@ sim_flush(struct simnet *s, int i)
 				e.kind = EV_TIMER;
 				e.at = s->timer[i];
 				e.to = i;
-				heap_push(s->dgrams, e);
+				evq_push(s->dgrams, &e);
 			}
 			break;
 		case ACT_LOG:
@@ -1045,7 +990,7 @@ sim_finish(struct simnet *s, int i, const char *uuid)
 		end_run(s, r);
 }
 
-/* Free the runs that are over and that no event in the heap refers to. */
+/* Free the runs that are over and that no event in the queue refers to. */
 static void
 reap_runs(struct simnet *s)
 {
@@ -1112,8 +1057,8 @@ sim_run_until(struct simnet *s, int64_t t)
 	const struct peer_msg	*m;
 	uint64_t		 events = 0;
 
-	while (s->dgrams->n > 0 && s->dgrams->v[0].at <= t) {
-		struct sim_ev e = heap_pop(s->dgrams);
+	while (evq_next_at(s->dgrams) <= t) {
+		struct sim_ev e = evq_pop(s->dgrams);
 
 		s->now = e.at;
 		switch (e.kind) {

@@ -26,7 +26,7 @@
 #define SIM_MAXNODES 2048
 #define SIM_TRACE 64
 
-struct sim_heap;
+struct evqueue;
 struct sim_run;
 struct sim_tally;
 
@@ -60,7 +60,7 @@ struct simnet {
 	/* Return 1 to drop a datagram (after partitions and loss). */
 	int			(*drop)(struct simnet *, int from, int to,
 				    const char *body);
-	struct sim_heap		*dgrams;	/* in flight */
+	struct evqueue		*dgrams;	/* in flight */
 	struct sim_run		*runs;		/* simulated processes */
 	struct sim_tally	*tally;		/* starts per task */
 	uint64_t		 sent, lost, delivered, starts;
