@@ -91,21 +91,52 @@ replicate_became_master(struct node *n)
 	n->replicate.nunacked = 0;
 }
 
+/* r and t bind the same upstreams, of the same workflow, ranked alike:
+ * the map's dependency index and the queue's keys hold for both. */
+static int
+same_place(const struct task *t, const struct task *r)
+{
+	int	i;
+
+	if (t->ninputs != r->ninputs || t->prio != r->prio ||
+	    t->submit_ms != r->submit_ms ||
+	    strcmp(task_workflow(t), task_workflow(r)) != 0)
+		return 0;
+	for (i = 0; i < t->ninputs; i++)
+		if (strcmp(t->inputs[i].from, r->inputs[i].from) != 0)
+			return 0;
+	return 1;
+}
+
 /* Replace t by record r (same uuid), keeping what is local to us. */
 static struct task *
 adopt(struct node *n, struct task *t, struct task *r)
 {
-	int	in;
+	struct task	swap;
+	int		in;
 
 	readyq_remove(&n->ready, t);
 	antientropy_gone(n, t);
-	taskmap_remove(&n->map, t->uuid);
 	r->run = t->run;
 	memcpy(r->run_error, t->run_error, sizeof r->run_error);
 	r->heard_ms = t->heard_ms;
 	r->unacked = t->unacked;
 	r->replied_ms = t->replied_ms;
 	r->aged = r->aged || t->aged;
+	if (same_place(t, r)) {
+		/* The common case, a newer state: r's fields move into t,
+		 * where the map and the queue's keys already are. */
+		r->urgent = t->urgent;
+		r->wf_submit_ms = t->wf_submit_ms;
+		r->path_left = t->path_left;
+		swap = *t;
+		*t = *r;
+		*r = swap;
+		task_free(r);
+		taskmap_touch(&n->map);
+		return t;
+	}
+	taskmap_remove(&n->map, t->uuid);
 	in = taskmap_insert(&n->map, r) == 0;
 	order_replaced(n, t, in ? r : NULL);
 	task_free(t);
