@@ -52,11 +52,15 @@ struct node_config {
 	int		client_port;	/* told in heartbeats */
 	enum queue_order order;	/* outside batch windows of their own */
 	int		placement_blind;	/* rank idle nodes by name only */
+	/* Log lines below this level are not even formatted (a busy
+	 * pool's debug lines cost more than the rest of a datagram). */
+	enum log_level	log_min;
 };
 
 /* What this node knows of another (node_each_peer). */
 struct peer {
 	char		name[NAME_MAXLEN + 1];
+	int		name_before_us;	/* its name sorts before ours */
 	char		addr[ADDR_MAXLEN + 1];	/* its UDP replies */
 	char		client_addr[ADDR_MAXLEN + 1];	/* for NODES */
 	uint64_t	incarnation;

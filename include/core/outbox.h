@@ -52,6 +52,7 @@ struct outbox {
 	struct action	*v;
 	size_t		 n;
 	size_t		 cap;
+	enum log_level	 log_min;	/* outbox_log drops lines below it */
 };
 
 void	outbox_init(struct outbox *);

@@ -235,8 +235,7 @@ confirm_propose(struct node *n, struct task *t, int64_t now)
  * dependents, of an older workflow, rank first, and taking a newer
  * workflow's task in that moment would keep them waiting a whole run.
  * Every node waits, not only the result's runner: runs of equal length
- * end together, and the other nodes ending theirs would take the newer
- * tasks.
+ * end together, and the others would take the newer tasks.
  */
 int64_t
 confirm_awaited(struct node *n, int64_t now)
@@ -253,7 +252,8 @@ confirm_awaited(struct node *n, int64_t now)
 	/* No end within the last window: none is awaited (most calls). */
 	if (c->latest_end + n->cfg.dequeue_window_ms <= now)
 		return -1;
-	for (i = 0; i < n->confirm.n; i++) {
+	/* Newest first: past the latest awaited, ends are not looked up. */
+	for (i = n->confirm.n; i-- > 0;) {
 		const struct tally *ty = &n->confirm.v[i];
 		const struct task *t;
 		int64_t end = ty->end_ms + n->cfg.dequeue_window_ms;

@@ -75,6 +75,7 @@ node_new(const struct node_config *cfg, const struct taskdesc_set *descs)
 	readyq_init(&n->ready);
 	readyq_set_order(&n->ready, cfg->order);
 	outbox_init(&n->out);
+	n->out.log_min = cfg->log_min;
 	n->tick.timer = -1;
 	n->tick.next_housekeeping = -1;
 	run_init(n);

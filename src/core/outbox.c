@@ -146,6 +146,8 @@ outbox_log(struct outbox *o, enum log_level level, const char *fmt, ...)
 	struct action	*a;
 	va_list		 ap;
 
+	if (level < o->log_min)
+		return;
 	va_start(ap, fmt);
 	a = append_text(o, ACT_LOG, vformat(fmt, ap));
 	va_end(ap);

@@ -119,6 +119,7 @@ new_peer(struct node *n, const char *name, int64_t now)
 		p = &pt->v[i];
 		pt->nfree--;
 		snprintf(p->name, sizeof p->name, "%s", name);
+		p->name_before_us = strcmp(name, n->cfg.name) < 0;
 		nameidx_rebuild(&pt->idx, pt->n);
 		return p;
 	}
@@ -128,6 +129,7 @@ new_peer(struct node *n, const char *name, int64_t now)
 	p = &pt->v[pt->n++];
 	memset(p, 0, sizeof *p);
 	snprintf(p->name, sizeof p->name, "%s", name);
+	p->name_before_us = strcmp(name, n->cfg.name) < 0;
 	pt->idx.name = peer_name;
 	pt->idx.ctx = pt;
 	if (nameidx_add(&pt->idx, pt->n) == -1) {
@@ -159,7 +161,8 @@ peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
 		p->master = 0;
 	} else if (!p->alive)
 		outbox_log(&n->out, VLOG_INFO, "node %s is back", p->name);
-	snprintf(p->addr, sizeof p->addr, "%s", addr);
+	if (strcmp(p->addr, addr) != 0)	/* seldom: formatting each cost */
+		snprintf(p->addr, sizeof p->addr, "%s", addr);
 	p->heard_ms = now;
 	*woke = !p->alive;
 	if (!p->alive) {

@@ -182,14 +182,14 @@ placement_peer_first(const struct node *n, const struct peer *p)
 	int	me, it;
 
 	if (n->cfg.placement_blind)
-		return strcmp(p->name, n->cfg.name) < 0;
+		return p->name_before_us;
 	if (speed_class(speed_of(p)) != speed_class(n->placement.speed))
 		return speed_of(p) > n->placement.speed;
 	me = placement_life_bucket(n->placement.life_told);
 	it = placement_life_bucket(p->life_s);
 	if (it != me)
 		return it > me;
-	return strcmp(p->name, n->cfg.name) < 0;
+	return p->name_before_us;
 }
 
 int

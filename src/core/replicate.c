@@ -178,11 +178,34 @@ inputs_kept(const struct node *n, const struct task *t)
  * kept: a partition); upstream results converge everywhere, so this
  * choice does too.  Then the rules every node shares.
  */
+/* r and t bind the same datasets to the same inputs. */
+static int
+same_bindings(const struct task *r, const struct task *t)
+{
+	int	i;
+
+	if (r->ninputs != t->ninputs)
+		return 0;
+	for (i = 0; i < r->ninputs; i++) {
+		const struct task_input *a = &r->inputs[i], *b = &t->inputs[i];
+		if (a->nth != b->nth || strcmp(a->from, b->from) != 0 ||
+		    (a->dataset == NULL) != (b->dataset == NULL) ||
+		    (a->dataset != NULL && strcmp(a->dataset, b->dataset) != 0))
+			return 0;
+	}
+	return 1;
+}
+
 static int
 record_wins(const struct node *n, const struct task *r, const struct task *t)
 {
-	int	rk = inputs_kept(n, r), tk = inputs_kept(n, t);
+	int	rk, tk;
 
+	/* Bound alike (nearly always): their inputs agree alike. */
+	if (same_bindings(r, t))
+		return rules_record_wins(r, t);
+	rk = inputs_kept(n, r);
+	tk = inputs_kept(n, t);
 	if (rk != tk)
 		return rk;
 	return rules_record_wins(r, t);

@@ -956,6 +956,7 @@ server_run(const struct config *cfg, int echo)
 	nc.retention_ms = (int64_t)cfg->retention_s * 1000;
 	nc.max_peers = cfg->max_peers;
 	nc.peer_evict_ms = (int64_t)cfg->peer_evict_s * 1000;
+	nc.log_min = cfg->log_level;
 	/* Clients are served once the loop runs, after the journal. */
 	open_clients();
 	nc.client_port = atoi(strrchr(srv.address, ':') + 1);

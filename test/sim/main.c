@@ -304,6 +304,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	static struct simnet	 s;
 	struct taskdesc_set	 set;
 	char			(*u)[UUID_STRLEN + 1];
+	char			 event[320];
 	struct fault		*f = NULL;
 	int			 nf = 0, i, j, k, ntasks, nfaults;
 	int64_t			 t0, start, horizon, ideal_ms, limit, heal;
@@ -315,6 +316,8 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	sim_init(&s, o->nodes, &set, 1700000000000LL);
 	s.seed = seed * 0x9e3779b97f4a7c15ULL + 1;
 	s.verbose = o->verbose;
+	/* Debug lines only for -v, the trace that shows every line. */
+	s.cfg.log_min = o->verbose ? VLOG_DEBUG : VLOG_INFO;
 	s.jitter_ms = o->jitter;
 	s.crash_percent = o->crash_runs;
 	/* Journals are only read back by restarts. */
@@ -614,9 +617,10 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		if (!o->quiet) {
 			printf("VIOLATION seed %llu: %s\n  last events:\n",
 			    (unsigned long long)seed, s.violation);
-			for (k = 0; k < SIM_TRACE && k < s.ntrace; k++)
-				printf("  %s\n", s.trace[(s.ntrace + k) %
-				    SIM_TRACE]);
+			for (k = 0; k < SIM_TRACE && k < s.ntrace; k++) {
+				sim_trace_line(&s, k, event, sizeof event);
+				printf("  %s\n", event);
+			}
 		}
 	}
 	free(u);

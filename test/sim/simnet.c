@@ -118,12 +118,25 @@ sim_random(struct simnet *s)
 static void
 trace(struct simnet *s, int node, const char *text)
 {
-	snprintf(s->trace[s->ntrace++ % SIM_TRACE], sizeof s->trace[0],
-	    "%10lld %s: %.200s", (long long)s->now,
-	    node >= 0 ? node_name(s->nodes[node]) : "sim", text);
+	struct sim_trace *e = &s->trace[s->ntrace++ % SIM_TRACE];
+	size_t		  len = strnlen(text, sizeof e->text - 1);
+
+	e->at = s->now;
+	e->node = node;
+	memcpy(e->text, text, len);
+	e->text[len] = '\0';
 	if (s->verbose)
 		printf("%10lld %s: %s\n", (long long)s->now,
 		    node >= 0 ? node_name(s->nodes[node]) : "sim", text);
+}
+
+void
+sim_trace_line(struct simnet *s, int k, char *buf, size_t size)
+{
+	const struct sim_trace *e = &s->trace[(s->ntrace + k) % SIM_TRACE];
+
+	snprintf(buf, size, "%10lld %s: %s", (long long)e->at, e->node >= 0 ?
+	    node_name(s->nodes[e->node]) : "sim", e->text);
 }
 
 void

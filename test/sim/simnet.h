@@ -30,6 +30,14 @@ struct evqueue;
 struct sim_run;
 struct sim_tally;
 
+/* One of the last events, kept for a violation's report: copied, not
+ * formatted (formatting every log line of 1000 nodes cost seconds). */
+struct sim_trace {
+	int64_t	 at;
+	int	 node;		/* -1: the simulator */
+	char	 text[201];
+};
+
 /* A node's journal file, byte for byte as the real one is written. */
 struct sim_disk {
 	char	*buf;
@@ -96,7 +104,7 @@ struct simnet {
 	/* Invariant violations: count and the first one's text. */
 	int			 violations;
 	char			 violation[1024];
-	char			 trace[SIM_TRACE][320];
+	struct sim_trace	 trace[SIM_TRACE];
 	int			 ntrace;
 };
 
@@ -136,6 +144,8 @@ int	sim_check(struct simnet *, char (*uuids)[UUID_STRLEN + 1], int n);
 
 /* The simulator's allocations: out of memory, it says so and exits 2
  * (a huge pool can outgrow the machine; it must not crash instead). */
+/* The k-th of the last events kept, oldest first, as a line. */
+void	 sim_trace_line(struct simnet *, int k, char *, size_t);
 void	*sim_calloc(size_t, size_t);
 void	*sim_realloc(void *, size_t);
 char	*sim_strdup(const char *);
