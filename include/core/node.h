@@ -59,32 +59,33 @@ struct node_config {
 
 /* What this node knows of another (node_each_peer). */
 struct peer {
+	/* What each datagram from it reads first (its name is the key). */
 	char		name[NAME_MAXLEN + 1];
 	int		name_before_us;	/* its name sorts before ours */
-	char		addr[ADDR_MAXLEN + 1];	/* its UDP replies */
-	char		client_addr[ADDR_MAXLEN + 1];	/* for NODES */
 	uint64_t	incarnation;
 	int64_t		heard_ms;
 	int		alive;
+	int		member;		/* counts in the majority (confirm.c) */
+	int		free, slots;
+	int64_t		running_ms;	/* its last PROGRESS: it runs a task */
 	int		master;		/* claims to be master */
 	uint64_t	epoch;
-	int		free, slots;
 	char		volunteer[16];
 	int		reputation;
-	uint64_t	ntasks;
-	uint64_t	digest;
-	int64_t		running_ms;	/* its last PROGRESS: it runs a task */
-	char		running[UUID_STRLEN + 1];	/* the run its STATE
-						 * began, if one slot */
-	int		member;		/* counts in the majority (confirm.c) */
 	int		speed;		/* per mille of the pool's (placement.c) */
 	int64_t		life_s;		/* expected rest of its volunteering */
 	int64_t		beat_ms;	/* its next heartbeat within, as it
 					 * told; 0: not told yet */
+	uint64_t	ntasks;
+	uint64_t	digest;
 	/* Rate limits (peerrate_allow): the current window and its count,
 	 * per kind of message. */
 	int64_t		rate_start[2];
 	int		rate_count[2];
+	char		addr[ADDR_MAXLEN + 1];	/* its UDP replies */
+	char		running[UUID_STRLEN + 1];	/* the run its STATE
+						 * began, if one slot */
+	char		client_addr[ADDR_MAXLEN + 1];	/* for NODES */
 };
 
 /* Where the node stands (node_status). */

@@ -46,39 +46,17 @@ struct task_binding {
 	int	nth;
 };
 
+/*
+ * The fields every datagram about a task reads come first, the long
+ * strings last: a 1000-node pool keeps a million of these, and each
+ * cache line a merge touches is a miss.
+ */
 struct task {
 	char		 uuid[UUID_STRLEN + 1];
-	char		 exec[NAME_MAXLEN + 1];
-	/* The first task of its workflow, where its inputs lead back to
-	 * ("" if that is itself): set once at SCHEDULE, replicated. */
-	char		 workflow[UUID_STRLEN + 1];
+	enum task_state	 state;
 	enum task_prio	 prio;
 	int		 aged;		/* low task promoted by ageing */
-	enum task_state	 state;
-
-	int		 ninputs;
-	struct task_input *inputs;
-	char		*path;		/* -p, or NULL */
-	char		*params;	/* -x, or NULL */
-
-	char		 scheduled_by[NAME_MAXLEN + 1];
-	char		 client[ADDR_MAXLEN + 1];
-	char		 running_on[NAME_MAXLEN + 1];	/* "" if none */
-
-	int64_t		 submit_ms;	/* wall clock, ms since the epoch */
-	int64_t		 ready_ms;
-	int64_t		 start_ms;
-	int64_t		 end_ms;
-
-	int		 progress;	/* 0-100 */
-	int		 noutputs;
-	char		**outputs;
-
-	int		 suspended;	/* Running, but stopped: the user is back */
 	uint64_t	 ver;		/* replicated change counter */
-	int		 attempts;	/* runs started */
-	int		 failures;	/* runs that ended without a result */
-	char		 reason[REASON_MAXLEN + 1];	/* why Cancelled/Failed */
 	/*
 	 * A final state is proposed, then confirmed by a majority of the
 	 * nodes (confirm.c): only a confirmed end is told to clients as
@@ -87,14 +65,27 @@ struct task {
 	 */
 	int		 confirmed;
 	int		 round;
+	int		 progress;	/* 0-100 */
+	int		 suspended;	/* Running, but stopped: the user is back */
+
+	int64_t		 submit_ms;	/* wall clock, ms since the epoch */
+	int64_t		 ready_ms;
+	int64_t		 start_ms;
+	int64_t		 end_ms;
+
+	int		 ninputs;
+	struct task_input *inputs;
+	int		 noutputs;
+	char		**outputs;
+	int		 attempts;	/* runs started */
+	int		 failures;	/* runs that ended without a result */
 
 	/* Local, never replicated or journaled. */
 	enum task_run	 run;
-	char		 run_error[REASON_MAXLEN + 1];	/* set: run has failed */
 	int64_t		 heard_ms;	/* last sign of its remote run */
 	int		 unacked;	/* ENQUEUE not yet acked by master */
-	int64_t		 replied_ms;	/* last correction sent to a peer */
 	int		 suspect;	/* its remote run fell silent: asked */
+	int64_t		 replied_ms;	/* last correction sent to a peer */
 	uint64_t	 digest_part;	/* its share of the map digest */
 	int		 in_digest;	/* digest_part is counted */
 	/* The ready queue's keys, derived from the map (order.c). */
@@ -102,6 +93,18 @@ struct task {
 	int64_t		 wf_submit_ms;	/* its workflow's first submit time */
 	int		 path_left;	/* tasks on the longest path from it to
 					 * a last task, itself included */
+
+	/* The first task of its workflow, where its inputs lead back to
+	 * ("" if that is itself): set once at SCHEDULE, replicated. */
+	char		 workflow[UUID_STRLEN + 1];
+	char		 running_on[NAME_MAXLEN + 1];	/* "" if none */
+	char		 exec[NAME_MAXLEN + 1];
+	char		*path;		/* -p, or NULL */
+	char		*params;	/* -x, or NULL */
+	char		 scheduled_by[NAME_MAXLEN + 1];
+	char		 client[ADDR_MAXLEN + 1];
+	char		 reason[REASON_MAXLEN + 1];	/* why Cancelled/Failed */
+	char		 run_error[REASON_MAXLEN + 1];	/* local: run has failed */
 };
 
 /* The uuid of t's workflow: its first task's. */

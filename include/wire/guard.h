@@ -51,15 +51,16 @@ enum guard_verdict {
 #define GUARD_NVERDICTS 9
 
 struct guard_sender {
+	/* What each datagram reads, in the order it does. */
 	char		name[NAME_MAXLEN + 1];
-	char		addr[ADDR_MAXLEN + 1];	/* "ip:port" */
 	uint64_t	incarnation;
+	int64_t		heard_ms;
 	uint64_t	top[2];		/* newest counter per channel, 0 none */
 	int64_t		newest_ms[2];	/* its clock when it sent that */
+	char		addr[ADDR_MAXLEN + 1];	/* "ip:port" */
 	/* Bit i: counter top - i was seen; [0] unicast, [1] broadcast. */
 	uint64_t	useen[GUARD_UCAST_WINDOW / 64];
 	uint64_t	bseen[GUARD_BCAST_WINDOW / 64];
-	int64_t		heard_ms;
 };
 
 struct guard {
