@@ -5,6 +5,7 @@
 
 #include "rules.h"
 
+#include "outbox.h"
 #include "readyq.h"
 #include "taskmap.h"
 #include "uuidmap.h"
@@ -53,6 +54,29 @@ test_taskmap_generation_moves_with_every_change(void **state)
 	assert_null(taskmap_remove(&m, uuid_n(3)));
 	assert_true(m.gen == before);
 	taskmap_free(&m);
+}
+
+/* A node logging at `info` does not even format its debug lines (a busy
+ * pool's cost); lines at its level and above are kept, with it. */
+static void
+test_outbox_drops_lines_below_its_level(void **state)
+{
+	struct outbox	o;
+
+	outbox_init(&o);
+	o.log_min = VLOG_INFO;
+	outbox_log(&o, VLOG_DEBUG, "Task UUID{%s} received", "x");
+	assert_int_equal(o.n, 0);
+	outbox_log(&o, VLOG_INFO, "node %s joined", "n01");
+	outbox_log(&o, VLOG_ERROR, "out of %s", "memory");
+	assert_int_equal(o.n, 2);
+	assert_string_equal(o.v[0].text, "node n01 joined");
+	assert_int_equal(o.v[1].level, VLOG_ERROR);
+	outbox_clear(&o);
+	o.log_min = VLOG_DEBUG;		/* the default: every line */
+	outbox_log(&o, VLOG_DEBUG, "kept");
+	assert_int_equal(o.n, 1);
+	outbox_free(&o);
 }
 
 static void
@@ -398,6 +422,7 @@ main(void)
 		cmocka_unit_test(test_taskmap_many),
 		cmocka_unit_test(test_taskmap_generation_moves_with_every_change),
 		cmocka_unit_test(test_taskmap_dependents),
+		cmocka_unit_test(test_outbox_drops_lines_below_its_level),
 		cmocka_unit_test(test_uuidmap),
 		cmocka_unit_test(test_readyq_order),
 		cmocka_unit_test(test_readyq_insertion_order_irrelevant),
