@@ -79,10 +79,10 @@ $(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h \
 	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim $(LDFLAGS) test/sim/main.c $(SIM_SRC) \
 	    -o $@ $(CORE_LIB) $(CORE_LIBS) -lm
 
-# The placement report (small runs, 50 seeds: 10 are too few to tell a
-# few per cent) beside the table, on the other core;
-# the table's 1000-node runs keep 3 GB in huge pages (malloc's tunable;
-# a glibc without it ignores it): fewer TLB misses, ~7 % faster.
+# The placement report (small runs; 50 seeds, as 10 are too few to tell
+# a few per cent) runs beside the table, on the other core.  The table's
+# 1000-node runs keep 3 GB in huge pages (malloc's tunable; a glibc
+# without it ignores it): fewer TLB misses, ~7 % faster.
 SIM_ENV	= GLIBC_TUNABLES=glibc.malloc.hugetlb=1
 sim: $(BUILD)/volery-sim
 	@out=$$(mktemp) || exit 1; \

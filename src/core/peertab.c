@@ -92,6 +92,14 @@ evictable(struct node *n, int64_t now)
 	return best;
 }
 
+/* p's name, and where it sorts against ours (the idle rank's tie). */
+static void
+name_peer(const struct node *n, struct peer *p, const char *name)
+{
+	snprintf(p->name, sizeof p->name, "%s", name);
+	p->name_before_us = strcmp(name, n->cfg.name) < 0;
+}
+
 /* A slot for a new name: a free one, a new one, or an evicted one. */
 static struct peer *
 new_peer(struct node *n, const char *name, int64_t now)
@@ -118,8 +126,7 @@ new_peer(struct node *n, const char *name, int64_t now)
 			;
 		p = &pt->v[i];
 		pt->nfree--;
-		snprintf(p->name, sizeof p->name, "%s", name);
-		p->name_before_us = strcmp(name, n->cfg.name) < 0;
+		name_peer(n, p, name);
 		nameidx_rebuild(&pt->idx, pt->n);
 		return p;
 	}
@@ -128,8 +135,7 @@ new_peer(struct node *n, const char *name, int64_t now)
 	pt->v = v;
 	p = &pt->v[pt->n++];
 	memset(p, 0, sizeof *p);
-	snprintf(p->name, sizeof p->name, "%s", name);
-	p->name_before_us = strcmp(name, n->cfg.name) < 0;
+	name_peer(n, p, name);
 	pt->idx.name = peer_name;
 	pt->idx.ctx = pt;
 	if (nameidx_add(&pt->idx, pt->n) == -1) {

@@ -172,12 +172,6 @@ inputs_kept(const struct node *n, const struct task *t)
 	return 1;
 }
 
-/*
- * Does record r replace our t?  First, the one whose inputs agree with
- * the upstream results we keep (the other ran on a result that was not
- * kept: a partition); upstream results converge everywhere, so this
- * choice does too.  Then the rules every node shares.
- */
 /* r and t bind the same datasets to the same inputs. */
 static int
 same_bindings(const struct task *r, const struct task *t)
@@ -196,6 +190,12 @@ same_bindings(const struct task *r, const struct task *t)
 	return 1;
 }
 
+/*
+ * Does record r replace our t?  First, the one whose inputs agree with
+ * the upstream results we keep (the other ran on a result that was not
+ * kept: a partition); upstream results converge everywhere, so this
+ * choice does too.  Then the rules every node shares.
+ */
 static int
 record_wins(const struct node *n, const struct task *r, const struct task *t)
 {
