@@ -76,8 +76,9 @@ heartbeat_busy(struct node *n, int64_t now)
 		node_heartbeat_soon(n, now);
 }
 
-int64_t
-heartbeat_send(struct node *n, const char *volunteer, int64_t now)
+static void
+heartbeat_msg(struct node *n, const char *volunteer, int64_t now,
+    struct peer_msg *mp)
 {
 	struct peer_msg	m;
 
@@ -95,7 +96,34 @@ heartbeat_send(struct node *n, const char *volunteer, int64_t now)
 	m.speed = placement_speed(n);
 	m.life_s = placement_life_tell(n, now);
 	m.timestamp = now;	/* the peers size their race windows by it */
+	*mp = m;
+}
+
+int64_t
+heartbeat_send(struct node *n, const char *volunteer, int64_t now)
+{
+	struct peer_msg	m;
+
+	heartbeat_msg(n, volunteer, now, &m);
 	m.beat_ms = n->heartbeat.told = heartbeat_next_ms(n, now);
+	n->heartbeat.greeted = 0;
 	outbox_peer(&n->out, NULL, &m);
 	return m.beat_ms;
+}
+
+void
+heartbeat_greet(struct node *n, const char *peer, int64_t now)
+{
+	struct peer_msg	m;
+
+	if (n->heartbeat.greeted >= GREET_ALONE_MAX) {
+		node_heartbeat_soon(n, now);
+		return;
+	}
+	n->heartbeat.greeted++;
+	heartbeat_msg(n, NULL, now, &m);
+	/* Our next broadcast comes within the period the last one told. */
+	m.beat_ms = n->heartbeat.told > 0 ? n->heartbeat.told :
+	    heartbeat_next_ms(n, now);
+	outbox_peer(&n->out, peer, &m);
 }

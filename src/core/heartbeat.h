@@ -14,7 +14,12 @@ struct peer;
 struct heartbeat {
 	int64_t		told;		/* the period our last one told */
 	int64_t		last_busy;	/* when we last had a run */
+	int		greeted;	/* newcomers told alone since it */
 };
+
+/* Newcomers told ours alone between two broadcasts; more are told by a
+ * broadcast soon (all at once, as when a whole office boots). */
+#define GREET_ALONE_MAX	4
 
 /*
  * Idle traffic is bounded whatever the pool's size: a node hears at most
@@ -46,5 +51,13 @@ void	heartbeat_busy(struct node *, int64_t now);
 /* Send ours; volunteer: what it says of us, or NULL (as we are).
  * Returns the period it told: the next is due that much later. */
 int64_t	heartbeat_send(struct node *, const char *volunteer, int64_t now);
+/*
+ * A newcomer (or a peer back from silence) knows nothing of us: ours to
+ * it alone, or to all soon past GREET_ALONE_MAX of them.  A broadcast for
+ * each would make every join cost each node of the pool a datagram from
+ * every other: a thousand a second each, while a thousand desktops are
+ * switched on over a quarter of an hour.
+ */
+void	heartbeat_greet(struct node *, const char *peer, int64_t now);
 
 #endif

@@ -302,7 +302,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	if ((p = peertab_heard(n, m, addr, now, &woke)) == NULL)
 		return;
 	if (woke)
-		node_heartbeat_soon(n, now);
+		heartbeat_greet(n, p->name, now);
 	election_heard(n, m->sender, now);
 	switch (m->type) {
 	case PEER_HEARTBEAT:

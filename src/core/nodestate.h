@@ -90,7 +90,7 @@ void	node_log_task(struct node *, enum log_level, const struct task *,
 void	node_notify(struct node *, const struct task *);
 /* After an event: take ready tasks if we can, and rearm the tick. */
 void	node_settle(struct node *, int64_t now);
-/* A newcomer knows nothing of us: heartbeat soon. */
+/* Our peers should hear of us sooner than our period: heartbeat soon. */
 void	node_heartbeat_soon(struct node *, int64_t now);
 
 #endif

@@ -78,7 +78,9 @@ test_election_prefers_larger_map(void **state)
 	struct fixture	*f = boot(3, NULL);
 	char		 u[UUID_STRLEN + 1];
 
-	sim_run_until(&f->s, f->s.now + 500);
+	/* Between two heartbeats (at 250 and 500): none comes from the old
+	 * master while the election runs. */
+	sim_run_until(&f->s, f->s.now + 520);
 	/* n02 alone learns of a task (its ENQUEUE reaches nobody). */
 	f->s.group[2] = 1;
 	assert_int_equal(sim_schedule(&f->s, 2, "free", PRIO_LOW, 0, NULL, u),

@@ -483,10 +483,47 @@ test_a_quiet_node_sleeps_between_heartbeats(void **state)
 	assert_non_null(logged(n, "node beta silent for"));
 	/* Housekeeping beats every 250 ms from 0: the first after 2010. */
 	assert_int_equal(t, 2250);
-	/* Our heartbeats at 60 (beta is new: soon), 560, 1060, 1560 and
-	 * 2060, the beat at 250 that learns beta's deadline, then the one
-	 * that finds it dead: not the seven beats between. */
-	assert_int_equal(wakeups, 7);
+	/* Our heartbeats at 500, 1000, 1500 and 2000 (beta, new, was told
+	 * ours alone at once), the beat at 250 that learns beta's deadline,
+	 * then the one that finds it dead: not the seven beats between. */
+	assert_int_equal(wakeups, 6);
+}
+
+/*
+ * A newcomer is told our heartbeat alone, at once: a join costs each node
+ * of the pool one datagram, not one from every other node.  Past
+ * GREET_ALONE_MAX newcomers between two heartbeats (a whole office
+ * switched on) one broadcast, soon, tells them all.
+ */
+static void
+test_a_newcomer_is_greeted_alone(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	char		 name[16];
+	int		 i;
+
+	node_start(n, 0);
+	clear(n);
+	for (i = 0; i < GREET_ALONE_MAX; i++) {
+		snprintf(name, sizeof name, "new%d", i);
+		hear_alive(n, name, 10 + i);
+		assert_non_null(sent(n, name, "HEARTBEAT "));
+	}
+	hear_alive(n, "new0", 20);		/* known now: no greeting */
+	assert_null(sent_nth(n, "new0", "HEARTBEAT ", 1));
+	node_tick(n, 30);
+	assert_null(sent(n, NULL, "HEARTBEAT "));
+	hear_alive(n, "crowd", 40);
+	assert_null(sent(n, "crowd", "HEARTBEAT "));
+	node_tick(n, 89);
+	assert_null(sent(n, NULL, "HEARTBEAT "));
+	node_tick(n, 90);			/* an election window on */
+	assert_non_null(sent(n, NULL, "HEARTBEAT "));
+	/* The broadcast told them all: the next newcomer is greeted alone
+	 * again. */
+	hear_alive(n, "late", 100);
+	assert_non_null(sent(n, "late", "HEARTBEAT "));
 }
 
 /*
@@ -651,6 +688,7 @@ main(void)
 		NODE_TEST(test_interactive_rule_when_not_volunteer),
 		NODE_TEST(test_ageing_promotes_low_tasks),
 		NODE_TEST(test_a_quiet_node_sleeps_between_heartbeats),
+		NODE_TEST(test_a_newcomer_is_greeted_alone),
 		NODE_TEST(test_heartbeats_slow_down_on_a_big_pool),
 		NODE_TEST(test_a_node_that_runs_nothing_beats_every_quiet_period),
 		NODE_TEST(test_a_quiet_peer_is_dead_after_four_of_its_periods),
