@@ -67,6 +67,8 @@ struct peer {
 	int		alive;
 	int		member;		/* counts in the majority (confirm.c) */
 	int		free, slots;
+	int		takes_tasks;	/* its volunteer state takes tasks:
+					 * volunteer, read once per heartbeat */
 	int64_t		running_ms;	/* its last PROGRESS: it runs a task */
 	int		master;		/* claims to be master */
 	uint64_t	epoch;

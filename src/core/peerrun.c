@@ -37,8 +37,8 @@ peerrun_state(struct peer *p, const struct peer_msg *m)
 	return PEERRUN_ENDED;
 }
 
-static int
-takes_tasks(const char *volunteer)
+int
+peerrun_volunteer_takes(const char *volunteer)
 {
 	return strcmp(volunteer, "idle") == 0 ||
 	    strcmp(volunteer, "dedicated") == 0 ||
@@ -48,7 +48,7 @@ takes_tasks(const char *volunteer)
 int
 peerrun_takes_tasks(const struct peer *p)
 {
-	return p->alive && takes_tasks(p->volunteer);
+	return p->alive && p->takes_tasks;
 }
 
 int

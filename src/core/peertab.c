@@ -220,6 +220,7 @@ peertab_recv_heartbeat(struct node *n, struct peer *p,
 	p->free = m->free;
 	p->slots = m->slots;
 	snprintf(p->volunteer, sizeof p->volunteer, "%s", m->volunteer);
+	p->takes_tasks = peerrun_volunteer_takes(m->volunteer);
 	if (strcmp(m->volunteer, "stopped") == 0)
 		set_member(n, p, 0);	/* a clean stop: it left */
 	p->reputation = m->reputation;
