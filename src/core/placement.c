@@ -280,8 +280,11 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 			continue;	/* it would likely be taken back */
 		if (peerrun_is_idle(p))
 			free_at = now;
-		else if ((free_at = busy[i]) <= now)
-			continue;	/* overdue or unknown: not counted */
+		else if ((free_at = busy[i]) == 0)
+			continue;	/* unknown: not counted */
+		else if (free_at < now)
+			free_at = now;	/* late on the mean, as half the
+					 * runs are: about to end */
 		if (free_at + d > horizon)
 			continue;
 		capacity += (horizon - free_at) / d;
