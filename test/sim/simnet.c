@@ -686,19 +686,24 @@ disk_append(struct simnet *s, int i, const struct task *t)
 		disk_rewrite(s, i);
 }
 
-/* A crash mid-write: half of a record, without its newline. */
+/* A crash mid-write: half of a record, without its newline.  The half
+ * is copied out first: appending it may move the buffer it is in. */
 static void
 disk_tear(struct simnet *s, int i)
 {
 	struct sim_disk	*d = &s->disk[i];
-	size_t		 start;
+	char		 half[RECORD_LINE_MAX + 16];
+	size_t		 start, n;
 
 	if (d->len < 2)
 		return;
 	for (start = d->len - 1; start > 0 && d->buf[start - 1] != '\n';
 	    start--)
 		;
-	disk_put(d, d->buf + start, (d->len - start) / 2);
+	if ((n = (d->len - start) / 2) > sizeof half)
+		n = sizeof half;
+	memcpy(half, d->buf + start, n);
+	disk_put(d, half, n);
 }
 
 struct disk_load {
