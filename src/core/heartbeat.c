@@ -76,27 +76,25 @@ heartbeat_busy(struct node *n, int64_t now)
 		node_heartbeat_soon(n, now);
 }
 
+/* Our heartbeat as of now, all but the period it tells. */
 static void
 heartbeat_msg(struct node *n, const char *volunteer, int64_t now,
-    struct peer_msg *mp)
+    struct peer_msg *m)
 {
-	struct peer_msg	m;
-
-	peer_msg_init(&m, PEER_HEARTBEAT);
-	m.master = node_is_master(n);
-	m.epoch = election_epoch(n);
-	m.free = n->cfg.slots - run_count(n);
-	m.slots = n->cfg.slots;
-	snprintf(m.volunteer, sizeof m.volunteer, "%s",
+	peer_msg_init(m, PEER_HEARTBEAT);
+	m->master = node_is_master(n);
+	m->epoch = election_epoch(n);
+	m->free = n->cfg.slots - run_count(n);
+	m->slots = n->cfg.slots;
+	snprintf(m->volunteer, sizeof m->volunteer, "%s",
 	    volunteer != NULL ? volunteer : run_volunteer_state(n));
-	m.reputation = n->cfg.reputation;
-	m.map_size = taskmap_count(&n->map);
-	m.digest = node_digest(n);
-	m.client_port = n->cfg.client_port;
-	m.speed = placement_speed(n);
-	m.life_s = placement_life_tell(n, now);
-	m.timestamp = now;	/* the peers size their race windows by it */
-	*mp = m;
+	m->reputation = n->cfg.reputation;
+	m->map_size = taskmap_count(&n->map);
+	m->digest = node_digest(n);
+	m->client_port = n->cfg.client_port;
+	m->speed = placement_speed(n);
+	m->life_s = placement_life_tell(n, now);
+	m->timestamp = now;	/* the peers size their race windows by it */
 }
 
 int64_t

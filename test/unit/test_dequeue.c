@@ -139,6 +139,19 @@ learn_free_takes(struct node *n, int64_t ms)
 	}
 }
 
+/* Tick n at its own timer, up to `until`, until it proposes a task;
+ * returns the last tick's time (-1: none). */
+static int64_t
+tick_until_try(struct node *n, int64_t until)
+{
+	int64_t	t, last = -1;
+
+	while (sent(n, NULL, "TRY_DEQUEUE") == NULL &&
+	    (t = status_of(n).timer) >= 0 && t <= until)
+		node_tick(n, last = t);
+	return last;
+}
+
 static void
 learn_free_takes_1s(struct node *n)
 {
@@ -156,7 +169,6 @@ test_a_task_shorter_than_a_ms_on_a_faster_peer(void **state)
 {
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
-	int64_t		 t;
 
 	learn_free_takes(n, 10);
 	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 20000 3600 0 500",
@@ -165,9 +177,7 @@ test_a_task_shorter_than_a_ms_on_a_faster_peer(void **state)
 	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
 	    0);
 	/* beta goes first; it never claims, so we try it ourselves. */
-	while (sent(n, NULL, "TRY_DEQUEUE") == NULL &&
-	    (t = status_of(n).timer) >= 0 && t < 9100)
-		node_tick(n, t);
+	tick_until_try(n, 9099);
 	assert_non_null(sent(n, NULL, "TRY_DEQUEUE"));
 }
 
@@ -201,7 +211,6 @@ test_a_slower_node_leaves_a_task_to_a_faster_one(void **state)
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	char		 rec[512];
-	int64_t		 t = -1;
 
 	learn_free_takes_1s(n);
 	/* beta, three times as fast, runs task 5 since 9000 (~333 ms). */
@@ -221,10 +230,8 @@ test_a_slower_node_leaves_a_task_to_a_faster_one(void **state)
 	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
 	node_tick(n, 9334);	/* beta should have ended: it is late */
 	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
-	while (sent(n, NULL, "TRY_DEQUEUE") == NULL &&
-	    (t = status_of(n).timer) >= 0 && t <= 10001)
-		node_tick(n, t);
-	assert_int_equal(t, 10001);	/* 1 s, our time for it, from 9001 */
+	/* 1 s, our time for it, from 9001. */
+	assert_int_equal(tick_until_try(n, 10001), 10001);
 	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(4, 10001));
 }
 
