@@ -7,12 +7,20 @@
 #define VOLERY_NAMEIDX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The name of element i of the array ctx. */
 typedef const char *nameidx_name_fn(const void *ctx, size_t i);
 
+/* A position and its name's hash: a probe reads the name (an element
+ * elsewhere in memory) only when the hashes agree. */
+struct nameidx_slot {
+	int		 pos;		/* -1 free */
+	uint32_t	 hash;
+};
+
 struct nameidx {
-	int		*slots;		/* array positions, -1 free */
+	struct nameidx_slot *slots;
 	size_t		 cap;		/* power of two */
 	nameidx_name_fn	*name;
 	const void	*ctx;

@@ -12,26 +12,32 @@
 int
 nameidx_find(const struct nameidx *x, const char *name)
 {
-	size_t	i;
+	uint64_t		h;
+	const struct nameidx_slot *sl;
+	size_t			i;
 
 	if (x->cap == 0)
 		return -1;
-	for (i = task_hash(name) & (x->cap - 1); x->slots[i] >= 0;
+	h = task_hash(name);
+	for (i = h & (x->cap - 1); (sl = &x->slots[i])->pos >= 0;
 	    i = (i + 1) & (x->cap - 1))
-		if (strcmp(x->name(x->ctx, (size_t)x->slots[i]), name) == 0)
-			return x->slots[i];
+		if (sl->hash == (uint32_t)(h >> 32) &&
+		    strcmp(x->name(x->ctx, (size_t)sl->pos), name) == 0)
+			return sl->pos;
 	return -1;
 }
 
 static void
 place(struct nameidx *x, size_t k)
 {
-	size_t	i;
+	uint64_t	h = task_hash(x->name(x->ctx, k));
+	size_t		i;
 
-	for (i = task_hash(x->name(x->ctx, k)) & (x->cap - 1);
-	    x->slots[i] >= 0; i = (i + 1) & (x->cap - 1))
+	for (i = h & (x->cap - 1); x->slots[i].pos >= 0;
+	    i = (i + 1) & (x->cap - 1))
 		;
-	x->slots[i] = (int)k;
+	x->slots[i].pos = (int)k;
+	x->slots[i].hash = (uint32_t)(h >> 32);
 }
 
 void
@@ -39,7 +45,8 @@ nameidx_rebuild(struct nameidx *x, size_t n)
 {
 	size_t	k;
 
-	memset(x->slots, 0xff, x->cap * sizeof *x->slots);	/* all -1 */
+	for (k = 0; k < x->cap; k++)
+		x->slots[k].pos = -1;
 	for (k = 0; k < n; k++)
 		place(x, k);
 }
@@ -49,7 +56,7 @@ nameidx_add(struct nameidx *x, size_t n)
 {
 	if (n * 2 > x->cap) {
 		size_t	 cap = x->cap == 0 ? 64 : x->cap * 2;
-		int	*slots = malloc(cap * sizeof *slots);
+		struct nameidx_slot *slots = malloc(cap * sizeof *slots);
 
 		if (slots == NULL)
 			return -1;
