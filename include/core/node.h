@@ -88,6 +88,8 @@ struct peer {
 	char		running[UUID_STRLEN + 1];	/* the run its STATE
 						 * began, if one slot */
 	char		client_addr[ADDR_MAXLEN + 1];	/* for NODES */
+	/* Its share of the idle count and rank (peertab.c). */
+	int		counted_idle, counted_first;
 };
 
 /* Where the node stands (node_status). */

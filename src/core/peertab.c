@@ -13,6 +13,7 @@
 #include "nodestate.h"
 #include "confirm.h"
 #include "heartbeat.h"
+#include "memberlist.h"
 #include "peer.h"
 #include "ratelimit.h"
 
@@ -45,6 +46,29 @@ set_member(struct node *n, struct peer *p, int member)
 		    "(%d members now)", p->name, n->peertab.nmembers + 1);
 }
 
+/*
+ * p's share of the idle count and rank, as it is now: the counts follow
+ * each change of a peer instead of a walk of the table (at a thousand
+ * peers, a walk on every PROGRESS that changed one).  When our own
+ * placement key moves, the table is walked whole on the next look.
+ */
+static void
+idle_follow(struct node *n, struct peer *p)
+{
+	struct peertab	*pt = &n->peertab;
+	int		 idle = peerrun_is_idle(p);
+	int		 first = idle && placement_peer_first(n, p);
+
+	if (placement_key(n) != pt->idle_key) {
+		pt->idle_key = -1;	/* our key moved: walk on the next look */
+		return;
+	}
+	pt->idle_count += idle - p->counted_idle;
+	pt->idle_rank += first - p->counted_first;
+	p->counted_idle = idle;
+	p->counted_first = first;
+}
+
 static const char *
 peer_name(const void *ctx, size_t i)
 {
@@ -68,6 +92,8 @@ evict(struct node *n, struct peer *p)
 	outbox_log(&n->out, VLOG_INFO, "node %s forgotten (silent since %lld "
 	    "ms ago)", p->name, (long long)p->heard_ms);
 	confirm_forget_voter(n, (int)(p - pt->v));
+	p->alive = 0;
+	idle_follow(n, p);	/* out of the counts */
 	memset(p, 0, sizeof *p);
 	pt->nfree++;
 	nameidx_rebuild(&pt->idx, pt->n);
@@ -173,10 +199,10 @@ peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
 	*woke = !p->alive;
 	if (!p->alive) {
 		pt->nlive++;
-		pt->idle_dirty = 1;
 		due_by(pt, 0);	/* its silence, from now */
 	}
 	p->alive = 1;
+	idle_follow(n, p);
 	set_member(n, p, 1);
 	return p;
 }
@@ -200,6 +226,7 @@ node_restore_member(struct node *n, const char *name, int64_t now)
 	if ((p = peertab_heard(n, &m, "-", now, &woke)) == NULL)
 		return;
 	p->alive = 0;
+	idle_follow(n, p);
 	n->peertab.nlive--;
 	n->peertab.members_dirty = 0;
 	due_by(&n->peertab, 0);
@@ -211,10 +238,6 @@ peertab_recv_heartbeat(struct node *n, struct peer *p,
 {
 	p->master = m->master;
 	p->epoch = m->master ? m->epoch : p->epoch;
-	if (p->free != m->free || strcmp(p->volunteer, m->volunteer) != 0 ||
-	    p->speed != m->speed ||
-	    placement_life_bucket(p->life_s) != placement_life_bucket(m->life_s))
-		n->peertab.idle_dirty = 1;
 	p->speed = m->speed;
 	p->life_s = m->life_s;
 	p->free = m->free;
@@ -229,6 +252,7 @@ peertab_recv_heartbeat(struct node *n, struct peer *p,
 	p->digest = m->digest;
 	snprintf(p->client_addr, sizeof p->client_addr, "%.*s:%d",
 	    (int)strcspn(addr, ":"), addr, m->client_port);
+	idle_follow(n, p);
 }
 
 /* A peer's STATE about its own run: busy or idle at once. */
@@ -236,27 +260,18 @@ void
 peertab_recv_state(struct node *n, struct peer *p, const struct peer_msg *m,
     int64_t now)
 {
-	switch (peerrun_state(p, m)) {
-	case PEERRUN_BEGAN:
+	if (peerrun_state(p, m) == PEERRUN_BEGAN)
 		peertab_recv_progress(n, p, now);
-		n->peertab.idle_dirty = 1;
-		break;
-	case PEERRUN_ENDED:
-		n->peertab.idle_dirty = 1;
-		break;
-	case PEERRUN_SAME:
-		break;
-	}
+	idle_follow(n, p);
 }
 
 void
 peertab_recv_progress(struct node *n, struct peer *p, int64_t now)
 {
-	if (p->running_ms == 0) {
-		n->peertab.idle_dirty = 1;
+	if (p->running_ms == 0)
 		due_by(&n->peertab, now + 2 * n->cfg.progress_interval_ms + 1);
-	}
 	p->running_ms = now;
+	idle_follow(n, p);
 }
 
 void
@@ -271,13 +286,13 @@ peertab_sweep(struct node *n, int64_t now)
 		if (p->running_ms > 0 &&
 		    now - p->running_ms > 2 * n->cfg.progress_interval_ms) {
 			p->running_ms = 0;	/* its run is over */
-			pt->idle_dirty = 1;
+			idle_follow(n, p);
 		}
 		if (p->alive &&
 		    now - p->heard_ms > heartbeat_peer_timeout_ms(n, p)) {
 			p->alive = 0;
 			pt->nlive--;
-			pt->idle_dirty = 1;
+			idle_follow(n, p);
 			outbox_log(&n->out, VLOG_WARNING, "node %s silent for "
 			    "%lld ms: dead", p->name,
 			    (long long)(now - p->heard_ms));
@@ -306,22 +321,8 @@ peertab_sweep(struct node *n, int64_t now)
 			due_by(pt, p->heard_ms + n->cfg.peer_evict_ms);
 	}
 	if (pt->members_dirty) {
-		char *list = malloc(pt->n * (NAME_MAXLEN + 1) + 1);
-		size_t off = 0;
 		pt->members_dirty = 0;
-		if (list == NULL)
-			return;
-		for (i = 0; i < pt->n; i++) {
-			size_t len = strlen(pt->v[i].name);
-			if (!pt->v[i].member)
-				continue;
-			memcpy(list + off, pt->v[i].name, len);
-			list[off + len] = '\n';
-			off += len + 1;
-		}
-		list[off] = '\0';
-		outbox_text(&n->out, ACT_MEMBERS, "", list);
-		free(list);
+		memberlist_save(n);
 	}
 }
 
@@ -380,19 +381,18 @@ peertab_idle_rank(struct node *n, int64_t now)
 	size_t		 i;
 	int		 k = 0, idle = 0, key = placement_key(n);
 
-	if (!pt->idle_dirty && pt->idle_key == key)
-		return pt->idle_rank;
+	if (pt->idle_key == key)
+		return pt->idle_rank;	/* followed peer by peer */
 	for (i = 0; i < pt->n; i++) {
-		const struct peer *p = &pt->v[i];
-		if (!peerrun_is_idle(p))
-			continue;
-		idle++;
-		if (placement_peer_first(n, p))
-			k++;
+		struct peer *p = &pt->v[i];
+		p->counted_idle = peerrun_is_idle(p);
+		p->counted_first = p->counted_idle &&
+		    placement_peer_first(n, p);
+		idle += p->counted_idle;
+		k += p->counted_first;
 	}
 	pt->idle_rank = k;
 	pt->idle_count = idle;
-	pt->idle_dirty = 0;
 	pt->idle_key = key;
 	return k;
 }

@@ -22,8 +22,8 @@ struct peertab {
 	int		 nlive;		/* peers alive */
 	int		 idle_rank;	/* among idle nodes (placement.c) */
 	int		 idle_count;	/* idle peers, ranked before us or not */
-	int		 idle_dirty;	/* idle_rank to recompute */
-	int		 idle_key;	/* our placement key it was for */
+	int		 idle_key;	/* our placement key it is for:
+					 * another key, another walk */
 	int		 nmembers;	/* peers with member set */
 	int		 members_dirty;	/* the list to save (ACT_MEMBERS) */
 	int64_t		 due;		/* the sweep has work then, or

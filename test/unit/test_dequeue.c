@@ -7,6 +7,8 @@
 
 #include "dequeue.h"
 #include "peerrate.h"
+#include "peerrun.h"
+#include "placement.h"
 #include "peertab.h"
 
 static const char *
@@ -389,6 +391,80 @@ test_ranks_compare_what_the_heartbeats_told(void **state)
 	assert_int_equal(peertab_last_idle_rank(n), 1);
 }
 
+/* The idle count and rank, by a walk of the whole table. */
+static void
+walk_idle(struct node *n, int *count, int *rank)
+{
+	const struct peer	*p;
+	size_t			 i;
+
+	*count = *rank = 0;
+	for (i = 0; i < peertab_count(n); i++)
+		if ((p = peertab_at(n, (int)i)) != NULL &&
+		    peerrun_is_idle(p)) {
+			(*count)++;
+			*rank += placement_peer_first(n, p);
+		}
+}
+
+/*
+ * The idle count and rank follow each peer's news (heartbeats, runs
+ * begun and ended, silences) instead of walking the table: after any
+ * mix of them, they are what a walk finds.
+ */
+static void
+test_the_idle_rank_follows_every_change(void **state)
+{
+	static const char *names[] = { "aaron", "abel", "carol", "dora",
+	    "zed", "zoe" }, *vol[] = { "idle", "busy", "batch", "stopped" };
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	char		 body[512];
+	uint64_t	 r = 7;
+	int64_t		 now = 100;
+	int		 step, count, rank, changed = 0, last = -1;
+
+	follow_beta(n);
+	for (step = 0; step < 2000; step++) {
+		const char *who;
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		who = names[(r >> 33) % 6];
+		now += (int64_t)((r >> 40) % 400);
+		switch ((r >> 20) % 4) {
+		case 0:
+			snprintf(body, sizeof body, "HEARTBEAT 0 0 %d 1 %s 10 "
+			    "0 0 7600 %d %d 0 500", (int)((r >> 8) % 2),
+			    vol[(r >> 10) % 4], 500 + (int)((r >> 12) % 3) *
+			    500, (int)((r >> 14) % 5000));
+			hear(n, who, body, now);
+			break;
+		case 1:
+			snprintf(body, sizeof body, "STATE v=1 id=%s exec=free "
+			    "prio=low aged=0 st=%s sb=beta cl=x on=%s sub=90 "
+			    "rdy=90 stt=90 end=-1 pg=0 att=1 fail=0 ver=2",
+			    uuid_n(1 + (int)((r >> 9) % 3)), (r >> 11) % 2 ?
+			    "Running" : "Terminated", who);
+			hear(n, who, body, now);
+			break;
+		case 2:
+			snprintf(body, sizeof body, "PROGRESS %s 50 2 90",
+			    uuid_n(1 + (int)((r >> 9) % 3)));
+			hear(n, who, body, now);
+			break;
+		case 3:
+			node_tick(n, now);	/* runs go quiet, peers die */
+			break;
+		}
+		clear(n);
+		walk_idle(n, &count, &rank);
+		assert_int_equal(peertab_idle_count(n, now), count);
+		assert_int_equal(peertab_last_idle_rank(n), rank);
+		changed += count != last;
+		last = count;
+	}
+	assert_true(changed > 100);	/* the mix moved the counts */
+}
+
 /* peer was told by unicast that task 1 runs on runner. */
 static void
 assert_told_running(struct node *n, const char *peer, const char *runner)
@@ -736,6 +812,7 @@ main(void)
 		NODE_TEST(test_ties_go_to_the_lower_name),
 		NODE_TEST(test_a_claimed_task_is_left_for_the_claim_memory),
 		NODE_TEST(test_idle_rank_spreads_the_first_proposals),
+		NODE_TEST(test_the_idle_rank_follows_every_change),
 		NODE_TEST(test_the_runner_answers_a_late_proposal),
 		NODE_TEST(test_a_later_rival_is_told_our_claim),
 		NODE_TEST(
