@@ -445,7 +445,7 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 	char		*copy, *p, *field, *in = NULL, *outs = NULL;
 	struct task	 f;		/* the fields, before t exists */
 	int64_t		 version = 0;
-	size_t		 k;
+	size_t		 k, j, next = 0;
 
 	if (len > RECORD_LINE_MAX || memchr(line, '\0', len) != NULL) {
 		snprintf(err, errlen, "record too long or holds a NUL byte");
@@ -482,11 +482,15 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 				FAIL("bad version");
 			continue;
 		}
-		for (k = 0; k < NFIELDS; k++)
-			if (strcmp(field, fields[k].key) == 0)
+		/* Records come in the encoder's order: look from the field
+		 * after the last one first. */
+		for (j = 0; j < NFIELDS; j++)
+			if (strcmp(field, fields[(next + j) % NFIELDS].key) == 0)
 				break;
-		if (k == NFIELDS)
+		if (j == NFIELDS)
 			FAIL("unknown field");
+		k = (next + j) % NFIELDS;
+		next = k + 1;
 		if (decode_field(&f, &fields[k], val) == -1)
 			FAIL(fields[k].what);
 	}
