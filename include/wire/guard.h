@@ -65,7 +65,7 @@ struct guard_sender {
 
 struct guard {
 	struct guard_sender	*v;
-	size_t			 n, max;
+	size_t			 n, cap, max;
 	int64_t			 bind_ms;
 	int64_t			 stale_ms;
 	struct nameidx		 idx;

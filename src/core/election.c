@@ -128,6 +128,19 @@ follow_master(struct node *n, const char *name, uint64_t epoch, int64_t now)
 		antientropy_sync(n, now);		/* join: thesis 3.6.3 */
 }
 
+/* The highest master epoch any peer told, or e if none is higher. */
+static uint64_t
+highest_epoch(const struct node *n, uint64_t e)
+{
+	const struct peer	*p;
+	size_t			 i;
+
+	for (i = 0; i < peertab_count(n); i++)
+		if ((p = peertab_at(n, (int)i)) != NULL && p->epoch > e)
+			e = p->epoch;
+	return e;
+}
+
 /* The election window closed (Algorithm 3.1). */
 static void
 decide(struct node *n, int64_t now)
@@ -143,7 +156,7 @@ decide(struct node *n, int64_t now)
 		return;
 	}
 	/* Epochs never wrap: peers' are at most COUNTER_MAX (peer.c). */
-	epoch = peertab_highest_epoch(n, e->epoch);
+	epoch = highest_epoch(n, e->epoch);
 	if (epoch < COUNTER_MAX)
 		epoch++;
 	outbox_log(&n->out, VLOG_NORMAL, "I won the master election (epoch "

@@ -156,9 +156,13 @@ new_peer(struct node *n, const char *name, int64_t now)
 		nameidx_rebuild(&pt->idx, pt->n);
 		return p;
 	}
-	if ((v = realloc(pt->v, (pt->n + 1) * sizeof *v)) == NULL)
-		return NULL;
-	pt->v = v;
+	if (pt->n == pt->cap) {	/* doubling: a pool's boot adds hundreds */
+		size_t cap = pt->cap == 0 ? 16 : 2 * pt->cap;
+		if ((v = realloc(pt->v, cap * sizeof *v)) == NULL)
+			return NULL;
+		pt->v = v;
+		pt->cap = cap;
+	}
 	p = &pt->v[pt->n++];
 	memset(p, 0, sizeof *p);
 	name_peer(n, p, name);
@@ -409,17 +413,6 @@ int
 peertab_last_idle_rank(const struct node *n)
 {
 	return n->peertab.idle_rank;
-}
-
-uint64_t
-peertab_highest_epoch(const struct node *n, uint64_t e)
-{
-	size_t	i;
-
-	for (i = 0; i < n->peertab.n; i++)
-		if (n->peertab.v[i].epoch > e)
-			e = n->peertab.v[i].epoch;
-	return e;
 }
 
 int

@@ -17,7 +17,7 @@ struct peer_msg;
 
 struct peertab {
 	struct peer	*v;
-	size_t		 n;
+	size_t		 n, cap;
 	struct nameidx	 idx;		/* v by name */
 	int		 nlive;		/* peers alive */
 	int		 idle_rank;	/* among idle nodes (placement.c) */
@@ -57,7 +57,6 @@ int	peertab_idle_rank(struct node *, int64_t now);
 int	peertab_last_idle_rank(const struct node *);
 /* The peers that can take a task now, before us in rank or after. */
 int	peertab_idle_count(struct node *, int64_t now);
-uint64_t peertab_highest_epoch(const struct node *, uint64_t);
 int	peertab_reputation(const struct node *, const char *name);
 /*
  * The membership a majority is counted in: us and every peer heard

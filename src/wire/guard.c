@@ -32,7 +32,7 @@ guard_free(struct guard *g)
 	free(g->v);
 	nameidx_free(&g->idx);
 	g->v = NULL;
-	g->n = 0;
+	g->n = g->cap = 0;
 }
 
 /* A new sender's entry: appended, or the longest-silent dead one. */
@@ -54,9 +54,13 @@ make_room(struct guard *g, const char *name, int64_t now)
 		nameidx_rebuild(&g->idx, g->n);
 		return s;
 	}
-	if ((v = realloc(g->v, (g->n + 1) * sizeof *v)) == NULL)
-		return NULL;
-	g->v = v;
+	if (g->n == g->cap) {	/* doubling: a pool's boot adds hundreds */
+		size_t cap = g->cap == 0 ? 16 : 2 * g->cap;
+		if ((v = realloc(g->v, cap * sizeof *v)) == NULL)
+			return NULL;
+		g->v = v;
+		g->cap = cap;
+	}
 	s = &g->v[g->n++];
 	memset(s, 0, sizeof *s);
 	strcpy(s->name, name);
