@@ -5,13 +5,20 @@
 #define VOLERY_TASKMAP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "depindex.h"
 
 struct task;
 
+/* A task and its uuid's hash (the upper half; the lower places it). */
+struct taskmap_slot {
+	struct task	*t;
+	uint32_t	 hash;
+};
+
 struct taskmap {
-	struct task	**slots;
+	struct taskmap_slot *slots;
 	size_t		  cap;		/* power of two, or 0 */
 	size_t		  n;		/* live tasks */
 	size_t		  used;		/* live + tombstones */

@@ -26,22 +26,25 @@ taskmap_free(struct taskmap *m)
 	size_t	i;
 
 	for (i = 0; i < m->cap; i++)
-		if (m->slots[i] != NULL && m->slots[i] != TOMB)
-			task_free(m->slots[i]);
+		if (m->slots[i].t != NULL && m->slots[i].t != TOMB)
+			task_free(m->slots[i].t);
 	free(m->slots);
 	depindex_free(&m->deps);
 	memset(m, 0, sizeof *m);
 }
 
+/* The slot of uuid (*found) or the one it would take.  A task's uuid
+ * (in memory elsewhere) is read only when the hashes agree. */
 static size_t
 probe(const struct taskmap *m, const char *uuid, int *found)
 {
-	size_t	mask = m->cap - 1;
-	size_t	i = task_hash(uuid) & mask;
-	size_t	first_tomb = SIZE_MAX;
+	uint64_t	h = task_hash(uuid);
+	size_t		mask = m->cap - 1;
+	size_t		i = h & mask;
+	size_t		first_tomb = SIZE_MAX;
 
 	for (;;) {
-		struct task *t = m->slots[i];
+		struct task *t = m->slots[i].t;
 		if (t == NULL) {
 			*found = 0;
 			return first_tomb != SIZE_MAX ? first_tomb : i;
@@ -49,7 +52,8 @@ probe(const struct taskmap *m, const char *uuid, int *found)
 		if (t == TOMB) {
 			if (first_tomb == SIZE_MAX)
 				first_tomb = i;
-		} else if (strcmp(t->uuid, uuid) == 0) {
+		} else if (m->slots[i].hash == (uint32_t)(h >> 32) &&
+		    strcmp(t->uuid, uuid) == 0) {
 			*found = 1;
 			return i;
 		}
@@ -66,7 +70,7 @@ taskmap_find(const struct taskmap *m, const char *uuid)
 	if (m->cap == 0)
 		return NULL;
 	i = probe(m, uuid, &found);
-	return found ? m->slots[i] : NULL;
+	return found ? m->slots[i].t : NULL;
 }
 
 static int
@@ -84,11 +88,11 @@ grow(struct taskmap *m)
 	bigger.deps = m->deps;
 	bigger.gen = m->gen;
 	for (i = 0; i < m->cap; i++) {
-		struct task *t = m->slots[i];
+		struct taskmap_slot *sl = &m->slots[i];
 		int found;
-		if (t == NULL || t == TOMB)
+		if (sl->t == NULL || sl->t == TOMB)
 			continue;
-		bigger.slots[probe(&bigger, t->uuid, &found)] = t;
+		bigger.slots[probe(&bigger, sl->t->uuid, &found)] = *sl;
 		bigger.n++;
 		bigger.used++;
 	}
@@ -116,9 +120,10 @@ taskmap_insert(struct taskmap *m, struct task *t)
 				    t->uuid);
 			return -1;
 		}
-	if (m->slots[i] == NULL)
+	if (m->slots[i].t == NULL)
 		m->used++;
-	m->slots[i] = t;
+	m->slots[i].t = t;
+	m->slots[i].hash = (uint32_t)(task_hash(t->uuid) >> 32);
 	m->n++;
 	m->gen++;
 	return 0;
@@ -143,8 +148,8 @@ taskmap_remove(struct taskmap *m, const char *uuid)
 	i = probe(m, uuid, &found);
 	if (!found)
 		return NULL;
-	t = m->slots[i];
-	m->slots[i] = TOMB;
+	t = m->slots[i].t;
+	m->slots[i].t = TOMB;
 	m->n--;
 	m->gen++;
 	for (k = 0; k < t->ninputs; k++)
@@ -162,7 +167,7 @@ struct task *
 taskmap_next(const struct taskmap *m, size_t *it)
 {
 	while (*it < m->cap) {
-		struct task *t = m->slots[(*it)++];
+		struct task *t = m->slots[(*it)++].t;
 		if (t != NULL && t != TOMB)
 			return t;
 	}
@@ -203,7 +208,7 @@ taskmap_in_order(const struct taskmap *m, const char (*uuids)[UUID_STRLEN + 1],
 		size_t i = probe(m, uuids[k], &found);
 		if (found) {
 			s[n].slot = i;
-			s[n++].t = m->slots[i];
+			s[n++].t = m->slots[i].t;
 		}
 	}
 	qsort(s, n, sizeof *s, by_slot);
