@@ -1,5 +1,6 @@
 /*
- * evqueue.h -- the simulator's events, taken in (time, order posted).
+ * evqueue.h -- the simulator's events, taken in (time, receiver, order
+ * posted).
  */
 #ifndef SIM_EVQUEUE_H
 #define SIM_EVQUEUE_H
@@ -15,7 +16,7 @@ struct sim_run;
 struct sim_ev {
 	int64_t			 at;
 	enum ev_kind		 kind;
-	int			 from, to;	/* DGRAM; TIMER: to */
+	int			 from, to;	/* DGRAM; to: every kind's node */
 	struct sim_msg		*msg;		/* DGRAM */
 	struct sim_run		*run;		/* RUNEND, PROGRESS */
 };

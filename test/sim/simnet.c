@@ -419,6 +419,7 @@ schedule_runend(struct simnet *s, struct sim_run *r)
 	memset(&e, 0, sizeof e);
 	e.kind = EV_RUNEND;
 	e.at = r->end;
+	e.to = r->node;
 	e.run = r;
 	r->pending++;
 	evq_push(s->dgrams, &e);
@@ -813,6 +814,7 @@ sim_flush(struct simnet *s, int i)
 				memset(&e, 0, sizeof e);
 				e.kind = EV_PROGRESS;
 				e.at = s->now + (r->end - s->now) / 2;
+				e.to = r->node;
 				e.run = r;
 				r->pending++;
 				evq_push(s->dgrams, &e);
