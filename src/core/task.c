@@ -222,8 +222,9 @@ task_uuid_valid(const char *s)
 		if (i == 8 || i == 13 || i == 18 || i == 23) {
 			if (s[i] != '-')
 				return 0;
-		} else if (!isxdigit((unsigned char)s[i]))
-			return 0;
+		} else if (!((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')))
+			return 0;	/* isxdigit, without the locale's table */
 	}
 	return s[UUID_STRLEN] == '\0';
 }
