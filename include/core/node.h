@@ -90,6 +90,10 @@ struct peer {
 	char		client_addr[ADDR_MAXLEN + 1];	/* for NODES */
 	/* Its share of the idle count and rank (peertab.c). */
 	int		counted_idle, counted_first;
+	/* Master only: its digests unlike ours in a row, and when we last
+	 * sent it our map (antientropy.c). */
+	int		ae_mismatches;
+	int64_t		ae_sent_ms;
 };
 
 /* Where the node stands (node_status). */

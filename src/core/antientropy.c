@@ -2,7 +2,8 @@
  * antientropy.c -- what keeps the maps equal when datagrams are lost:
  * the map digest every heartbeat carries, a node that disagrees with its
  * master three times running synchronises (TASKS_TRANSFER both ways),
- * and so does a node that joins or steps down (thesis 3.6.3).
+ * and so does a node that joins or steps down (thesis 3.6.3); the master
+ * sends its map to a node that disagrees with it three times running.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,14 +191,42 @@ node_digest_recomputed(const struct node *n)
 	return d;
 }
 
+/*
+ * The master's half: a node whose digest stays unlike ours for three of
+ * its heartbeats is sent our map without asking.  Its own request is one
+ * datagram, answered by one datagram a record: on a lossy LAN a node
+ * could lack a task for minutes, asking again and again.
+ */
+static void
+master_recv_heartbeat(struct node *n, struct peer *p,
+    const struct peer_msg *m, int64_t now)
+{
+	if (m->digest == node_digest(n)) {
+		p->ae_mismatches = 0;
+		return;
+	}
+	if (++p->ae_mismatches < 3 ||
+	    now - p->ae_sent_ms < heartbeat_timeout_ms(n))
+		return;
+	p->ae_mismatches = 0;
+	p->ae_sent_ms = now;
+	outbox_log(&n->out, VLOG_INFO, "state of %s differs from ours; sending "
+	    "it our map", p->name);
+	send_all(n, p->name);
+}
+
 /* Anti-entropy: a lasting difference from the master's map is a miss. */
 void
-antientropy_recv_heartbeat(struct node *n, const struct peer_msg *m,
-    int64_t now)
+antientropy_recv_heartbeat(struct node *n, struct peer *p,
+    const struct peer_msg *m, int64_t now)
 {
 	struct antientropy	*r = &n->antientropy;
 
-	if (strcmp(m->sender, election_master(n)) != 0 || node_is_master(n))
+	if (node_is_master(n)) {
+		master_recv_heartbeat(n, p, m, now);
+		return;
+	}
+	if (strcmp(m->sender, election_master(n)) != 0)
 		return;
 	if (m->digest != node_digest(n))
 		r->mismatches++;

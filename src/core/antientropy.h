@@ -11,6 +11,7 @@
 #include "bounds.h"
 
 struct node;
+struct peer;
 struct peer_msg;
 struct task;
 
@@ -49,8 +50,10 @@ void	antientropy_gone(struct node *, struct task *);
 void	antientropy_recount(struct node *);
 /* Ask the master for the whole state, and tell it ours. */
 void	antientropy_sync(struct node *, int64_t now);
-void	antientropy_recv_heartbeat(struct node *, const struct peer_msg *,
-	    int64_t now);
+/* A heartbeat's digest against ours: a follower syncs with its master,
+ * the master sends its map to a follower, when they differ for long. */
+void	antientropy_recv_heartbeat(struct node *, struct peer *,
+	    const struct peer_msg *, int64_t now);
 void	antientropy_recv_tasks_transfer(struct node *,
 	    const struct peer_msg *);
 

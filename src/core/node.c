@@ -309,7 +309,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		peertab_recv_heartbeat(n, p, m, addr);
 		dequeue_heard_stamp(n, m->timestamp, now);
 		election_recv_heartbeat(n, m, now);
-		antientropy_recv_heartbeat(n, m, now);
+		antientropy_recv_heartbeat(n, p, m, now);
 		break;
 	case PEER_WHO_IS_MASTER:
 		election_recv_who_is_master(n, m);

@@ -5,6 +5,8 @@
  * the digest exchange.  One node under test; the others are played by
  * datagrams, or are real nodes whose outbox we forward.
  */
+#include <inttypes.h>
+
 #include "testutil.h"
 
 struct fixture {
@@ -246,6 +248,51 @@ test_a_lasting_digest_difference_syncs(void **state)
 	assert_non_null(sent(n, "beta", "TASKS_TRANSFER"));
 }
 
+/* gamma's heartbeat at now, telling digest d. */
+static void
+gamma_beats(struct node *n, uint64_t d, int64_t now)
+{
+	char	body[256];
+
+	snprintf(body, sizeof body, "HEARTBEAT 0 1 1 1 idle 10 1 %" PRIx64
+	    " 7600 1000 60 0 500", d);
+	hear(n, "gamma", body, now);
+}
+
+/*
+ * The master sends its map to a node whose digest stays unlike its own
+ * for three heartbeats, without waiting for the node to ask (one
+ * datagram, lost again and again on a lossy LAN); at most once a node
+ * timeout, and never to a node that agrees.
+ */
+static void
+test_the_master_sends_its_map_to_a_node_that_differs(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+	int64_t		 t = 100000;
+	int		 i;
+
+	master(n);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 200, 0, NULL, NULL), 0);
+	clear(n);
+	for (i = 0; i < 5; i++)		/* agreeing: nothing */
+		gamma_beats(n, node_digest(n), t + i);
+	for (i = 0; i < 2; i++)
+		gamma_beats(n, node_digest(n) ^ 1, t + 10 + i);
+	assert_null(sent(n, "gamma", "ENQUEUE"));
+	gamma_beats(n, node_digest(n) ^ 1, t + 12);
+	assert_non_null(logged(n, "state of gamma differs from ours"));
+	assert_non_null(strstr(sent(n, "gamma", "ENQUEUE"), uuid_n(1)));
+	clear(n);
+	for (i = 0; i < 3; i++)		/* again, too soon */
+		gamma_beats(n, node_digest(n) ^ 1, t + 20 + i);
+	assert_null(sent(n, "gamma", "ENQUEUE"));
+	for (i = 0; i < 3; i++)		/* a node timeout later */
+		gamma_beats(n, node_digest(n) ^ 1, t + 100000 + i);
+	assert_non_null(sent(n, "gamma", "ENQUEUE"));
+}
+
 /*
  * Nothing starts without a description (issue 12): a record naming an
  * executable we have no description of, or binding other arguments than
@@ -318,6 +365,9 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_a_lasting_digest_difference_syncs, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_the_master_sends_its_map_to_a_node_that_differs,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_records_without_a_description_never_start, setup,
 		    teardown),
