@@ -10,6 +10,9 @@ faster), its standard error, and how many seeds each build won.
 usage: tools/placement-paired.py A B [seeds] -- 'OPTIONS' ...
   e.g. tools/placement-paired.py build/new/volery-sim build/volery-sim \\
        50 -- '-t 27 -V 0.25-4 -a weibull' '-t 90 -V 0.5-2'
+B may be the word "blind": build A's blind placement, so that the
+differences are informed minus blind on one build (the ratio of the
+means is the placement report's).
 """
 import statistics
 import subprocess
@@ -17,10 +20,10 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 
-def completion(sim, seed, opts):
+def completion(sim, seed, opts, placement="informed"):
     out = subprocess.run(
         [sim, "-q", "-n", "9", "-w", "bag", "-T", "2000", "-E", "90",
-         "-s", str(seed)] + opts + ["-I", "informed"],
+         "-s", str(seed)] + opts + ["-I", placement],
         capture_output=True, text=True, check=True).stdout
     return float(out.strip().split("\n")[-1].split()[3])
 
@@ -36,16 +39,20 @@ def main(argv):
         with ThreadPoolExecutor(2) as ex:
             ta = list(ex.map(lambda s: completion(a, s, opts),
                              range(1, seeds + 1)))
-            tb = list(ex.map(lambda s: completion(b, s, opts),
-                             range(1, seeds + 1)))
+            if b == "blind":
+                tb = list(ex.map(lambda s: completion(a, s, opts, "blind"),
+                                 range(1, seeds + 1)))
+            else:
+                tb = list(ex.map(lambda s: completion(b, s, opts),
+                                 range(1, seeds + 1)))
         d = [x - y for x, y in zip(ta, tb)]
         se = statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else 0
         print("%-40s A-B %+.3f s +- %.3f  A won %d, B won %d  "
-              "(means %.2f, %.2f)" % (cfg, statistics.mean(d), se,
-                                     sum(x < 0 for x in d),
-                                     sum(x > 0 for x in d),
-                                     statistics.mean(ta),
-                                     statistics.mean(tb)))
+              "(means %.2f, %.2f; ratio %.3f)" % (
+                  cfg, statistics.mean(d), se, sum(x < 0 for x in d),
+                  sum(x > 0 for x in d), statistics.mean(ta),
+                  statistics.mean(tb),
+                  statistics.mean(ta) / statistics.mean(tb)))
 
 
 if __name__ == "__main__":
