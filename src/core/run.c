@@ -348,8 +348,8 @@ node_restore(struct node *n, struct task *t)
 /*
  * After a restart nothing of ours runs: a task we were running is Ready
  * again (the stop was not its fault, so no failure counts), bindings
- * are re-derived from the confirmed results, and ends not confirmed yet
- * are counted again.  A task another node runs
+ * are re-derived from the confirmed results, ends not confirmed yet are
+ * counted again, and placement learns again from the confirmed runs.  A task another node runs
  * stays Running there; if that node is gone, failure detection requeues
  * it.
  */
@@ -381,6 +381,10 @@ node_recover(struct node *n, int64_t now)
 		}
 	}
 	for (i = 0; i < count; i++) {
+		/* What the runs in the map say of our speed and the pool's:
+		 * a desktop that reboots every day keeps what it learned. */
+		if (v[i]->state == TASK_TERMINATED && v[i]->confirmed)
+			placement_learn(n, v[i]);
 		if (task_result_kept(v[i]))
 			cascade_bind_outputs(n, v[i], now);
 		else if (task_is_final(v[i]->state) && !v[i]->confirmed)

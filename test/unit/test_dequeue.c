@@ -465,6 +465,40 @@ test_the_idle_rank_follows_every_change(void **state)
 	assert_true(changed > 100);	/* the mix moved the counts */
 }
 
+/*
+ * A node restarted from its journal keeps what placement learned (the
+ * pool's run time per task type, its own speed): the runs in its map
+ * are learned from again.  It came back knowing nothing, as "average":
+ * in an office where desktops reboot, slow nodes then took the tasks
+ * they should leave to faster ones.
+ */
+static void
+test_a_restarted_node_keeps_its_speed(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n, *n2;
+	struct taskdesc_set set2;
+	const struct task *t;
+	size_t		 it = 0;
+
+	learn_free_takes_1s(n);
+	assert_int_equal(placement_estimate(n, "free", SPEED_UNIT), 1000);
+	n2 = test_node(&set2, 1);
+	while ((t = node_next_task(n, &it)) != NULL) {
+		char line[RECORD_LINE_MAX], err[128];
+		struct task *copy;
+		assert_true(wire_task_encode(t, line, sizeof line) > 0);
+		copy = wire_task_decode(line, strlen(line), err, sizeof err);
+		assert_non_null(copy);
+		assert_int_equal(node_restore(n2, copy), 0);
+	}
+	node_recover(n2, 20000);
+	assert_int_equal(placement_estimate(n2, "free", SPEED_UNIT), 1000);
+	assert_int_equal(placement_speed(n2), placement_speed(n));
+	node_free(n2);
+	taskdesc_clear(&set2);
+}
+
 /* peer was told by unicast that task 1 runs on runner. */
 static void
 assert_told_running(struct node *n, const char *peer, const char *runner)
@@ -813,6 +847,7 @@ main(void)
 		NODE_TEST(test_a_claimed_task_is_left_for_the_claim_memory),
 		NODE_TEST(test_idle_rank_spreads_the_first_proposals),
 		NODE_TEST(test_the_idle_rank_follows_every_change),
+		NODE_TEST(test_a_restarted_node_keeps_its_speed),
 		NODE_TEST(test_the_runner_answers_a_late_proposal),
 		NODE_TEST(test_a_later_rival_is_told_our_claim),
 		NODE_TEST(
