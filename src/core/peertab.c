@@ -56,13 +56,14 @@ static void
 idle_follow(struct node *n, struct peer *p)
 {
 	struct peertab	*pt = &n->peertab;
-	int		 idle = peerrun_is_idle(p);
-	int		 first = idle && placement_peer_first(n, p);
+	int		 idle, first;
 
 	if (placement_key(n) != pt->idle_key) {
 		pt->idle_key = -1;	/* our key moved: walk on the next look */
 		return;
 	}
+	idle = peerrun_is_idle(p);
+	first = idle && placement_peer_first(n, p);
 	pt->idle_count += idle - p->counted_idle;
 	pt->idle_rank += first - p->counted_first;
 	p->counted_idle = idle;
@@ -204,9 +205,9 @@ peertab_heard(struct node *n, const struct peer_msg *m, const char *addr,
 	if (!p->alive) {
 		pt->nlive++;
 		due_by(pt, 0);	/* its silence, from now */
+		p->alive = 1;
+		idle_follow(n, p);
 	}
-	p->alive = 1;
-	idle_follow(n, p);
 	set_member(n, p, 1);
 	return p;
 }
@@ -264,18 +265,23 @@ void
 peertab_recv_state(struct node *n, struct peer *p, const struct peer_msg *m,
     int64_t now)
 {
-	if (peerrun_state(p, m) == PEERRUN_BEGAN)
+	enum peerrun_news news = peerrun_state(p, m);
+
+	if (news == PEERRUN_BEGAN)
 		peertab_recv_progress(n, p, now);
-	idle_follow(n, p);
+	if (news != PEERRUN_SAME)	/* its free slots changed */
+		idle_follow(n, p);
 }
 
 void
 peertab_recv_progress(struct node *n, struct peer *p, int64_t now)
 {
-	if (p->running_ms == 0)
+	if (p->running_ms == 0) {	/* busy from now */
+		p->running_ms = now;
 		due_by(&n->peertab, now + 2 * n->cfg.progress_interval_ms + 1);
+		idle_follow(n, p);
+	}
 	p->running_ms = now;
-	idle_follow(n, p);
 }
 
 void

@@ -349,9 +349,9 @@ node_restore(struct node *n, struct task *t)
  * After a restart nothing of ours runs: a task we were running is Ready
  * again (the stop was not its fault, so no failure counts), bindings
  * are re-derived from the confirmed results, ends not confirmed yet are
- * counted again, and placement learns again from the confirmed runs.  A task another node runs
- * stays Running there; if that node is gone, failure detection requeues
- * it.
+ * counted again, and placement learns again from the confirmed runs.  A
+ * task another node runs stays Running there; if that node is gone,
+ * failure detection requeues it.
  */
 void
 node_recover(struct node *n, int64_t now)

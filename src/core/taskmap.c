@@ -33,12 +33,12 @@ taskmap_free(struct taskmap *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* The slot of uuid (*found) or the one it would take.  A task's uuid
- * (in memory elsewhere) is read only when the hashes agree. */
+/* The slot of uuid, of hash h (*found), or the one it would take.  A
+ * task's uuid (in memory elsewhere) is read only when the hashes agree. */
 static size_t
-probe(const struct taskmap *m, const char *uuid, int *found)
+probe_hashed(const struct taskmap *m, const char *uuid, uint64_t h,
+    int *found)
 {
-	uint64_t	h = task_hash(uuid);
 	size_t		mask = m->cap - 1;
 	size_t		i = h & mask;
 	size_t		first_tomb = SIZE_MAX;
@@ -59,6 +59,12 @@ probe(const struct taskmap *m, const char *uuid, int *found)
 		}
 		i = (i + 1) & mask;
 	}
+}
+
+static size_t
+probe(const struct taskmap *m, const char *uuid, int *found)
+{
+	return probe_hashed(m, uuid, task_hash(uuid), found);
 }
 
 struct task *
@@ -105,12 +111,13 @@ grow(struct taskmap *m)
 int
 taskmap_insert(struct taskmap *m, struct task *t)
 {
+	uint64_t h = task_hash(t->uuid);
 	int	found, k;
 	size_t	i;
 
 	if ((m->used + 1) * 2 > m->cap && grow(m) == -1)
 		return -1;
-	i = probe(m, t->uuid, &found);
+	i = probe_hashed(m, t->uuid, h, &found);
 	if (found)
 		return -1;
 	for (k = 0; k < t->ninputs; k++)
@@ -123,7 +130,7 @@ taskmap_insert(struct taskmap *m, struct task *t)
 	if (m->slots[i].t == NULL)
 		m->used++;
 	m->slots[i].t = t;
-	m->slots[i].hash = (uint32_t)(task_hash(t->uuid) >> 32);
+	m->slots[i].hash = (uint32_t)(h >> 32);
 	m->n++;
 	m->gen++;
 	return 0;
