@@ -478,21 +478,11 @@ test_a_restarted_node_keeps_its_speed(void **state)
 	struct node_fixture *f = *state;
 	struct node	*n = f->n, *n2;
 	struct taskdesc_set set2;
-	const struct task *t;
-	size_t		 it = 0;
 
 	learn_free_takes_1s(n);
 	assert_int_equal(placement_estimate(n, "free", SPEED_UNIT), 1000);
 	n2 = test_node(&set2, 1);
-	while ((t = node_next_task(n, &it)) != NULL) {
-		char line[RECORD_LINE_MAX], err[128];
-		struct task *copy;
-		assert_true(wire_task_encode(t, line, sizeof line) > 0);
-		copy = wire_task_decode(line, strlen(line), err, sizeof err);
-		assert_non_null(copy);
-		assert_int_equal(node_restore(n2, copy), 0);
-	}
-	node_recover(n2, 20000);
+	restart_from(n, n2, 20000);
 	assert_int_equal(placement_estimate(n2, "free", SPEED_UNIT), 1000);
 	assert_int_equal(placement_speed(n2), placement_speed(n));
 	node_free(n2);

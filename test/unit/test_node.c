@@ -352,8 +352,6 @@ test_recover_after_restart(void **state)
 	struct node_fixture *f = *state;
 	struct node	*n = f->n, *n2;
 	struct taskdesc_set set2;
-	const struct task *t;
-	size_t		 it = 0;
 
 	plmi2_workflow(n, 1, PRIO_LOW, 1000);
 	terminate(n, uuid_n(1), 3, 2000);
@@ -361,15 +359,7 @@ test_recover_after_restart(void **state)
 	/* Now: 1 Terminated, 2 Running, 3-4 Submitted.  "Crash" and restore
 	 * every task through the codec, as the journal does. */
 	n2 = test_node(&set2, 1);
-	while ((t = node_next_task(n, &it)) != NULL) {
-		char line[RECORD_LINE_MAX], err[128];
-		struct task *copy;
-		assert_true(wire_task_encode(t, line, sizeof line) > 0);
-		copy = wire_task_decode(line, strlen(line), err, sizeof err);
-		assert_non_null(copy);
-		assert_int_equal(node_restore(n2, copy), 0);
-	}
-	node_recover(n2, 5000);
+	restart_from(n, n2, 5000);
 	node_start(n2, 5000);
 	assert_int_equal(state_of(n2, uuid_n(1)), TASK_TERMINATED);
 	/* Was running: runs again (recovered as Ready, then started). */
