@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#define CMD_OPTS_MAX	10
+#define CMD_OPTS_MAX	16
 #define CMD_USES_MAX	64	/* options on one command line */
 
 struct cmd_opt {
@@ -44,6 +44,9 @@ struct cmd_entry {
 	const char	*operands;	/* the usage's words for them */
 	int		 operands_first;	/* in the usage */
 	int		(*exec)(const struct cmd_args *);
+	/* Options end at the first operand, as for `volery run prog -x`
+	 * (the rest is the program's), not only at "--". */
+	int		 options_before_operands;
 };
 
 /* The -H option every subcommand that talks to a node takes. */
@@ -60,6 +63,8 @@ extern const struct cmd_entry cmd_idle_entry;
 extern const struct cmd_entry cmd_log_entry;
 extern const struct cmd_entry cmd_keygen_entry;
 extern const struct cmd_entry cmd_auth_entry;
+extern const struct cmd_entry cmd_run_entry;
+extern const struct cmd_entry cmd_output_entry;
 
 struct conn;
 
@@ -84,6 +89,9 @@ int	cmd_usage(const struct cmd_entry *);
 int	cmd_connect(struct conn *, const char *host);
 /* One request, its reply line (not ERROR) in reply; or say why. */
 int	cmd_ask(struct conn *, const char *request, char *reply, size_t);
+/* Send request (SCHEDULE, RUN) to host and print the uuid of its
+ * "SCHEDULED <uuid>" reply; the exit status. */
+int	cmd_schedule_print(const char *host, const char *request);
 /* A multi-line reply to request, each line to fn, up to "."; or say
  * why. */
 int	cmd_ask_lines(struct conn *, const char *request,

@@ -29,6 +29,10 @@ int	conn_send(struct conn *, const char *line, char *err, size_t errlen);
  * Returns 1 with a line, 0 on timeout, -1 on error or end (err says). */
 int	conn_line(struct conn *, char *line, size_t size, int timeout_ms,
 	    char *err, size_t errlen);
+/* Exactly n bytes (the payload of a DATA line); 1, 0 on timeout, -1 on
+ * error or end. */
+int	conn_read(struct conn *, void *buf, size_t n, int timeout_ms,
+	    char *err, size_t errlen);
 /* Send a request, return its first reply line that is not a PROGRESS
  * line; -1 (err) if the node is unreachable or answers ERROR. */
 int	conn_ask(struct conn *, const char *request, char *reply,

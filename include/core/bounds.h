@@ -33,4 +33,13 @@
 #define TASK_OUTPUTS_MAX 64	/* output datasets of one task */
 #define SUBSCRIBE_MAX 256	/* uuids in one SUBSCRIBE */
 
+/* A command task (volery run, <command>): its argv words, environment
+ * variables and declared outputs; the bytes of argv and env together
+ * (a record must fit a datagram, and a request a client line). */
+#define CMD_ARGS_MAX 256
+#define CMD_ENV_MAX 64
+#define CMD_TEXT_MAX 3072
+#define CMD_OUTSPEC_MAXLEN 256	/* "file:PATH" or "line:REGEX" */
+#define CMD_TIME_LIMIT_MAX (366LL * 86400 * 1000)	/* ms */
+
 #endif

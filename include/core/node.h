@@ -120,6 +120,9 @@ struct node_schedule_req {
 	int			 nbind;
 	const struct task_binding *bind;
 	const char		*client;	/* requesting host */
+	/* A command task (RUN): exec is its name, and no description is
+	 * needed; NULL for an executable of the tasks directory. */
+	const struct task_cmd	*cmd;
 };
 
 /* How a task's process ended (from waitpid). */
@@ -177,6 +180,11 @@ void	node_runner_msg(struct node *, const char *uuid,
 	    const struct runner_msg *, int64_t now);
 void	node_runner_exit(struct node *, const char *uuid,
 	    const struct node_exit *, int64_t now);
+
+/* The shell's answer to ACT_CHECK for the command task uuid: whether
+ * this host can run it (its program and directory), why not if not. */
+void	node_command_checked(struct node *, const char *uuid, int ok,
+	    const char *why, int64_t now);
 
 /* From the other nodes: a parsed datagram of our cluster, not ours. */
 void	node_peer_msg(struct node *, const struct peer_msg *,

@@ -36,6 +36,9 @@ enum action_type {
 			 * record, for the history file */
 	ACT_FORGET,	/* uuid: a stale copy left the map; the journal must
 			 * forget it now (rewrite), or a restart revives it */
+	ACT_CHECK,	/* uuid: can this host run that command task (its
+			 * program, its directory)?  Answer with
+			 * node_command_checked() */
 };
 
 struct action {

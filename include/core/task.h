@@ -47,6 +47,28 @@ struct task_binding {
 };
 
 /*
+ * A command task runs a program of the node's host instead of an
+ * executable with a description (volery run, <command>): argv exactly as
+ * given, no shell.  Set once at SCHEDULE and replicated with the task.
+ * Its outputs are declared: "file:PATH" (the file, once the command
+ * exits 0, is the output) or "line:REGEX" (the first line of its stdout
+ * that matches: the first group, or the whole match).
+ */
+struct task_cmd {
+	int		  argc;
+	char		**argv;
+	int		  nenv;
+	char		**env;		/* "NAME=value" */
+	char		 *cwd;		/* NULL: its private run directory */
+	char		 *out;		/* stdout to this file; NULL: kept
+					 * by the node that ran it */
+	char		 *err;		/* the same for stderr */
+	int64_t		  time_limit_ms;	/* 0: none */
+	int		  nouts;
+	char		**outs;
+};
+
+/*
  * The fields every datagram about a task reads come first, the long
  * strings last: a 1000-node pool keeps a million of these, and each
  * cache line a merge touches is a miss.
@@ -105,6 +127,8 @@ struct task {
 	char		 client[ADDR_MAXLEN + 1];
 	char		 reason[REASON_MAXLEN + 1];	/* why Cancelled/Failed */
 	char		 run_error[REASON_MAXLEN + 1];	/* local: run has failed */
+	int		 run_final;	/* local: and no attempt may follow */
+	struct task_cmd	*cmd;		/* a command task, or NULL */
 };
 
 /* The uuid of t's workflow: its first task's. */
@@ -118,6 +142,16 @@ int		 task_set_outputs(struct task *, char *const *, int);
  * and the inputs it ran on; -1 out of memory. */
 int		 task_copy_end(struct task *, const struct task *src);
 int		 task_inputs_bound(const struct task *);
+/* How many outputs t has when it ends well: its command's declared
+ * outputs, or -1 (its description says). */
+int		 task_cmd_noutputs(const struct task *);
+
+/* A copy of c (NULL: out of memory), and its freeing. */
+struct task_cmd	*task_cmd_dup(const struct task_cmd *);
+void		 task_cmd_free(struct task_cmd *);
+/* Why c cannot be a command ("" if it can): the limits of bounds.h, an
+ * environment variable without a name, an output of neither kind. */
+int		 task_cmd_check(const struct task_cmd *, char *why, size_t);
 
 int		 task_is_final(enum task_state);
 /* Final and confirmed by a majority: clients and dependents rely on it. */

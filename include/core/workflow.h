@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "bounds.h"
+#include "task.h"
 #include "taskdesc.h"
 
 #define WORKFLOW_TASKS_MAX 4096
@@ -31,6 +32,9 @@ struct wf_task {
 	int		 ninputs;
 	struct wf_input	 inputs[TASK_INPUTS_MAX];
 	int		 ninputs_seen;	/* may exceed TASK_INPUTS_MAX */
+	/* A <command>: what it runs (name: its task name), NULL for a
+	 * <task> of a description. */
+	struct task_cmd	*cmd;
 };
 
 struct workflow {
@@ -41,7 +45,8 @@ struct workflow {
 };
 
 /*
- * Check wf against the descriptions.  Every problem is a line
+ * Check wf against the descriptions (a command has none: it takes any
+ * inputs, and has the outputs it declares).  Every problem is a line
  * "file:line: message" in err; returns how many.  With none, order holds
  * the task indexes so that each comes after the tasks it reads from.
  */

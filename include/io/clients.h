@@ -11,6 +11,7 @@
 
 struct event_base;
 struct client;
+struct keyring;
 
 /* Called for every complete request line (without its newline). */
 typedef void clients_line_fn(struct client *, const char *, size_t);
@@ -18,6 +19,9 @@ typedef void clients_line_fn(struct client *, const char *, size_t);
 struct clients_opts {
 	int		 max_clients;	/* connections at once */
 	const uint8_t	*operator_key;	/* remote clients' AUTH; NULL: none */
+	/* Other nodes' AUTH PEER (a cluster key): they may ask OUTPUT
+	 * only.  NULL or empty: none. */
+	const struct keyring *ring;
 };
 
 /* The TCP port (addr "host:port"); bound gets the address it got. */
@@ -55,6 +59,20 @@ void	client_await_end(struct client *, const char *uuid);
  */
 void	client_hold(struct client *, void *job, void (*cancel)(void *));
 void	client_unhold(struct client *);
+/*
+ * The same for a job that writes much (OUTPUT): client_write() bytes as
+ * they are; drained(job) is called each time what is unsent falls to a
+ * little, so the job writes on as the client reads.  A client leaving
+ * more than CLIENT_OUTPUT_MAX unread is dropped (cancel(job) called).
+ */
+void	client_hold_writer(struct client *, void *job, void (*cancel)(void *),
+	    void (*drained)(void *));
+int	client_write(struct client *, const void *, size_t);
+size_t	client_unsent(const struct client *);
+/* fn(c, arg) once the replies c waits for are sent (at once if none);
+ * fn(NULL, arg) if c is gone by then. */
+void	client_after_replies(struct client *,
+	    void (*fn)(struct client *, void *), void *arg);
 
 /* Send line to every client subscribed to uuid. */
 void	clients_notify(const char *uuid, const char *line);

@@ -45,6 +45,11 @@ void	runas_free(struct runas *);
  */
 int	runas_can_access(const struct runas *, const char *path, int mode,
 	    char *err, size_t errlen);
+/* open() as the run user would (its uid, gid and groups decide): for
+ * the files a command names for its output.  Plain open() when nothing
+ * changes. */
+int	runas_open(const struct runas *, const char *path, int flags,
+	    mode_t mode);
 /* In a child of vfork: drop to the user.  -1 (errno set) on failure. */
 int	runas_become(const struct runas *);
 

@@ -16,9 +16,14 @@ struct runas;
 struct task;
 struct taskdesc;
 
+struct runner_msg;
+
 struct runner_hooks {
 	/* A line the task wrote on stdout (without newline). */
 	void	(*line)(const char *uuid, const char *line, size_t len);
+	/* What a command's run said, as the runner protocol would: its
+	 * PROGRESS lines, and its result once it ended (just before exit). */
+	void	(*msg)(const char *uuid, const struct runner_msg *);
 	/* The process ended and its output is drained. */
 	void	(*exit)(const char *uuid, int code, int signo);
 };
@@ -34,7 +39,10 @@ struct runner_opts {
 int	runner_init(struct event_base *, const struct runner_hooks *,
 	    const struct runner_opts *);
 /* Start t as its description d says: its limits, a run directory of its
- * own (rundir.h) as the working directory, as the run user. */
+ * own (rundir.h) as the working directory, as the run user.  A command
+ * (t->cmd, d NULL) runs its own argv in its own directory; its stdout
+ * and stderr are kept as they are (output.h), its exit status and
+ * declared outputs make its result. */
 int	runner_start(const struct task *t, const struct taskdesc *d,
 	    char *err, size_t errlen);
 void	runner_stop(const char *uuid);

@@ -7,6 +7,7 @@
 #ifndef VOLERY_LEX_H
 #define VOLERY_LEX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Separators: LEX_STRICT for what machines write (one space, an empty
@@ -34,5 +35,16 @@ int	lex_decimal(const char *, double min, double max, double *);
 /* Printable bytes only (blanks too): nothing that could end or forge a
  * line of the client protocol, the log or a record. */
 int	lex_printable(const char *);
+
+/*
+ * Escaped text is one word of printable ASCII: every blank, control,
+ * non-ASCII byte and '%' ',' ':' '=' is written %XX.  lex_escape
+ * writes s so into dst; its length, or -1 if it does not fit.
+ */
+int	lex_must_escape(unsigned char);
+int	lex_escape(const char *s, char *dst, size_t size);
+/* Undo %XX escapes in place; -1 on a bad escape or one that makes a
+ * NUL.  Any other byte may be escaped, and '%' must be. */
+int	lex_unescape(char *);
 
 #endif

@@ -101,5 +101,10 @@ const char *seal_strerror(int);
 #define AUTH_HEX_LEN 64
 void	seal_auth_answer(const uint8_t key[SEAL_KEY_BYTES],
 	    const char *challenge, char answer[AUTH_HEX_LEN + 1]);
+/* Another node's answer (AUTH PEER, to fetch a run's output), with the
+ * cluster key: "volery-peer-auth " instead, so that neither answer
+ * stands for the other. */
+void	seal_peer_auth_answer(const uint8_t key[SEAL_KEY_BYTES],
+	    const char *challenge, char answer[AUTH_HEX_LEN + 1]);
 
 #endif

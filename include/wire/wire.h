@@ -25,6 +25,8 @@ enum client_cmd {
 	CMD_IDLE,
 	CMD_HELP,
 	CMD_QUIT,
+	CMD_RUN,
+	CMD_OUTPUT,
 };
 
 
@@ -53,6 +55,16 @@ struct client_req {
 	int			 nlines;
 	const char		*since;		/* as written; the node */
 	const char		*until;		/* reads it (logsearch.h) */
+	/* RUN (exec: its name; prio, nbind, bind as SCHEDULE's): the
+	 * command, its strings unescaped in buf */
+	struct task_cmd		 run;
+	char			*cmd_argv[CMD_ARGS_MAX];
+	char			*cmd_env[CMD_ENV_MAX];
+	char			*cmd_outs[TASK_OUTPUTS_MAX];
+	/* OUTPUT (uuid[0]) */
+	int			 out_stderr;
+	int			 out_follow;
+	int64_t			 out_offset;
 
 	char			 buf[CLIENT_LINE_MAX + 1];  /* tokens */
 };
@@ -72,6 +84,9 @@ enum runner_msg_type {
 
 struct runner_msg {
 	enum runner_msg_type	 type;
+	int			 final;		/* ERROR: no other attempt (a
+						 * command's time limit); never
+						 * from a task's line */
 	int			 percent;
 	int			 noutputs;
 	char			*outputs[TASK_OUTPUTS_MAX];

@@ -38,5 +38,5 @@ const struct cmd_entry cmd_auth_entry = {
 	"auth", "print the AUTH line that answers a node's CHALLENGE, with the "
 	"operator key (-k, $VOLERY_OPERATOR_KEY or " CONN_OPERATOR_KEY ")",
 	{ { 'k', "key", 0, 1, 0, "KEYFILE" } }, 1, 1, "CHALLENGE", 0,
-	cmd_auth_exec,
+	cmd_auth_exec, 0,
 };

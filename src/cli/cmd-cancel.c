@@ -37,5 +37,5 @@ cmd_cancel_exec(const struct cmd_args *a)
 const struct cmd_entry cmd_cancel_entry = {
 	"cancel", "cancel tasks and every task depending on them",
 	{ CMD_OPT_HOST }, 1, -1, "UUID...", 0,
-	cmd_cancel_exec,
+	cmd_cancel_exec, 0,
 };

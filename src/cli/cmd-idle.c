@@ -35,5 +35,5 @@ const struct cmd_entry cmd_idle_entry = {
 	"idle", "tell the node on this host that its user is away (on), here (off), "
 	"or let its probes decide (auto)",
 	{ CMD_OPT_HOST }, 1, 1, "on|off|auto", 0,
-	cmd_idle_exec,
+	cmd_idle_exec, 0,
 };

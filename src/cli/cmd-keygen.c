@@ -24,5 +24,5 @@ const struct cmd_entry cmd_keygen_entry = {
 	"keygen", "write a new cluster key to FILE (mode 600; never "
 	"overwrites)",
 	{ { 0 } }, 1, 1, "FILE", 0,
-	cmd_keygen_exec,
+	cmd_keygen_exec, 0,
 };

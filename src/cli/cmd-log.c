@@ -438,5 +438,5 @@ const struct cmd_entry cmd_log_entry = {
 	  { 'S', "since", 1, 1, 0, "T" }, { 'U', "until", 1, 1, 0, "T" },
 	  { 'n', "lines", 0, 1, 0, "N" }, { 'f', "follow", 0, 0, 0, NULL } },
 	0, 1, "[FILE]", 0,
-	cmd_log_exec,
+	cmd_log_exec, 0,
 };

@@ -49,5 +49,5 @@ const struct cmd_entry cmd_nodes_entry = {
 	"nodes", "list the nodes of the cluster: role, volunteer state, free "
 	"slots",
 	{ CMD_OPT_HOST }, 0, 0, NULL, 0,
-	cmd_nodes_exec,
+	cmd_nodes_exec, 0,
 };

@@ -27,13 +27,12 @@ absolute(const char *path, char *buf, size_t size)
 static int
 cmd_schedule_exec(const struct cmd_args *a)
 {
-	struct conn	 c;
 	const char	*name = a->operands[0], *prio = cmd_arg(a, 'P');
 	const char	*path = cmd_arg(a, 'p'), *params = cmd_arg(a, 'x');
-	char		 req[CLIENT_LINE_MAX + 1], reply[CLIENT_LINE_MAX];
+	char		 req[CLIENT_LINE_MAX + 1];
 	char		 binds[CLIENT_LINE_MAX + 1] = "", abs[PATH_MAX + 1];
 	size_t		 off, boff = 0;
-	int		 k, rc;
+	int		 k;
 
 	if (prio == NULL)
 		prio = "low";
@@ -50,16 +49,7 @@ cmd_schedule_exec(const struct cmd_args *a)
 	if (boff >= sizeof binds || off >= sizeof req - 1)
 		return cmd_fail("the request is longer than %d bytes",
 		    CLIENT_LINE_MAX);
-	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
-		return 1;
-	rc = cmd_ask(&c, req, reply, sizeof reply);
-	conn_close(&c);
-	if (rc == -1)
-		return 1;
-	if (strncmp(reply, "SCHEDULED ", 10) != 0)
-		return cmd_fail("unexpected reply: %s", reply);
-	printf("%s\n", reply + 10);
-	return 0;
+	return cmd_schedule_print(cmd_arg(a, 'H'), req);
 }
 
 const struct cmd_entry cmd_schedule_entry = {
@@ -69,5 +59,5 @@ const struct cmd_entry cmd_schedule_entry = {
 	  { 'a', "input", 0, 2, 1, "UUID N" },
 	  { 'x', "params", 0, 1, 0, "FILE" },
 	  CMD_OPT_HOST }, 1, 1, "NAME", 1,
-	cmd_schedule_exec,
+	cmd_schedule_exec, 0,
 };

@@ -54,5 +54,5 @@ const struct cmd_entry cmd_serve_entry = {
 	{ { 'c', "config", 0, 1, 0, "config.xml" },
 	  { 'n', NULL, 0, 0, 0, NULL },
 	  { 'q', NULL, 0, 0, 0, NULL } }, 0, 0, NULL, 0,
-	cmd_serve_exec,
+	cmd_serve_exec, 0,
 };

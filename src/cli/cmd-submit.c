@@ -16,6 +16,8 @@
 #include "conn.h"
 #include "descs.h"
 #include "log.h"
+#include "runreq.h"
+#include "task.h"
 #include "watch.h"
 #include "wfload.h"
 
@@ -58,33 +60,58 @@ unschedule(struct conn *c, const int *order, char (*uuids)[UUID_STRLEN + 1],
 		    n == 1 ? "was" : "were");
 }
 
-/* SCHEDULE each task, upstream first; uuids[i] gets task i's. */
+/* The uuid input k of t reads from: its task's in this file, or the
+ * uuid the file gave. */
+static const char *
+input_uuid(const struct workflow *wf, const struct wf_task *t, int k,
+    char (*uuids)[UUID_STRLEN + 1])
+{
+	int	up = workflow_find(wf, t->inputs[k].task);
+
+	return up >= 0 ? uuids[up] : t->inputs[k].task;
+}
+
+/* t's request line: RUN for a command, else SCHEDULE; -1 if too long. */
+static int
+request_of(const struct workflow *wf, const struct wf_task *t,
+    char (*uuids)[UUID_STRLEN + 1], char *req, size_t size)
+{
+	struct task_binding	 b[TASK_INPUTS_MAX];
+	const char		*prio = t->prio_set ? t->prio : wf->prio;
+	size_t			 off;
+	int			 k;
+
+	if (t->cmd != NULL) {
+		for (k = 0; k < t->ninputs; k++) {
+			snprintf(b[k].uuid, sizeof b[k].uuid, "%s",
+			    input_uuid(wf, t, k, uuids));
+			b[k].nth = t->inputs[k].output;
+		}
+		return runreq_format(req, size, t->name, prio, t->cmd, b,
+		    t->ninputs);
+	}
+	off = snprintf(req, size, "SCHEDULE %s %s", t->name, prio);
+	if (t->path != NULL && off < size)
+		off += snprintf(req + off, size - off, " -p %s", t->path);
+	for (k = 0; k < t->ninputs && off < size; k++)
+		off += snprintf(req + off, size - off, " -a %s %d",
+		    input_uuid(wf, t, k, uuids), t->inputs[k].output);
+	if (t->params != NULL && off < size)
+		off += snprintf(req + off, size - off, " -x %s", t->params);
+	return off >= size - 1 ? -1 : 0;
+}
+
+/* SCHEDULE (or RUN) each task, upstream first; uuids[i] gets task i's. */
 static int
 schedule_all(struct conn *c, const struct workflow *wf, const int *order,
     char (*uuids)[UUID_STRLEN + 1])
 {
 	char	req[CLIENT_LINE_MAX + 1], reply[CLIENT_LINE_MAX];
-	size_t	off;
-	int	i, k, up;
+	int	i;
 
 	for (i = 0; i < wf->ntasks; i++) {
 		const struct wf_task *t = &wf->tasks[order[i]];
-		off = snprintf(req, sizeof req, "SCHEDULE %s %s", t->name,
-		    t->prio_set ? t->prio : wf->prio);
-		if (t->path != NULL)
-			off += snprintf(req + off, sizeof req - off, " -p %s",
-			    t->path);
-		for (k = 0; k < t->ninputs && off < sizeof req; k++) {
-			const struct wf_input *in = &t->inputs[k];
-			up = workflow_find(wf, in->task);
-			off += snprintf(req + off, sizeof req - off,
-			    " -a %s %d", up >= 0 ? uuids[up] : in->task,
-			    in->output);
-		}
-		if (t->params != NULL && off < sizeof req)
-			off += snprintf(req + off, sizeof req - off, " -x %s",
-			    t->params);
-		if (off >= sizeof req - 1)
+		if (request_of(wf, t, uuids, req, sizeof req) == -1)
 			return cmd_fail("%s:%ld: task '%s': the request is "
 			    "longer than %d bytes", wf->file, t->line, t->id,
 			    CLIENT_LINE_MAX) * -1;
@@ -126,7 +153,10 @@ cmd_submit_exec(const struct cmd_args *a)
 		return cmd_fail("%s: not submitted", file);
 	}
 	dir = tasks_dir(dir);
-	if (descs_load(dir, &descs) == -1) {
+	for (i = 0; i < wf.ntasks && wf.tasks[i].cmd != NULL; i++)
+		;
+	/* A workflow of commands alone needs no description. */
+	if (i < wf.ntasks && descs_load(dir, &descs) == -1) {
 		workflow_free(&wf);
 		return cmd_fail("no task descriptions in %s (set -T DIR or "
 		    "VOLERY_TASKS)", dir);
@@ -175,5 +205,5 @@ const struct cmd_entry cmd_submit_entry = {
 	"schedule its tasks in dependency order; prints ID UUID lines",
 	{ CMD_OPT_HOST, { 'T', "tasks", 0, 1, 0, "tasks_dir" },
 	  { 'w', "watch", 1, 0, 0, NULL } }, 1, 1, "FILE.xml", 0,
-	cmd_submit_exec,
+	cmd_submit_exec, 0,
 };

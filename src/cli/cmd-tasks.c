@@ -57,5 +57,5 @@ const struct cmd_entry cmd_tasks_entry = {
 	"longer ago than the retention period",
 	{ CMD_OPT_HOST, { 's', "state", 1, 1, 0, "STATE" },
 	  { 'y', "history", 1, 0, 0, NULL } }, 0, 0, NULL, 0,
-	cmd_tasks_exec,
+	cmd_tasks_exec, 0,
 };

@@ -44,5 +44,5 @@ const struct cmd_entry cmd_watch_entry = {
 	"watch", "follow tasks to their end: live bars on a terminal, then a "
 	"summary; exits 1 if any was Cancelled or Failed",
 	{ CMD_OPT_HOST }, 1, -1, "UUID...", 0,
-	cmd_watch_exec,
+	cmd_watch_exec, 0,
 };

@@ -81,6 +81,7 @@ cmd_parse(const struct cmd_entry *e, int argc, char **argv,
 		char *w = argv[k];
 		if (only_operands || w[0] != '-' || w[1] == '\0') {
 			a->operands[a->noperands++] = w;
+			only_operands = e->options_before_operands;
 			continue;
 		}
 		if (strcmp(w, "--") == 0) {
@@ -243,4 +244,23 @@ cmd_ask_lines(struct conn *c, const char *request,
 			return 0;
 		fn(line, arg);
 	}
+}
+
+int
+cmd_schedule_print(const char *host, const char *request)
+{
+	struct conn	c;
+	char		reply[CLIENT_LINE_MAX];
+	int		rc;
+
+	if (cmd_connect(&c, host) == -1)
+		return 1;
+	rc = cmd_ask(&c, request, reply, sizeof reply);
+	conn_close(&c);
+	if (rc == -1)
+		return 1;
+	if (strncmp(reply, "SCHEDULED ", 10) != 0)
+		return cmd_fail("unexpected reply: %s", reply);
+	printf("%s\n", reply + 10);
+	return 0;
 }

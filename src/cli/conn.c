@@ -209,16 +209,48 @@ mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* More bytes into c->buf: 1, or 0 past the deadline, -1 at an error or
+ * the end (err says). */
+static int
+fill(struct conn *c, int64_t deadline, int timeout_ms, char *err,
+    size_t errlen)
+{
+	struct pollfd	pfd;
+	ssize_t		got;
+	int		left, rc;
+
+	for (;;) {
+		left = timeout_ms < 0 ? -1 : (int)(deadline - mono_ms());
+		if (timeout_ms >= 0 && left <= 0)
+			return 0;
+		pfd.fd = c->fd;
+		pfd.events = POLLIN;
+		if ((rc = poll(&pfd, 1, left)) == -1 && errno == EINTR)
+			continue;
+		if (rc == 0)
+			return 0;
+		got = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len, 0);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			snprintf(err, errlen, "%s: %s", c->where, got == 0 ?
+			    "the node closed the connection" :
+			    strerror(errno));
+			return -1;
+		}
+		c->len += got;
+		return 1;
+	}
+}
+
 int
 conn_line(struct conn *c, char *line, size_t size, int timeout_ms, char *err,
     size_t errlen)
 {
 	int64_t		 deadline = mono_ms() + timeout_ms;
-	struct pollfd	 pfd;
 	char		*nl;
 	size_t		 n;
-	ssize_t		 got;
-	int		 left, rc;
+	int		 rc;
 
 	for (;;) {
 		if ((nl = memchr(c->buf, '\n', c->len)) != NULL) {
@@ -239,26 +271,32 @@ conn_line(struct conn *c, char *line, size_t size, int timeout_ms, char *err,
 			    c->where);
 			return -1;
 		}
-		left = timeout_ms < 0 ? -1 : (int)(deadline - mono_ms());
-		if (timeout_ms >= 0 && left <= 0)
-			return 0;
-		pfd.fd = c->fd;
-		pfd.events = POLLIN;
-		if ((rc = poll(&pfd, 1, left)) == -1 && errno == EINTR)
-			continue;
-		if (rc == 0)
-			return 0;
-		got = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len, 0);
-		if (got == -1 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			snprintf(err, errlen, "%s: %s", c->where, got == 0 ?
-			    "the node closed the connection" :
-			    strerror(errno));
-			return -1;
-		}
-		c->len += got;
+		if ((rc = fill(c, deadline, timeout_ms, err, errlen)) <= 0)
+			return rc;
 	}
+}
+
+int
+conn_read(struct conn *c, void *buf, size_t n, int timeout_ms, char *err,
+    size_t errlen)
+{
+	int64_t	deadline = mono_ms() + timeout_ms;
+	char	*p = buf;
+	size_t	 k;
+	int	 rc;
+
+	while (n > 0) {
+		if (c->len == 0 &&
+		    (rc = fill(c, deadline, timeout_ms, err, errlen)) <= 0)
+			return rc;
+		k = c->len < n ? c->len : n;
+		memcpy(p, c->buf, k);
+		memmove(c->buf, c->buf + k, c->len - k);
+		c->len -= k;
+		p += k;
+		n -= k;
+	}
+	return 1;
 }
 
 int

@@ -10,6 +10,8 @@
 #include "conn.h"
 
 static const struct cmd_entry *commands[] = {
+	&cmd_run_entry,
+	&cmd_output_entry,
 	&cmd_schedule_entry,
 	&cmd_submit_entry,
 	&cmd_watch_entry,

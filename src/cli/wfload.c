@@ -6,10 +6,17 @@
  *     <task id="G" name="georeferencing"><params>geo.xml</params>
  *       <input task="I" output="1"/> ...
  *     </task>
+ *     <command id="C" cwd="/data/x" time="10m">
+ *       <arg>convert</arg><arg>in 1.png</arg><arg>{in1}</arg>
+ *       <env name="LC_ALL">C</env>
+ *       <input task="I" output="1"/>
+ *       <output file="out/{uuid}.png"/> <output line="^size=(\d+)$"/>
+ *     </command>
  *   </workflow>
  *
  * Every structural problem is reported as file:line, like the checker's.
- * A relative <params> is relative to the workflow file's directory.
+ * A relative <params> is relative to the workflow file's directory, and
+ * so is a command's directory (the file's own when it names none).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,6 +31,8 @@
 
 #include "lex.h"
 #include "errlist.h"
+#include "runlimit.h"
+#include "runreq.h"
 #include "task.h"
 #include "wfload.h"
 #include "xmltext.h"
@@ -41,11 +50,44 @@ prio_ok(const char *p)
 	return strcmp(p, "low") == 0 || strcmp(p, "interactive") == 0;
 }
 
+/* The workflow file's directory, absolute; -1 if it cannot be told. */
+static int
+file_dir(const char *file, char *dir, size_t size)
+{
+	char	cwd[PATH_MAX], rel[PATH_MAX], *slash;
+
+	snprintf(dir, size, "%s", file);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	else if (getcwd(dir, size) == NULL)
+		return -1;
+	if (dir[0] == '/')
+		return 0;
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		return -1;
+	snprintf(rel, sizeof rel, "%s", dir);
+	return snprintf(dir, size, "%s/%s", cwd, rel) < (int)size ? 0 : -1;
+}
+
+/* v, relative to the workflow file's directory: a new string (v is
+ * freed), or v itself if it is absolute or the directory is unknown. */
+static char *
+resolve(struct errlist *l, char *v)
+{
+	char	dir[PATH_MAX], *abs;
+
+	if (v[0] == '/' || file_dir(l->file, dir, sizeof dir) == -1 ||
+	    asprintf(&abs, "%s/%s", dir, v) == -1)
+		return v;
+	free(v);
+	return abs;
+}
+
 /* A path as the node will get it: one token, params made absolute. */
 static char *
-path_value(struct errlist *l, xmlNode *n, const char *what, int resolve)
+path_value(struct errlist *l, xmlNode *n, const char *what, int absolute)
 {
-	char	*v = xml_text(n), *abs, dir[PATH_MAX], *slash;
+	char	*v = xml_text(n);
 
 	if (v == NULL)
 		return NULL;
@@ -56,26 +98,7 @@ path_value(struct errlist *l, xmlNode *n, const char *what, int resolve)
 		free(v);
 		return NULL;
 	}
-	if (!resolve || v[0] == '/')
-		return v;
-	snprintf(dir, sizeof dir, "%s", l->file);
-	if ((slash = strrchr(dir, '/')) != NULL)
-		*slash = '\0';
-	else if (getcwd(dir, sizeof dir) == NULL)
-		return v;
-	if (dir[0] != '/') {
-		char cwd[PATH_MAX], rel[PATH_MAX];
-		if (getcwd(cwd, sizeof cwd) == NULL)
-			return v;
-		snprintf(rel, sizeof rel, "%s", dir);
-		if (snprintf(dir, sizeof dir, "%s/%s", cwd, rel) >=
-		    (int)sizeof dir)
-			return v;
-	}
-	if (asprintf(&abs, "%s/%s", dir, v) == -1)
-		return v;
-	free(v);
-	return abs;
+	return absolute ? resolve(l, v) : v;
 }
 
 static void
@@ -107,30 +130,35 @@ load_input(struct errlist *l, struct wf_task *t, xmlNode *n)
 	free(out);
 }
 
-static void
-load_task(struct errlist *l, struct workflow *wf, xmlNode *n)
+/* The attributes <task> and <command> share: id, name, priority.  A
+ * command's name may be left out: its program's then. */
+static struct wf_task *
+load_head(struct errlist *l, struct workflow *wf, xmlNode *n, int command)
 {
 	struct wf_task	*t = &wf->tasks[wf->ntasks++];
 	char		*id = xml_attr(n, "id"), *name = xml_attr(n, "name");
 	char		*prio = xml_attr(n, "priority");
-	xmlNode		*c;
+	const char	*el = command ? "command" : "task";
 
 	memset(t, 0, sizeof *t);
 	t->line = xmlGetLineNo(n);
 	if (id == NULL || !task_name_valid(id))
-		errlist_add(l, t->line, "<task> needs id=\"...\" (letters, digits, "
-		    "'_', '-', '.')");
+		errlist_add(l, t->line, "<%s> needs id=\"...\" (letters, "
+		    "digits, '_', '-', '.')", el);
 	else
 		snprintf(t->id, sizeof t->id, "%s", id);
-	if (name == NULL || !task_name_valid(name))
-		errlist_add(l, t->line, "<task> needs name=\"...\", the name of a "
-		    "task description");
+	if (name == NULL && command)
+		;
+	else if (name == NULL || !task_name_valid(name))
+		errlist_add(l, t->line, "<%s> needs name=\"...\", %s", el,
+		    command ? "letters, digits, '_', '-', '.'" :
+		    "the name of a task description");
 	else
 		snprintf(t->name, sizeof t->name, "%s", name);
 	if (prio != NULL) {
 		if (!prio_ok(prio))
-			errlist_add(l, t->line, "<task>: priority '%.20s' is not "
-			    "low or interactive", prio);
+			errlist_add(l, t->line, "<%s>: priority '%.20s' is not "
+			    "low or interactive", el, prio);
 		else {
 			snprintf(t->prio, sizeof t->prio, "%s", prio);
 			t->prio_set = 1;
@@ -139,6 +167,142 @@ load_task(struct errlist *l, struct workflow *wf, xmlNode *n)
 	free(id);
 	free(name);
 	free(prio);
+	return t;
+}
+
+/* Add s (owned now) to the n strings of *v; -1 (s freed) if full.  A
+ * NULL s (its problem reported, or out of memory) is left out. */
+static int
+push(char ***v, int *n, int max, char *s)
+{
+	char	**nv;
+
+	if (s == NULL)
+		return 0;
+	if (*n == max ||
+	    (nv = realloc(*v, (*n + 1) * sizeof *nv)) == NULL) {
+		free(s);
+		return -1;
+	}
+	*v = nv;
+	nv[(*n)++] = s;
+	return 0;
+}
+
+/* An <env name="NAME">value</env> as "NAME=value". */
+static char *
+env_value(struct errlist *l, xmlNode *n)
+{
+	char	*name = xml_attr(n, "name"), *v = xml_text_exact(n), *kv = NULL;
+
+	if (name == NULL || v == NULL)
+		errlist_add(l, xmlGetLineNo(n), "<env> needs name=\"NAME\"");
+	else if (asprintf(&kv, "%s=%s", name, v) == -1)
+		kv = NULL;
+	free(name);
+	free(v);
+	return kv;
+}
+
+/* An <output file="PATH"/> or <output line="REGEX"/>, as RUN's -O. */
+static char *
+output_value(struct errlist *l, xmlNode *n)
+{
+	char	*file = xml_attr(n, "file"), *line = xml_attr(n, "line");
+	char	*spec = NULL;
+
+	if ((file == NULL) == (line == NULL))
+		errlist_add(l, xmlGetLineNo(n), "<output> needs file=\"PATH\" "
+		    "or line=\"REGEX\"");
+	else if (asprintf(&spec, "%s:%s", file != NULL ? "file" : "line",
+	    file != NULL ? file : line) == -1)
+		spec = NULL;
+	free(file);
+	free(line);
+	return spec;
+}
+
+/* One child of a <command>; *shell: a <shell> line was its command. */
+static void
+load_command_part(struct errlist *l, struct wf_task *t, xmlNode *c,
+    int *shell)
+{
+	struct task_cmd	*tc = t->cmd;
+	const char	*el = (const char *)c->name;
+	long		 line = xmlGetLineNo(c);
+	int		 rc = 0;
+
+	if (strcmp(el, "input") == 0)
+		load_input(l, t, c);
+	else if ((strcmp(el, "arg") == 0 || strcmp(el, "shell") == 0) &&
+	    (*shell || (el[0] == 's' && tc->argc > 0)))
+		errlist_add(l, line, "<%s>: a <command> runs <arg>s or one "
+		    "<shell> line, not both", el);
+	else if (strcmp(el, "arg") == 0)
+		rc = push(&tc->argv, &tc->argc, CMD_ARGS_MAX,
+		    xml_text_exact(c));
+	else if (strcmp(el, "shell") == 0) {
+		*shell = 1;
+		if (push(&tc->argv, &tc->argc, 3, strdup("/bin/sh")) == -1 ||
+		    push(&tc->argv, &tc->argc, 3, strdup("-c")) == -1 ||
+		    push(&tc->argv, &tc->argc, 3, xml_text(c)) == -1)
+			rc = -1;
+	} else if (strcmp(el, "env") == 0)
+		rc = push(&tc->env, &tc->nenv, CMD_ENV_MAX, env_value(l, c));
+	else if (strcmp(el, "output") == 0)
+		rc = push(&tc->outs, &tc->nouts, TASK_OUTPUTS_MAX,
+		    output_value(l, c));
+	else
+		errlist_add(l, line, "<%s>: unknown or misplaced in a "
+		    "<command> (arg, shell, env, input, output)", el);
+	if (rc == -1)
+		errlist_add(l, line, "<%s>: too many", el);
+}
+
+static void
+load_command(struct errlist *l, struct workflow *wf, xmlNode *n)
+{
+	struct wf_task	*t = load_head(l, wf, n, 1);
+	struct task_cmd	*tc;
+	xmlNode		*c;
+	char		*v, why[PATH_MAX];
+	int64_t		 secs;
+	int		 shell = 0;
+
+	if ((tc = t->cmd = calloc(1, sizeof *tc)) == NULL) {
+		errlist_add(l, t->line, "out of memory");
+		return;
+	}
+	for (c = n->children; c != NULL; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			load_command_part(l, t, c, &shell);
+	if (tc->argc == 0)
+		errlist_add(l, t->line, "<command> needs <arg>s (the program "
+		    "and its arguments) or a <shell> line");
+	else if (t->name[0] == '\0')
+		runreq_name(tc->argv[0], t->name, sizeof t->name);
+	if ((v = xml_attr(n, "cwd")) != NULL)
+		tc->cwd = resolve(l, v);
+	else if (file_dir(l->file, why, sizeof why) == 0)
+		tc->cwd = strdup(why);
+	tc->out = xml_attr(n, "stdout");
+	tc->err = xml_attr(n, "stderr");
+	if ((v = xml_attr(n, "time")) != NULL) {
+		if (runlimit_parse(v, &secs, why, sizeof why) == -1)
+			errlist_add(l, t->line, "<command> time=\"%.20s\": %s",
+			    v, why);
+		else
+			tc->time_limit_ms = secs * 1000;
+		free(v);
+	}
+}
+
+static void
+load_task(struct errlist *l, struct workflow *wf, xmlNode *n)
+{
+	struct wf_task	*t = load_head(l, wf, n, 0);
+	xmlNode		*c;
+
 	for (c = n->children; c != NULL; c = c->next) {
 		const char *el = (const char *)c->name;
 		if (c->type != XML_ELEMENT_NODE)
@@ -218,9 +382,12 @@ wf_parse(const char *file, const char *text, size_t len, struct workflow *wf,
 			continue;
 		if (strcmp((const char *)n->name, "task") == 0)
 			load_task(&l, wf, n);
+		else if (strcmp((const char *)n->name, "command") == 0)
+			load_command(&l, wf, n);
 		else
 			errlist_add(&l, xmlGetLineNo(n), "<%s>: unknown element "
-			    "(a <workflow> holds <task>s)", n->name);
+			    "(a <workflow> holds <task>s and <command>s)",
+			    n->name);
 	}
 	xmlFreeDoc(doc);
 	return l.count;

@@ -42,7 +42,7 @@ dequeue_window_ms(const struct node *n, int64_t now)
 
 /* A task we may run (run_admissible): others are for other nodes. */
 static int
-ours(const struct node *n, const struct task *t)
+ours(struct node *n, const struct task *t)
 {
 	char	why[REASON_MAXLEN + 1];
 

@@ -83,6 +83,7 @@ node_new(const struct node_config *cfg, const struct taskdesc_set *descs)
 	dequeue_init(n);
 	antientropy_init(n);
 	placement_init(n);
+	cmdcheck_init(n);
 	return n;
 }
 
@@ -100,6 +101,7 @@ node_free(struct node *n)
 	runwatch_free(n);
 	retire_free(n);
 	antientropy_free(n);
+	cmdcheck_free(n);
 	free(n);
 }
 
@@ -277,6 +279,7 @@ rearm(struct node *n, int64_t now)
 void
 node_settle(struct node *n, int64_t now)
 {
+	cmdcheck_tick(n, now);
 	dequeue_dispatch(n, now);
 	heartbeat_busy(n, now);
 	rearm(n, now);

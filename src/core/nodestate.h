@@ -27,12 +27,14 @@
  *   placement.c  placement  our speed and availability; who goes first
  *   retire.c     retire     finished tasks leave for the history
  *   run.c        runs       our own runs, volunteering, restore, recover
+ *   cmdcheck.c   cmdcheck   whether a command task can run here
  */
 #ifndef VOLERY_NODESTATE_H
 #define VOLERY_NODESTATE_H
 
 #include "antientropy.h"
 #include "cascade.h"
+#include "cmdcheck.h"
 #include "confirm.h"
 #include "dequeue.h"
 #include "election.h"
@@ -82,6 +84,7 @@ struct node {
 	struct retire		   retire;
 	struct runwatch		   runwatch;
 	struct runs		   runs;
+	struct cmdcheck		   cmdcheck;
 };
 
 /* node.c: helpers every sub-protocol uses. */

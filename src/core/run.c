@@ -39,12 +39,14 @@ run_volunteer_state(const struct node *n)
 }
 
 int
-run_admissible(const struct node *n, const struct task *t, char *why,
+run_admissible(struct node *n, const struct task *t, char *why,
     size_t whylen)
 {
-	const struct taskdesc	*d = taskdesc_find(n->descs, t->exec);
+	const struct taskdesc	*d;
 
-	if (d == NULL)
+	if (t->cmd != NULL)
+		return cmdcheck_admissible(n, t, why, whylen);
+	if ((d = taskdesc_find(n->descs, t->exec)) == NULL)
 		snprintf(why, whylen, "no description of %s in tasks_dir",
 		    t->exec);
 	else if (t->ninputs != d->ninputs)
@@ -64,7 +66,9 @@ run_warn_not_here(struct node *n, const struct task *t, const char *from)
 {
 	char	why[REASON_MAXLEN + 1];
 
-	if (task_is_final(t->state) || run_admissible(n, t, why, sizeof why))
+	/* A command's answer comes later (cmdcheck.c says a "no"). */
+	if (task_is_final(t->state) || t->cmd != NULL ||
+	    run_admissible(n, t, why, sizeof why))
 		return;
 	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s}%s%s is "
 	    "never run here: %s", t->uuid, t->exec, from != NULL ? " from " :
@@ -82,6 +86,7 @@ run_start(struct node *n, struct task *t, int64_t now)
 	t->attempts++;
 	t->run = RUN_ACTIVE;
 	t->run_error[0] = '\0';
+	t->run_final = 0;
 	snprintf(t->running_on, sizeof t->running_on, "%s", n->cfg.name);
 	n->runs.running++;
 	node_log_task(n, VLOG_INFO, t, NULL);
@@ -191,15 +196,17 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 	node_set_volunteer(n, d->volunteer, d->name, now);
 }
 
-/* Our run of t failed: stop the process; its exit decides what follows. */
+/* Our run of t failed: stop the process; its exit decides what follows
+ * (final: the task fails, with no other attempt). */
 static void
-run_failed(struct node *n, struct task *t, const char *why)
+run_failed(struct node *n, struct task *t, const char *why, int final)
 {
 	char	*p;
 
 	if (t->run_error[0] != '\0')
 		return;
 	snprintf(t->run_error, sizeof t->run_error, "%s", why);
+	t->run_final = final;
 	/* It becomes the reason clients read: one printable line. */
 	for (p = t->run_error; *p != '\0'; p++)
 		if ((unsigned char)*p < ' ' || *p == 0x7f)
@@ -216,16 +223,18 @@ terminated(struct node *n, struct task *t, const struct runner_msg *m,
 	const struct taskdesc	*d = taskdesc_find(n->descs, t->exec);
 	char			 why[REASON_MAXLEN + 1];
 	char			 ms[64];
+	int			 want = t->cmd != NULL ? t->cmd->nouts :
+				    d != NULL ? d->noutputs : m->noutputs;
 
-	if (d != NULL && m->noutputs != d->noutputs) {
+	if (m->noutputs != want) {
 		snprintf(why, sizeof why, "reported %d output%s, its "
-		    "description declares %d", m->noutputs,
-		    m->noutputs == 1 ? "" : "s", d->noutputs);
-		run_failed(n, t, why);
+		    "%s declares %d", m->noutputs, m->noutputs == 1 ? "" :
+		    "s", t->cmd != NULL ? "command" : "description", want);
+		run_failed(n, t, why, 0);
 		return;
 	}
 	if (task_set_outputs(t, m->outputs, m->noutputs) == -1) {
-		run_failed(n, t, "out of memory storing outputs");
+		run_failed(n, t, "out of memory storing outputs", 0);
 		return;
 	}
 	t->state = TASK_TERMINATED;
@@ -269,7 +278,7 @@ node_runner_msg(struct node *n, const char *uuid, const struct runner_msg *m,
 		    now);
 		break;
 	case RMSG_ERROR:
-		run_failed(n, t, m->message);
+		run_failed(n, t, m->message, m->final);
 		break;
 	}
 	node_settle(n, now);
@@ -291,7 +300,11 @@ ended_without_result(struct node *n, struct task *t,
 		snprintf(why, sizeof why, "exited with status %d without "
 		    "TERMINATED", e->code);
 	t->failures++;
-	if (t->failures >= n->cfg.max_attempts) {
+	if (t->run_final) {
+		char reason[REASON_MAXLEN + 1];
+		snprintf(reason, sizeof reason, "failed: %.150s", why);
+		cascade_end_tree(n, t, TASK_FAILED, reason, now);
+	} else if (t->failures >= n->cfg.max_attempts) {
 		char reason[REASON_MAXLEN + 1];
 		snprintf(reason, sizeof reason, "attempts-exhausted (%d): "
 		    "%.120s", t->failures, why);
@@ -319,6 +332,7 @@ node_runner_exit(struct node *n, const char *uuid, const struct node_exit *e,
 	    strcmp(t->running_on, n->cfg.name) == 0)
 		ended_without_result(n, t, e, now);
 	t->run_error[0] = '\0';
+	t->run_final = 0;
 	node_settle(n, now);
 }
 

@@ -21,10 +21,11 @@ void	run_init(struct node *);
 /*
  * Whether t may run here: its executable has a description in our
  * tasks_dir, and the record binds what the description asks for (its
- * inputs, -p if it needs one).  A record that does not -- forged, or
+ * inputs, -p if it needs one); a command, if this host has its program
+ * and directory (cmdcheck.c).  A record that does not -- forged, or
  * for a program this host lacks -- is never started here; why says so.
  */
-int	run_admissible(const struct node *, const struct task *, char *why,
+int	run_admissible(struct node *, const struct task *, char *why,
 	    size_t whylen);
 /* If t is not final and may not run here, log why once, as the node
  * learns of it (from: the peer it came from, or NULL: scheduled here). */

@@ -19,13 +19,28 @@ schedule_saw(struct node *n, int64_t submit_ms)
 		n->schedule.last_submit = submit_ms;
 }
 
-/* Input i of a request, against the task it names. */
+/* How many outputs up has, or will have: -1 if nothing here says. */
+static int
+outputs_of(const struct node *n, const struct task *up)
+{
+	const struct taskdesc	*ud = taskdesc_find(n->descs, up->exec);
+
+	if (up->state == TASK_TERMINATED)
+		return up->noutputs;
+	if (up->cmd != NULL)
+		return up->cmd->nouts;
+	return ud != NULL ? ud->noutputs : -1;
+}
+
+/* Input i of a request, against the task it names; d is the request's
+ * description (NULL: a command, which takes any input). */
 static int
 check_input(struct node *n, const struct taskdesc *d, int i,
     const struct task_binding *b, char *err, size_t errlen)
 {
 	const struct taskdesc	*ud;
 	struct task		*up = taskmap_find(&n->map, b->uuid);
+	int			 nout;
 
 	if (up == NULL) {
 		snprintf(err, errlen, "input %d: unknown task %s", i + 1,
@@ -37,19 +52,19 @@ check_input(struct node *n, const struct taskdesc *d, int i,
 		    b->uuid, task_state_name(up->state));
 		return -1;
 	}
-	ud = taskdesc_find(n->descs, up->exec);
-	if (ud == NULL && up->state != TASK_TERMINATED) {
+	ud = up->cmd == NULL ? taskdesc_find(n->descs, up->exec) : NULL;
+	if ((nout = outputs_of(n, up)) < 0) {
 		snprintf(err, errlen, "input %d: task %s runs '%s', which has "
 		    "no description", i + 1, b->uuid, up->exec);
 		return -1;
 	}
-	if (b->nth < 1 || (ud != NULL && b->nth > ud->noutputs) ||
-	    (up->state == TASK_TERMINATED && b->nth > up->noutputs)) {
+	if (b->nth < 1 || b->nth > nout) {
 		snprintf(err, errlen, "input %d: %s has no output %d (it has "
-		    "%d)", i + 1, up->exec, b->nth,
-		    ud != NULL ? ud->noutputs : up->noutputs);
+		    "%d)", i + 1, up->exec, b->nth, nout);
 		return -1;
 	}
+	if (d == NULL)
+		return 0;
 	if (d->inputs[i].type[0] != '\0' &&
 	    (ud == NULL || strcmp(d->inputs[i].type, ud->type) != 0)) {
 		snprintf(err, errlen, "input %d of %s must come from a %s "
@@ -66,7 +81,8 @@ check_input(struct node *n, const struct taskdesc *d, int i,
 	return 0;
 }
 
-/* Check a SCHEDULE request against descriptions and the map. */
+/* Check a SCHEDULE request against descriptions and the map; *dp is
+ * its description (NULL for a command, which has none). */
 static int
 check_schedule(struct node *n, const struct node_schedule_req *req,
     const struct taskdesc **dp, char *err, size_t errlen)
@@ -78,6 +94,16 @@ check_schedule(struct node *n, const struct node_schedule_req *req,
 		snprintf(err, errlen, "bad executable name '%.64s'",
 		    req->exec);
 		return -1;
+	}
+	if (req->cmd != NULL) {
+		if (task_cmd_check(req->cmd, err, errlen) == -1)
+			return -1;
+		for (i = 0; i < req->nbind; i++)
+			if (check_input(n, NULL, i, &req->bind[i], err,
+			    errlen) == -1)
+				return -1;
+		*dp = NULL;
+		return 0;
 	}
 	if ((d = taskdesc_find(n->descs, req->exec)) == NULL) {
 		snprintf(err, errlen, "unknown executable '%s'", req->exec);
@@ -122,6 +148,8 @@ new_task(struct node *n, const struct node_schedule_req *req,
 	if (task_set_string(&t->path, req->path) == -1 ||
 	    task_set_string(&t->params, req->params) == -1)
 		goto nomem;
+	if (req->cmd != NULL && (t->cmd = task_cmd_dup(req->cmd)) == NULL)
+		goto nomem;
 	for (i = 0; i < req->nbind; i++) {
 		struct task *up = taskmap_find(&n->map, req->bind[i].uuid);
 		memcpy(t->inputs[i].from, req->bind[i].uuid,
@@ -160,7 +188,8 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 		goto nomem;
 	/* Its every STATE must fit a datagram (replicate_send), as large
 	 * as it may grow. */
-	if ((worst = wire_task_worst_len(t, d->noutputs)) >
+	if ((worst = wire_task_worst_len(t, d != NULL ? d->noutputs :
+	    t->cmd->nouts)) >
 	    DATAGRAM_MAX - 256) {
 		task_free(t);
 		snprintf(err, errlen, "task too large: its record could grow "

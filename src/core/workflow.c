@@ -27,26 +27,31 @@ check_task(const struct workflow *wf, const struct taskdesc_set *descs,
     int i, struct errlist *e)
 {
 	const struct wf_task	*t = &wf->tasks[i];
-	const struct taskdesc	*d = taskdesc_find(descs, t->name);
-	int			 k, up;
+	const struct taskdesc	*d = t->cmd != NULL ? NULL :
+				    taskdesc_find(descs, t->name);
+	char			 why[REASON_MAXLEN];
+	int			 k, up, nout;
 
 	if (workflow_find(wf, t->id) != i)
 		errlist_add(e, t->line, "duplicate task id '%s' (first on line "
 		    "%ld)", t->id, wf->tasks[workflow_find(wf, t->id)].line);
-	if (d == NULL) {
+	if (t->cmd != NULL && task_cmd_check(t->cmd, why, sizeof why) == -1)
+		errlist_add(e, t->line, "command '%s': %s", t->id, why);
+	if (d == NULL && t->cmd == NULL) {
 		errlist_add(e, t->line, "task '%s': no task named '%s' in the "
 		    "task descriptions", t->id, t->name);
 		return;
 	}
-	if (d->needs_path && t->path == NULL)
+	if (d != NULL && d->needs_path && t->path == NULL)
 		errlist_add(e, t->line, "task '%s': %s needs a <path>", t->id,
 		    t->name);
-	if (t->ninputs_seen != d->ninputs)
+	if (d != NULL && t->ninputs_seen != d->ninputs)
 		errlist_add(e, t->line, "task '%s': %s takes %d input%s, not %d",
 		    t->id, t->name, d->ninputs, d->ninputs == 1 ? "" : "s",
 		    t->ninputs_seen);
-	for (k = 0; k < t->ninputs && k < d->ninputs; k++) {
+	for (k = 0; k < t->ninputs && (d == NULL || k < d->ninputs); k++) {
 		const struct wf_input *in = &t->inputs[k];
+		const struct wf_task *u;
 		const struct taskdesc *ud;
 		if ((up = workflow_find(wf, in->task)) == -1) {
 			/* A task scheduled before: the node checks it. */
@@ -61,19 +66,24 @@ check_task(const struct workflow *wf, const struct taskdesc_set *descs,
 			    "cannot read its own output", t->id, k + 1);
 			continue;
 		}
-		if ((ud = taskdesc_find(descs, wf->tasks[up].name)) == NULL)
+		u = &wf->tasks[up];
+		ud = u->cmd != NULL ? NULL : taskdesc_find(descs, u->name);
+		if (ud == NULL && u->cmd == NULL)
 			continue;	/* reported on its own line */
-		if (in->output < 1 || in->output > ud->noutputs)
+		nout = ud != NULL ? ud->noutputs : u->cmd->nouts;
+		if (in->output < 1 || in->output > nout)
 			errlist_add(e, in->line, "task '%s' input %d: %s '%s' has "
 			    "%d output%s; there is no output %d", t->id, k + 1,
-			    ud->name, in->task, ud->noutputs,
-			    ud->noutputs == 1 ? "" : "s", in->output);
-		else if (d->inputs[k].type[0] != '\0' &&
-		    strcmp(d->inputs[k].type, ud->type) != 0)
+			    u->name, in->task, nout, nout == 1 ? "" : "s",
+			    in->output);
+		else if (d == NULL)
+			continue;	/* a command takes any input */
+		else if (d->inputs[k].type[0] != '\0' && (ud == NULL ||
+		    strcmp(d->inputs[k].type, ud->type) != 0))
 			errlist_add(e, in->line, "task '%s' input %d: %s wants "
 			    "an output of %s here, not of %s '%s'", t->id,
-			    k + 1, d->name, d->inputs[k].type, ud->type,
-			    in->task);
+			    k + 1, d->name, d->inputs[k].type, ud != NULL ?
+			    ud->type : "a command", in->task);
 		else if (d->inputs[k].nth != 0 &&
 		    d->inputs[k].nth != in->output)
 			errlist_add(e, in->line, "task '%s' input %d: %s wants "
@@ -169,6 +179,7 @@ workflow_free(struct workflow *wf)
 	for (i = 0; i < wf->ntasks; i++) {
 		free(wf->tasks[i].path);
 		free(wf->tasks[i].params);
+		task_cmd_free(wf->tasks[i].cmd);
 	}
 	free(wf->tasks);
 	wf->tasks = NULL;

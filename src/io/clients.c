@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -51,7 +52,9 @@ struct client {
 	char			 addr[ADDR_MAXLEN + 1];
 	int			 loopback;
 	int			 local;		/* socket or loopback */
-	int			 authed;	/* a remote operator */
+	int			 authed;	/* AUTHED_*: a remote operator,
+						 * or a peer node */
+	int			 peer_challenge;	/* AUTH PEER asked */
 	char			 challenge[AUTH_HEX_LEN + 1];
 	int			 discarding;	/* inside an over-long line */
 	int			 quitting;
@@ -60,10 +63,18 @@ struct client {
 	char			 awaiting[UUID_STRLEN + 1];	/* CANCEL */
 	void			*job;		/* answering (LOG), or NULL */
 	void			(*job_cancel)(void *);
+	void			(*job_drained)(void *);	/* room again */
 	char			(*subs)[UUID_STRLEN + 1];
 	size_t			 nsubs, capsubs;
 	TAILQ_ENTRY(client)	 entry;
 };
+
+#define AUTHED_OPERATOR	1
+#define AUTHED_PEER	2	/* another node: OUTPUT only */
+
+/* A job writing to a client (client_hold_writer) is told it may write
+ * again once this little is left unsent. */
+#define CLIENT_DRAINED_BYTES	(64 * 1024)
 
 static TAILQ_HEAD(, client)	 clients = TAILQ_HEAD_INITIALIZER(clients);
 static struct evconnlistener	*listener, *unix_listener;
@@ -277,15 +288,91 @@ client_hold(struct client *c, void *job, void (*cancel)(void *))
 {
 	c->job = job;
 	c->job_cancel = cancel;
+	c->job_drained = NULL;
 	if (c->bev != NULL)
 		bufferevent_disable(c->bev, EV_READ);
+}
+
+void
+client_hold_writer(struct client *c, void *job, void (*cancel)(void *),
+    void (*drained)(void *))
+{
+	client_hold(c, job, cancel);
+	c->job_drained = drained;
+	if (c->bev != NULL)
+		bufferevent_setwatermark(c->bev, EV_WRITE,
+		    CLIENT_DRAINED_BYTES, 0);
 }
 
 void
 client_unhold(struct client *c)
 {
 	c->job = NULL;
+	if (c->job_drained != NULL && c->bev != NULL)
+		bufferevent_setwatermark(c->bev, EV_WRITE, 0, 0);
+	c->job_drained = NULL;
 	resume(c);
+}
+
+int
+client_write(struct client *c, const void *data, size_t len)
+{
+	if (c->bev == NULL)
+		return -1;
+	if (evbuffer_get_length(bufferevent_get_output(c->bev)) + len >
+	    CLIENT_OUTPUT_MAX) {
+		log_warnx("client %s does not read what it asked for; "
+		    "dropped", c->addr);
+		client_gone(c);
+		return -1;
+	}
+	evbuffer_add(bufferevent_get_output(c->bev), data, len);
+	return 0;
+}
+
+size_t
+client_unsent(const struct client *c)
+{
+	return c->bev != NULL ?
+	    evbuffer_get_length(bufferevent_get_output(c->bev)) : 0;
+}
+
+struct after_replies {
+	struct client	*c;
+	void		(*fn)(struct client *, void *);
+	void		*arg;
+};
+
+static void
+after_replies_cb(void *arg, int ok)
+{
+	struct after_replies	*a = arg;
+	struct client		*c = a->c;
+
+	c->refs--;
+	if (c->bev != NULL)
+		a->fn(c, a->arg);
+	else
+		a->fn(NULL, a->arg);
+	free(a);
+	client_release(c);
+}
+
+void
+client_after_replies(struct client *c, void (*fn)(struct client *, void *),
+    void *arg)
+{
+	struct after_replies	*a;
+
+	if (c->pending == 0 || (a = malloc(sizeof *a)) == NULL) {
+		fn(c, arg);
+		return;
+	}
+	a->c = c;
+	a->fn = fn;
+	a->arg = arg;
+	c->refs++;
+	journal_after_commit(after_replies_cb, a);
 }
 
 /* A CANCEL waiting for uuid's end: answer it if line tells it final. */
@@ -345,28 +432,41 @@ authenticate(struct client *c, const char *line)
 {
 	uint8_t	raw[16];
 	char	want[AUTH_HEX_LEN + 1];
+	int	i;
 
 	if (strcmp(line, "QUIT") == 0) {
 		client_reply(c, 0, "BYE\n");
 		client_quit(c);
 		return;
 	}
-	if (strcmp(line, "AUTH") == 0 && opts.operator_key != NULL) {
+	if ((strcmp(line, "AUTH") == 0 && opts.operator_key != NULL) ||
+	    (strcmp(line, "AUTH PEER") == 0 && opts.ring != NULL &&
+	    opts.ring->n > 0)) {
 		randombytes_buf(raw, sizeof raw);
 		sodium_bin2hex(c->challenge, sizeof c->challenge, raw,
 		    sizeof raw);
+		c->peer_challenge = line[4] != '\0';
 		client_replyf(c, "CHALLENGE %s\n", c->challenge);
 		return;
 	}
-	if (strncmp(line, "AUTH ", 5) == 0 && opts.operator_key != NULL &&
-	    c->challenge[0] != '\0') {
-		seal_auth_answer(opts.operator_key, c->challenge, want);
+	if (strncmp(line, "AUTH ", 5) == 0 && c->challenge[0] != '\0' &&
+	    strlen(line + 5) == AUTH_HEX_LEN) {
+		if (!c->peer_challenge) {
+			seal_auth_answer(opts.operator_key, c->challenge, want);
+			if (sodium_memcmp(line + 5, want, AUTH_HEX_LEN) == 0)
+				c->authed = AUTHED_OPERATOR;
+		}
+		for (i = 0; c->peer_challenge && i < opts.ring->n; i++) {
+			seal_peer_auth_answer(opts.ring->k[i].key,
+			    c->challenge, want);
+			if (sodium_memcmp(line + 5, want, AUTH_HEX_LEN) == 0)
+				c->authed = AUTHED_PEER;
+		}
 		c->challenge[0] = '\0';	/* one try per challenge */
-		if (strlen(line + 5) == AUTH_HEX_LEN &&
-		    sodium_memcmp(line + 5, want, AUTH_HEX_LEN) == 0) {
-			c->authed = 1;
-			log_info("client %s authenticated as an operator",
-			    c->addr);
+		if (c->authed) {
+			log_info("client %s authenticated as %s", c->addr,
+			    c->authed == AUTHED_PEER ? "a node of the "
+			    "cluster" : "an operator");
 			client_reply(c, 0, "OK\n");
 			return;
 		}
@@ -406,6 +506,11 @@ read_cb(struct bufferevent *bev, void *arg)
 			client_reply(c, 0, "ERROR line too long\n");
 		} else if (!c->local && !c->authed)
 			authenticate(c, line);
+		else if (c->authed == AUTHED_PEER &&
+		    strncasecmp(line, "OUTPUT ", 7) != 0 &&
+		    strcasecmp(line, "QUIT") != 0)
+			client_reply(c, 0, "ERROR a node may only ask "
+			    "OUTPUT\n");
 		else
 			line_fn(c, line, len);
 		free(line);
@@ -419,6 +524,10 @@ write_cb(struct bufferevent *bev, void *arg)
 {
 	struct client	*c = arg;
 
+	if (c->job != NULL && c->job_drained != NULL) {
+		c->job_drained(c->job);
+		return;
+	}
 	if (c->quitting && c->pending == 0)
 		client_gone(c);
 }

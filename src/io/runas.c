@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -202,4 +203,39 @@ runas_become(const struct runas *r)
 	    syscall(SYS_setuid, r->uid) == -1)
 		return -1;
 	return 0;
+}
+
+/*
+ * The node's thread takes the run user's file-system identity for one
+ * open(): by raw system calls, which act on the calling thread alone
+ * (glibc would change every thread's), so the log thread keeps the
+ * node's.  A file created is the run user's.
+ */
+int
+runas_open(const struct runas *r, const char *path, int flags, mode_t mode)
+{
+	gid_t	*saved;
+	int	 nsaved, fd, err;
+
+	if (!r->change)
+		return open(path, flags, mode);
+	if ((nsaved = getgroups(0, NULL)) == -1 ||
+	    (saved = calloc(nsaved + 1, sizeof *saved)) == NULL)
+		return -1;
+	if ((nsaved = getgroups(nsaved, saved)) == -1 ||
+	    syscall(SYS_setgroups, (size_t)r->ngroups, r->groups) == -1) {
+		free(saved);
+		return -1;
+	}
+	syscall(SYS_setfsgid, r->gid);
+	syscall(SYS_setfsuid, r->uid);
+	fd = open(path, flags, mode);
+	err = errno;
+	syscall(SYS_setfsuid, geteuid());
+	syscall(SYS_setfsgid, getegid());
+	if (syscall(SYS_setgroups, (size_t)nsaved, saved) == -1)
+		abort();	/* never go on with the user's groups */
+	free(saved);
+	errno = err;
+	return fd;
 }

@@ -20,14 +20,21 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "bounds.h"
+#include "clock.h"
+#include "cmdrun.h"
 #include "job.h"
 #include "log.h"
+#include "output.h"
 #include "runas.h"
 #include "rundir.h"
 #include "runner.h"
 #include "task.h"
 #include "taskdesc.h"
+#include "wire.h"
 
 struct run {
 	char			 uuid[UUID_STRLEN + 1];
@@ -44,7 +51,30 @@ struct run {
 	int			 cpu_seconds;	/* its limit, 0 none */
 	int			 stop_stage;	/* 0 none, 1 CANCEL, 2 TERM, 3 KILL */
 	struct event		*stop_timer;
+	struct output		*cap;		/* its stdout and stderr kept */
+	/* A command (struct task_cmd): its stdout is data, not lines of
+	 * the runner protocol; its exit status and declared outputs make
+	 * its result. */
+	struct cmdrun_state	*cmd;
 	TAILQ_ENTRY(run)	 entry;
+};
+
+/* What a command's run needs beyond a described task's. */
+struct cmdrun_state {
+	int		  nouts;
+	char		**outs;		/* "file:PATH" (expanded), "line:RE" */
+	char		**paths;	/* a file output's absolute path */
+	pcre2_code	 *re[TASK_OUTPUTS_MAX];	/* line outputs */
+	char		 *found[TASK_OUTPUTS_MAX];
+	char		  line[RUNNER_LINE_MAX + 1];	/* stdout's last */
+	size_t		  linelen;
+	int		  overlong;	/* the line is past the limit */
+	int64_t		  limit_total_ms;	/* its time limit, 0: none */
+	int64_t		  limit_ms;	/* time left of it */
+	int64_t		  limit_since;	/* counting since (node clock) */
+	struct event	 *limit_timer;
+	int		  timed_out;
+	const struct task *task;	/* for {uuid}/{inN}, at start only */
 };
 
 static TAILQ_HEAD(, run)	runs = TAILQ_HEAD_INITIALIZER(runs);
@@ -53,6 +83,26 @@ static struct runner_hooks	 hooks;
 static struct runner_opts	 opts;
 static int			 nruns;
 static uint64_t			 reaped_ticks;	/* CPU of ended runs */
+
+static void
+cmdstate_free(struct cmdrun_state *cs)
+{
+	int	i;
+
+	if (cs == NULL)
+		return;
+	for (i = 0; i < cs->nouts; i++) {
+		free(cs->outs[i]);
+		free(cs->paths[i]);
+		free(cs->found[i]);
+		pcre2_code_free(cs->re[i]);
+	}
+	free(cs->outs);
+	free(cs->paths);
+	if (cs->limit_timer != NULL)
+		event_free(cs->limit_timer);
+	free(cs);
+}
 
 static void
 run_free(struct run *r)
@@ -66,15 +116,87 @@ run_free(struct run *r)
 		close(r->in_fd);
 	if (r->stop_timer != NULL)
 		event_free(r->stop_timer);
+	if (r->cap != NULL)
+		output_close(r->cap);
+	cmdstate_free(r->cmd);
 	free(r);
 	nruns--;
+}
+
+/* Is path (a command's file output) there, as the run user sees it? */
+static int
+file_there(const char *path)
+{
+	int	fd = runas_open(opts.user, path, O_RDONLY | O_CLOEXEC, 0);
+
+	if (fd == -1)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/*
+ * A command's result, as the runner protocol would have said it: exit
+ * status 0 and every declared output found is TERMINATED with them;
+ * anything else an ERROR saying what went wrong.
+ */
+static void
+command_result(struct run *r, struct runner_msg *m)
+{
+	struct cmdrun_state	*cs = r->cmd;
+	int			 i;
+
+	memset(m, 0, sizeof *m);
+	m->type = RMSG_ERROR;
+	m->message = m->buf;
+	if (cs->timed_out) {
+		m->final = 1;
+		snprintf(m->buf, sizeof m->buf, "time limit of %lld s reached",
+		    (long long)(cs->limit_total_ms / 1000));
+		return;
+	}
+	if (r->signo != 0) {
+		snprintf(m->buf, sizeof m->buf, "killed by signal %d (%s)",
+		    r->signo, strsignal(r->signo));
+		return;
+	}
+	if (r->code != 0) {
+		snprintf(m->buf, sizeof m->buf, "exit status %d", r->code);
+		return;
+	}
+	for (i = 0; i < cs->nouts; i++) {
+		const char *spec = cs->outs[i] + 5;
+		if (cs->re[i] != NULL) {
+			if (cs->found[i] == NULL) {
+				snprintf(m->buf, sizeof m->buf, "output %d: no "
+				    "line of its stdout matched %.100s", i + 1,
+				    spec);
+				return;
+			}
+			m->outputs[i] = cs->found[i];
+		} else if (!file_there(cs->paths[i])) {
+			snprintf(m->buf, sizeof m->buf, "output %d: no file "
+			    "%.120s", i + 1, spec);
+			return;
+		} else
+			m->outputs[i] = (char *)spec;
+		if (!task_token_valid(m->outputs[i], DATASET_MAXLEN)) {
+			snprintf(m->buf, sizeof m->buf, "output %d: '%.40s' is "
+			    "not a dataset id (at most %d bytes, no blank or "
+			    "',')", i + 1, m->outputs[i], DATASET_MAXLEN);
+			return;
+		}
+	}
+	m->type = RMSG_TERMINATED;
+	m->noutputs = cs->nouts;
 }
 
 static void
 maybe_done(struct run *r)
 {
-	char	uuid[UUID_STRLEN + 1], how[64];
-	int	code = r->code, signo = r->signo;
+	char			 uuid[UUID_STRLEN + 1], how[64];
+	int			 code = r->code, signo = r->signo;
+	struct runner_msg	*m;
 
 	if (!r->exited || !r->out_eof || !r->err_eof)
 		return;
@@ -89,6 +211,11 @@ maybe_done(struct run *r)
 	    "peak memory %ld KiB", uuid, r->exec, (int)r->pid, how,
 	    (long long)(r->cpu_ms / 1000), (long long)(r->cpu_ms % 1000),
 	    r->maxrss_kib);
+	if (r->cmd != NULL && (m = malloc(sizeof *m)) != NULL) {
+		command_result(r, m);
+		hooks.msg(uuid, m);
+		free(m);
+	}
 	run_free(r);
 	hooks.exit(uuid, code, signo);
 }
@@ -103,6 +230,8 @@ read_lines(struct run *r, struct bufferevent *bev, int is_err)
 	size_t		 len;
 
 	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
+		output_write(r->cap, is_err, line, len);
+		output_write(r->cap, is_err, "\n", 1);
 		if (*discard)
 			*discard = 0;
 		else if (len > RUNNER_LINE_MAX)
@@ -116,6 +245,9 @@ read_lines(struct run *r, struct bufferevent *bev, int is_err)
 			hooks.line(r->uuid, line, len);
 		free(line);
 	}
+	if (evbuffer_get_length(in) > RUNNER_LINE_MAX)
+		output_write(r->cap, is_err, evbuffer_pullup(in, -1),
+		    evbuffer_get_length(in));
 	if (evbuffer_get_length(in) > RUNNER_LINE_MAX) {
 		if (!*discard)
 			log_warnx("Task UUID{%s} name{%s} wrote "
@@ -126,16 +258,106 @@ read_lines(struct run *r, struct bufferevent *bev, int is_err)
 	}
 }
 
+/* A whole line of a command's stdout: a PROGRESS line moves its bar,
+ * and each line output not found yet is looked for in it. */
+static void
+command_line(struct run *r, const char *line, size_t len)
+{
+	struct cmdrun_state	*cs = r->cmd;
+	pcre2_match_data	*md;
+	PCRE2_SIZE		*ov;
+	struct runner_msg	*m;
+	char			 err[64];
+	int			 i, rc, g;
+
+	if (len > 9 && strncmp(line, "PROGRESS ", 9) == 0 &&
+	    (m = malloc(sizeof *m)) != NULL) {
+		if (wire_runner_parse(line, len, m, err, sizeof err) == 0)
+			hooks.msg(r->uuid, m);
+		free(m);
+	}
+	for (i = 0; i < cs->nouts; i++) {
+		if (cs->re[i] == NULL || cs->found[i] != NULL)
+			continue;
+		md = pcre2_match_data_create_from_pattern(cs->re[i], NULL);
+		if (md == NULL)
+			continue;
+		rc = pcre2_match(cs->re[i], (PCRE2_SPTR)line, len, 0, 0, md,
+		    NULL);
+		if (rc > 0) {
+			ov = pcre2_get_ovector_pointer(md);
+			g = rc > 1 && ov[2] != PCRE2_UNSET ? 1 : 0;
+			cs->found[i] = strndup(line + ov[2 * g],
+			    ov[2 * g + 1] - ov[2 * g]);
+		}
+		pcre2_match_data_free(md);
+	}
+}
+
+/* Bytes of a command's stdout: cut into lines for command_line(). */
+static void
+command_scan(struct run *r, const char *p, size_t n)
+{
+	struct cmdrun_state	*cs = r->cmd;
+	const char		*nl;
+	size_t			 k;
+
+	while (n > 0) {
+		nl = memchr(p, '\n', n);
+		k = nl != NULL ? (size_t)(nl - p) : n;
+		if (!cs->overlong && cs->linelen + k <= RUNNER_LINE_MAX) {
+			memcpy(cs->line + cs->linelen, p, k);
+			cs->linelen += k;
+		} else
+			cs->overlong = 1;	/* too long to look into */
+		if (nl == NULL)
+			return;
+		if (!cs->overlong)
+			command_line(r, cs->line, cs->linelen);
+		cs->linelen = 0;
+		cs->overlong = 0;
+		p += k + 1;
+		n -= k + 1;
+	}
+}
+
+/* A command's stream: kept as it is, every byte. */
+static void
+command_read(struct run *r, struct bufferevent *bev, int stream)
+{
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	size_t		 n = evbuffer_get_length(in);
+	const char	*p;
+
+	if (n == 0)
+		return;
+	p = (const char *)evbuffer_pullup(in, n);
+	output_write(r->cap, stream, p, n);
+	if (stream == OUTPUT_STDOUT)
+		command_scan(r, p, n);
+	evbuffer_drain(in, n);
+}
+
 static void
 out_read_cb(struct bufferevent *bev, void *arg)
 {
-	read_lines(arg, bev, 0);
+	struct run	*r = arg;
+
+	if (r->cmd != NULL)
+		command_read(r, bev, OUTPUT_STDOUT);
+	else
+		read_lines(r, bev, 0);
 }
 
 static void
 err_read_cb(struct bufferevent *bev, void *arg)
 {
-	read_lines(arg, bev, 1);
+	struct run	*r = arg;
+
+	if (r->cmd != NULL)
+		command_read(r, bev, OUTPUT_STDERR);
+	else
+		read_lines(r, bev, 1);
 }
 
 static void
@@ -148,9 +370,17 @@ pipe_event_cb(struct bufferevent *bev, short what, void *arg)
 
 	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
 		return;
-	read_lines(r, bev, is_err);
+	if (r->cmd != NULL) {
+		command_read(r, bev, is_err);
+		/* A last line without newline still counts. */
+		if (!is_err && r->cmd->linelen > 0 && !r->cmd->overlong)
+			command_line(r, r->cmd->line, r->cmd->linelen);
+		r->cmd->linelen = 0;
+	} else
+		read_lines(r, bev, is_err);
 	/* A last line without newline still counts. */
 	if ((len = evbuffer_get_length(in)) > 0) {
+		output_write(r->cap, is_err, evbuffer_pullup(in, len), len);
 		char *tail = (char *)evbuffer_pullup(in, len);
 		if (!(is_err ? r->discard_err : r->discard_out)) {
 			if (is_err)
@@ -253,25 +483,15 @@ set_limits(struct job_spec *spec, const struct taskdesc_limits *l)
 	spec->nlimits = j - spec->limits;
 }
 
-int
-runner_start(const struct task *t, const struct taskdesc *d, char *err,
-    size_t errlen)
+/* A described task's argv: the executable, -p, an -i per input, -x;
+ * its arguments as the log shows them into args. */
+static int
+desc_argv(const struct task *t, char *path, size_t pathlen,
+    const char **argv, char *args, size_t argslen)
 {
-	const char	*argv[8 + 2 * TASK_INPUTS_MAX];
-	char		 path[PATH_MAXLEN + 512], dir[PATH_MAX];
-	char		 e_task[64], e_tmp[PATH_MAX + 8];
-	char		 e_home[PATH_MAX + 8], e_user[64], e_logname[64];
-	char		*env[6] = { e_task, e_tmp, NULL };
-	struct job_spec	 spec;
-	struct job_exit	 ended;
-	struct job_fds	 fds;
-	struct run	*r;
-	pid_t		 pid;
-	char		 args[1024] = "";
-	int		 argc = 0, i, off = 0;
+	int	argc = 0, i, off = 0;
 
-	/* No shell: the executable, -p, an -i per input, -x. */
-	snprintf(path, sizeof path, "%s/%s", opts.tasks_dir, t->exec);
+	snprintf(path, pathlen, "%s/%s", opts.tasks_dir, t->exec);
 	argv[argc++] = path;
 	if (t->path != NULL) {
 		argv[argc++] = "-p";
@@ -286,51 +506,199 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 		argv[argc++] = t->params;
 	}
 	argv[argc] = NULL;
-	if (rundir_make(t->uuid, dir, sizeof dir, err, errlen) == -1)
-		return -1;
-	/* Its environment: the node's, and who and where it is. */
-	snprintf(e_task, sizeof e_task, "VOLERY_TASK=%s", t->uuid);
-	snprintf(e_tmp, sizeof e_tmp, "TMPDIR=%s", dir);
-	if (opts.user->change) {
-		snprintf(e_home, sizeof e_home, "HOME=%s", opts.user->home);
-		snprintf(e_user, sizeof e_user, "USER=%s", opts.user->name);
-		snprintf(e_logname, sizeof e_logname, "LOGNAME=%s",
-		    opts.user->name);
-		env[2] = e_home;
-		env[3] = e_user;
-		env[4] = e_logname;
+	for (i = 1; i < argc && off < (int)argslen; i++)
+		off += snprintf(args + off, argslen - off, " %s", argv[i]);
+	return argc;
+}
+
+/* The strings a run's argv and environment point to, freed together. */
+struct strings {
+	char	**v;
+	int	  n;
+};
+
+static char *
+keep(struct strings *k, char *s)
+{
+	char	**v;
+
+	if (s == NULL || (v = realloc(k->v, (k->n + 1) * sizeof *v)) == NULL) {
+		free(s);
+		return NULL;
 	}
+	k->v = v;
+	return k->v[k->n++] = s;
+}
+
+static void
+strings_free(struct strings *k)
+{
+	while (k->n > 0)
+		free(k->v[--k->n]);
+	free(k->v);
+}
+
+/* What a command's run needs from t: its outputs, patterns compiled;
+ * NULL with err. */
+static struct cmdrun_state *
+command_state(const struct task *t, char *err, size_t errlen)
+{
+	struct cmdrun_state	*cs;
+	const struct task_cmd	*c = t->cmd;
+	PCRE2_SIZE		 off;
+	int			 i, code;
+
+	if ((cs = calloc(1, sizeof *cs)) == NULL ||
+	    (c->nouts > 0 && ((cs->outs = calloc(c->nouts,
+	    sizeof *cs->outs)) == NULL || (cs->paths = calloc(c->nouts,
+	    sizeof *cs->paths)) == NULL)))
+		goto nomem;
+	for (i = 0; i < c->nouts; i++, cs->nouts++) {
+		char path[PATH_MAX];
+		if ((cs->outs[i] = cmdrun_expand(t, c->outs[i])) == NULL)
+			goto nomem;
+		if (strncmp(cs->outs[i], "file:", 5) == 0) {
+			if (cmdrun_path(t, cs->outs[i] + 5, path,
+			    sizeof path) == -1 ||
+			    (cs->paths[i] = strdup(path)) == NULL)
+				goto nomem;
+			continue;
+		}
+		cs->re[i] = pcre2_compile((PCRE2_SPTR)c->outs[i] + 5,
+		    PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
+		if (cs->re[i] == NULL) {
+			char msg[120];
+			pcre2_get_error_message(code, (PCRE2_UCHAR *)msg,
+			    sizeof msg);
+			snprintf(err, errlen, "output %d: %s at offset %zu of "
+			    "%.60s", i + 1, msg, (size_t)off, c->outs[i] + 5);
+			cmdstate_free(cs);
+			return NULL;
+		}
+	}
+	cs->limit_total_ms = cs->limit_ms = c->time_limit_ms;
+	return cs;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	cmdstate_free(cs);
+	return NULL;
+}
+
+/* A command's argv, as given with its placeholders filled in (argv[0]
+ * too: the program found is exec'd, argv[0] is what it is told). */
+static int
+command_argv(const struct task *t, struct strings *k, const char **argv,
+    char *args, size_t argslen)
+{
+	int	i, off = 0;
+
+	for (i = 0; i < t->cmd->argc; i++) {
+		if ((argv[i] = keep(k, cmdrun_expand(t, t->cmd->argv[i]))) ==
+		    NULL)
+			return -1;
+		if (i > 0 && off < (int)argslen)
+			off += snprintf(args + off, argslen - off, " %s",
+			    argv[i]);
+	}
+	argv[i] = NULL;
+	return i;
+}
+
+/* The run's environment beyond the node's: who and where it is, its
+ * inputs, a command's own variables (NULL-terminated in env). */
+static int
+run_env(const struct task *t, const char *dir, struct strings *k,
+    char **env, int max)
+{
+	char	*s;
+	int	 n = 0, i;
+
+#define PUT(...) do {							\
+		if (n == max - 1 || asprintf(&s, __VA_ARGS__) == -1 ||	\
+		    (env[n++] = keep(k, s)) == NULL)			\
+			return -1;					\
+	} while (0)
+	PUT("VOLERY_TASK=%s", t->uuid);
+	PUT("TMPDIR=%s", dir);
+	if (opts.user->change) {
+		PUT("HOME=%s", opts.user->home);
+		PUT("USER=%s", opts.user->name);
+		PUT("LOGNAME=%s", opts.user->name);
+	}
+	for (i = 0; t->cmd != NULL && i < t->ninputs; i++)
+		PUT("VOLERY_INPUT_%d=%s", i + 1, t->inputs[i].dataset);
+	for (i = 0; t->cmd != NULL && i < t->cmd->nenv; i++)
+		if ((s = cmdrun_expand(t, t->cmd->env[i])) == NULL ||
+		    n == max - 1 || (env[n++] = keep(k, s)) == NULL)
+			return -1;
+#undef PUT
+	env[n] = NULL;
+	return n;
+}
+
+static void	limit_cb(evutil_socket_t, short, void *);
+
+int
+runner_start(const struct task *t, const struct taskdesc *d, char *err,
+    size_t errlen)
+{
+	const char	*argv[CMD_ARGS_MAX + 8 + 2 * TASK_INPUTS_MAX];
+	char		*env[16 + TASK_INPUTS_MAX + CMD_ENV_MAX];
+	char		 path[PATH_MAX + NAME_MAXLEN + 2], dir[PATH_MAX];
+	char		 args[1024] = "";
+	struct strings	 k = { NULL, 0 };
+	struct cmdrun_state *cs = NULL;
+	struct job_spec	 spec;
+	struct job_exit	 ended;
+	struct job_fds	 fds;
+	struct run	*r = NULL;
+	struct output	*cap = NULL;
+	pid_t		 pid;
+
+	if (t->cmd != NULL) {
+		if (cmdrun_find(t, opts.user, path, sizeof path, err,
+		    errlen) == -1 ||
+		    (cs = command_state(t, err, errlen)) == NULL)
+			return -1;
+		if (command_argv(t, &k, argv, args, sizeof args) == -1)
+			goto nomem;
+	} else
+		desc_argv(t, path, sizeof path, argv, args, sizeof args);
+	if (rundir_make(t->uuid, dir, sizeof dir, err, errlen) == -1)
+		goto fail;
+	if (run_env(t, dir, &k, env, sizeof env / sizeof env[0]) == -1 ||
+	    (r = calloc(1, sizeof *r)) == NULL)
+		goto nomem_dir;
+	if ((cap = output_open(t, err, errlen)) == NULL)
+		goto fail_dir;
 	memset(&spec, 0, sizeof spec);
 	spec.path = path;
 	spec.argv = (char *const *)argv;
 	spec.env = env;
 	spec.user = opts.user;
-	spec.cwd = dir;
-	set_limits(&spec, &d->limits);
+	spec.cwd = t->cmd != NULL && t->cmd->cwd != NULL ? t->cmd->cwd : dir;
+	if (d != NULL)
+		set_limits(&spec, &d->limits);
 	spec.nice = opts.nice;
 	spec.idle_io = opts.idle_io;
 	spec.die_with_parent = 1;
-	spec.stdin_pipe = 1;
+	spec.stdin_pipe = t->cmd == NULL;	/* a command reads nothing */
 	spec.stderr_pipe = 1;
-	spec.exec_error_line = 1;
-	if ((r = calloc(1, sizeof *r)) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		rundir_remove(t->uuid);
-		return -1;
-	}
+	spec.exec_error_line = t->cmd == NULL;
 	ended.cb = run_exited;
 	ended.arg = r;
-	if ((pid = job_start(&spec, &ended, &fds, err, errlen)) == -1) {
-		free(r);
-		rundir_remove(t->uuid);
-		return -1;
-	}
+	if ((pid = job_start(&spec, &ended, &fds, err, errlen)) == -1)
+		goto fail_dir;
+	strings_free(&k);
 	snprintf(r->uuid, sizeof r->uuid, "%s", t->uuid);
 	snprintf(r->exec, sizeof r->exec, "%s", t->exec);
-	r->cpu_seconds = d->limits.cpu_seconds;
+	r->cpu_seconds = d != NULL ? d->limits.cpu_seconds : 0;
 	r->pid = pid;
 	r->in_fd = fds.in;
-	evutil_make_socket_nonblocking(r->in_fd);
+	r->cap = cap;
+	r->cmd = cs;
+	if (r->in_fd != -1)
+		evutil_make_socket_nonblocking(r->in_fd);
 	TAILQ_INSERT_TAIL(&runs, r, entry);
 	nruns++;
 	r->out = pipe_bev(fds.out, r, out_read_cb);
@@ -339,19 +707,47 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 		r->out_eof = 1;
 	if (r->err == NULL)
 		r->err_eof = 1;
-
-	if (t->path != NULL)
-		off += snprintf(args + off, sizeof args - off, " -p %s",
-		    t->path);
-	for (i = 0; i < t->ninputs && off < (int)sizeof args; i++)
-		off += snprintf(args + off, sizeof args - off, " -i %s",
-		    t->inputs[i].dataset);
-	if (t->params != NULL && off < (int)sizeof args)
-		snprintf(args + off, sizeof args - off, " -x %s", t->params);
-	log_info("Task UUID{%s} executable %s started, pid %d, user %s, "
-	    "attempt %d:%s", t->uuid, t->exec, (int)pid, opts.user->name,
-	    t->attempts, args);
+	if (cs != NULL && cs->limit_ms > 0) {
+		struct timeval tv = { cs->limit_ms / 1000,
+		    cs->limit_ms % 1000 * 1000 };
+		cs->limit_since = clock_node_ms();
+		if ((cs->limit_timer = evtimer_new(base, limit_cb, r)) != NULL)
+			evtimer_add(cs->limit_timer, &tv);
+	}
+	log_info("Task UUID{%s} %s %s started, pid %d, user %s, attempt "
+	    "%d:%s", t->uuid, t->cmd != NULL ? "command" : "executable",
+	    t->cmd != NULL ? t->cmd->argv[0] : t->exec, (int)pid,
+	    opts.user->name, t->attempts, args);
 	return 0;
+nomem_dir:
+	snprintf(err, errlen, "out of memory");
+fail_dir:
+	rundir_remove(t->uuid);
+	goto fail;
+nomem:
+	snprintf(err, errlen, "out of memory");
+fail:
+	if (cap != NULL)
+		output_close(cap);
+	free(r);
+	cmdstate_free(cs);
+	strings_free(&k);
+	return -1;
+}
+
+/* A command ran out of its time: stop its whole tree. */
+static void
+limit_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct run	*r = arg;
+
+	if (r->exited || r->stop_stage > 0)
+		return;
+	r->cmd->timed_out = 1;
+	log_warnx("Task UUID{%s} name{%s} pid %d reached its time limit of "
+	    "%lld s; stopped", r->uuid, r->exec, (int)r->pid,
+	    (long long)(r->cmd->limit_total_ms / 1000));
+	runner_stop(r->uuid);
 }
 
 static void
@@ -363,18 +759,23 @@ stop_step_cb(evutil_socket_t fd, short what, void *arg)
 	if (r->exited)
 		return;
 	r->stop_stage++;
+	/* A suspended run must be able to hear CANCEL or SIGTERM. */
+	if (r->stop_stage == 1)
+		kill(-r->pid, SIGCONT);
+	/* A command has no runner protocol: SIGTERM is its CANCEL. */
+	if (r->stop_stage == 1 && r->in_fd == -1)
+		r->stop_stage = 2;
 	switch (r->stop_stage) {
 	case 1:
-		/* A suspended run must be able to hear CANCEL. */
-		kill(-r->pid, SIGCONT);
 		if (write(r->in_fd, "CANCEL\n", 7) == -1)
 			log_debug("Task UUID{%s}: CANCEL not written: "
 			    "%s", r->uuid, strerror(errno));
 		break;
 	case 2:
-		log_warnx("Task UUID{%s} name{%s} pid %d still "
-		    "running %d ms after CANCEL; SIGTERM", r->uuid, r->exec,
-		    (int)r->pid, opts.grace_ms);
+		if (r->in_fd != -1)
+			log_warnx("Task UUID{%s} name{%s} pid %d still "
+			    "running %d ms after CANCEL; SIGTERM", r->uuid,
+			    r->exec, (int)r->pid, opts.grace_ms);
 		kill(-r->pid, SIGTERM);
 		break;
 	default:
@@ -407,6 +808,26 @@ runner_stop(const char *uuid)
 	}
 }
 
+/* A suspended run's time does not count against its time limit. */
+static void
+limit_pause(struct cmdrun_state *cs, int stop)
+{
+	int64_t		now = clock_node_ms();
+	struct timeval	tv;
+
+	if (stop) {
+		cs->limit_ms -= now - cs->limit_since;
+		if (cs->limit_ms < 1)
+			cs->limit_ms = 1;
+		evtimer_del(cs->limit_timer);
+	} else {
+		cs->limit_since = now;
+		tv.tv_sec = cs->limit_ms / 1000;
+		tv.tv_usec = cs->limit_ms % 1000 * 1000;
+		evtimer_add(cs->limit_timer, &tv);
+	}
+}
+
 void
 runner_suspend(const char *uuid, int stop)
 {
@@ -415,6 +836,8 @@ runner_suspend(const char *uuid, int stop)
 	TAILQ_FOREACH(r, &runs, entry) {
 		if (strcmp(r->uuid, uuid) != 0 || r->exited)
 			continue;
+		if (r->cmd != NULL && r->cmd->limit_timer != NULL)
+			limit_pause(r->cmd, stop);
 		if (kill(-r->pid, stop ? SIGSTOP : SIGCONT) == -1)
 			log_warnx("Task UUID{%s}: cannot %s process "
 			    "group %d: %s", r->uuid, stop ? "stop" : "continue",

@@ -33,6 +33,9 @@
 #include "peer.h"
 #include "peers.h"
 #include "members.h"
+#include "cmdrun.h"
+#include "outfetch.h"
+#include "output.h"
 #include "reputation.h"
 #include "runas.h"
 #include "rundir.h"
@@ -154,6 +157,24 @@ send_to_peer(const char *name, const char *body)
 		peers_unicast(name, addr, body);
 }
 
+/* ACT_CHECK: can this host run the command task uuid?  The answer goes
+ * back at once (the core takes it while we carry out its actions). */
+static void
+check_command(const char *uuid)
+{
+	const struct task	*t = node_find(srv.core, uuid);
+	char			 prog[PATH_MAX], why[REASON_MAXLEN + 1] = "";
+	int			 ok;
+
+	if (t == NULL || t->cmd == NULL)
+		return;
+	ok = cmdrun_find(t, &srv.user, prog, sizeof prog, why,
+	    sizeof why) == 0;
+	if (ok)
+		log_debug("Task UUID{%s}: its program is %s here", uuid, prog);
+	node_command_checked(srv.core, uuid, ok, why, clock_node_ms());
+}
+
 /* Carry out what the core asked for, in order, then empty the outbox. */
 static void
 carry_out(void)
@@ -194,7 +215,11 @@ carry_out(void)
 			break;
 		case ACT_RETIRE:
 			history_append(a->uuid, a->text);
+			output_forget(a->uuid);
 			retired++;
+			break;
+		case ACT_CHECK:
+			check_command(a->uuid);
 			break;
 		case ACT_FORGET:
 			srv.forgot = 1;		/* compact the journal */
@@ -283,6 +308,13 @@ runner_line(const char *uuid, const char *line, size_t len)
 }
 
 static void
+runner_msg(const char *uuid, const struct runner_msg *m)
+{
+	node_runner_msg(srv.core, uuid, m, clock_node_ms());
+	carry_out();
+}
+
+static void
 runner_exit(const char *uuid, int code, int signo)
 {
 	struct node_exit	e = { code, signo };
@@ -329,6 +361,8 @@ start_run(const struct task *t, char *err, size_t errlen)
 {
 	const struct taskdesc	*d = taskdesc_find(&srv.descs, t->exec);
 
+	if (t->cmd != NULL)
+		return runner_start(t, NULL, err, errlen);
 	if (d == NULL) {	/* run_admissible saw one; never removed */
 		snprintf(err, errlen, "no description");
 		return -1;
@@ -354,15 +388,22 @@ do_schedule(struct client *c, const struct client_req *req)
 	char				 reply[64];
 	uuid_t				 raw;
 
-	if (!executable_exists(req->exec)) {
+	if (req->cmd == CMD_RUN &&
+	    cmdrun_check_patterns(&req->run, err, sizeof err) == -1) {
+		client_replyf(c, "ERROR %s\n", err);
+		return;
+	}
+	if (req->cmd == CMD_SCHEDULE && !executable_exists(req->exec)) {
 		client_replyf(c, "ERROR unknown executable '%s': no such "
 		    "program in the tasks directory\n", req->exec);
 		return;
 	}
 	/* A description added since start-up is picked up here. */
-	if (taskdesc_find(&srv.descs, req->exec) == NULL)
+	if (req->cmd == CMD_SCHEDULE &&
+	    taskdesc_find(&srv.descs, req->exec) == NULL)
 		load_descs();
 	memset(&sr, 0, sizeof sr);
+	sr.cmd = req->cmd == CMD_RUN ? &req->run : NULL;
 	sr.exec = req->exec;
 	sr.prio = req->prio;
 	sr.path = req->path;
@@ -706,6 +747,91 @@ do_log(struct client *c, const struct client_req *req)
 	client_hold(c, j, log_cancel_cb);
 }
 
+/* The client address the peer called name gave in its heartbeats. */
+struct addr_of {
+	const char	*name;
+	char		 addr[ADDR_MAXLEN + 1];
+};
+
+static void
+addr_of_cb(const struct peer *p, void *arg)
+{
+	struct addr_of	*a = arg;
+
+	if (strcmp(p->name, a->name) == 0)
+		snprintf(a->addr, sizeof a->addr, "%s", p->client_addr);
+}
+
+struct output_req {
+	struct task	*t;		/* a copy: the map may change */
+	int		 stream, follow;
+	int64_t		 offset;
+};
+
+/* OUTPUT, once the replies before it are out: served from here, or
+ * asked of the node that ran the task. */
+static void
+output_cb(struct client *c, void *arg)
+{
+	struct output_req	*o = arg;
+	struct addr_of		 a = { o->t->running_on, "" };
+	char			 line[256];
+
+	if (c == NULL)
+		;
+	else if (strcmp(o->t->running_on, node_name(srv.core)) == 0)
+		output_serve(c, o->t, o->stream, o->follow, o->offset);
+	else {
+		node_each_peer(srv.core, addr_of_cb, &a);
+		snprintf(line, sizeof line, "OUTPUT %s%s%s -c %lld",
+		    o->t->uuid, o->stream == OUTPUT_STDERR ? " -e" : "",
+		    o->follow ? " -f" : "", (long long)o->offset);
+		if (a.addr[0] == '\0')
+			client_replyf(c, "ERROR task %s ran on %s, a node "
+			    "this one does not know\n", o->t->uuid,
+			    o->t->running_on);
+		else
+			outfetch_start(c, o->t->running_on, a.addr, line);
+	}
+	task_free(o->t);
+	free(o);
+}
+
+static void
+do_output(struct client *c, const struct client_req *req)
+{
+	const struct task	*t = node_find(srv.core, req->uuid[0]);
+	struct task		**hist = NULL;
+	struct output_req	*o;
+	char			 rec[RECORD_LINE_MAX], err[128];
+	size_t			 nhist = 0, i;
+
+	if (t == NULL) {
+		hist = history_read(&nhist);
+		t = history_lookup(hist, nhist, req->uuid[0]);
+	}
+	if (t == NULL)
+		client_replyf(c, "ERROR unknown task %s\n", req->uuid[0]);
+	else if (t->running_on[0] == '\0')
+		client_replyf(c, "ERROR task %s has not run yet (%s)\n",
+		    t->uuid, task_shown_state(t));
+	else if ((o = calloc(1, sizeof *o)) == NULL ||
+	    wire_task_encode(t, rec, sizeof rec) == -1 ||
+	    (o->t = wire_task_decode(rec, strlen(rec), err,
+	    sizeof err)) == NULL) {
+		free(o);
+		client_replyf(c, "ERROR out of memory\n");
+	} else {
+		o->stream = req->out_stderr ? OUTPUT_STDERR : OUTPUT_STDOUT;
+		o->follow = req->out_follow;
+		o->offset = req->out_offset;
+		client_after_replies(c, output_cb, o);
+	}
+	for (i = 0; i < nhist; i++)
+		task_free(hist[i]);
+	free(hist);
+}
+
 static void
 client_line(struct client *c, const char *line, size_t len)
 {
@@ -723,6 +849,7 @@ client_line(struct client *c, const char *line, size_t len)
 	}
 	switch (req->cmd) {
 	case CMD_SCHEDULE:
+	case CMD_RUN:
 		do_schedule(c, req);
 		break;
 	case CMD_SUBSCRIBE:
@@ -744,8 +871,11 @@ client_line(struct client *c, const char *line, size_t len)
 	case CMD_LOG:
 		do_log(c, req);
 		break;
+	case CMD_OUTPUT:
+		do_output(c, req);
+		break;
 	case CMD_HELP: {
-		char help[2048];
+		char help[4096];
 		if (wire_client_help(help, sizeof help) == -1)
 			client_replyf(c, "ERROR help does not fit\n");
 		else
@@ -778,6 +908,7 @@ open_clients(void)
 	char			err[1024], path[PATH_MAX + 32];
 
 	memset(&co, 0, sizeof co);
+	co.ring = &srv.ring;		/* filled by open_peers() */
 	co.max_clients = srv.cfg->max_clients;
 	if (srv.cfg->operator_key[0] != '\0') {
 		if (keys_read(srv.cfg->operator_key, srv.operator_key, err,
@@ -881,7 +1012,8 @@ int
 server_run(const struct config *cfg, int echo)
 {
 	struct node_config	 nc;
-	struct runner_hooks	 hooks = { runner_line, runner_exit };
+	struct runner_hooks	 hooks = { runner_line, runner_msg,
+				    runner_exit };
 	struct idle_hooks	 ihooks = { suspendable_cb, volunteer_cb };
 	struct vol_decision	 first;
 	struct runner_opts	 ro;
@@ -934,9 +1066,12 @@ server_run(const struct config *cfg, int echo)
 
 	if (journal_open(cfg->state_dir, err, sizeof err) == -1 ||
 	    history_open(cfg->state_dir, err, sizeof err) == -1 ||
-	    rundir_init(cfg->state_dir, &srv.user, err, sizeof err) == -1) {
+	    rundir_init(cfg->state_dir, &srv.user, err, sizeof err) == -1 ||
+	    output_init(cfg->state_dir, &srv.user, cfg->name, err,
+	    sizeof err) == -1) {
 		fatalx("%s", err);
 	}
+	outfetch_init(srv.base, &srv.ring);
 	srv.reputation = reputation_start(cfg->state_dir, cfg->reputation);
 	memset(&nc, 0, sizeof nc);
 	snprintf(nc.name, sizeof nc.name, "%s", cfg->name);
@@ -1004,6 +1139,7 @@ server_run(const struct config *cfg, int echo)
 	journal_commit();
 	idle_shutdown();
 	runner_shutdown();
+	output_shutdown();
 	job_shutdown();
 	peers_close();
 	reputation_clean_stop(cfg->state_dir);

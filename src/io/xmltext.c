@@ -26,6 +26,19 @@ xml_text(xmlNode *n)
 }
 
 char *
+xml_text_exact(xmlNode *n)
+{
+	xmlChar	*raw = xmlNodeGetContent(n);
+	char	*s;
+
+	if (raw == NULL)
+		return strdup("");
+	s = strdup((const char *)raw);
+	xmlFree(raw);
+	return s;
+}
+
+char *
 xml_attr(xmlNode *n, const char *name)
 {
 	xmlChar	*v = xmlGetProp(n, (const xmlChar *)name);

@@ -29,7 +29,8 @@ static const struct client_command {
 	const char	*word;
 	enum client_cmd	 cmd;
 	int		 min, max;	/* arguments after the word */
-	int		 own_arity;	/* its parser checks (options) */
+	int		 own_arity;	/* its parser checks the most (its
+					 * options) */
 	const char	*usage;
 } commands[] = {
 	{ "SCHEDULE", CMD_SCHEDULE, 2, MAX_TOKENS, 1,
@@ -44,6 +45,13 @@ static const struct client_command {
 	{ "LOG", CMD_LOG, 0, 12, 1, "LOG [-g <regex>] [-l <level>] "
 	  "[-t <uuid>] [-s <since>] [-u <until>] [-n <lines>]" },
 	{ "IDLE", CMD_IDLE, 1, 1, 0, "IDLE <on|off|auto>" },
+	{ "RUN", CMD_RUN, 2, MAX_TOKENS, 1,
+	  "RUN <name> <low|interactive> [-d <dir>] [-o <file>] [-e <file>] "
+	  "[-E <NAME=value>]... [-t <seconds>] [-a <uuid> <nth_output>]... "
+	  "[-O <file:PATH|line:REGEX>]... -- <word>... (every value %XX-"
+	  "escaped)" },
+	{ "OUTPUT", CMD_OUTPUT, 1, 6, 1,
+	  "OUTPUT <uuid> [-e] [-f] [-c <offset>]" },
 	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
 	{ "QUIT", CMD_QUIT, 0, 0, 0, "QUIT" },
 };
@@ -135,17 +143,41 @@ take_path(const char *opt, const char *s, const char **dst, char *err,
 	return 0;
 }
 
+/* -a <uuid> <nth_output> at tk->v[*i]: the next input binding. */
 static int
-parse_schedule(struct tokens *tk, struct client_req *req, char *err,
+take_binding(struct tokens *tk, int *i, struct client_req *req, char *err,
     size_t errlen)
 {
-	int	i;
-	int64_t	nth;
+	struct task_binding	*b;
+	int64_t			 nth;
 
-	if (tk->n < 3) {
-		snprintf(err, errlen, "usage: %s", usage_of(CMD_SCHEDULE));
+	if (*i + 2 >= tk->n) {
+		snprintf(err, errlen, "-a needs <uuid> <nth_output>");
 		return -1;
 	}
+	if (req->nbind == TASK_INPUTS_MAX) {
+		snprintf(err, errlen, "more than %d inputs", TASK_INPUTS_MAX);
+		return -1;
+	}
+	b = &req->bind[req->nbind];
+	if (take_uuid(tk->v[*i + 1], b->uuid, err, errlen) == -1)
+		return -1;
+	if (lex_int(tk->v[*i + 2], 1, TASK_OUTPUTS_MAX, &nth) == -1) {
+		snprintf(err, errlen, "-a %s: output number must be 1 to %d",
+		    b->uuid, TASK_OUTPUTS_MAX);
+		return -1;
+	}
+	b->nth = nth;
+	req->nbind++;
+	*i += 2;
+	return 0;
+}
+
+/* The executable or command name and the priority: words 1 and 2. */
+static int
+take_name_prio(struct tokens *tk, struct client_req *req, char *err,
+    size_t errlen)
+{
 	req->exec = tk->v[1];
 	if (strchr(req->exec, '/') != NULL || strstr(req->exec, "..") ||
 	    !task_name_valid(req->exec)) {
@@ -157,6 +189,17 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 		snprintf(err, errlen, "bad priority: low, interactive, 1 or 2");
 		return -1;
 	}
+	return 0;
+}
+
+static int
+parse_schedule(struct tokens *tk, struct client_req *req, char *err,
+    size_t errlen)
+{
+	int	i;
+
+	if (take_name_prio(tk, req, err, errlen) == -1)
+		return -1;
 	for (i = 3; i < tk->n; i++) {
 		const char *opt = tk->v[i];
 		if (strcmp(opt, "-p") == 0 || strcmp(opt, "-x") == 0) {
@@ -169,32 +212,144 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 			    &req->path : &req->params, err, errlen) == -1)
 				return -1;
 		} else if (strcmp(opt, "-a") == 0) {
-			struct task_binding *b;
-			if (i + 2 >= tk->n) {
-				snprintf(err, errlen, "-a needs <uuid> "
-				    "<nth_output>");
+			if (take_binding(tk, &i, req, err, errlen) == -1)
 				return -1;
-			}
-			if (req->nbind == TASK_INPUTS_MAX) {
-				snprintf(err, errlen, "more than %d inputs",
-				    TASK_INPUTS_MAX);
-				return -1;
-			}
-			b = &req->bind[req->nbind];
-			if (take_uuid(tk->v[i + 1], b->uuid, err, errlen) == -1)
-				return -1;
-			if (lex_int(tk->v[i + 2], 1, TASK_OUTPUTS_MAX,
-			    &nth) == -1) {
-				snprintf(err, errlen, "-a %s: output number "
-				    "must be 1 to %d", b->uuid,
-				    TASK_OUTPUTS_MAX);
-				return -1;
-			}
-			b->nth = nth;
-			req->nbind++;
-			i += 2;
 		} else {
 			complain(err, errlen, "unknown option", opt, "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* One escaped value of RUN, unescaped in place; -1 if it is bad. */
+static char *
+run_value(struct tokens *tk, int i, const char *opt, char *err,
+    size_t errlen)
+{
+	if (i >= tk->n) {
+		snprintf(err, errlen, "%s needs a value", opt);
+		return NULL;
+	}
+	if (strcmp(tk->v[i], "%") == 0) {	/* the empty string */
+		tk->v[i][0] = '\0';
+		return tk->v[i];
+	}
+	if (lex_unescape(tk->v[i]) == -1) {
+		snprintf(err, errlen, "%s: bad %%-escape", opt);
+		return NULL;
+	}
+	return tk->v[i];
+}
+
+/* Add value to a string vector of at most max; -1 if full. */
+static int
+push(char **v, int *n, int max, char *value, const char *what, char *err,
+    size_t errlen)
+{
+	if (*n == max) {
+		snprintf(err, errlen, "more than %d %s", max, what);
+		return -1;
+	}
+	v[(*n)++] = value;
+	return 0;
+}
+
+/*
+ * RUN: a command task.  Its values are %XX-escaped words (a blank is
+ * %20, and a lone '%' the empty string), so argv comes through exactly:
+ * quotes, blanks, any byte but NUL.  task_cmd_check() bounds what a
+ * record can carry.
+ */
+static int
+parse_run(struct tokens *tk, struct client_req *req, char *err,
+    size_t errlen)
+{
+	struct task_cmd	*c = &req->run;
+	char		*v, **dst;
+	int64_t		 secs;
+	int		 i;
+
+	if (take_name_prio(tk, req, err, errlen) == -1)
+		return -1;
+	c->argv = req->cmd_argv;
+	c->env = req->cmd_env;
+	c->outs = req->cmd_outs;
+	for (i = 3; i < tk->n && strcmp(tk->v[i], "--") != 0; i++) {
+		const char *opt = tk->v[i];
+		if (strcmp(opt, "-a") == 0) {
+			if (take_binding(tk, &i, req, err, errlen) == -1)
+				return -1;
+			continue;
+		}
+		if (strlen(opt) != 2 || opt[0] != '-' ||
+		    strchr("doeEtO", opt[1]) == NULL) {
+			complain(err, errlen, "unknown option", opt, "");
+			return -1;
+		}
+		if ((v = run_value(tk, ++i, opt, err, errlen)) == NULL)
+			return -1;
+		dst = opt[1] == 'd' ? &c->cwd : opt[1] == 'o' ? &c->out :
+		    opt[1] == 'e' ? &c->err : NULL;
+		if (dst != NULL) {
+			if (*dst != NULL) {
+				snprintf(err, errlen, "%s given twice", opt);
+				return -1;
+			}
+			*dst = v;
+		} else if (opt[1] == 'E') {
+			if (push(c->env, &c->nenv, CMD_ENV_MAX, v,
+			    "environment variables", err, errlen) == -1)
+				return -1;
+		} else if (opt[1] == 'O') {
+			if (push(c->outs, &c->nouts, TASK_OUTPUTS_MAX, v,
+			    "outputs", err, errlen) == -1)
+				return -1;
+		} else {
+			if (lex_int(v, 1, CMD_TIME_LIMIT_MAX / 1000,
+			    &secs) == -1) {
+				snprintf(err, errlen, "-t: a time limit in "
+				    "seconds, at most a year");
+				return -1;
+			}
+			c->time_limit_ms = secs * 1000;
+		}
+	}
+	for (i++; i < tk->n; i++) {
+		if ((v = run_value(tk, i, "a word", err, errlen)) == NULL ||
+		    push(c->argv, &c->argc, CMD_ARGS_MAX, v, "words", err,
+		    errlen) == -1)
+			return -1;
+	}
+	if (c->argc == 0) {
+		snprintf(err, errlen, "no command: RUN ... -- <program> "
+		    "[<word>...]");
+		return -1;
+	}
+	return task_cmd_check(c, err, errlen);
+}
+
+/* OUTPUT <uuid> [-e] [-f] [-c <offset>] */
+static int
+parse_output(struct tokens *tk, struct client_req *req, char *err,
+    size_t errlen)
+{
+	int	i;
+
+	if (take_uuid(tk->v[1], req->uuid[0], err, errlen) == -1)
+		return -1;
+	req->nuuid = 1;
+	for (i = 2; i < tk->n; i++) {
+		if (strcmp(tk->v[i], "-e") == 0)
+			req->out_stderr = 1;
+		else if (strcmp(tk->v[i], "-f") == 0)
+			req->out_follow = 1;
+		else if (strcmp(tk->v[i], "-c") == 0 && i + 1 < tk->n &&
+		    lex_int(tk->v[i + 1], 0, INT64_MAX, &req->out_offset) == 0)
+			i++;
+		else {
+			snprintf(err, errlen, "usage: %s",
+			    usage_of(CMD_OUTPUT));
 			return -1;
 		}
 	}
@@ -289,14 +444,18 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		return -1;
 	}
 	req->cmd = commands[i].cmd;
-	if (!commands[i].own_arity && (tk.n - 1 < commands[i].min ||
-	    tk.n - 1 > commands[i].max)) {
+	if (tk.n - 1 < commands[i].min ||
+	    (!commands[i].own_arity && tk.n - 1 > commands[i].max)) {
 		snprintf(err, errlen, "usage: %s", commands[i].usage);
 		return -1;
 	}
 	switch (req->cmd) {
 	case CMD_SCHEDULE:
 		return parse_schedule(&tk, req, err, errlen);
+	case CMD_RUN:
+		return parse_run(&tk, req, err, errlen);
+	case CMD_OUTPUT:
+		return parse_output(&tk, req, err, errlen);
 	case CMD_SUBSCRIBE:
 	case CMD_CANCEL:
 		for (k = 1; k < tk.n; k++)

@@ -4,6 +4,7 @@
  * them, so the libc's leniencies (a sign, leading blanks, hex floats,
  * "inf") never reach a codec.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,4 +106,60 @@ lex_printable(const char *s)
 		if ((unsigned char)*s < ' ' || *s == 0x7f)
 			return 0;
 	return 1;
+}
+
+int
+lex_must_escape(unsigned char c)
+{
+	return c <= ' ' || c >= 0x7f || c == '%' || c == ',' || c == ':' ||
+	    c == '=';
+}
+
+int
+lex_escape(const char *s, char *dst, size_t size)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t		  off = 0;
+
+	for (; *s != '\0'; s++) {
+		unsigned char c = *s;
+		if (off + 4 > size)
+			return -1;
+		if (lex_must_escape(c)) {
+			dst[off++] = '%';
+			dst[off++] = hex[c >> 4];
+			dst[off++] = hex[c & 15];
+		} else
+			dst[off++] = (char)c;
+	}
+	if (off >= size)
+		return -1;
+	dst[off] = '\0';
+	return (int)off;
+}
+
+int
+lex_unescape(char *s)
+{
+	char	*w = s;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '%') {
+			int hi, lo;
+			if (!isxdigit((unsigned char)s[1]) ||
+			    !isxdigit((unsigned char)s[2]))
+				return -1;
+			hi = isdigit((unsigned char)s[1]) ? s[1] - '0' :
+			    (tolower((unsigned char)s[1]) - 'a' + 10);
+			lo = isdigit((unsigned char)s[2]) ? s[2] - '0' :
+			    (tolower((unsigned char)s[2]) - 'a' + 10);
+			if (hi == 0 && lo == 0)
+				return -1;
+			*w++ = (char)(hi << 4 | lo);
+			s += 2;
+		} else
+			*w++ = *s;
+	}
+	*w = '\0';
+	return 0;
 }

@@ -183,19 +183,32 @@ seal_strerror(int e)
 	return "?";
 }
 
-void
-seal_auth_answer(const uint8_t key[SEAL_KEY_BYTES], const char *challenge,
-    char answer[AUTH_HEX_LEN + 1])
+static void
+auth_answer(const uint8_t key[SEAL_KEY_BYTES], const char *prefix,
+    const char *challenge, char answer[AUTH_HEX_LEN + 1])
 {
 	crypto_auth_hmacsha256_state	st;
 	uint8_t				mac[crypto_auth_hmacsha256_BYTES];
-	static const char		prefix[] = "volery-auth ";
 
 	crypto_auth_hmacsha256_init(&st, key, SEAL_KEY_BYTES);
 	crypto_auth_hmacsha256_update(&st, (const uint8_t *)prefix,
-	    sizeof prefix - 1);
+	    strlen(prefix));
 	crypto_auth_hmacsha256_update(&st, (const uint8_t *)challenge,
 	    strlen(challenge));
 	crypto_auth_hmacsha256_final(&st, mac);
 	sodium_bin2hex(answer, AUTH_HEX_LEN + 1, mac, sizeof mac);
+}
+
+void
+seal_auth_answer(const uint8_t key[SEAL_KEY_BYTES], const char *challenge,
+    char answer[AUTH_HEX_LEN + 1])
+{
+	auth_answer(key, "volery-auth ", challenge, answer);
+}
+
+void
+seal_peer_auth_answer(const uint8_t key[SEAL_KEY_BYTES],
+    const char *challenge, char answer[AUTH_HEX_LEN + 1])
+{
+	auth_answer(key, "volery-peer-auth ", challenge, answer);
 }

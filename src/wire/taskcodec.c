@@ -8,6 +8,11 @@
  *   fail=<n> ver=<n> [susp=1] path=<s> par=<s> rsn=<s> in=<uuid>:<nth>:<dataset|->,...
  *   out=<id>,...
  *
+ * and a command task's (struct task_cmd) after them:
+ *
+ *   cmd=<word>,... [env=<NAME=value>,...] [cwd=<dir>] [so=<file>]
+ *   [se=<file>] [tl=<ms>] [outs=<file:PATH|line:REGEX>,...]
+ *
  * Empty optional fields are left out.
  */
 #include <ctype.h>
@@ -41,13 +46,6 @@ put(struct out *o, const char *s, size_t n)
 	o->off += n;
 }
 
-static int
-must_escape(unsigned char c)
-{
-	return c <= ' ' || c >= 0x7f || c == '%' || c == ',' || c == ':' ||
-	    c == '=';
-}
-
 static void
 put_escaped(struct out *o, const char *s)
 {
@@ -55,7 +53,7 @@ put_escaped(struct out *o, const char *s)
 
 	for (; *s != '\0'; s++) {
 		unsigned char c = *s;
-		if (must_escape(c)) {
+		if (lex_must_escape(c)) {
 			char e[3] = { '%', hex[c >> 4], hex[c & 15] };
 			put(o, e, 3);
 		} else
@@ -314,6 +312,43 @@ wire_task_worst_len(const struct task *t, int noutputs)
 	    NFIELDS * 20 + sizeof " st=Terminated" + sizeof " susp=1";
 }
 
+/* " key=item,item": each item escaped, so it may hold anything but
+ * a NUL (an argv word may be empty, or hold blanks and commas). */
+static void
+put_list(struct out *o, const char *key, char *const *v, int n)
+{
+	int	i;
+
+	if (n == 0)
+		return;
+	put(o, " ", 1);
+	put(o, key, strlen(key));
+	put(o, "=", 1);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			put(o, ",", 1);
+		put_escaped(o, v[i]);
+	}
+}
+
+static int
+encode_cmd(struct out *o, const struct task_cmd *c)
+{
+	char	why[REASON_MAXLEN];
+
+	if (task_cmd_check(c, why, sizeof why) == -1)
+		return -1;
+	put_list(o, "cmd", c->argv, c->argc);
+	put_list(o, "env", c->env, c->nenv);
+	put_field(o, "cwd", c->cwd);
+	put_field(o, "so", c->out);
+	put_field(o, "se", c->err);
+	if (c->time_limit_ms > 0)
+		put_num(o, "tl", c->time_limit_ms);
+	put_list(o, "outs", c->outs, c->nouts);
+	return 0;
+}
+
 int
 wire_task_encode(const struct task *t, char *buf, size_t len)
 {
@@ -349,39 +384,13 @@ wire_task_encode(const struct task *t, char *buf, size_t len)
 			put_escaped(&o, t->outputs[i]);
 		}
 	}
+	if (t->cmd != NULL && encode_cmd(&o, t->cmd) == -1)
+		return -1;
 	if (o.overflow)
 		return -1;
 	buf[o.off] = '\0';
 	return (int)o.off;
 }
-
-/* Undo %-escapes in place; -1 on a bad escape or a NUL. */
-static int
-unescape(char *s)
-{
-	char	*w = s;
-
-	for (; *s != '\0'; s++) {
-		if (*s == '%') {
-			int hi, lo;
-			if (!isxdigit((unsigned char)s[1]) ||
-			    !isxdigit((unsigned char)s[2]))
-				return -1;
-			hi = isdigit((unsigned char)s[1]) ? s[1] - '0' :
-			    (tolower((unsigned char)s[1]) - 'a' + 10);
-			lo = isdigit((unsigned char)s[2]) ? s[2] - '0' :
-			    (tolower((unsigned char)s[2]) - 'a' + 10);
-			if (hi == 0 && lo == 0)
-				return -1;
-			*w++ = (char)(hi << 4 | lo);
-			s += 2;
-		} else
-			*w++ = *s;
-	}
-	*w = '\0';
-	return 0;
-}
-
 
 /* Split s at commas into at most max pieces; -1 if more. */
 static int
@@ -423,7 +432,7 @@ decode_inputs(struct task **tp, const char *uuid, const char *exec, char *s)
 		strcpy(t->inputs[i].from, v[i]);
 		t->inputs[i].nth = (int)k;
 		if (strcmp(ds, "-") != 0) {
-			if (unescape(ds) == -1 ||
+			if (lex_unescape(ds) == -1 ||
 			    !task_token_valid(ds, DATASET_MAXLEN) ||
 			    task_set_string(&t->inputs[i].dataset, ds) == -1)
 				goto bad;
@@ -436,6 +445,96 @@ bad:
 	return -1;
 }
 
+/* A command task's fields as they came, before its struct exists:
+ * lists still escaped, the rest unescaped. */
+struct cmd_fields {
+	char	*argv, *env, *outs;
+	char	*cwd, *out, *err;
+	int64_t	 time_limit_ms;
+	int	 any;
+};
+
+/* Which command field key is, stashing its value; 0 if none. */
+static int
+cmd_field(struct cmd_fields *cf, const char *key, char *val)
+{
+	char	**list = strcmp(key, "cmd") == 0 ? &cf->argv :
+		    strcmp(key, "env") == 0 ? &cf->env :
+		    strcmp(key, "outs") == 0 ? &cf->outs : NULL;
+
+	if (list != NULL) {
+		*list = val;
+		return cf->any = 1;
+	}
+	return 0;
+}
+
+/* An escaped list into a new string vector of *n items; -1 if bad. */
+static int
+decode_list(char *s, int max, char ***v, int *n)
+{
+	char	*item[CMD_ARGS_MAX];
+	int	 i;
+
+	*v = NULL;
+	*n = 0;
+	if (s == NULL)
+		return 0;
+	if ((*n = split_list(s, item, max)) == -1)
+		return -1;
+	for (i = 0; i < *n; i++)
+		if (lex_unescape(item[i]) == -1)
+			return -1;
+	if ((*v = calloc(*n, sizeof **v)) == NULL)
+		return -1;
+	for (i = 0; i < *n; i++)
+		if (((*v)[i] = strdup(item[i])) == NULL)
+			return -1;
+	return 0;
+}
+
+/* The command cf describes, checked, into t->cmd. */
+static int
+decode_cmd(struct task *t, struct cmd_fields *cf)
+{
+	struct task_cmd	*c;
+	char		 why[REASON_MAXLEN];
+
+	if (cf->argv == NULL || (c = calloc(1, sizeof *c)) == NULL)
+		return -1;
+	t->cmd = c;
+	c->time_limit_ms = cf->time_limit_ms;
+	if (decode_list(cf->argv, CMD_ARGS_MAX, &c->argv, &c->argc) == -1 ||
+	    decode_list(cf->env, CMD_ENV_MAX, &c->env, &c->nenv) == -1 ||
+	    decode_list(cf->outs, TASK_OUTPUTS_MAX, &c->outs,
+	    &c->nouts) == -1 ||
+	    task_set_string(&c->cwd, cf->cwd) == -1 ||
+	    task_set_string(&c->out, cf->out) == -1 ||
+	    task_set_string(&c->err, cf->err) == -1)
+		return -1;
+	return task_cmd_check(c, why, sizeof why);
+}
+
+/* The unescaped scalar command field key, if it is one: 1, or -1 if
+ * its value is bad; 0 if it is no command field. */
+static int
+cmd_scalar(struct cmd_fields *cf, const char *key, char *val)
+{
+	char	**dst = strcmp(key, "cwd") == 0 ? &cf->cwd :
+		    strcmp(key, "so") == 0 ? &cf->out :
+		    strcmp(key, "se") == 0 ? &cf->err : NULL;
+
+	if (dst != NULL)
+		*dst = val;
+	else if (strcmp(key, "tl") != 0)
+		return 0;
+	else if (lex_int(val, 1, CMD_TIME_LIMIT_MAX, &cf->time_limit_ms) ==
+	    -1)
+		return -1;
+	cf->any = 1;
+	return 1;
+}
+
 #define FAIL(msg) do { snprintf(err, errlen, "%s", msg); goto fail; } while (0)
 
 struct task *
@@ -444,8 +543,10 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 	struct task	*t = NULL;
 	char		*copy, *p, *field, *in = NULL, *outs = NULL;
 	struct task	 f;		/* the fields, before t exists */
+	struct cmd_fields cf;
 	int64_t		 version = 0;
 	size_t		 k, j, next = 0;
+	int		 rc;
 
 	if (len > RECORD_LINE_MAX || memchr(line, '\0', len) != NULL) {
 		snprintf(err, errlen, "record too long or holds a NUL byte");
@@ -458,6 +559,7 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 	memcpy(copy, line, len);
 	copy[len] = '\0';
 	memset(&f, 0, sizeof f);
+	memset(&cf, 0, sizeof cf);
 	f.ready_ms = f.start_ms = f.end_ms = -1;
 
 	for (p = copy; (field = lex_word(&p, LEX_STRICT)) != NULL;) {
@@ -475,8 +577,14 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 			outs = val;
 			continue;
 		}
-		if (unescape(val) == -1)
+		if (cmd_field(&cf, field, val))
+			continue;
+		if (lex_unescape(val) == -1)
 			FAIL("bad %-escape");
+		if ((rc = cmd_scalar(&cf, field, val)) == -1)
+			FAIL("bad command field");
+		if (rc == 1)
+			continue;
 		if (strcmp(field, "v") == 0) {
 			if (lex_int(val, 1, 1000, &version) == -1)
 				FAIL("bad version");
@@ -509,7 +617,7 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 		if (n == -1)
 			FAIL("too many outputs");
 		for (i = 0; i < n; i++)
-			if (unescape(v[i]) == -1 ||
+			if (lex_unescape(v[i]) == -1 ||
 			    !task_token_valid(v[i], DATASET_MAXLEN))
 				FAIL("bad output id");
 		if (task_set_outputs(t, v, n) == -1)
@@ -518,6 +626,8 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 	for (k = 0; k < NFIELDS; k++)
 		if (copy_field(t, &f, &fields[k]) == -1)
 			FAIL("out of memory");
+	if (cf.any && decode_cmd(t, &cf) == -1)
+		FAIL("bad command");
 	t->suspended = t->suspended && t->state == TASK_RUNNING;
 	free(copy);
 	return t;

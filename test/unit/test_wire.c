@@ -458,8 +458,196 @@ test_help_comes_from_the_command_table(void **state)
 		}
 		n++;
 	}
-	assert_int_equal(n, 10);
+	assert_int_equal(n, 12);
 	assert_int_equal(wire_client_help(help, 64), -1);
+}
+
+/* RUN carries any argv: every value %XX-escaped, read back exactly. */
+static void
+test_client_run(void **state)
+{
+	char	line[CLIENT_LINE_MAX + 1];
+	char	*words[] = { "printf", "%s|\\n", "a b", "it's \"q\"", "",
+		    "\xc3\xbcn\xc3\xaf", ",:=%", "two\nlines" };
+	char	*env[] = { "LC_ALL=C", "X=a b" };
+	char	*outs[] = { "line:^total=(\\S+)$", "file:out {uuid}.txt" };
+	struct task_cmd	c;
+	struct task_binding b = { U1, 2 };
+	int	i;
+
+	memset(&c, 0, sizeof c);
+	c.argc = 8;
+	c.argv = words;
+	c.nenv = 2;
+	c.env = env;
+	c.nouts = 2;
+	c.outs = outs;
+	c.cwd = "/data/my run";
+	c.out = "log.txt";
+	c.time_limit_ms = 90000;
+	/* What runreq_format writes (the CLI's), by hand. */
+	snprintf(line, sizeof line, "RUN printf interactive -d %%2Fdata%%2Fmy"
+	    "%%20run -o log.txt -E LC_ALL%%3DC -E X%%3Da%%20b -t 90 -a %s 2 "
+	    "-O line%%3A%%5Etotal%%3D(%%5CS+)$ -O file%%3Aout%%20{uuid}.txt "
+	    "-- printf %%25s|%%5Cn a%%20b it's%%20\"q\" %% %%C3%%BCn%%C3%%AF "
+	    "%%2C%%3A%%3D%%25 two%%0Alines", U1);
+	assert_int_equal(parse(line), 0);
+	assert_int_equal(req.cmd, CMD_RUN);
+	assert_string_equal(req.exec, "printf");
+	assert_int_equal(req.prio, PRIO_INTERACTIVE);
+	assert_int_equal(req.nbind, 1);
+	assert_memory_equal(&req.bind[0], &b, sizeof b);
+	assert_string_equal(req.run.cwd, c.cwd);
+	assert_string_equal(req.run.out, "log.txt");
+	assert_null(req.run.err);
+	assert_int_equal(req.run.time_limit_ms, 90000);
+	assert_int_equal(req.run.nenv, 2);
+	assert_string_equal(req.run.env[1], "X=a b");
+	assert_int_equal(req.run.nouts, 2);
+	assert_string_equal(req.run.outs[0], outs[0]);
+	assert_string_equal(req.run.outs[1], outs[1]);
+	/* The empty word is a lone '%' (a '%' of the text is %25). */
+	assert_int_equal(req.run.argc, 8);
+	for (i = 0; i < 8; i++)
+		assert_string_equal(req.run.argv[i], words[i]);
+}
+
+static void
+test_client_run_errors(void **state)
+{
+	static const struct {
+		const char *line, *want;
+	} bad[] = {
+		{ "RUN x", "usage: RUN" },
+		{ "RUN x low", "no command" },
+		{ "RUN x low --", "no command" },
+		{ "RUN x low -d /tmp", "no command" },
+		{ "RUN /bin/x low -- x", "bad executable name" },
+		{ "RUN x soon -- x", "bad priority" },
+		{ "RUN x low -q 1 -- x", "unknown option '-q'" },
+		{ "RUN x low -d", "-d needs a value" },
+		{ "RUN x low -d /a -d /b -- x", "-d given twice" },
+		{ "RUN x low -d %zz -- x", "bad %-escape" },
+		{ "RUN x low -- a%00b", "bad %-escape" },
+		{ "RUN x low -t 0 -- x", "-t: a time limit" },
+		{ "RUN x low -t 99999999999 -- x", "-t: a time limit" },
+		{ "RUN x low -E noequals -- x", "NAME=value" },
+		{ "RUN x low -E 1A%3Dx -- x", "NAME=value" },
+		{ "RUN x low -O stdout%3Ax -- x", "neither file:PATH" },
+		{ "RUN x low -O file%3A -- x", "neither file:PATH" },
+		{ "RUN x low -d /a%0Ab -- x", "not printable" },
+		{ "RUN x low -a " U1 " 0 -- x", "output number" },
+		{ "OUTPUT", "usage: OUTPUT" },
+		{ "OUTPUT nope", "malformed uuid" },
+		{ "OUTPUT " U1 " -x", "usage: OUTPUT" },
+		{ "OUTPUT " U1 " -c -1", "usage: OUTPUT" },
+	};
+	char	line[CLIENT_LINE_MAX + 1];
+	size_t	i, off;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (parse(bad[i].line) != -1)
+			fail_msg("accepted: %s", bad[i].line);
+		if (strstr(err, bad[i].want) == NULL)
+			fail_msg("%s: '%s' does not say '%s'", bad[i].line,
+			    err, bad[i].want);
+	}
+	/* More words than a command holds. */
+	off = snprintf(line, sizeof line, "RUN x low --");
+	for (i = 0; i <= CMD_ARGS_MAX; i++)
+		off += snprintf(line + off, sizeof line - off, " w");
+	assert_int_equal(parse(line), -1);
+	assert_non_null(strstr(err, "more than 256 words"));
+	assert_int_equal(parse("OUTPUT " U1 " -e -f -c 4096"), 0);
+	assert_true(req.out_stderr && req.out_follow);
+	assert_int_equal(req.out_offset, 4096);
+}
+
+/* A command task's record keeps its argv exactly, in the journal and
+ * in datagrams. */
+static void
+test_command_record_roundtrip(void **state)
+{
+	char		*words[] = { "sh", "-c", "echo \"a, b\"; exit 3", "",
+			    "t\xc3\xa9\n=%" };
+	char		*outs[] = { "file:r,{uuid}.csv" };
+	char		*env[] = { "A=1=2" };
+	struct task_cmd	 c;
+	struct task	*t, *u;
+	char		 line[RECORD_LINE_MAX], line2[RECORD_LINE_MAX];
+	int		 len, i;
+
+	memset(&c, 0, sizeof c);
+	c.argc = 5;
+	c.argv = words;
+	c.nenv = 1;
+	c.env = env;
+	c.nouts = 1;
+	c.outs = outs;
+	c.cwd = "/srv/x y";
+	c.err = "e.txt";
+	c.time_limit_ms = 5000;
+	t = task_new(U1, "sh", 0);
+	assert_non_null(t->cmd = task_cmd_dup(&c));
+	len = wire_task_encode(t, line, sizeof line);
+	assert_true(len > 0);
+	assert_null(strchr(line, '\n'));
+	u = wire_task_decode(line, len, err, sizeof err);
+	if (u == NULL)
+		fail_msg("%s: %s", err, line);
+	assert_non_null(u->cmd);
+	assert_int_equal(u->cmd->argc, 5);
+	for (i = 0; i < 5; i++)
+		assert_string_equal(u->cmd->argv[i], words[i]);
+	assert_string_equal(u->cmd->env[0], "A=1=2");
+	assert_string_equal(u->cmd->outs[0], outs[0]);
+	assert_string_equal(u->cmd->cwd, "/srv/x y");
+	assert_null(u->cmd->out);
+	assert_string_equal(u->cmd->err, "e.txt");
+	assert_int_equal(u->cmd->time_limit_ms, 5000);
+	assert_int_equal(wire_task_encode(u, line2, sizeof line2), len);
+	assert_string_equal(line, line2);
+	/* A described task's record has no command. */
+	task_cmd_free(t->cmd);
+	t->cmd = NULL;
+	len = wire_task_encode(t, line, sizeof line);
+	task_free(u);
+	assert_non_null(u = wire_task_decode(line, len, err, sizeof err));
+	assert_null(u->cmd);
+	task_free(t);
+	task_free(u);
+}
+
+static void
+test_command_record_rejects_garbage(void **state)
+{
+	static const char *bad[] = {
+		"v=1 id=" U1 " exec=x env=A%3D1",	/* no cmd= */
+		"v=1 id=" U1 " exec=x cmd=",		/* no program */
+		"v=1 id=" U1 " exec=x cmd=a%00",
+		"v=1 id=" U1 " exec=x cmd=a%zz",
+		"v=1 id=" U1 " exec=x cmd=a env=noequals",
+		"v=1 id=" U1 " exec=x cmd=a outs=tty%3Ax",
+		"v=1 id=" U1 " exec=x cmd=a tl=0",
+		"v=1 id=" U1 " exec=x cmd=a tl=-5",
+		"v=1 id=" U1 " exec=x cmd=a cwd=%2Fa%0Ab",
+		"v=1 id=" U1 " exec=x cmd=a so=",
+		"v=1 id=" U1 " exec=x cmd=a tl=99999999999999",
+	};
+	char	line[RECORD_LINE_MAX];
+	size_t	i, off;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct task *t = wire_task_decode(bad[i], strlen(bad[i]), err,
+		    sizeof err);
+		if (t != NULL)
+			fail_msg("accepted record: %s", bad[i]);
+	}
+	/* More words than a command may have. */
+	off = snprintf(line, sizeof line, "v=1 id=" U1 " exec=x cmd=a");
+	for (i = 0; i < CMD_ARGS_MAX; i++)
+		off += snprintf(line + off, sizeof line - off, ",w");
+	assert_null(wire_task_decode(line, off, err, sizeof err));
 }
 
 int
@@ -468,6 +656,10 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_client_schedule),
 		cmocka_unit_test(test_client_errors),
+		cmocka_unit_test(test_client_run),
+		cmocka_unit_test(test_client_run_errors),
+		cmocka_unit_test(test_command_record_roundtrip),
+		cmocka_unit_test(test_command_record_rejects_garbage),
 		cmocka_unit_test(test_client_line_limit),
 		cmocka_unit_test(test_runner_lines),
 		cmocka_unit_test(test_task_record_roundtrip),

@@ -176,10 +176,59 @@ test_uuid_inputs_left_to_the_node(void **state)
 	teardown(f);
 }
 
+/* Commands: no description, any inputs, the outputs they declare; a
+ * described task reading one is told its type is not what it wants. */
+static void
+test_commands_in_a_workflow(void **state)
+{
+	struct fixture	*f = setup();
+	struct wf_task	*t;
+	static char	*argv[] = { "wc", "-l" }, *outs[] = { "line:(\\d+)" };
+	static char	*bad_env[] = { "no-name" };
+	struct task_cmd	 c1 = { 2, argv, 0, NULL, "/d", NULL, NULL, 0, 1,
+			    outs };
+	struct task_cmd	 c2 = c1, c3 = c1;
+
+	c2.nouts = 0;
+	c3.nenv = 1;
+	c3.env = bad_env;
+	t = add(f, "I", "import", 2);
+	t->path = "/x";
+	t = add(f, "C", "wc", 3);
+	t->cmd = &c1;
+	in(t, "I", 3, 4);
+	in(t, "I", 1, 5);
+	t = add(f, "D", "wc", 6);
+	t->cmd = &c2;
+	in(t, "C", 1, 7);
+	assert_int_equal(workflow_check(&f->wf, &f->set, f->order, f->err,
+	    sizeof f->err), 0);
+	assert_true(position(f, "C") < position(f, "D"));
+	in(t, "C", 2, 8);				/* C has one output */
+	t = add(f, "A", "anomaly_detection", 9);	/* wants segmentation */
+	in(t, "C", 1, 10);
+	t = add(f, "E", "wc", 11);
+	t->cmd = &c3;					/* bad environment */
+	in(t, "D", 1, 12);				/* D declares none */
+	assert_int_equal(workflow_check(&f->wf, &f->set, f->order, f->err,
+	    sizeof f->err), 4);
+	assert_non_null(strstr(f->err, "wf.xml:8: task 'D' input 2: wc 'C' "
+	    "has 1 output; there is no output 2"));
+	assert_non_null(strstr(f->err, "wf.xml:10: task 'A' input 1: "
+	    "anomaly_detection wants an output of segmentation here, not of "
+	    "a command 'C'"));
+	assert_non_null(strstr(f->err, "wf.xml:11: command 'E': environment "
+	    "variable 1 is not NAME=value"));
+	assert_non_null(strstr(f->err, "wf.xml:12: task 'E' input 1: wc 'D' "
+	    "has 0 outputs; there is no output 1"));
+	teardown(f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_commands_in_a_workflow),
 		cmocka_unit_test(test_valid_workflow_ordered),
 		cmocka_unit_test(test_every_problem_with_its_line),
 		cmocka_unit_test(test_cycle_and_self_reference),

@@ -1,0 +1,127 @@
+/*
+ * cmd-run.c -- `volery run [options] -- PROG [ARG]...`: one task that
+ * runs an existing program, its argv exactly as given (no shell unless
+ * --shell), in this directory (or --cwd) on the node that takes it;
+ * prints the new task's uuid.  Its stdout and stderr are kept by that
+ * node (volery output), or go to the files -o and -e name there.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bounds.h"
+#include "cmd.h"
+#include "conn.h"
+#include "lex.h"
+#include "runlimit.h"
+#include "runreq.h"
+#include "task.h"
+
+static int
+cmd_run_exec(const struct cmd_args *a)
+{
+	struct task_cmd		 tc;
+	struct task_binding	 bind[TASK_INPUTS_MAX];
+	const char		*prio = cmd_arg(a, 'P'), *limit = cmd_arg(a, 't');
+	const char		*name = cmd_arg(a, 'n');
+	char			*env[CMD_ENV_MAX], *outs[TASK_OUTPUTS_MAX];
+	char			*argv[CMD_ARGS_MAX + 2];
+	char			 here[PATH_MAX], nm[NAME_MAXLEN + 1];
+	char			 req[CLIENT_LINE_MAX + 1];
+	char			 err[256];
+	int64_t			 secs;
+	int			 k, nbind = 0, shell = cmd_given(a, 's');
+
+	memset(&tc, 0, sizeof tc);
+	tc.env = env;
+	tc.outs = outs;
+	tc.argv = argv;
+	if (prio == NULL)
+		prio = "low";
+	if (strcmp(prio, "low") != 0 && strcmp(prio, "interactive") != 0)
+		return cmd_usage(&cmd_run_entry);
+	if (shell && a->noperands != 1)
+		return cmd_fail("--shell takes one operand, the shell "
+		    "command") * 2;
+	if (limit != NULL) {
+		if (runlimit_parse(limit, &secs, err, sizeof err) == -1)
+			return cmd_fail("--time %s: %s", limit, err) * 2;
+		tc.time_limit_ms = secs * 1000;
+	}
+	/* A relative name means this directory, here. */
+	if ((tc.cwd = (char *)cmd_arg(a, 'd')) == NULL &&
+	    (tc.cwd = getcwd(here, sizeof here)) == NULL)
+		return cmd_fail("cannot tell the current directory; give "
+		    "--cwd");
+	if (tc.cwd[0] != '/')
+		return cmd_fail("--cwd %s: an absolute directory, as the "
+		    "node that runs the task sees it", tc.cwd) * 2;
+	tc.out = (char *)cmd_arg(a, 'o');
+	tc.err = (char *)cmd_arg(a, 'e');
+	for (k = 0; k < a->nuse; k++) {
+		const struct cmd_use *u = &a->use[k];
+		if (u->flag == 'E') {
+			if (strchr(u->v[0], '=') == NULL)
+				return cmd_fail("--env %s: NAME=value",
+				    u->v[0]) * 2;
+			if (tc.nenv == CMD_ENV_MAX)
+				return cmd_fail("more than %d --env",
+				    CMD_ENV_MAX) * 2;
+			env[tc.nenv++] = u->v[0];
+		} else if (u->flag == 'O') {
+			if (tc.nouts == TASK_OUTPUTS_MAX)
+				return cmd_fail("more than %d --output",
+				    TASK_OUTPUTS_MAX) * 2;
+			outs[tc.nouts++] = u->v[0];
+		} else if (u->flag == 'a') {
+			int64_t nth;
+			if (nbind == TASK_INPUTS_MAX ||
+			    strlen(u->v[0]) != UUID_STRLEN ||
+			    !task_uuid_valid(u->v[0]) ||
+			    lex_int(u->v[1], 1, TASK_OUTPUTS_MAX, &nth) == -1)
+				return cmd_fail("--input %s %s: a task's uuid "
+				    "and an output number", u->v[0],
+				    u->v[1]) * 2;
+			snprintf(bind[nbind].uuid, sizeof bind[nbind].uuid,
+			    "%s", u->v[0]);
+			bind[nbind++].nth = (int)nth;
+		}
+	}
+	if (shell) {
+		argv[tc.argc++] = "/bin/sh";
+		argv[tc.argc++] = "-c";
+	}
+	for (k = 0; k < a->noperands && tc.argc < CMD_ARGS_MAX; k++)
+		argv[tc.argc++] = a->operands[k];
+	if (k < a->noperands)
+		return cmd_fail("more than %d words", CMD_ARGS_MAX) * 2;
+	if (name != NULL)
+		snprintf(nm, sizeof nm, "%s", name);
+	else
+		runreq_name(shell ? "sh" : a->operands[0], nm, sizeof nm);
+	if (task_cmd_check(&tc, err, sizeof err) == -1)
+		return cmd_fail("%s", err) * 2;
+	if (runreq_format(req, sizeof req, nm, prio, &tc, bind, nbind) == -1)
+		return cmd_fail("the command is longer than a request may be "
+		    "(%d bytes, escaped)", CLIENT_LINE_MAX);
+	return cmd_schedule_print(cmd_arg(a, 'H'), req);
+}
+
+const struct cmd_entry cmd_run_entry = {
+	"run", "schedule one task that runs an existing program; prints its "
+	"uuid",
+	{ { 'P', "priority", 0, 1, 0, "low|interactive" },
+	  { 'd', "cwd", 0, 1, 0, "DIR" },
+	  { 'o', "stdout", 0, 1, 0, "FILE" },
+	  { 'e', "stderr", 0, 1, 0, "FILE" },
+	  { 'E', "env", 0, 1, 1, "NAME=VALUE" },
+	  { 't', "time", 0, 1, 0, "LIMIT" },
+	  { 'n', "name", 0, 1, 0, "NAME" },
+	  { 'O', "output", 0, 1, 1, "file:PATH|line:REGEX" },
+	  { 'a', "input", 0, 2, 1, "UUID N" },
+	  { 's', "shell", 0, 0, 0, NULL },
+	  CMD_OPT_HOST }, 1, -1, "[--] PROG [ARG]...", 0,
+	cmd_run_exec, 1,
+};

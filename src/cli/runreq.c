@@ -1,0 +1,105 @@
+/*
+ * runreq.c -- a command task's RUN request line (runreq.h).
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "lex.h"
+#include "runreq.h"
+#include "task.h"
+
+struct line {
+	char	*buf;
+	size_t	 size, off;
+	int	 full;
+};
+
+static void
+add(struct line *l, const char *s)
+{
+	size_t	n = strlen(s);
+
+	if (l->off + n >= l->size) {
+		l->full = 1;
+		return;
+	}
+	memcpy(l->buf + l->off, s, n + 1);
+	l->off += n;
+}
+
+/* " opt value", the value escaped (opt NULL: the value alone). */
+static void
+add_value(struct line *l, const char *opt, const char *value)
+{
+	char	esc[3 * CLIENT_LINE_MAX + 1];
+
+	if (value == NULL)
+		return;
+	if (opt != NULL) {
+		add(l, " ");
+		add(l, opt);
+	}
+	add(l, " ");
+	if (*value == '\0')
+		add(l, "%");	/* the empty string */
+	else if (lex_escape(value, esc, sizeof esc) == -1)
+		l->full = 1;
+	else
+		add(l, esc);
+}
+
+int
+runreq_format(char *buf, size_t size, const char *name, const char *prio,
+    const struct task_cmd *c, const struct task_binding *bind, int nbind)
+{
+	struct line	l = { buf, size, 0, 0 };
+	char		num[80];
+	int		i;
+
+	add(&l, "RUN ");
+	add(&l, name);
+	add(&l, " ");
+	add(&l, prio);
+	add_value(&l, "-d", c->cwd);
+	add_value(&l, "-o", c->out);
+	add_value(&l, "-e", c->err);
+	for (i = 0; i < c->nenv; i++)
+		add_value(&l, "-E", c->env[i]);
+	if (c->time_limit_ms > 0) {
+		snprintf(num, sizeof num, "%" PRId64,
+		    (c->time_limit_ms + 999) / 1000);
+		add_value(&l, "-t", num);
+	}
+	for (i = 0; i < nbind; i++) {
+		snprintf(num, sizeof num, " -a %s %d", bind[i].uuid,
+		    bind[i].nth);
+		add(&l, num);
+	}
+	for (i = 0; i < c->nouts; i++)
+		add_value(&l, "-O", c->outs[i]);
+	add(&l, " --");
+	for (i = 0; i < c->argc; i++)
+		add_value(&l, NULL, c->argv[i]);
+	return l.full ? -1 : 0;
+}
+
+void
+runreq_name(const char *prog, char *name, size_t size)
+{
+	const char	*base = strrchr(prog, '/');
+	size_t		 i, k = 0;
+	int		 ok;
+
+	base = base != NULL ? base + 1 : prog;
+	for (i = 0; base[i] != '\0' && k + 1 < size && k < NAME_MAXLEN; i++) {
+		unsigned char c = base[i];
+		ok = isalnum(c) || c == '_' || c == '-' || (c == '.' && k > 0);
+		name[k++] = ok ? (char)c : '_';
+	}
+	name[k] = '\0';
+	if (k == 0 || name[0] == '-')
+		snprintf(name, size, "command");
+}

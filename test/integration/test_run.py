@@ -1,0 +1,202 @@
+"""Real programs on a real pool (issue 14): `volery run` runs any command
+with its argv kept exactly, its output is read back from any node, its
+exit status decides, a time limit stops it, <command>s chain in a
+workflow file, and a node that lacks the program never starts it."""
+import os
+import re
+import stat
+import subprocess
+import time
+import unittest
+
+import harness
+from harness import TIMEOUT, Cluster, Node
+
+# Arguments a shell would mangle: blanks, quotes, unicode, an empty one,
+# a newline, the protocol's own separators.
+ODD_ARGS = ["a b", "it's \"quoted\"", "\u00fcn\u00efc\u00f6de", "", "two\nlines",
+            ",:=%", "-o", "--", "$HOME `id`"]
+
+
+def volery(*args, env=None, timeout=TIMEOUT, cwd=None):
+    return subprocess.run(harness.WRAP + [harness.VOLERY] + list(args),
+                          capture_output=True, timeout=timeout, env=env, cwd=cwd)
+
+
+def shared_dir(parent, name):
+    """A directory every run user can write (tasks run as nobody when the
+    tests run as root)."""
+    d = os.path.join(parent, name)
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o777)
+    return d
+
+
+class RunOnAPool(unittest.TestCase):
+    def setUp(self):
+        self.cl = Cluster(("a", "b"), extra="<max_attempts>1</max_attempts>").start()
+        self.addCleanup(self.cl.cleanup)
+        self.cl.master()
+        self.work = shared_dir(self.cl.nodes["a"].dir, "work")
+
+    def host(self, name):
+        return "127.0.0.1:%d" % self.cl.nodes[name].port
+
+    def run_ok(self, *args, host="a", cwd=None):
+        r = volery("-H", self.host(host), *args, cwd=cwd or self.work)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.decode()
+
+    def wait_end(self, uuid, host="a"):
+        """The PROGRESS line that tells uuid's final end."""
+        c = self.cl.nodes[host].client()
+        self.addCleanup(c.close)
+        c.send("SUBSCRIBE %s\n" % uuid)
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            l = c.line(deadline - time.monotonic())
+            f = l.split()
+            if f[:2] == ["PROGRESS", uuid] and \
+                    f[3] in ("Terminated", "Failed", "Cancelled"):
+                return l
+
+    def runner_of(self, uuid):
+        return re.search(r"node=(\S+)", self.wait_end(uuid)).group(1)
+
+    def test_argv_kept_and_chatty_output_read_from_another_node(self):
+        script = ('printf "<%s>\\n" "$@"; i=0; while [ $i -lt 3000 ]; do '
+                  'echo "chatter $i: not a protocol line"; i=$((i+1)); done; '
+                  'echo oops >&2')
+        u = self.run_ok("run", "--", "sh", "-c", script, "sh", *ODD_ARGS).strip()
+        runner = self.runner_of(u)
+        self.assertIn("Terminated", self.wait_end(u))
+        other = "b" if runner == "a" else "a"
+        want = "".join("<%s>\n" % a for a in ODD_ARGS) + \
+            "".join("chatter %d: not a protocol line\n" % i for i in range(3000))
+        # From the node that did not run it: fetched from the runner.
+        self.assertEqual(self.run_ok("output", u, host=other), want)
+        self.assertEqual(self.run_ok("output", u, host=runner), want)
+        self.assertEqual(self.run_ok("output", "--stderr", u, host=other), "oops\n")
+        # Its stdout is data, never protocol errors in the log.
+        for node in self.cl.nodes.values():
+            self.assertNotIn("bad line from task", node.log())
+
+    def test_exit_status_decides_and_time_limit_stops_the_tree(self):
+        ok = self.run_ok("run", "--", "true").strip()
+        bad = self.run_ok("run", "--", "sh", "-c", "exit 3").strip()
+        # The time limit stops the whole tree: sh and its sleeps.
+        slow = self.run_ok("run", "--time", "1s", "--", "sh", "-c",
+                           "sleep 60 & sleep 60; wait").strip()
+        started = time.monotonic()
+        self.assertIn("Terminated", self.wait_end(ok))
+        end = self.wait_end(bad)
+        self.assertIn("Failed", end)
+        self.assertIn("exit status 3", end)
+        end = self.wait_end(slow)
+        self.assertIn("Failed", end)
+        self.assertIn("time limit of 1 s reached", end)
+        self.assertLess(time.monotonic() - started, 30)
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open("/proc/%s/environ" % pid, "rb") as f:
+                    env = f.read()
+            except OSError:
+                continue
+            self.assertNotIn(("VOLERY_TASK=" + slow).encode(), env,
+                             "a process of the timed-out task is left")
+
+    def test_named_output_file_and_declared_outputs(self):
+        u = self.run_ok("run", "-o", "out-{uuid}.txt", "--output", "line:^total=(\\d+)",
+                        "--output", "file:out-{uuid}.txt", "--", "sh", "-c",
+                        "echo total=42; echo more").strip()
+        end = self.wait_end(u)
+        self.assertIn("outputs=42,out-%s.txt" % u, end)
+        path = os.path.join(self.work, "out-%s.txt" % u)
+        with open(path) as f:
+            self.assertEqual(f.read(), "total=42\nmore\n")
+        self.assertEqual(self.run_ok("output", u, host="b"), "total=42\nmore\n")
+        # A dependent reads them through {inN}.
+        v = self.run_ok("run", "--input", u, "1", "--input", u, "2", "--",
+                        "sh", "-c", "echo got $0 $1", "{in1}", "{in2}").strip()
+        self.assertIn("Terminated", self.wait_end(v))
+        self.assertEqual(self.run_ok("output", v), "got 42 out-%s.txt\n" % u)
+        # A declared output missing fails the run, with the reason.
+        w = self.run_ok("run", "--output", "file:nothing.txt", "--", "true").strip()
+        self.assertIn("output 1: no file nothing.txt", self.wait_end(w))
+
+    def test_a_workflow_of_commands(self):
+        wf = os.path.join(self.work, "wc.xml")
+        with open(wf, "w") as f:
+            f.write("""<workflow>
+  <command id="gen" time="1m"><shell>seq 1 250 > nums.txt</shell>
+    <output file="nums.txt"/></command>
+  <command id="count"><arg>wc</arg><arg>-l</arg><arg>{in1}</arg>
+    <input task="gen" output="1"/><output line="^(\\d+) "/></command>
+  <command id="say" name="report">
+    <arg>printf</arg><arg>%s lines, [%s]\\n</arg><arg>{in1}</arg><arg>a  b</arg>
+    <input task="count" output="1"/></command>
+</workflow>
+""")
+        out = self.run_ok("submit", "--watch", wf)
+        self.assertIn("3 of 3 terminated", out)
+        ids = dict(l.split()[:2] for l in out.splitlines()[:3])
+        self.assertEqual(self.run_ok("output", ids["say"], host="b"),
+                         "250 lines, [a  b]\n")
+        broken = os.path.join(self.work, "broken.xml")
+        with open(broken, "w") as f:
+            f.write('<workflow>\n<command id="x"><arg>true</arg>'
+                    '<output kind="x"/></command>\n'
+                    '<command id="y"><arg>cat</arg><input task="x" output="2"/>'
+                    '</command>\n</workflow>\n')
+        r = volery("-H", self.host("a"), "submit", broken)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"broken.xml:2: <output> needs file=", r.stderr)
+        self.assertIn(b"not submitted", r.stderr)
+
+    def test_follow_from_another_node(self):
+        u = self.run_ok("run", "--", "sh", "-c",
+                        "for i in 1 2 3 4; do echo line $i; sleep 0.2; done").strip()
+        # Followed from either node, before it even started.
+        for host in ("a", "b"):
+            self.assertEqual(self.run_ok("output", "-f", u, host=host),
+                             "line 1\nline 2\nline 3\nline 4\n")
+
+
+class MissingProgram(unittest.TestCase):
+    """A program only one node has: the other never starts its tasks, so
+    no attempt is burnt there."""
+
+    def test_a_node_lacking_the_program_never_starts_it(self):
+        cl = Cluster(("has", "lacks"), extra="<max_attempts>1</max_attempts>")
+        self.addCleanup(cl.cleanup)
+        bindir = shared_dir(cl.nodes["has"].dir, "bin")
+        prog = os.path.join(bindir, "onlyhere")
+        with open(prog, "w") as f:
+            f.write("#!/bin/sh\nsleep 0.1\necho ran $1\n")
+        os.chmod(prog, 0o755)
+        for p in (cl.nodes["has"].dir, bindir):
+            os.chmod(p, os.stat(p).st_mode | stat.S_IXOTH)
+        cl.nodes["has"].env = dict(os.environ, PATH=bindir + ":/usr/bin:/bin")
+        cl.nodes["lacks"].env = dict(os.environ, PATH="/usr/bin:/bin")
+        cl.start()
+        cl.master()
+        host = "127.0.0.1:%d" % cl.nodes["lacks"].port
+        uuids = []
+        for i in range(6):
+            r = volery("-H", host, "run", "--cwd", "/", "--", "onlyhere", str(i))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            uuids.append(r.stdout.decode().strip())
+        c = cl.nodes["lacks"].client()
+        self.addCleanup(c.close)
+        c.send("SUBSCRIBE %s\n" % " ".join(uuids))
+        seen = c.wait_states({u: "Terminated" for u in uuids})
+        self.assertEqual(set(re.findall(r"node=(\S+)", " ".join(seen))), {"has"})
+        self.assertNotRegex(cl.nodes["lacks"].log(), r"command onlyhere started")
+        self.assertRegex(cl.nodes["lacks"].log(),
+                         r"never run here for now: no program onlyhere in PATH")
+
+
+if __name__ == "__main__":
+    unittest.main()
