@@ -205,14 +205,15 @@ integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
 
 # libFuzzer needs clang; each parser gets FUZZ_SECONDS of random input.
 # Parsers outside the core bring their file and library.
-FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c src/cli/runlimit.c src/cli/runreq.c \
+FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c src/cli/wfexpand.c \
+	src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c \
 	src/io/xmltext.c $(SHELL_INC) \
 	$(shell pkg-config --cflags libxml-2.0)
 FUZZ_LIBS_fuzz_workflow = $(shell pkg-config --libs libxml-2.0)
 FUZZ_EXTRA_fuzz_log = src/io/logsearch.c $(SHELL_INC)
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
-build/fuzz/fuzz_workflow: src/cli/wfload.c src/cli/runlimit.c src/cli/runreq.c \
-    src/io/xmltext.c
+build/fuzz/fuzz_workflow: src/cli/wfload.c src/cli/wfexpand.c \
+    src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c src/io/xmltext.c
 build/fuzz/fuzz_log: src/io/logsearch.c
 # The core is compiled once, instrumented, for all of them.
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(CORE_INC) -g -O1

@@ -92,6 +92,9 @@ int	cmd_ask(struct conn *, const char *request, char *reply, size_t);
 /* Send request (SCHEDULE, RUN) to host and print the uuid of its
  * "SCHEDULED <uuid>" reply; the exit status. */
 int	cmd_schedule_print(const char *host, const char *request);
+/* The same for n requests on one connection, a window of them in
+ * flight; the uuids printed in order.  The first refused ends it. */
+int	cmd_schedule_all(const char *host, char *const *requests, int n);
 /* A multi-line reply to request, each line to fn, up to "."; or say
  * why. */
 int	cmd_ask_lines(struct conn *, const char *request,

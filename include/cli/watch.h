@@ -16,8 +16,13 @@ struct conn;
 struct watched {
 	char			label[NAME_MAXLEN + 1];	/* workflow id, or "" */
 	char			exec[NAME_MAXLEN + 1];
-	struct wire_progress	p;	/* its uuid, and its last PROGRESS */
+	struct wire_progress	p;	/* its uuid, its array (p.array, if
+					 * any), and its last PROGRESS */
 	double			ends_at;	/* expected, monotonic s; -1 */
+	/* The tasks of one array show as one bar (watch_run sets these):
+	 * the first of them leads, next links the rest. */
+	int			lead;		/* index of its array's first */
+	int			next;		/* next of its array, or -1 */
 };
 
 /* Subscribe to n tasks on c and follow them; bars if tty. */

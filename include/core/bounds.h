@@ -42,4 +42,8 @@
 #define CMD_OUTSPEC_MAXLEN 256	/* "file:PATH" or "line:REGEX" */
 #define CMD_TIME_LIMIT_MAX (366LL * 86400 * 1000)	/* ms */
 
+/* An array's values and its limit of tasks running at once. */
+#define ARRAY_INDEX_MAX 1000000000
+#define ARRAY_MAX_MAX 1000000
+
 #endif

@@ -123,6 +123,11 @@ struct node_schedule_req {
 	/* A command task (RUN): exec is its name, and no description is
 	 * needed; NULL for an executable of the tasks directory. */
 	const struct task_cmd	*cmd;
+	/* A task of an array: its uuid (NULL: none), value, and how many
+	 * of it may run at once (0: any). */
+	const char		*array;
+	int			 array_index;
+	int			 array_max;
 };
 
 /* How a task's process ended (from waitpid). */

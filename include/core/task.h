@@ -119,6 +119,12 @@ struct task {
 	/* The first task of its workflow, where its inputs lead back to
 	 * ("" if that is itself): set once at SCHEDULE, replicated. */
 	char		 workflow[UUID_STRLEN + 1];
+	/* A task of an array (volery run --array, <foreach>): the array's
+	 * uuid ("" if none), its value, and how many of the array may run
+	 * at once (0: any).  Set once at SCHEDULE, replicated. */
+	char		 array[UUID_STRLEN + 1];
+	int		 array_index;
+	int		 array_max;
 	char		 running_on[NAME_MAXLEN + 1];	/* "" if none */
 	char		 exec[NAME_MAXLEN + 1];
 	char		*path;		/* -p, or NULL */

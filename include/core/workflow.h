@@ -15,14 +15,17 @@
 
 #define WORKFLOW_TASKS_MAX 4096
 
+/* An id of a <foreach>'s task, with its value: "fit[17]". */
+#define WF_ID_MAXLEN (NAME_MAXLEN + 16)
+
 struct wf_input {
-	char	 task[UUID_STRLEN + 1];	/* an id of the file, or a uuid */
+	char	 task[WF_ID_MAXLEN + 1];	/* an id of the file, or a uuid */
 	int	 output;		/* 1-based */
 	long	 line;
 };
 
 struct wf_task {
-	char		 id[NAME_MAXLEN + 1];
+	char		 id[WF_ID_MAXLEN + 1];
 	char		 name[NAME_MAXLEN + 1];
 	char		*path;		/* NULL if none */
 	char		*params;
@@ -35,6 +38,12 @@ struct wf_task {
 	/* A <command>: what it runs (name: its task name), NULL for a
 	 * <task> of a description. */
 	struct task_cmd	*cmd;
+	/* A task of a <foreach>: its array (the same number for every value
+	 * of one task of the file, 0 for none), value and limit. */
+	int		 array;
+	int		 array_index;
+	int		 array_max;
+	int		 foreach;	/* while loading: its <foreach>, 1.. */
 };
 
 struct workflow {

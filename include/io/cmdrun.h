@@ -5,7 +5,8 @@
  *
  * Placeholders: {uuid} is the task's uuid, {inN} the dataset of its
  * input N (1-based; the file name or matched text its upstream task
- * gave).  Anything else in braces is left as it is.
+ * gave); an argument that is exactly {in*} is every input, one argument
+ * each (runner.c).  Anything else in braces is left as it is.
  */
 #ifndef VOLERY_CMDRUN_H
 #define VOLERY_CMDRUN_H

@@ -39,6 +39,10 @@ struct client_req {
 	const char		*params;
 	int			 nbind;
 	struct task_binding	 bind[TASK_INPUTS_MAX];
+	/* SCHEDULE, RUN -A: its array ("" none), value and limit */
+	char			 array[UUID_STRLEN + 1];
+	int			 array_index;
+	int			 array_max;
 	/* SUBSCRIBE, CANCEL (uuid[0]), LOG -t (uuid[0]) */
 	int			 nuuid;
 	char			 uuid[SUBSCRIBE_MAX][UUID_STRLEN + 1];
@@ -116,6 +120,8 @@ struct wire_progress {
 	int	attempt;
 	double	waited, makespan;		/* -1 if not given */
 	double	eta;				/* s from then; -1 none */
+	char	array[UUID_STRLEN + 1];		/* "" if none */
+	int	array_index;
 	char	reason[REASON_MAXLEN + 1];
 };
 int	wire_progress_parse(const char *line, struct wire_progress *);

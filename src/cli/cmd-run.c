@@ -3,7 +3,9 @@
  * runs an existing program, its argv exactly as given (no shell unless
  * --shell), in this directory (or --cwd) on the node that takes it;
  * prints the new task's uuid.  Its stdout and stderr are kept by that
- * node (volery output), or go to the files -o and -e name there.
+ * node (volery output), or go to the files -o and -e name there.  With
+ * --array, one task per value, {i} the value in each, at most LIMIT of
+ * them running at once; their uuids, one a line.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -11,13 +13,100 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <uuid.h>
+
 #include "bounds.h"
 #include "cmd.h"
 #include "conn.h"
+#include "arrayspec.h"
 #include "lex.h"
 #include "runlimit.h"
 #include "runreq.h"
 #include "task.h"
+
+/* c with {i} as value: strings of its own (free with task_cmd_free). */
+static struct task_cmd *
+filled(const struct task_cmd *c, int value)
+{
+	struct task_cmd	*d;
+	char		**lists[3];
+	int		  i, k, n[3];
+
+	if ((d = task_cmd_dup(c)) == NULL)
+		return NULL;
+	lists[0] = d->argv, n[0] = d->argc;
+	lists[1] = d->env, n[1] = d->nenv;
+	lists[2] = d->outs, n[2] = d->nouts;
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < n[k]; i++) {
+			char *x = arrayspec_fill(lists[k][i], value);
+			if (x == NULL)
+				goto nomem;
+			free(lists[k][i]);
+			lists[k][i] = x;
+		}
+	{
+		char **one[3] = { &d->cwd, &d->out, &d->err };
+		for (k = 0; k < 3; k++)
+			if (*one[k] != NULL) {
+				char *x = arrayspec_fill(*one[k], value);
+				if (x == NULL)
+					goto nomem;
+				free(*one[k]);
+				*one[k] = x;
+			}
+	}
+	return d;
+nomem:
+	task_cmd_free(d);
+	return NULL;
+}
+
+/* One RUN per value of the array, its {i} filled in. */
+static int
+run_array(const struct cmd_args *a, const char *spec, const char *name,
+    const char *prio, const struct task_cmd *tc,
+    const struct task_binding *bind, int nbind)
+{
+	struct arrayspec	 as;
+	struct runreq_array	 ra;
+	struct task_cmd		*c;
+	char			**reqs, err[256];
+	uuid_t			 raw;
+	int			 i, rc = 1;
+
+	if (arrayspec_parse(spec, &as, err, sizeof err) == -1)
+		return cmd_fail("--array %s: %s", spec, err) * 2;
+	if ((reqs = calloc(as.n, sizeof *reqs)) == NULL) {
+		arrayspec_free(&as);
+		return cmd_fail("out of memory");
+	}
+	uuid_generate_random(raw);
+	uuid_unparse_lower(raw, ra.uuid);
+	ra.max_running = as.max_running;
+	for (i = 0; i < as.n; i++) {
+		ra.index = as.v[i];
+		if ((c = filled(tc, as.v[i])) == NULL ||
+		    task_cmd_check(c, err, sizeof err) == -1 ||
+		    (reqs[i] = malloc(CLIENT_LINE_MAX + 1)) == NULL ||
+		    runreq_format(reqs[i], CLIENT_LINE_MAX + 1, name, prio, c,
+		    bind, nbind, &ra) == -1) {
+			rc = cmd_fail("task %d of the array: %s", as.v[i],
+			    c == NULL || reqs[i] == NULL ? "out of memory" :
+			    "too long a request, or a bad value") * 2;
+			task_cmd_free(c);
+			goto out;
+		}
+		task_cmd_free(c);
+	}
+	rc = cmd_schedule_all(cmd_arg(a, 'H'), reqs, as.n);
+out:
+	for (i = 0; i < as.n; i++)
+		free(reqs[i]);
+	free(reqs);
+	arrayspec_free(&as);
+	return rc;
+}
 
 static int
 cmd_run_exec(const struct cmd_args *a)
@@ -101,9 +190,13 @@ cmd_run_exec(const struct cmd_args *a)
 		snprintf(nm, sizeof nm, "%s", name);
 	else
 		runreq_name(shell ? "sh" : a->operands[0], nm, sizeof nm);
+	if (cmd_arg(a, 'A') != NULL)
+		return run_array(a, cmd_arg(a, 'A'), nm, prio, &tc, bind,
+		    nbind);
 	if (task_cmd_check(&tc, err, sizeof err) == -1)
 		return cmd_fail("%s", err) * 2;
-	if (runreq_format(req, sizeof req, nm, prio, &tc, bind, nbind) == -1)
+	if (runreq_format(req, sizeof req, nm, prio, &tc, bind, nbind,
+	    NULL) == -1)
 		return cmd_fail("the command is longer than a request may be "
 		    "(%d bytes, escaped)", CLIENT_LINE_MAX);
 	return cmd_schedule_print(cmd_arg(a, 'H'), req);
@@ -122,6 +215,7 @@ const struct cmd_entry cmd_run_entry = {
 	  { 'O', "output", 0, 1, 1, "file:PATH|line:REGEX" },
 	  { 'a', "input", 0, 2, 1, "UUID N" },
 	  { 's', "shell", 0, 0, 0, NULL },
+	  { 'A', "array", 0, 1, 0, "N-M[:S],...[%LIMIT]" },
 	  CMD_OPT_HOST }, 1, -1, "[--] PROG [ARG]...", 0,
 	cmd_run_exec, 1,
 };

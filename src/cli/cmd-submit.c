@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <uuid.h>
+
 #include "cmd.h"
 #include "conn.h"
 #include "descs.h"
@@ -71,16 +73,27 @@ input_uuid(const struct workflow *wf, const struct wf_task *t, int k,
 	return up >= 0 ? uuids[up] : t->inputs[k].task;
 }
 
-/* t's request line: RUN for a command, else SCHEDULE; -1 if too long. */
+/*
+ * t's request line: RUN for a command, else SCHEDULE; -1 if too long.
+ * A task of a <foreach> is one of an array: its uuid is arrays[t->array
+ * - 1].
+ */
 static int
 request_of(const struct workflow *wf, const struct wf_task *t,
-    char (*uuids)[UUID_STRLEN + 1], char *req, size_t size)
+    char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1],
+    char *req, size_t size)
 {
 	struct task_binding	 b[TASK_INPUTS_MAX];
+	struct runreq_array	 a;
 	const char		*prio = t->prio_set ? t->prio : wf->prio;
 	size_t			 off;
 	int			 k;
 
+	if (t->array > 0) {
+		snprintf(a.uuid, sizeof a.uuid, "%s", arrays[t->array - 1]);
+		a.index = t->array_index;
+		a.max_running = t->array_max;
+	}
 	if (t->cmd != NULL) {
 		for (k = 0; k < t->ninputs; k++) {
 			snprintf(b[k].uuid, sizeof b[k].uuid, "%s",
@@ -88,9 +101,12 @@ request_of(const struct workflow *wf, const struct wf_task *t,
 			b[k].nth = t->inputs[k].output;
 		}
 		return runreq_format(req, size, t->name, prio, t->cmd, b,
-		    t->ninputs);
+		    t->ninputs, t->array > 0 ? &a : NULL);
 	}
 	off = snprintf(req, size, "SCHEDULE %s %s", t->name, prio);
+	if (t->array > 0 && off < size)
+		off += snprintf(req + off, size - off, " -A %s %d %d", a.uuid,
+		    a.index, a.max_running);
 	if (t->path != NULL && off < size)
 		off += snprintf(req + off, size - off, " -p %s", t->path);
 	for (k = 0; k < t->ninputs && off < size; k++)
@@ -101,17 +117,18 @@ request_of(const struct workflow *wf, const struct wf_task *t,
 	return off >= size - 1 ? -1 : 0;
 }
 
-/* SCHEDULE (or RUN) each task, upstream first; uuids[i] gets task i's. */
+/* SCHEDULE (or RUN) each task, upstream first; uuids[i] gets task i's,
+ * arrays[k] the uuid of array k + 1 (one per task of a <foreach>). */
 static int
 schedule_all(struct conn *c, const struct workflow *wf, const int *order,
-    char (*uuids)[UUID_STRLEN + 1])
+    char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1])
 {
 	char	req[CLIENT_LINE_MAX + 1], reply[CLIENT_LINE_MAX];
 	int	i;
 
 	for (i = 0; i < wf->ntasks; i++) {
 		const struct wf_task *t = &wf->tasks[order[i]];
-		if (request_of(wf, t, uuids, req, sizeof req) == -1)
+		if (request_of(wf, t, uuids, arrays, req, sizeof req) == -1)
 			return cmd_fail("%s:%ld: task '%s': the request is "
 			    "longer than %d bytes", wf->file, t->line, t->id,
 			    CLIENT_LINE_MAX) * -1;
@@ -141,6 +158,7 @@ cmd_submit_exec(const struct cmd_args *a)
 	const char		*host = cmd_arg(a, 'H'), *dir = cmd_arg(a, 'T');
 	const char		*file = a->operands[0];
 	char			 err[16384], (*uuids)[UUID_STRLEN + 1] = NULL;
+	char			(*arrays)[UUID_STRLEN + 1] = NULL;
 	int			*order = NULL, watch = cmd_given(a, 'w');
 	int			 rc = 1, i, n;
 
@@ -163,7 +181,8 @@ cmd_submit_exec(const struct cmd_args *a)
 	}
 	order = calloc(wf.ntasks, sizeof *order);
 	uuids = calloc(wf.ntasks, sizeof *uuids);
-	if (order == NULL || uuids == NULL) {
+	arrays = calloc(wf.ntasks, sizeof *arrays);
+	if (order == NULL || uuids == NULL || arrays == NULL) {
 		rc = cmd_fail("out of memory");
 		goto out;
 	}
@@ -175,15 +194,29 @@ cmd_submit_exec(const struct cmd_args *a)
 	}
 	if (cmd_connect(&c, host) == -1)
 		goto out;
-	if (schedule_all(&c, &wf, order, uuids) == 0) {
+	for (i = 0; i < wf.ntasks; i++) {
+		uuid_t raw;
+		if (wf.tasks[i].array == 0 || arrays[wf.tasks[i].array - 1][0])
+			continue;
+		uuid_generate_random(raw);
+		uuid_unparse_lower(raw, arrays[wf.tasks[i].array - 1]);
+	}
+	if (schedule_all(&c, &wf, order, uuids, arrays) == 0) {
 		rc = 0;
 		if (watch && (v = calloc(wf.ntasks, sizeof *v)) != NULL) {
 			for (i = 0; i < wf.ntasks; i++) {
+				const struct wf_task *t = &wf.tasks[i];
 				memcpy(v[i].p.uuid, uuids[i], sizeof v[i].p.uuid);
-				snprintf(v[i].label, sizeof v[i].label, "%s",
-				    wf.tasks[i].id);
+				/* A <foreach>'s copies show as one bar. */
+				snprintf(v[i].label, sizeof v[i].label, "%.*s",
+				    (int)strcspn(t->id, "["), t->id);
 				snprintf(v[i].exec, sizeof v[i].exec, "%s",
-				    wf.tasks[i].name);
+				    t->name);
+				if (t->array > 0) {
+					memcpy(v[i].p.array, arrays[t->array -
+					    1], sizeof v[i].p.array);
+					v[i].p.array_index = t->array_index;
+				}
 			}
 			rc = watch_run(&c, v, wf.ntasks, stdout,
 			    isatty(STDOUT_FILENO));
@@ -195,6 +228,7 @@ out:
 	free(v);
 	free(order);
 	free(uuids);
+	free(arrays);
 	workflow_free(&wf);
 	taskdesc_clear(&descs);
 	return rc;

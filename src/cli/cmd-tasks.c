@@ -3,6 +3,7 @@
  * table; with --history, the finished tasks retired from it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -11,7 +12,8 @@
 static void
 row(const char *line, void *arg)
 {
-	char	f[9][64], est[72] = "-", eta[72] = "-";
+	char	f[9][64], est[72] = "-", eta[72] = "-", name[80];
+	char	*array;
 	int	*count = arg, k;
 
 	/* TASK uuid exec prio state percent scheduled_by running_on
@@ -24,11 +26,17 @@ row(const char *line, void *arg)
 		snprintf(est, sizeof est, "%ss", f[7]);
 	if (k == 9 && strcmp(f[8], "-") != 0)
 		snprintf(eta, sizeof eta, "in %ss", f[8]);
+	/* A task of an array shows as name[value]. */
+	if ((array = strstr(line, " array=")) != NULL &&
+	    (array = strchr(array, ':')) != NULL)
+		snprintf(name, sizeof name, "%s[%d]", f[1], atoi(array + 1));
+	else
+		snprintf(name, sizeof name, "%s", f[1]);
 	if ((*count)++ == 0)
 		printf("%-36s %-18s %-11s %-10s %4s %-12s %-10s %7s %s\n",
 		    "UUID", "NAME", "PRIORITY", "STATE", "%", "SCHEDULED_BY",
 		    "NODE", "EST", "ENDS");
-	printf("%-36s %-18s %-11s %-10s %4s %-12s %-10s %7s %s\n", f[0], f[1],
+	printf("%-36s %-18s %-11s %-10s %4s %-12s %-10s %7s %s\n", f[0], name,
 	    f[2], f[3], f[4], f[5], f[6], est, eta);
 }
 

@@ -264,3 +264,43 @@ cmd_schedule_print(const char *host, const char *request)
 	printf("%s\n", reply + 10);
 	return 0;
 }
+
+/* Requests in flight at once in cmd_schedule_all(): the node commits
+ * them together (one fsync), and its replies stay small. */
+#define SCHEDULE_WINDOW 64
+
+int
+cmd_schedule_all(const char *host, char *const *requests, int n)
+{
+	struct conn	c;
+	char		line[CLIENT_LINE_MAX + 2], err[CLIENT_LINE_MAX + 64];
+	int		sent = 0, got = 0, rc;
+
+	if (cmd_connect(&c, host) == -1)
+		return 1;
+	while (got < n) {
+		for (; sent < n && sent - got < SCHEDULE_WINDOW; sent++) {
+			snprintf(line, sizeof line, "%s\n", requests[sent]);
+			if (conn_send(&c, line, err, sizeof err) == -1)
+				goto fail;
+		}
+		rc = conn_line(&c, line, sizeof line, 10000, err, sizeof err);
+		if (rc == 0)
+			snprintf(err, sizeof err, "%s: no reply", c.where);
+		if (rc <= 0)
+			goto fail;
+		if (strncmp(line, "SCHEDULED ", 10) != 0) {
+			snprintf(err, sizeof err, "%s", strncmp(line, "ERROR ",
+			    6) == 0 ? line + 6 : line);
+			goto fail;
+		}
+		printf("%s\n", line + 10);
+		got++;
+	}
+	conn_close(&c);
+	return 0;
+fail:
+	conn_close(&c);
+	fflush(stdout);
+	return cmd_fail("%s (%d of %d scheduled)", err, got, n);
+}

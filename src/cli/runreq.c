@@ -53,7 +53,8 @@ add_value(struct line *l, const char *opt, const char *value)
 
 int
 runreq_format(char *buf, size_t size, const char *name, const char *prio,
-    const struct task_cmd *c, const struct task_binding *bind, int nbind)
+    const struct task_cmd *c, const struct task_binding *bind, int nbind,
+    const struct runreq_array *array)
 {
 	struct line	l = { buf, size, 0, 0 };
 	char		num[80];
@@ -80,6 +81,11 @@ runreq_format(char *buf, size_t size, const char *name, const char *prio,
 	}
 	for (i = 0; i < c->nouts; i++)
 		add_value(&l, "-O", c->outs[i]);
+	if (array != NULL) {
+		snprintf(num, sizeof num, " -A %s %d %d", array->uuid,
+		    array->index, array->max_running);
+		add(&l, num);
+	}
 	add(&l, " --");
 	for (i = 0; i < c->argc; i++)
 		add_value(&l, NULL, c->argv[i]);

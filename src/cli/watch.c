@@ -73,7 +73,7 @@ static int
 names_from(struct conn *c, const char *request, struct watched *v, int n,
     char *err, size_t errlen)
 {
-	char	line[CLIENT_LINE_MAX + 1], uuid[64], exec[64];
+	char	line[CLIENT_LINE_MAX + 1], uuid[64], exec[64], *array;
 	int	rc, i;
 
 	if (conn_send(c, request, err, errlen) == -1)
@@ -94,10 +94,15 @@ names_from(struct conn *c, const char *request, struct watched *v, int n,
 		}
 		if (sscanf(line, "TASK %63s %63s", uuid, exec) != 2)
 			continue;
-		for (i = 0; i < n; i++)
-			if (strcmp(v[i].p.uuid, uuid) == 0)
-				snprintf(v[i].exec, sizeof v[i].exec, "%s",
-				    exec);
+		array = strstr(line, " array=");
+		for (i = 0; i < n; i++) {
+			if (strcmp(v[i].p.uuid, uuid) != 0)
+				continue;
+			snprintf(v[i].exec, sizeof v[i].exec, "%s", exec);
+			if (array != NULL && sscanf(array, " array=%36[-0-9a-f]:%d",
+			    v[i].p.array, &v[i].p.array_index) != 2)
+				v[i].p.array[0] = '\0';
+		}
 	}
 }
 
@@ -124,21 +129,98 @@ watch_names(struct conn *c, struct watched *v, int n, char *err,
 	return 0;
 }
 
+/* What a row of the display shows: one task, or an array's tasks. */
+struct row {
+	char	 label[NAME_MAXLEN + 32];
+	int	 percent;
+	char	 state[32];
+	char	 node[NAME_MAXLEN + 1];
+	int	 final;		/* every task of it ended */
+	int	 ok;		/* how many Terminated */
+	double	 ends_at;	/* the last expected end; -1 unknown */
+	double	 waited, makespan;	/* the longest, once ended */
+	int	 count, ended;
+};
+
+/* A task's label: its workflow id, else its name; name[value] in an
+ * array. */
 static void
-draw_line(FILE *out, const struct watched *w, int width)
+label_of(const struct watched *w, char *buf, size_t size)
+{
+	const char	*base = w->label[0] != '\0' ? w->label : w->exec;
+
+	if (w->p.array[0] != '\0')
+		snprintf(buf, size, "%s[%d]", base, w->p.array_index);
+	else
+		snprintf(buf, size, "%s", base);
+}
+
+/* The row led by v[i]: the task, or its whole array. */
+static void
+row_of(const struct watched *v, int i, struct row *r)
+{
+	const struct watched	*w;
+	int			 lo = v[i].p.array_index, hi = lo, k, sum = 0;
+	int			 running = 0, unknown = 0;
+
+	memset(r, 0, sizeof *r);
+	r->ends_at = -1;
+	r->waited = r->makespan = -1;
+	for (k = i; k >= 0; k = v[k].next) {
+		w = &v[k];
+		r->count++;
+		sum += w->p.percent;
+		if (w->p.array_index < lo)
+			lo = w->p.array_index;
+		if (w->p.array_index > hi)
+			hi = w->p.array_index;
+		if (is_final(w->p.state)) {
+			r->ended++;
+			r->ok += strcmp(w->p.state, "Terminated") == 0;
+			if (w->p.waited > r->waited)
+				r->waited = w->p.waited;
+			if (w->p.makespan > r->makespan)
+				r->makespan = w->p.makespan;
+			continue;
+		}
+		running += strcmp(w->p.state, "Running") == 0 ||
+		    strcmp(w->p.state, "Suspended") == 0;
+		if (w->ends_at < 0)
+			unknown++;
+		else if (w->ends_at > r->ends_at)
+			r->ends_at = w->ends_at;
+	}
+	r->final = r->ended == r->count;
+	if (unknown > 0)
+		r->ends_at = -1;
+	r->percent = sum / r->count;
+	if (r->count == 1) {
+		label_of(&v[i], r->label, sizeof r->label);
+		snprintf(r->state, sizeof r->state, "%s", v[i].p.state);
+		snprintf(r->node, sizeof r->node, "%s", v[i].p.node[0] !=
+		    '\0' ? v[i].p.node : "-");
+		return;
+	}
+	snprintf(r->label, sizeof r->label, "%s[%d-%d]", v[i].label[0] !=
+	    '\0' ? v[i].label : v[i].exec, lo, hi);
+	snprintf(r->state, sizeof r->state, "%d/%d ended", r->ended,
+	    r->count);
+	snprintf(r->node, sizeof r->node, "%d running", running);
+}
+
+static void
+draw_line(FILE *out, const struct row *r, int width)
 {
 	char	bar[BAR_WIDTH + 1], ends[32] = "";
-	int	fill = w->p.percent * BAR_WIDTH / 100, i;
+	int	fill = r->percent * BAR_WIDTH / 100, i;
 
 	for (i = 0; i < BAR_WIDTH; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[BAR_WIDTH] = '\0';
-	if (!is_final(w->p.state) && w->ends_at >= 0)
-		ends_in(ends, sizeof ends, w->ends_at);
-	fprintf(out, "\r\033[K%-*s %-18s [%s] %3d%% %-10s %-10s %s\n", width,
-	    w->label[0] != '\0' ? w->label : w->exec, w->exec, bar,
-	    w->p.percent, w->p.state, w->p.node[0] != '\0' ? w->p.node : "-",
-	    ends);
+	if (!r->final && r->ends_at >= 0)
+		ends_in(ends, sizeof ends, r->ends_at);
+	fprintf(out, "\r\033[K%-*s [%s] %3d%% %-12s %-10s %s\n", width,
+	    r->label, bar, r->percent, r->state, r->node, ends);
 }
 
 /* Lines the bars may take: the terminal's height, less room for the
@@ -153,39 +235,54 @@ screen_lines(FILE *out)
 	return ws.ws_row - 2;
 }
 
+/* Is the row led by v[i] over: every task of it ended? */
+static int
+row_final(const struct watched *v, int i)
+{
+	for (; i >= 0; i = v[i].next)
+		if (!is_final(v[i].p.state))
+			return 0;
+	return 1;
+}
+
 /*
- * Redraw in place: a line per task, then a line that counts them and
- * says when the last should end (the workflow's expected end, when the
- * tasks are one workflow).  More tasks than the screen holds: the
- * unfinished ones first, in order, then the latest finished -- always
- * the same number of lines, so moving the cursor back up lands on the
- * first.
+ * Redraw in place: a line per task (an array's tasks share one), then a
+ * line that counts them and says when the last should end (the
+ * workflow's expected end, when the tasks are one workflow).  More rows
+ * than the screen holds: the unfinished ones first, in order, then the
+ * latest finished -- always the same number of lines, so moving the
+ * cursor back up lands on the first.
  */
 static void
-draw_all(FILE *out, const struct watched *v, int n, int width, int again)
+draw_all(FILE *out, const struct watched *v, int n, int nrows, int width,
+    int again)
 {
 	static int	rows;
+	struct row	r;
 	char		ends[64];
 	double		last = -1;
 	int		i, k, shown = 0, running = 0, waiting = 0, ended = 0;
 	int		unknown = 0;
 
 	if (!again)
-		rows = n <= screen_lines(out) - 1 ? n : screen_lines(out) - 1;
+		rows = nrows <= screen_lines(out) - 1 ? nrows :
+		    screen_lines(out) - 1;
 	else
 		fprintf(out, "\033[%dA", rows + 1);
-	for (i = 0; i < n && (n <= rows || shown < rows); i++)
-		if (n <= rows || !is_final(v[i].p.state)) {
-			draw_line(out, &v[i], width);
+	for (i = 0; i < n && (nrows <= rows || shown < rows); i++)
+		if (v[i].lead == i && (nrows <= rows || !row_final(v, i))) {
+			row_of(v, i, &r);
+			draw_line(out, &r, width);
 			shown++;
 		}
-	if (n > rows) {
+	if (nrows > rows) {
 		/* The room left: the latest finished, in their order. */
 		for (i = n - 1, k = rows - shown; i >= 0 && k > 0; i--)
-			k -= is_final(v[i].p.state);
+			k -= v[i].lead == i && row_final(v, i);
 		for (i = i + 1; i < n && shown < rows; i++)
-			if (is_final(v[i].p.state)) {
-				draw_line(out, &v[i], width);
+			if (v[i].lead == i && row_final(v, i)) {
+				row_of(v, i, &r);
+				draw_line(out, &r, width);
 				shown++;
 			}
 	}
@@ -221,61 +318,132 @@ draw_all(FILE *out, const struct watched *v, int n, int width, int again)
 static void
 plain_line(FILE *out, const struct watched *w)
 {
-	char		stamp[16];
+	char		stamp[16], label[NAME_MAXLEN + 32];
 	time_t		now = time(NULL);
 	struct tm	tm;
 
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
-	fprintf(out, "%s %s %s %s %d%% %s\n", stamp,
-	    w->label[0] != '\0' ? w->label : w->exec, w->p.uuid, w->p.state,
-	    w->p.percent, w->p.node[0] != '\0' ? w->p.node : "-");
+	label_of(w, label, sizeof label);
+	fprintf(out, "%s %s %s %s %d%% %s\n", stamp, label, w->p.uuid,
+	    w->p.state, w->p.percent, w->p.node[0] != '\0' ? w->p.node : "-");
 	fflush(out);
 }
 
+/* A row per task, and one per array (its uuid, how its tasks ended). */
 static void
 summary(FILE *out, const struct watched *v, int n, int width)
 {
-	double	longest = 0;
-	int	i, ok = 0;
+	double		longest = 0;
+	struct row	r;
+	int		i, k, ok = 0;
 
 	fprintf(out, "\n%-*s %-36s %-10s %-10s %8s %9s\n", width, "TASK",
 	    "UUID", "STATE", "NODE", "WAITED", "MAKESPAN");
+	for (i = 0; i < n; i++)
+		ok += strcmp(v[i].p.state, "Terminated") == 0;
 	for (i = 0; i < n; i++) {
 		const struct watched *w = &v[i];
-		char waited[32] = "-", makespan[32] = "-";
-		if (w->p.waited >= 0)
-			snprintf(waited, sizeof waited, "%.3fs", w->p.waited);
-		if (w->p.makespan >= 0) {
+		char waited[32] = "-", makespan[32] = "-", state[32];
+		if (w->lead != i)
+			continue;
+		row_of(v, i, &r);
+		if (r.waited >= 0)
+			snprintf(waited, sizeof waited, "%.3fs", r.waited);
+		if (r.makespan >= 0) {
 			snprintf(makespan, sizeof makespan, "%.3fs",
-			    w->p.makespan);
-			if (w->p.makespan > longest)
-				longest = w->p.makespan;
+			    r.makespan);
+			if (r.makespan > longest)
+				longest = r.makespan;
 		}
-		ok += strcmp(w->p.state, "Terminated") == 0;
+		if (r.count > 1)
+			snprintf(state, sizeof state, "%d/%d ok", r.ok,
+			    r.count);
 		fprintf(out, "%-*s %-36s %-10s %-10s %8s %9s%s%s\n", width,
-		    w->label[0] != '\0' ? w->label : w->exec, w->p.uuid,
-		    w->p.state, w->p.node[0] != '\0' ? w->p.node : "-", waited,
-		    makespan, w->p.reason[0] != '\0' ? "  " : "", w->p.reason);
+		    r.label, r.count > 1 ? w->p.array : w->p.uuid,
+		    r.count > 1 ? state : w->p.state, r.count > 1 ? "-" :
+		    r.node, waited, makespan, r.count == 1 &&
+		    w->p.reason[0] != '\0' ? "  " : "", r.count == 1 ?
+		    w->p.reason : "");
+		/* An array's tasks that did not terminate, each with why. */
+		for (k = r.count > 1 ? i : -1; k >= 0; k = v[k].next) {
+			char label[NAME_MAXLEN + 32];
+			if (strcmp(v[k].p.state, "Terminated") == 0)
+				continue;
+			label_of(&v[k], label, sizeof label);
+			fprintf(out, "  %-*s %-36s %-10s %-10s %s\n", width - 2,
+			    label, v[k].p.uuid, v[k].p.state,
+			    v[k].p.node[0] != '\0' ? v[k].p.node : "-",
+			    v[k].p.reason);
+		}
 	}
 	fprintf(out, "%d of %d terminated; makespan %.3fs\n", ok, n, longest);
 	fflush(out);
 }
 
+struct by_array {
+	const char	*array;
+	int		 i;
+};
+
+static int
+by_array_cmp(const void *a, const void *b)
+{
+	const struct by_array	*x = a, *y = b;
+	int			 c = strcmp(x->array, y->array);
+
+	return c != 0 ? c : x->i - y->i;
+}
+
+/* Link each array's tasks behind its first; the rows to draw. */
+static int
+group_arrays(struct watched *v, int n)
+{
+	struct by_array	*s = calloc(n > 0 ? n : 1, sizeof *s);
+	int		 i, rows = 0;
+
+	for (i = 0; i < n; i++) {
+		v[i].lead = i;
+		v[i].next = -1;
+	}
+	if (s == NULL)
+		return n;	/* a row each, then */
+	for (i = 0; i < n; i++) {
+		s[i].array = v[i].p.array;
+		s[i].i = i;
+	}
+	qsort(s, n, sizeof *s, by_array_cmp);
+	for (i = 1; i < n; i++)
+		if (s[i].array[0] != '\0' &&
+		    strcmp(s[i].array, s[i - 1].array) == 0) {
+			v[s[i].i].lead = v[s[i - 1].i].lead;
+			v[s[i - 1].i].next = s[i].i;
+		}
+	for (i = 0; i < n; i++)
+		rows += v[i].lead == i;
+	free(s);
+	return rows;
+}
+
 int
 watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
 {
-	char	line[CLIENT_LINE_MAX + 1], err[512];
-	size_t	off;
-	int	i, k, open, width = 4, rc, drawn = 0;
+	char		line[CLIENT_LINE_MAX + 1], err[512];
+	struct row	r;
+	size_t		off;
+	int		i, k, open, width = 4, rc, drawn = 0, nrows;
 
+	nrows = group_arrays(v, n);
 	for (i = 0; i < n; i++) {
 		v[i].p.waited = v[i].p.makespan = -1;
 		v[i].ends_at = -1;
 		snprintf(v[i].p.state, sizeof v[i].p.state, "?");
-		k = (int)strlen(v[i].label[0] != '\0' ? v[i].label :
-		    v[i].exec);
-		if (k > width)
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i].lead != i)
+			continue;
+		row_of(v, i, &r);
+		if ((k = (int)strlen(r.label)) > width)
 			width = k;
 	}
 	/* Subscribe in chunks; each answers SUBSCRIBED, then PROGRESS. */
@@ -310,7 +478,7 @@ watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
 		if ((k = watch_progress(v, n, line)) < 0)
 			continue;
 		if (tty) {
-			draw_all(out, v, n, width, drawn);
+			draw_all(out, v, n, nrows, width, drawn);
 			drawn = 1;
 		} else
 			plain_line(out, &v[k]);

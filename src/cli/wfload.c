@@ -33,6 +33,8 @@
 #include "errlist.h"
 #include "runlimit.h"
 #include "runreq.h"
+#include "arrayspec.h"
+#include "wfexpand.h"
 #include "task.h"
 #include "wfload.h"
 #include "xmltext.h"
@@ -111,7 +113,7 @@ load_input(struct errlist *l, struct wf_task *t, xmlNode *n)
 	t->ninputs_seen++;
 	if (task == NULL || out == NULL)
 		errlist_add(l, line, "<input> needs task=\"ID\" and output=\"N\"");
-	else if (strlen(task) > UUID_STRLEN || task[0] == '\0')
+	else if (strlen(task) > NAME_MAXLEN || task[0] == '\0')
 		errlist_add(l, line, "<input>: task '%.40s' is neither an id nor "
 		    "a uuid", task);
 	else if (lex_int(out, 1, TASK_OUTPUTS_MAX, &nth) == -1)
@@ -234,18 +236,18 @@ load_command_part(struct errlist *l, struct wf_task *t, xmlNode *c,
 
 	if (strcmp(el, "input") == 0)
 		load_input(l, t, c);
-	else if ((strcmp(el, "arg") == 0 || strcmp(el, "shell") == 0) &&
-	    (*shell || (el[0] == 's' && tc->argc > 0)))
-		errlist_add(l, line, "<%s>: a <command> runs <arg>s or one "
-		    "<shell> line, not both", el);
+	else if (strcmp(el, "shell") == 0 && (*shell || tc->argc > 0))
+		errlist_add(l, line, "<shell>: one, before any <arg> (the "
+		    "<arg>s after it are its $1, $2, ...)");
 	else if (strcmp(el, "arg") == 0)
 		rc = push(&tc->argv, &tc->argc, CMD_ARGS_MAX,
 		    xml_text_exact(c));
 	else if (strcmp(el, "shell") == 0) {
 		*shell = 1;
-		if (push(&tc->argv, &tc->argc, 3, strdup("/bin/sh")) == -1 ||
-		    push(&tc->argv, &tc->argc, 3, strdup("-c")) == -1 ||
-		    push(&tc->argv, &tc->argc, 3, xml_text(c)) == -1)
+		if (push(&tc->argv, &tc->argc, 4, strdup("/bin/sh")) == -1 ||
+		    push(&tc->argv, &tc->argc, 4, strdup("-c")) == -1 ||
+		    push(&tc->argv, &tc->argc, 4, xml_text(c)) == -1 ||
+		    push(&tc->argv, &tc->argc, 4, strdup("sh")) == -1)
 			rc = -1;
 	} else if (strcmp(el, "env") == 0)
 		rc = push(&tc->env, &tc->nenv, CMD_ENV_MAX, env_value(l, c));
@@ -319,6 +321,57 @@ load_task(struct errlist *l, struct workflow *wf, xmlNode *n)
 	}
 }
 
+/* A <task> or <command> (of <foreach> number foreach, 0 for none); 0 if
+ * n is neither. */
+static int
+load_one(struct errlist *l, struct workflow *wf, xmlNode *n, int foreach)
+{
+	if (strcmp((const char *)n->name, "task") == 0)
+		load_task(l, wf, n);
+	else if (strcmp((const char *)n->name, "command") == 0)
+		load_command(l, wf, n);
+	else
+		return 0;
+	wf->tasks[wf->ntasks - 1].foreach = foreach;
+	return 1;
+}
+
+/* The <foreach>es of a file, each its values. */
+struct foreaches {
+	struct arrayspec	*specs;
+	int			 n;
+};
+
+/* <foreach values="1-100%10"> and the tasks it repeats, once each. */
+static void
+load_foreach(struct errlist *l, struct workflow *wf, xmlNode *n,
+    struct foreaches *fe)
+{
+	struct arrayspec	*v;
+	char			*values = xml_attr(n, "values"), why[256];
+	xmlNode			*c;
+
+	if ((v = realloc(fe->specs, (fe->n + 1) * sizeof *v)) == NULL) {
+		free(values);
+		errlist_add(l, xmlGetLineNo(n), "out of memory");
+		return;
+	}
+	fe->specs = v;
+	memset(&v[fe->n], 0, sizeof v[fe->n]);
+	if (values == NULL)
+		errlist_add(l, xmlGetLineNo(n), "<foreach> needs values=\"...\" "
+		    "(as 1-100%%10)");
+	else if (arrayspec_parse(values, &v[fe->n], why, sizeof why) == -1)
+		errlist_add(l, xmlGetLineNo(n), "<foreach> values=\"%.40s\": %s",
+		    values, why);
+	free(values);
+	fe->n++;
+	for (c = n->children; c != NULL; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && !load_one(l, wf, c, fe->n))
+			errlist_add(l, xmlGetLineNo(c), "<%s>: unknown in a "
+			    "<foreach> (task, command)", c->name);
+}
+
 int
 wf_load(const char *file, struct workflow *wf, char *err, size_t errlen)
 {
@@ -334,7 +387,8 @@ wf_parse(const char *file, const char *text, size_t len, struct workflow *wf,
 	xmlNode		*root, *n;
 	const xmlError	*xe;
 	char		*prio;
-	int		 count = 0;
+	struct foreaches fe = { NULL, 0 };
+	int		 count = 0, i;
 
 	errlist_init(&l, file, err, errlen);
 	memset(wf, 0, sizeof *wf);
@@ -370,7 +424,9 @@ wf_parse(const char *file, const char *text, size_t len, struct workflow *wf,
 		free(prio);
 	}
 	for (n = root->children; n != NULL; n = n->next)
-		count += n->type == XML_ELEMENT_NODE;
+		count += n->type != XML_ELEMENT_NODE ? 0 :
+		    strcmp((const char *)n->name, "foreach") != 0 ? 1 :
+		    (int)xmlChildElementCount(n);
 	if (count > WORKFLOW_TASKS_MAX)
 		errlist_add(&l, xmlGetLineNo(root), "more than %d tasks",
 		    WORKFLOW_TASKS_MAX);
@@ -380,15 +436,18 @@ wf_parse(const char *file, const char *text, size_t len, struct workflow *wf,
 	for (n = root->children; n != NULL && wf->tasks != NULL; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
-		if (strcmp((const char *)n->name, "task") == 0)
-			load_task(&l, wf, n);
-		else if (strcmp((const char *)n->name, "command") == 0)
-			load_command(&l, wf, n);
-		else
+		if (strcmp((const char *)n->name, "foreach") == 0)
+			load_foreach(&l, wf, n, &fe);
+		else if (!load_one(&l, wf, n, 0))
 			errlist_add(&l, xmlGetLineNo(n), "<%s>: unknown element "
-			    "(a <workflow> holds <task>s and <command>s)",
-			    n->name);
+			    "(a <workflow> holds <task>s, <command>s and "
+			    "<foreach>es)", n->name);
 	}
 	xmlFreeDoc(doc);
+	if (l.count == 0 && fe.n > 0)
+		wf_expand(&l, wf, fe.specs, fe.n);
+	for (i = 0; i < fe.n; i++)
+		arrayspec_free(&fe.specs[i]);
+	free(fe.specs);
 	return l.count;
 }

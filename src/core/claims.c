@@ -107,3 +107,35 @@ claims_earlier(const struct claims *cl, const char *uuid, int64_t ts,
 	}
 	return found;
 }
+
+int
+claims_beating_where(const struct claims *cl, int64_t ts, const char *me,
+    int64_t now, int64_t window_ms, int (*pred)(const char *, void *),
+    void *arg)
+{
+	const char	*seen[CLAIMS_WHERE_MAX];
+	int		 i, k, n = 0;
+
+	for (i = 0; i < DEQUEUE_CLAIMS && n < CLAIMS_WHERE_MAX; i++) {
+		const struct claim *c = &cl->ring[i];
+		if (c->uuid[0] == '\0' || strcmp(c->node, me) == 0 ||
+		    !precedes(cl, c, c->uuid, ts, me, now, window_ms) ||
+		    !pred(c->uuid, arg))
+			continue;
+		for (k = 0; k < n && strcmp(seen[k], c->uuid) != 0; k++)
+			;
+		if (k == n)
+			seen[n++] = c->uuid;
+	}
+	return n;
+}
+
+int
+claims_helper(const char *uuid, const char *claimant, const char *me,
+    int pool)
+{
+	uint64_t	h = task_hash(uuid) ^ task_hash(claimant) * 31 ^
+			    task_hash(me) * 0x9e3779b97f4a7c15ULL;
+
+	return (h >> 16) % (uint64_t)pool < CLAIMS_HELPERS;
+}

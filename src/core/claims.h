@@ -59,4 +59,23 @@ int	claims_beating(const struct claims *, const char *uuid, int64_t ts,
 int	claims_earlier(const struct claims *, const char *uuid, int64_t ts,
 	    const char *who, int64_t now, int64_t window_ms, int64_t *first);
 
+/*
+ * Is me one of about CLAIMS_HELPERS nodes of a pool of pool picked for
+ * this claim of this task (dequeue.c)?  Each node tells alone, from the
+ * three names, so a lost claim or answer costs nothing more than a few
+ * unicasts.
+ */
+#define CLAIMS_HELPERS	4	/* nodes, besides those who know it best,
+				 * that tell a late claimant a task runs */
+int	claims_helper(const char *uuid, const char *claimant, const char *me,
+	    int pool);
+
+/* How many tasks satisfying pred others proposed to take before a
+ * proposal (ts, me), as the rule says: each task once, at most
+ * CLAIMS_WHERE_MAX. */
+#define CLAIMS_WHERE_MAX 64
+int	claims_beating_where(const struct claims *, int64_t ts,
+	    const char *me, int64_t now, int64_t window_ms,
+	    int (*pred)(const char *uuid, void *), void *arg);
+
 #endif

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arraycap.h"
 #include "nodestate.h"
 #include "peer.h"
 #include "rules.h"
@@ -40,13 +41,22 @@ dequeue_window_ms(const struct node *n, int64_t now)
 	    now);
 }
 
-/* A task we may run (run_admissible): others are for other nodes. */
+/* A task we may run (run_admissible), now (an array's limit). */
 static int
-ours(struct node *n, const struct task *t)
+ours(struct node *n, const struct task *t, int64_t now)
 {
 	char	why[REASON_MAXLEN + 1];
 
-	return run_admissible(n, t, why, sizeof why);
+	return run_admissible(n, t, why, sizeof why) &&
+	    !arraycap_full(n, t, now, now);
+}
+
+int
+dequeue_claims_beating_where(struct node *n, int64_t ts, int64_t now,
+    int (*pred)(const char *, void *), void *arg)
+{
+	return claims_beating_where(&n->dequeue.claims, ts, n->cfg.name, now,
+	    n->cfg.dequeue_window_ms, pred, arg);
 }
 
 /*
@@ -54,7 +64,7 @@ ours(struct node *n, const struct task *t)
  * here at once when nothing runs here, volunteer or not.
  */
 static struct task *
-interactive_own(struct node *n)
+interactive_own(struct node *n, int64_t now)
 {
 	size_t	k;
 
@@ -64,7 +74,8 @@ interactive_own(struct node *n)
 		    t->prio != PRIO_INTERACTIVE && !t->aged && !t->urgent)
 			break;		/* the low tasks' part of the queue */
 		if (t->prio == PRIO_INTERACTIVE &&
-		    strcmp(t->scheduled_by, n->cfg.name) == 0 && ours(n, t))
+		    strcmp(t->scheduled_by, n->cfg.name) == 0 &&
+		    ours(n, t, now))
 			return t;
 	}
 	return NULL;
@@ -101,7 +112,7 @@ next_held(struct node *n, int64_t now)
 
 	while (dq->next_held < dq->nheld && now < dq->held_until) {
 		t = taskmap_find(&n->map, dq->held[dq->next_held++]);
-		if (t != NULL && t->state == TASK_READY && ours(n, t))
+		if (t != NULL && t->state == TASK_READY && ours(n, t, now))
 			return t;
 	}
 	if ((left = dq->nheld - dq->next_held) > 0)
@@ -142,7 +153,9 @@ batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 	for (k = pos + stride; k < len && dq->nbatch < DEQUEUE_BATCH;
 	    k += stride) {
 		t = readyq_at(&n->ready, k);
-		if (claimed(n, t->uuid, now) || !ours(n, t))
+		/* An array's limit is raced for one task at a time. */
+		if (claimed(n, t->uuid, now) || t->array_max > 0 ||
+		    !ours(n, t, now))
 			continue;
 		if ((cost = batch_cost(n, t)) < 0 || cost > budget)
 			break;
@@ -181,7 +194,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		if (!run_volunteering(n)) {
 			/* Our own interactive task runs here, uncontested. */
 			if (run_count(n) == 0 &&
-			    (t = interactive_own(n)) != NULL)
+			    (t = interactive_own(n, now)) != NULL)
 				run_start(n, t, now);
 			return;
 		}
@@ -199,7 +212,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		}
 		if (peertab_live(n) == 0) {
 			for (k = 0; k < len; k++)
-				if (ours(n, t = readyq_at(&n->ready, k)))
+				if (ours(n, t = readyq_at(&n->ready, k), now))
 					break;
 			if (k == len)
 				return;
@@ -217,7 +230,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		    (size_t)peertab_idle_rank(n, now);
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
-			if (!claimed(n, t->uuid, now) && ours(n, t)) {
+			if (!claimed(n, t->uuid, now) && ours(n, t, now)) {
 				pos = k;
 				break;
 			}
@@ -232,7 +245,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		for (k = 0; t == NULL && k < len && k < place; k++) {
 			struct task *w = readyq_at(&n->ready, k);
 			if (now >= due_at(n, w, place, k, memory) &&
-			    !claimed(n, w->uuid, now) && ours(n, w))
+			    !claimed(n, w->uuid, now) && ours(n, w, now))
 				t = w, pos = k;
 		}
 		/* Backwards: dues rise towards the head, so the soonest is
@@ -241,7 +254,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 			struct task *w = readyq_at(&n->ready, k);
 			int64_t due = due_at(n, w, place, k, memory);
 			if (now < due && (wake < 0 || due < wake) &&
-			    !claimed(n, w->uuid, now) && ours(n, w))
+			    !claimed(n, w->uuid, now) && ours(n, w, now))
 				wake = due;
 		}
 		if (t == NULL) {
@@ -261,7 +274,8 @@ dequeue_dispatch(struct node *n, int64_t now)
 		dq->active = 1;
 		memcpy(dq->batch[0], t->uuid, sizeof dq->batch[0]);
 		dq->nbatch = 1;
-		batch_more(n, pos, len, now);
+		if (t->array_max == 0)
+			batch_more(n, pos, len, now);
 		dq->ts = now;
 		dq->deadline = now + dequeue_window_ms(n, now);
 		dq->lost = 0;
@@ -301,7 +315,8 @@ decide(struct node *n, int64_t now)
 		if (b == 0)
 			dq->lost = lost;
 		t = taskmap_find(&n->map, dq->batch[b]);
-		if (lost > 0 || t == NULL || t->state != TASK_READY)
+		if (lost > 0 || t == NULL || t->state != TASK_READY ||
+		    arraycap_full(n, t, dq->ts, now))
 			continue;
 		if (run_count(n) < n->cfg.slots) {
 			outbox_log(&n->out, VLOG_DEBUG, "I won the race to "
@@ -341,21 +356,6 @@ proposing(const struct dequeue *dq, const char *uuid)
 	return 0;
 }
 
-/*
- * One of about DEQUEUE_HELPERS nodes of the pool picked for this claim
- * of this task: each node tells alone, from the three names, so a lost
- * claim or answer costs nothing more than a few unicasts.
- */
-static int
-helper(const struct node *n, const char *uuid, const char *claimant)
-{
-	uint64_t	h = task_hash(uuid) ^ task_hash(claimant) * 31 ^
-			    task_hash(n->cfg.name) * 0x9e3779b97f4a7c15ULL;
-	uint64_t	pool = (uint64_t)peertab_live(n) + 1;
-
-	return (h >> 16) % pool < DEQUEUE_HELPERS;
-}
-
 /* A claim on uuid stamped ts, to peer only. */
 static void
 tell_claim(struct node *n, const char *peer, const char *uuid, int64_t ts)
@@ -392,7 +392,8 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	 * never sent (it missed this claim).  In the earlier stamp the
 	 * claimant's race is lost, as it would have been. */
 	else if (t != NULL && t->state == TASK_READY &&
-	    helper(n, m->uuid, m->sender) &&
+	    claims_helper(m->uuid, m->sender, n->cfg.name,
+	    peertab_live(n) + 1) &&
 	    claims_earlier(&dq->claims, m->uuid, m->timestamp, m->sender,
 	    now, n->cfg.dequeue_window_ms, &first))
 		tell_claim(n, m->sender, m->uuid, first);
@@ -404,7 +405,8 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	if (t != NULL && t->state != TASK_READY && t->state != TASK_SUBMITTED &&
 	    (t->run == RUN_ACTIVE || node_is_master(n) ||
 	    strcmp(t->scheduled_by, n->cfg.name) == 0 ||
-	    helper(n, m->uuid, m->sender)))
+	    claims_helper(m->uuid, m->sender, n->cfg.name,
+	    peertab_live(n) + 1)))
 		replicate_send(n, m->sender, PEER_STATE, t);
 	outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s] from %s "
 	    "processed", m->uuid, m->sender);

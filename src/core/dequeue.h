@@ -16,8 +16,6 @@ struct node;
 struct peer_msg;
 
 #define DEQUEUE_BATCH	8	/* tasks one race may claim */
-#define DEQUEUE_HELPERS	4	/* nodes, besides those who know it best,
-				 * that tell a late claimant a task runs */
 #define BATCH_START_MS	2	/* a start and an end's bookkeeping, beside
 				 * a task's own run, when batching */
 
@@ -54,5 +52,9 @@ int64_t	dequeue_window_ms(const struct node *, int64_t now);
 void	dequeue_tick(struct node *, int64_t now);
 /* When dequeue_tick must come next (-1: never). */
 int64_t	dequeue_deadline(const struct node *, int64_t now);
+
+/* claims_beating_where() on the claims we heard, for (ts, us). */
+int	dequeue_claims_beating_where(struct node *, int64_t ts, int64_t now,
+	    int (*pred)(const char *, void *), void *arg);
 
 #endif

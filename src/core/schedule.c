@@ -95,6 +95,13 @@ check_schedule(struct node *n, const struct node_schedule_req *req,
 		    req->exec);
 		return -1;
 	}
+	if (req->array != NULL && req->array[0] != '\0' &&
+	    (!task_uuid_valid(req->array) || req->array_index < 0 ||
+	    req->array_index > ARRAY_INDEX_MAX || req->array_max < 0 ||
+	    req->array_max > ARRAY_MAX_MAX)) {
+		snprintf(err, errlen, "bad array");
+		return -1;
+	}
 	if (req->cmd != NULL) {
 		if (task_cmd_check(req->cmd, err, errlen) == -1)
 			return -1;
@@ -150,6 +157,11 @@ new_task(struct node *n, const struct node_schedule_req *req,
 		goto nomem;
 	if (req->cmd != NULL && (t->cmd = task_cmd_dup(req->cmd)) == NULL)
 		goto nomem;
+	if (req->array != NULL && req->array[0] != '\0') {
+		snprintf(t->array, sizeof t->array, "%s", req->array);
+		t->array_index = req->array_index;
+		t->array_max = req->array_max;
+	}
 	for (i = 0; i < req->nbind; i++) {
 		struct task *up = taskmap_find(&n->map, req->bind[i].uuid);
 		memcpy(t->inputs[i].from, req->bind[i].uuid,

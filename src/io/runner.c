@@ -585,23 +585,28 @@ nomem:
 }
 
 /* A command's argv, as given with its placeholders filled in (argv[0]
- * too: the program found is exec'd, argv[0] is what it is told). */
+ * too: the program found is exec'd, argv[0] is what it is told); a word
+ * "{in*}" is every input, a word each. */
 static int
 command_argv(const struct task *t, struct strings *k, const char **argv,
-    char *args, size_t argslen)
+    int max, char *args, size_t argslen)
 {
-	int	i, off = 0;
+	int	i, j, n = 0, off = 0;
 
 	for (i = 0; i < t->cmd->argc; i++) {
-		if ((argv[i] = keep(k, cmdrun_expand(t, t->cmd->argv[i]))) ==
-		    NULL)
+		if (strcmp(t->cmd->argv[i], "{in*}") == 0) {
+			for (j = 0; j < t->ninputs && n < max; j++)
+				argv[n++] = t->inputs[j].dataset;
+			continue;
+		}
+		if (n == max || (argv[n++] = keep(k,
+		    cmdrun_expand(t, t->cmd->argv[i]))) == NULL)
 			return -1;
-		if (i > 0 && off < (int)argslen)
-			off += snprintf(args + off, argslen - off, " %s",
-			    argv[i]);
 	}
-	argv[i] = NULL;
-	return i;
+	argv[n] = NULL;
+	for (i = 1; i < n && off < (int)argslen; i++)
+		off += snprintf(args + off, argslen - off, " %s", argv[i]);
+	return n;
 }
 
 /* The run's environment beyond the node's: who and where it is, its
@@ -642,7 +647,7 @@ int
 runner_start(const struct task *t, const struct taskdesc *d, char *err,
     size_t errlen)
 {
-	const char	*argv[CMD_ARGS_MAX + 8 + 2 * TASK_INPUTS_MAX];
+	const char	*argv[CMD_ARGS_MAX + 8 + 2 * TASK_INPUTS_MAX + 1];
 	char		*env[16 + TASK_INPUTS_MAX + CMD_ENV_MAX];
 	char		 path[PATH_MAX + NAME_MAXLEN + 2], dir[PATH_MAX];
 	char		 args[1024] = "";
@@ -660,7 +665,8 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 		    errlen) == -1 ||
 		    (cs = command_state(t, err, errlen)) == NULL)
 			return -1;
-		if (command_argv(t, &k, argv, args, sizeof args) == -1)
+		if (command_argv(t, &k, argv, CMD_ARGS_MAX + TASK_INPUTS_MAX,
+		    args, sizeof args) == -1)
 			goto nomem;
 	} else
 		desc_argv(t, path, sizeof path, argv, args, sizeof args);

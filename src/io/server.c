@@ -404,6 +404,9 @@ do_schedule(struct client *c, const struct client_req *req)
 		load_descs();
 	memset(&sr, 0, sizeof sr);
 	sr.cmd = req->cmd == CMD_RUN ? &req->run : NULL;
+	sr.array = req->array;
+	sr.array_index = req->array_index;
+	sr.array_max = req->array_max;
 	sr.exec = req->exec;
 	sr.prio = req->prio;
 	sr.path = req->path;
@@ -562,11 +565,14 @@ task_lines(struct text *x, struct task *const *v, size_t n,
 		}
 		seconds_or_dash(est, sizeof est, run);
 		seconds_or_dash(eta, sizeof eta, end >= 0 ? end - now : -1);
-		text_add(x, "TASK %s %s %s %s %d %s %s %s %s\n", t->uuid,
+		text_add(x, "TASK %s %s %s %s %d %s %s %s %s", t->uuid,
 		    t->exec, task_prio_name(t->prio), task_shown_state(t),
 		    t->state == TASK_TERMINATED ? 100 : t->progress,
 		    t->scheduled_by, t->running_on[0] != '\0' ?
 		    t->running_on : "-", est, eta);
+		if (t->array[0] != '\0')
+			text_add(x, " array=%s:%d", t->array, t->array_index);
+		text_add(x, "\n");
 	}
 }
 

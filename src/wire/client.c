@@ -35,7 +35,8 @@ static const struct client_command {
 } commands[] = {
 	{ "SCHEDULE", CMD_SCHEDULE, 2, MAX_TOKENS, 1,
 	  "SCHEDULE <exec_name> <low|interactive> [-p <path>] "
-	  "[-a <uuid> <nth_output>]... [-x <params_file>]" },
+	  "[-a <uuid> <nth_output>]... [-x <params_file>] "
+	  "[-A <array_uuid> <index> <max_running>]" },
 	{ "SUBSCRIBE", CMD_SUBSCRIBE, 1, SUBSCRIBE_MAX, 0,
 	  "SUBSCRIBE <uuid> [<uuid>...]" },
 	{ "CANCEL", CMD_CANCEL, 1, 1, 0, "CANCEL <uuid>" },
@@ -48,8 +49,8 @@ static const struct client_command {
 	{ "RUN", CMD_RUN, 2, MAX_TOKENS, 1,
 	  "RUN <name> <low|interactive> [-d <dir>] [-o <file>] [-e <file>] "
 	  "[-E <NAME=value>]... [-t <seconds>] [-a <uuid> <nth_output>]... "
-	  "[-O <file:PATH|line:REGEX>]... -- <word>... (every value %XX-"
-	  "escaped)" },
+	  "[-O <file:PATH|line:REGEX>]... [-A <array_uuid> <index> "
+	  "<max_running>] -- <word>... (every value %XX-escaped)" },
 	{ "OUTPUT", CMD_OUTPUT, 1, 6, 1,
 	  "OUTPUT <uuid> [-e] [-f] [-c <offset>]" },
 	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
@@ -173,6 +174,37 @@ take_binding(struct tokens *tk, int *i, struct client_req *req, char *err,
 	return 0;
 }
 
+/* -A <array_uuid> <index> <max_running> at tk->v[*i]: the task's
+ * array, its value in it, how many of it may run at once (0: any). */
+static int
+take_array(struct tokens *tk, int *i, struct client_req *req, char *err,
+    size_t errlen)
+{
+	int64_t	index, max;
+
+	if (*i + 3 >= tk->n) {
+		snprintf(err, errlen, "-A needs <array_uuid> <index> "
+		    "<max_running>");
+		return -1;
+	}
+	if (req->array[0] != '\0') {
+		snprintf(err, errlen, "-A given twice");
+		return -1;
+	}
+	if (take_uuid(tk->v[*i + 1], req->array, err, errlen) == -1)
+		return -1;
+	if (lex_int(tk->v[*i + 2], 0, ARRAY_INDEX_MAX, &index) == -1 ||
+	    lex_int(tk->v[*i + 3], 0, ARRAY_MAX_MAX, &max) == -1) {
+		snprintf(err, errlen, "-A: an index from 0 to %d and a limit "
+		    "from 0 (none) to %d", ARRAY_INDEX_MAX, ARRAY_MAX_MAX);
+		return -1;
+	}
+	req->array_index = (int)index;
+	req->array_max = (int)max;
+	*i += 3;
+	return 0;
+}
+
 /* The executable or command name and the priority: words 1 and 2. */
 static int
 take_name_prio(struct tokens *tk, struct client_req *req, char *err,
@@ -213,6 +245,9 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 				return -1;
 		} else if (strcmp(opt, "-a") == 0) {
 			if (take_binding(tk, &i, req, err, errlen) == -1)
+				return -1;
+		} else if (strcmp(opt, "-A") == 0) {
+			if (take_array(tk, &i, req, err, errlen) == -1)
 				return -1;
 		} else {
 			complain(err, errlen, "unknown option", opt, "");
@@ -277,8 +312,9 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 	c->outs = req->cmd_outs;
 	for (i = 3; i < tk->n && strcmp(tk->v[i], "--") != 0; i++) {
 		const char *opt = tk->v[i];
-		if (strcmp(opt, "-a") == 0) {
-			if (take_binding(tk, &i, req, err, errlen) == -1)
+		if (strcmp(opt, "-a") == 0 || strcmp(opt, "-A") == 0) {
+			if ((opt[1] == 'a' ? take_binding(tk, &i, req, err,
+			    errlen) : take_array(tk, &i, req, err, errlen)) == -1)
 				return -1;
 			continue;
 		}

@@ -36,6 +36,9 @@ wire_progress_line(const struct task *t, char *buf, size_t size)
 	if (t->attempts > 0 && off < size)
 		off += snprintf(buf + off, size - off, " attempt=%d",
 		    t->attempts);
+	if (t->array[0] != '\0' && off < size)
+		off += snprintf(buf + off, size - off, " array=%s:%d",
+		    t->array, t->array_index);
 	for (i = 0; i < t->noutputs && off < size; i++)
 		off += snprintf(buf + off, size - off, "%s%s",
 		    i == 0 ? " outputs=" : ",", t->outputs[i]);
@@ -103,6 +106,16 @@ wire_progress_parse(const char *line, struct wire_progress *p)
 			if (lex_decimal(word + 8, 0, 1e6, &v) == -1)
 				return -1;
 			p->attempt = (int)v;
+		} else if (strncmp(word, "array=", 6) == 0) {
+			char *colon = strchr(word + 6, ':');
+			if (colon == NULL || colon - (word + 6) != UUID_STRLEN)
+				return -1;
+			*colon = '\0';
+			if (!task_uuid_valid(word + 6) || lex_decimal(colon + 1,
+			    0, ARRAY_INDEX_MAX, &v) == -1)
+				return -1;
+			memcpy(p->array, word + 6, UUID_STRLEN + 1);
+			p->array_index = (int)v;
 		} else if (strncmp(word, "waited=", 7) == 0) {
 			if (lex_decimal(word + 7, 0, 1e12, &p->waited) == -1)
 				return -1;

@@ -3,7 +3,7 @@
  * journal (and the peers' ENQUEUE).  Values are %-escaped so that a
  * record never holds a blank, newline, ',', ':' or '='.
  *
- *   v=1 id=<uuid> exec=<name> [wf=<uuid>] prio=low aged=0 st=Ready sb=<node> cl=<addr>
+ *   v=1 id=<uuid> exec=<name> [wf=<uuid>] [arr=<uuid> aix=<n> amax=<n>] prio=low aged=0 st=Ready sb=<node> cl=<addr>
  *   on=<node> sub=<ms> rdy=<ms> stt=<ms> end=<ms> pg=<0-100> att=<n>
  *   fail=<n> ver=<n> [susp=1] path=<s> par=<s> rsn=<s> in=<uuid>:<nth>:<dataset|->,...
  *   out=<id>,...
@@ -132,6 +132,13 @@ static const struct field {
 	A("id", K_UUID, uuid, "bad uuid"),
 	A("exec", K_NAME, exec, "bad exec name"),
 	A("wf", K_UUID, workflow, "bad workflow uuid"),
+	A("arr", K_UUID, array, "bad array uuid"),
+	{ "aix", K_INT, offsetof(struct task, array_index),
+	  sizeof(((struct task *)0)->array_index), 0, ARRAY_INDEX_MAX,
+	  W_NONZERO, "bad array index" },
+	{ "amax", K_INT, offsetof(struct task, array_max),
+	  sizeof(((struct task *)0)->array_max), 0, ARRAY_MAX_MAX,
+	  W_NONZERO, "bad array limit" },
 	N("prio", K_PRIO, prio, 0, 0, "bad priority"),
 	N("aged", K_INT, aged, 0, 1, "bad aged flag"),
 	N("st", K_STATE, state, 0, 0, "bad state"),

@@ -164,6 +164,81 @@ class RunOnAPool(unittest.TestCase):
                              "line 1\nline 2\nline 3\nline 4\n")
 
 
+class Arrays(unittest.TestCase):
+    """volery run --array and <foreach>: one task per value, {i} the value,
+    at most N running at once, one bar per array in watch."""
+
+    def setUp(self):
+        self.cl = Cluster(("a", "b", "c"), slots=3,
+                          extra="<max_attempts>1</max_attempts>").start()
+        self.addCleanup(self.cl.cleanup)
+        self.cl.master()
+        self.host = "127.0.0.1:%d" % self.cl.nodes["a"].port
+        self.work = shared_dir(self.cl.nodes["a"].dir, "work")
+
+    def volery_ok(self, *args):
+        r = volery("-H", self.host, *args, cwd=self.work)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.decode()
+
+    def test_an_array_of_50_never_runs_more_than_5_at_once(self):
+        script = ('echo "start {i} $(date +%s%N)" >> runs.log; sleep 0.1; '
+                  'echo "end {i} $(date +%s%N)" >> runs.log')
+        uuids = self.volery_ok("run", "--array", "1-50%5", "--", "sh", "-c",
+                               script).split()
+        self.assertEqual(len(uuids), 50)
+        c = self.cl.nodes["b"].client()
+        self.addCleanup(c.close)
+        c.send("SUBSCRIBE %s\n" % " ".join(uuids))
+        c.wait_states({u: "Terminated" for u in uuids}, timeout=60)
+        events = []
+        with open(os.path.join(self.work, "runs.log")) as f:
+            for line in f:
+                what, i, ns = line.split()
+                events.append((int(ns), 0 if what == "end" else 1, int(i)))
+        self.assertEqual(sorted(i for _, s, i in events if s), list(range(1, 51)))
+        running = most = 0
+        for _, start, _ in sorted(events):
+            running += 1 if start else -1
+            most = max(most, running)
+        self.assertLessEqual(most, 5)
+        self.assertGreaterEqual(most, 2)	# the pool ran them side by side
+        # Each shows as name[value] in the table.
+        names = self.volery_ok("tasks")
+        self.assertIn("sh[50]", names)
+        r = volery("-H", self.host, "run", "--array", "5-1", "--", "true")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"--array 5-1: an array is values", r.stderr)
+
+    def test_foreach_repeats_tasks_and_a_task_outside_gathers_them(self):
+        wf = os.path.join(self.work, "fe.xml")
+        with open(wf, "w") as f:
+            f.write("""<workflow>
+  <command id="prep"><shell>echo base > base.txt</shell><output file="base.txt"/></command>
+  <foreach values="1-6%2">
+    <command id="fit"><shell>echo fit {i} $(cat $1) > fit-{i}.out</shell><arg>{in1}</arg>
+      <input task="prep" output="1"/><output file="fit-{i}.out"/></command>
+    <command id="check"><arg>grep</arg><arg>-c</arg><arg>fit {i}</arg><arg>{in1}</arg>
+      <input task="fit" output="1"/><output line="^(\\d+)$"/></command>
+  </foreach>
+  <command id="gather"><shell>cat "$@" | sort</shell><arg>{in*}</arg>
+    <input task="fit" output="1"/></command>
+</workflow>
+""")
+        out = self.volery_ok("submit", "--watch", wf)
+        ids = dict(l.split()[:2] for l in out.splitlines()
+                   if re.match(r"^\S+ [0-9a-f-]{36}$", l))
+        self.assertEqual(len(ids), 14)
+        self.assertIn("fit[6]", ids)
+        # One summary row per array, with how many ended well.
+        self.assertRegex(out, r"fit\[1-6\] +[0-9a-f-]{36} 6/6 ok")
+        self.assertRegex(out, r"check\[1-6\] +[0-9a-f-]{36} 6/6 ok")
+        self.assertIn("14 of 14 terminated", out)
+        self.assertEqual(self.volery_ok("output", ids["gather"]),
+                         "".join("fit %d base\n" % i for i in range(1, 7)))
+        self.assertEqual(self.volery_ok("output", ids["check[4]"]), "1\n")
+
+
 class MissingProgram(unittest.TestCase):
     """A program only one node has: the other never starts its tasks, so
     no attempt is burnt there."""

@@ -35,6 +35,7 @@ struct opts {
 					 * at each restart */
 	int		 queue;		/* receive queue: datagrams a ms */
 	int		 lacking;	/* nodes without segmentation */
+	int		 array_max;	/* -L: the bag is one array */
 	int		 progress;	/* runs report progress */
 	int		 oversize;	/* % of requests near the limits */
 	int		 replay;	/* -Z: % of datagrams replayed */
@@ -98,7 +99,9 @@ usage(void)
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
 "                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-G] [-U]\n"
 "                  [-o fcfs|lret] [-V lo-hi] [-I blind|informed] [-E warmup]\n"
-"                  [-R] [-q] [-v]\n"
+"                  [-L limit] [-R] [-q] [-v]\n"
+"  -L N  the bag's tasks are one array, at most N of it running at once\n"
+"        (more is a violation where no fault can hide a claim)\n"
 "  -o O  the ready queue's order on every node: fcfs (by workflow) or lret\n"
 "        (longest remaining path first)\n"
 "  -V L-H node speeds, log-uniform from L to H (e.g. 0.5-2): a run takes\n"
@@ -331,6 +334,15 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	}
 	s.queue_max = o->queue;
 	s.progress = o->progress;
+	if (o->array_max > 0 && strcmp(o->workload, "bag") == 0) {
+		snprintf(s.array, sizeof s.array,
+		    "aaaaaaaa-0000-4000-8000-%012llu", (unsigned long long)seed);
+		s.array_max = o->array_max;
+		s.array_strict = o->loss == 0 && o->dup == 0 &&
+		    o->partitions == 0 && o->oneway == 0 && o->crashes == 0 &&
+		    o->avail == NULL && o->trace == NULL && o->replay == 0 &&
+		    o->queue == 0;
+	}
 	s.oversize_percent = o->oversize;
 	s.insecure = o->insecure;
 	s.replay_percent = o->replay;
@@ -668,7 +680,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:o:V:I:E:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:o:V:I:E:L:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -692,6 +704,7 @@ main(int argc, char **argv)
 		case 'K': o.skew = atoi(optarg); break;
 		case 'Q': o.queue = atoi(optarg); break;
 		case 'M': o.lacking = atoi(optarg); break;
+		case 'L': o.array_max = atoi(optarg); break;
 		case 'O': o.oversize = atoi(optarg); break;
 		case 'W': o.retention = atoi(optarg); break;
 		case 'G': o.progress = 1; break;

@@ -508,6 +508,28 @@ check_notify(struct simnet *s, int i, const char *line)
 	}
 }
 
+/* A task of an array starts: no more of it may run at once than its
+ * limit says (on a calm network; -L). */
+static void
+check_array(struct simnet *s, const struct task *t)
+{
+	struct sim_run	*r;
+	struct task	*u;
+	int		 running = 1;
+
+	for (r = s->runs; r != NULL; r = r->next) {
+		if (r->done || r->stopping || !s->alive[r->node])
+			continue;
+		u = node_find(s->nodes[r->node], r->uuid);
+		running += u != NULL && strcmp(u->array, t->array) == 0;
+	}
+	if (running > s->array_most)
+		s->array_most = running;
+	if (s->array_strict && running > t->array_max)
+		sim_violation(s, "task %s starts the array's %dth run at once, "
+		    "over its limit of %d", t->uuid, running, t->array_max);
+}
+
 /* Checks at the moment a node starts a task. */
 static void
 check_start(struct simnet *s, int i, const char *uuid)
@@ -524,6 +546,8 @@ check_start(struct simnet *s, int i, const char *uuid)
 	ts = tally(s, uuid);	/* the table may have grown */
 	ts->starts++;
 	ts->last = i;
+	if (t->array[0] != '\0' && t->array_max > 0)
+		check_array(s, t);
 }
 
 /*
@@ -1165,6 +1189,11 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	req.nbind = nbind;
 	req.bind = bind;
 	req.client = "sim";
+	if (s->array[0] != '\0') {
+		req.array = s->array;
+		req.array_index = (int)s->scheduled + 1;
+		req.array_max = s->array_max;
+	}
 	if (s->oversize_percent > 0 &&
 	    (int)(sim_random(s) % 100) < s->oversize_percent) {
 		uint64_t r = sim_random(s);

@@ -90,6 +90,13 @@ struct simnet {
 	int64_t			 queue_ms[SIM_MAXNODES];
 	int			 queue_n[SIM_MAXNODES];
 	int			 progress;	/* runs report progress */
+	/* -L: scheduled tasks are one array, at most array_max running at
+	 * once; array_strict: more is a violation (a calm network: no
+	 * loss, duplicate, partition or crash can hide a claim). */
+	char			 array[UUID_STRLEN + 1];
+	int			 array_max;
+	int			 array_strict;
+	int			 array_most;	/* the most seen at once */
 	int			 oversize_percent; /* requests near the limits */
 	int64_t			 max_skew;	/* -K */
 	/* Sealed datagrams (seal.c) and each node's guard (guard.c). */

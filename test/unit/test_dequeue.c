@@ -559,7 +559,7 @@ record_on(int k, const char *st, const char *runner)
 }
 
 /* alpha, busy, follows beta and knows gamma and zeta: in a pool of
- * four every node is one of the DEQUEUE_HELPERS (about four). */
+ * four every node is one of the CLAIMS_HELPERS (about four). */
 static void
 busy_among_four(struct node *n)
 {

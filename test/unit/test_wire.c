@@ -462,6 +462,30 @@ test_help_comes_from_the_command_table(void **state)
 	assert_int_equal(wire_client_help(help, 64), -1);
 }
 
+/* A task of an array says so in its PROGRESS lines, for watch's bars. */
+static void
+test_progress_tells_the_array(void **state)
+{
+	struct task		*t = task_new(U1, "fit", 0);
+	struct wire_progress	 p;
+	char			 line[CLIENT_LINE_MAX];
+
+	snprintf(t->array, sizeof t->array, "%s", U2);
+	t->array_index = 17;
+	t->array_max = 5;
+	t->state = TASK_READY;
+	wire_progress_line(t, line, sizeof line);
+	line[strcspn(line, "\n")] = '\0';
+	assert_int_equal(wire_progress_parse(line, &p), 0);
+	assert_string_equal(p.array, U2);
+	assert_int_equal(p.array_index, 17);
+	assert_int_equal(wire_progress_parse("PROGRESS " U1 " 0 Ready "
+	    "array=nope:1", &p), -1);
+	assert_int_equal(wire_progress_parse("PROGRESS " U1 " 0 Ready "
+	    "array=" U2 ":-1", &p), -1);
+	task_free(t);
+}
+
 /* RUN carries any argv: every value %XX-escaped, read back exactly. */
 static void
 test_client_run(void **state)
@@ -496,7 +520,8 @@ test_client_run(void **state)
 	assert_string_equal(req.exec, "printf");
 	assert_int_equal(req.prio, PRIO_INTERACTIVE);
 	assert_int_equal(req.nbind, 1);
-	assert_memory_equal(&req.bind[0], &b, sizeof b);
+	assert_string_equal(req.bind[0].uuid, b.uuid);
+	assert_int_equal(req.bind[0].nth, b.nth);
 	assert_string_equal(req.run.cwd, c.cwd);
 	assert_string_equal(req.run.out, "log.txt");
 	assert_null(req.run.err);
@@ -537,6 +562,12 @@ test_client_run_errors(void **state)
 		{ "RUN x low -O file%3A -- x", "neither file:PATH" },
 		{ "RUN x low -d /a%0Ab -- x", "not printable" },
 		{ "RUN x low -a " U1 " 0 -- x", "output number" },
+		{ "RUN x low -A " U1 " 1", "-A needs" },
+		{ "RUN x low -A " U1 " 1 -- x", "-A: an index" },
+		{ "RUN x low -A nope 1 2 -- x", "malformed uuid" },
+		{ "RUN x low -A " U1 " -1 2 -- x", "-A: an index" },
+		{ "RUN x low -A " U1 " 1 2 -A " U1 " 2 2 -- x", "-A given twice" },
+		{ "SCHEDULE free low -A " U1 " 1 9999999", "-A: an index" },
 		{ "OUTPUT", "usage: OUTPUT" },
 		{ "OUTPUT nope", "malformed uuid" },
 		{ "OUTPUT " U1 " -x", "usage: OUTPUT" },
@@ -558,6 +589,10 @@ test_client_run_errors(void **state)
 		off += snprintf(line + off, sizeof line - off, " w");
 	assert_int_equal(parse(line), -1);
 	assert_non_null(strstr(err, "more than 256 words"));
+	assert_int_equal(parse("SCHEDULE free low -A " U2 " 7 3"), 0);
+	assert_string_equal(req.array, U2);
+	assert_int_equal(req.array_index, 7);
+	assert_int_equal(req.array_max, 3);
 	assert_int_equal(parse("OUTPUT " U1 " -e -f -c 4096"), 0);
 	assert_true(req.out_stderr && req.out_follow);
 	assert_int_equal(req.out_offset, 4096);
@@ -657,6 +692,7 @@ main(void)
 		cmocka_unit_test(test_client_schedule),
 		cmocka_unit_test(test_client_errors),
 		cmocka_unit_test(test_client_run),
+		cmocka_unit_test(test_progress_tells_the_array),
 		cmocka_unit_test(test_client_run_errors),
 		cmocka_unit_test(test_command_record_roundtrip),
 		cmocka_unit_test(test_command_record_rejects_garbage),

@@ -1,0 +1,23 @@
+/*
+ * arraycap.h -- at most array_max tasks of an array run at once (volery
+ * run --array 1-100%10).  No state of its own: every node counts the same
+ * things from its map and the claims it heard.
+ */
+#ifndef VOLERY_ARRAYCAP_H
+#define VOLERY_ARRAYCAP_H
+
+#include <stdint.h>
+
+struct node;
+struct task;
+
+/*
+ * Would t, proposed with stamp ts by this node, be one of its array too
+ * many?  The array's tasks Running, and those the others proposed to
+ * take before (ts, us), are counted against its limit.  0 for a task of
+ * no array or one with no limit.
+ */
+int	arraycap_full(struct node *, const struct task *t, int64_t ts,
+	    int64_t now);
+
+#endif
