@@ -98,7 +98,7 @@ claims_earlier(const struct claims *cl, const char *uuid, int64_t ts,
 
 	for (i = 0; i < DEQUEUE_CLAIMS; i++) {
 		const struct claim *c = &cl->ring[i];
-		if (strcmp(c->node, who) != 0 &&
+		if (strcmp(c->node, who) != 0 && c->ts < ts &&
 		    precedes(cl, c, uuid, ts, who, now, window_ms) &&
 		    (!found || c->ts < *first)) {
 			*first = c->ts;

@@ -54,8 +54,13 @@ int	claims_taken(const struct claims *, const char *uuid, int64_t now,
  * node me. */
 int	claims_beating(const struct claims *, const char *uuid, int64_t ts,
 	    const char *me, int64_t now, int64_t window_ms);
-/* The earliest remembered proposal for uuid by another node than who
- * that precedes who's, stamped ts: 1 with its stamp in *first, else 0. */
+/*
+ * The earliest remembered proposal for uuid by another node than who
+ * stamped before who's, stamped ts: 1 with its stamp in *first, else 0.
+ * Strictly before: a helper passes the stamp on as its own claim, and an
+ * equal stamp, which wins only by the names, would be passed back and
+ * forth between two helpers for as long as the task stays Ready.
+ */
 int	claims_earlier(const struct claims *, const char *uuid, int64_t ts,
 	    const char *who, int64_t now, int64_t window_ms, int64_t *first);
 
