@@ -52,4 +52,8 @@ $sim -S $((50 / div)) -n 6 -w bag -t 60 -T 300 -l 20 -C 3 -P 2 -X 3 -O 20 -q &&
 # comes back to forget its stale copies).
 $sim -S $((50 / div)) -n 5 -k 16 -T 300 -W 5000 -A test/sim/away.trace -l 10 -X 2 -q &&
 $sim -S $((30 / div)) -n 5 -k 30 -T 300 -l 20 -d 10 -j 30 -C 3 -c 30 -P 2 -X 4 -W 10000 -q &&
-$sim -S $((300 / div)) -n 3 -k 4 -T 200 -l 30 -d 20 -j 80 -P 3 -C 2 -c 30 -B 3 -X 3 -K 1000 -q
+$sim -S $((300 / div)) -n 3 -k 4 -T 200 -l 30 -d 20 -j 80 -P 3 -C 2 -c 30 -B 3 -X 3 -K 1000 -q &&
+# Arrays: at most -L of the bag running at once (checked at every start
+# on a calm network), and under every fault the runs started last yield.
+$sim -S $((100 / div)) -n 9 -w bag -t 60 -T 500 -L 4 -q &&
+$sim -S $((50 / div)) -n 7 -w bag -t 60 -T 300 -L 3 -l 10 -d 5 -j 20 -c 10 -C 2 -P 2 -B 2 -X 2 -q

@@ -3,14 +3,18 @@
  * (arraycap.h).  Two nodes racing for the last places of an array race
  * as for one task: each counts the other's claims that precede its own
  * by the dequeue rule (rules_dequeue_beats), so the later one stands
- * back.  A claim or STATE lost on the way can let one run too many for a
- * while; that is the price of no central counter, as for duplicate runs.
+ * back.  A claim lost or later than the window can still let one run
+ * too many; as for duplicate runs, the runs started last then yield, as
+ * soon as their nodes hear of the others: every node orders the array's
+ * runs the same way (start stamp, then runner), and the first array_max
+ * stay.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "nodestate.h"
 #include "arraycap.h"
+#include "rules.h"
 
 struct same_array {
 	struct node		*n;
@@ -51,4 +55,48 @@ arraycap_full(struct node *n, const struct task *t, int64_t ts, int64_t now)
 		return 1;
 	busy += dequeue_claims_beating_where(n, ts, now, ready_sibling, &a);
 	return busy >= t->array_max;
+}
+
+/* How many runs of t's array come before t's, in the order every node
+ * sees: start stamp, then runner (rules_run_beats). */
+static int
+runs_before(struct task *const *v, size_t count, const struct task *t)
+{
+	size_t	i;
+	int	before = 0;
+
+	for (i = 0; i < count; i++)
+		before += v[i] != t && v[i]->state == TASK_RUNNING &&
+		    strcmp(v[i]->array, t->array) == 0 &&
+		    rules_run_beats(v[i]->start_ms, v[i]->running_on,
+		    t->start_ms, t->running_on);
+	return before;
+}
+
+void
+arraycap_heard(struct node *n, const struct task *run, int64_t now)
+{
+	struct task	**v, *t;
+	size_t		  i, count;
+	int		  before;
+
+	if (run->state != TASK_RUNNING || run->array_max <= 0 ||
+	    run->array[0] == '\0' || run_count(n) == 0 ||
+	    (v = runwatch_running(n, &count)) == NULL)
+		return;
+	for (i = 0; i < count; i++) {
+		t = v[i];
+		if (t->run != RUN_ACTIVE || t->state != TASK_RUNNING ||
+		    strcmp(t->array, run->array) != 0 ||
+		    (before = runs_before(v, count, t)) < t->array_max)
+			continue;
+		outbox_log(&n->out, VLOG_NORMAL, "Task UUID{%s} name{%s} of "
+		    "array %s yields on %s: %d of its runs started before, "
+		    "its limit is %d; back to Ready", t->uuid, t->exec,
+		    t->array, n->cfg.name, before, t->array_max);
+		run_stop(n, t);
+		cascade_make_ready(n, t, now);
+		replicate_publish(n, t);
+	}
+	free(v);
 }

@@ -20,4 +20,10 @@ struct task;
 int	arraycap_full(struct node *, const struct task *t, int64_t ts,
 	    int64_t now);
 
+/* We heard that run is Running: if more of its array run than its limit
+ * (a claim came too late), our runs of it that started after its first
+ * array_max stop and go back to Ready, as a duplicate run does -- not a
+ * failure of the task. */
+void	arraycap_heard(struct node *, const struct task *run, int64_t now);
+
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arraycap.h"
 #include "nodestate.h"
 #include "peer.h"
 #include "rules.h"
@@ -270,7 +271,10 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 		node_log_task(n, VLOG_INFO, r, NULL);
 		run_warn_not_here(n, r, m->sender);
 		cascade_derive(n, r, now);
-		if (proposal && (t = taskmap_find(&n->map, uuid)) != NULL)
+		if ((t = taskmap_find(&n->map, uuid)) == NULL)
+			return;
+		arraycap_heard(n, t, now);
+		if (proposal)
 			confirm_answer(n, m->sender, t);
 		return;
 	}
@@ -306,7 +310,10 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 	    task_is_final(t->state))
 		node_log_task(n, VLOG_INFO, t, NULL);
 	cascade_derive(n, t, now);
-	if (proposal && (t = taskmap_find(&n->map, uuid)) != NULL)
+	if ((t = taskmap_find(&n->map, uuid)) == NULL)
+		return;
+	arraycap_heard(n, t, now);
+	if (proposal)
 		confirm_answer(n, m->sender, t);
 }
 

@@ -92,7 +92,8 @@ struct simnet {
 	int			 progress;	/* runs report progress */
 	/* -L: scheduled tasks are one array, at most array_max running at
 	 * once; array_strict: more is a violation (a calm network: no
-	 * loss, duplicate, partition or crash can hide a claim). */
+	 * loss, duplicate, partition, crash or jitter past the window can
+	 * hide a claim). */
 	char			 array[UUID_STRLEN + 1];
 	int			 array_max;
 	int			 array_strict;

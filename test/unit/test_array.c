@@ -118,12 +118,59 @@ test_the_last_place_is_raced_for_as_one_task(void **state)
 	}
 }
 
+/* A run hears of earlier ones of its array past the limit (a claim came
+ * too late): it yields, back to Ready, not a failure; the earlier stay. */
+static void
+test_the_runs_started_last_yield(void **state)
+{
+	struct node_fixture	*f = *state;
+	struct node		*n = f->n;
+	char			 body[512];
+	struct task		*t;
+	int			 k;
+
+	follow_beta(n);
+	for (k = 1; k <= 4; k++)
+		array_task(n, k, 2, 100);
+	/* alpha runs task 1, started at some time s. */
+	while (state_of(n, uuid_n(1)) != TASK_RUNNING &&
+	    status_of(n).timer >= 0 && status_of(n).timer < 1000)
+		node_tick(n, status_of(n).timer);
+	t = node_find(n, uuid_n(1));
+	assert_int_equal(t->state, TASK_RUNNING);
+	clear(n);
+	/* One run of the array started before ours: two, the limit. */
+	snprintf(body, sizeof body, "STATE v=1 id=%s exec=free arr=%s aix=2 "
+	    "amax=2 prio=low aged=0 st=Running sb=alpha cl=- on=gamma sub=100 "
+	    "rdy=100 stt=%lld end=-1 pg=0 att=1 fail=0 ver=3", uuid_n(2), ARRAY,
+	    (long long)t->start_ms - 5);
+	hear(n, "gamma", body, t->start_ms + 20);
+	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 0);
+	/* One started after ours: it is the one to yield, not ours. */
+	snprintf(body, sizeof body, "STATE v=1 id=%s exec=free arr=%s aix=3 "
+	    "amax=2 prio=low aged=0 st=Running sb=alpha cl=- on=delta sub=100 "
+	    "rdy=100 stt=%lld end=-1 pg=0 att=1 fail=0 ver=3", uuid_n(3), ARRAY,
+	    (long long)t->start_ms + 5);
+	hear(n, "delta", body, t->start_ms + 21);
+	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 0);
+	/* Another that started before ours: now ours is one too many. */
+	snprintf(body, sizeof body, "STATE v=1 id=%s exec=free arr=%s aix=4 "
+	    "amax=2 prio=low aged=0 st=Running sb=alpha cl=- on=eps sub=100 "
+	    "rdy=100 stt=%lld end=-1 pg=0 att=1 fail=0 ver=3", uuid_n(4), ARRAY,
+	    (long long)t->start_ms - 1);
+	hear(n, "eps", body, t->start_ms + 22);
+	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
+	assert_int_equal(t->state, TASK_READY);
+	assert_int_equal(t->failures, 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_an_array_runs_at_most_its_limit),
 		NODE_TEST(test_the_last_place_is_raced_for_as_one_task),
+		NODE_TEST(test_the_runs_started_last_yield),
 	};
 
 	return cmocka_run_group_tests_name("array", tests, NULL, NULL);
