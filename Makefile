@@ -131,6 +131,7 @@ simsweep: $(BUILD)/volery-sim
 	    "-n 5 -k 30 -T 300 -l 20 -d 10 -j 30 -C 3 -c 30 -P 2 -X 4 -W 10000" \
 	    "-n 3 -k 4 -T 200 -l 30 -d 20 -j 80 -P 3 -C 2 -c 30 -B 3 -X 3 -K 1000" \
 	    "-n 9 -w bag -t 60 -L 4" \
+	    "-n 7 -w bag -t 60 -T 300 -g 2 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -X 2" \
 	    "-n 7 -w bag -t 60 -T 300 -L 3 -l 10 -d 5 -j 20 -c 10 -C 2 -P 2 -B 2 -X 2"; do \
 	    echo "volery-sim $$f:"; \
 	    $(BUILD)/volery-sim -S $(SWEEP_SEEDS) -s 100000 -k 8 -T 500 -q $$f; \
@@ -208,14 +209,15 @@ integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
 # libFuzzer needs clang; each parser gets FUZZ_SECONDS of random input.
 # Parsers outside the core bring their file and library.
 FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c src/cli/wfexpand.c \
-	src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c \
+	src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c src/cli/memsize.c \
 	src/io/xmltext.c $(SHELL_INC) \
 	$(shell pkg-config --cflags libxml-2.0)
 FUZZ_LIBS_fuzz_workflow = $(shell pkg-config --libs libxml-2.0)
 FUZZ_EXTRA_fuzz_log = src/io/logsearch.c $(SHELL_INC)
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
 build/fuzz/fuzz_workflow: src/cli/wfload.c src/cli/wfexpand.c \
-    src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c src/io/xmltext.c
+    src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c src/cli/memsize.c \
+    src/io/xmltext.c
 build/fuzz/fuzz_log: src/io/logsearch.c
 # The core is compiled once, instrumented, for all of them.
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(CORE_INC) -g -O1

@@ -56,4 +56,7 @@ $sim -S $((300 / div)) -n 3 -k 4 -T 200 -l 30 -d 20 -j 80 -P 3 -C 2 -c 30 -B 3 -
 # Arrays: at most -L of the bag running at once (checked at every start
 # on a calm network), and under every fault the runs started last yield.
 $sim -S $((100 / div)) -n 9 -w bag -t 60 -T 500 -L 4 -q &&
-$sim -S $((50 / div)) -n 7 -w bag -t 60 -T 300 -L 3 -l 10 -d 5 -j 20 -c 10 -C 2 -P 2 -B 2 -X 2 -q
+$sim -S $((50 / div)) -n 7 -w bag -t 60 -T 300 -L 3 -l 10 -d 5 -j 20 -c 10 -C 2 -P 2 -B 2 -X 2 -q &&
+# Capabilities in heartbeats: a third of the tasks need a tag two nodes
+# have, and never start anywhere else.
+$sim -S $((50 / div)) -n 7 -w bag -t 60 -T 300 -g 2 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -X 2 -q

@@ -51,6 +51,10 @@ struct cmd_entry {
 
 /* The -H option every subcommand that talks to a node takes. */
 #define CMD_OPT_HOST	{ 'H', "host", 0, 1, 0, "host[:port]" }
+/* What a task needs of a node (run, schedule): read by cmd_needs(). */
+#define CMD_OPTS_NEEDS	{ 'c', "cores", 1, 1, 0, "N" }, \
+	{ 'm', "mem", 1, 1, 0, "SIZE" }, \
+	{ 'r', "requires", 1, 1, 0, "TAG[,TAG]..." }
 
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_schedule_entry;
@@ -80,6 +84,11 @@ const char *cmd_arg(const struct cmd_args *, int flag);
 int	cmd_given(const struct cmd_args *, int flag);
 /* "tasks [-H host[:port]] [--state STATE]", from the table. */
 void	cmd_usage_line(const struct cmd_entry *, char *, size_t);
+
+struct runreq_extra;
+/* --cores, --mem, --requires into x (its array left empty); -1 (said
+ * why) if one is bad. */
+int	cmd_needs(const struct cmd_args *, struct runreq_extra *x);
 
 /* "volery: <message>" on stderr; returns 1. */
 int	cmd_fail(const char *, ...) __attribute__((format(printf, 1, 2)));

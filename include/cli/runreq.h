@@ -6,23 +6,32 @@
 #define VOLERY_RUNREQ_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct task_binding;
 struct task_cmd;
 
-/* A task of an array: RUN's and SCHEDULE's -A. */
-struct runreq_array {
-	char	uuid[37];
-	int	index;
-	int	max_running;
+/* What RUN and SCHEDULE take besides the command: the task's array
+ * (-A; uuid "" for none) and what it needs of a node (-c, -m, -g). */
+struct runreq_extra {
+	char		 array[37];
+	int		 index;
+	int		 max_running;
+	int		 cores;		/* 0: not asked */
+	int64_t		 memory_mb;
+	const char	*tags;		/* NULL: none */
 };
 
+/* extra's options, appended to the line at buf[*off]; 0, or -1 if they
+ * do not fit. */
+int	runreq_extra(char *buf, size_t size, size_t *off,
+	    const struct runreq_extra *);
 /* The line (without newline) into buf; -1 if it is longer than a
- * request may be.  array may be NULL. */
+ * request may be.  extra may be NULL. */
 int	runreq_format(char *buf, size_t size, const char *name,
 	    const char *prio, const struct task_cmd *,
 	    const struct task_binding *, int nbind,
-	    const struct runreq_array *array);
+	    const struct runreq_extra *extra);
 /* A task name from a program: its base name in the characters a name
  * may hold ("command" if none). */
 void	runreq_name(const char *prog, char *name, size_t size);

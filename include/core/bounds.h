@@ -42,6 +42,13 @@
 #define CMD_OUTSPEC_MAXLEN 256	/* "file:PATH" or "line:REGEX" */
 #define CMD_TIME_LIMIT_MAX (366LL * 86400 * 1000)	/* ms */
 
+/* What a node has (its heartbeats tell) and a task needs: tags and
+ * executables as comma lists of names. */
+#define CAPS_NAMES_MAX 64	/* names in one list */
+#define CAPS_TEXT_MAX 1024	/* one list's bytes */
+#define CORES_MAX 65535
+#define MEMORY_MB_MAX (1LL << 30)	/* a petabyte */
+
 /* An array's values and its limit of tasks running at once. */
 #define ARRAY_INDEX_MAX 1000000000
 #define ARRAY_MAX_MAX 1000000

@@ -55,6 +55,12 @@ struct node_config {
 	/* Log lines below this level are not even formatted (a busy
 	 * pool's debug lines cost more than the rest of a datagram). */
 	enum log_level	log_min;
+	/* What this host has, for the tasks that ask (and told in
+	 * heartbeats): cores and memory (MB; 0: not counted, as in the
+	 * simulator) and tags, a comma list of names ("gpu,linux,x86_64"). */
+	int		cores;
+	int64_t		memory_mb;
+	char		tags[CAPS_TEXT_MAX + 1];
 };
 
 /* What this node knows of another (node_each_peer). */
@@ -78,6 +84,7 @@ struct peer {
 	int64_t		life_s;		/* expected rest of its volunteering */
 	int64_t		beat_ms;	/* its next heartbeat within, as it
 					 * told; 0: not told yet */
+	int		capset;		/* what it has (capset.c); 0 unknown */
 	uint64_t	ntasks;
 	uint64_t	digest;
 	/* Rate limits (peerrate_allow): the current window and its count,
@@ -128,6 +135,11 @@ struct node_schedule_req {
 	const char		*array;
 	int			 array_index;
 	int			 array_max;
+	/* What it needs of a node, beyond its description's: cores, memory
+	 * (MB) and tags (a comma list, or NULL). */
+	int			 cores;
+	int64_t			 memory_mb;
+	const char		*tags;
 };
 
 /* How a task's process ended (from waitpid). */
@@ -159,6 +171,14 @@ const struct task *node_next_task(const struct node *, size_t *it);
 /* Every task sorted by submit time (free the array), or NULL. */
 struct task **node_tasks_sorted(const struct node *, size_t *count);
 const struct task *node_ready_at(const struct node *, size_t);
+/* Why no live node can run t ("waiting: no node has tag gpu"), or ""
+ * if one can, into why (capset.c). */
+void	node_task_waiting(struct node *, const struct task *, char *why,
+	    size_t whylen);
+/* What the peer p has: cores, memory and tags, executables ("" and 0
+ * if it did not say). */
+void	node_peer_caps(const struct node *, const struct peer *, int *cores,
+	    int64_t *memory_mb, const char **tags, const char **execs);
 /* Estimates from the runs of each task type (estimate.c): t's run (ms)
  * where it runs or would, and when it should end (node clock); -1: its
  * type, or an upstream's, never ran to a confirmed end here. */

@@ -125,6 +125,12 @@ struct task {
 	char		 array[UUID_STRLEN + 1];
 	int		 array_index;
 	int		 array_max;
+	/* What it needs of a node: cores (0 counts as 1), memory (MB, 0:
+	 * nothing counted) and tags (a comma list, or NULL).  Set once at
+	 * SCHEDULE, replicated. */
+	int		 req_cores;
+	int64_t		 req_memory_mb;
+	char		*req_tags;
 	char		 running_on[NAME_MAXLEN + 1];	/* "" if none */
 	char		 exec[NAME_MAXLEN + 1];
 	char		*path;		/* -p, or NULL */
@@ -174,5 +180,12 @@ uint64_t	 task_hash(const char *);
 int		 task_uuid_valid(const char *);
 int		 task_name_valid(const char *);
 int		 task_token_valid(const char *, int);
+/* A comma list of at most max names (task_name_valid), CAPS_TEXT_MAX
+ * bytes at most; "" is an empty list. */
+int		 task_names_valid(const char *, int max);
+/* Does the comma list hold name? */
+int		 task_names_have(const char *list, const char *name);
+/* The cores t takes: its request, at least 1. */
+int		 task_cores(const struct task *);
 
 #endif

@@ -6,6 +6,7 @@
 #define VOLERY_TASKDESC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bounds.h"
 
@@ -25,6 +26,13 @@ struct taskdesc_limits {
 	int	open_files;	/* RLIMIT_NOFILE */
 };
 
+/* What every run of the executable needs of a node (<requires>). */
+struct taskdesc_needs {
+	int		cores;		/* 0: one */
+	int64_t		memory_mb;	/* 0: not counted */
+	char		tags[CAPS_TEXT_MAX + 1];	/* comma list */
+};
+
 struct taskdesc {
 	char			 name[NAME_MAXLEN + 1];
 	char			 type[NAME_MAXLEN + 1];
@@ -33,6 +41,7 @@ struct taskdesc {
 	int			 noutputs;
 	int			 needs_path;	/* -p is required */
 	struct taskdesc_limits	 limits;
+	struct taskdesc_needs	 needs;
 	/* Why this node cannot run it ("" if it can): the shell's say,
 	 * e.g. the run user cannot execute the program. */
 	char			 cannot_run[REASON_MAXLEN + 1];

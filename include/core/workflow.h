@@ -44,6 +44,10 @@ struct wf_task {
 	int		 array_index;
 	int		 array_max;
 	int		 foreach;	/* while loading: its <foreach>, 1.. */
+	/* What it needs of a node (cores=, memory=, requires=). */
+	int		 cores;
+	int64_t		 memory_mb;
+	char		*tags;		/* a comma list, or NULL */
 };
 
 struct workflow {

@@ -29,6 +29,11 @@ struct config {
 	char		log_file[PATH_MAX];
 	enum log_level	log_level;
 	int		slots;
+	/* What this host offers tasks: 0 cores or memory means the host's
+	 * own (config_load fills them in); tags a comma list. */
+	int		cores;
+	int		memory_mb;
+	char		tags[CAPS_TEXT_MAX + 1];
 	enum vol_mode	mode;
 	enum queue_order order;		/* <order>fcfs|lret</order> */
 	int		placement_blind;	/* <placement>blind</placement> */

@@ -6,6 +6,8 @@
  *   HEARTBEAT <master 0|1> <epoch> <free> <slots> <volunteer> <reputation>
  *             <ntasks> <digest> <client_port> <speed> <life_s> <sent_ms>
  *             <beat_ms>        (its next heartbeat within: heartbeat.h)
+ *             [<cores> <memory_mb> <tags|-> <executables|->]
+ *                              (what it has: capset.c; lists of names)
  *   WHO_IS_MASTER
  *   START_NEW_MASTER_ELECTION
  *   TRY_TO_BE_MASTER <reputation> <map_size> <timestamp>
@@ -76,6 +78,12 @@ struct peer_msg {
 	int64_t		 beat_ms;	/* HEARTBEAT: its next within, ms */
 	int64_t		 life_s;	/* HEARTBEAT: expected rest of its
 					 * volunteering, s */
+	/* HEARTBEAT: what it has (0 cores: not told, an older node);
+	 * the lists are comma lists of names, "" for none. */
+	int		 cores;
+	int64_t		 memory_mb;
+	const char	*tags;
+	const char	*execs;
 	int		 percent;
 	uint64_t	 ver;
 	const char	*record;	/* ENQUEUE, STATE, VOTE: into buf */

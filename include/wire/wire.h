@@ -39,6 +39,10 @@ struct client_req {
 	const char		*params;
 	int			 nbind;
 	struct task_binding	 bind[TASK_INPUTS_MAX];
+	/* SCHEDULE, RUN -c -m -g: what it needs of a node */
+	int			 cores;
+	int64_t			 memory_mb;
+	const char		*tags;
 	/* SCHEDULE, RUN -A: its array ("" none), value and limit */
 	char			 array[UUID_STRLEN + 1];
 	int			 array_index;

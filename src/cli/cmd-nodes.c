@@ -11,8 +11,10 @@
 static void
 row(const char *line, void *arg)
 {
-	char	f[6][80];
-	int	*count = arg, why = 0;
+	char		 f[8][80], tags[1024];
+	const char	*caps;
+	long long	 mem;
+	int		*count = arg, why = 0, cores;
 
 	/* REJECTED count last-source why... (after the NODE lines) */
 	if (strncmp(line, "REJECTED ", 9) == 0 &&
@@ -21,15 +23,30 @@ row(const char *line, void *arg)
 		    line + why, f[1]);
 		return;
 	}
-	/* NODE name address master|peer state free/slots reputation */
+	/* NODE name address master|peer state free/slots reputation
+	 * [cores=N memory=MB tags=LIST] */
 	if (sscanf(line, "NODE %79s %79s %79s %79s %79s %79s", f[0], f[1],
 	    f[2], f[3], f[4], f[5]) != 6)
 		return;
+	if ((caps = strstr(line, " cores=")) == NULL ||
+	    sscanf(caps, " cores=%d memory=%lld tags=%1023s", &cores, &mem,
+	    tags) != 3) {
+		cores = 0;
+		mem = 0;
+		snprintf(tags, sizeof tags, "?");
+	}
 	if ((*count)++ == 0)
-		printf("%-16s %-21s %-6s %-10s %-6s %s\n", "NODE", "ADDRESS",
-		    "ROLE", "STATE", "FREE", "REPUTATION");
-	printf("%-16s %-21s %-6s %-10s %-6s %s\n", f[0], f[1], f[2], f[3],
-	    f[4], f[5]);
+		printf("%-16s %-21s %-6s %-10s %-6s %-10s %5s %7s %s\n", "NODE",
+		    "ADDRESS", "ROLE", "STATE", "FREE", "REPUTATION", "CORES",
+		    "MEMORY", "TAGS");
+	snprintf(f[6], sizeof f[6], "?");
+	snprintf(f[7], sizeof f[7], "?");
+	if (cores > 0) {
+		snprintf(f[6], sizeof f[6], "%d", cores);
+		snprintf(f[7], sizeof f[7], "%.1fG", mem / 1024.0);
+	}
+	printf("%-16s %-21s %-6s %-10s %-6s %-10s %5s %7s %s\n", f[0], f[1],
+	    f[2], f[3], f[4], f[5], f[6], f[7], tags);
 }
 
 static int

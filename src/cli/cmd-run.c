@@ -66,10 +66,9 @@ nomem:
 static int
 run_array(const struct cmd_args *a, const char *spec, const char *name,
     const char *prio, const struct task_cmd *tc,
-    const struct task_binding *bind, int nbind)
+    const struct task_binding *bind, int nbind, struct runreq_extra *ra)
 {
 	struct arrayspec	 as;
-	struct runreq_array	 ra;
 	struct task_cmd		*c;
 	char			**reqs, err[256];
 	uuid_t			 raw;
@@ -82,15 +81,15 @@ run_array(const struct cmd_args *a, const char *spec, const char *name,
 		return cmd_fail("out of memory");
 	}
 	uuid_generate_random(raw);
-	uuid_unparse_lower(raw, ra.uuid);
-	ra.max_running = as.max_running;
+	uuid_unparse_lower(raw, ra->array);
+	ra->max_running = as.max_running;
 	for (i = 0; i < as.n; i++) {
-		ra.index = as.v[i];
+		ra->index = as.v[i];
 		if ((c = filled(tc, as.v[i])) == NULL ||
 		    task_cmd_check(c, err, sizeof err) == -1 ||
 		    (reqs[i] = malloc(CLIENT_LINE_MAX + 1)) == NULL ||
 		    runreq_format(reqs[i], CLIENT_LINE_MAX + 1, name, prio, c,
-		    bind, nbind, &ra) == -1) {
+		    bind, nbind, ra) == -1) {
 			rc = cmd_fail("task %d of the array: %s", as.v[i],
 			    c == NULL || reqs[i] == NULL ? "out of memory" :
 			    "too long a request, or a bad value") * 2;
@@ -113,6 +112,7 @@ cmd_run_exec(const struct cmd_args *a)
 {
 	struct task_cmd		 tc;
 	struct task_binding	 bind[TASK_INPUTS_MAX];
+	struct runreq_extra	 x;
 	const char		*prio = cmd_arg(a, 'P'), *limit = cmd_arg(a, 't');
 	const char		*name = cmd_arg(a, 'n');
 	char			*env[CMD_ENV_MAX], *outs[TASK_OUTPUTS_MAX];
@@ -124,6 +124,8 @@ cmd_run_exec(const struct cmd_args *a)
 	int			 k, nbind = 0, shell = cmd_given(a, 's');
 
 	memset(&tc, 0, sizeof tc);
+	if (cmd_needs(a, &x) == -1)
+		return 2;
 	tc.env = env;
 	tc.outs = outs;
 	tc.argv = argv;
@@ -192,11 +194,11 @@ cmd_run_exec(const struct cmd_args *a)
 		runreq_name(shell ? "sh" : a->operands[0], nm, sizeof nm);
 	if (cmd_arg(a, 'A') != NULL)
 		return run_array(a, cmd_arg(a, 'A'), nm, prio, &tc, bind,
-		    nbind);
+		    nbind, &x);
 	if (task_cmd_check(&tc, err, sizeof err) == -1)
 		return cmd_fail("%s", err) * 2;
 	if (runreq_format(req, sizeof req, nm, prio, &tc, bind, nbind,
-	    NULL) == -1)
+	    &x) == -1)
 		return cmd_fail("the command is longer than a request may be "
 		    "(%d bytes, escaped)", CLIENT_LINE_MAX);
 	return cmd_schedule_print(cmd_arg(a, 'H'), req);
@@ -216,6 +218,7 @@ const struct cmd_entry cmd_run_entry = {
 	  { 'a', "input", 0, 2, 1, "UUID N" },
 	  { 's', "shell", 0, 0, 0, NULL },
 	  { 'A', "array", 0, 1, 0, "N-M[:S],...[%LIMIT]" },
+	  CMD_OPTS_NEEDS,
 	  CMD_OPT_HOST }, 1, -1, "[--] PROG [ARG]...", 0,
 	cmd_run_exec, 1,
 };

@@ -10,6 +10,7 @@
 
 #include "cmd.h"
 #include "conn.h"
+#include "runreq.h"
 
 /* A params file given relative to here means the same file to the node
  * (which runs elsewhere, from another directory): make it absolute. */
@@ -31,9 +32,12 @@ cmd_schedule_exec(const struct cmd_args *a)
 	const char	*path = cmd_arg(a, 'p'), *params = cmd_arg(a, 'x');
 	char		 req[CLIENT_LINE_MAX + 1];
 	char		 binds[CLIENT_LINE_MAX + 1] = "", abs[PATH_MAX + 1];
+	struct runreq_extra x;
 	size_t		 off, boff = 0;
 	int		 k;
 
+	if (cmd_needs(a, &x) == -1)
+		return 2;
 	if (prio == NULL)
 		prio = "low";
 	if (strcmp(prio, "low") != 0 && strcmp(prio, "interactive") != 0)
@@ -46,7 +50,8 @@ cmd_schedule_exec(const struct cmd_args *a)
 	    path != NULL ? " -p " : "", path != NULL ? path : "", binds,
 	    params != NULL ? " -x " : "", params != NULL ?
 	    absolute(params, abs, sizeof abs) : "");
-	if (boff >= sizeof binds || off >= sizeof req - 1)
+	if (boff >= sizeof binds || off >= sizeof req - 1 ||
+	    runreq_extra(req, sizeof req, &off, &x) == -1)
 		return cmd_fail("the request is longer than %d bytes",
 		    CLIENT_LINE_MAX);
 	return cmd_schedule_print(cmd_arg(a, 'H'), req);
@@ -58,6 +63,7 @@ const struct cmd_entry cmd_schedule_entry = {
 	  { 'p', "path", 0, 1, 0, "PATH" },
 	  { 'a', "input", 0, 2, 1, "UUID N" },
 	  { 'x', "params", 0, 1, 0, "FILE" },
+	  CMD_OPTS_NEEDS,
 	  CMD_OPT_HOST }, 1, 1, "NAME", 1,
 	cmd_schedule_exec, 0,
 };

@@ -84,16 +84,20 @@ request_of(const struct workflow *wf, const struct wf_task *t,
     char *req, size_t size)
 {
 	struct task_binding	 b[TASK_INPUTS_MAX];
-	struct runreq_array	 a;
+	struct runreq_extra	 x;
 	const char		*prio = t->prio_set ? t->prio : wf->prio;
 	size_t			 off;
 	int			 k;
 
+	memset(&x, 0, sizeof x);
 	if (t->array > 0) {
-		snprintf(a.uuid, sizeof a.uuid, "%s", arrays[t->array - 1]);
-		a.index = t->array_index;
-		a.max_running = t->array_max;
+		snprintf(x.array, sizeof x.array, "%s", arrays[t->array - 1]);
+		x.index = t->array_index;
+		x.max_running = t->array_max;
 	}
+	x.cores = t->cores;
+	x.memory_mb = t->memory_mb;
+	x.tags = t->tags;
 	if (t->cmd != NULL) {
 		for (k = 0; k < t->ninputs; k++) {
 			snprintf(b[k].uuid, sizeof b[k].uuid, "%s",
@@ -101,12 +105,11 @@ request_of(const struct workflow *wf, const struct wf_task *t,
 			b[k].nth = t->inputs[k].output;
 		}
 		return runreq_format(req, size, t->name, prio, t->cmd, b,
-		    t->ninputs, t->array > 0 ? &a : NULL);
+		    t->ninputs, &x);
 	}
 	off = snprintf(req, size, "SCHEDULE %s %s", t->name, prio);
-	if (t->array > 0 && off < size)
-		off += snprintf(req + off, size - off, " -A %s %d %d", a.uuid,
-		    a.index, a.max_running);
+	if (off < size && runreq_extra(req, size, &off, &x) == -1)
+		return -1;
 	if (t->path != NULL && off < size)
 		off += snprintf(req + off, size - off, " -p %s", t->path);
 	for (k = 0; k < t->ninputs && off < size; k++)

@@ -13,7 +13,7 @@ static void
 row(const char *line, void *arg)
 {
 	char	f[9][64], est[72] = "-", eta[72] = "-", name[80];
-	char	*array;
+	const char *array, *waiting;
 	int	*count = arg, k;
 
 	/* TASK uuid exec prio state percent scheduled_by running_on
@@ -36,8 +36,11 @@ row(const char *line, void *arg)
 		printf("%-36s %-18s %-11s %-10s %4s %-12s %-10s %7s %s\n",
 		    "UUID", "NAME", "PRIORITY", "STATE", "%", "SCHEDULED_BY",
 		    "NODE", "EST", "ENDS");
-	printf("%-36s %-18s %-11s %-10s %4s %-12s %-10s %7s %s\n", f[0], name,
-	    f[2], f[3], f[4], f[5], f[6], est, eta);
+	/* A task no live node can run says why, as Slurm's reasons. */
+	waiting = strstr(line, " waiting: ");
+	printf("%-36s %-18s %-11s %-10s %4s %-12s %-10s %7s %s%s%s\n", f[0],
+	    name, f[2], f[3], f[4], f[5], f[6], est, eta,
+	    waiting != NULL ? " " : "", waiting != NULL ? waiting + 1 : "");
 }
 
 static int

@@ -8,6 +8,10 @@
 
 #include "cmd.h"
 #include "conn.h"
+#include "lex.h"
+#include "memsize.h"
+#include "runreq.h"
+#include "task.h"
 
 static const struct cmd_opt *
 find_short(const struct cmd_entry *e, int c)
@@ -303,4 +307,41 @@ fail:
 	conn_close(&c);
 	fflush(stdout);
 	return cmd_fail("%s (%d of %d scheduled)", err, got, n);
+}
+
+int
+cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
+{
+	const char	*cores = cmd_arg(a, 'c'), *mem = cmd_arg(a, 'm');
+	static char	 tags[CAPS_TEXT_MAX + 1];
+	const char	*req = cmd_arg(a, 'r');
+	int64_t		 v;
+	size_t		 i, k;
+
+	memset(x, 0, sizeof *x);
+	if (cores != NULL) {
+		if (lex_int(cores, 1, CORES_MAX, &v) == -1)
+			return cmd_fail("--cores %s: 1 to %d", cores,
+			    CORES_MAX) * -1;
+		x->cores = (int)v;
+	}
+	if (mem != NULL && memsize_parse(mem, &x->memory_mb) == -1)
+		return cmd_fail("--mem %s: an amount as 512M, 4G or 4096 (MB)",
+		    mem) * -1;
+	if (req == NULL)
+		return 0;
+	/* "gpu,matlab", "gpu && matlab", "gpu matlab": all of them. */
+	for (i = k = 0; req[i] != '\0' && k + 1 < sizeof tags; i++) {
+		char ch = strchr(" \t&,", req[i]) != NULL ? ',' : req[i];
+		if (ch != ',' || (k > 0 && tags[k - 1] != ','))
+			tags[k++] = ch;
+	}
+	while (k > 0 && tags[k - 1] == ',')
+		k--;
+	tags[k] = '\0';
+	if (req[i] != '\0' || !task_names_valid(tags, CAPS_NAMES_MAX))
+		return cmd_fail("--requires %s: tags (letters, digits, '_', "
+		    "'-', '.'), all of them needed: gpu,matlab", req) * -1;
+	x->tags = tags;
+	return 0;
 }

@@ -3,6 +3,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,10 +52,42 @@ add_value(struct line *l, const char *opt, const char *value)
 		add(l, esc);
 }
 
+/* printf at buf[*off]; -1 if it does not fit. */
+static int __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t size, size_t *off, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, size - *off, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size - *off)
+		return -1;
+	*off += n;
+	return 0;
+}
+
+int
+runreq_extra(char *buf, size_t size, size_t *off,
+    const struct runreq_extra *x)
+{
+	if ((x->array[0] != '\0' && append(buf, size, off, " -A %s %d %d",
+	    x->array, x->index, x->max_running) == -1) ||
+	    (x->cores > 0 && append(buf, size, off, " -c %d",
+	    x->cores) == -1) ||
+	    (x->memory_mb > 0 && append(buf, size, off, " -m %" PRId64,
+	    x->memory_mb) == -1) ||
+	    (x->tags != NULL && x->tags[0] != '\0' && append(buf, size, off,
+	    " -g %s", x->tags) == -1))
+		return -1;
+	return 0;
+}
+
 int
 runreq_format(char *buf, size_t size, const char *name, const char *prio,
     const struct task_cmd *c, const struct task_binding *bind, int nbind,
-    const struct runreq_array *array)
+    const struct runreq_extra *extra)
 {
 	struct line	l = { buf, size, 0, 0 };
 	char		num[80];
@@ -81,11 +114,9 @@ runreq_format(char *buf, size_t size, const char *name, const char *prio,
 	}
 	for (i = 0; i < c->nouts; i++)
 		add_value(&l, "-O", c->outs[i]);
-	if (array != NULL) {
-		snprintf(num, sizeof num, " -A %s %d %d", array->uuid,
-		    array->index, array->max_running);
-		add(&l, num);
-	}
+	if (extra != NULL && !l.full &&
+	    runreq_extra(l.buf, l.size, &l.off, extra) == -1)
+		l.full = 1;
 	add(&l, " --");
 	for (i = 0; i < c->argc; i++)
 		add_value(&l, NULL, c->argv[i]);

@@ -140,6 +140,7 @@ struct row {
 	double	 ends_at;	/* the last expected end; -1 unknown */
 	double	 waited, makespan;	/* the longest, once ended */
 	int	 count, ended;
+	char	 reason[REASON_MAXLEN + 1];	/* a lone task's */
 };
 
 /* A task's label: its workflow id, else its name; name[value] in an
@@ -195,6 +196,7 @@ row_of(const struct watched *v, int i, struct row *r)
 		r->ends_at = -1;
 	r->percent = sum / r->count;
 	if (r->count == 1) {
+		snprintf(r->reason, sizeof r->reason, "%s", v[i].p.reason);
 		label_of(&v[i], r->label, sizeof r->label);
 		snprintf(r->state, sizeof r->state, "%s", v[i].p.state);
 		snprintf(r->node, sizeof r->node, "%s", v[i].p.node[0] !=
@@ -211,7 +213,7 @@ row_of(const struct watched *v, int i, struct row *r)
 static void
 draw_line(FILE *out, const struct row *r, int width)
 {
-	char	bar[BAR_WIDTH + 1], ends[32] = "";
+	char	bar[BAR_WIDTH + 1], ends[REASON_MAXLEN + 1] = "";
 	int	fill = r->percent * BAR_WIDTH / 100, i;
 
 	for (i = 0; i < BAR_WIDTH; i++)
@@ -219,6 +221,8 @@ draw_line(FILE *out, const struct row *r, int width)
 	bar[BAR_WIDTH] = '\0';
 	if (!r->final && r->ends_at >= 0)
 		ends_in(ends, sizeof ends, r->ends_at);
+	else if (strncmp(r->reason, "waiting:", 8) == 0)
+		snprintf(ends, sizeof ends, "%s", r->reason);
 	fprintf(out, "\r\033[K%-*s [%s] %3d%% %-12s %-10s %s\n", width,
 	    r->label, bar, r->percent, r->state, r->node, ends);
 }
@@ -325,8 +329,10 @@ plain_line(FILE *out, const struct watched *w)
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
 	label_of(w, label, sizeof label);
-	fprintf(out, "%s %s %s %s %d%% %s\n", stamp, label, w->p.uuid,
-	    w->p.state, w->p.percent, w->p.node[0] != '\0' ? w->p.node : "-");
+	fprintf(out, "%s %s %s %s %d%% %s%s%s\n", stamp, label, w->p.uuid,
+	    w->p.state, w->p.percent, w->p.node[0] != '\0' ? w->p.node : "-",
+	    strncmp(w->p.reason, "waiting:", 8) == 0 ? " " : "",
+	    strncmp(w->p.reason, "waiting:", 8) == 0 ? w->p.reason : "");
 	fflush(out);
 }
 

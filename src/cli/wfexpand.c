@@ -44,7 +44,9 @@ copy_for(struct wf_task *dst, const struct wf_task *t, int value)
 	dst->path = t->path != NULL ? strdup(t->path) : NULL;
 	dst->params = t->params != NULL ? strdup(t->params) : NULL;
 	dst->cmd = t->cmd != NULL ? task_cmd_dup(t->cmd) : NULL;
+	dst->tags = t->tags != NULL ? strdup(t->tags) : NULL;
 	if ((t->path != NULL && dst->path == NULL) ||
+	    (t->tags != NULL && dst->tags == NULL) ||
 	    (t->params != NULL && dst->params == NULL) ||
 	    (t->cmd != NULL && dst->cmd == NULL) ||
 	    fill(&dst->path, value) == -1 || fill(&dst->params, value) == -1)
@@ -139,6 +141,7 @@ wf_expand(struct errlist *l, struct workflow *wf,
 			t = &out[n++];
 			*t = *u;	/* its strings move over */
 			tmpl.tasks[i].path = tmpl.tasks[i].params = NULL;
+			tmpl.tasks[i].tags = NULL;
 			tmpl.tasks[i].cmd = NULL;
 			rebind(l, &tmpl, specs, t, -1);
 			continue;

@@ -34,6 +34,7 @@
 #include "runlimit.h"
 #include "runreq.h"
 #include "arrayspec.h"
+#include "memsize.h"
 #include "wfexpand.h"
 #include "task.h"
 #include "wfload.h"
@@ -132,6 +133,38 @@ load_input(struct errlist *l, struct wf_task *t, xmlNode *n)
 	free(out);
 }
 
+/* cores="2" memory="4G" requires="gpu,matlab": what t needs of a
+ * node. */
+static void
+load_needs(struct errlist *l, struct wf_task *t, xmlNode *n,
+    const char *el)
+{
+	char	*cores = xml_attr(n, "cores"), *mem = xml_attr(n, "memory");
+	char	*req = xml_attr(n, "requires");
+	int64_t	 v;
+	size_t	 i;
+
+	if (cores != NULL && lex_int(cores, 1, CORES_MAX, &v) == -1)
+		errlist_add(l, t->line, "<%s> cores=\"%.20s\": 1 to %d", el,
+		    cores, CORES_MAX);
+	else if (cores != NULL)
+		t->cores = (int)v;
+	if (mem != NULL && memsize_parse(mem, &t->memory_mb) == -1)
+		errlist_add(l, t->line, "<%s> memory=\"%.20s\": an amount as "
+		    "512M, 4G or 4096 (MB)", el, mem);
+	for (i = 0; req != NULL && req[i] != '\0'; i++)
+		if (req[i] == ' ')
+			req[i] = ',';
+	if (req != NULL && !task_names_valid(req, CAPS_NAMES_MAX))
+		errlist_add(l, t->line, "<%s> requires=\"%.40s\": tags, all "
+		    "needed, separated by ','", el, req);
+	else if (req != NULL && *req != '\0')
+		t->tags = req, req = NULL;
+	free(cores);
+	free(mem);
+	free(req);
+}
+
 /* The attributes <task> and <command> share: id, name, priority.  A
  * command's name may be left out: its program's then. */
 static struct wf_task *
@@ -169,6 +202,7 @@ load_head(struct errlist *l, struct workflow *wf, xmlNode *n, int command)
 	free(id);
 	free(name);
 	free(prio);
+	load_needs(l, t, n, el);
 	return t;
 }
 

@@ -47,7 +47,7 @@ ours(struct node *n, const struct task *t, int64_t now)
 {
 	char	why[REASON_MAXLEN + 1];
 
-	return run_admissible(n, t, why, sizeof why) &&
+	return run_admissible(n, t, why, sizeof why) && run_fits_now(n, t) &&
 	    !arraycap_full(n, t, now, now);
 }
 

@@ -95,6 +95,7 @@ heartbeat_msg(struct node *n, const char *volunteer, int64_t now,
 	m->speed = placement_speed(n);
 	m->life_s = placement_life_tell(n, now);
 	m->timestamp = now;	/* the peers size their race windows by it */
+	capset_tell(n, m);
 }
 
 int64_t

@@ -102,6 +102,7 @@ node_free(struct node *n)
 	retire_free(n);
 	antientropy_free(n);
 	cmdcheck_free(n);
+	capset_free(n);
 	free(n);
 }
 
@@ -310,6 +311,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	switch (m->type) {
 	case PEER_HEARTBEAT:
 		peertab_recv_heartbeat(n, p, m, addr);
+		capset_heard(n, p, m);
 		dequeue_heard_stamp(n, m->timestamp, now);
 		election_recv_heartbeat(n, m, now);
 		antientropy_recv_heartbeat(n, p, m, now);

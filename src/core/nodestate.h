@@ -28,12 +28,14 @@
  *   retire.c     retire     finished tasks leave for the history
  *   run.c        runs       our own runs, volunteering, restore, recover
  *   cmdcheck.c   cmdcheck   whether a command task can run here
+ *   capset.c     capset     what nodes have (heartbeats), tasks need
  */
 #ifndef VOLERY_NODESTATE_H
 #define VOLERY_NODESTATE_H
 
 #include "antientropy.h"
 #include "cascade.h"
+#include "capset.h"
 #include "cmdcheck.h"
 #include "confirm.h"
 #include "dequeue.h"
@@ -85,6 +87,7 @@ struct node {
 	struct runwatch		   runwatch;
 	struct runs		   runs;
 	struct cmdcheck		   cmdcheck;
+	struct capset		   capset;
 };
 
 /* node.c: helpers every sub-protocol uses. */

@@ -250,7 +250,8 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 	/* Most dispatches, and every one in a pool of equal machines: no
 	 * clearly faster node to leave it to, nothing to reckon. */
 	for (i = 0; i < npeers; i++)
-		if (faster_peer(n, peertab_at(n, (int)i)))
+		if (faster_peer(n, peertab_at(n, (int)i)) &&
+		    capset_peer_can(n, peertab_at(n, (int)i), t))
 			break;
 	if (i == npeers)
 		return -1;
@@ -273,7 +274,7 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 	for (i = 0; i < npeers; i++) {
 		const struct peer *p = peertab_at(n, (int)i);
 		int64_t d, free_at;
-		if (!faster_peer(n, p))
+		if (!faster_peer(n, p) || !capset_peer_can(n, p, t))
 			continue;
 		d = run_ms(base, speed_of(p));
 		if (p->life_s * 1000 < d)

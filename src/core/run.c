@@ -44,6 +44,8 @@ run_admissible(struct node *n, const struct task *t, char *why,
 {
 	const struct taskdesc	*d;
 
+	if (!capset_fits_here(n, t, why, whylen))
+		return 0;
 	if (t->cmd != NULL)
 		return cmdcheck_admissible(n, t, why, whylen);
 	if ((d = taskdesc_find(n->descs, t->exec)) == NULL)
@@ -59,6 +61,14 @@ run_admissible(struct node *n, const struct task *t, char *why,
 	else
 		return 1;
 	return 0;
+}
+
+int
+run_fits_now(const struct node *n, const struct task *t)
+{
+	return (n->cfg.cores == 0 || n->runs.cores + task_cores(t) <=
+	    n->cfg.cores) && (n->cfg.memory_mb == 0 || n->runs.memory_mb +
+	    t->req_memory_mb <= n->cfg.memory_mb);
 }
 
 void
@@ -89,6 +99,8 @@ run_start(struct node *n, struct task *t, int64_t now)
 	t->run_final = 0;
 	snprintf(t->running_on, sizeof t->running_on, "%s", n->cfg.name);
 	n->runs.running++;
+	n->runs.cores += task_cores(t);
+	n->runs.memory_mb += t->req_memory_mb;
 	node_log_task(n, VLOG_INFO, t, NULL);
 	replicate_publish(n, t);
 	outbox_task(&n->out, ACT_START, t->uuid);
@@ -328,6 +340,8 @@ node_runner_exit(struct node *n, const char *uuid, const struct node_exit *e,
 		return;
 	t->run = RUN_NONE;
 	n->runs.running--;
+	n->runs.cores -= task_cores(t);
+	n->runs.memory_mb -= t->req_memory_mb;
 	if (t->state == TASK_RUNNING &&
 	    strcmp(t->running_on, n->cfg.name) == 0)
 		ended_without_result(n, t, e, now);

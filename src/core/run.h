@@ -13,6 +13,8 @@ struct task;
 
 struct runs {
 	int		 running;	/* slots in use */
+	int		 cores;		/* what our runs take (task_cores) */
+	int64_t		 memory_mb;	/* and their memory */
 	int		 volunteer;	/* may take tasks now */
 	const char	*volunteer_state;	/* for heartbeats */
 };
@@ -31,6 +33,8 @@ int	run_admissible(struct node *, const struct task *, char *why,
  * learns of it (from: the peer it came from, or NULL: scheduled here). */
 void	run_warn_not_here(struct node *, const struct task *,
 	    const char *from);
+/* Whether t fits now beside our runs: cores and memory left. */
+int	run_fits_now(const struct node *, const struct task *);
 /* Start t here. */
 void	run_start(struct node *, struct task *, int64_t now);
 /* Stop our process running t, if any. */

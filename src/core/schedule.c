@@ -102,6 +102,12 @@ check_schedule(struct node *n, const struct node_schedule_req *req,
 		snprintf(err, errlen, "bad array");
 		return -1;
 	}
+	if (req->cores < 0 || req->cores > CORES_MAX || req->memory_mb < 0 ||
+	    req->memory_mb > MEMORY_MB_MAX || (req->tags != NULL &&
+	    !task_names_valid(req->tags, CAPS_NAMES_MAX))) {
+		snprintf(err, errlen, "bad cores, memory or tags");
+		return -1;
+	}
 	if (req->cmd != NULL) {
 		if (task_cmd_check(req->cmd, err, errlen) == -1)
 			return -1;
@@ -131,6 +137,31 @@ check_schedule(struct node *n, const struct node_schedule_req *req,
 			return -1;
 	*dp = d;
 	return 0;
+}
+
+/* What t needs: the request's and its description's (d, or NULL), the
+ * larger numbers and all the tags; -1 if the tags are too many. */
+static int
+set_needs(struct task *t, const struct node_schedule_req *req,
+    const struct taskdesc *d)
+{
+	char		 tags[2 * CAPS_TEXT_MAX + 2];
+	const char	*more = d != NULL ? d->needs.tags : "";
+
+	t->req_cores = req->cores;
+	t->req_memory_mb = req->memory_mb;
+	if (d != NULL && d->needs.cores > t->req_cores)
+		t->req_cores = d->needs.cores;
+	if (d != NULL && d->needs.memory_mb > t->req_memory_mb)
+		t->req_memory_mb = d->needs.memory_mb;
+	snprintf(tags, sizeof tags, "%s%s%s", req->tags != NULL ? req->tags :
+	    "", req->tags != NULL && *req->tags != '\0' && *more != '\0' ?
+	    "," : "", more);
+	if (tags[0] == '\0')
+		return 0;
+	if (!task_names_valid(tags, CAPS_NAMES_MAX))
+		return -1;
+	return task_set_string(&t->req_tags, tags);
 }
 
 /* The task a checked request describes, or NULL (out of memory). */
@@ -198,6 +229,12 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 	}
 	if ((t = new_task(n, req, uuid, now)) == NULL)
 		goto nomem;
+	if (set_needs(t, req, d) == -1) {
+		task_free(t);
+		snprintf(err, errlen, "more than %d tags, or %d bytes of them",
+		    CAPS_NAMES_MAX, CAPS_TEXT_MAX);
+		return -1;
+	}
 	/* Its every STATE must fit a datagram (replicate_send), as large
 	 * as it may grow. */
 	if ((worst = wire_task_worst_len(t, d != NULL ? d->noutputs :

@@ -73,6 +73,7 @@ task_free(struct task *t)
 	free(t->outputs);
 	free(t->path);
 	free(t->params);
+	free(t->req_tags);
 	task_cmd_free(t->cmd);
 	free(t);
 }
@@ -134,160 +135,6 @@ task_copy_end(struct task *t, const struct task *src)
 	t->end_ms = src->end_ms;
 	t->progress = src->progress;
 	return 0;
-}
-
-static void
-strv_free(char **v, int n)
-{
-	int	i;
-
-	for (i = 0; v != NULL && i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* A copy of the n strings of v in *dst; -1 out of memory. */
-static int
-strv_dup(char *const *v, int n, char ***dst)
-{
-	int	i;
-
-	*dst = NULL;
-	if (n == 0)
-		return 0;
-	if ((*dst = calloc(n, sizeof **dst)) == NULL)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (((*dst)[i] = strdup(v[i])) == NULL) {
-			strv_free(*dst, i);
-			*dst = NULL;
-			return -1;
-		}
-	return 0;
-}
-
-void
-task_cmd_free(struct task_cmd *c)
-{
-	if (c == NULL)
-		return;
-	strv_free(c->argv, c->argc);
-	strv_free(c->env, c->nenv);
-	strv_free(c->outs, c->nouts);
-	free(c->cwd);
-	free(c->out);
-	free(c->err);
-	free(c);
-}
-
-struct task_cmd *
-task_cmd_dup(const struct task_cmd *c)
-{
-	struct task_cmd	*d;
-
-	if ((d = calloc(1, sizeof *d)) == NULL)
-		return NULL;
-	d->argc = c->argc;
-	d->nenv = c->nenv;
-	d->nouts = c->nouts;
-	d->time_limit_ms = c->time_limit_ms;
-	if (strv_dup(c->argv, c->argc, &d->argv) == -1 ||
-	    strv_dup(c->env, c->nenv, &d->env) == -1 ||
-	    strv_dup(c->outs, c->nouts, &d->outs) == -1 ||
-	    task_set_string(&d->cwd, c->cwd) == -1 ||
-	    task_set_string(&d->out, c->out) == -1 ||
-	    task_set_string(&d->err, c->err) == -1) {
-		task_cmd_free(d);
-		return NULL;
-	}
-	return d;
-}
-
-/* NAME=value with NAME a shell variable's name. */
-static int
-env_valid(const char *kv)
-{
-	const char	*p = kv;
-
-	if (!isalpha((unsigned char)*p) && *p != '_')
-		return 0;
-	while (isalnum((unsigned char)*p) || *p == '_')
-		p++;
-	return *p == '=';
-}
-
-/* A directory or file name: printable (it shows in replies and the
- * log), at most PATH_MAXLEN bytes. */
-static int
-path_valid(const char *s)
-{
-	const char	*p;
-
-	if (s == NULL)
-		return 1;
-	for (p = s; *p != '\0'; p++)
-		if ((unsigned char)*p < ' ' || *p == 0x7f)
-			return 0;
-	return *s != '\0' && p - s <= PATH_MAXLEN;
-}
-
-int
-task_cmd_check(const struct task_cmd *c, char *why, size_t whylen)
-{
-	size_t	bytes = 0;
-	int	i;
-
-	snprintf(why, whylen, "%s", "");
-	if (c->argc < 1 || c->argc > CMD_ARGS_MAX || c->argv[0][0] == '\0')
-		snprintf(why, whylen, "a command has 1 to %d words, the "
-		    "first a program", CMD_ARGS_MAX);
-	else if (c->nenv < 0 || c->nenv > CMD_ENV_MAX)
-		snprintf(why, whylen, "at most %d environment variables",
-		    CMD_ENV_MAX);
-	else if (c->nouts < 0 || c->nouts > TASK_OUTPUTS_MAX)
-		snprintf(why, whylen, "at most %d outputs", TASK_OUTPUTS_MAX);
-	else if (!path_valid(c->cwd) || !path_valid(c->out) ||
-	    !path_valid(c->err))
-		snprintf(why, whylen, "a directory or file name is empty, not "
-		    "printable or longer than %d bytes", PATH_MAXLEN);
-	else if (c->time_limit_ms < 0 ||
-	    c->time_limit_ms > CMD_TIME_LIMIT_MAX)
-		snprintf(why, whylen, "the time limit is over a year");
-	if (*why != '\0')
-		return -1;
-	for (i = 0; i < c->argc; i++)
-		bytes += strlen(c->argv[i]) + 1;
-	for (i = 0; i < c->nenv; i++) {
-		bytes += strlen(c->env[i]) + 1;
-		if (!env_valid(c->env[i])) {
-			snprintf(why, whylen, "environment variable %d is not "
-			    "NAME=value", i + 1);
-			return -1;
-		}
-	}
-	if (bytes > CMD_TEXT_MAX) {
-		snprintf(why, whylen, "the command and its environment are "
-		    "%zu bytes, over %d", bytes, CMD_TEXT_MAX);
-		return -1;
-	}
-	for (i = 0; i < c->nouts; i++) {
-		const char *o = c->outs[i];
-		if ((strncmp(o, "file:", 5) != 0 &&
-		    strncmp(o, "line:", 5) != 0) || o[5] == '\0' ||
-		    strlen(o) > CMD_OUTSPEC_MAXLEN) {
-			snprintf(why, whylen, "output %d is neither file:PATH "
-			    "nor line:REGEX (at most %d bytes)", i + 1,
-			    CMD_OUTSPEC_MAXLEN);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int
-task_cmd_noutputs(const struct task *t)
-{
-	return t->cmd != NULL ? t->cmd->nouts : -1;
 }
 
 const char *
@@ -419,4 +266,52 @@ task_token_valid(const char *s, int max)
 			return 0;
 	}
 	return 1;
+}
+
+int
+task_names_valid(const char *list, int max)
+{
+	const char	*p = list, *end;
+	char		 name[NAME_MAXLEN + 1];
+	int		 n = 0;
+
+	if (strlen(list) > CAPS_TEXT_MAX)
+		return 0;
+	while (*p != '\0') {
+		end = strchr(p, ',');
+		if (end == NULL)
+			end = p + strlen(p);
+		if (end - p > NAME_MAXLEN || ++n > max)
+			return 0;
+		memcpy(name, p, end - p);
+		name[end - p] = '\0';
+		if (!task_name_valid(name))
+			return 0;
+		p = *end == ',' ? end + 1 : end;
+		if (*end == ',' && *p == '\0')
+			return 0;	/* a trailing comma */
+	}
+	return 1;
+}
+
+int
+task_names_have(const char *list, const char *name)
+{
+	size_t		 len = strlen(name);
+	const char	*p = list;
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, name, len) == 0 && (p[len] == ',' ||
+		    p[len] == '\0'))
+			return 1;
+		if ((p = strchr(p, ',')) != NULL)
+			p++;
+	}
+	return 0;
+}
+
+int
+task_cores(const struct task *t)
+{
+	return t->req_cores > 1 ? t->req_cores : 1;
 }

@@ -179,6 +179,7 @@ workflow_free(struct workflow *wf)
 	for (i = 0; i < wf->ntasks; i++) {
 		free(wf->tasks[i].path);
 		free(wf->tasks[i].params);
+		free(wf->tasks[i].tags);
 		task_cmd_free(wf->tasks[i].cmd);
 	}
 	free(wf->tasks);

@@ -37,6 +37,7 @@ enum kind {
 	K_USER,		/* a user name */
 	K_ORDER,	/* the ready queue's order */
 	K_PLACEMENT,	/* informed or blind */
+	K_TAGS,		/* names, separated by blanks or commas */
 };
 
 static const struct element {
@@ -59,6 +60,9 @@ static const struct element {
 	{ S(log_file, K_PATH), 0, 0 },
 	{ "log_level", K_LEVEL, offsetof(struct config, log_level), 0, 0, 0 },
 	{ N(slots, 1, 256) },
+	{ N(cores, 1, CORES_MAX) },
+	{ N(memory_mb, 1, INT32_MAX) },
+	{ S(tags, K_TAGS), 0, 0 },
 	{ "mode", K_MODE, offsetof(struct config, mode), 0, 0, 0 },
 	{ "order", K_ORDER, offsetof(struct config, order), 0, 0, 0 },
 	{ "placement", K_PLACEMENT, offsetof(struct config, placement_blind),
@@ -410,6 +414,24 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 		else
 			add_error(e, node->line, name, "expected screensaver "
 			    "or dedicated, got '%s'", value);
+		break;
+	case K_TAGS:
+		for (i = 0; value[i] != '\0'; i++)
+			if (strchr(" \t\r\n", value[i]) != NULL)
+				value[i] = ',';
+		for (i = 0; value[i] != '\0';)	/* no empty names */
+			if (value[i] == ',' && (i == 0 || value[i + 1] == ',' ||
+			    value[i + 1] == '\0'))
+				memmove(value + i, value + i + 1,
+				    strlen(value + i));
+			else
+				i++;
+		if (!task_names_valid(value, CAPS_NAMES_MAX - 2))
+			add_error(e, node->line, name, "expected names "
+			    "(letters, digits, '_', '-', '.'), at most %d",
+			    CAPS_NAMES_MAX - 2);
+		else
+			snprintf(field, el->size, "%s", value);
 		break;
 	case K_COMMAND:
 		if (strlen(value) >= el->size || strpbrk(value, "\r\n") !=

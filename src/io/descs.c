@@ -9,6 +9,8 @@
  *              <other_nth_output>1</other_nth_output></input> ...
  *     </inputs>
  *     <outputs>1</outputs>
+ *     <requires><cores>2</cores><memory_mb>4096</memory_mb>
+ *       <tag>gpu</tag></requires>                     (each optional)
  *     <limits><cpu_seconds>600</cpu_seconds>       (each optional)
  *             <memory_mb>2048</memory_mb><open_files>256</open_files>
  *     </limits>
@@ -135,6 +137,42 @@ parse_limits(xmlNode *lim, struct taskdesc_limits *l, char *err,
 	return rc;
 }
 
+/* <requires>: <cores>, <memory_mb>, and a <tag> each. */
+static int
+parse_needs(xmlNode *req, struct taskdesc_needs *nd, char *err,
+    size_t errlen)
+{
+	xmlNode	*c;
+	char	*v;
+	size_t	 off = 0;
+	int	 rc = 0, cores;
+
+	for (c = req->children; c != NULL && rc == 0; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		if ((v = xml_text(c)) == NULL)
+			return -1;
+		if (is(c, "cores") && small_int(v, 1, CORES_MAX, &cores) == 0)
+			nd->cores = cores;
+		else if (is(c, "memory_mb") && small_int(v, 1, INT32_MAX,
+		    &cores) == 0)
+			nd->memory_mb = cores;
+		else if (is(c, "tag") && task_name_valid(v) &&
+		    off + strlen(v) + 2 < sizeof nd->tags &&
+		    !task_names_have(nd->tags, v))
+			off += snprintf(nd->tags + off, sizeof nd->tags - off,
+			    "%s%s", off > 0 ? "," : "", v);
+		else {
+			snprintf(err, errlen, "line %d: <%s> in <requires>: "
+			    "<cores> (1 to %d), <memory_mb> (MB) or <tag> (a "
+			    "name), each once", c->line, c->name, CORES_MAX);
+			rc = -1;
+		}
+		free(v);
+	}
+	return rc;
+}
+
 int
 descs_parse(const char *path, struct taskdesc *d, char *err, size_t errlen)
 {
@@ -187,6 +225,9 @@ descs_parse(const char *path, struct taskdesc *d, char *err, size_t errlen)
 			}
 		} else if (is(c, "limits")) {
 			if (parse_limits(c, &d->limits, err, errlen) == -1)
+				goto out;
+		} else if (is(c, "requires")) {
+			if (parse_needs(c, &d->needs, err, errlen) == -1)
 				goto out;
 		} else if (is(c, "inputs")) {
 			for (in = c->children; in != NULL; in = in->next) {

@@ -3,6 +3,9 @@
  * process exits and timers into core events, and carries out the actions
  * the core returns: log, journal, notify, start, stop, timer.
  */
+#include <sys/utsname.h>
+
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -61,6 +64,7 @@ static struct {
 	struct keyring		 ring;		/* n == 0: <insecure/> */
 	uint8_t			 operator_key[SEAL_KEY_BYTES];
 	int			 forgot;	/* a task left: compact */
+	struct node_config	 caps;		/* what we offer (NODES) */
 } srv;
 
 static void
@@ -87,15 +91,25 @@ arm_timer(int64_t when)
 
 static void	send_to_peer(const char *, const char *);
 
-/* A PROGRESS line gets its task's expected end as it goes out. */
+/* A PROGRESS line gets its task's expected end as it goes out, and a
+ * Ready task that no live node can run says why (reason=). */
 static void
-add_eta(char *line, size_t size, const struct task *t)
+progress_extras(char *line, size_t size, const struct task *t)
 {
 	int64_t	now = clock_node_ms(), end;
+	char	why[REASON_MAXLEN + 1];
+	size_t	eol;
 
 	if (t != NULL && !task_is_final(t->state) &&
 	    (end = node_task_end_estimate(srv.core, t, now)) >= 0)
 		(void)wire_progress_add_eta(line, size, end - now);
+	if (t == NULL || t->state != TASK_READY ||
+	    strstr(line, " reason=") != NULL)
+		return;
+	node_task_waiting(srv.core, t, why, sizeof why);
+	eol = strcspn(line, "\n");
+	if (why[0] != '\0' && eol + strlen(why) + 10 < size)
+		snprintf(line + eol, size - eol, " reason=%s\n", why);
 }
 
 static void
@@ -106,7 +120,7 @@ notify(const char *uuid, const char *snapshot)
 	if (!clients_subscribed(uuid))
 		return;
 	snprintf(line, sizeof line, "%s", snapshot);
-	add_eta(line, sizeof line, node_find(srv.core, uuid));
+	progress_extras(line, sizeof line, node_find(srv.core, uuid));
 	clients_notify(uuid, line);
 }
 static int	start_run(const struct task *, char *, size_t);
@@ -155,6 +169,45 @@ send_to_peer(const char *name, const char *body)
 
 	if (addr != NULL)
 		peers_unicast(name, addr, body);
+}
+
+/*
+ * What this host offers tasks (node_config: cores, memory, tags): the
+ * config's, else the host's own CPUs and memory; its tags, and the
+ * operating system and architecture as two more ("linux", "x86_64").
+ */
+static void
+host_caps(struct node_config *nc, const struct config *cfg)
+{
+	struct utsname	u;
+	long		pages = sysconf(_SC_PHYS_PAGES);
+	long		psize = sysconf(_SC_PAGESIZE);
+	char		sys[NAME_MAXLEN + 1] = "linux", arch[NAME_MAXLEN + 1];
+	size_t		i;
+
+	nc->cores = cfg->cores > 0 ? cfg->cores :
+	    (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (nc->cores < 1)
+		nc->cores = 1;
+	nc->memory_mb = cfg->memory_mb > 0 ? cfg->memory_mb :
+	    pages > 0 && psize > 0 ? (int64_t)pages / (1048576 / psize) : 0;
+	arch[0] = '\0';
+	if (uname(&u) == 0) {
+		for (i = 0; u.sysname[i] != '\0' && i < NAME_MAXLEN; i++)
+			sys[i] = (char)tolower((unsigned char)u.sysname[i]);
+		sys[i] = '\0';
+		snprintf(arch, sizeof arch, "%s", u.machine);
+	}
+	snprintf(nc->tags, sizeof nc->tags, "%s", cfg->tags);
+	if (task_name_valid(sys) && !task_names_have(nc->tags, sys))
+		snprintf(nc->tags + strlen(nc->tags), sizeof nc->tags -
+		    strlen(nc->tags), "%s%s", nc->tags[0] != '\0' ? "," : "",
+		    sys);
+	if (task_name_valid(arch) && !task_names_have(nc->tags, arch))
+		snprintf(nc->tags + strlen(nc->tags), sizeof nc->tags -
+		    strlen(nc->tags), ",%s", arch);
+	log_msg(VLOG_NORMAL, "this node offers %d cores, %lld MB of memory, "
+	    "tags %s", nc->cores, (long long)nc->memory_mb, nc->tags);
 }
 
 /* ACT_CHECK: can this host run the command task uuid?  The answer goes
@@ -407,6 +460,9 @@ do_schedule(struct client *c, const struct client_req *req)
 	sr.array = req->array;
 	sr.array_index = req->array_index;
 	sr.array_max = req->array_max;
+	sr.cores = req->cores;
+	sr.memory_mb = req->memory_mb;
+	sr.tags = req->tags;
 	sr.exec = req->exec;
 	sr.prio = req->prio;
 	sr.path = req->path;
@@ -480,7 +536,7 @@ do_subscribe(struct client *c, const struct client_req *req)
 	/* Where each task stands now, so a late subscriber misses nothing. */
 	for (i = 0; i < req->nuuid; i++) {
 		wire_progress_line(t[i], line, sizeof line);
-		add_eta(line, sizeof line, t[i]);
+		progress_extras(line, sizeof line, t[i]);
 		client_reply(c, 0, line);
 	}
 done:
@@ -572,6 +628,13 @@ task_lines(struct text *x, struct task *const *v, size_t n,
 		    t->running_on : "-", est, eta);
 		if (t->array[0] != '\0')
 			text_add(x, " array=%s:%d", t->array, t->array_index);
+		/* Why it waits, to the end of the line (it has blanks). */
+		if (req->cmd != CMD_HISTORY && t->state == TASK_READY) {
+			char why[REASON_MAXLEN + 1];
+			node_task_waiting(srv.core, t, why, sizeof why);
+			if (why[0] != '\0')
+				text_add(x, " %s", why);
+		}
 		text_add(x, "\n");
 	}
 }
@@ -604,6 +667,16 @@ do_tasks(struct client *c, const struct client_req *req)
 
 /* One NODES line for a peer.  Busy slots come from the replicated map:
  * fresher than the peer's last heartbeat. */
+/* The end of a NODE line: what the node offers, if it said. */
+static void
+caps_fields(struct text *x, int cores, int64_t memory_mb, const char *tags)
+{
+	if (cores > 0)
+		text_add(x, " cores=%d memory=%lld tags=%s", cores,
+		    (long long)memory_mb, tags[0] != '\0' ? tags : "-");
+	text_add(x, "\n");
+}
+
 static void
 nodes_peer_cb(const struct peer *p, void *arg)
 {
@@ -611,13 +684,19 @@ nodes_peer_cb(const struct peer *p, void *arg)
 	size_t			 it = 0;
 	int			 busy = 0;
 
+	int			 cores;
+	int64_t			 memory_mb;
+	const char		*tags, *execs;
+
 	while ((t = node_next_task(srv.core, &it)) != NULL)
 		busy += t->state == TASK_RUNNING &&
 		    strcmp(t->running_on, p->name) == 0;
-	text_add(arg, "NODE %s %s %s %s %d/%d %d\n", p->name, p->client_addr,
+	text_add(arg, "NODE %s %s %s %s %d/%d %d", p->name, p->client_addr,
 	    p->master && strcmp(p->name, node_master(srv.core)) == 0 ?
 	    "master" : "peer", p->alive ? p->volunteer : "dead",
 	    p->slots > busy ? p->slots - busy : 0, p->slots, p->reputation);
+	node_peer_caps(srv.core, p, &cores, &memory_mb, &tags, &execs);
+	caps_fields(arg, cores, memory_mb, tags);
 }
 
 /* REJECTED <count> <last source> <why>: dropped datagrams, by reason. */
@@ -635,10 +714,11 @@ do_nodes(struct client *c)
 	struct node_status	st;
 
 	node_status(srv.core, &st);
-	text_add(&x, "NODE %s %s %s %s %d/%d %d\n", srv.cfg->name,
+	text_add(&x, "NODE %s %s %s %s %d/%d %d", srv.cfg->name,
 	    srv.address, st.is_master ? "master" : "peer",
 	    st.volunteer_state, st.slots - st.running, st.slots,
 	    srv.reputation);
+	caps_fields(&x, srv.caps.cores, srv.caps.memory_mb, srv.caps.tags);
 	node_each_peer(srv.core, nodes_peer_cb, &x);
 	peers_each_rejected(nodes_rejected_cb, &x);
 	text_add(&x, ".\n");
@@ -842,7 +922,7 @@ static void
 client_line(struct client *c, const char *line, size_t len)
 {
 	struct client_req	*req;
-	char			 err[256];
+	char			 err[1024];
 
 	if ((req = malloc(sizeof *req)) == NULL) {
 		client_reply(c, 0, "ERROR out of memory\n");
@@ -1082,6 +1162,8 @@ server_run(const struct config *cfg, int echo)
 	memset(&nc, 0, sizeof nc);
 	snprintf(nc.name, sizeof nc.name, "%s", cfg->name);
 	nc.slots = cfg->slots;
+	host_caps(&nc, cfg);
+	srv.caps = nc;
 	nc.max_attempts = cfg->max_attempts;
 	nc.ageing_ms = (int64_t)cfg->ageing_s * 1000;
 	nc.order = cfg->order;

@@ -36,7 +36,8 @@ static const struct client_command {
 	{ "SCHEDULE", CMD_SCHEDULE, 2, MAX_TOKENS, 1,
 	  "SCHEDULE <exec_name> <low|interactive> [-p <path>] "
 	  "[-a <uuid> <nth_output>]... [-x <params_file>] "
-	  "[-A <array_uuid> <index> <max_running>]" },
+	  "[-A <array_uuid> <index> <max_running>] [-c <cores>] "
+	  "[-m <memory_mb>] [-g <tag>[,<tag>]...]" },
 	{ "SUBSCRIBE", CMD_SUBSCRIBE, 1, SUBSCRIBE_MAX, 0,
 	  "SUBSCRIBE <uuid> [<uuid>...]" },
 	{ "CANCEL", CMD_CANCEL, 1, 1, 0, "CANCEL <uuid>" },
@@ -50,7 +51,8 @@ static const struct client_command {
 	  "RUN <name> <low|interactive> [-d <dir>] [-o <file>] [-e <file>] "
 	  "[-E <NAME=value>]... [-t <seconds>] [-a <uuid> <nth_output>]... "
 	  "[-O <file:PATH|line:REGEX>]... [-A <array_uuid> <index> "
-	  "<max_running>] -- <word>... (every value %XX-escaped)" },
+	  "<max_running>] [-c <cores>] [-m <memory_mb>] [-g <tag>[,<tag>]...] "
+	  "-- <word>... (every value %XX-escaped)" },
 	{ "OUTPUT", CMD_OUTPUT, 1, 6, 1,
 	  "OUTPUT <uuid> [-e] [-f] [-c <offset>]" },
 	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
@@ -205,6 +207,42 @@ take_array(struct tokens *tk, int *i, struct client_req *req, char *err,
 	return 0;
 }
 
+/* -c <cores>, -m <memory_mb> or -g <tags> at tk->v[*i]: what the task
+ * needs of a node; 0 if opt is none of them. */
+static int
+take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
+    size_t errlen)
+{
+	const char	*opt = tk->v[*i], *arg = *i + 1 < tk->n ?
+			    tk->v[*i + 1] : NULL;
+	int64_t		 v;
+
+	if (strcmp(opt, "-c") != 0 && strcmp(opt, "-m") != 0 &&
+	    strcmp(opt, "-g") != 0)
+		return 0;
+	if (arg == NULL) {
+		snprintf(err, errlen, "%s needs a value", opt);
+		return -1;
+	}
+	if (opt[1] == 'g' && !task_names_valid(arg, CAPS_NAMES_MAX)) {
+		complain(err, errlen, "bad tags", arg, ": names (letters, "
+		    "digits, '_', '-', '.') separated by ','");
+		return -1;
+	} else if (opt[1] == 'g')
+		req->tags = arg;
+	else if (lex_int(arg, 1, opt[1] == 'c' ? CORES_MAX : MEMORY_MB_MAX,
+	    &v) == -1) {
+		snprintf(err, errlen, "%s: %s", opt, opt[1] == 'c' ?
+		    "cores, 1 to 65535" : "memory in MB, at least 1");
+		return -1;
+	} else if (opt[1] == 'c')
+		req->cores = (int)v;
+	else
+		req->memory_mb = v;
+	*i += 1;
+	return 1;
+}
+
 /* The executable or command name and the priority: words 1 and 2. */
 static int
 take_name_prio(struct tokens *tk, struct client_req *req, char *err,
@@ -228,7 +266,7 @@ static int
 parse_schedule(struct tokens *tk, struct client_req *req, char *err,
     size_t errlen)
 {
-	int	i;
+	int	i, rc;
 
 	if (take_name_prio(tk, req, err, errlen) == -1)
 		return -1;
@@ -248,6 +286,9 @@ parse_schedule(struct tokens *tk, struct client_req *req, char *err,
 				return -1;
 		} else if (strcmp(opt, "-A") == 0) {
 			if (take_array(tk, &i, req, err, errlen) == -1)
+				return -1;
+		} else if ((rc = take_need(tk, &i, req, err, errlen)) != 0) {
+			if (rc == -1)
 				return -1;
 		} else {
 			complain(err, errlen, "unknown option", opt, "");
@@ -303,7 +344,7 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 	struct task_cmd	*c = &req->run;
 	char		*v, **dst;
 	int64_t		 secs;
-	int		 i;
+	int		 i, rc;
 
 	if (take_name_prio(tk, req, err, errlen) == -1)
 		return -1;
@@ -315,6 +356,11 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 		if (strcmp(opt, "-a") == 0 || strcmp(opt, "-A") == 0) {
 			if ((opt[1] == 'a' ? take_binding(tk, &i, req, err,
 			    errlen) : take_array(tk, &i, req, err, errlen)) == -1)
+				return -1;
+			continue;
+		}
+		if ((rc = take_need(tk, &i, req, err, errlen)) != 0) {
+			if (rc == -1)
 				return -1;
 			continue;
 		}

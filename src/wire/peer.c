@@ -61,6 +61,11 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 		    m->master, m->epoch, m->free, m->slots, m->volunteer,
 		    m->reputation, m->map_size, m->digest, m->client_port,
 		    m->speed, m->life_s, m->timestamp, m->beat_ms);
+		if (n >= 0 && (size_t)n < size && m->cores > 0)
+			n += snprintf(buf + n, size - n, " %d %" PRId64 " %s %s",
+			    m->cores, m->memory_mb, m->tags != NULL &&
+			    *m->tags != '\0' ? m->tags : "-", m->execs != NULL &&
+			    *m->execs != '\0' ? m->execs : "-");
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:
@@ -118,6 +123,22 @@ static int
 counter(char **p, uint64_t *out)
 {
 	return hex64(p, out) == -1 || *out > COUNTER_MAX ? -1 : 0;
+}
+
+/* A comma list of names ("-": none), left in the datagram's buffer. */
+static int
+names(char **p, const char **dst)
+{
+	char	*w = lex_word(p, LEX_STRICT);
+
+	if (w == NULL)
+		return -1;
+	if (strcmp(w, "-") == 0)
+		*w = '\0';
+	else if (*w == '\0' || !task_names_valid(w, CAPS_NAMES_MAX))
+		return -1;
+	*dst = w;
+	return 0;
 }
 
 static int
@@ -209,6 +230,13 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 		NEED(num(&p, 0, LIFE_MAX_S, &m->life_s));
 		NEED(num(&p, 0, INT64_MAX, &m->timestamp));
 		NEED(num(&p, 1, BEAT_MAX_MS, &m->beat_ms));
+		if (*p == '\0')
+			break;		/* an older node: no capabilities */
+		NEED(num(&p, 1, CORES_MAX, &v));
+		m->cores = (int)v;
+		NEED(num(&p, 0, MEMORY_MB_MAX, &m->memory_mb));
+		NEED(names(&p, &m->tags));
+		NEED(names(&p, &m->execs));
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:

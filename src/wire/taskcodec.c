@@ -5,7 +5,8 @@
  *
  *   v=1 id=<uuid> exec=<name> [wf=<uuid>] [arr=<uuid> aix=<n> amax=<n>] prio=low aged=0 st=Ready sb=<node> cl=<addr>
  *   on=<node> sub=<ms> rdy=<ms> stt=<ms> end=<ms> pg=<0-100> att=<n>
- *   fail=<n> ver=<n> [susp=1] path=<s> par=<s> rsn=<s> in=<uuid>:<nth>:<dataset|->,...
+ *   fail=<n> ver=<n> [susp=1] [rc=<cores>] [rm=<MB>] [rt=<tag>,...] path=<s>
+ *   par=<s> rsn=<s> in=<uuid>:<nth>:<dataset|->,...
  *   out=<id>,...
  *
  * and a command task's (struct task_cmd) after them:
@@ -108,6 +109,8 @@ enum kind {
 	K_STATE,	/* enum task_state */
 	K_PATH,		/* char *, NULL when absent, printable, at most max
 			 * bytes */
+	K_NAMES,	/* char *, NULL when absent, a comma list of at most
+			 * max names (task_names_valid) */
 };
 
 #define W_ALWAYS	0
@@ -162,6 +165,13 @@ static const struct field {
 	{ "rnd", K_INT, offsetof(struct task, round),
 	  sizeof(((struct task *)0)->round), 0, 1000000, W_NONZERO,
 	  "bad round" },
+	{ "rc", K_INT, offsetof(struct task, req_cores),
+	  sizeof(((struct task *)0)->req_cores), 0, CORES_MAX, W_NONZERO,
+	  "bad cores" },
+	{ "rm", K_I64, offsetof(struct task, req_memory_mb),
+	  sizeof(((struct task *)0)->req_memory_mb), 0, MEMORY_MB_MAX,
+	  W_NONZERO, "bad memory" },
+	N("rt", K_NAMES, req_tags, 0, CAPS_NAMES_MAX, "bad tags"),
 	N("path", K_PATH, path, 0, PATH_MAXLEN, "bad path"),
 	N("par", K_PATH, params, 0, PATH_MAXLEN, "bad params path"),
 	A("rsn", K_LINE, reason, "bad reason"),
@@ -176,11 +186,14 @@ static const struct field {
 static int
 text_valid(const struct field *fd, const char *s)
 {
-	size_t	max = fd->kind == K_PATH ? (size_t)fd->max : fd->size - 1;
+	size_t	max = fd->kind == K_PATH ? (size_t)fd->max :
+		    fd->kind == K_NAMES ? CAPS_TEXT_MAX : fd->size - 1;
 
 	if (strlen(s) > max)
 		return 0;
 	switch (fd->kind) {
+	case K_NAMES:
+		return task_names_valid(s, (int)fd->max);
 	case K_UUID:
 		return task_uuid_valid(s);
 	case K_NAME:
@@ -232,6 +245,7 @@ encode_field(struct out *o, const struct task *t, const struct field *fd)
 		    const enum task_state)));
 		return 0;
 	case K_PATH:
+	case K_NAMES:
 		s = *AT(t, fd, char *const);
 		if (s != NULL && *s != '\0' && !text_valid(fd, s))
 			return -1;
@@ -269,6 +283,7 @@ decode_field(struct task *t, const struct field *fd, char *val)
 	case K_STATE:
 		return task_state_parse(val, AT(t, fd, enum task_state));
 	case K_PATH:
+	case K_NAMES:
 		if (!text_valid(fd, val))
 			return -1;
 		*AT(t, fd, char *) = val;	/* into the line's copy */
@@ -291,7 +306,7 @@ decode_field(struct task *t, const struct field *fd, char *val)
 static int
 copy_field(struct task *t, const struct task *f, const struct field *fd)
 {
-	if (fd->kind == K_PATH)
+	if (fd->kind == K_PATH || fd->kind == K_NAMES)
 		return task_set_string(AT(t, fd, char *), *AT(f, fd,
 		    char *const));
 	memcpy(AT(t, fd, char), AT(f, fd, const char), fd->size);

@@ -108,8 +108,8 @@ class Workflow(NodeTest):
         self.node.wait_log(r"I won the master election \(epoch 1\)")
         nodes = self.c.ask_multi("NODES")
         self.assertEqual(len(nodes), 1)
-        self.assertRegex(nodes[0], r"^NODE alpha 127\.0\.0\.1:%d master dedicated 1/1 10$"
-                         % self.node.port)
+        self.assertRegex(nodes[0], r"^NODE alpha 127\.0\.0\.1:%d master dedicated 1/1 10 "
+                         r"cores=\d+ memory=\d+ tags=linux,\S+$" % self.node.port)
         self.assertEqual(self.c.ask("QUIT"), "BYE")
         with self.assertRaises(EOFError):
             self.c.line()
@@ -508,4 +508,4 @@ class Reputation(unittest.TestCase):
         c = node.client()
         self.addCleanup(c.close)
         node.wait_log(r"I won the master election")
-        self.assertTrue(c.ask_multi("NODES")[0].endswith(" 6"))
+        self.assertEqual(c.ask_multi("NODES")[0].split()[6], "6")

@@ -239,6 +239,52 @@ class Arrays(unittest.TestCase):
         self.assertEqual(self.volery_ok("output", ids["check[4]"]), "1\n")
 
 
+class Requirements(unittest.TestCase):
+    """Tags, cores and memory: a task runs only where it can, and waits
+    with its reason while no live node can run it."""
+
+    def test_a_gpu_task_waits_for_the_gpu_node_and_runs_only_there(self):
+        cl = Cluster(("a", "b"))
+        self.addCleanup(cl.cleanup)
+        gpu = cl.add("g", extra="<tags>gpu, cuda</tags>", start=False)
+        cl.nodes["a"].start()
+        cl.nodes["b"].start()
+        cl.master(among=("a", "b"))
+        host = "127.0.0.1:%d" % cl.nodes["a"].port
+        r = volery("-H", host, "run", "--requires", "gpu", "--cwd", "/", "--",
+                   "true")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        u = r.stdout.decode().strip()
+        big = volery("-H", host, "run", "--mem", "64T", "--cwd", "/", "--",
+                     "true").stdout.decode().strip()
+        out = volery("-H", host, "tasks", "--state", "Ready").stdout.decode()
+        self.assertRegex(out, u + r".*waiting: no live node has tag gpu")
+        self.assertRegex(out, big + r".*waiting: no live node has 67108864 "
+                         r"MB of memory")
+        # watch says why it waits, too.
+        w = subprocess.Popen(harness.WRAP + [harness.VOLERY, "-H", host,
+                                             "watch", u],
+                             stdout=subprocess.PIPE, text=True)
+        self.addCleanup(w.kill)
+        first = w.stdout.readline()
+        self.assertIn("waiting: no live node has tag gpu", first)
+        nodes = volery("-H", host, "nodes").stdout.decode()
+        self.assertRegex(nodes, r"\na +\S+ +\S+ +\S+ +\S+ +\S+ +\d+ +[\d.]+G "
+                         r"linux,")
+        # The gpu node comes: the task runs there, and only there.
+        gpu.start()
+        self.assertEqual(w.wait(TIMEOUT), 0)
+        c = cl.nodes["a"].client()
+        self.addCleanup(c.close)
+        c.send("SUBSCRIBE %s\n" % u)
+        seen = c.wait_states({u: "Terminated"})
+        self.assertEqual(re.findall(r"node=(\S+)", " ".join(seen))[-1], "g")
+        self.assertEqual(cl.starts(u), [])	# started_args: executables only
+        for name in ("a", "b"):
+            self.assertNotIn("Task UUID{%s} command" % u, cl.nodes[name].log())
+        self.assertIn("Task UUID{%s} command true started" % u, gpu.log())
+
+
 class MissingProgram(unittest.TestCase):
     """A program only one node has: the other never starts its tasks, so
     no attempt is burnt there."""

@@ -36,6 +36,7 @@ struct opts {
 	int		 queue;		/* receive queue: datagrams a ms */
 	int		 lacking;	/* nodes without segmentation */
 	int		 array_max;	/* -L: the bag is one array */
+	int		 gpu_nodes;	/* -g: nodes with the tag gpu */
 	int		 progress;	/* runs report progress */
 	int		 oversize;	/* % of requests near the limits */
 	int		 replay;	/* -Z: % of datagrams replayed */
@@ -99,7 +100,9 @@ usage(void)
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
 "                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-G] [-U]\n"
 "                  [-o fcfs|lret] [-V lo-hi] [-I blind|informed] [-E warmup]\n"
-"                  [-L limit] [-R] [-q] [-v]\n"
+"                  [-L limit] [-g gpu_nodes] [-R] [-q] [-v]\n"
+"  -g N  nodes tell what they have (heartbeats): the first N the tag gpu,\n"
+"        which every third task needs (and must never start without)\n"
 "  -L N  the bag's tasks are one array, at most N of it running at once\n"
 "        (more is a violation where no fault can hide a claim)\n"
 "  -o O  the ready queue's order on every node: fcfs (by workflow) or lret\n"
@@ -334,6 +337,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	}
 	s.queue_max = o->queue;
 	s.progress = o->progress;
+	s.gpu_nodes = o->gpu_nodes;
 	if (o->array_max > 0 && strcmp(o->workload, "bag") == 0) {
 		snprintf(s.array, sizeof s.array,
 		    "aaaaaaaa-0000-4000-8000-%012llu", (unsigned long long)seed);
@@ -683,7 +687,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:o:V:I:E:L:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:o:V:I:E:L:g:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -708,6 +712,7 @@ main(int argc, char **argv)
 		case 'Q': o.queue = atoi(optarg); break;
 		case 'M': o.lacking = atoi(optarg); break;
 		case 'L': o.array_max = atoi(optarg); break;
+		case 'g': o.gpu_nodes = atoi(optarg); break;
 		case 'O': o.oversize = atoi(optarg); break;
 		case 'W': o.retention = atoi(optarg); break;
 		case 'G': o.progress = 1; break;

@@ -548,6 +548,10 @@ check_start(struct simnet *s, int i, const char *uuid)
 	ts->last = i;
 	if (t->array[0] != '\0' && t->array_max > 0)
 		check_array(s, t);
+	if (t->req_tags != NULL && task_names_have(t->req_tags, "gpu") &&
+	    i >= s->gpu_nodes)
+		sim_violation(s, "%s started %s, which needs the tag gpu it "
+		    "has not", node_name(s->nodes[i]), uuid);
 }
 
 /*
@@ -921,6 +925,12 @@ sim_boot(struct simnet *s, int i, int reputation)
 	node_free(s->nodes[i]);
 	snprintf(cfg.name, sizeof cfg.name, "n%02d", i);
 	cfg.reputation = reputation;
+	if (s->gpu_nodes > 0) {
+		cfg.cores = 4;
+		cfg.memory_mb = 8192;
+		snprintf(cfg.tags, sizeof cfg.tags, "%s", i < s->gpu_nodes ?
+		    "gpu,linux" : "linux");
+	}
 	if ((s->nodes[i] = node_new(&cfg, s->descs)) == NULL)
 		abort();
 	s->timer[i] = -1;
@@ -1189,6 +1199,8 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	req.nbind = nbind;
 	req.bind = bind;
 	req.client = "sim";
+	if (s->gpu_nodes > 0 && s->scheduled % 3 == 0)
+		req.tags = "gpu";
 	if (s->array[0] != '\0') {
 		req.array = s->array;
 		req.array_index = (int)s->scheduled + 1;

@@ -98,6 +98,10 @@ struct simnet {
 	int			 array_max;
 	int			 array_strict;
 	int			 array_most;	/* the most seen at once */
+	/* -g: nodes tell what they have (4 cores, 8 GB; the first gpu_nodes
+	 * also the tag gpu), every third task needs gpu, and one never
+	 * starts where it is missing. */
+	int			 gpu_nodes;
 	int			 oversize_percent; /* requests near the limits */
 	int64_t			 max_skew;	/* -K */
 	/* Sealed datagrams (seal.c) and each node's guard (guard.c). */

@@ -5,7 +5,7 @@
 #include "testutil.h"
 
 static struct client_req req;
-static char err[256];
+static char err[1024];
 
 static int
 parse(const char *line)
@@ -440,7 +440,7 @@ test_numbers_mean_the_same_in_every_codec(void **state)
 static void
 test_help_comes_from_the_command_table(void **state)
 {
-	char	 help[2048], *line, *p, word[32];
+	char	 help[4096], *line, *p, word[32];
 	int	 n = 0;
 
 	assert_true(wire_client_help(help, sizeof help) > 0);

@@ -1,0 +1,165 @@
+/*
+ * taskcmd.c -- a command task's command (struct task_cmd in task.h):
+ * copies, and the limits a record and a request must keep.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "task.h"
+
+static void
+strv_free(char **v, int n)
+{
+	int	i;
+
+	for (i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A copy of the n strings of v in *dst; -1 out of memory. */
+static int
+strv_dup(char *const *v, int n, char ***dst)
+{
+	int	i;
+
+	*dst = NULL;
+	if (n == 0)
+		return 0;
+	if ((*dst = calloc(n, sizeof **dst)) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (((*dst)[i] = strdup(v[i])) == NULL) {
+			strv_free(*dst, i);
+			*dst = NULL;
+			return -1;
+		}
+	return 0;
+}
+
+void
+task_cmd_free(struct task_cmd *c)
+{
+	if (c == NULL)
+		return;
+	strv_free(c->argv, c->argc);
+	strv_free(c->env, c->nenv);
+	strv_free(c->outs, c->nouts);
+	free(c->cwd);
+	free(c->out);
+	free(c->err);
+	free(c);
+}
+
+struct task_cmd *
+task_cmd_dup(const struct task_cmd *c)
+{
+	struct task_cmd	*d;
+
+	if ((d = calloc(1, sizeof *d)) == NULL)
+		return NULL;
+	d->argc = c->argc;
+	d->nenv = c->nenv;
+	d->nouts = c->nouts;
+	d->time_limit_ms = c->time_limit_ms;
+	if (strv_dup(c->argv, c->argc, &d->argv) == -1 ||
+	    strv_dup(c->env, c->nenv, &d->env) == -1 ||
+	    strv_dup(c->outs, c->nouts, &d->outs) == -1 ||
+	    task_set_string(&d->cwd, c->cwd) == -1 ||
+	    task_set_string(&d->out, c->out) == -1 ||
+	    task_set_string(&d->err, c->err) == -1) {
+		task_cmd_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* NAME=value with NAME a shell variable's name. */
+static int
+env_valid(const char *kv)
+{
+	const char	*p = kv;
+
+	if (!isalpha((unsigned char)*p) && *p != '_')
+		return 0;
+	while (isalnum((unsigned char)*p) || *p == '_')
+		p++;
+	return *p == '=';
+}
+
+/* A directory or file name: printable (it shows in replies and the
+ * log), at most PATH_MAXLEN bytes. */
+static int
+path_valid(const char *s)
+{
+	const char	*p;
+
+	if (s == NULL)
+		return 1;
+	for (p = s; *p != '\0'; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			return 0;
+	return *s != '\0' && p - s <= PATH_MAXLEN;
+}
+
+int
+task_cmd_check(const struct task_cmd *c, char *why, size_t whylen)
+{
+	size_t	bytes = 0;
+	int	i;
+
+	snprintf(why, whylen, "%s", "");
+	if (c->argc < 1 || c->argc > CMD_ARGS_MAX || c->argv[0][0] == '\0')
+		snprintf(why, whylen, "a command has 1 to %d words, the "
+		    "first a program", CMD_ARGS_MAX);
+	else if (c->nenv < 0 || c->nenv > CMD_ENV_MAX)
+		snprintf(why, whylen, "at most %d environment variables",
+		    CMD_ENV_MAX);
+	else if (c->nouts < 0 || c->nouts > TASK_OUTPUTS_MAX)
+		snprintf(why, whylen, "at most %d outputs", TASK_OUTPUTS_MAX);
+	else if (!path_valid(c->cwd) || !path_valid(c->out) ||
+	    !path_valid(c->err))
+		snprintf(why, whylen, "a directory or file name is empty, not "
+		    "printable or longer than %d bytes", PATH_MAXLEN);
+	else if (c->time_limit_ms < 0 ||
+	    c->time_limit_ms > CMD_TIME_LIMIT_MAX)
+		snprintf(why, whylen, "the time limit is over a year");
+	if (*why != '\0')
+		return -1;
+	for (i = 0; i < c->argc; i++)
+		bytes += strlen(c->argv[i]) + 1;
+	for (i = 0; i < c->nenv; i++) {
+		bytes += strlen(c->env[i]) + 1;
+		if (!env_valid(c->env[i])) {
+			snprintf(why, whylen, "environment variable %d is not "
+			    "NAME=value", i + 1);
+			return -1;
+		}
+	}
+	if (bytes > CMD_TEXT_MAX) {
+		snprintf(why, whylen, "the command and its environment are "
+		    "%zu bytes, over %d", bytes, CMD_TEXT_MAX);
+		return -1;
+	}
+	for (i = 0; i < c->nouts; i++) {
+		const char *o = c->outs[i];
+		if ((strncmp(o, "file:", 5) != 0 &&
+		    strncmp(o, "line:", 5) != 0) || o[5] == '\0' ||
+		    strlen(o) > CMD_OUTSPEC_MAXLEN) {
+			snprintf(why, whylen, "output %d is neither file:PATH "
+			    "nor line:REGEX (at most %d bytes)", i + 1,
+			    CMD_OUTSPEC_MAXLEN);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+task_cmd_noutputs(const struct task *t)
+{
+	return t->cmd != NULL ? t->cmd->nouts : -1;
+}
+
