@@ -34,6 +34,7 @@ struct job_spec {
 	int		  nice;			/* 0: as the node */
 	int		  idle_io;		/* the idle I/O class */
 	int		  die_with_parent;	/* PR_SET_PDEATHSIG, SIGKILL */
+	const char	 *cgroup_procs;		/* joined first; NULL or "" */
 	int		  stdin_pipe;		/* else /dev/null */
 	int		  stderr_pipe;		/* else /dev/null */
 	/* If the child cannot become the program, "ERROR cannot execute
@@ -61,5 +62,12 @@ pid_t	job_start(const struct job_spec *, const struct job_exit *,
 /* Nobody waits for pid any more (its owner is gone): reap it quietly. */
 void	job_forget(pid_t);
 void	job_shutdown(void);
+/*
+ * Fork a watchdog: a child running fn(3), fd 3 the read end of a pipe
+ * whose write end is returned (close-on-exec, so no run inherits it: it
+ * closes when the node ends, however it ends); -1 if it cannot.  fn never
+ * returns.
+ */
+int	job_watchdog(void (*fn)(int));
 
 #endif

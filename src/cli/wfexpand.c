@@ -69,7 +69,7 @@ add_input(struct wf_input *in, int *n, const struct wf_input *i, int value)
 		return -1;
 	in[*n] = *i;
 	if (value >= 0)
-		snprintf(in[*n].task, sizeof in[*n].task, "%s[%d]", i->task,
+		snprintf(in[*n].task, sizeof in[*n].task, "%.64s[%d]", i->task,
 		    value);
 	(*n)++;
 	return 0;

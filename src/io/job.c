@@ -124,9 +124,17 @@ child(const struct job_spec *s, char *const *envp, pid_t parent, int in,
 {
 	struct sigaction sa;
 	sigset_t	 none;
-	int		 sig, i;
+	int		 sig, i, fd;
 
 	setpgid(0, 0);
+	/* Into the run's cgroup before anything else: all that it forks
+	 * is in it too (contain.h).  Without it, its process group. */
+	if (s->cgroup_procs != NULL && s->cgroup_procs[0] != '\0' &&
+	    (fd = open(s->cgroup_procs, O_WRONLY | O_CLOEXEC)) != -1) {
+		ssize_t n = write(fd, "0", 1);	/* failed: the group holds */
+		(void)n;
+		close(fd);
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
 	for (sig = 1; sig < NSIG; sig++)
@@ -264,4 +272,26 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 		j->exit = *e;
 	TAILQ_INSERT_TAIL(&jobs, j, entry);
 	return pid;
+}
+
+int
+job_watchdog(void (*fn)(int))
+{
+	int	fd[2];
+	pid_t	pid;
+
+	if (pipe2(fd, O_CLOEXEC) == -1)
+		return -1;
+	/* A plain fork: the child runs our code, and never returns. */
+	if ((pid = fork()) == 0) {
+		if (dup2(fd[0], 3) == -1)
+			_exit(1);
+		fn(3);
+	}
+	close(fd[0]);
+	if (pid == -1) {
+		close(fd[1]);
+		return -1;
+	}
+	return fd[1];
 }

@@ -26,6 +26,7 @@
 #include "bounds.h"
 #include "clock.h"
 #include "cmdrun.h"
+#include "contain.h"
 #include "job.h"
 #include "log.h"
 #include "output.h"
@@ -427,7 +428,7 @@ run_exited(pid_t pid, int status, const struct rusage *ru, void *arg)
 			    r->exec, r->cpu_seconds);
 	}
 	/* The run is over: leave nothing of it behind. */
-	kill(-pid, SIGKILL);
+	contain_ended(r->uuid, pid);
 	maybe_done(r);
 }
 
@@ -650,7 +651,7 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	const char	*argv[CMD_ARGS_MAX + 8 + 2 * TASK_INPUTS_MAX + 1];
 	char		*env[16 + TASK_INPUTS_MAX + CMD_ENV_MAX];
 	char		 path[PATH_MAX + NAME_MAXLEN + 2], dir[PATH_MAX];
-	char		 args[1024] = "";
+	char		 args[1024] = "", cgroup[PATH_MAX];
 	struct strings	 k = { NULL, 0 };
 	struct cmdrun_state *cs = NULL;
 	struct job_spec	 spec;
@@ -688,13 +689,18 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	spec.nice = opts.nice;
 	spec.idle_io = opts.idle_io;
 	spec.die_with_parent = 1;
+	contain_prepare(t->uuid, cgroup, sizeof cgroup);
+	spec.cgroup_procs = cgroup;
 	spec.stdin_pipe = t->cmd == NULL;	/* a command reads nothing */
 	spec.stderr_pipe = 1;
 	spec.exec_error_line = t->cmd == NULL;
 	ended.cb = run_exited;
 	ended.arg = r;
-	if ((pid = job_start(&spec, &ended, &fds, err, errlen)) == -1)
+	if ((pid = job_start(&spec, &ended, &fds, err, errlen)) == -1) {
+		contain_ended(t->uuid, -1);
 		goto fail_dir;
+	}
+	contain_started(t->uuid, pid);
 	strings_free(&k);
 	snprintf(r->uuid, sizeof r->uuid, "%s", t->uuid);
 	snprintf(r->exec, sizeof r->exec, "%s", t->exec);
@@ -882,7 +888,7 @@ runner_shutdown(void)
 	while ((r = TAILQ_FIRST(&runs)) != NULL) {
 		char uuid[UUID_STRLEN + 1];
 		if (!r->exited) {
-			kill(-r->pid, SIGKILL);
+			contain_ended(r->uuid, r->pid);
 			job_forget(r->pid);
 		}
 		memcpy(uuid, r->uuid, sizeof uuid);

@@ -37,6 +37,7 @@
 #include "peers.h"
 #include "members.h"
 #include "cmdrun.h"
+#include "contain.h"
 #include "outfetch.h"
 #include "output.h"
 #include "reputation.h"
@@ -1158,6 +1159,9 @@ server_run(const struct config *cfg, int echo)
 		fatalx("%s", err);
 	}
 	outfetch_init(srv.base, &srv.ring);
+	/* Before the journal's runs are taken again: what an earlier start
+	 * left running dies first. */
+	contain_init(cfg->state_dir, cfg->name);
 	srv.reputation = reputation_start(cfg->state_dir, cfg->reputation);
 	memset(&nc, 0, sizeof nc);
 	snprintf(nc.name, sizeof nc.name, "%s", cfg->name);
@@ -1228,6 +1232,7 @@ server_run(const struct config *cfg, int echo)
 	idle_shutdown();
 	runner_shutdown();
 	output_shutdown();
+	contain_shutdown();
 	job_shutdown();
 	peers_close();
 	reputation_clean_stop(cfg->state_dir);

@@ -4,6 +4,7 @@ exit status decides, a time limit stops it, <command>s chain in a
 workflow file, and a node that lacks the program never starts it."""
 import os
 import re
+import signal
 import stat
 import subprocess
 import time
@@ -283,6 +284,88 @@ class Requirements(unittest.TestCase):
         for name in ("a", "b"):
             self.assertNotIn("Task UUID{%s} command" % u, cl.nodes[name].log())
         self.assertIn("Task UUID{%s} command true started" % u, gpu.log())
+
+
+def task_processes(uuid):
+    """The pids whose environment says they run task uuid."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if ("VOLERY_TASK=%s" % uuid).encode() in f.read().split(b"\0"):
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+def wait_until(cond, what, timeout=TIMEOUT):
+    """Poll cond (no event tells when a process of another tree is
+    gone) until it holds or the deadline passes."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(what)
+        time.sleep(0.05)
+
+
+class WholeTree(unittest.TestCase):
+    """A node killed with -9 leaves no process of its runs behind, even
+    those that left the run's process group; one restarted kills what an
+    earlier start left."""
+
+    TREE = "sleep 60 & setsid sleep 61 & (trap '' TERM; sleep 62) & sleep 63"
+
+    def start_tree(self, node):
+        r = volery("-H", "127.0.0.1:%d" % node.port, "run", "--cwd", "/",
+                   "--", "sh", "-c", self.TREE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        u = r.stdout.decode().strip()
+        wait_until(lambda: len(task_processes(u)) >= 5,
+                   "the task's tree never started")
+        return u
+
+    def test_kill9_of_the_node_kills_the_whole_tree(self):
+        node = Node(name="tree").start()
+        self.addCleanup(node.cleanup)
+        u = self.start_tree(node)
+        node.kill9()
+        wait_until(lambda: task_processes(u) == [],
+                   "processes of the task outlived its node: %r"
+                   % task_processes(u))
+
+    def test_a_restarted_node_kills_what_was_left(self):
+        node = Node(name="tree").start()
+        self.addCleanup(node.cleanup)
+        u = self.start_tree(node)
+        # Its watchdog dies with it (as if both were killed at once).
+        watch = [int(p) for p in os.listdir("/proc") if p.isdigit()
+                 and open("/proc/%s/stat" % p).read().split()[1:4:2]
+                 == ["(volery-watch)", str(node.proc.pid)]]
+        self.assertEqual(len(watch), 1)
+        for pid in watch:
+            os.kill(pid, signal.SIGKILL)
+        node.kill9()
+        left = task_processes(u)
+        self.assertGreaterEqual(len(left), 4)
+        # Restarted, the node kills them before it runs the task again.
+        node.start()
+        node.wait_log(r"killed the 1 run an earlier start of this node left "
+                      r"running|killed \d+ process(es)? an earlier start")
+        wait_until(lambda: [p for p in left if alive(p)] == [],
+                   "processes left by the earlier start: %r"
+                   % [p for p in left if alive(p)])
+
+
+def alive(pid):
+    """A process that runs (a zombie waits only for its parent's wait)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
 
 
 class MissingProgram(unittest.TestCase):

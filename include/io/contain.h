@@ -1,0 +1,39 @@
+/*
+ * contain.h -- every run's whole process tree, so that nothing of a task
+ * outlives its run or its node (issue 14):
+ *
+ *   - each run in a cgroup (v2) of its own, which the node makes under
+ *     its own when it may (root, or a delegated cgroup: Delegate=yes in
+ *     the systemd unit); its whole tree is killed at once (cgroup.kill),
+ *     whatever it did to its process groups;
+ *   - else its process group, and at a restart every process whose
+ *     TMPDIR is one of this node's run directories;
+ *   - a watchdog process, forked at start, that kills all of them the
+ *     moment the node dies, kill -9 included (its pipe from the node
+ *     closes), and then ends;
+ *   - at start, what an earlier incarnation left running is killed
+ *     before the node takes work.
+ */
+#ifndef VOLERY_CONTAIN_H
+#define VOLERY_CONTAIN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Find or make this node's cgroup, kill what an earlier incarnation
+ * left, start the watchdog.  Never fails the node: without a cgroup,
+ * process groups do. */
+void	contain_init(const char *state_dir, const char *node);
+/* A run begins: the cgroup.procs its child writes itself into before it
+ * executes ("" if runs have no cgroup), into path. */
+void	contain_prepare(const char *uuid, char *path, size_t size);
+/* Its process (group leader pid) runs: the watchdog knows of it. */
+void	contain_started(const char *uuid, pid_t pid);
+/* It ended: kill what is left of its tree, forget it. */
+void	contain_ended(const char *uuid, pid_t pid);
+/* Whether runs get cgroups (for the log and the tests). */
+int	contain_cgroups(void);
+/* A clean stop, every run ended: the watchdog ends too. */
+void	contain_shutdown(void);
+
+#endif

@@ -1,0 +1,360 @@
+/*
+ * contain.c -- nothing of a run outlives it, or its node (contain.h).
+ */
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "contain.h"
+#include "job.h"
+#include "log.h"
+#include "task.h"
+
+static struct {
+	char	dir[PATH_MAX];		/* this node's cgroup for runs, or "" */
+	char	marker[PATH_MAX + 16];	/* "TMPDIR=<state_dir>/runs/" */
+	int	watch_fd;		/* to the watchdog; -1 none */
+} ct = { "", "", -1 };
+
+int
+contain_cgroups(void)
+{
+	return ct.dir[0] != '\0';
+}
+
+/* The cgroup2 mount point, from /proc/self/mountinfo; -1 if none. */
+static int
+cgroup2_mount(char *mnt, size_t size)
+{
+	FILE	*f = fopen("/proc/self/mountinfo", "r");
+	char	 line[4096], point[PATH_MAX], *dash;
+	int	 found = -1;
+
+	if (f == NULL)
+		return -1;
+	while (found == -1 && fgets(line, sizeof line, f) != NULL) {
+		if ((dash = strstr(line, " - cgroup2 ")) == NULL ||
+		    sscanf(line, "%*s %*s %*s %*s %4095s", point) != 1)
+			continue;
+		if (snprintf(mnt, size, "%s", point) < (int)size)
+			found = 0;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Our own cgroup in the unified hierarchy ("0::/path"); -1 if none. */
+static int
+own_cgroup(char *path, size_t size)
+{
+	FILE	*f = fopen("/proc/self/cgroup", "r");
+	char	 line[4096];
+	int	 found = -1;
+
+	if (f == NULL)
+		return -1;
+	while (found == -1 && fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "0::", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			if (snprintf(path, size, "%s", line + 3) < (int)size)
+				found = 0;
+		}
+	fclose(f);
+	return found;
+}
+
+/*
+ * Kill every process of the cgroup at dir and remove it.  The kill is
+ * asynchronous: the dir stays busy until the last process is gone, which
+ * we wait for up to wait_ms (in the watchdog and at start; the node's
+ * loop does not wait, and removes it at its next run or stop).
+ */
+static void
+cgroup_kill(const char *dir, int wait_ms)
+{
+	struct timespec	ms = { 0, 1000000 };
+	char		path[PATH_MAX + 16];
+	int		fd;
+
+	snprintf(path, sizeof path, "%s/cgroup.kill", dir);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) != -1) {
+		ssize_t n = write(fd, "1", 1);
+		(void)n;	/* an old kernel: kill(-pgid) does */
+		close(fd);
+	}
+	while (rmdir(dir) == -1 && errno == EBUSY && wait_ms-- > 0)
+		nanosleep(&ms, NULL);
+}
+
+/* Empty run-* cgroups the loop could not remove yet: removed now. */
+static void
+sweep_empty(void)
+{
+	DIR		*d;
+	struct dirent	*e;
+	char		 path[PATH_MAX];
+
+	if (ct.dir[0] == '\0' || (d = opendir(ct.dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, "run-", 4) == 0 &&
+		    snprintf(path, sizeof path, "%s/%s", ct.dir, e->d_name) <
+		    (int)sizeof path)
+			(void)rmdir(path);	/* busy: a live run's */
+	closedir(d);
+}
+
+/* Whether the cgroup at dir holds a process. */
+static int
+has_processes(const char *dir)
+{
+	char	path[PATH_MAX + 16], c;
+	int	fd, n = 0;
+
+	snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) != -1) {
+		n = read(fd, &c, 1) == 1;
+		close(fd);
+	}
+	return n;
+}
+
+/* Each run-* cgroup in dir: killed and removed (an earlier incarnation's
+ * leftovers at start); how many held processes. */
+static int
+kill_children(const char *dir)
+{
+	DIR		*d = opendir(dir);
+	struct dirent	*e;
+	char		 path[PATH_MAX];
+	int		 n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "run-", 4) != 0 ||
+		    snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >=
+		    (int)sizeof path)
+			continue;
+		n += has_processes(path);
+		cgroup_kill(path, 1000);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Every process whose environment holds the marker, killed: a run of
+ * ours, if runs have no cgroup.  Returns how many. */
+static int
+kill_marked(const char *marker)
+{
+	DIR		*d = opendir("/proc");
+	struct dirent	*e;
+	char		 path[64], env[16384];
+	ssize_t		 len, i;
+	int		 fd, n = 0;
+	size_t		 mlen = strlen(marker);
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		pid_t pid = (pid_t)atoi(e->d_name);
+		if (pid <= 1 || pid == getpid())
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			continue;
+		len = read(fd, env, sizeof env - 1);
+		close(fd);
+		for (i = 0; len > 0 && i < len; i += strlen(env + i) + 1) {
+			env[len] = '\0';
+			if (strncmp(env + i, marker, mlen) == 0) {
+				kill(pid, SIGKILL);
+				n++;
+				break;
+			}
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* The watchdog's runs: a process group each, and its task (its cgroup
+ * is run-<uuid> under ours, if any). */
+struct watched_run {
+	pid_t	pgid;
+	char	uuid[UUID_STRLEN + 1];
+};
+
+/*
+ * The watchdog, a child of the node: it reads "+pid uuid" and "-pid"
+ * lines on fd 3, and when the pipe closes -- the node stopped, or died -- kills
+ * every run it knows of, and what carries the marker, and ends.  It
+ * ignores the signals a terminal sends the node's group, so that it is
+ * there when the node goes.
+ */
+static void __attribute__((noreturn))
+watchdog(int fd)
+{
+	static struct watched_run	 runs[4096];
+	char				 buf[8192], *line, *nl;
+	char				 dir[PATH_MAX];
+	size_t				 len = 0, n = 0, i;
+	ssize_t				 got;
+
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	prctl(PR_SET_NAME, "volery-watch");
+	syscall(SYS_close_range, 4, ~0U, 0);	/* the pipe is fd 3 */
+	for (;;) {
+		got = read(3, buf + len, sizeof buf - 1 - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		len += got;
+		buf[len] = '\0';
+		for (line = buf; (nl = strchr(line, '\n')) != NULL;
+		    line = nl + 1) {
+			*nl = '\0';
+			pid_t pid = (pid_t)atoi(line + 1);
+			if (line[0] == '+' && n < sizeof runs / sizeof runs[0]) {
+				char *sp = strchr(line, ' ');
+				runs[n].pgid = pid;
+				snprintf(runs[n].uuid, sizeof runs[n].uuid,
+				    "%s", sp != NULL ? sp + 1 : "");
+				n++;
+			} else if (line[0] == '-') {
+				for (i = 0; i < n; i++)
+					if (runs[i].pgid == pid)
+						runs[i] = runs[--n];
+			}
+		}
+		len = strlen(line);
+		memmove(buf, line, len + 1);
+	}
+	for (i = 0; i < n; i++) {
+		if (ct.dir[0] != '\0' && snprintf(dir, sizeof dir,
+		    "%s/run-%s", ct.dir, runs[i].uuid) < (int)sizeof dir)
+			cgroup_kill(dir, 1000);
+		kill(-runs[i].pgid, SIGKILL);
+	}
+	if (ct.dir[0] == '\0' && ct.marker[0] != '\0')
+		kill_marked(ct.marker);
+	_exit(0);
+}
+
+static void
+watch_send(const char *line)
+{
+	size_t	len = strlen(line);
+
+	if (ct.watch_fd != -1 && write(ct.watch_fd, line, len) != (ssize_t)len)
+		log_warnx("watchdog: %s", strerror(errno));
+}
+
+void
+contain_init(const char *state_dir, const char *node)
+{
+	char	mnt[PATH_MAX], own[PATH_MAX / 2], abs[PATH_MAX];
+	int	n;
+
+	if (realpath(state_dir, abs) == NULL)
+		snprintf(abs, sizeof abs, "%s", state_dir);
+	snprintf(ct.marker, sizeof ct.marker, "TMPDIR=%s/runs/", abs);
+	ct.dir[0] = '\0';
+	/* One cgroup per node (several may share a host), under ours. */
+	if (cgroup2_mount(mnt, sizeof mnt) == 0 &&
+	    own_cgroup(own, sizeof own) == 0 &&
+	    snprintf(ct.dir, sizeof ct.dir, "%s%s/volery-%s-%08llx", mnt,
+	    strcmp(own, "/") == 0 ? "" : own, node,
+	    (unsigned long long)(task_hash(abs) & 0xffffffff)) <
+	    (int)sizeof ct.dir && (mkdir(ct.dir, 0755) == 0 ||
+	    errno == EEXIST) && access(ct.dir, W_OK) == 0) {
+		if ((n = kill_children(ct.dir)) > 0)
+			log_warnx("killed the %d run%s an earlier start of this "
+			    "node left running", n, n == 1 ? "" : "s");
+		log_info("runs are contained in cgroups under %s", ct.dir);
+	} else {
+		ct.dir[0] = '\0';
+		if ((n = kill_marked(ct.marker)) > 0)
+			log_warnx("killed %d process%s an earlier start of "
+			    "this node left running", n, n == 1 ? "" : "es");
+		log_info("runs are contained in process groups (no cgroup v2 "
+		    "this node may write)");
+	}
+	if ((ct.watch_fd = job_watchdog(watchdog)) == -1)
+		log_warnx("no watchdog: the runs of a node that dies may "
+		    "outlive it until it starts again");
+}
+
+void
+contain_prepare(const char *uuid, char *path, size_t size)
+{
+	char	dir[PATH_MAX];
+
+	path[0] = '\0';
+	sweep_empty();
+	if (ct.dir[0] == '\0' ||
+	    snprintf(dir, sizeof dir, "%s/run-%s", ct.dir, uuid) >=
+	    (int)sizeof dir)
+		return;
+	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+		log_warnx("Task UUID{%s}: no cgroup: %s: %s", uuid, dir,
+		    strerror(errno));
+		return;
+	}
+	snprintf(path, size, "%s/cgroup.procs", dir);
+}
+
+void
+contain_started(const char *uuid, pid_t pid)
+{
+	char	line[UUID_STRLEN + 32];
+
+	snprintf(line, sizeof line, "+%d %s\n", (int)pid, uuid);
+	watch_send(line);
+}
+
+void
+contain_ended(const char *uuid, pid_t pid)
+{
+	char	line[64], dir[PATH_MAX];
+
+	if (pid > 0)
+		kill(-pid, SIGKILL);
+	if (ct.dir[0] != '\0' &&
+	    snprintf(dir, sizeof dir, "%s/run-%s", ct.dir, uuid) <
+	    (int)sizeof dir)
+		cgroup_kill(dir, 0);
+	snprintf(line, sizeof line, "-%d\n", (int)pid);
+	if (pid > 0)
+		watch_send(line);
+}
+
+void
+contain_shutdown(void)
+{
+	if (ct.watch_fd != -1)
+		close(ct.watch_fd);
+	ct.watch_fd = -1;
+	if (ct.dir[0] != '\0') {
+		kill_children(ct.dir);	/* none live: the last empty ones */
+		(void)rmdir(ct.dir);
+	}
+}
