@@ -19,7 +19,7 @@ SANITIZE ?=
 PYTHON	?= python3
 FUZZ_SECONDS ?= 4
 
-PKGS	= libevent uuid libxml-2.0 libpcre2-8 zlib libsodium
+PKGS	= libevent uuid libxml-2.0 libpcre2-8 zlib libsodium jansson
 # What the core itself links with: zlib's crc32() (record frames) and
 # libsodium's AEAD (sealed datagrams, src/wire/seal.c).
 CORE_LIBS = -lz -lsodium
@@ -213,12 +213,12 @@ FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c src/cli/wfexpand.c \
 	src/io/xmltext.c $(SHELL_INC) \
 	$(shell pkg-config --cflags libxml-2.0)
 FUZZ_LIBS_fuzz_workflow = $(shell pkg-config --libs libxml-2.0)
-FUZZ_EXTRA_fuzz_log = src/io/logsearch.c $(SHELL_INC)
+FUZZ_EXTRA_fuzz_log = src/io/logsearch.c src/io/when.c $(SHELL_INC)
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
 build/fuzz/fuzz_workflow: src/cli/wfload.c src/cli/wfexpand.c \
     src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c src/cli/memsize.c \
     src/io/xmltext.c
-build/fuzz/fuzz_log: src/io/logsearch.c
+build/fuzz/fuzz_log: src/io/logsearch.c src/io/when.c
 # The core is compiled once, instrumented, for all of them.
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(CORE_INC) -g -O1
 FUZZ_CORE_OBJ = $(CORE_SRC:src/%.c=build/fuzz/obj/%.o)

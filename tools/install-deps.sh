@@ -12,7 +12,7 @@ set -u
 # pkg-config module -> Debian package
 libs="libevent:libevent-dev uuid:uuid-dev libxml-2.0:libxml2-dev
 libpcre2-8:libpcre2-dev cmocka:libcmocka-dev zlib:zlib1g-dev
-libsodium:libsodium-dev"
+libsodium:libsodium-dev jansson:libjansson-dev"
 
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"

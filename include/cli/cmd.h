@@ -62,6 +62,7 @@ extern const struct cmd_entry cmd_submit_entry;
 extern const struct cmd_entry cmd_watch_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_tasks_entry;
+extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_nodes_entry;
 extern const struct cmd_entry cmd_idle_entry;
 extern const struct cmd_entry cmd_log_entry;

@@ -7,6 +7,7 @@
 #define UUID_STRLEN 36		/* canonical text form, without NUL */
 #define NAME_MAXLEN 64		/* executable, node and task-type names */
 #define ADDR_MAXLEN 64		/* a client's address as text */
+#define USER_MAXLEN 32		/* a submitting user's login name */
 #define PATH_MAXLEN 1024	/* -p and -x arguments */
 #define DATASET_MAXLEN 64	/* one output dataset id */
 #define REASON_MAXLEN 160	/* why a task was cancelled or failed */

@@ -127,6 +127,7 @@ struct node_schedule_req {
 	int			 nbind;
 	const struct task_binding *bind;
 	const char		*client;	/* requesting host */
+	const char		*user;		/* who asked, or NULL */
 	/* A command task (RUN): exec is its name, and no description is
 	 * needed; NULL for an executable of the tasks directory. */
 	const struct task_cmd	*cmd;
@@ -142,10 +143,15 @@ struct node_schedule_req {
 	const char		*tags;
 };
 
-/* How a task's process ended (from waitpid). */
+/* How a task's process ended (from wait4).  Its result counts once it
+ * ended, so that the end record carries what the run cost. */
 struct node_exit {
-	int	code;		/* exit status, or -1 */
-	int	signo;		/* terminating signal, or 0 */
+	int			 code;		/* exit status, or -1 */
+	int			 signo;		/* terminating signal, or 0 */
+	int64_t			 cpu_ms;	/* user + system; -1 unknown */
+	int64_t			 maxrss_kib;	/* peak resident; -1 unknown */
+	/* What it reported (TERMINATED, or a command's ERROR), or NULL. */
+	const struct runner_msg	*result;
 };
 
 /* Every field at its default (volery.conf(5)). */

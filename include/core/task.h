@@ -137,6 +137,17 @@ struct task {
 	char		*params;	/* -x, or NULL */
 	char		 scheduled_by[NAME_MAXLEN + 1];
 	char		 client[ADDR_MAXLEN + 1];
+	/* Who scheduled it ("" unknown): a local user's login name, or
+	 * "operator" (a remote client with the operator key).  Set once at
+	 * SCHEDULE, replicated. */
+	char		 user[USER_MAXLEN + 1];
+	/* Accounting of its last run, from wait4 on the node that ran it
+	 * (-1: none measured): exit status (0-255, or 256 + the signal that
+	 * killed it), CPU time (user + system, ms) and peak resident memory
+	 * (KiB).  Replicated with the end that run made. */
+	int		 exit_status;
+	int64_t		 cpu_ms;
+	int64_t		 maxrss_kib;
 	char		 reason[REASON_MAXLEN + 1];	/* why Cancelled/Failed */
 	char		 run_error[REASON_MAXLEN + 1];	/* local: run has failed */
 	int		 run_final;	/* local: and no attempt may follow */

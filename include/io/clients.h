@@ -43,6 +43,9 @@ void	client_replyf(struct client *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	client_quit(struct client *);
 const char *client_addr(const struct client *);
+/* Who asks: a local user's login name (SO_PEERCRED, or the owner of a
+ * loopback connection), "operator" for a remote operator, "" unknown. */
+const char *client_user(struct client *);
 int	client_is_loopback(const struct client *);
 int	client_subscribe(struct client *, const char *uuid);
 /*

@@ -18,6 +18,7 @@
 #define VOLERY_CONTAIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Find or make this node's cgroup, kill what an earlier incarnation
@@ -29,8 +30,16 @@ void	contain_init(const char *state_dir, const char *node);
 void	contain_prepare(const char *uuid, char *path, size_t size);
 /* Its process (group leader pid) runs: the watchdog knows of it. */
 void	contain_started(const char *uuid, pid_t pid);
-/* It ended: kill what is left of its tree, forget it. */
-void	contain_ended(const char *uuid, pid_t pid);
+/* What a run's whole tree cost, from its cgroup: CPU (user + system)
+ * and peak memory, -1 where it cannot tell (no cgroup, or no memory
+ * controller delegated). */
+struct contain_usage {
+	int64_t	cpu_ms;
+	int64_t	peak_kib;
+};
+/* It ended: what it cost into u (if not NULL), then kill what is left
+ * of its tree, forget it. */
+void	contain_ended(const char *uuid, pid_t pid, struct contain_usage *u);
 /* Whether runs get cgroups (for the log and the tests). */
 int	contain_cgroups(void);
 /* A clean stop, every run ended: the watchdog ends too. */

@@ -36,12 +36,8 @@ int	log_search_file(struct log_search *, FILE *f, int nlines,
 	    int (*emit)(const char *line, size_t len, void *arg), void *arg);
 /* Lines the expression gave up on (its PCRE2 match or depth limit). */
 size_t	log_search_gave_up(const struct log_search *);
-/*
- * A time as people write it, to a log stamp: "2026-11-21 08:30[:15]",
- * "2026-11-21T08:30", "2026-11-21", "08:30" (today), or "90s", "15m",
- * "2h", "3d" ago.  end: fill what is left out with its end (until),
- * not its start (since).  -1 if the text is none of these.
- */
+/* A time as people write it (when.h), to a log stamp; -1 if the text
+ * is none of its forms. */
 int	log_time_parse(const char *text, time_t now, int end,
 	    char out[LOG_STAMP_LEN + 1]);
 

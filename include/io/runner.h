@@ -1,8 +1,9 @@
 /*
  * runner.h -- run task executables as child processes (DESIGN.md
- * section 4): own process group, no shell, stdout lines to the node,
- * stderr to the log, CANCEL then SIGTERM then SIGKILL to stop.  Runs
- * are unprivileged, limited and in a directory of their own.
+ * section 4): own process group, no shell, stdout lines to the node
+ * (TERMINATED once the process exited), stderr to the log, CANCEL then
+ * SIGTERM then SIGKILL to stop.  Runs are unprivileged, limited and in a
+ * directory of their own.
  */
 #ifndef VOLERY_RUNNER_H
 #define VOLERY_RUNNER_H
@@ -16,16 +17,16 @@ struct runas;
 struct task;
 struct taskdesc;
 
+struct node_exit;
 struct runner_msg;
 
 struct runner_hooks {
-	/* A line the task wrote on stdout (without newline). */
-	void	(*line)(const char *uuid, const char *line, size_t len);
-	/* What a command's run said, as the runner protocol would: its
-	 * PROGRESS lines, and its result once it ended (just before exit). */
+	/* What the run said (the runner protocol's lines, a command's
+	 * PROGRESS lines), but its result: that comes with its end. */
 	void	(*msg)(const char *uuid, const struct runner_msg *);
-	/* The process ended and its output is drained. */
-	void	(*exit)(const char *uuid, int code, int signo);
+	/* The process ended and its output is drained: how, what it cost,
+	 * and its result (TERMINATED, a command's ERROR) if any. */
+	void	(*exit)(const char *uuid, const struct node_exit *);
 };
 
 struct runner_opts {

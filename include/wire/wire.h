@@ -27,6 +27,7 @@ enum client_cmd {
 	CMD_QUIT,
 	CMD_RUN,
 	CMD_OUTPUT,
+	CMD_ACCOUNT,
 };
 
 
@@ -69,6 +70,15 @@ struct client_req {
 	char			*cmd_argv[CMD_ARGS_MAX];
 	char			*cmd_env[CMD_ENV_MAX];
 	char			*cmd_outs[TASK_OUTPUTS_MAX];
+	/* ACCOUNT: finished tasks that ended at or after since and were
+	 * submitted at or before until (ms since the epoch; -1 no bound),
+	 * in one of the states (bit 1 << state; 0: any final), run on node,
+	 * asked by user (NULL: any) */
+	int64_t			 acct_since;
+	int64_t			 acct_until;
+	unsigned		 acct_states;
+	const char		*acct_node;
+	const char		*acct_user;
 	/* OUTPUT (uuid[0]) */
 	int			 out_stderr;
 	int			 out_follow;

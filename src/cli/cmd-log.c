@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "conn.h"
 #include "logsearch.h"
+#include "when.h"
 
 static int
 print_line(const char *line, size_t len, void *arg)
@@ -392,11 +393,12 @@ cmd_log_exec(const struct cmd_args *a)
 		case 'S':
 		case 'U':
 			if (log_time_parse(arg, time(NULL), ch == 'U',
-			    ch == 'S' ? q.since : q.until) == -1)
-				return cmd_fail("%s: '%s' is not a time: "
-				    "YYYY-MM-DD [HH:MM[:SS]], HH:MM[:SS] or "
-				    "N[smhd] ago", ch == 'S' ? "--since" :
+			    ch == 'S' ? q.since : q.until) == -1) {
+				cmd_fail("%s: '%s' is not a time: "
+				    WHEN_FORMS, ch == 'S' ? "--since" :
 				    "--until", arg);
+				return 2;
+			}
 			break;
 		}
 	}

@@ -226,7 +226,8 @@ int
 cmd_ask_lines(struct conn *c, const char *request,
     void (*fn)(const char *, void *), void *arg)
 {
-	char	line[CLIENT_LINE_MAX + 2], err[CLIENT_LINE_MAX + 64];
+	/* Lines as long as a record (ACCOUNT), which fits a datagram. */
+	char	line[DATAGRAM_MAX + 64], err[CLIENT_LINE_MAX + 64];
 	int	rc, first = 1;
 
 	snprintf(line, sizeof line, "%s\n", request);

@@ -17,6 +17,7 @@ static const struct cmd_entry *commands[] = {
 	&cmd_watch_entry,
 	&cmd_cancel_entry,
 	&cmd_tasks_entry,
+	&cmd_history_entry,
 	&cmd_nodes_entry,
 	&cmd_log_entry,
 	&cmd_idle_entry,

@@ -330,6 +330,18 @@ ended_without_result(struct node *n, struct task *t,
 	}
 }
 
+/* What our run of t cost, kept with the end it makes (sacct's). */
+static void
+account(struct task *t, const struct node_exit *e)
+{
+	if (e->cpu_ms < 0)
+		return;
+	t->exit_status = e->signo > 0 && e->signo <= 64 ? 256 + e->signo :
+	    e->code >= 0 && e->code <= 255 ? e->code : -1;
+	t->cpu_ms = e->cpu_ms;
+	t->maxrss_kib = e->maxrss_kib;
+}
+
 void
 node_runner_exit(struct node *n, const char *uuid, const struct node_exit *e,
     int64_t now)
@@ -338,6 +350,16 @@ node_runner_exit(struct node *n, const char *uuid, const struct node_exit *e,
 
 	if (t == NULL || t->run == RUN_NONE)
 		return;
+	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING)
+		account(t, e);
+	/* Its result counts now that the process is gone: what it
+	 * reported, as if just said. */
+	if (e->result != NULL) {
+		node_runner_msg(n, uuid, e->result, now);
+		if ((t = taskmap_find(&n->map, uuid)) == NULL ||
+		    t->run == RUN_NONE)
+			return;
+	}
 	t->run = RUN_NONE;
 	n->runs.running--;
 	n->runs.cores -= task_cores(t);

@@ -183,6 +183,8 @@ new_task(struct node *n, const struct node_schedule_req *req,
 	snprintf(t->scheduled_by, sizeof t->scheduled_by, "%s", n->cfg.name);
 	snprintf(t->client, sizeof t->client, "%s",
 	    req->client != NULL ? req->client : "-");
+	if (req->user != NULL && task_token_valid(req->user, USER_MAXLEN))
+		snprintf(t->user, sizeof t->user, "%s", req->user);
 	if (task_set_string(&t->path, req->path) == -1 ||
 	    task_set_string(&t->params, req->params) == -1)
 		goto nomem;

@@ -44,6 +44,8 @@ task_new(const char *uuid, const char *exec, int ninputs)
 	strncpy(t->uuid, uuid, UUID_STRLEN);
 	strncpy(t->exec, exec, NAME_MAXLEN);
 	t->ready_ms = t->start_ms = t->end_ms = -1;
+	t->exit_status = -1;
+	t->cpu_ms = t->maxrss_kib = -1;
 	return t;
 }
 
@@ -134,6 +136,9 @@ task_copy_end(struct task *t, const struct task *src)
 	t->start_ms = src->start_ms;
 	t->end_ms = src->end_ms;
 	t->progress = src->progress;
+	t->exit_status = src->exit_status;
+	t->cpu_ms = src->cpu_ms;
+	t->maxrss_kib = src->maxrss_kib;
 	return 0;
 }
 

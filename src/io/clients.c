@@ -44,6 +44,7 @@
 #include "log.h"
 #include "ratelimit.h"
 #include "seal.h"
+#include "sockowner.h"
 #include "task.h"
 #include "wire.h"
 
@@ -55,6 +56,8 @@ struct client {
 	int			 authed;	/* AUTHED_*: a remote operator,
 						 * or a peer node */
 	int			 peer_challenge;	/* AUTH PEER asked */
+	char			 user[USER_MAXLEN + 1];	/* "" unknown */
+	int			 user_known;	/* looked up */
 	char			 challenge[AUTH_HEX_LEN + 1];
 	int			 discarding;	/* inside an over-long line */
 	int			 quitting;
@@ -224,6 +227,35 @@ const char *
 client_addr(const struct client *c)
 {
 	return c->addr;
+}
+
+/* uid's login name into out, or "uid<N>" if it has none fit for a
+ * record. */
+static void
+user_name(uid_t uid, char *out, size_t size)
+{
+	struct passwd	*pw = getpwuid(uid);
+
+	if (pw != NULL && task_token_valid(pw->pw_name, USER_MAXLEN))
+		snprintf(out, size, "%s", pw->pw_name);
+	else
+		snprintf(out, size, "uid%u", (unsigned)uid);
+}
+
+const char *
+client_user(struct client *c)
+{
+	uid_t	uid;
+
+	if (c->user_known)
+		return c->user;
+	c->user_known = 1;
+	if (c->authed == AUTHED_OPERATOR)
+		snprintf(c->user, sizeof c->user, "operator");
+	else if (c->loopback && c->bev != NULL &&
+	    sock_peer_uid(bufferevent_getfd(c->bev), &uid) == 0)
+		user_name(uid, c->user, sizeof c->user);
+	return c->user;
 }
 
 int
@@ -615,6 +647,8 @@ accept_unix_cb(struct evconnlistener *l, evutil_socket_t fd,
 	c->local = 1;
 	c->loopback = 1;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
+		user_name(cred.uid, c->user, sizeof c->user);
+		c->user_known = 1;
 		pw = getpwuid(cred.uid);
 		/* One token: it is a task record's cl= field. */
 		snprintf(c->addr, sizeof c->addr, "%.32s@unix/uid=%u/pid=%d",

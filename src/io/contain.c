@@ -256,6 +256,12 @@ watchdog(int fd)
 	}
 	if (ct.dir[0] == '\0' && ct.marker[0] != '\0')
 		kill_marked(ct.marker);
+	/* Leave no empty cgroup of a node that died: a next incarnation
+	 * that made it again already makes it anew (contain_prepare). */
+	if (ct.dir[0] != '\0') {
+		sweep_empty();
+		(void)rmdir(ct.dir);
+	}
 	_exit(0);
 }
 
@@ -314,7 +320,12 @@ contain_prepare(const char *uuid, char *path, size_t size)
 	    snprintf(dir, sizeof dir, "%s/run-%s", ct.dir, uuid) >=
 	    (int)sizeof dir)
 		return;
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+	/* The watchdog of a node that died before this one started may
+	 * have removed our cgroup as we made it: make it again. */
+	if (mkdir(dir, 0755) == -1 && errno == ENOENT &&
+	    (mkdir(ct.dir, 0755) == 0 || errno == EEXIST))
+		(void)mkdir(dir, 0755);
+	if (access(dir, W_OK) == -1) {
 		log_warnx("Task UUID{%s}: no cgroup: %s: %s", uuid, dir,
 		    strerror(errno));
 		return;
@@ -331,17 +342,54 @@ contain_started(const char *uuid, pid_t pid)
 	watch_send(line);
 }
 
+/* The number after key in the cgroup file dir/name ("usage_usec 12"),
+ * or the file's first number if key is NULL; -1 if none. */
+static int64_t
+cgroup_number(const char *dir, const char *name, const char *key)
+{
+	char		 path[PATH_MAX + 32], buf[1024], *p;
+	int		 fd;
+	ssize_t		 n;
+	long long	 v;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = buf;
+	if (key != NULL && ((p = strstr(buf, key)) == NULL ||
+	    (p != buf && p[-1] != '\n')))
+		return -1;
+	if (key != NULL)
+		p += strlen(key);
+	return sscanf(p, " %lld", &v) == 1 && v >= 0 ? v : -1;
+}
+
 void
-contain_ended(const char *uuid, pid_t pid)
+contain_ended(const char *uuid, pid_t pid, struct contain_usage *u)
 {
 	char	line[64], dir[PATH_MAX];
+	int64_t	v;
 
+	if (u != NULL)
+		u->cpu_ms = u->peak_kib = -1;
 	if (pid > 0)
 		kill(-pid, SIGKILL);
 	if (ct.dir[0] != '\0' &&
 	    snprintf(dir, sizeof dir, "%s/run-%s", ct.dir, uuid) <
-	    (int)sizeof dir)
+	    (int)sizeof dir) {
+		if (u != NULL && (v = cgroup_number(dir, "cpu.stat",
+		    "usage_usec")) >= 0)
+			u->cpu_ms = v / 1000;
+		if (u != NULL && (v = cgroup_number(dir, "memory.peak",
+		    NULL)) >= 0)
+			u->peak_kib = v / 1024;
 		cgroup_kill(dir, 0);
+	}
 	snprintf(line, sizeof line, "-%d\n", (int)pid);
 	if (pid > 0)
 		watch_send(line);

@@ -12,6 +12,7 @@
 #include <pcre2.h>
 
 #include "logsearch.h"
+#include "when.h"
 
 /*
  * A costly expression ((\w+\s?)+$ backtracks exponentially) gives up
@@ -191,83 +192,19 @@ log_search_file(struct log_search *s, FILE *f, int nlines,
 	return ferror(f) ? -1 : 0;
 }
 
-/* Exactly n digits at s into *v. */
-static int
-digits(const char *s, int n, int *v)
-{
-	int	i;
-
-	*v = 0;
-	for (i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			return -1;
-		*v = *v * 10 + (s[i] - '0');
-	}
-	return 0;
-}
-
-/* "HH:MM" or "HH:MM:SS" at s, all of s. */
-static int
-clock_time(const char *s, int end, int *h, int *m, int *sec)
-{
-	size_t	len = strlen(s);
-
-	if ((len != 5 && len != 8) || s[2] != ':' ||
-	    digits(s, 2, h) == -1 || digits(s + 3, 2, m) == -1 ||
-	    *h > 23 || *m > 59)
-		return -1;
-	*sec = end ? 59 : 0;
-	if (len == 8 && (s[5] != ':' || digits(s + 6, 2, sec) == -1 ||
-	    *sec > 60))
-		return -1;
-	return 0;
-}
-
 int
 log_time_parse(const char *text, time_t now, int end,
     char out[LOG_STAMP_LEN + 1])
 {
 	struct tm	tm;
-	char		*unit;
-	long		 n;
-	int		 y, mo, d, h = end ? 23 : 0, mi = end ? 59 : 0;
-	int		 sec = end ? 59 : 0;
-	char		 stamp[64];
-	time_t		 t;
+	time_t		t;
+	char		stamp[64];
 
-	localtime_r(&now, &tm);
-	if (isdigit((unsigned char)text[0]) && (n = strtol(text, &unit,
-	    10)) >= 0 && unit[0] != '\0' && unit[1] == '\0' &&
-	    strchr("smhd", unit[0]) != NULL) {
-		/* Relative: that long ago (at most a century). */
-		long scale = unit[0] == 's' ? 1 : unit[0] == 'm' ? 60 :
-		    unit[0] == 'h' ? 3600 : 86400;
-		if (n > 100L * 366 * 86400 / scale)
-			return -1;
-		t = now - n * scale;
-		if (localtime_r(&t, &tm) == NULL ||
-		    strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm) !=
-		    LOG_STAMP_LEN)
-			return -1;
-		memcpy(out, stamp, LOG_STAMP_LEN + 1);
-		return 0;
-	}
-	if (strlen(text) >= 10 && text[4] == '-' && text[7] == '-' &&
-	    digits(text, 4, &y) == 0 && digits(text + 5, 2, &mo) == 0 &&
-	    digits(text + 8, 2, &d) == 0 && mo >= 1 && mo <= 12 &&
-	    d >= 1 && d <= 31) {
-		if (text[10] != '\0' && ((text[10] != ' ' &&
-		    text[10] != 'T') || clock_time(text + 11, end, &h, &mi,
-		    &sec) == -1))
-			return -1;
-	} else if (clock_time(text, end, &h, &mi, &sec) == 0) {
-		y = tm.tm_year + 1900;
-		mo = tm.tm_mon + 1;
-		d = tm.tm_mday;
-	} else
+	if (when_parse(text, now, end, &t) == -1 ||
+	    localtime_r(&t, &tm) == NULL ||
+	    strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm) !=
+	    LOG_STAMP_LEN)
 		return -1;
-	snprintf(stamp, sizeof stamp, "%04d-%02d-%02d %02d:%02d:%02d",
-	    y % 10000, mo, d, h, mi, sec);
 	memcpy(out, stamp, LOG_STAMP_LEN + 1);
 	return 0;
 }

@@ -29,6 +29,7 @@
 #include "contain.h"
 #include "job.h"
 #include "log.h"
+#include "node.h"
 #include "output.h"
 #include "runas.h"
 #include "rundir.h"
@@ -51,8 +52,12 @@ struct run {
 	long			 maxrss_kib;
 	int			 cpu_seconds;	/* its limit, 0 none */
 	int			 stop_stage;	/* 0 none, 1 CANCEL, 2 TERM, 3 KILL */
+	int			 lingering;	/* stopped: it outlived its result */
 	struct event		*stop_timer;
 	struct output		*cap;		/* its stdout and stderr kept */
+	/* The TERMINATED it wrote, held until it exits: its result counts
+	 * with what the run cost (wait4), and nothing it says after. */
+	struct runner_msg	*result;
 	/* A command (struct task_cmd): its stdout is data, not lines of
 	 * the runner protocol; its exit status and declared outputs make
 	 * its result. */
@@ -84,6 +89,8 @@ static struct runner_hooks	 hooks;
 static struct runner_opts	 opts;
 static int			 nruns;
 static uint64_t			 reaped_ticks;	/* CPU of ended runs */
+
+static void	stop_step_cb(evutil_socket_t, short, void *);
 
 static void
 cmdstate_free(struct cmdrun_state *cs)
@@ -120,6 +127,7 @@ run_free(struct run *r)
 	if (r->cap != NULL)
 		output_close(r->cap);
 	cmdstate_free(r->cmd);
+	free(r->result);
 	free(r);
 	nruns--;
 }
@@ -196,29 +204,87 @@ static void
 maybe_done(struct run *r)
 {
 	char			 uuid[UUID_STRLEN + 1], how[64];
-	int			 code = r->code, signo = r->signo;
-	struct runner_msg	*m;
+	struct node_exit	 e = { r->code, r->signo, r->cpu_ms,
+				    r->maxrss_kib, NULL };
+	struct runner_msg	*m = r->result;
+	struct cmdrun_state	*cs;
 
 	if (!r->exited || !r->out_eof || !r->err_eof)
 		return;
-	if (signo != 0)
-		snprintf(how, sizeof how, "killed by signal %d (%s)", signo,
-		    strsignal(signo));
+	if (e.signo != 0)
+		snprintf(how, sizeof how, "killed by signal %d (%s)", e.signo,
+		    strsignal(e.signo));
 	else
-		snprintf(how, sizeof how, "exit status %d", code);
+		snprintf(how, sizeof how, "exit status %d", e.code);
 	memcpy(uuid, r->uuid, sizeof uuid);
 	rundir_remove(uuid);
 	log_info("Task UUID{%s} name{%s} pid %d ended: %s, CPU %lld.%03lld s, "
 	    "peak memory %ld KiB", uuid, r->exec, (int)r->pid, how,
 	    (long long)(r->cpu_ms / 1000), (long long)(r->cpu_ms % 1000),
 	    r->maxrss_kib);
-	if (r->cmd != NULL && (m = malloc(sizeof *m)) != NULL) {
+	/* The result, and the command state its outputs point into,
+	 * outlive r for the hook. */
+	r->result = NULL;
+	if ((cs = r->cmd) != NULL && (m = malloc(sizeof *m)) != NULL)
 		command_result(r, m);
-		hooks.msg(uuid, m);
-		free(m);
-	}
+	r->cmd = NULL;
+	e.result = m;
 	run_free(r);
-	hooks.exit(uuid, code, signo);
+	hooks.exit(uuid, &e);
+	free(m);
+	cmdstate_free(cs);
+}
+
+/* A copy of m that points into its own buffer. */
+static struct runner_msg *
+msg_dup(const struct runner_msg *m)
+{
+	struct runner_msg	*c = malloc(sizeof *c);
+	int			 i;
+
+	if (c == NULL)
+		return NULL;
+	memcpy(c, m, sizeof *c);
+	for (i = 0; i < m->noutputs; i++)
+		c->outputs[i] = c->buf + (m->outputs[i] - m->buf);
+	if (m->message >= m->buf && m->message < m->buf + sizeof m->buf)
+		c->message = c->buf + (m->message - m->buf);
+	return c;
+}
+
+/*
+ * A line of the runner protocol.  TERMINATED is held until the process
+ * exits; one that lingers after it is stopped as a cancelled run is,
+ * after the grace period (its result still counts).
+ */
+static void
+protocol_line(struct run *r, const char *line, size_t len)
+{
+	struct runner_msg	*m;
+	struct timeval		 tv;
+	char			 err[160];
+
+	if ((m = malloc(sizeof *m)) == NULL)
+		return;
+	if (wire_runner_parse(line, len, m, err, sizeof err) == -1)
+		log_warnx("Task UUID{%s} name{%s}: bad line from task: %s: "
+		    "%.*s", r->uuid, r->exec, err, (int)(len > 200 ? 200 :
+		    len), line);
+	else if (r->result != NULL)
+		log_debug("Task UUID{%s} name{%s}: line after its "
+		    "TERMINATED ignored", r->uuid, r->exec);
+	else if (m->type != RMSG_TERMINATED)
+		hooks.msg(r->uuid, m);
+	else if ((r->result = msg_dup(m)) != NULL && !r->exited &&
+	    r->stop_stage == 0 &&
+	    (r->stop_timer = evtimer_new(base, stop_step_cb, r)) != NULL) {
+		r->stop_stage = 1;	/* the next step is SIGTERM */
+		r->lingering = 1;
+		tv.tv_sec = opts.grace_ms / 1000;
+		tv.tv_usec = (opts.grace_ms % 1000) * 1000;
+		evtimer_add(r->stop_timer, &tv);
+	}
+	free(m);
 }
 
 /* Read whole lines; a line longer than the limit is dropped with a log. */
@@ -243,7 +309,7 @@ read_lines(struct run *r, struct bufferevent *bev, int is_err)
 			log_info("Task UUID{%s} name{%s} stderr: %.*s",
 			    r->uuid, r->exec, (int)len, line);
 		else
-			hooks.line(r->uuid, line, len);
+			protocol_line(r, line, len);
 		free(line);
 	}
 	if (evbuffer_get_length(in) > RUNNER_LINE_MAX)
@@ -389,7 +455,7 @@ pipe_event_cb(struct bufferevent *bev, short what, void *arg)
 				    "stderr: %.*s", r->uuid, r->exec,
 				    (int)len, tail);
 			else
-				hooks.line(r->uuid, tail, len);
+				protocol_line(r, tail, len);
 		}
 		evbuffer_drain(in, len);
 	}
@@ -405,10 +471,11 @@ pipe_event_cb(struct bufferevent *bev, short what, void *arg)
 static void
 run_exited(pid_t pid, int status, const struct rusage *ru, void *arg)
 {
-	struct run	*r = arg;
-	uint64_t	 cpu_us = (uint64_t)(ru->ru_utime.tv_sec +
-			    ru->ru_stime.tv_sec) * 1000000 +
-			    ru->ru_utime.tv_usec + ru->ru_stime.tv_usec;
+	struct run		*r = arg;
+	struct contain_usage	 use;
+	uint64_t		 cpu_us = (uint64_t)(ru->ru_utime.tv_sec +
+				    ru->ru_stime.tv_sec) * 1000000 +
+				    ru->ru_utime.tv_usec + ru->ru_stime.tv_usec;
 
 	/* Its CPU, and its reaped descendants', for the idle probe: our
 	 * own load never makes the host look busy. */
@@ -427,8 +494,14 @@ run_exited(pid_t pid, int status, const struct rusage *ru, void *arg)
 			    "its description allows (SIGXCPU)", r->uuid,
 			    r->exec, r->cpu_seconds);
 	}
-	/* The run is over: leave nothing of it behind. */
-	contain_ended(r->uuid, pid);
+	/* The run is over: leave nothing of it behind.  Its cgroup tells
+	 * what its whole tree cost; ru_maxrss counts the node's own pages
+	 * the child had before it executed, so the cgroup's peak wins. */
+	contain_ended(r->uuid, pid, &use);
+	if (use.cpu_ms > r->cpu_ms)
+		r->cpu_ms = use.cpu_ms;
+	if (use.peak_kib >= 0)
+		r->maxrss_kib = use.peak_kib;
 	maybe_done(r);
 }
 
@@ -697,7 +770,7 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	ended.cb = run_exited;
 	ended.arg = r;
 	if ((pid = job_start(&spec, &ended, &fds, err, errlen)) == -1) {
-		contain_ended(t->uuid, -1);
+		contain_ended(t->uuid, -1, NULL);
 		goto fail_dir;
 	}
 	contain_started(t->uuid, pid);
@@ -786,8 +859,9 @@ stop_step_cb(evutil_socket_t fd, short what, void *arg)
 	case 2:
 		if (r->in_fd != -1)
 			log_warnx("Task UUID{%s} name{%s} pid %d still "
-			    "running %d ms after CANCEL; SIGTERM", r->uuid,
-			    r->exec, (int)r->pid, opts.grace_ms);
+			    "running %d ms after %s; SIGTERM", r->uuid,
+			    r->exec, (int)r->pid, opts.grace_ms, r->lingering ?
+			    "its TERMINATED" : "CANCEL");
 		kill(-r->pid, SIGTERM);
 		break;
 	default:
@@ -888,7 +962,7 @@ runner_shutdown(void)
 	while ((r = TAILQ_FIRST(&runs)) != NULL) {
 		char uuid[UUID_STRLEN + 1];
 		if (!r->exited) {
-			contain_ended(r->uuid, r->pid);
+			contain_ended(r->uuid, r->pid, NULL);
 			job_forget(r->pid);
 		}
 		memcpy(uuid, r->uuid, sizeof uuid);

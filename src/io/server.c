@@ -26,6 +26,7 @@
 #include "descs.h"
 #include "idle.h"
 #include "job.h"
+#include "account.h"
 #include "history.h"
 #include "journal.h"
 #include "keys.h"
@@ -288,7 +289,7 @@ carry_out(void)
 			if (a->type == ACT_JOURNAL)
 				journal_append(t);
 			else if (start_run(t, err, sizeof err) == -1) {
-				struct node_exit e = { -1, 0 };
+				struct node_exit e = { -1, 0, -1, -1, NULL };
 				char uuid[UUID_STRLEN + 1];
 				log_msg(VLOG_ERROR, "Task UUID{%s} name{%s} "
 				    "cannot start: %s", t->uuid, t->exec, err);
@@ -345,23 +346,6 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 static void
-runner_line(const char *uuid, const char *line, size_t len)
-{
-	struct runner_msg	*m;
-	char			 err[160];
-
-	if ((m = malloc(sizeof *m)) == NULL)
-		return;
-	if (wire_runner_parse(line, len, m, err, sizeof err) == -1)
-		log_warnx("Task UUID{%s}: bad line from task: %s: "
-		    "%.*s", uuid, err, (int)(len > 200 ? 200 : len), line);
-	else
-		node_runner_msg(srv.core, uuid, m, clock_node_ms());
-	free(m);
-	carry_out();
-}
-
-static void
 runner_msg(const char *uuid, const struct runner_msg *m)
 {
 	node_runner_msg(srv.core, uuid, m, clock_node_ms());
@@ -369,11 +353,9 @@ runner_msg(const char *uuid, const struct runner_msg *m)
 }
 
 static void
-runner_exit(const char *uuid, int code, int signo)
+runner_exit(const char *uuid, const struct node_exit *e)
 {
-	struct node_exit	e = { code, signo };
-
-	node_runner_exit(srv.core, uuid, &e, clock_node_ms());
+	node_runner_exit(srv.core, uuid, e, clock_node_ms());
 	carry_out();
 }
 
@@ -471,6 +453,7 @@ do_schedule(struct client *c, const struct client_req *req)
 	sr.nbind = req->nbind;
 	sr.bind = req->bind;
 	sr.client = client_addr(c);
+	sr.user = client_user(c);
 	uuid_generate_random(raw);
 	uuid_unparse_lower(raw, uuid);
 	if (node_schedule(srv.core, &sr, uuid, clock_node_ms(), err,
@@ -949,6 +932,9 @@ client_line(struct client *c, const char *line, size_t len)
 	case CMD_HISTORY:
 		do_tasks(c, req);
 		break;
+	case CMD_ACCOUNT:
+		account_reply(c, srv.core, req);
+		break;
 	case CMD_NODES:
 		do_nodes(c);
 		break;
@@ -1099,8 +1085,7 @@ int
 server_run(const struct config *cfg, int echo)
 {
 	struct node_config	 nc;
-	struct runner_hooks	 hooks = { runner_line, runner_msg,
-				    runner_exit };
+	struct runner_hooks	 hooks = { runner_msg, runner_exit };
 	struct idle_hooks	 ihooks = { suspendable_cb, volunteer_cb };
 	struct vol_decision	 first;
 	struct runner_opts	 ro;

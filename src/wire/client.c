@@ -55,6 +55,9 @@ static const struct client_command {
 	  "-- <word>... (every value %XX-escaped)" },
 	{ "OUTPUT", CMD_OUTPUT, 1, 6, 1,
 	  "OUTPUT <uuid> [-e] [-f] [-c <offset>]" },
+	{ "ACCOUNT", CMD_ACCOUNT, 0, 10, 1,
+	  "ACCOUNT [-s <since_ms>] [-u <until_ms>] "
+	  "[-S <state>[,<state>]...] [-n <node>] [-U <user>]" },
 	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
 	{ "QUIT", CMD_QUIT, 0, 0, 0, "QUIT" },
 };
@@ -493,6 +496,75 @@ parse_log(struct tokens *tk, struct client_req *req, char *err,
 	return 0;
 }
 
+/* "Terminated,Failed": bits 1 << state of final states. */
+static int
+final_states(char *list, unsigned *bits)
+{
+	enum task_state	 st;
+	char		*p = list, *one;
+
+	*bits = 0;
+	while ((one = strsep(&p, ",")) != NULL) {
+		if (task_state_parse(one, &st) == -1 || !task_is_final(st))
+			return -1;
+		*bits |= 1u << st;
+	}
+	return 0;
+}
+
+static int
+parse_account(struct tokens *tk, struct client_req *req, char *err,
+    size_t errlen)
+{
+	int	i;
+
+	req->acct_since = req->acct_until = -1;
+	for (i = 1; i < tk->n; i += 2) {
+		const char *opt = tk->v[i];
+		char *arg = i + 1 < tk->n ? tk->v[i + 1] : NULL;
+		if (arg == NULL || strlen(opt) != 2 || opt[0] != '-') {
+			snprintf(err, errlen, "usage: %s",
+			    usage_of(CMD_ACCOUNT));
+			return -1;
+		}
+		switch (opt[1]) {
+		case 's':
+		case 'u':
+			if (lex_int(arg, 0, INT64_MAX, opt[1] == 's' ?
+			    &req->acct_since : &req->acct_until) == -1) {
+				snprintf(err, errlen, "-%c: a time in ms since "
+				    "the epoch", opt[1]);
+				return -1;
+			}
+			break;
+		case 'S':
+			if (final_states(arg, &req->acct_states) == -1) {
+				snprintf(err, errlen, "-S: states of a "
+				    "finished task: Terminated, Cancelled, "
+				    "Failed");
+				return -1;
+			}
+			break;
+		case 'n':
+		case 'U':
+			if (!task_token_valid(arg, NAME_MAXLEN)) {
+				snprintf(err, errlen, "-%c: bad name", opt[1]);
+				return -1;
+			}
+			if (opt[1] == 'n')
+				req->acct_node = arg;
+			else
+				req->acct_user = arg;
+			break;
+		default:
+			snprintf(err, errlen, "usage: %s",
+			    usage_of(CMD_ACCOUNT));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 wire_client_parse(const char *line, size_t len, struct client_req *req,
     char *err, size_t errlen)
@@ -577,6 +649,8 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		return 0;
 	case CMD_LOG:
 		return parse_log(&tk, req, err, errlen);
+	case CMD_ACCOUNT:
+		return parse_account(&tk, req, err, errlen);
 	default:
 		return 0;
 	}

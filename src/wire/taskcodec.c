@@ -116,6 +116,7 @@ enum kind {
 #define W_ALWAYS	0
 #define W_RUNNING	1	/* only while Running, and not 0 */
 #define W_NONZERO	2	/* only when not 0 */
+#define W_KNOWN		3	/* only when not -1 (measured) */
 
 static const struct field {
 	const char	*key;
@@ -174,6 +175,15 @@ static const struct field {
 	N("rt", K_NAMES, req_tags, 0, CAPS_NAMES_MAX, "bad tags"),
 	N("path", K_PATH, path, 0, PATH_MAXLEN, "bad path"),
 	N("par", K_PATH, params, 0, PATH_MAXLEN, "bad params path"),
+	A("usr", K_TOKEN, user, "bad user"),
+	{ "ws", K_INT, offsetof(struct task, exit_status),
+	  sizeof(((struct task *)0)->exit_status), -1, 256 + 64, W_KNOWN, "bad exit status" },
+	{ "cpu", K_I64, offsetof(struct task, cpu_ms),
+	  sizeof(((struct task *)0)->cpu_ms), -1, INT64_MAX, W_KNOWN,
+	  "bad CPU time" },
+	{ "rss", K_I64, offsetof(struct task, maxrss_kib),
+	  sizeof(((struct task *)0)->maxrss_kib), -1, INT64_MAX, W_KNOWN,
+	  "bad peak memory" },
 	A("rsn", K_LINE, reason, "bad reason"),
 #undef A
 #undef N
@@ -255,7 +265,8 @@ encode_field(struct out *o, const struct task *t, const struct field *fd)
 		v = number_of(t, fd);
 		if (v < fd->min || v > fd->max)
 			return -1;
-		if (fd->when != W_ALWAYS && v == 0)
+		if (fd->when == W_KNOWN ? v == -1 :
+		    fd->when != W_ALWAYS && v == 0)
 			return 0;
 		if (fd->when == W_RUNNING && t->state != TASK_RUNNING)
 			return 0;
@@ -583,6 +594,8 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 	memset(&f, 0, sizeof f);
 	memset(&cf, 0, sizeof cf);
 	f.ready_ms = f.start_ms = f.end_ms = -1;
+	f.exit_status = -1;
+	f.cpu_ms = f.maxrss_kib = -1;
 
 	for (p = copy; (field = lex_word(&p, LEX_STRICT)) != NULL;) {
 		char *val = strchr(field, '=');

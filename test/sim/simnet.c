@@ -809,7 +809,7 @@ sim_flush(struct simnet *s, int i)
 			    strcmp(t->exec, "segmentation") == 0) {
 				/* Not installed here: it cannot start (as the
 				 * shell reports it).  a may move: copy. */
-				struct node_exit ex = { -1, 0 };
+				struct node_exit ex = { -1, 0, -1, -1, NULL };
 				char uuid[UUID_STRLEN + 1];
 				memcpy(uuid, a->uuid, sizeof uuid);
 				node_runner_exit(s->nodes[i], uuid, &ex,
@@ -1004,14 +1004,15 @@ static void
 end_run(struct simnet *s, struct sim_run *r)
 {
 	struct node		*n = s->nodes[r->node];
-	struct node_exit	 e = { 0, 0 };
+	/* No CPU measured: the records stay as the traces have them. */
+	struct node_exit	 e = { 0, 0, -1, -1, NULL };
 	struct task		*t = node_find(n, r->uuid);
+	struct runner_msg	 m;
 
 	r->done = 1;
 	if (r->crash && !r->stopping)
 		e.code = 3;
 	else if (!r->stopping && t != NULL) {
-		struct runner_msg m;
 		static char ids[TASK_OUTPUTS_MAX][96];
 		const struct taskdesc *d = taskdesc_find(s->descs, t->exec);
 		int k;
@@ -1029,7 +1030,7 @@ end_run(struct simnet *s, struct sim_run *r)
 				ids[k][DATASET_MAXLEN] = '\0';
 			m.outputs[k] = ids[k];
 		}
-		node_runner_msg(n, r->uuid, &m, sim_local(s, r->node));
+		e.result = &m;	/* it counts as the process exits */
 	}
 	node_runner_exit(n, r->uuid, &e, sim_local(s, r->node));
 	sim_flush(s, r->node);

@@ -287,6 +287,54 @@ test_error_line_and_wrong_outputs_fail_the_run(void **state)
 	assert_non_null(sent(n, NULL, "STATE "));	/* and it was sent */
 }
 
+/*
+ * The shell holds a run's TERMINATED until its process exits, and hands
+ * both over at once: the end record carries what the run cost.  A run
+ * that failed carries its own; nothing measured, nothing is told.
+ */
+static void
+test_the_end_record_carries_what_the_run_cost(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node		*n = f->n;
+	struct runner_msg	 m;
+	struct node_exit	 e = { 0, 0, 1234, 5678, &m };
+	struct task		*t;
+	static char		*ids[] = { "a", "b", "c" };
+	const char		*rec;
+
+	assert_int_equal(sched(n, 1, "import", 0, 10, 0, NULL, NULL), 0);
+	t = node_find(n, uuid_n(1));
+	memset(&m, 0, sizeof m);
+	m.type = RMSG_TERMINATED;
+	m.noutputs = 3;
+	memcpy(m.outputs, ids, sizeof ids);
+	clear(n);
+	node_runner_exit(n, uuid_n(1), &e, 20);
+	assert_int_equal(t->state, TASK_TERMINATED);
+	assert_int_equal(t->run, RUN_NONE);
+	assert_true(t->cpu_ms == 1234 && t->maxrss_kib == 5678);
+	assert_int_equal(t->exit_status, 0);
+	assert_non_null(rec = sent(n, NULL, "STATE "));
+	assert_non_null(strstr(rec, " ws=0 cpu=1234 rss=5678"));
+
+	/* Killed by a signal, no result: 256 + the signal, and retried. */
+	assert_int_equal(sched(n, 2, "import", 0, 30, 0, NULL, NULL), 0);
+	t = node_find(n, uuid_n(2));
+	e.code = -1;
+	e.signo = 9;
+	e.result = NULL;
+	node_runner_exit(n, uuid_n(2), &e, 40);
+	assert_int_equal(t->failures, 1);
+	assert_int_equal(t->exit_status, 256 + 9);
+
+	/* A run that could not start measured nothing. */
+	assert_int_equal(sched(n, 3, "import", 0, 50, 0, NULL, NULL), 0);
+	t = node_find(n, uuid_n(3));
+	exit_with(n, uuid_n(3), -1, 60);
+	assert_true(t->exit_status == -1 && t->cpu_ms == -1);
+}
+
 static void
 test_progress_notifies_on_change_only(void **state)
 {
@@ -674,6 +722,7 @@ main(void)
 		    test_schedule_refuses_a_record_that_could_outgrow_a_datagram),
 		NODE_TEST(test_crash_retried_then_failed),
 		NODE_TEST(test_error_line_and_wrong_outputs_fail_the_run),
+		NODE_TEST(test_the_end_record_carries_what_the_run_cost),
 		NODE_TEST(test_progress_notifies_on_change_only),
 		NODE_TEST(test_interactive_rule_when_not_volunteer),
 		NODE_TEST(test_ageing_promotes_low_tasks),

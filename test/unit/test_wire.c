@@ -209,6 +209,13 @@ test_task_record_rejects_garbage(void **state)
 		"v=1 id=" U1 " exec=import cl=a%20b",
 		"v=1 id=" U1 " exec=import path=/x%0A",
 		"v=1 id=" U1 " exec=import on=",
+		/* Accounting out of range: a status past a signal's, a
+		 * negative cost, a user with a blank. */
+		"v=1 id=" U1 " exec=import ws=400",
+		"v=1 id=" U1 " exec=import ws=-2",
+		"v=1 id=" U1 " exec=import cpu=-5",
+		"v=1 id=" U1 " exec=import rss=1x",
+		"v=1 id=" U1 " exec=import usr=a%20b",
 	};
 	size_t i;
 
@@ -232,6 +239,77 @@ test_task_record_rejects_garbage(void **state)
 		assert_int_equal(wire_task_encode(t, line, sizeof line), -1);
 		task_free(t);
 	}
+}
+
+/* What a run cost travels with its record; unmeasured, nothing is
+ * written (0 is a measure). */
+static void
+test_accounting_record_roundtrip(void **state)
+{
+	struct task	*t = task_new(U1, "import", 0), *u;
+	char		 line[RECORD_LINE_MAX];
+	int		 len;
+
+	assert_non_null(t);
+	assert_int_equal(t->exit_status, -1);
+	assert_int_equal(t->cpu_ms, -1);
+	len = wire_task_encode(t, line, sizeof line);
+	assert_null(strstr(line, " ws="));
+	assert_null(strstr(line, " cpu="));
+	assert_null(strstr(line, " usr="));
+	u = wire_task_decode(line, len, err, sizeof err);
+	assert_non_null(u);
+	assert_int_equal(u->exit_status, -1);
+	assert_int_equal(u->maxrss_kib, -1);
+	task_free(u);
+
+	snprintf(t->user, sizeof t->user, "ana.silva");
+	t->exit_status = 256 + 9;	/* killed by SIGKILL */
+	t->cpu_ms = 0;
+	t->maxrss_kib = 123456;
+	len = wire_task_encode(t, line, sizeof line);
+	assert_non_null(strstr(line, " usr=ana.silva ws=265 cpu=0 rss=123456"));
+	u = wire_task_decode(line, len, err, sizeof err);
+	assert_non_null(u);
+	assert_string_equal(u->user, "ana.silva");
+	assert_int_equal(u->exit_status, 265);
+	assert_int_equal(u->cpu_ms, 0);
+	assert_int_equal(u->maxrss_kib, 123456);
+	task_free(u);
+	task_free(t);
+}
+
+/* ACCOUNT's filters, and what it refuses. */
+static void
+test_client_account(void **state)
+{
+	static const char	*bad[] = {
+		"ACCOUNT -S Running",
+		"ACCOUNT -S Terminated,",
+		"ACCOUNT -s yesterday",
+		"ACCOUNT -s -5",
+		"ACCOUNT -n a,b",
+		"ACCOUNT -x 1",
+		"ACCOUNT -s",
+	};
+	size_t			 i;
+
+	assert_int_equal(parse("ACCOUNT"), 0);
+	assert_int_equal(req.cmd, CMD_ACCOUNT);
+	assert_true(req.acct_since == -1 && req.acct_until == -1);
+	assert_int_equal(req.acct_states, 0);
+	assert_null(req.acct_node);
+	assert_int_equal(parse("ACCOUNT -s 1700000000000 -u 1700000009999 "
+	    "-S terminated,Failed -n gaviao -U ana"), 0);
+	assert_true(req.acct_since == 1700000000000LL);
+	assert_true(req.acct_until == 1700000009999LL);
+	assert_int_equal(req.acct_states, (1u << TASK_TERMINATED) |
+	    (1u << TASK_FAILED));
+	assert_string_equal(req.acct_node, "gaviao");
+	assert_string_equal(req.acct_user, "ana");
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (parse(bad[i]) != -1)
+			fail_msg("accepted: %s", bad[i]);
 }
 
 /* What the node writes, `volery watch` reads back. */
@@ -458,7 +536,7 @@ test_help_comes_from_the_command_table(void **state)
 		}
 		n++;
 	}
-	assert_int_equal(n, 12);
+	assert_int_equal(n, 13);
 	assert_int_equal(wire_client_help(help, 64), -1);
 }
 
@@ -699,6 +777,8 @@ main(void)
 		cmocka_unit_test(test_client_line_limit),
 		cmocka_unit_test(test_runner_lines),
 		cmocka_unit_test(test_task_record_roundtrip),
+		cmocka_unit_test(test_accounting_record_roundtrip),
+		cmocka_unit_test(test_client_account),
 		cmocka_unit_test(test_progress_line_roundtrip),
 		cmocka_unit_test(test_progress_eta),
 		cmocka_unit_test(test_task_record_rejects_garbage),

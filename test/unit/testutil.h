@@ -311,7 +311,7 @@ terminate(struct node *n, const char *uuid, int nout, int64_t now)
 static inline void
 exit_with(struct node *n, const char *uuid, int code, int64_t now)
 {
-	struct node_exit	e = { code, 0 };
+	struct node_exit	e = { code, 0, -1, -1, NULL };
 
 	node_runner_exit(n, uuid, &e, now);
 }

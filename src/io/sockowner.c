@@ -1,0 +1,74 @@
+/*
+ * sockowner.c -- the uid of a loopback TCP peer, from /proc/net/tcp{,6}.
+ * Each line lists a socket as "sl local rem st ... uid ...", addresses
+ * as the kernel's 32-bit words in hex ("%08X" of each word as stored)
+ * and ports in host order; the peer's socket is the one whose local end
+ * is our remote end and the other way round.
+ */
+#include <sys/socket.h>
+
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sockowner.h"
+
+/* addr:port as /proc/net/tcp writes it. */
+static void
+proc_addr(const struct sockaddr_storage *ss, char *out, size_t size)
+{
+	const uint32_t	*w;
+	size_t		 off = 0;
+	int		 i, nw, port;
+
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *sin = (const void *)ss;
+		w = (const uint32_t *)(const void *)&sin->sin_addr;
+		nw = 1;
+		port = ntohs(sin->sin_port);
+	} else {
+		const struct sockaddr_in6 *sin6 = (const void *)ss;
+		w = (const uint32_t *)(const void *)&sin6->sin6_addr;
+		nw = 4;
+		port = ntohs(sin6->sin6_port);
+	}
+	for (i = 0; i < nw; i++)
+		off += snprintf(out + off, size - off, "%08X", w[i]);
+	snprintf(out + off, size - off, ":%04X", port);
+}
+
+int
+sock_peer_uid(int fd, uid_t *uid)
+{
+	struct sockaddr_storage	 ours, theirs;
+	socklen_t		 len = sizeof ours, tlen = sizeof theirs;
+	char			 want_local[64], want_rem[64];
+	char			 line[512], local[64], rem[64];
+	unsigned long		 u;
+	FILE			*f;
+	int			 found = -1;
+
+	if (getsockname(fd, (struct sockaddr *)&ours, &len) == -1 ||
+	    getpeername(fd, (struct sockaddr *)&theirs, &tlen) == -1 ||
+	    ours.ss_family != theirs.ss_family ||
+	    (ours.ss_family != AF_INET && ours.ss_family != AF_INET6))
+		return -1;
+	proc_addr(&theirs, want_local, sizeof want_local);
+	proc_addr(&ours, want_rem, sizeof want_rem);
+	f = fopen(ours.ss_family == AF_INET ? "/proc/net/tcp" :
+	    "/proc/net/tcp6", "re");
+	if (f == NULL)
+		return -1;
+	while (found == -1 && fgets(line, sizeof line, f) != NULL) {
+		/* sl local rem st tx:rx tr:when retrnsmt uid */
+		if (sscanf(line, " %*s %63s %63s %*s %*s %*s %*s %lu", local,
+		    rem, &u) == 3 && strcmp(local, want_local) == 0 &&
+		    strcmp(rem, want_rem) == 0) {
+			*uid = (uid_t)u;
+			found = 0;
+		}
+	}
+	fclose(f);
+	return found;
+}
