@@ -35,7 +35,7 @@ CFLAGS	= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined
 LDFLAGS	+= -fsanitize=address,undefined
 endif
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) -MMD -MP
 
 # Layering is a compile error: the core and wire codecs see only core and
 # wire headers (an io or libevent header there does not build), and link
@@ -68,7 +68,7 @@ VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
 .PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core \
 	layering \
-	install uninstall
+	install uninstall deb FORCE
 .DEFAULT_GOAL := all
 
 all: $(VOLERY) $(TASK_BIN) $(BUILD)/volery-sim
@@ -160,9 +160,19 @@ $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SHELL_INC) $(PKG_CFLAGS) -c $< -o $@
 
-# submit finds the installed task descriptions when nothing else says.
-$(BUILD)/src/cli/cmd-submit.o: ALL_CFLAGS += \
-	-DVOLERY_TASKS_DIR='"$(PREFIX)/lib/volery/tasks"'
+# The paths the binary knows (where submit finds the installed task
+# descriptions, the operator key): rewritten when PREFIX or SYSCONFDIR
+# change, so what uses them is built again.
+PATHS_H	= $(BUILD)/paths.h
+$(PATHS_H): FORCE
+	@mkdir -p $(@D)
+	@printf '#define VOLERY_TASKS_DIR "%s"\n#define VOLERY_SYSCONF_DIR "%s"\n' \
+	    '$(PREFIX)/lib/volery/tasks' '$(SYSCONFDIR)/volery' >$@.new
+	@cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+FORCE:
+$(BUILD)/src/cli/cmd-submit.o $(BUILD)/src/cli/conn.o $(BUILD)/src/cli/cmd-auth.o: $(PATHS_H)
+$(BUILD)/src/cli/cmd-submit.o $(BUILD)/src/cli/conn.o $(BUILD)/src/cli/cmd-auth.o: \
+	ALL_CFLAGS += -include $(PATHS_H)
 
 # The core links without libevent: its objects get no pkg-config flags.
 $(BUILD)/src/core/%.o: src/core/%.c | $(DEPS_OK)
@@ -185,8 +195,8 @@ tasks/georeferencing: TASK_DEFS = -DTASK_INPUTS=3 -DTASK_OUTPUTS=2
 tasks/segmentation: TASK_DEFS = -DTASK_INPUTS=3 -DTASK_OUTPUTS=1
 tasks/anomaly_detection: TASK_DEFS = -DTASK_INPUTS=1 -DTASK_OUTPUTS=1
 $(TASK_BIN): tasks/simtask.c | $(DEPS_OK)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g \
-	    -DTASK_NAME='"$(@F)"' $(TASK_DEFS) $< -o $@
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) -O2 -g $(TASK_CFLAGS) \
+	    -DTASK_NAME='"$(@F)"' $(TASK_DEFS) $< -o $@ $(TASK_LDFLAGS)
 
 test/tasks/%: test/tasks/%.c
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g $< -o $@
@@ -273,37 +283,56 @@ soak: all $(TEST_TASK_BIN)
 	@tools/install-deps.sh python3:python3 ip:iproute2 nft:nftables
 	$(PYTHON) tools/soak.py --minutes $(SOAK_MINUTES)
 
-# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, manual pages,
-# a config pointing at the installed tasks (kept if one is there), the
-# sample tasks, a sample workflow, a systemd unit and (as root, with no
-# DESTDIR) the user volery that tasks run as.
+# make install [PREFIX=/usr/local] [SYSCONFDIR=/etc] [DESTDIR=]: the
+# binary, manual pages, the sample tasks and workflow, a systemd unit, a
+# logrotate file, bash completion, the state and log directories, and a
+# config in $(SYSCONFDIR)/volery (with no <name>: the host name is the
+# node's) that is never overwritten, nor removed by uninstall; as root
+# with no DESTDIR, the user volery that tasks run as.
 PREFIX	?= /usr/local
+SYSCONFDIR ?= /etc
 BINDIR	= $(DESTDIR)$(PREFIX)/bin
 MANDIR	= $(DESTDIR)$(PREFIX)/share/man
-ETCDIR	= $(DESTDIR)$(PREFIX)/etc/volery
+ETCDIR	= $(DESTDIR)$(SYSCONFDIR)/volery
 LIBDIR	= $(DESTDIR)$(PREFIX)/lib/volery
 DOCDIR	= $(DESTDIR)$(PREFIX)/share/doc/volery
 UNITDIR	= $(DESTDIR)$(PREFIX)/lib/systemd/system
+COMPDIR	= $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ROTDIR	= $(DESTDIR)$(SYSCONFDIR)/logrotate.d
+STATEDIR = $(DESTDIR)/var/lib/volery
+LOGDIR	= $(DESTDIR)/var/log/volery
 MAN_PAGES = man/volery.1 man/volery.conf.5 man/volery-task.5 man/volery-protocol.7
 TASK_XML = $(addsuffix .xml,$(TASK_BIN))
+# Installed files that name the install's own paths.
+INSTALL_SED = sed -e 's|/etc/volery|$(SYSCONFDIR)/volery|g' \
+	-e 's|/usr/local|$(PREFIX)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
+	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
 
 install: all
 	install -d $(BINDIR) $(ETCDIR) $(LIBDIR)/tasks $(DOCDIR) $(UNITDIR) \
-	    $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7
+	    $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7 $(COMPDIR) $(ROTDIR)
+	install -d -m 711 $(STATEDIR)
+	install -d -m 750 $(LOGDIR)
 	install -m 755 volery $(BINDIR)/volery
 	install -m 755 $(TASK_BIN) $(LIBDIR)/tasks/
 	install -m 644 $(TASK_XML) $(LIBDIR)/tasks/
-	install -m 644 man/volery.1 $(MANDIR)/man1/
-	install -m 644 man/volery.conf.5 man/volery-task.5 $(MANDIR)/man5/
-	install -m 644 man/volery-protocol.7 $(MANDIR)/man7/
-	sed -e 's|<tasks_dir>.*</tasks_dir>|<tasks_dir>$(PREFIX)/lib/volery/tasks</tasks_dir>|' \
+	for m in $(MAN_PAGES); do s=$${m##*.}; \
+	    $(INSTALL_SED) $$m >$(MANDIR)/man$$s/$${m#man/} && \
+	    chmod 644 $(MANDIR)/man$$s/$${m#man/} || exit 1; done
+	sed -e '/<name>.*<\/name>/d' \
+	    -e 's|<tasks_dir>.*</tasks_dir>|<tasks_dir>$(PREFIX)/lib/volery/tasks</tasks_dir>|' \
 	    -e 's|<state_dir>.*</state_dir>|<state_dir>/var/lib/volery</state_dir>\n  <socket>/run/volery/volery.sock</socket>|' \
 	    -e 's|<log_file>.*</log_file>|<log_file>/var/log/volery/volery.log</log_file>|' \
 	    conf/volery.conf.xml > $(DOCDIR)/volery.conf.xml
+	@# The node's config, and logrotate's, belong to the admin once there.
 	test -e $(ETCDIR)/volery.conf.xml || \
 	    install -m 644 $(DOCDIR)/volery.conf.xml $(ETCDIR)/volery.conf.xml
-	install -m 644 conf/workflow.xml conf/params.xml $(DOCDIR)/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' conf/volery.service.in > $(UNITDIR)/volery.service
+	test -e $(ROTDIR)/volery || \
+	    install -m 644 conf/volery.logrotate $(ROTDIR)/volery
+	$(INSTALL_SED) conf/workflow.xml > $(DOCDIR)/workflow.xml
+	install -m 644 conf/params.xml $(DOCDIR)/
+	$(INSTALL_SED) conf/volery.service.in > $(UNITDIR)/volery.service
+	install -m 644 conf/volery.bash-completion $(COMPDIR)/volery
 	@# The user tasks run as (run_as in volery.conf(5)), made once when
 	@# installing for this host as root; never removed by uninstall.
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
@@ -314,13 +343,32 @@ install: all
 		    --comment "volery tasks" volery; \
 	fi
 
+# What install put there, but the admin's: the config, logrotate's, the
+# state and the logs stay.
 uninstall:
 	rm -f $(BINDIR)/volery $(MANDIR)/man1/volery.1 \
 	    $(MANDIR)/man5/volery.conf.5 $(MANDIR)/man5/volery-task.5 \
 	    $(MANDIR)/man7/volery-protocol.7 $(UNITDIR)/volery.service \
-	    $(ETCDIR)/volery.conf.xml
+	    $(COMPDIR)/volery
 	rm -rf $(LIBDIR) $(DOCDIR)
-	-rmdir $(ETCDIR) 2>/dev/null
+
+# make deb: a Debian package of this tree (tools/debian), built with
+# dpkg-buildpackage and checked with lintian, in build/deb.
+DEB_VERSION = $(shell sed -n '1s/.*(\(.*\)).*/\1/p' tools/debian/changelog)
+deb:
+	@tools/install-deps.sh dpkg-buildpackage:dpkg-dev dh:debhelper \
+	    lintian:lintian fakeroot:fakeroot
+	rm -rf build/deb && mkdir -p build/deb/volery-$(DEB_VERSION)
+	git ls-files -z --cached --others --exclude-standard 2>/dev/null | xargs -0 -I{} cp --parents {} \
+	    build/deb/volery-$(DEB_VERSION)/ 2>/dev/null || \
+	    tar --exclude=./build --exclude=./.git -cf - . | \
+	    tar -xf - -C build/deb/volery-$(DEB_VERSION)
+	cp -r tools/debian build/deb/volery-$(DEB_VERSION)/debian
+	cd build/deb/volery-$(DEB_VERSION) && \
+	    dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+	    { tail -40 ../build.log; exit 1; }
+	lintian --fail-on error,warning build/deb/volery_$(DEB_VERSION)_*.deb
+	@ls build/deb/*.deb
 
 clean:
 	rm -rf build volery $(TASK_BIN) $(TEST_TASK_BIN)

@@ -11,7 +11,11 @@
 
 #define CONN_DEFAULT_HOST "127.0.0.1:7600"
 #define CONN_SYSTEM_SOCKET "/run/volery/volery.sock"
-#define CONN_OPERATOR_KEY "/etc/volery/operator.key"
+/* The install's (build/paths.h, from SYSCONFDIR). */
+#ifndef VOLERY_SYSCONF_DIR
+#define VOLERY_SYSCONF_DIR "/etc/volery"
+#endif
+#define CONN_OPERATOR_KEY VOLERY_SYSCONF_DIR "/operator.key"
 
 struct conn {
 	int	 fd;

@@ -25,6 +25,9 @@ struct peers_opts {
 	const struct keyring *ring;	/* n == 0: <insecure/> */
 	int		 max_senders;	/* names remembered (guard.h) */
 	int64_t		 bind_ms;	/* a name moves after this silence */
+	/* A datagram of our name from another incarnation: another node
+	 * has our name (or an earlier start of ours is still heard). */
+	void		(*clash)(const char *from);
 };
 
 int	peers_open(struct event_base *, const struct peers_opts *,

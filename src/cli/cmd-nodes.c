@@ -16,6 +16,13 @@ row(const char *line, void *arg)
 	long long	 mem;
 	int		*count = arg, why = 0, cores;
 
+	/* CLASH address: another node has this one's name. */
+	if (strncmp(line, "CLASH ", 6) == 0) {
+		printf("name clash: the node at %s has this node's name too; "
+		    "this node takes no tasks until one of them is renamed "
+		    "(<name> in its configuration)\n", line + 6);
+		return;
+	}
 	/* REJECTED count last-source why... (after the NODE lines) */
 	if (strncmp(line, "REJECTED ", 9) == 0 &&
 	    sscanf(line, "REJECTED %79s %79s %n", f[0], f[1], &why) == 2) {

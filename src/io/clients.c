@@ -711,6 +711,7 @@ clients_listen_unix(struct event_base *base, const char *path, char *err,
 {
 	struct sockaddr_un	sun;
 	mode_t			old;
+	char			*slash;
 
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
@@ -720,6 +721,15 @@ clients_listen_unix(struct event_base *base, const char *path, char *err,
 		return -1;
 	}
 	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	/* Its directory (/run/volery), as systemd's RuntimeDirectory would
+	 * make it for a node started by hand. */
+	if ((slash = strrchr(sun.sun_path, '/')) != NULL &&
+	    slash != sun.sun_path) {
+		*slash = '\0';
+		if (mkdir(sun.sun_path, 0755) == -1 && errno != EEXIST)
+			log_warn("cannot make %s", sun.sun_path);
+		*slash = '/';
+	}
 	/* A socket file left by a node that died: ours now (one node per
 	 * state dir, which the journal's lock already ensures). */
 	unlink(path);

@@ -184,8 +184,11 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 		return;
 	}
 	if (strcmp(m.sender, p.o.name) == 0) {
-		if (m.incarnation != p.o.incarnation)
+		if (m.incarnation != p.o.incarnation) {
 			reject(REJ_NAME_CLASH, from, "names must be unique");
+			if (p.o.clash != NULL)
+				p.o.clash(from);
+		}
 		return;		/* our own broadcast */
 	}
 	/* Replies go where the datagram came from, nowhere it names. */

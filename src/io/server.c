@@ -20,6 +20,7 @@
 #include <event2/event.h>
 #include <uuid/uuid.h>
 
+#include "clash.h"
 #include "clients.h"
 #include "clock.h"
 #include "config.h"
@@ -67,7 +68,10 @@ static struct {
 	uint8_t			 operator_key[SEAL_KEY_BYTES];
 	int			 forgot;	/* a task left: compact */
 	struct node_config	 caps;		/* what we offer (NODES) */
+	struct vol_decision	 decision;	/* the idle probes' last */
 } srv;
+
+static void	decide(void);
 
 static void
 arm_timer(int64_t when)
@@ -696,6 +700,7 @@ do_nodes(struct client *c)
 {
 	struct text		x = { NULL, 0, 0 };
 	struct node_status	st;
+	char			clash_from[64];
 
 	node_status(srv.core, &st);
 	text_add(&x, "NODE %s %s %s %s %d/%d %d", srv.cfg->name,
@@ -704,6 +709,8 @@ do_nodes(struct client *c)
 	    srv.reputation);
 	caps_fields(&x, srv.caps.cores, srv.caps.memory_mb, srv.caps.tags);
 	node_each_peer(srv.core, nodes_peer_cb, &x);
+	if (clash_active(clash_from, sizeof clash_from))
+		text_add(&x, "CLASH %s\n", clash_from);
 	peers_each_rejected(nodes_rejected_cb, &x);
 	text_add(&x, ".\n");
 	client_reply(c, 0, x.buf);
@@ -1035,6 +1042,9 @@ open_peers(const struct node_config *nc)
 	/* Two hosts given one name: the first keeps it while it lives,
 	 * quiet or not, and the other is dropped as an impostor. */
 	po.bind_ms = node_config_silence_ms(nc);
+	po.clash = clash_heard;
+	if (clash_init(srv.base, srv.cfg->name, po.bind_ms, decide) == -1)
+		fatalx("out of memory");
 	if (peers_open(srv.base, &po, peer_recv, err, sizeof err) == -1)
 		fatalx("%s", err);
 }
@@ -1074,11 +1084,26 @@ suspendable_cb(void)
 	return node_suspendable(srv.core);
 }
 
+/* The idle probes' decision, unless another node has our name: then
+ * we take no tasks (those running go on). */
+static void
+decide(void)
+{
+	struct vol_decision	d = srv.decision;
+
+	if (clash_active(NULL, 0)) {
+		d.volunteer = 0;
+		d.name = "clash";
+	}
+	node_volunteer(srv.core, &d, clock_node_ms());
+	carry_out();
+}
+
 static void
 volunteer_cb(const struct vol_decision *d)
 {
-	node_volunteer(srv.core, d, clock_node_ms());
-	carry_out();
+	srv.decision = *d;
+	decide();
 }
 
 int
@@ -1179,6 +1204,7 @@ server_run(const struct config *cfg, int echo)
 		fatalx("cannot start the idle probes");
 	}
 	/* Join the cluster already knowing whether we take tasks. */
+	srv.decision = first;
 	node_set_volunteer(srv.core, first.volunteer, first.name,
 	    clock_node_ms());
 	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
@@ -1220,6 +1246,7 @@ server_run(const struct config *cfg, int echo)
 	contain_shutdown();
 	job_shutdown();
 	peers_close();
+	clash_close();
 	reputation_clean_stop(cfg->state_dir);
 	journal_close();
 	history_close();

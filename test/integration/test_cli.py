@@ -577,42 +577,6 @@ class ManPages(unittest.TestCase):
             self.assertEqual(r.stderr, "", page)
             self.assertGreater(len(r.stdout), 1000, page)
 
-    def test_make_install_and_uninstall(self):
-        dest = tempfile.mkdtemp(prefix="volery-dest-")
-        self.addCleanup(shutil.rmtree, dest, True)
-        # A make of its own, not the one running the tests (make check
-        # passes its sanitizer build down through MAKEFLAGS).
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "BUILD", "SANITIZE")}
-
-        def make(target):
-            r = subprocess.run(["make", "-s", "-C", ROOT, target, "DESTDIR=" + dest],
-                               capture_output=True, text=True, env=env,
-                               timeout=300)
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-
-        make("install")
-        pre = os.path.join(dest, "usr", "local")
-        for f in ("bin/volery", "share/man/man1/volery.1",
-                  "share/man/man5/volery.conf.5", "share/man/man5/volery-task.5",
-                  "share/man/man7/volery-protocol.7", "etc/volery/volery.conf.xml",
-                  "lib/volery/tasks/import", "lib/volery/tasks/import.xml",
-                  "lib/systemd/system/volery.service",
-                  "share/doc/volery/workflow.xml"):
-            self.assertTrue(os.path.isfile(os.path.join(pre, f)), f)
-        with open(os.path.join(pre, "etc/volery/volery.conf.xml")) as f:
-            self.assertIn("<tasks_dir>/usr/local/lib/volery/tasks</tasks_dir>", f.read())
-        with open(os.path.join(pre, "lib/systemd/system/volery.service")) as f:
-            self.assertIn("ExecStart=/usr/local/bin/volery serve -q -c "
-                          "/usr/local/etc/volery/volery.conf.xml", f.read())
-        r = subprocess.run([os.path.join(pre, "bin/volery"), "serve", "-n", "-c",
-                            os.path.join(pre, "etc/volery/volery.conf.xml")],
-                           capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        make("uninstall")
-        left = [os.path.join(d, f) for d, _, fs in os.walk(dest) for f in fs]
-        self.assertEqual(left, [])
-
     def test_every_subcommand_and_config_element_is_documented(self):
         with open(os.path.join(ROOT, "man", "volery.1")) as f:
             page = f.read()
@@ -627,6 +591,26 @@ class ManPages(unittest.TestCase):
             elements = set(re.findall(r"^\s*<(\w+)[ >]", f.read(), re.M)) - {"server"}
         for el in elements:
             self.assertIn(".B %s" % el, conf, el)
+
+    def test_bash_completion_knows_every_subcommand_and_long_option(self):
+        path = os.path.join(ROOT, "conf", "volery.bash-completion")
+        r = subprocess.run([harness.VOLERY, "--help"], capture_output=True, text=True)
+        cmds = re.findall(r"^  (\w+) ", r.stdout, re.M)
+        for cmd in cmds:
+            # What bash offers after `volery CMD --`, by the script itself.
+            script = ("source %s; COMP_WORDS=(volery %s --); COMP_CWORD=2; "
+                      "_volery; printf '%%s\\n' \"${COMPREPLY[@]}\"" % (path, cmd))
+            got = subprocess.run(["bash", "-c", script], capture_output=True,
+                                 text=True).stdout.split()
+            usage = subprocess.run([harness.VOLERY, cmd, "--help"],
+                                   capture_output=True, text=True).stdout
+            for opt in re.findall(r"\[(--[a-z-]+)", usage):
+                self.assertIn(opt, got, (cmd, opt))
+            self.assertIn("--help", got)
+        script = ("source %s; COMP_WORDS=(volery hi); COMP_CWORD=1; _volery; "
+                  "printf '%%s\\n' \"${COMPREPLY[@]}\"" % path)
+        self.assertEqual(subprocess.run(["bash", "-c", script], capture_output=True,
+                                        text=True).stdout.split(), ["history"])
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Several nodes on loopback form one pool (issue 3)."""
 import collections
+import subprocess
 import os
 import re
 import time
@@ -201,3 +202,39 @@ class Ends(ClusterTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NameClash(unittest.TestCase):
+    """Two workstations given one name: each says so in `volery nodes`
+    and takes no tasks until one is renamed; the other gone, the one
+    left takes tasks again."""
+
+    def test_a_name_clash_is_shown_and_stops_volunteering(self):
+        a = harness.Node(name="twin", cluster="clash")
+        b = harness.Node(name="twin", cluster="clash")
+        self.addCleanup(a.cleanup)
+        self.addCleanup(b.cleanup)
+        a.start()
+        a.wait_log(r"I won the master election")
+        b.start()
+        for n in (a, b):
+            n.wait_log(r"another node, at \S+, is also called twin: names "
+                       r"must be unique")
+            r = subprocess.run(harness.WRAP + [harness.VOLERY, "-H",
+                               "127.0.0.1:%d" % n.port, "nodes"],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertRegex(r.stdout, r"\ntwin +\S+ +\S+ +clash ")
+            self.assertIn("name clash: the node at 127.0.0.1:", r.stdout)
+        c = a.client()
+        self.addCleanup(c.close)
+        u = c.schedule("import low -p /x")
+        line = [l for l in c.ask_multi("TASKS") if u in l][0]
+        self.assertIn(" Ready ", line)
+        self.assertIn("waiting: the node that can run it takes no tasks now",
+                      line)
+        b.stop()
+        a.wait_log(r"also called twin has been silent for \d+ ms: taking "
+                   r"tasks again", timeout=harness.TIMEOUT)
+        c.ask("SUBSCRIBE " + u)
+        c.wait_states({u: "Running"})

@@ -24,6 +24,15 @@ def volery(*args, env=None, timeout=TIMEOUT, cwd=None):
                           capture_output=True, timeout=timeout, env=env, cwd=cwd)
 
 
+def proc_stat(pid):
+    """/proc/PID/stat's fields, or [] if the process is gone already."""
+    try:
+        with open("/proc/%s/stat" % pid) as f:
+            return f.read().split()
+    except OSError:
+        return []
+
+
 def shared_dir(parent, name):
     """A directory every run user can write (tasks run as nobody when the
     tests run as root)."""
@@ -342,8 +351,7 @@ class WholeTree(unittest.TestCase):
         u = self.start_tree(node)
         # Its watchdog dies with it (as if both were killed at once).
         watch = [int(p) for p in os.listdir("/proc") if p.isdigit()
-                 and open("/proc/%s/stat" % p).read().split()[1:4:2]
-                 == ["(volery-watch)", str(node.proc.pid)]]
+                 and proc_stat(p)[1:4:2] == ["(volery-watch)", str(node.proc.pid)]]
         self.assertEqual(len(watch), 1)
         for pid in watch:
             os.kill(pid, signal.SIGKILL)
