@@ -160,18 +160,23 @@ $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SHELL_INC) $(PKG_CFLAGS) -c $< -o $@
 
+# The version: the Debian changelog's first line (make deb names the
+# package by it).
+VERSION	= $(shell sed -n '1s/.*(\(.*\)).*/\1/p' tools/debian/changelog)
+
 # The paths the binary knows (where submit finds the installed task
 # descriptions, the operator key): rewritten when PREFIX or SYSCONFDIR
 # change, so what uses them is built again.
 PATHS_H	= $(BUILD)/paths.h
 $(PATHS_H): FORCE
 	@mkdir -p $(@D)
-	@printf '#define VOLERY_TASKS_DIR "%s"\n#define VOLERY_SYSCONF_DIR "%s"\n' \
-	    '$(PREFIX)/lib/volery/tasks' '$(SYSCONFDIR)/volery' >$@.new
+	@printf '#define VOLERY_TASKS_DIR "%s"\n#define VOLERY_SYSCONF_DIR "%s"\n#define VOLERY_VERSION "%s"\n' \
+	    '$(PREFIX)/lib/volery/tasks' '$(SYSCONFDIR)/volery' '$(VERSION)' >$@.new
 	@cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
 FORCE:
-$(BUILD)/src/cli/cmd-submit.o $(BUILD)/src/cli/conn.o $(BUILD)/src/cli/cmd-auth.o: $(PATHS_H)
-$(BUILD)/src/cli/cmd-submit.o $(BUILD)/src/cli/conn.o $(BUILD)/src/cli/cmd-auth.o: \
+PATHS_USERS = $(addprefix $(BUILD)/src/cli/,cmd-submit.o conn.o cmd-auth.o main.o)
+$(PATHS_USERS): $(PATHS_H)
+$(PATHS_USERS): \
 	ALL_CFLAGS += -include $(PATHS_H)
 
 # The core links without libevent: its objects get no pkg-config flags.
@@ -354,20 +359,19 @@ uninstall:
 
 # make deb: a Debian package of this tree (tools/debian), built with
 # dpkg-buildpackage and checked with lintian, in build/deb.
-DEB_VERSION = $(shell sed -n '1s/.*(\(.*\)).*/\1/p' tools/debian/changelog)
 deb:
 	@tools/install-deps.sh dpkg-buildpackage:dpkg-dev dh:debhelper \
 	    lintian:lintian fakeroot:fakeroot
-	rm -rf build/deb && mkdir -p build/deb/volery-$(DEB_VERSION)
+	rm -rf build/deb && mkdir -p build/deb/volery-$(VERSION)
 	git ls-files -z --cached --others --exclude-standard 2>/dev/null | xargs -0 -I{} cp --parents {} \
-	    build/deb/volery-$(DEB_VERSION)/ 2>/dev/null || \
+	    build/deb/volery-$(VERSION)/ 2>/dev/null || \
 	    tar --exclude=./build --exclude=./.git -cf - . | \
-	    tar -xf - -C build/deb/volery-$(DEB_VERSION)
-	cp -r tools/debian build/deb/volery-$(DEB_VERSION)/debian
-	cd build/deb/volery-$(DEB_VERSION) && \
+	    tar -xf - -C build/deb/volery-$(VERSION)
+	cp -r tools/debian build/deb/volery-$(VERSION)/debian
+	cd build/deb/volery-$(VERSION) && \
 	    dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
 	    { tail -40 ../build.log; exit 1; }
-	lintian --fail-on error,warning build/deb/volery_$(DEB_VERSION)_*.deb
+	lintian --fail-on error,warning build/deb/volery_$(VERSION)_*.deb
 	@ls build/deb/*.deb
 
 clean:

@@ -3,13 +3,18 @@
  * each described by a table entry: its options, how many operands it
  * takes, its summary.  One parser (cmd_parse) reads every entry, and
  * the usage lines and --help are printed from the same entries.
- * Exit status: 0 done, 1 it failed (node unreachable, ERROR reply, a
- * task that Failed), 2 bad arguments.
+ * Exit status: 0 done, 1 it failed (an ERROR reply, a task that
+ * Failed), 2 bad arguments, 3 the node could not be reached or the
+ * connection to it was lost.
  */
 #ifndef VOLERY_CMD_H
 #define VOLERY_CMD_H
 
 #include <stddef.h>
+
+#define CMD_EXIT_FAILED	1
+#define CMD_EXIT_USAGE	2
+#define CMD_EXIT_NODE	3
 
 #define CMD_OPTS_MAX	16
 #define CMD_USES_MAX	64	/* options on one command line */
@@ -91,6 +96,10 @@ struct runreq_extra;
  * why) if one is bad. */
 int	cmd_needs(const struct cmd_args *, struct runreq_extra *x);
 
+/* A subcommand's failure (1) is of this kind (CMD_EXIT_*): main exits
+ * with cmd_exit_status(rc).  The first kind set wins. */
+void	cmd_exit_as(int status);
+int	cmd_exit_status(int rc);
 /* "volery: <message>" on stderr; returns 1. */
 int	cmd_fail(const char *, ...) __attribute__((format(printf, 1, 2)));
 /* The usage line on stderr; returns 2. */

@@ -5,6 +5,7 @@
 #ifndef VOLERY_CONN_H
 #define VOLERY_CONN_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "bounds.h"
@@ -22,12 +23,21 @@ struct conn {
 	char	 where[2 * ADDR_MAXLEN + 16];	/* host:port, for messages */
 	char	 buf[CLIENT_LINE_MAX * 4];
 	size_t	 len;
+	int	 bad;	/* conn_open: the host is not one */
+	int	 lost;	/* unreachable, closed, or silent past a deadline */
+	/* When set and a signal sets *interrupt, conn_line returns 0 at
+	 * once (watch redraws on SIGWINCH). */
+	volatile sig_atomic_t *interrupt;
 };
 
-/* host: "host[:port]", or NULL for $VOLERY_HOST, else the local node's
- * UNIX socket, else the default. */
+/* host: "host[:port]", "[IPv6]:port", a node's name (its address from
+ * the local node's NODES), or NULL for $VOLERY_HOST, else the local
+ * node's UNIX socket, else the default.  Connecting has a few seconds. */
 int	conn_open(struct conn *, const char *host, char *err, size_t errlen);
 void	conn_close(struct conn *);
+/* 2 if a host given was not one, 3 if a connection was lost (or never
+ * made), else 0: what a command that failed exits with. */
+int	conn_failure(void);
 int	conn_send(struct conn *, const char *line, char *err, size_t errlen);
 /* The next line without its newline; timeout_ms < 0 waits for ever.
  * Returns 1 with a line, 0 on timeout, -1 on error or end (err says). */

@@ -25,9 +25,12 @@ struct watched {
 	int			next;		/* next of its array, or -1 */
 };
 
-/* Subscribe to n tasks on c and follow them; bars if tty. */
+/* Subscribe to n tasks on c and follow them; bars if tty, fitted to the
+ * terminal's width and redrawn when it is resized.  title names what
+ * they are ("workflow FILE"); NULL: "array NAME[a-b]" for one array's
+ * tasks, else nothing. */
 int	watch_run(struct conn *c, struct watched *v, int n, FILE *out,
-	    int tty);
+	    int tty, const char *title);
 /* Fill exec names from TASKS for tasks that lack one; -1 if unknown. */
 int	watch_names(struct conn *c, struct watched *v, int n, char *err,
 	    size_t errlen);

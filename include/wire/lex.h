@@ -35,6 +35,13 @@ int	lex_decimal(const char *, double min, double max, double *);
 /* Printable bytes only (blanks too): nothing that could end or forge a
  * line of the client protocol, the log or a record. */
 int	lex_printable(const char *);
+/*
+ * "host:port", "[v6addr]:port", "host" or "[v6addr]" (port -1 then, and
+ * a bare v6 address too): the host into host, the port (0-65535) into
+ * *port.  -1 if it is none of these, or the port is not a number in
+ * range.
+ */
+int	lex_hostport(const char *, char *host, size_t hostlen, int *port);
 
 /*
  * Escaped text is one word of printable ASCII: every blank, control,

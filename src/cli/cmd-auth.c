@@ -25,7 +25,7 @@ cmd_auth_exec(const struct cmd_args *a)
 		path = CONN_OPERATOR_KEY;
 	if (strspn(challenge, "0123456789abcdef") != strlen(challenge) ||
 	    strlen(challenge) != 32)
-		return cmd_fail("%s is not a challenge (32 hex digits, from "
+		return 2 * cmd_fail("%s is not a challenge (32 hex digits, from "
 		    "the node's CHALLENGE line)", challenge);
 	if (keys_read(path, key, err, sizeof err) == -1)
 		return cmd_fail("%s", err);

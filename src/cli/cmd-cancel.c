@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "conn.h"
+#include "task.h"
 
 static int
 cmd_cancel_exec(const struct cmd_args *a)
@@ -16,14 +17,15 @@ cmd_cancel_exec(const struct cmd_args *a)
 	char		 req[CLIENT_LINE_MAX], reply[CLIENT_LINE_MAX];
 	int		 i, failed = 0;
 
+	/* Every operand a uuid, or nothing is cancelled. */
+	for (i = 0; i < a->noperands; i++)
+		if (!task_uuid_valid(a->operands[i]))
+			return 2 * cmd_fail("not a uuid: %.40s",
+			    a->operands[i]);
 	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
 		return 1;
 	for (i = 0; i < a->noperands; i++) {
 		const char *u = a->operands[i];
-		if (strlen(u) > UUID_STRLEN) {
-			failed = cmd_fail("not a uuid: %.40s", u);
-			continue;
-		}
 		snprintf(req, sizeof req, "CANCEL %s", u);
 		if (cmd_ask(&c, req, reply, sizeof reply) == -1)
 			failed = 1;

@@ -306,7 +306,7 @@ remote(const char *host, const struct log_query *q, int nlines, int follow)
 	int			 rc;
 
 	if (log_request(q, NULL, nlines, req, sizeof req) == -1)
-		return 1;
+		return 2;	/* what was asked cannot be sent */
 	if (cmd_connect(&c, host) == -1)
 		return 1;
 	memset(&rf, 0, sizeof rf);
@@ -372,19 +372,19 @@ cmd_log_exec(const struct cmd_args *a)
 			break;
 		case 'l':
 			if (log_level_parse(arg, &q.level) == -1)
-				return cmd_fail("-l: debug, info, normal, "
+				return 2 * cmd_fail("-l: debug, info, normal, "
 				    "warning or error");
 			q.has_level = 1;
 			break;
 		case 't':
 			if (strlen(arg) != UUID_STRLEN)
-				return cmd_fail("-t: not a uuid: %.40s",
+				return 2 * cmd_fail("-t: not a uuid: %.40s",
 				    arg);
 			q.uuid = arg;
 			break;
 		case 'n':
 			if (lex_int(arg, 1, 10000, &n) == -1)
-				return cmd_fail("-n: 1 to 10000 lines");
+				return 2 * cmd_fail("-n: 1 to 10000 lines");
 			nlines = (int)n;
 			break;
 		case 'f':
@@ -409,7 +409,7 @@ cmd_log_exec(const struct cmd_args *a)
 	if (file == NULL || host != NULL) {
 		log_search_free(s);
 		if (file != NULL)
-			return cmd_fail("give a FILE or -H, not both");
+			return 2 * cmd_fail("give a FILE or -H, not both");
 		if (nlines < 0 && follow_it)
 			nlines = 10;
 		return remote(host, &q, nlines, follow_it);

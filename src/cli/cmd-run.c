@@ -200,7 +200,7 @@ cmd_run_exec(const struct cmd_args *a)
 	if (runreq_format(req, sizeof req, nm, prio, &tc, bind, nbind,
 	    &x) == -1)
 		return cmd_fail("the command is longer than a request may be "
-		    "(%d bytes, escaped)", CLIENT_LINE_MAX);
+		    "(%d bytes, escaped)", CLIENT_LINE_MAX) * 2;
 	return cmd_schedule_print(cmd_arg(a, 'H'), req);
 }
 

@@ -52,7 +52,7 @@ cmd_schedule_exec(const struct cmd_args *a)
 	    absolute(params, abs, sizeof abs) : "");
 	if (boff >= sizeof binds || off >= sizeof req - 1 ||
 	    runreq_extra(req, sizeof req, &off, &x) == -1)
-		return cmd_fail("the request is longer than %d bytes",
+		return 2 * cmd_fail("the request is longer than %d bytes",
 		    CLIENT_LINE_MAX);
 	return cmd_schedule_print(cmd_arg(a, 'H'), req);
 }

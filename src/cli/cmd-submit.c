@@ -162,6 +162,7 @@ cmd_submit_exec(const struct cmd_args *a)
 	const char		*file = a->operands[0];
 	char			 err[16384], (*uuids)[UUID_STRLEN + 1] = NULL;
 	char			(*arrays)[UUID_STRLEN + 1] = NULL;
+	char			 title[128];
 	int			*order = NULL, watch = cmd_given(a, 'w');
 	int			 rc = 1, i, n;
 
@@ -221,8 +222,11 @@ cmd_submit_exec(const struct cmd_args *a)
 					v[i].p.array_index = t->array_index;
 				}
 			}
+			snprintf(title, sizeof title, "workflow %.100s",
+			    strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
+			    file);
 			rc = watch_run(&c, v, wf.ntasks, stdout,
-			    isatty(STDOUT_FILENO));
+			    isatty(STDOUT_FILENO), title);
 		} else if (watch)
 			rc = cmd_fail("out of memory");
 	}

@@ -23,7 +23,7 @@ cmd_watch_exec(const struct cmd_args *a)
 	for (i = 0; i < n; i++) {
 		if (strlen(a->operands[i]) != UUID_STRLEN) {
 			free(v);
-			return cmd_fail("not a uuid: %.40s", a->operands[i]);
+			return 2 * cmd_fail("not a uuid: %.40s", a->operands[i]);
 		}
 		memcpy(v[i].p.uuid, a->operands[i], UUID_STRLEN + 1);
 	}
@@ -34,7 +34,7 @@ cmd_watch_exec(const struct cmd_args *a)
 	if (watch_names(&c, v, n, err, sizeof err) == -1)
 		rc = cmd_fail("%s", err);
 	else
-		rc = watch_run(&c, v, n, stdout, isatty(STDOUT_FILENO));
+		rc = watch_run(&c, v, n, stdout, isatty(STDOUT_FILENO), NULL);
 	conn_close(&c);
 	free(v);
 	return rc;

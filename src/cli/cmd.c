@@ -202,6 +202,25 @@ cmd_usage(const struct cmd_entry *e)
 	return 2;
 }
 
+/* What a failure (1) is to exit with instead: see cmd_exit_as(). */
+static int	failure_status = CMD_EXIT_FAILED;
+
+void
+cmd_exit_as(int status)
+{
+	if (failure_status == CMD_EXIT_FAILED)
+		failure_status = status;
+}
+
+int
+cmd_exit_status(int rc)
+{
+	if (rc == CMD_EXIT_FAILED && failure_status == CMD_EXIT_FAILED &&
+	    conn_failure() != 0)
+		return conn_failure();
+	return rc == CMD_EXIT_FAILED ? failure_status : rc;
+}
+
 int
 cmd_connect(struct conn *c, const char *host)
 {

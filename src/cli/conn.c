@@ -10,6 +10,7 @@
 #include <sys/un.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -23,9 +24,27 @@
 
 #include "conn.h"
 #include "keys.h"
+#include "lex.h"
 #include "seal.h"
 
 #define CONN_REPLY_MS 10000
+#define CONN_CONNECT_MS 5000
+
+/* Whether any connection was lost, or a host was not one: the exit
+ * status says so (conn_failure). */
+static int	any_lost, any_bad;
+
+static void
+mark_lost(struct conn *c)
+{
+	c->lost = any_lost = 1;
+}
+
+int
+conn_failure(void)
+{
+	return any_bad ? 2 : any_lost ? 3 : 0;
+}
 
 /*
  * The node on this host, through its UNIX socket: $VOLERY_SOCKET, the
@@ -114,32 +133,50 @@ is_loopback(int fd)
 	    IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&ss)->sin6_addr);
 }
 
-int
-conn_open(struct conn *c, const char *host, char *err, size_t errlen)
+/* Connect fd to addr within CONN_CONNECT_MS; errno set if not. */
+static int
+connect_within(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	struct pollfd	pfd = { fd, POLLOUT, 0 };
+	socklen_t	elen = sizeof(int);
+	int		flags = fcntl(fd, F_GETFL), e = 0, rc;
+
+	if (flags == -1 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) == -1)
+		return -1;
+	if (connect(fd, addr, len) == -1) {
+		if (errno != EINPROGRESS)
+			return -1;
+		while ((rc = poll(&pfd, 1, CONN_CONNECT_MS)) == -1 &&
+		    errno == EINTR)
+			;
+		if (rc == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (rc == -1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e,
+		    &elen) == -1)
+			return -1;
+		if (e != 0) {
+			errno = e;
+			return -1;
+		}
+	}
+	return fcntl(fd, F_SETFL, flags);
+}
+
+/* TCP to name:port (a host name or address); -1 with err if none of
+ * its addresses answers. */
+static int
+open_tcp(struct conn *c, const char *name, const char *port, char *err,
+    size_t errlen)
 {
 	struct addrinfo	 hints, *res, *ai;
-	char		 name[ADDR_MAXLEN + 8], *colon;
-	const char	*port = "7600";
 	int		 rc, one = 1, saved = 0;
 
-	memset(c, 0, sizeof *c);
-	c->fd = -1;
-	if (host == NULL || *host == '\0')
-		host = getenv("VOLERY_HOST");
-	if ((host == NULL || *host == '\0') && open_local(c) == 0)
-		return 0;
-	if (host == NULL || *host == '\0')
-		host = CONN_DEFAULT_HOST;
-	if (strlen(host) >= sizeof name) {
-		snprintf(err, errlen, "host too long: %.40s...", host);
-		return -1;
-	}
-	snprintf(name, sizeof name, "%s", host);
-	if ((colon = strrchr(name, ':')) != NULL) {
-		*colon = '\0';
-		port = colon + 1;
-	}
-	snprintf(c->where, sizeof c->where, "%s:%s", name, port);
+	if (strchr(name, ':') != NULL)
+		snprintf(c->where, sizeof c->where, "[%s]:%s", name, port);
+	else
+		snprintf(c->where, sizeof c->where, "%s:%s", name, port);
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
@@ -152,7 +189,7 @@ conn_open(struct conn *c, const char *host, char *err, size_t errlen)
 		    ai->ai_protocol);
 		if (c->fd == -1)
 			continue;
-		if (connect(c->fd, ai->ai_addr, ai->ai_addrlen) == 0)
+		if (connect_within(c->fd, ai->ai_addr, ai->ai_addrlen) == 0)
 			break;
 		saved = errno;
 		close(c->fd);
@@ -165,6 +202,69 @@ conn_open(struct conn *c, const char *host, char *err, size_t errlen)
 		return -1;
 	}
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	return 0;
+}
+
+/*
+ * A node's name, as the node on this host knows it (NODES): its client
+ * address into addr.  -1 if there is no local node, or no such node.
+ */
+static int
+node_address(const char *name, char *addr, size_t size)
+{
+	struct conn	 local;
+	char		 line[CLIENT_LINE_MAX + 2], err[256], n[NAME_MAXLEN + 1];
+	char		 a[ADDR_MAXLEN + 1];
+	int		 found = -1;
+
+	memset(&local, 0, sizeof local);
+	local.fd = -1;
+	if (open_local(&local) == -1)
+		return -1;
+	if (conn_send(&local, "NODES\n", err, sizeof err) == 0)
+		while (conn_line(&local, line, sizeof line, CONN_REPLY_MS,
+		    err, sizeof err) == 1 && strcmp(line, ".") != 0)
+			if (sscanf(line, "NODE %64s %64s", n, a) == 2 &&
+			    strcmp(n, name) == 0) {
+				snprintf(addr, size, "%s", a);
+				found = 0;
+			}
+	conn_close(&local);
+	return found;
+}
+
+int
+conn_open(struct conn *c, const char *host, char *err, size_t errlen)
+{
+	char	 name[ADDR_MAXLEN + 8], port[16] = "7600", addr[ADDR_MAXLEN + 1];
+	int	 p;
+
+	memset(c, 0, sizeof *c);
+	c->fd = -1;
+	if (host == NULL || *host == '\0')
+		host = getenv("VOLERY_HOST");
+	if ((host == NULL || *host == '\0') && open_local(c) == 0)
+		return 0;
+	if (host == NULL || *host == '\0')
+		host = CONN_DEFAULT_HOST;
+	if (lex_hostport(host, name, sizeof name, &p) == -1 || p == 0) {
+		snprintf(err, errlen, "bad host '%.80s': host[:port], "
+		    "[IPv6 address][:port] or a node's name, the port from 1 "
+		    "to 65535", host);
+		c->bad = any_bad = 1;
+		return -1;
+	}
+	if (p > 0)
+		snprintf(port, sizeof port, "%d", p);
+	/* A node's name without a port: where the local node says it
+	 * listens, if it knows it (its port may not be the default). */
+	if (p < 0 && node_address(name, addr, sizeof addr) == 0 &&
+	    lex_hostport(addr, name, sizeof name, &p) == 0 && p > 0)
+		snprintf(port, sizeof port, "%d", p);
+	if (open_tcp(c, name, port, err, errlen) == -1) {
+		mark_lost(c);
+		return -1;
+	}
 	if (!is_loopback(c->fd) && authenticate(c, err, errlen) == -1) {
 		conn_close(c);
 		return -1;
@@ -193,6 +293,7 @@ conn_send(struct conn *c, const char *line, char *err, size_t errlen)
 		if (n <= 0) {
 			snprintf(err, errlen, "%s: %s", c->where,
 			    strerror(errno));
+			mark_lost(c);
 			return -1;
 		}
 		off += n;
@@ -225,10 +326,15 @@ fill(struct conn *c, int64_t deadline, int timeout_ms, char *err,
 			return 0;
 		pfd.fd = c->fd;
 		pfd.events = POLLIN;
-		if ((rc = poll(&pfd, 1, left)) == -1 && errno == EINTR)
+		if ((rc = poll(&pfd, 1, left)) == -1 && errno == EINTR) {
+			if (c->interrupt != NULL && *c->interrupt)
+				return 0;
 			continue;
-		if (rc == 0)
+		}
+		if (rc == 0) {
+			mark_lost(c);	/* no reply in time: as good as gone */
 			return 0;
+		}
 		got = recv(c->fd, c->buf + c->len, sizeof c->buf - c->len, 0);
 		if (got == -1 && errno == EINTR)
 			continue;
@@ -236,6 +342,7 @@ fill(struct conn *c, int64_t deadline, int timeout_ms, char *err,
 			snprintf(err, errlen, "%s: %s", c->where, got == 0 ?
 			    "the node closed the connection" :
 			    strerror(errno));
+			mark_lost(c);
 			return -1;
 		}
 		c->len += got;

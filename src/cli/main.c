@@ -33,7 +33,8 @@ usage(FILE *f)
 	char	line[512];
 	size_t	i;
 
-	fprintf(f, "usage: volery [-H host[:port]] <command> [options]\n\n"
+	fprintf(f, "usage: volery [-H host[:port]] <command> [options]\n"
+	    "       volery --version\n\n"
 	    "commands:\n");
 	for (i = 0; i < NCOMMANDS; i++) {
 		cmd_usage_line(commands[i], line, sizeof line);
@@ -83,6 +84,11 @@ main(int argc, char **argv)
 	size_t	i;
 	int	skip, bad = 1;
 
+	if (argc == 2 && (strcmp(argv[1], "--version") == 0 ||
+	    strcmp(argv[1], "-V") == 0)) {
+		printf("volery %s\n", VOLERY_VERSION);
+		return 0;
+	}
 	if ((skip = global_options(argc, argv, &bad)) == -1) {
 		fprintf(stderr, "volery: bad option '%s'\n", argv[bad]);
 		usage(stderr);
@@ -114,7 +120,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "volery %s: %s\n", e->name, line);
 			return cmd_usage(e);
 		}
-		return e->exec(&a);
+		return cmd_exit_status(e->exec(&a));
 	}
 	fprintf(stderr, "volery: unknown command '%s'\n", argv[1]);
 	usage(stderr);

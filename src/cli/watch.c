@@ -5,6 +5,7 @@
  */
 #include <sys/ioctl.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,18 @@
 
 #define SUBSCRIBE_CHUNK 100	/* uuids per line: 37 bytes each, < 4096 */
 #define BAR_WIDTH 24
+#define BAR_MIN 8
+#define LINE_MAX_COLS 512
+
+/* The terminal was resized (SIGWINCH): redraw at once, to its width. */
+static volatile sig_atomic_t	resized;
+
+static void
+on_winch(int sig)
+{
+	(void)sig;
+	resized = 1;
+}
 
 /* Ended: Terminated, Cancelled or Failed ("Suspended" is not a state
  * of the task model, it is a Running task). */
@@ -210,21 +223,57 @@ row_of(const struct watched *v, int i, struct row *r)
 	snprintf(r->node, sizeof r->node, "%d running", running);
 }
 
+/* Columns of the terminal (80 if it does not say). */
+static int
+screen_cols(FILE *out)
+{
+	struct winsize	ws;
+
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) == -1 || ws.ws_col < 20)
+		return 80;
+	return ws.ws_col < LINE_MAX_COLS ? ws.ws_col : LINE_MAX_COLS - 1;
+}
+
+/* Print text cut to cols - 1 columns (never wrapped: the redraw moves
+ * up by lines), not inside a UTF-8 character. */
 static void
-draw_line(FILE *out, const struct row *r, int width)
+put_fitted(FILE *out, const char *text, int cols)
+{
+	size_t	len = strlen(text), max = (size_t)cols - 1;
+
+	if (len > max) {
+		len = max;
+		while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
+			len--;
+	}
+	fprintf(out, "\r\033[K%.*s\n", (int)len, text);
+}
+
+/* A row in cols columns: the bar narrows first, then the label. */
+static void
+draw_line(FILE *out, const struct row *r, int width, int cols)
 {
 	char	bar[BAR_WIDTH + 1], ends[REASON_MAXLEN + 1] = "";
-	int	fill = r->percent * BAR_WIDTH / 100, i;
+	char	text[LINE_MAX_COLS + REASON_MAXLEN + NAME_MAXLEN * 3];
+	int	barw = BAR_WIDTH, fill, i, room;
 
-	for (i = 0; i < BAR_WIDTH; i++)
+	/* label [bar] 100% state node: 33 columns and the two widths */
+	room = cols - 1 - 33 - width;
+	if (room < barw)
+		barw = room > BAR_MIN ? room : BAR_MIN;
+	if (width > cols - 1 - 33 - barw)
+		width = cols - 1 - 33 - barw > 4 ? cols - 1 - 33 - barw : 4;
+	fill = r->percent * barw / 100;
+	for (i = 0; i < barw; i++)
 		bar[i] = i < fill ? '#' : '.';
-	bar[BAR_WIDTH] = '\0';
+	bar[barw] = '\0';
 	if (!r->final && r->ends_at >= 0)
 		ends_in(ends, sizeof ends, r->ends_at);
 	else if (strncmp(r->reason, "waiting:", 8) == 0)
 		snprintf(ends, sizeof ends, "%s", r->reason);
-	fprintf(out, "\r\033[K%-*s [%s] %3d%% %-12s %-10s %s\n", width,
-	    r->label, bar, r->percent, r->state, r->node, ends);
+	snprintf(text, sizeof text, "%-*.*s [%s] %3d%% %-12s %-10s %s", width,
+	    width, r->label, bar, r->percent, r->state, r->node, ends);
+	put_fitted(out, text, cols);
 }
 
 /* Lines the bars may take: the terminal's height, less room for the
@@ -259,15 +308,22 @@ row_final(const struct watched *v, int i)
  */
 static void
 draw_all(FILE *out, const struct watched *v, int n, int nrows, int width,
-    int again)
+    int again, const char *title)
 {
 	static int	rows;
 	struct row	r;
-	char		ends[64];
+	char		ends[64], text[LINE_MAX_COLS + 256];
 	double		last = -1;
 	int		i, k, shown = 0, running = 0, waiting = 0, ended = 0;
-	int		unknown = 0;
+	int		unknown = 0, cols = screen_cols(out);
 
+	if (again && resized) {
+		/* Lines drawn at the old width may have wrapped or moved:
+		 * start again from a clear screen. */
+		fprintf(out, "\033[H\033[2J");
+		again = 0;
+	}
+	resized = 0;
 	if (!again)
 		rows = nrows <= screen_lines(out) - 1 ? nrows :
 		    screen_lines(out) - 1;
@@ -276,7 +332,7 @@ draw_all(FILE *out, const struct watched *v, int n, int nrows, int width,
 	for (i = 0; i < n && (nrows <= rows || shown < rows); i++)
 		if (v[i].lead == i && (nrows <= rows || !row_final(v, i))) {
 			row_of(v, i, &r);
-			draw_line(out, &r, width);
+			draw_line(out, &r, width, cols);
 			shown++;
 		}
 	if (nrows > rows) {
@@ -286,7 +342,7 @@ draw_all(FILE *out, const struct watched *v, int n, int nrows, int width,
 		for (i = i + 1; i < n && shown < rows; i++)
 			if (v[i].lead == i && row_final(v, i)) {
 				row_of(v, i, &r);
-				draw_line(out, &r, width);
+				draw_line(out, &r, width, cols);
 				shown++;
 			}
 	}
@@ -312,8 +368,10 @@ draw_all(FILE *out, const struct watched *v, int n, int nrows, int width,
 		ends_in(ends + strlen(ends), sizeof ends - strlen(ends), last);
 	} else
 		snprintf(ends, sizeof ends, "; no estimate yet");
-	fprintf(out, "\r\033[K%d tasks: %d running, %d waiting, %d ended%s\n",
-	    n, running, waiting, ended, ends);
+	snprintf(text, sizeof text, "%s%s%d task%s: %d running, %d waiting, "
+	    "%d ended%s", title, title[0] != '\0' ? ": " : "", n, n == 1 ? "" :
+	    "s", running, waiting, ended, ends);
+	put_fitted(out, text, cols);
 	for (; shown < rows; shown++)
 		fprintf(out, "\r\033[K\n");
 	fflush(out);
@@ -338,7 +396,8 @@ plain_line(FILE *out, const struct watched *w)
 
 /* A row per task, and one per array (its uuid, how its tasks ended). */
 static void
-summary(FILE *out, const struct watched *v, int n, int width)
+summary(FILE *out, const struct watched *v, int n, int width,
+    const char *title)
 {
 	double		longest = 0;
 	struct row	r;
@@ -383,7 +442,8 @@ summary(FILE *out, const struct watched *v, int n, int width)
 			    v[k].p.reason);
 		}
 	}
-	fprintf(out, "%d of %d terminated; makespan %.3fs\n", ok, n, longest);
+	fprintf(out, "%s%s%d of %d terminated; makespan %.3fs\n", title,
+	    title[0] != '\0' ? ": " : "", ok, n, longest);
 	fflush(out);
 }
 
@@ -432,10 +492,12 @@ group_arrays(struct watched *v, int n)
 }
 
 int
-watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
+watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty,
+    const char *title)
 {
-	char		line[CLIENT_LINE_MAX + 1], err[512];
+	char		line[CLIENT_LINE_MAX + 1], err[512], auto_title[128];
 	struct row	r;
+	struct sigaction sa;
 	size_t		off;
 	int		i, k, open, width = 4, rc, drawn = 0, nrows;
 
@@ -451,6 +513,20 @@ watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
 		row_of(v, i, &r);
 		if ((k = (int)strlen(r.label)) > width)
 			width = k;
+	}
+	/* One array alone says so; several tasks are just tasks. */
+	if (title == NULL && nrows == 1 && n > 1 && v[0].p.array[0] != '\0') {
+		row_of(v, 0, &r);
+		snprintf(auto_title, sizeof auto_title, "array %s", r.label);
+		title = auto_title;
+	} else if (title == NULL)
+		title = "";
+	if (tty) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_winch;	/* no SA_RESTART: wake us */
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGWINCH, &sa, NULL);
+		c->interrupt = &resized;
 	}
 	/* Subscribe in chunks; each answers SUBSCRIBED, then PROGRESS. */
 	for (i = 0; i < n; i += SUBSCRIBE_CHUNK) {
@@ -470,6 +546,10 @@ watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
 		if (open == 0)
 			break;
 		rc = conn_line(c, line, sizeof line, -1, err, sizeof err);
+		if (rc == 0 && resized && drawn) {
+			draw_all(out, v, n, nrows, width, drawn, title);
+			continue;
+		}
 		if (rc <= 0) {
 			if (tty && drawn)
 				fprintf(out, "\n");
@@ -484,12 +564,14 @@ watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty)
 		if ((k = watch_progress(v, n, line)) < 0)
 			continue;
 		if (tty) {
-			draw_all(out, v, n, nrows, width, drawn);
+			draw_all(out, v, n, nrows, width, drawn, title);
 			drawn = 1;
 		} else
 			plain_line(out, &v[k]);
 	}
-	summary(out, v, n, width);
+	signal(SIGWINCH, SIG_DFL);
+	c->interrupt = NULL;
+	summary(out, v, n, width, title);
 	for (i = 0; i < n; i++)
 		if (strcmp(v[i].p.state, "Terminated") != 0)
 			return 1;

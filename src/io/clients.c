@@ -18,6 +18,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <pwd.h>
 #include <netinet/tcp.h>
@@ -753,31 +754,31 @@ clients_listen(struct event_base *base, const char *addr, clients_line_fn *fn,
     const struct clients_opts *o, char *bound, size_t boundlen, char *err,
     size_t errlen)
 {
-	struct sockaddr_in	 sin;
-	socklen_t		 len = sizeof sin;
-	const char		*colon = strrchr(addr, ':');
-	char			 host[ADDR_MAXLEN + 1];
-	int64_t			 port;
+	struct sockaddr_storage	 ss;
+	struct addrinfo		 hints, *ai = NULL;
+	socklen_t		 len = sizeof ss;
+	char			 host[ADDR_MAXLEN + 1], num[INET6_ADDRSTRLEN];
+	char			 portstr[16];
+	int			 port;
 
-	/* IPv4 "host:port"; "*" is every address, port 0 a free one. */
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	if (colon == NULL || (size_t)(colon - addr) >= sizeof host)
+	/* "host:port", "[v6 host]:port"; "*" is every (v4) address, port 0
+	 * a free one. */
+	if (lex_hostport(addr, host, sizeof host, &port) == -1 || port < 0)
 		goto bad;
-	memcpy(host, addr, colon - addr);
-	host[colon - addr] = '\0';
-	if (lex_int(colon + 1, 0, 65535, &port) == -1)
-		goto bad;
-	sin.sin_port = htons(port);
-	if (strcmp(host, "*") == 0)
-		sin.sin_addr.s_addr = htonl(INADDR_ANY);
-	else if (inet_pton(AF_INET, host, &sin.sin_addr) != 1)
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = addr[0] == '[' ? AF_INET6 : AF_INET;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
+	snprintf(portstr, sizeof portstr, "%d", port);
+	if (getaddrinfo(strcmp(host, "*") == 0 ? NULL : host, portstr, &hints,
+	    &ai) != 0)
 		goto bad;
 	line_fn = fn;
 	opts = *o;
 	listener = evconnlistener_new_bind(base, accept_cb, NULL,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
-	    128, (struct sockaddr *)&sin, sizeof sin);
+	    128, ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(ai);
 	if (listener == NULL) {
 		snprintf(err, errlen, "cannot listen on %s: %s", addr,
 		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
@@ -785,10 +786,17 @@ clients_listen(struct event_base *base, const char *addr, clients_line_fn *fn,
 	}
 	evconnlistener_set_error_cb(listener, accept_error_cb);
 	/* Port 0 picks a free port: report the real one. */
-	getsockname(evconnlistener_get_fd(listener), (struct sockaddr *)&sin,
+	getsockname(evconnlistener_get_fd(listener), (struct sockaddr *)&ss,
 	    &len);
-	inet_ntop(AF_INET, &sin.sin_addr, host, sizeof host);
-	snprintf(bound, boundlen, "%s:%d", host, ntohs(sin.sin_port));
+	if (ss.ss_family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+		inet_ntop(AF_INET6, &s6->sin6_addr, num, sizeof num);
+		snprintf(bound, boundlen, "[%s]:%d", num, ntohs(s6->sin6_port));
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+		inet_ntop(AF_INET, &s4->sin_addr, num, sizeof num);
+		snprintf(bound, boundlen, "%s:%d", num, ntohs(s4->sin_port));
+	}
 	return 0;
 bad:
 	snprintf(err, errlen, "bad listen address %s", addr);

@@ -5,6 +5,7 @@
  * node refuses to start.
  */
 #include <ctype.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdarg.h>
@@ -179,16 +180,15 @@ valid_ipv4(const char *s)
 static int
 valid_listen(const char *s)
 {
-	const char	*colon = strrchr(s, ':');
 	char		 host[ADDR_MAXLEN + 1];
+	struct in6_addr	 a6;
 	int		 port;
 
-	if (colon == NULL || (size_t)(colon - s) > ADDR_MAXLEN ||
-	    parse_int(colon + 1, &port) == -1 || port < 0 || port > 65535)
+	/* "ADDRESS:PORT": an IPv4 address, [an IPv6 one], or * (all). */
+	if (lex_hostport(s, host, sizeof host, &port) == -1 || port < 0)
 		return 0;
-	memcpy(host, s, colon - s);
-	host[colon - s] = '\0';
-	return strcmp(host, "*") == 0 || valid_ipv4(host);
+	return strcmp(host, "*") == 0 || (s[0] == '[' ?
+	    inet_pton(AF_INET6, host, &a6) == 1 : valid_ipv4(host));
 }
 
 /* Resolve a relative path against the config file's directory. */

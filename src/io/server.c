@@ -614,6 +614,7 @@ task_lines(struct text *x, struct task *const *v, size_t n,
 		    t->state == TASK_TERMINATED ? 100 : t->progress,
 		    t->scheduled_by, t->running_on[0] != '\0' ?
 		    t->running_on : "-", est, eta);
+		text_add(x, " submitted=%lld", (long long)t->submit_ms);
 		if (t->array[0] != '\0')
 			text_add(x, " array=%s:%d", t->array, t->array_index);
 		/* Why it waits, to the end of the line (it has blanks). */
@@ -1008,7 +1009,8 @@ open_clients(void)
 		fatalx("%s", err);
 	log_msg(VLOG_NORMAL, "clients: local ones on %s%s", path,
 	    co.operator_key != NULL ? "; remote operators with the "
-	    "operator key" : strncmp(srv.address, "127.", 4) == 0 ? "" :
+	    "operator key" : strncmp(srv.address, "127.", 4) == 0 ||
+	    strncmp(srv.address, "[::1]", 5) == 0 ? "" :
 	    "; no operator key, so no remote client may ask anything");
 }
 

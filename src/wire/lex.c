@@ -163,3 +163,37 @@ lex_unescape(char *s)
 	*w = '\0';
 	return 0;
 }
+
+int
+lex_hostport(const char *s, char *host, size_t hostlen, int *port)
+{
+	const char	*end, *colon;
+	size_t		 len;
+	int64_t		 v;
+
+	*port = -1;
+	if (*s == '[') {
+		if ((end = strchr(s, ']')) == NULL)
+			return -1;
+		len = end - s - 1;
+		colon = end[1] == ':' ? end + 1 : NULL;
+		if (end[1] != '\0' && colon == NULL)
+			return -1;
+		s++;
+	} else if ((colon = strchr(s, ':')) != NULL &&
+	    strchr(colon + 1, ':') != NULL) {
+		colon = NULL;		/* a bare v6 address, no port */
+		len = strlen(s);
+	} else
+		len = colon != NULL ? (size_t)(colon - s) : strlen(s);
+	if (len == 0 || len >= hostlen)
+		return -1;
+	memcpy(host, s, len);
+	host[len] = '\0';
+	if (colon != NULL) {
+		if (lex_int(colon + 1, 0, 65535, &v) == -1)
+			return -1;
+		*port = (int)v;
+	}
+	return 0;
+}

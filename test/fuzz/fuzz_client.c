@@ -1,5 +1,6 @@
 /*
- * fuzz_client.c -- libFuzzer: any bytes as a client request line.
+ * fuzz_client.c -- libFuzzer: any bytes as a client request line (and
+ * as a PROGRESS line, and as a host[:port]).
  * A parse either fails with a message or yields a request whose strings
  * are valid and bounded.
  */
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "wire.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -16,8 +18,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct client_req	req;
 	struct wire_progress		p;
-	char				err[256], *line;
-	int				i;
+	char				err[256], *line, host[72];
+	int				i, port;
 
 	/* The same bytes as a PROGRESS line a subscriber reads back. */
 	if (size <= CLIENT_LINE_MAX && (line = malloc(size + 1)) != NULL) {
@@ -25,6 +27,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		line[size] = '\0';
 		if (wire_progress_parse(line, &p) == 0 && (p.percent < 0 ||
 		    p.percent > 100 || !task_uuid_valid(p.uuid)))
+			abort();
+		/* And as a -H or <listen> host[:port]. */
+		if (lex_hostport(line, host, sizeof host, &port) == 0 &&
+		    (port < -1 || port > 65535 || host[0] == '\0' ||
+		    strlen(host) >= sizeof host))
 			abort();
 		free(line);
 	}

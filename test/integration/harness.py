@@ -23,6 +23,19 @@ TIMEOUT = float(os.environ.get("VOLERY_TEST_TIMEOUT", "20"))
 WRAP = os.environ.get("VOLERY_WRAP", "").split()
 
 
+def wait_until(cond, what, timeout=TIMEOUT):
+    """Poll cond() for what only the kernel or a terminal can tell (a
+    process state, a screen): no event says when.  Its value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        v = cond()
+        if v:
+            return v
+        if time.monotonic() > deadline:
+            raise AssertionError("never: " + what)
+        time.sleep(0.02)
+
+
 def make_workdir(prefix="volery-test-", dir=None):
     """A temporary directory the tasks can enter: a node started as root
     runs them as an unprivileged user (nobody, when the host has no
@@ -122,7 +135,7 @@ class Node:
                 with self.cond:
                     lines.append(line)
                     self.cond.notify_all()
-                m = re.search(r"listening on [\d.]+:(\d+)", line)
+                m = re.search(r"listening on (?:[\d.]+|\[[\da-f:]+\]):(\d+)", line)
                 if m:
                     self.port = int(m.group(1))
                     listening.set()

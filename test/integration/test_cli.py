@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -121,7 +122,8 @@ class Subcommands(CliTest):
             rows = [r for r in self.run_ok("tasks").splitlines() if v in r]
             self.assertEqual(len(rows), 1)
             # EST: what import took here on average; ENDS: from now.
-            self.assertRegex(rows[0], r" Running .* cli +\d+\.\ds in \d+\.\ds$")
+            self.assertRegex(rows[0], r" Running .* cli +\d\d:\d\d:\d\d +\d+\.\ds "
+                             r"in \d+\.\ds$")
         finally:
             c.close()
 
@@ -171,13 +173,71 @@ class Subcommands(CliTest):
         r = volery("-H", "127.0.0.1:1", "nodes", "-H", self.host, env=env)
         self.assertEqual(r.returncode, 0, r.stderr)
         r = volery("-H", "127.0.0.1:1", "nodes", env=env)
-        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(r.returncode, 3, r.stderr)
         self.assertIn("127.0.0.1:1", r.stderr)
         for bad in (["-H"], ["-z", "tasks"], ["-H", self.host, "-q",
                                                "tasks"], ["--host=", "tasks"]):
             r = volery(*bad, env=env)
             self.assertEqual(r.returncode, 2, (bad, r.stderr))
             self.assertIn("usage:", r.stderr)
+
+    def test_host_forms_version_and_exit_statuses(self):
+        env = dict(self.env)
+        del env["VOLERY_HOST"]
+        r = volery("--version", env=env)
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"^volery \d+\.\d+\.\d+\n$")
+        # Bad ports and hosts are bad arguments: 2, and nothing asked.
+        for bad in ("127.0.0.1:99999", "127.0.0.1:http", "127.0.0.1:0",
+                    "[::1", "[::1]x", ""):
+            r = volery("-H", bad, "tasks", env=env) if bad else \
+                volery("tasks", "-H", ":7600", env=env)
+            self.assertEqual(r.returncode, 2, (bad, r.stderr))
+        # A node's name: the local node tells its address and port.
+        local = dict(env, VOLERY_SOCKET=os.path.join(self.node.dir, "state",
+                                                     "volery.sock"))
+        r = volery("-H", "cli", "nodes", env=local)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"\ncli +127\.0\.0\.1:%d " % self.node.port)
+        # IPv6, in brackets, to a node listening there.
+        if not socket.has_ipv6:
+            return
+        v6 = Node(name="six")
+        self.addCleanup(v6.cleanup)
+        with open(v6.conf) as f:
+            conf = f.read()
+        with open(v6.conf, "w") as f:
+            f.write(conf.replace("<listen>127.0.0.1:0</listen>",
+                                 "<listen>[::1]:0</listen>"))
+        try:
+            v6.start()
+        except AssertionError as e:
+            if "cannot listen on [::1]" in str(e):
+                self.skipTest("no IPv6 loopback here")
+            raise
+        r = volery("-H", "[::1]:%d" % v6.port, "nodes", env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"\nsix +\[::1\]:%d " % v6.port)
+        v6.stop()
+
+    def test_a_lost_connection_exits_3(self):
+        # A node that accepts, then closes: the connection is lost.
+        srv = socket.socket()
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(1)
+        self.addCleanup(srv.close)
+
+        def close_one():
+            c, _ = srv.accept()
+            c.recv(100)
+            c.close()
+        t = threading.Thread(target=close_one)
+        t.start()
+        r = volery("-H", "127.0.0.1:%d" % srv.getsockname()[1], "tasks",
+                   env=self.env)
+        t.join()
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("the node closed the connection", r.stderr)
 
     def test_error_replies_and_unreachable_node(self):
         self.assertIn("volery: unknown executable 'nosuch'",
@@ -190,13 +250,15 @@ class Subcommands(CliTest):
             1, "watch", "00000000-0000-4000-8000-000000000000"))
         self.assertIn("volery: ", self.run_fails(
             1, "cancel", "00000000-0000-4000-8000-000000000000"))
-        self.assertIn("unknown state", self.run_fails(1, "tasks", "--state", "Sleeping"))
+        self.assertIn("--state Sleeping: Submitted, Ready",
+                      self.run_fails(2, "tasks", "--state", "Sleeping"))
+        # A node that cannot be reached is 3, not a failure of the task.
         r = volery("nodes", "-H", "127.0.0.1:1", env=self.env)
-        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.returncode, 3)
         self.assertEqual(r.stderr, "volery: cannot reach the node at "
                          "127.0.0.1:1: Connection refused\n")
         self.assertIn("cannot reach", self.run_fails(
-            1, "schedule", "import", "-H", "127.0.0.1:1"))
+            3, "schedule", "import", "-H", "127.0.0.1:1"))
 
     def test_cancel_and_failed_tasks_make_watch_fail(self):
         slow = params_file(self.node.dir, 30000)
@@ -442,9 +504,9 @@ class LogSearch(CliTest):
 
 
 class Terminal(CliTest):
-    def tmux_run(self, path, rows):
-        """submit --watch path in a tmux terminal of 120 x rows; the
-        screen once it exited."""
+    def tmux_run(self, path, rows, cols=120, meanwhile=None):
+        """submit --watch path in a tmux terminal of cols x rows (then
+        meanwhile(tmux) while it runs); the screen once it exited."""
         sock = "volery-test-%d" % os.getpid()
         tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
         self.addCleanup(subprocess.run, tmux + ["kill-server"],
@@ -454,8 +516,11 @@ class Terminal(CliTest):
         cmd = ("VOLERY_HOST=%s VOLERY_TASKS=%s %s submit %s --watch; "
                "echo EXIT=$?; tmux -L %s wait-for -S done; sleep 600"
                % (self.host, self.node.tasks, harness.VOLERY, path, sock))
-        subprocess.run(tmux + ["new-session", "-d", "-x", "120", "-y", str(rows),
-                               "sh", "-c", cmd], check=True, timeout=TIMEOUT)
+        subprocess.run(tmux + ["new-session", "-d", "-x", str(cols), "-y",
+                               str(rows), "sh", "-c", cmd], check=True,
+                       timeout=TIMEOUT)
+        if meanwhile is not None:
+            meanwhile(tmux)
         subprocess.run(tmux + ["wait-for", "done"], check=True, timeout=TIMEOUT)
         # With what scrolled off the top: the summary follows the bars.
         screen = subprocess.run(tmux + ["capture-pane", "-p", "-S", "-200"],
@@ -479,6 +544,35 @@ class Terminal(CliTest):
         self.assertEqual(len(re.findall(r"^I +\[", screen, re.M)), 1)
         self.assertNotRegex(screen, r"\d\d:\d\d:\d\d I ")
         self.assertIn("4 of 4 terminated", screen)
+
+    def test_watch_fits_the_terminal_and_follows_a_resize(self):
+        if shutil.which("tmux") is None:
+            self.skipTest("tmux is not installed")
+        slow = params_file(self.node.dir, 2500)
+        path = self.workflow_file(
+            '<workflow>%s</workflow>\n' % "".join(
+                '<task id="a_rather_long_task_label_%d" name="import"><path>/x'
+                '</path><params>%s</params></task>\n' % (i, slow)
+                for i in range(3)), name="fits.xml")
+
+        def shrink(tmux):
+            # Once bars are drawn, the terminal narrows to 50 columns.
+            def drawn():
+                return "] " in subprocess.run(
+                    tmux + ["capture-pane", "-p"], capture_output=True,
+                    text=True).stdout
+            harness.wait_until(drawn, "no bars drawn")
+            subprocess.run(tmux + ["resize-window", "-x", "50", "-y", "12"],
+                           check=True)
+        screen = self.tmux_run(path, rows=12, cols=100, meanwhile=shrink)
+        self.assertIn("EXIT=0", screen)
+        # After the resize, every bar line fits 49 columns, label cut.
+        last = screen[screen.rindex("a_rather"):]
+        bars = [l for l in screen.splitlines() if "] " in l and "%" in l]
+        self.assertTrue(bars, screen)
+        self.assertTrue(all(len(l) <= 49 for l in bars[-3:]), bars)
+        self.assertIn("workflow fits.xml: 3 tasks:", screen)
+        self.assertIn("workflow fits.xml: 3 of 3 terminated", last)
 
     def test_more_tasks_than_the_screen_holds(self):
         if shutil.which("tmux") is None:

@@ -11,7 +11,7 @@ import time
 import unittest
 
 import harness
-from harness import TIMEOUT, Cluster, Node
+from harness import TIMEOUT, Cluster, Node, wait_until
 
 # Arguments a shell would mangle: blanks, quotes, unicode, an empty one,
 # a newline, the protocol's own separators.
@@ -308,16 +308,6 @@ def task_processes(uuid):
         except OSError:
             continue
     return found
-
-
-def wait_until(cond, what, timeout=TIMEOUT):
-    """Poll cond (no event tells when a process of another tree is
-    gone) until it holds or the deadline passes."""
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(what)
-        time.sleep(0.05)
 
 
 class WholeTree(unittest.TestCase):

@@ -26,19 +26,6 @@ def proc_state(pid):
         return None
 
 
-def wait_for(what, check, timeout=TIMEOUT):
-    """Poll check() for something only the kernel can tell (a process
-    state): there is no event to wait on."""
-    deadline = time.monotonic() + timeout
-    while True:
-        v = check()
-        if v:
-            return v
-        if time.monotonic() > deadline:
-            raise AssertionError("never: " + what)
-        time.sleep(0.02)
-
-
 def screensaver(idle_file, vacate_after_s=600):
     return """<mode>screensaver</mode>
   <idle_check_s>1</idle_check_s>
@@ -65,8 +52,9 @@ class VolunteerTest(unittest.TestCase):
         return [r for r in rows if r[1] == name][0]
 
     def wait_volunteer(self, viewer, name, state):
-        return wait_for("%s sees %s %s" % (viewer, name, state),
-                        lambda: self.nodes_row(viewer, name)[4] == state)
+        return harness.wait_until(
+            lambda: self.nodes_row(viewer, name)[4] == state,
+            "%s sees %s %s" % (viewer, name, state))
 
     def user(self, idle_s):
         """What the keyboard says: idle for idle_s seconds."""
@@ -146,11 +134,10 @@ class UserComesBack(VolunteerTest):
         a.wait_states({u: "Suspended"})
         # SIGSTOP is sent before Suspended is told, but a loaded machine
         # may take a moment to stop the process.
-        wait_for("the run stopped", lambda: proc_state(pid) == "T")
+        harness.wait_until(lambda: proc_state(pid) == "T", "the run stopped")
         # Everywhere: TASKS and NODES on the other node too.
         b = self.client("b")
-        wait_for("b shows Suspended",
-                 lambda: b.tasks()[u][2] == "Suspended")
+        harness.wait_until(lambda: b.tasks()[u][2] == "Suspended", "b shows Suspended")
         self.assertEqual([l.split()[1] for l in b.ask_multi("TASKS Suspended")],
                          [u])
         self.wait_volunteer("b", "a", "suspended")
@@ -181,7 +168,7 @@ class UserComesBack(VolunteerTest):
         self.assertIn("attempt=2", seen[-1])
         self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{import\} vacated "
                                     r"from a" % u)
-        wait_for("a's run is gone", lambda: proc_state(pid) is None)
+        harness.wait_until(lambda: proc_state(pid) is None, "a's run is gone")
         self.assertEqual(sorted(self.cl.starts(u)), ["a", "b"])
         # Vacating is not the task's failure.
         self.assertNotIn("attempt 1 of", self.cl.nodes["a"].log())

@@ -3,6 +3,7 @@
  * records and journal framing, on good and hostile input.
  */
 #include "testutil.h"
+#include "lex.h"
 
 static struct client_req req;
 static char err[1024];
@@ -277,6 +278,40 @@ test_accounting_record_roundtrip(void **state)
 	assert_int_equal(u->maxrss_kib, 123456);
 	task_free(u);
 	task_free(t);
+}
+
+/* -H and <listen>: host, [IPv6], port or none; bad ports refused. */
+static void
+test_host_and_port(void **state)
+{
+	static const struct {
+		const char	*in, *host;
+		int		 port;	/* -1 none; -2 refused */
+	} cases[] = {
+		{ "acor", "acor", -1 }, { "acor:7610", "acor", 7610 },
+		{ "127.0.0.1:0", "127.0.0.1", 0 }, { "*:7600", "*", 7600 },
+		{ "[::1]:7600", "::1", 7600 }, { "[::1]", "::1", -1 },
+		{ "fe80::1", "fe80::1", -1 }, { "acor:65536", NULL, -2 },
+		{ "acor:http", NULL, -2 }, { "acor:", NULL, -2 },
+		{ "acor:-1", NULL, -2 }, { "[::1", NULL, -2 },
+		{ "[::1]7600", NULL, -2 }, { "[]:1", NULL, -2 },
+		{ ":7600", NULL, -2 }, { "", NULL, -2 },
+	};
+	char	host[64];
+	size_t	i;
+	int	port, rc;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		rc = lex_hostport(cases[i].in, host, sizeof host, &port);
+		if (cases[i].port == -2) {
+			if (rc != -1)
+				fail_msg("accepted '%s'", cases[i].in);
+			continue;
+		}
+		if (rc != 0 || strcmp(host, cases[i].host) != 0 ||
+		    port != cases[i].port)
+			fail_msg("'%s': %d '%s' %d", cases[i].in, rc, host, port);
+	}
 }
 
 /* ACCOUNT's filters, and what it refuses. */
@@ -779,6 +814,7 @@ main(void)
 		cmocka_unit_test(test_task_record_roundtrip),
 		cmocka_unit_test(test_accounting_record_roundtrip),
 		cmocka_unit_test(test_client_account),
+		cmocka_unit_test(test_host_and_port),
 		cmocka_unit_test(test_progress_line_roundtrip),
 		cmocka_unit_test(test_progress_eta),
 		cmocka_unit_test(test_task_record_rejects_garbage),
