@@ -26,7 +26,9 @@ static struct {
 	char	dir[PATH_MAX];		/* this node's cgroup for runs, or "" */
 	char	marker[PATH_MAX + 16];	/* "TMPDIR=<state_dir>/runs/" */
 	int	watch_fd;		/* to the watchdog; -1 none */
-} ct = { "", "", -1 };
+	int	leftovers;		/* run cgroups not removed yet */
+	int	no_peak;		/* no memory.peak in them */
+} ct = { "", "", -1, 0, 0 };
 
 int
 contain_cgroups(void)
@@ -88,17 +90,25 @@ cgroup_kill(const char *dir, int wait_ms)
 	char		path[PATH_MAX + 16];
 	int		fd;
 
+	if (rmdir(dir) == 0 || errno != EBUSY)
+		return;		/* its tree is gone already: the usual end */
 	snprintf(path, sizeof path, "%s/cgroup.kill", dir);
 	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) != -1) {
 		ssize_t n = write(fd, "1", 1);
 		(void)n;	/* an old kernel: kill(-pgid) does */
 		close(fd);
 	}
-	while (rmdir(dir) == -1 && errno == EBUSY && wait_ms-- > 0)
+	while (rmdir(dir) == -1 && errno == EBUSY) {
+		if (wait_ms-- <= 0) {
+			ct.leftovers++;		/* for sweep_empty() */
+			return;
+		}
 		nanosleep(&ms, NULL);
+	}
 }
 
-/* Empty run-* cgroups the loop could not remove yet: removed now. */
+/* Empty run-* cgroups the loop could not remove yet (if there are):
+ * removed now. */
 static void
 sweep_empty(void)
 {
@@ -106,13 +116,14 @@ sweep_empty(void)
 	struct dirent	*e;
 	char		 path[PATH_MAX];
 
-	if (ct.dir[0] == '\0' || (d = opendir(ct.dir)) == NULL)
+	if (ct.dir[0] == '\0' || ct.leftovers == 0 ||
+	    (d = opendir(ct.dir)) == NULL)
 		return;
 	while ((e = readdir(d)) != NULL)
 		if (strncmp(e->d_name, "run-", 4) == 0 &&
 		    snprintf(path, sizeof path, "%s/%s", ct.dir, e->d_name) <
-		    (int)sizeof path)
-			(void)rmdir(path);	/* busy: a live run's */
+		    (int)sizeof path && rmdir(path) == 0 && ct.leftovers > 0)
+			ct.leftovers--;		/* busy: a live run's */
 	closedir(d);
 }
 
@@ -385,9 +396,12 @@ contain_ended(const char *uuid, pid_t pid, struct contain_usage *u)
 		if (u != NULL && (v = cgroup_number(dir, "cpu.stat",
 		    "usage_usec")) >= 0)
 			u->cpu_ms = v / 1000;
-		if (u != NULL && (v = cgroup_number(dir, "memory.peak",
-		    NULL)) >= 0)
+		/* No memory controller here: not asked again. */
+		if (u != NULL && !ct.no_peak && (v = cgroup_number(dir,
+		    "memory.peak", NULL)) >= 0)
 			u->peak_kib = v / 1024;
+		else if (u != NULL && errno == ENOENT)
+			ct.no_peak = 1;
 		cgroup_kill(dir, 0);
 	}
 	snprintf(line, sizeof line, "-%d\n", (int)pid);

@@ -37,6 +37,11 @@ struct reader;
 struct output {
 	char			 uuid[UUID_STRLEN + 1];
 	int			 fd[2];
+	/* A file of the state dir is made at the stream's first byte:
+	 * most runs write nothing on one of them, and a file made and
+	 * removed per run costs the file system more than the run. */
+	int			 lazy[2];
+	char			 path[2][PATH_MAX];
 	TAILQ_HEAD(, reader)	 followers;
 	TAILQ_ENTRY(output)	 entry;
 };
@@ -114,8 +119,7 @@ struct output *
 output_open(const struct task *t, char *err, size_t errlen)
 {
 	struct output	*o;
-	char		 path[PATH_MAX];
-	int		 i;
+	int		 i, as_user;
 
 	if ((o = calloc(1, sizeof *o)) == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -124,19 +128,37 @@ output_open(const struct task *t, char *err, size_t errlen)
 	snprintf(o->uuid, sizeof o->uuid, "%s", t->uuid);
 	TAILQ_INIT(&o->followers);
 	for (i = 0; i < 2; i++) {
-		o->fd[i] = open_stream(t, i, O_WRONLY | O_CREAT | O_TRUNC,
-		    path, sizeof path);
-		if (o->fd[i] == -1) {
-			snprintf(err, errlen, "cannot open %s for its %s: %s",
-			    path, stream_names[i], strerror(errno));
-			if (i == 1)
-				close(o->fd[0]);
-			free(o);
-			return NULL;
+		if (stream_path(t, i, o->path[i], sizeof o->path[i],
+		    &as_user) == -1) {
+			snprintf(err, errlen, "path of its %s too long",
+			    stream_names[i]);
+			goto fail;
+		}
+		o->fd[i] = -1;
+		/* A file it named exists once it starts, as a shell's
+		 * redirection would make it; ours, a leftover removed. */
+		if (as_user) {
+			o->fd[i] = open_stream(t, i, O_WRONLY | O_CREAT |
+			    O_TRUNC, o->path[i], sizeof o->path[i]);
+			if (o->fd[i] == -1) {
+				snprintf(err, errlen, "cannot open %s for its "
+				    "%s: %s", o->path[i], stream_names[i],
+				    strerror(errno));
+				goto fail;
+			}
+		} else {
+			o->lazy[i] = 1;
+			(void)unlink(o->path[i]);	/* an earlier run's */
 		}
 	}
 	TAILQ_INSERT_TAIL(&outputs, o, entry);
 	return o;
+fail:
+	for (i = 0; i < 2; i++)
+		if (o->fd[i] != -1)
+			close(o->fd[i]);
+	free(o);
+	return NULL;
 }
 
 static struct output *
@@ -233,6 +255,15 @@ output_write(struct output *o, int stream, const void *data, size_t len)
 	size_t		 left = len;
 	ssize_t		 n;
 
+	if (o->lazy[stream] && len > 0) {
+		o->lazy[stream] = 0;
+		o->fd[stream] = open(o->path[stream], O_WRONLY | O_CREAT |
+		    O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (o->fd[stream] == -1)
+			log_warnx("Task UUID{%s}: its %s is not kept: %s: %s",
+			    o->uuid, stream_names[stream], o->path[stream],
+			    strerror(errno));
+	}
 	while (o->fd[stream] != -1 && left > 0) {
 		if ((n = write(o->fd[stream], p, left)) < 0) {
 			if (errno == EINTR)
@@ -277,8 +308,12 @@ output_serve(struct client *c, const struct task *t, int stream,
 	char		 path[PATH_MAX], head[256];
 	int		 fd;
 
+	memset(&st, 0, sizeof st);
 	if ((fd = open_stream(t, stream, O_RDONLY, path, sizeof path)) ==
-	    -1 || fstat(fd, &st) == -1) {
+	    -1 && errno == ENOENT && !(t->cmd != NULL && (stream ==
+	    OUTPUT_STDOUT ? t->cmd->out : t->cmd->err) != NULL)) {
+		/* Ours, never made: the run wrote nothing there (yet). */
+	} else if (fd == -1 || fstat(fd, &st) == -1) {
 		client_replyf(c, "ERROR no %s of task %s on %s: %s\n",
 		    stream_names[stream], t->uuid, node, strerror(errno));
 		if (fd != -1)

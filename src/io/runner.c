@@ -257,7 +257,7 @@ msg_dup(const struct runner_msg *m)
  * exits; one that lingers after it is stopped as a cancelled run is,
  * after the grace period (its result still counts).
  */
-static void
+static int
 protocol_line(struct run *r, const char *line, size_t len)
 {
 	struct runner_msg	*m;
@@ -265,12 +265,15 @@ protocol_line(struct run *r, const char *line, size_t len)
 	char			 err[160];
 
 	if ((m = malloc(sizeof *m)) == NULL)
-		return;
-	if (wire_runner_parse(line, len, m, err, sizeof err) == -1)
+		return -1;
+	if (wire_runner_parse(line, len, m, err, sizeof err) == -1) {
+		free(m);
 		log_warnx("Task UUID{%s} name{%s}: bad line from task: %s: "
 		    "%.*s", r->uuid, r->exec, err, (int)(len > 200 ? 200 :
 		    len), line);
-	else if (r->result != NULL)
+		return -1;
+	}
+	if (r->result != NULL)
 		log_debug("Task UUID{%s} name{%s}: line after its "
 		    "TERMINATED ignored", r->uuid, r->exec);
 	else if (m->type != RMSG_TERMINATED)
@@ -285,6 +288,7 @@ protocol_line(struct run *r, const char *line, size_t len)
 		evtimer_add(r->stop_timer, &tv);
 	}
 	free(m);
+	return 0;
 }
 
 /* Read whole lines; a line longer than the limit is dropped with a log. */
@@ -297,8 +301,13 @@ read_lines(struct run *r, struct bufferevent *bev, int is_err)
 	size_t		 len;
 
 	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
-		output_write(r->cap, is_err, line, len);
-		output_write(r->cap, is_err, "\n", 1);
+		/* Kept: stderr, and what on stdout is not the runner
+		 * protocol (which the task's state already tells). */
+		if (is_err || *discard || len > RUNNER_LINE_MAX ||
+		    protocol_line(r, line, len) == -1) {
+			output_write(r->cap, is_err, line, len);
+			output_write(r->cap, is_err, "\n", 1);
+		}
 		if (*discard)
 			*discard = 0;
 		else if (len > RUNNER_LINE_MAX)
@@ -308,8 +317,6 @@ read_lines(struct run *r, struct bufferevent *bev, int is_err)
 		else if (is_err)
 			log_info("Task UUID{%s} name{%s} stderr: %.*s",
 			    r->uuid, r->exec, (int)len, line);
-		else
-			protocol_line(r, line, len);
 		free(line);
 	}
 	if (evbuffer_get_length(in) > RUNNER_LINE_MAX)
@@ -447,16 +454,14 @@ pipe_event_cb(struct bufferevent *bev, short what, void *arg)
 		read_lines(r, bev, is_err);
 	/* A last line without newline still counts. */
 	if ((len = evbuffer_get_length(in)) > 0) {
-		output_write(r->cap, is_err, evbuffer_pullup(in, len), len);
-		char *tail = (char *)evbuffer_pullup(in, len);
-		if (!(is_err ? r->discard_err : r->discard_out)) {
-			if (is_err)
-				log_info("Task UUID{%s} name{%s} "
-				    "stderr: %.*s", r->uuid, r->exec,
-				    (int)len, tail);
-			else
-				protocol_line(r, tail, len);
-		}
+		char	*tail = (char *)evbuffer_pullup(in, len);
+		int	 discarded = is_err ? r->discard_err : r->discard_out;
+
+		if (!discarded && is_err)
+			log_info("Task UUID{%s} name{%s} stderr: %.*s",
+			    r->uuid, r->exec, (int)len, tail);
+		if (is_err || discarded || protocol_line(r, tail, len) == -1)
+			output_write(r->cap, is_err, tail, len);
 		evbuffer_drain(in, len);
 	}
 	bufferevent_disable(bev, EV_READ);

@@ -126,7 +126,7 @@ class Accounting(unittest.TestCase):
         t = self.history()[u]
         self.assertEqual((t["state"], t["exit_code"], t["exit_signal"]),
                          ("Terminated", None, 15))
-        self.assertGreaterEqual(t["elapsed_ms"], 300)
+        self.assertGreaterEqual(t["elapsed_ms"], 250)     # the grace, give or take
         r = volery("-H", self.host, "history", "-o", "name,exit")
         self.assertEqual(r.stdout.split(), ["NAME", "EXIT", "lingerer", "0:15"])
 

@@ -7,6 +7,7 @@ import os
 import pwd
 import re
 import shutil
+import socket
 import stat
 import subprocess
 import tempfile
@@ -198,9 +199,13 @@ class DebianPackage(unittest.TestCase):
                 script += "node=$!\nvolery idle on\n"
         work = tempfile.mkdtemp(prefix="volery-examples-")
         self.addCleanup(shutil.rmtree, work, True)
+        # Named after its host, as the installed config names no node.
+        script += "volery nodes\n"
         r = subprocess.run(["bash", "-c", script], cwd=work, capture_output=True,
                            text=True, timeout=120)
         self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        self.assertRegex(r.stdout, r"\n%s +\S+ +master " % re.escape(
+            socket.gethostname()))
         self.assertIn("a b and c", r.stdout)
         self.assertRegex(r.stdout, r"4 of 4 terminated")
         self.assertTrue(os.path.exists("/tmp/runs.json"))

@@ -96,8 +96,12 @@ class Unprivileged(unittest.TestCase):
                          r"started, pid \d+, user %s," % (u, user.pw_name))
         self.assertEqual(self.ended(u), "exit status 0")
         # The tree it made (a directory it made unreadable among it) is
-        # gone; what its symlink pointed to is not.
-        self.assertEqual(os.listdir(self.runs), [])
+        # gone -- its emptied directory is kept as a spare for the next
+        # run; what its symlink pointed to is not.
+        left = os.listdir(self.runs)
+        self.assertTrue(all(d.startswith(".spare-") for d in left), left)
+        for d in left:
+            self.assertEqual(os.listdir(os.path.join(self.runs, d)), [])
         self.assertEqual(os.listdir(outside), ["keep"])
         if self.switches:
             # The run could not read the node's state, nor write it.
