@@ -210,8 +210,11 @@ class NameClash(unittest.TestCase):
     left takes tasks again."""
 
     def test_a_name_clash_is_shown_and_stops_volunteering(self):
-        a = harness.Node(name="twin", cluster="clash")
-        b = harness.Node(name="twin", cluster="clash")
+        # Heartbeats every 250 ms even when quiet: the clash is over one
+        # silence (four of them, or node_timeout_ms) after b stops.
+        quick = "<quiet_heartbeat_ms>0</quiet_heartbeat_ms>"
+        a = harness.Node(name="twin", cluster="clash", extra=quick)
+        b = harness.Node(name="twin", cluster="clash", extra=quick)
         self.addCleanup(a.cleanup)
         self.addCleanup(b.cleanup)
         a.start()
