@@ -229,6 +229,11 @@ FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c src/cli/wfexpand.c \
 	$(shell pkg-config --cflags libxml-2.0)
 FUZZ_LIBS_fuzz_workflow = $(shell pkg-config --libs libxml-2.0)
 FUZZ_EXTRA_fuzz_log = src/io/logsearch.c src/io/when.c $(SHELL_INC)
+FUZZ_API_SRC = src/io/api.c src/io/taskjson.c src/io/history.c \
+	src/io/journal.c src/io/log.c src/io/clock.c
+FUZZ_EXTRA_fuzz_api = $(FUZZ_API_SRC) $(SHELL_INC)
+FUZZ_LIBS_fuzz_api = $(shell pkg-config --libs jansson libevent)
+build/fuzz/fuzz_api: $(FUZZ_API_SRC)
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
 build/fuzz/fuzz_workflow: src/cli/wfload.c src/cli/wfexpand.c \
     src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c src/cli/memsize.c \
@@ -306,7 +311,8 @@ COMPDIR	= $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ROTDIR	= $(DESTDIR)$(SYSCONFDIR)/logrotate.d
 STATEDIR = $(DESTDIR)/var/lib/volery
 LOGDIR	= $(DESTDIR)/var/log/volery
-MAN_PAGES = man/volery.1 man/volery.conf.5 man/volery-task.5 man/volery-protocol.7
+MAN_PAGES = man/volery.1 man/volery.conf.5 man/volery-task.5 man/volery-protocol.7 \
+	man/volery-api.7
 TASK_XML = $(addsuffix .xml,$(TASK_BIN))
 # Installed files that name the install's own paths.
 INSTALL_SED = sed -e 's|/etc/volery|$(SYSCONFDIR)/volery|g' \
@@ -353,7 +359,8 @@ install: all
 uninstall:
 	rm -f $(BINDIR)/volery $(MANDIR)/man1/volery.1 \
 	    $(MANDIR)/man5/volery.conf.5 $(MANDIR)/man5/volery-task.5 \
-	    $(MANDIR)/man7/volery-protocol.7 $(UNITDIR)/volery.service \
+	    $(MANDIR)/man7/volery-protocol.7 $(MANDIR)/man7/volery-api.7 \
+	    $(UNITDIR)/volery.service \
 	    $(COMPDIR)/volery
 	rm -rf $(LIBDIR) $(DOCDIR)
 

@@ -114,6 +114,9 @@ int	cmd_schedule_print(const char *host, const char *request);
 /* The same for n requests on one connection, a window of them in
  * flight; the uuids printed in order.  The first refused ends it. */
 int	cmd_schedule_all(const char *host, char *const *requests, int n);
+/* The JSON API's answer to uri ("/api/nodes"), through the client
+ * protocol's API request, printed indented; the exit status. */
+int	cmd_print_api(const char *host, const char *uri);
 /* A multi-line reply to request, each line to fn, up to "."; or say
  * why. */
 int	cmd_ask_lines(struct conn *, const char *request,

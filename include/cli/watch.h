@@ -25,12 +25,18 @@ struct watched {
 	int			next;		/* next of its array, or -1 */
 };
 
-/* Subscribe to n tasks on c and follow them; bars if tty, fitted to the
- * terminal's width and redrawn when it is resized.  title names what
- * they are ("workflow FILE"); NULL: "array NAME[a-b]" for one array's
- * tasks, else nothing. */
+/* How watch shows the tasks: a plain line per change, bars redrawn
+ * in place (a terminal), or a JSON object per change (JSON Lines). */
+#define WATCH_PLAIN	0
+#define WATCH_BARS	1
+#define WATCH_JSON	2
+
+/* Subscribe to n tasks on c and follow them as mode says; bars fit the
+ * terminal's width and are drawn again when it is resized.  title names
+ * what they are ("workflow FILE"); NULL: "array NAME[a-b]" for one
+ * array's tasks, else nothing. */
 int	watch_run(struct conn *c, struct watched *v, int n, FILE *out,
-	    int tty, const char *title);
+	    int mode, const char *title);
 /* Fill exec names from TASKS for tasks that lack one; -1 if unknown. */
 int	watch_names(struct conn *c, struct watched *v, int n, char *err,
 	    size_t errlen);

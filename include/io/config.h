@@ -22,6 +22,7 @@ struct config {
 	char		cluster[NAME_MAXLEN + 1];
 	int		reputation;
 	char		listen[ADDR_MAXLEN + 1];
+	char		http[ADDR_MAXLEN + 1];	/* "": no HTTP (dashboard, API) */
 	int		peer_port;
 	char		broadcast[ADDR_MAXLEN + 1];
 	char		tasks_dir[PATH_MAX];

@@ -1,15 +1,21 @@
 /*
- * sockowner.h -- who holds the other end of a loopback TCP connection:
- * the uid the kernel lists for that socket in /proc/net/tcp (or tcp6),
- * as an ident daemon answers.  A UNIX socket says it with SO_PEERCRED.
+ * sockowner.h -- what a socket is: who holds the other end of a loopback
+ * TCP connection (the uid the kernel lists for that socket in
+ * /proc/net/tcp or tcp6, as an ident daemon answers; a UNIX socket says
+ * it with SO_PEERCRED), and the address a listening socket got.
  */
 #ifndef VOLERY_SOCKOWNER_H
 #define VOLERY_SOCKOWNER_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /* The uid of the process side of our accepted connection fd; -1 if it
  * is not a loopback TCP connection of this host, or not found. */
 int	sock_peer_uid(int fd, uid_t *uid);
+
+/* The address fd is bound to, as "a.b.c.d:port" or "[v6]:port" (what
+ * port 0 picked, for the log). */
+void	sock_bound_name(int fd, char *buf, size_t size);
 
 #endif

@@ -28,6 +28,7 @@ enum client_cmd {
 	CMD_RUN,
 	CMD_OUTPUT,
 	CMD_ACCOUNT,
+	CMD_API,
 };
 
 
@@ -79,6 +80,8 @@ struct client_req {
 	unsigned		 acct_states;
 	const char		*acct_node;
 	const char		*acct_user;
+	/* API: a GET of the JSON API ("/api/tasks?state=Ready") */
+	const char		*api_uri;
 	/* OUTPUT (uuid[0]) */
 	int			 out_stderr;
 	int			 out_follow;

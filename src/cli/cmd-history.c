@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "conn.h"
 #include "task.h"
+#include "taskjson.h"
 #include "when.h"
 #include "wire.h"
 
@@ -322,65 +323,6 @@ print_table(const struct rows *r, const struct column **pick, int npick)
 		}
 		putchar('\n');
 	}
-}
-
-/* A time in ms, or JSON null when not known. */
-static json_t *
-json_ms(int64_t ms)
-{
-	return ms >= 0 ? json_integer(ms) : json_null();
-}
-
-static json_t *
-json_text(const char *s)
-{
-	return s[0] != '\0' ? json_string(s) : json_null();
-}
-
-static json_t *
-task_json(const struct task *t)
-{
-	json_t	*o = json_object(), *argv;
-	int	 i;
-
-	json_object_set_new(o, "uuid", json_string(t->uuid));
-	json_object_set_new(o, "name", json_string(t->exec));
-	json_object_set_new(o, "state", json_string(task_state_name(
-	    t->state)));
-	json_object_set_new(o, "user", json_text(t->user));
-	json_object_set_new(o, "node", json_text(t->running_on));
-	json_object_set_new(o, "scheduler", json_text(t->scheduled_by));
-	json_object_set_new(o, "priority", json_string(task_prio_name(
-	    t->prio)));
-	json_object_set_new(o, "workflow", json_string(task_workflow(t)));
-	if (t->array[0] != '\0') {
-		json_object_set_new(o, "array", json_string(t->array));
-		json_object_set_new(o, "array_index",
-		    json_integer(t->array_index));
-	}
-	json_object_set_new(o, "submit_ms", json_ms(t->submit_ms));
-	json_object_set_new(o, "ready_ms", json_ms(t->ready_ms));
-	json_object_set_new(o, "start_ms", json_ms(t->start_ms));
-	json_object_set_new(o, "end_ms", json_ms(t->end_ms));
-	json_object_set_new(o, "wait_ms", json_ms(wait_ms(t)));
-	json_object_set_new(o, "elapsed_ms", json_ms(elapsed_ms(t)));
-	json_object_set_new(o, "attempts", json_integer(t->attempts));
-	json_object_set_new(o, "exit_code", t->exit_status >= 0 &&
-	    t->exit_status < 256 ? json_integer(t->exit_status) :
-	    json_null());
-	json_object_set_new(o, "exit_signal", t->exit_status >= 256 ?
-	    json_integer(t->exit_status - 256) : json_null());
-	json_object_set_new(o, "cpu_ms", json_ms(t->cpu_ms));
-	json_object_set_new(o, "maxrss_kib", json_ms(t->maxrss_kib));
-	json_object_set_new(o, "reason", json_text(t->reason));
-	if (t->cmd != NULL) {
-		argv = json_array();
-		for (i = 0; i < t->cmd->argc; i++)
-			json_array_append_new(argv, json_string(
-			    t->cmd->argv[i]));
-		json_object_set_new(o, "command", argv);
-	}
-	return o;
 }
 
 static int

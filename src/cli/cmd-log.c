@@ -17,17 +17,52 @@
 #include <unistd.h>
 
 #include "lex.h"
+#include <jansson.h>
+
 #include "cmd.h"
 #include "conn.h"
 #include "logsearch.h"
 #include "when.h"
 
+/* --json: each line a JSON object of its own (JSON Lines). */
+static int	as_json;
+
+/* A log line as it is, or as {"time", "level", "message"}: the log's
+ * "[YYYY-MM-DD HH:MM:SS]: <level> message" taken apart. */
+static void
+emit(const char *line, size_t len)
+{
+	json_t	*o;
+	char	*text, level[16];
+	int	 off = 0;
+
+	if (!as_json) {
+		fwrite(line, 1, len, stdout);
+		putchar('\n');
+		return;
+	}
+	if (len > LOG_STAMP_LEN + 5 && line[0] == '[' &&
+	    sscanf(line + LOG_STAMP_LEN + 1, "]: <%15[a-z]> %n", level,
+	    &off) == 1 && off > 0 && (size_t)(LOG_STAMP_LEN + 1 + off) <= len)
+		o = json_pack("{s:s%, s:s, s:s%}", "time", line + 1,
+		    (size_t)LOG_STAMP_LEN, "level", level, "message",
+		    line + LOG_STAMP_LEN + 1 + off, len - LOG_STAMP_LEN - 1 -
+		    off);
+	else
+		o = json_pack("{s:n, s:n, s:s%}", "time", "level", "message",
+		    line, len);
+	if (o != NULL && (text = json_dumps(o, JSON_COMPACT)) != NULL) {
+		puts(text);
+		free(text);
+	}
+	json_decref(o);
+}
+
 static int
 print_line(const char *line, size_t len, void *arg)
 {
 	(void)arg;
-	fwrite(line, 1, len, stdout);
-	putchar('\n');
+	emit(line, len);
 	return 0;
 }
 
@@ -35,7 +70,7 @@ static void
 print_reply_line(const char *line, void *arg)
 {
 	(void)arg;
-	puts(line);
+	emit(line, strlen(line));
 }
 
 /* The last bytes read of f, to notice a file rewritten in place. */
@@ -261,7 +296,7 @@ follow_reply_line(const char *line, void *arg)
 	int			 cmp, i;
 
 	if (strlen(line) < LOG_STAMP_LEN + 2 || line[0] != '[') {
-		puts(line);
+		emit(line, strlen(line));
 		return;
 	}
 	cmp = strncmp(line + 1, rf->stamp, LOG_STAMP_LEN);
@@ -292,7 +327,7 @@ follow_reply_line(const char *line, void *arg)
 		return;
 	rf->used[rf->n++] = 1;
 	if (!rf->silent)
-		puts(line);
+		emit(line, strlen(line));
 }
 
 static int
@@ -390,6 +425,9 @@ cmd_log_exec(const struct cmd_args *a)
 		case 'f':
 			follow_it = 1;
 			break;
+		case 'j':
+			as_json = 1;
+			break;
 		case 'S':
 		case 'U':
 			if (log_time_parse(arg, time(NULL), ch == 'U',
@@ -434,11 +472,13 @@ cmd_log_exec(const struct cmd_args *a)
 
 const struct cmd_entry cmd_log_entry = {
 	"log", "search a log: a local FILE, or a node's (-H) through LOG; -l "
-	"shows that severity and worse; -f follows it, across log rotation",
+	"shows that severity and worse; -f follows it, across log rotation; "
+	"--json: a JSON object per line",
 	{ CMD_OPT_HOST, { 'g', "regex", 0, 1, 0, "REGEX" },
 	  { 'l', "level", 0, 1, 0, "LEVEL" }, { 't', "task", 0, 1, 0, "UUID" },
 	  { 'S', "since", 1, 1, 0, "T" }, { 'U', "until", 1, 1, 0, "T" },
-	  { 'n', "lines", 0, 1, 0, "N" }, { 'f', "follow", 0, 0, 0, NULL } },
+	  { 'n', "lines", 0, 1, 0, "N" }, { 'f', "follow", 0, 0, 0, NULL },
+	  { 'j', "json", 1, 0, 0, NULL } },
 	0, 1, "[FILE]", 0,
 	cmd_log_exec, 0,
 };

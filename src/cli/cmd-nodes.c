@@ -62,6 +62,8 @@ cmd_nodes_exec(const struct cmd_args *a)
 	struct conn	 c;
 	int		 rc, count = 0;
 
+	if (cmd_given(a, 'j'))
+		return cmd_print_api(cmd_arg(a, 'H'), "/api/nodes");
 	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
 		return 1;
 	rc = cmd_ask_lines(&c, "NODES", row, &count);
@@ -71,7 +73,7 @@ cmd_nodes_exec(const struct cmd_args *a)
 
 const struct cmd_entry cmd_nodes_entry = {
 	"nodes", "list the nodes of the cluster: role, volunteer state, free "
-	"slots",
-	{ CMD_OPT_HOST }, 0, 0, NULL, 0,
+	"slots; --json: every field, as the API's /api/nodes",
+	{ CMD_OPT_HOST, { 'j', "json", 1, 0, 0, NULL } }, 0, 0, NULL, 0,
 	cmd_nodes_exec, 0,
 };

@@ -226,7 +226,8 @@ cmd_submit_exec(const struct cmd_args *a)
 			    strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 :
 			    file);
 			rc = watch_run(&c, v, wf.ntasks, stdout,
-			    isatty(STDOUT_FILENO), title);
+			    isatty(STDOUT_FILENO) ? WATCH_BARS : WATCH_PLAIN,
+			    title);
 		} else if (watch)
 			rc = cmd_fail("out of memory");
 	}

@@ -87,6 +87,14 @@ cmd_tasks_exec(const struct cmd_args *a)
 		    "Suspended, Terminated, Cancelled or Failed", state);
 	snprintf(req, sizeof req, "%s%s%s", cmd_given(a, 'y') ? "HISTORY" :
 	    "TASKS", state != NULL ? " " : "", state != NULL ? state : "");
+	if (cmd_given(a, 'j') && cmd_given(a, 'y'))
+		return 2 * cmd_fail("--json with --history: volery history "
+		    "--json");
+	if (cmd_given(a, 'j')) {
+		snprintf(req, sizeof req, "/api/tasks%s%s", state != NULL ?
+		    "?state=" : "", state != NULL ? state : "");
+		return cmd_print_api(cmd_arg(a, 'H'), req);
+	}
 	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
 		return 1;
 	/* The header first, even for no task: the reply is all or none. */
@@ -99,8 +107,10 @@ cmd_tasks_exec(const struct cmd_args *a)
 const struct cmd_entry cmd_tasks_entry = {
 	"tasks", "list tasks (STATE: Submitted, Ready, Running, Suspended, "
 	"Terminated, Cancelled, Failed); --history: those that finished "
-	"longer ago than the retention period",
+	"longer ago than the retention period; --json: every field, as the "
+	"API's /api/tasks",
 	{ CMD_OPT_HOST, { 's', "state", 1, 1, 0, "STATE" },
-	  { 'y', "history", 1, 0, 0, NULL } }, 0, 0, NULL, 0,
+	  { 'y', "history", 1, 0, 0, NULL }, { 'j', "json", 1, 0, 0, NULL } },
+	0, 0, NULL, 0,
 	cmd_tasks_exec, 0,
 };

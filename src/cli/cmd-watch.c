@@ -34,7 +34,8 @@ cmd_watch_exec(const struct cmd_args *a)
 	if (watch_names(&c, v, n, err, sizeof err) == -1)
 		rc = cmd_fail("%s", err);
 	else
-		rc = watch_run(&c, v, n, stdout, isatty(STDOUT_FILENO), NULL);
+		rc = watch_run(&c, v, n, stdout, cmd_given(a, 'j') ? WATCH_JSON :
+		    isatty(STDOUT_FILENO) ? WATCH_BARS : WATCH_PLAIN, NULL);
 	conn_close(&c);
 	free(v);
 	return rc;
@@ -42,7 +43,8 @@ cmd_watch_exec(const struct cmd_args *a)
 
 const struct cmd_entry cmd_watch_entry = {
 	"watch", "follow tasks to their end: live bars on a terminal, then a "
-	"summary; exits 1 if any was Cancelled or Failed",
-	{ CMD_OPT_HOST }, 1, -1, "UUID...", 0,
+	"summary; exits 1 if any was Cancelled or Failed; --json: a JSON "
+	"object per change",
+	{ CMD_OPT_HOST, { 'j', "json", 1, 0, 0, NULL } }, 1, -1, "UUID...", 0,
 	cmd_watch_exec, 0,
 };

@@ -4,7 +4,10 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "cmd.h"
 #include "conn.h"
@@ -364,4 +367,54 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 		    "'-', '.'), all of them needed: gpu,matlab", req) * -1;
 	x->tags = tags;
 	return 0;
+}
+
+int
+cmd_print_api(const char *host, const char *uri)
+{
+	struct conn	 c;
+	char		 line[CLIENT_LINE_MAX + 2], err[CLIENT_LINE_MAX + 64];
+	char		*body = NULL;
+	json_t		*v = NULL, *why;
+	json_error_t	 jerr;
+	size_t		 len;
+	int		 code, rc = 1;
+
+	if (cmd_connect(&c, host) == -1)
+		return 1;
+	snprintf(line, sizeof line, "API %s\n", uri);
+	if (conn_send(&c, line, err, sizeof err) == -1 ||
+	    conn_line(&c, line, sizeof line, 10000, err, sizeof err) != 1) {
+		cmd_fail("%s", err);
+		goto done;
+	}
+	if (strncmp(line, "ERROR", 5) == 0) {
+		cmd_fail("%s", line[5] == ' ' ? line + 6 : line);
+		goto done;
+	}
+	if (sscanf(line, "JSON %d %zu", &code, &len) != 2 || len == 0 ||
+	    len > (size_t)64 << 20 || (body = malloc(len)) == NULL ||
+	    conn_read(&c, body, len, 10000, err, sizeof err) != 1) {
+		cmd_fail("%s: not an answer: %.80s", c.where, line);
+		goto done;
+	}
+	if ((v = json_loadb(body, len, 0, &jerr)) == NULL) {
+		cmd_fail("%s: bad JSON: %s", c.where, jerr.text);
+		goto done;
+	}
+	if (code != 200) {
+		why = json_object_get(v, "error");
+		cmd_fail("%s", json_is_string(why) ? json_string_value(why) :
+		    "error");
+		rc = code == 400 ? 2 : 1;
+		goto done;
+	}
+	json_dumpf(v, stdout, JSON_INDENT(2));
+	putchar('\n');
+	rc = 0;
+done:
+	json_decref(v);
+	free(body);
+	conn_close(&c);
+	return rc;
 }

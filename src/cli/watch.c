@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "conn.h"
 #include "watch.h"
 #include "wire.h"
@@ -491,10 +493,39 @@ group_arrays(struct watched *v, int n)
 	return rows;
 }
 
+/* A change as JSON: the task, its label, and what its PROGRESS line
+ * said (times in s; null where not said). */
+static void
+json_line(FILE *out, const struct watched *w)
+{
+	char	 label[NAME_MAXLEN + 32], *text;
+	json_t	*o;
+
+	label_of(w, label, sizeof label);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:i, s:o, s:o, s:o, "
+	    "s:o}", "uuid", w->p.uuid, "name", w->exec, "label", label,
+	    "state", w->p.state, "progress", w->p.percent, "node",
+	    w->p.node[0] != '\0' ? json_string(w->p.node) : json_null(),
+	    "attempt", w->p.attempt, "waited_s", w->p.waited >= 0 ?
+	    json_real(w->p.waited) : json_null(), "makespan_s",
+	    w->p.makespan >= 0 ? json_real(w->p.makespan) : json_null(),
+	    "ends_in_s", w->p.eta >= 0 ? json_real(w->p.eta) : json_null(),
+	    "reason", w->p.reason[0] != '\0' ? json_string(w->p.reason) :
+	    json_null());
+	if (o != NULL && (text = json_dumps(o, JSON_COMPACT |
+	    JSON_REAL_PRECISION(6))) != NULL) {
+		fprintf(out, "%s\n", text);
+		fflush(out);
+		free(text);
+	}
+	json_decref(o);
+}
+
 int
-watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty,
+watch_run(struct conn *c, struct watched *v, int n, FILE *out, int mode,
     const char *title)
 {
+	int		tty = mode == WATCH_BARS;
 	char		line[CLIENT_LINE_MAX + 1], err[512], auto_title[128];
 	struct row	r;
 	struct sigaction sa;
@@ -566,12 +597,15 @@ watch_run(struct conn *c, struct watched *v, int n, FILE *out, int tty,
 		if (tty) {
 			draw_all(out, v, n, nrows, width, drawn, title);
 			drawn = 1;
-		} else
+		} else if (mode == WATCH_JSON)
+			json_line(out, &v[k]);
+		else
 			plain_line(out, &v[k]);
 	}
 	signal(SIGWINCH, SIG_DFL);
 	c->interrupt = NULL;
-	summary(out, v, n, width, title);
+	if (mode != WATCH_JSON)
+		summary(out, v, n, width, title);
 	for (i = 0; i < n; i++)
 		if (strcmp(v[i].p.state, "Terminated") != 0)
 			return 1;

@@ -754,11 +754,8 @@ clients_listen(struct event_base *base, const char *addr, clients_line_fn *fn,
     const struct clients_opts *o, char *bound, size_t boundlen, char *err,
     size_t errlen)
 {
-	struct sockaddr_storage	 ss;
 	struct addrinfo		 hints, *ai = NULL;
-	socklen_t		 len = sizeof ss;
-	char			 host[ADDR_MAXLEN + 1], num[INET6_ADDRSTRLEN];
-	char			 portstr[16];
+	char			 host[ADDR_MAXLEN + 1], portstr[16];
 	int			 port;
 
 	/* "host:port", "[v6 host]:port"; "*" is every (v4) address, port 0
@@ -786,17 +783,7 @@ clients_listen(struct event_base *base, const char *addr, clients_line_fn *fn,
 	}
 	evconnlistener_set_error_cb(listener, accept_error_cb);
 	/* Port 0 picks a free port: report the real one. */
-	getsockname(evconnlistener_get_fd(listener), (struct sockaddr *)&ss,
-	    &len);
-	if (ss.ss_family == AF_INET6) {
-		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
-		inet_ntop(AF_INET6, &s6->sin6_addr, num, sizeof num);
-		snprintf(bound, boundlen, "[%s]:%d", num, ntohs(s6->sin6_port));
-	} else {
-		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
-		inet_ntop(AF_INET, &s4->sin_addr, num, sizeof num);
-		snprintf(bound, boundlen, "%s:%d", num, ntohs(s4->sin_port));
-	}
+	sock_bound_name(evconnlistener_get_fd(listener), bound, boundlen);
 	return 0;
 bad:
 	snprintf(err, errlen, "bad listen address %s", addr);

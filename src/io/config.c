@@ -54,6 +54,7 @@ static const struct element {
 	{ S(cluster, K_NAME), 0, 0 },
 	{ N(reputation, 0, 1000000) },
 	{ S(listen, K_ADDR), 0, 0 },
+	{ S(http, K_ADDR), 0, 0 },
 	{ N(peer_port, 1, 65535) },
 	{ S(broadcast, K_HOST), 0, 0 },
 	{ S(tasks_dir, K_PATH), 0, 0 },
@@ -390,7 +391,8 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 	case K_ADDR:
 		if (!valid_listen(value))
 			add_error(e, node->line, name, "expected "
-			    "ADDRESS:PORT (IPv4 or '*'), got '%s'", value);
+			    "ADDRESS:PORT (IPv4, [IPv6] or '*'), got '%s'",
+			    value);
 		else
 			snprintf(field, el->size, "%s", value);
 		break;

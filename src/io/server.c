@@ -28,7 +28,9 @@
 #include "idle.h"
 #include "job.h"
 #include "account.h"
+#include "api.h"
 #include "history.h"
+#include "http.h"
 #include "journal.h"
 #include "keys.h"
 #include "log.h"
@@ -123,6 +125,7 @@ notify(const char *uuid, const char *snapshot)
 {
 	char	line[CLIENT_LINE_MAX + 64];
 
+	http_task_changed(uuid);
 	if (!clients_subscribed(uuid))
 		return;
 	snprintf(line, sizeof line, "%s", snapshot);
@@ -718,6 +721,27 @@ do_nodes(struct client *c)
 	free(x.buf);
 }
 
+/* API: the JSON API's answer, as "JSON <status> <bytes>" and the
+ * bytes (volery tasks --json): one encoder for HTTP and the command
+ * line. */
+static void
+do_api(struct client *c, const struct client_req *req)
+{
+	int	 code;
+	json_t	*v = api_get(req->api_uri, &code);
+	char	*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
+
+	json_decref(v);
+	if (text == NULL) {
+		client_replyf(c, "ERROR out of memory\n");
+		return;
+	}
+	client_replyf(c, "JSON %d %zu\n", code, strlen(text) + 1);
+	client_reply(c, 0, text);
+	client_reply(c, 0, "\n");
+	free(text);
+}
+
 static void
 do_idle(struct client *c, const struct client_req *req)
 {
@@ -943,6 +967,9 @@ client_line(struct client *c, const char *line, size_t len)
 	case CMD_ACCOUNT:
 		account_reply(c, srv.core, req);
 		break;
+	case CMD_API:
+		do_api(c, req);
+		break;
 	case CMD_NODES:
 		do_nodes(c);
 		break;
@@ -1049,6 +1076,39 @@ open_peers(const struct node_config *nc)
 		fatalx("out of memory");
 	if (peers_open(srv.base, &po, peer_recv, err, sizeof err) == -1)
 		fatalx("%s", err);
+}
+
+/*
+ * <http>: the JSON API and its event stream.  On an address other hosts
+ * reach, only with a cluster key (their operators log in with it).
+ */
+static void
+open_http(void)
+{
+	struct api_self	 self;
+	char		 bound[ADDR_MAXLEN + 8], err[256];
+	const char	*a = srv.cfg->http;
+	int		 local = strncmp(a, "127.", 4) == 0 ||
+			    strncmp(a, "[::1]", 5) == 0 ||
+			    strncmp(a, "localhost:", 10) == 0;
+
+	self.address = srv.address;
+	self.reputation = srv.reputation;
+	self.cores = srv.caps.cores;
+	self.memory_mb = srv.caps.memory_mb;
+	self.tags = srv.caps.tags;
+	api_init(srv.core, &self);
+	if (a[0] == '\0')
+		return;
+	if (!local && srv.ring.n == 0) {
+		log_warnx("http: %s is reachable from other hosts and the "
+		    "cluster has no key (<insecure/>): not served", a);
+		return;
+	}
+	if (http_open(srv.base, a, srv.ring.n > 0, bound, sizeof bound, err,
+	    sizeof err) == -1)
+		fatalx("%s", err);
+	log_msg(VLOG_NORMAL, "dashboard and API on http://%s/", bound);
 }
 
 static int
@@ -1215,6 +1275,7 @@ server_run(const struct config *cfg, int echo)
 	members_load(cfg->state_dir, member_cb, NULL);
 	node_recover(srv.core, clock_node_ms());
 	open_peers(&nc);
+	open_http();
 	/* Start from a compact journal holding exactly the map. */
 	if ((v = node_tasks_sorted(srv.core, &n)) != NULL) {
 		if (journal_rewrite(v, n) == -1)
@@ -1252,6 +1313,7 @@ server_run(const struct config *cfg, int echo)
 	reputation_clean_stop(cfg->state_dir);
 	journal_close();
 	history_close();
+	http_close();
 	clients_close_all();
 	event_free(srv.tick_ev);
 	event_free(srv.commit_ev);

@@ -7,6 +7,7 @@
  */
 #include <sys/socket.h>
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,4 +72,27 @@ sock_peer_uid(int fd, uid_t *uid)
 	}
 	fclose(f);
 	return found;
+}
+
+void
+sock_bound_name(int fd, char *buf, size_t size)
+{
+	struct sockaddr_storage	ss;
+	socklen_t		len = sizeof ss;
+	char			num[INET6_ADDRSTRLEN];
+
+	memset(&ss, 0, sizeof ss);
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	if (ss.ss_family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+		inet_ntop(AF_INET6, &s6->sin6_addr, num, sizeof num);
+		snprintf(buf, size, "[%s]:%d", num, ntohs(s6->sin6_port));
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+		inet_ntop(AF_INET, &s4->sin_addr, num, sizeof num);
+		snprintf(buf, size, "%s:%d", num, ntohs(s4->sin_port));
+	}
 }

@@ -58,6 +58,7 @@ static const struct client_command {
 	{ "ACCOUNT", CMD_ACCOUNT, 0, 10, 1,
 	  "ACCOUNT [-s <since_ms>] [-u <until_ms>] "
 	  "[-S <state>[,<state>]...] [-n <node>] [-U <user>]" },
+	{ "API", CMD_API, 1, 1, 0, "API </api/...?query>" },
 	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
 	{ "QUIT", CMD_QUIT, 0, 0, 0, "QUIT" },
 };
@@ -651,6 +652,15 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		return parse_log(&tk, req, err, errlen);
 	case CMD_ACCOUNT:
 		return parse_account(&tk, req, err, errlen);
+	case CMD_API:
+		/* A GET of the JSON API: its path, as HTTP would take it. */
+		if (strncmp(tk.v[1], "/api/", 5) != 0 ||
+		    !lex_printable(tk.v[1])) {
+			snprintf(err, errlen, "usage: %s", usage_of(CMD_API));
+			return -1;
+		}
+		req->api_uri = tk.v[1];
+		return 0;
 	default:
 		return 0;
 	}

@@ -660,7 +660,8 @@ class ManPages(unittest.TestCase):
     def test_pages_render_without_warnings(self):
         if shutil.which("man") is None:
             self.skipTest("man is not installed")
-        pages = ["volery.1", "volery.conf.5", "volery-task.5", "volery-protocol.7"]
+        pages = ["volery.1", "volery.conf.5", "volery-task.5", "volery-protocol.7",
+                 "volery-api.7"]
         for page in pages:
             path = os.path.join(ROOT, "man", page)
             r = subprocess.run(["man", "--warnings", "-l", path], capture_output=True,

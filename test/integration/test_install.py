@@ -50,7 +50,8 @@ class MakeInstall(unittest.TestCase):
         d = self.dest
         for f in ("bin/volery", "share/man/man1/volery.1",
                   "share/man/man5/volery.conf.5", "share/man/man5/volery-task.5",
-                  "share/man/man7/volery-protocol.7", "lib/volery/tasks/import",
+                  "share/man/man7/volery-protocol.7", "share/man/man7/volery-api.7",
+                  "lib/volery/tasks/import",
                   "lib/volery/tasks/import.xml", "lib/systemd/system/volery.service",
                   "share/doc/volery/workflow.xml", "share/doc/volery/params.xml"):
             self.assertTrue(os.path.isfile(os.path.join(d, "usr/local", f)), f)

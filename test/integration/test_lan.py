@@ -2,13 +2,15 @@
 (issue 3): workflows, kill -9 of a runner and of the master, a late
 joiner, 10% datagram loss, a partition healed."""
 import collections
+import json
 import os
 import re
+import socket
 import time
 import unittest
 
 import lan
-from harness import FAST_CLUSTER, WRAP, params_file, schedule_workflow
+from harness import FAST_CLUSTER, TIMEOUT, WRAP, params_file, schedule_workflow
 
 HOSTS = 5
 TIMING = "\n".join(l for l in (FAST_CLUSTER % 7601).splitlines()
@@ -222,6 +224,63 @@ class LanCluster(LanTest):
                            env=dict(os.environ, VOLERY_OPERATOR_KEY=key))
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("ops", r.stdout)
+
+    def http_from(self, host, addr, port, request):
+        """An HTTP request sent from inside host's namespace: the status
+        line and the body of the answer (b"" if refused)."""
+        import ctypes
+        own = os.open("/proc/self/ns/net", os.O_RDONLY)
+        target = os.open("/var/run/netns/" + self.lan.ns(host), os.O_RDONLY)
+        libc = ctypes.CDLL(None, use_errno=True)
+        try:
+            libc.setns(target, lan.CLONE_NEWNET)
+            try:
+                s = socket.create_connection((addr, port), timeout=TIMEOUT)
+            except ConnectionRefusedError:
+                return b"", b""
+            finally:
+                libc.setns(own, lan.CLONE_NEWNET)
+        finally:
+            os.close(own)
+            os.close(target)
+        with s:
+            s.sendall(request)
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        return head.split(b"\r\n")[0], body
+
+    def test_the_api_answers_another_host_401_and_changes_nothing(self):
+        web = self.lan.node(HOSTS, "web", self.cluster, TIMING +
+                            "<http>*:7780</http>")
+        self.addCleanup(web.cleanup)
+        web.start()
+        web.wait_log(r"dashboard and API on http://0\.0\.0\.0:7780/")
+        there = self.lan.addr(HOSTS)
+        before = web.client().tasks()
+        for req in (b"GET /api/nodes HTTP/1.0\r\n\r\n",
+                    b"GET /api/events HTTP/1.0\r\n\r\n",
+                    b"POST /api/tasks HTTP/1.0\r\nContent-Type: "
+                    b"application/json\r\nContent-Length: 2\r\n\r\n{}"):
+            status, body = self.http_from(0, there, 7780, req)
+            self.assertRegex(status, rb"^HTTP/1\.\d 401 ", req)
+            self.assertEqual(json.loads(body), {"error": "authentication "
+                                                "required"})
+        self.assertEqual(web.client().tasks(), before)
+        # Without a cluster key, a node does not serve other hosts at all.
+        bare = self.lan.node(HOSTS, "bare", self.cluster + "x", TIMING +
+                             "<insecure/><http>*:7781</http>", key=False)
+        self.addCleanup(bare.cleanup)
+        bare.start()
+        bare.wait_log(r"http: \*:7781 is reachable from other hosts and the "
+                      r"cluster has no key \(<insecure/>\): not served")
+        self.assertEqual(self.http_from(0, there, 7781,
+                                        b"GET /api/nodes HTTP/1.0\r\n\r\n"),
+                         (b"", b""))
 
     def test_kill9_of_a_runner_task_completes_elsewhere(self):
         self.one_master()

@@ -571,7 +571,7 @@ test_help_comes_from_the_command_table(void **state)
 		}
 		n++;
 	}
-	assert_int_equal(n, 13);
+	assert_int_equal(n, 14);
 	assert_int_equal(wire_client_help(help, 64), -1);
 }
 

@@ -1,0 +1,17 @@
+/*
+ * taskjson.h -- a task as JSON (jansson): what `volery history --json`,
+ * `volery tasks --json` and the HTTP API say of it, from one encoder.
+ */
+#ifndef VOLERY_TASKJSON_H
+#define VOLERY_TASKJSON_H
+
+#include <jansson.h>
+
+struct task;
+
+/* Every field of t: times in ms since the epoch (null when not yet),
+ * its inputs and outputs, its command, what its run cost.  A new
+ * reference, or NULL out of memory. */
+json_t	*task_json(const struct task *t);
+
+#endif

@@ -1,0 +1,328 @@
+/*
+ * api.c -- the JSON API's answers (api.h), read from the node's views
+ * and written with jansson.  A task is taskjson.c's, plus what only the
+ * live node knows: its estimates and why it waits.
+ */
+#include <sys/queue.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
+#include <jansson.h>
+
+#include "api.h"
+#include "clock.h"
+#include "history.h"
+#include "node.h"
+#include "task.h"
+#include "taskjson.h"
+
+static struct {
+	struct node	*core;
+	struct api_self	 self;
+} api;
+
+void
+api_init(struct node *core, const struct api_self *self)
+{
+	api.core = core;
+	api.self = *self;
+}
+
+static json_t *
+tags_json(const char *tags)
+{
+	json_t	*v = json_array();
+	char	*copy, *p, *one;
+
+	if (tags == NULL || (copy = strdup(tags)) == NULL)
+		return v;
+	for (p = copy; (one = strsep(&p, ",")) != NULL;)
+		if (*one != '\0')
+			json_array_append_new(v, json_string(one));
+	free(copy);
+	return v;
+}
+
+static json_t *
+node_json(const char *name, const char *address, const char *role,
+    const char *state, int free, int slots, int reputation, int cores,
+    int64_t memory_mb, const char *tags, int self)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:o, "
+	    "s:o, s:b}", "name", name, "address", address, "role", role,
+	    "state", state, "free", free, "slots", slots, "reputation",
+	    reputation, "cores", cores > 0 ? json_integer(cores) : json_null(),
+	    "memory_mb", cores > 0 ? json_integer(memory_mb) : json_null(),
+	    "tags", tags_json(tags), "self", self);
+}
+
+static void
+peer_cb(const struct peer *p, void *arg)
+{
+	const struct task	*t;
+	const char		*tags, *execs;
+	size_t			 it = 0;
+	int64_t			 memory_mb;
+	int			 busy = 0, cores;
+
+	while ((t = node_next_task(api.core, &it)) != NULL)
+		busy += t->state == TASK_RUNNING &&
+		    strcmp(t->running_on, p->name) == 0;
+	node_peer_caps(api.core, p, &cores, &memory_mb, &tags, &execs);
+	json_array_append_new(arg, node_json(p->name, p->client_addr,
+	    p->master && strcmp(p->name, node_master(api.core)) == 0 ?
+	    "master" : "peer", p->alive ? p->volunteer : "dead",
+	    p->slots > busy ? p->slots - busy : 0, p->slots, p->reputation,
+	    cores, memory_mb, tags, 0));
+}
+
+json_t *
+api_nodes(void)
+{
+	struct node_status	 st;
+	json_t			*v = json_array();
+
+	node_status(api.core, &st);
+	json_array_append_new(v, node_json(st.name, api.self.address,
+	    st.is_master ? "master" : "peer", st.volunteer_state,
+	    st.slots - st.running, st.slots, api.self.reputation,
+	    api.self.cores, api.self.memory_mb, api.self.tags, 1));
+	node_each_peer(api.core, peer_cb, v);
+	return v;
+}
+
+/* t with what the live node adds: estimates (s from now) and why it
+ * waits. */
+static json_t *
+live_task_json(const struct task *t)
+{
+	json_t	*o = task_json(t);
+	int64_t	 now = clock_node_ms(), run = -1, end = -1;
+	char	 why[REASON_MAXLEN + 1] = "";
+
+	if (o == NULL)
+		return NULL;
+	if (!task_is_final(t->state)) {
+		run = node_task_run_estimate(api.core, t);
+		end = node_task_end_estimate(api.core, t, now);
+	}
+	if (t->state == TASK_READY)
+		node_task_waiting(api.core, t, why, sizeof why);
+	json_object_set_new(o, "estimate_ms", run >= 0 ? json_integer(run) :
+	    json_null());
+	json_object_set_new(o, "ends_in_ms", end >= 0 ? json_integer(end >
+	    now ? end - now : 0) : json_null());
+	json_object_set_new(o, "waiting", why[0] != '\0' ? json_string(why +
+	    (strncmp(why, "waiting: ", 9) == 0 ? 9 : 0)) : json_null());
+	return o;
+}
+
+json_t *
+api_tasks(const char *state, const char *workflow, int *bad)
+{
+	struct task	**v;
+	enum task_state	  st = TASK_SUBMITTED;
+	json_t		 *out;
+	size_t		  n, i;
+	int		  suspended = 0;
+
+	*bad = 0;
+	if (state != NULL && (suspended = strcasecmp(state, "Suspended") ==
+	    0))
+		st = TASK_RUNNING;
+	else if (state != NULL && task_state_parse(state, &st) == -1) {
+		*bad = 1;
+		return NULL;
+	}
+	if ((v = node_tasks_sorted(api.core, &n)) == NULL ||
+	    (out = json_array()) == NULL) {
+		free(v);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (state != NULL && (v[i]->state != st || (suspended &&
+		    !v[i]->suspended)))
+			continue;
+		if (workflow != NULL && strcmp(task_workflow(v[i]),
+		    workflow) != 0)
+			continue;
+		json_array_append_new(out, live_task_json(v[i]));
+	}
+	free(v);
+	return out;
+}
+
+json_t *
+api_task(const char *uuid)
+{
+	const struct task	*t = node_find(api.core, uuid);
+	struct task		**hist;
+	json_t			 *o = NULL;
+	size_t			  n, i;
+
+	if (t != NULL)
+		return live_task_json(t);
+	if ((hist = history_read(&n)) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (o == NULL && strcmp(hist[i]->uuid, uuid) == 0)
+			o = task_json(hist[i]);
+		task_free(hist[i]);
+	}
+	free(hist);
+	return o;
+}
+
+json_t *
+api_task_event(const char *uuid)
+{
+	const struct task	*t = node_find(api.core, uuid);
+
+	return t != NULL ? live_task_json(t) : NULL;
+}
+
+/* One workflow's summary, grown task by task. */
+static void
+add_to_workflow(json_t *wf, const struct task *t)
+{
+	json_t	*by = json_object_get(wf, "states");
+	json_t	*k = json_object_get(by, task_shown_state(t));
+	int64_t	 end = json_integer_value(json_object_get(wf, "end_ms"));
+	int	 n = json_integer_value(json_object_get(wf, "tasks"));
+	int	 sum = json_integer_value(json_object_get(wf, "progress_sum"));
+
+	json_object_set_new(by, task_shown_state(t), json_integer(k != NULL ?
+	    json_integer_value(k) + 1 : 1));
+	json_object_set_new(wf, "tasks", json_integer(n + 1));
+	json_object_set_new(wf, "progress_sum", json_integer(sum + (t->state
+	    == TASK_TERMINATED ? 100 : t->progress)));
+	if (!task_is_final(t->state))
+		json_object_set_new(wf, "done", json_false());
+	if (t->end_ms > end)
+		json_object_set_new(wf, "end_ms", json_integer(t->end_ms));
+}
+
+json_t *
+api_workflows(void)
+{
+	struct task	**v;
+	json_t		 *by = json_object(), *out = json_array(), *wf;
+	size_t		  n, i;
+	int		  k;
+
+	if ((v = node_tasks_sorted(api.core, &n)) == NULL || by == NULL ||
+	    out == NULL) {
+		free(v);
+		json_decref(by);
+		json_decref(out);
+		return NULL;
+	}
+	/* In submit order: a workflow's first task comes first. */
+	for (i = 0; i < n; i++) {
+		if ((wf = json_object_get(by, task_workflow(v[i]))) == NULL) {
+			wf = json_pack("{s:s, s:s, s:I, s:I, s:i, s:i, s:{}, "
+			    "s:b}", "uuid", task_workflow(v[i]), "name",
+			    v[i]->exec, "submit_ms", (json_int_t)v[i]->submit_ms,
+			    "end_ms", (json_int_t)-1, "tasks", 0,
+			    "progress_sum", 0, "states", "done", 1);
+			json_object_set_new(by, task_workflow(v[i]), wf);
+			json_array_append(out, wf);
+		}
+		add_to_workflow(wf, v[i]);
+	}
+	free(v);
+	/* Newest first; progress as a percentage. */
+	for (k = (int)json_array_size(out) - 1, i = 0; k > (int)i; k--, i++) {
+		json_t *a = json_incref(json_array_get(out, i));
+		json_array_set(out, i, json_array_get(out, k));
+		json_array_set_new(out, k, a);
+	}
+	json_array_foreach(out, i, wf) {
+		int tasks = json_integer_value(json_object_get(wf, "tasks"));
+		json_object_set_new(wf, "progress", json_integer(tasks > 0 ?
+		    json_integer_value(json_object_get(wf, "progress_sum")) /
+		    tasks : 0));
+		json_object_del(wf, "progress_sum");
+		if (json_integer_value(json_object_get(wf, "end_ms")) < 0 ||
+		    !json_is_true(json_object_get(wf, "done")))
+			json_object_set_new(wf, "end_ms", json_null());
+	}
+	json_decref(by);
+	return out;
+}
+
+static json_t *
+error(int *code, int c, const char *why)
+{
+	*code = c;
+	return json_pack("{s:s}", "error", why);
+}
+
+static json_t *
+get_tasks(struct evkeyvalq *args, int *code)
+{
+	const char	*state = evhttp_find_header(args, "state");
+	const char	*wf = evhttp_find_header(args, "workflow");
+	json_t		*v;
+	int		 bad;
+
+	if (state != NULL && *state == '\0')
+		state = NULL;
+	if (wf != NULL && *wf == '\0')
+		wf = NULL;
+	if (wf != NULL && !task_uuid_valid(wf))
+		return error(code, 400, "workflow: not a uuid");
+	if ((v = api_tasks(state, wf, &bad)) == NULL && bad)
+		return error(code, 400, "state: Submitted, Ready, Running, "
+		    "Suspended, Terminated, Cancelled or Failed");
+	return v != NULL ? v : error(code, 500, "out of memory");
+}
+
+static json_t *
+get_task(const char *uuid, int *code)
+{
+	json_t	*v;
+
+	if (!task_uuid_valid(uuid))
+		return error(code, 400, "not a task uuid");
+	if ((v = api_task(uuid)) == NULL)
+		return error(code, 404, "unknown task");
+	return v;
+}
+
+json_t *
+api_get(const char *uri, int *code)
+{
+	struct evhttp_uri	*u = evhttp_uri_parse(uri);
+	struct evkeyvalq	 args;
+	const char		*path, *q;
+	json_t			*v;
+
+	*code = 200;
+	TAILQ_INIT(&args);
+	if (u == NULL || (path = evhttp_uri_get_path(u)) == NULL ||
+	    ((q = evhttp_uri_get_query(u)) != NULL &&
+	    evhttp_parse_query_str(q, &args) == -1)) {
+		v = error(code, 400, "bad URI");
+	} else if (strcmp(path, "/api/nodes") == 0)
+		v = api_nodes();
+	else if (strcmp(path, "/api/tasks") == 0)
+		v = get_tasks(&args, code);
+	else if (strncmp(path, "/api/tasks/", 11) == 0)
+		v = get_task(path + 11, code);
+	else if (strcmp(path, "/api/workflows") == 0)
+		v = api_workflows();
+	else
+		v = error(code, 404, "no such path");
+	if (v == NULL)
+		v = error(code, 500, "out of memory");
+	evhttp_clear_headers(&args);
+	if (u != NULL)
+		evhttp_uri_free(u);
+	return v;
+}

@@ -1,0 +1,352 @@
+/*
+ * http.c -- the node's HTTP side (http.h): a table of routes, the check
+ * of who asks before any of them, JSON replies, and the event streams
+ * (Server-Sent Events) fed by the node's own task notifications: no
+ * timer, no polling.  A stream whose client stops reading is dropped
+ * once it has STREAM_UNSENT_MAX bytes unsent, so it never holds the node.
+ */
+#include <sys/queue.h>
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
+#include <jansson.h>
+
+#include "api.h"
+#include "http.h"
+#include "lex.h"
+#include "log.h"
+#include "sockowner.h"
+#include "task.h"
+
+#define BODY_MAX		(1024 * 1024)
+#define HEADERS_MAX		(16 * 1024)
+#define STREAM_UNSENT_MAX	(256 * 1024)
+#define STREAMS_MAX		64
+#define STREAM_SNDBUF		(64 * 1024)
+
+struct stream {
+	struct evhttp_request		*req;
+	struct evhttp_connection	*conn;
+	TAILQ_ENTRY(stream)		 entry;
+};
+
+static struct {
+	struct evhttp			*http;
+	int				 keyed;
+	TAILQ_HEAD(, stream)		 streams;
+	int				 nstreams;
+	char				 hostname[256];
+} h = { .streams = TAILQ_HEAD_INITIALIZER(h.streams) };
+
+/* Reply with v as JSON (v's reference is taken). */
+static void
+reply_json(struct evhttp_request *req, int code, const char *reason,
+    json_t *v)
+{
+	struct evbuffer	*out = evbuffer_new();
+	char		*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
+
+	json_decref(v);
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Content-Type", "application/json");
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Cache-Control", "no-store");
+	if (out == NULL || text == NULL) {
+		free(text);
+		if (out != NULL)
+			evbuffer_free(out);
+		evhttp_send_error(req, 500, "out of memory");
+		return;
+	}
+	evbuffer_add(out, text, strlen(text));
+	evbuffer_add(out, "\n", 1);
+	free(text);
+	evhttp_send_reply(req, code, reason, out);
+	evbuffer_free(out);
+}
+
+static void
+reply_error(struct evhttp_request *req, int code, const char *reason,
+    const char *why)
+{
+	reply_json(req, code, reason, json_pack("{s:s}", "error", why));
+}
+
+/* Is the client on this host? */
+static int
+peer_is_local(struct evhttp_request *req)
+{
+	struct evhttp_connection	*conn = evhttp_request_get_connection(req);
+	const struct sockaddr		*sa = conn != NULL ?
+					    evhttp_connection_get_addr(conn) : NULL;
+
+	if (sa == NULL)
+		return 0;
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)(const void *)sa)->
+		    sin_addr.s_addr) >> 24) == 127;
+	if (sa->sa_family == AF_INET6) {
+		const struct in6_addr *a =
+		    &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+		return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) &&
+		    a->s6_addr[12] == 127);
+	}
+	return 0;
+}
+
+/*
+ * A page of another site, its name pointed at 127.0.0.1, could read a
+ * local node's answers (DNS rebinding): a local client must name us by
+ * an address, localhost, or this host's name.
+ */
+static int
+host_is_ours(struct evhttp_request *req)
+{
+	const char	*host = evhttp_find_header(
+			    evhttp_request_get_input_headers(req), "Host");
+	char		 name[ADDR_MAXLEN + 8];
+	struct in6_addr	 a6;
+	struct in_addr	 a4;
+	int		 port;
+
+	if (host == NULL || lex_hostport(host, name, sizeof name, &port) == -1)
+		return 0;
+	return inet_pton(AF_INET, name, &a4) == 1 ||
+	    inet_pton(AF_INET6, name, &a6) == 1 ||
+	    strcasecmp(name, "localhost") == 0 ||
+	    strcasecmp(name, h.hostname) == 0;
+}
+
+/* Every GET but the event stream: api_get's answer. */
+static void
+get_api(struct evhttp_request *req, const char *rest)
+{
+	int	 code;
+	json_t	*v = api_get(evhttp_request_get_uri(req), &code);
+
+	reply_json(req, code, code == 200 ? "OK" : code == 404 ? "Not Found" :
+	    code == 400 ? "Bad Request" : "Error", v);
+}
+
+static void
+stream_free(struct stream *s)
+{
+	TAILQ_REMOVE(&h.streams, s, entry);
+	h.nstreams--;
+	free(s);
+}
+
+/* The client went (or we dropped it): forget its stream. */
+static void
+stream_closed_cb(struct evhttp_connection *conn, void *arg)
+{
+	stream_free(arg);
+}
+
+/* Send text on s; drop s if its client stopped reading. */
+static void
+stream_send(struct stream *s, const char *text, size_t len)
+{
+	struct bufferevent	*bev = evhttp_connection_get_bufferevent(
+				    s->conn);
+	struct evbuffer		*chunk;
+
+	if (bev != NULL && evbuffer_get_length(bufferevent_get_output(bev)) >
+	    STREAM_UNSENT_MAX) {
+		log_info("http: an event stream's client stopped reading; "
+		    "dropped");
+		evhttp_connection_set_closecb(s->conn, NULL, NULL);
+		evhttp_connection_free(s->conn);
+		stream_free(s);
+		return;
+	}
+	if ((chunk = evbuffer_new()) == NULL)
+		return;
+	evbuffer_add(chunk, text, len);
+	evhttp_send_reply_chunk(s->req, chunk);
+	evbuffer_free(chunk);
+}
+
+static void
+get_events(struct evhttp_request *req, const char *rest)
+{
+	struct stream		*s;
+	struct evkeyvalq	*out = evhttp_request_get_output_headers(req);
+	struct bufferevent	*bev;
+
+	if (h.nstreams >= STREAMS_MAX) {
+		reply_error(req, 503, "Service Unavailable", "too many event "
+		    "streams");
+		return;
+	}
+	if ((s = calloc(1, sizeof *s)) == NULL) {
+		reply_error(req, 500, "Internal Server Error", "out of memory");
+		return;
+	}
+	s->req = req;
+	s->conn = evhttp_request_get_connection(req);
+	/* A small kernel buffer: what a client does not read piles up
+	 * where we see it (stream_send), not in the kernel. */
+	if ((bev = evhttp_connection_get_bufferevent(s->conn)) != NULL)
+		setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF,
+		    &(int){ STREAM_SNDBUF }, sizeof(int));
+	TAILQ_INSERT_TAIL(&h.streams, s, entry);
+	h.nstreams++;
+	evhttp_connection_set_closecb(s->conn, stream_closed_cb, s);
+	evhttp_add_header(out, "Content-Type", "text/event-stream");
+	evhttp_add_header(out, "Cache-Control", "no-store");
+	evhttp_send_reply_start(req, 200, "OK");
+	stream_send(s, ": volery events\n\n", 17);
+}
+
+void
+http_task_changed(const char *uuid)
+{
+	struct stream	*s, *next;
+	json_t		*v;
+	char		*text, *event;
+	size_t		 len;
+
+	if (h.nstreams == 0 || (v = api_task_event(uuid)) == NULL)
+		return;
+	text = json_dumps(v, JSON_COMPACT);
+	json_decref(v);
+	if (text == NULL)
+		return;
+	len = strlen(text) + 32;
+	if ((event = malloc(len)) != NULL) {
+		len = snprintf(event, len, "event: task\ndata: %s\n\n", text);
+		for (s = TAILQ_FIRST(&h.streams); s != NULL; s = next) {
+			next = TAILQ_NEXT(s, entry);
+			stream_send(s, event, len);
+		}
+		free(event);
+	}
+	free(text);
+}
+
+int
+http_streams(void)
+{
+	return h.nstreams;
+}
+
+static const struct route {
+	const char	*path;		/* the whole path, or a prefix "/" */
+	int		 prefix;
+	enum evhttp_cmd_type method;
+	void		(*fn)(struct evhttp_request *, const char *rest);
+} routes[] = {
+	{ "/api/events", 0, EVHTTP_REQ_GET, get_events },
+	{ "/api/nodes", 0, EVHTTP_REQ_GET, get_api },
+	{ "/api/tasks", 0, EVHTTP_REQ_GET, get_api },
+	{ "/api/tasks/", 1, EVHTTP_REQ_GET, get_api },
+	{ "/api/workflows", 0, EVHTTP_REQ_GET, get_api },
+};
+#define NROUTES (sizeof routes / sizeof routes[0])
+
+static void
+request_cb(struct evhttp_request *req, void *arg)
+{
+	const struct evhttp_uri	*uri = evhttp_request_get_evhttp_uri(req);
+	const char		*path = uri != NULL ? evhttp_uri_get_path(uri) :
+				    NULL;
+	size_t			 i, len;
+	int			 known = 0;
+
+	if (path == NULL) {
+		reply_error(req, 400, "Bad Request", "bad URI");
+		return;
+	}
+	/* Who asks, before anything is read or done. */
+	if (!peer_is_local(req)) {
+		reply_error(req, 401, "Unauthorized", "authentication "
+		    "required");
+		return;
+	}
+	if (!host_is_ours(req)) {
+		reply_error(req, 403, "Forbidden", "Host: an address, "
+		    "localhost or this host's name");
+		return;
+	}
+	for (i = 0; i < NROUTES; i++) {
+		len = strlen(routes[i].path);
+		if (routes[i].prefix ? strncmp(path, routes[i].path, len) != 0 ||
+		    path[len] == '\0' || strchr(path + len, '/') != NULL :
+		    strcmp(path, routes[i].path) != 0)
+			continue;
+		known = 1;
+		if (evhttp_request_get_command(req) == routes[i].method) {
+			routes[i].fn(req, path + len);
+			return;
+		}
+	}
+	if (known)
+		reply_error(req, 405, "Method Not Allowed", "method not "
+		    "allowed here");
+	else
+		reply_error(req, 404, "Not Found", "no such path");
+}
+
+int
+http_open(struct event_base *base, const char *addr, int keyed, char *bound,
+    size_t boundlen, char *err, size_t errlen)
+{
+	struct evhttp_bound_socket	*sock;
+	char				 host[ADDR_MAXLEN + 1];
+	int				 port;
+
+	if (lex_hostport(addr, host, sizeof host, &port) == -1 || port < 0) {
+		snprintf(err, errlen, "bad <http> address %s", addr);
+		return -1;
+	}
+	if (strcmp(host, "*") == 0)
+		snprintf(host, sizeof host, "0.0.0.0");
+	h.keyed = keyed;
+	if (gethostname(h.hostname, sizeof h.hostname) == -1)
+		h.hostname[0] = '\0';
+	if ((h.http = evhttp_new(base)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	evhttp_set_max_body_size(h.http, BODY_MAX);
+	evhttp_set_max_headers_size(h.http, HEADERS_MAX);
+	evhttp_set_allowed_methods(h.http, EVHTTP_REQ_GET | EVHTTP_REQ_POST);
+	evhttp_set_gencb(h.http, request_cb, NULL);
+	if ((sock = evhttp_bind_socket_with_handle(h.http, host, port)) ==
+	    NULL) {
+		snprintf(err, errlen, "cannot listen on %s for HTTP", addr);
+		evhttp_free(h.http);
+		h.http = NULL;
+		return -1;
+	}
+	sock_bound_name(evhttp_bound_socket_get_fd(sock), bound, boundlen);
+	return 0;
+}
+
+void
+http_close(void)
+{
+	struct stream	*s;
+
+	while ((s = TAILQ_FIRST(&h.streams)) != NULL) {
+		evhttp_connection_set_closecb(s->conn, NULL, NULL);
+		stream_free(s);
+	}
+	if (h.http != NULL)
+		evhttp_free(h.http);
+	h.http = NULL;
+}

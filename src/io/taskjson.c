@@ -1,0 +1,108 @@
+/*
+ * taskjson.c -- a task as JSON (taskjson.h).  Field names are the API's
+ * (volery-api(7)); a value not known yet is null, never left out, so a
+ * script reads every field of every task the same way.
+ */
+#include <jansson.h>
+
+#include "task.h"
+#include "taskjson.h"
+
+/* A time or a cost in ms (or KiB), or null when not known. */
+static json_t *
+maybe(int64_t v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+static json_t *
+text(const char *s)
+{
+	return s != NULL && s[0] != '\0' ? json_string(s) : json_null();
+}
+
+static int64_t
+span(int64_t from, int64_t to)
+{
+	return from >= 0 && to >= from ? to - from : -1;
+}
+
+static json_t *
+inputs_json(const struct task *t)
+{
+	json_t	*v = json_array();
+	int	 i;
+
+	for (i = 0; i < t->ninputs; i++)
+		json_array_append_new(v, json_pack("{s:s, s:i, s:o}", "task",
+		    t->inputs[i].from, "output", t->inputs[i].nth, "dataset",
+		    text(t->inputs[i].dataset)));
+	return v;
+}
+
+static json_t *
+strings_json(char *const *s, int n)
+{
+	json_t	*v = json_array();
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(v, json_string(s[i]));
+	return v;
+}
+
+json_t *
+task_json(const struct task *t)
+{
+	json_t	*o = json_object();
+
+	if (o == NULL)
+		return NULL;
+	json_object_set_new(o, "uuid", json_string(t->uuid));
+	json_object_set_new(o, "name", json_string(t->exec));
+	json_object_set_new(o, "state", json_string(task_state_name(t->state)));
+	json_object_set_new(o, "shown_state", json_string(
+	    task_shown_state(t)));
+	json_object_set_new(o, "progress", json_integer(t->state ==
+	    TASK_TERMINATED ? 100 : t->progress));
+	json_object_set_new(o, "priority", json_string(task_prio_name(
+	    t->prio)));
+	json_object_set_new(o, "user", text(t->user));
+	json_object_set_new(o, "node", text(t->running_on));
+	json_object_set_new(o, "scheduler", text(t->scheduled_by));
+	json_object_set_new(o, "workflow", json_string(task_workflow(t)));
+	json_object_set_new(o, "array", text(t->array));
+	json_object_set_new(o, "array_index", t->array[0] != '\0' ?
+	    json_integer(t->array_index) : json_null());
+	json_object_set_new(o, "path", text(t->path));
+	json_object_set_new(o, "params", text(t->params));
+	json_object_set_new(o, "inputs", inputs_json(t));
+	json_object_set_new(o, "outputs", strings_json(t->outputs,
+	    t->noutputs));
+	json_object_set_new(o, "command", t->cmd != NULL ?
+	    strings_json(t->cmd->argv, t->cmd->argc) : json_null());
+	json_object_set_new(o, "cores", json_integer(t->req_cores > 0 ?
+	    t->req_cores : 1));
+	json_object_set_new(o, "memory_mb", json_integer(t->req_memory_mb));
+	json_object_set_new(o, "requires", text(t->req_tags));
+	json_object_set_new(o, "submit_ms", maybe(t->submit_ms));
+	json_object_set_new(o, "ready_ms", maybe(t->ready_ms));
+	json_object_set_new(o, "start_ms", maybe(t->start_ms));
+	json_object_set_new(o, "end_ms", maybe(t->end_ms));
+	json_object_set_new(o, "wait_ms", maybe(span(t->ready_ms,
+	    t->start_ms)));
+	json_object_set_new(o, "elapsed_ms", maybe(span(t->start_ms,
+	    t->end_ms)));
+	json_object_set_new(o, "attempts", json_integer(t->attempts));
+	json_object_set_new(o, "failures", json_integer(t->failures));
+	json_object_set_new(o, "exit_code", t->exit_status >= 0 &&
+	    t->exit_status < 256 ? json_integer(t->exit_status) :
+	    json_null());
+	json_object_set_new(o, "exit_signal", t->exit_status >= 256 ?
+	    json_integer(t->exit_status - 256) : json_null());
+	json_object_set_new(o, "cpu_ms", maybe(t->cpu_ms));
+	json_object_set_new(o, "maxrss_kib", maybe(t->maxrss_kib));
+	json_object_set_new(o, "reason", text(t->reason));
+	json_object_set_new(o, "confirmed", json_boolean(t->confirmed));
+	return o;
+}

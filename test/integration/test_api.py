@@ -1,0 +1,197 @@
+"""The JSON API (issue 15, volery-api(7)): every endpoint on a real
+cluster, bad parameters answered 400 with a JSON error, oversized bodies
+413, other sites' Host names 403, the event stream fed by the node's own
+notifications, and a stream whose client stops reading dropped without
+stalling the node.  The command line's --json reads the same answers."""
+import http.client
+import json
+import os
+import socket
+import subprocess
+import time
+import unittest
+
+import harness
+from harness import TIMEOUT, Cluster, params_file, schedule_workflow
+
+
+def volery(*args, env=None):
+    return subprocess.run(harness.WRAP + [harness.VOLERY] + list(args),
+                          capture_output=True, text=True, timeout=TIMEOUT,
+                          env=env)
+
+
+class Api(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.cl = Cluster(("a", "b", "c"), extra="<http>127.0.0.1:0</http>")
+        cls.cl.start()
+        cls.cl.master()
+        cls.a = cls.cl.nodes["a"]
+        m = cls.a.wait_log(r"dashboard and API on http://127\.0\.0\.1:(\d+)/")
+        cls.port = int(m.group(1))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.cl.cleanup()
+
+    def request(self, method, path, body=None, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
+        try:
+            c.request(method, path, body=body, headers=headers or {})
+            r = c.getresponse()
+            data = r.read()
+            ctype = r.getheader("Content-Type")
+            return r.status, ctype, json.loads(data) if data else None
+        finally:
+            c.close()
+
+    def get(self, path):
+        status, ctype, v = self.request("GET", path)
+        self.assertEqual(ctype, "application/json")
+        return status, v
+
+    def test_nodes_show_the_cluster_and_its_master(self):
+        status, nodes = self.get("/api/nodes")
+        self.assertEqual(status, 200)
+        self.assertEqual(sorted(n["name"] for n in nodes), ["a", "b", "c"])
+        self.assertEqual(nodes[0]["name"], "a")
+        self.assertTrue(nodes[0]["self"])
+        self.assertEqual(sum(n["role"] == "master" for n in nodes), 1, nodes)
+        for n in nodes:
+            self.assertEqual(n["state"], "dedicated", n)
+            self.assertIn("linux", n["tags"])
+            self.assertGreater(n["cores"], 0)
+        # The command line says the same, through the client protocol.
+        r = volery("-H", "127.0.0.1:%d" % self.a.port, "nodes", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(n["name"] for n in json.loads(r.stdout)),
+                         ["a", "b", "c"])
+
+    def test_tasks_one_task_and_workflows(self):
+        c = self.a.client()
+        self.addCleanup(c.close)
+        wf = schedule_workflow(c, params_file(self.a.dir, 50))
+        c.ask("SUBSCRIBE " + " ".join(wf))
+        c.wait_states({u: "Terminated" for u in wf})
+        status, tasks = self.get("/api/tasks?workflow=" + wf[0])
+        self.assertEqual(status, 200)
+        self.assertEqual([t["uuid"] for t in tasks], list(wf))
+        self.assertEqual([t["name"] for t in tasks],
+                         ["import", "georeferencing", "segmentation",
+                          "anomaly_detection"])
+        for t in tasks:
+            self.assertEqual((t["state"], t["progress"], t["workflow"]),
+                             ("Terminated", 100, wf[0]))
+            self.assertIn(t["node"], ("a", "b", "c"))
+            self.assertLessEqual(t["submit_ms"], t["start_ms"])
+            self.assertLessEqual(t["start_ms"], t["end_ms"])
+            self.assertIsNotNone(t["cpu_ms"])
+        # Inputs name the task and output they read, and what it was.
+        g = tasks[1]
+        self.assertEqual([(i["task"], i["output"]) for i in g["inputs"]],
+                         [(wf[0], 1), (wf[0], 2), (wf[0], 3)])
+        self.assertEqual([i["dataset"] for i in g["inputs"]], tasks[0]["outputs"])
+        status, one = self.get("/api/tasks/" + wf[3])
+        self.assertEqual((status, one["uuid"], one["name"]),
+                         (200, wf[3], "anomaly_detection"))
+        status, done = self.get("/api/tasks?state=Terminated")
+        self.assertTrue(set(wf) <= {t["uuid"] for t in done})
+        status, flows = self.get("/api/workflows")
+        mine = [w for w in flows if w["uuid"] == wf[0]]
+        self.assertEqual(len(mine), 1, flows)
+        self.assertEqual((mine[0]["tasks"], mine[0]["progress"], mine[0]["done"],
+                          mine[0]["states"]), (4, 100, True, {"Terminated": 4}))
+        r = volery("-H", "127.0.0.1:%d" % self.a.port, "tasks", "--json",
+                   "--state", "Terminated")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(set(wf) <= {t["uuid"] for t in json.loads(r.stdout)})
+
+    def test_bad_requests_get_json_errors(self):
+        for path, code in (("/api/tasks?state=Sleeping", 400),
+                           ("/api/tasks?workflow=nope", 400),
+                           ("/api/tasks/not-a-uuid", 400),
+                           ("/api/tasks/00000000-0000-4000-8000-000000000000",
+                            404),
+                           ("/api/nothing", 404), ("/", 404)):
+            status, v = self.get(path)
+            self.assertEqual(status, code, path)
+            self.assertIsInstance(v["error"], str)
+        status, _, v = self.request("POST", "/api/nodes", body=b"{}",
+                                    headers={"Content-Type": "application/json"})
+        self.assertEqual(status, 405)
+        # A body over the limit is refused before it is read.
+        with socket.create_connection(("127.0.0.1", self.port),
+                                      timeout=TIMEOUT) as s:
+            s.sendall(b"POST /api/nodes HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Content-Type: application/json\r\n"
+                      b"Content-Length: %d\r\n\r\n" % (2 << 20))
+            self.assertTrue(s.recv(100).startswith(b"HTTP/1.1 413 "))
+        # Another site's name for 127.0.0.1 (DNS rebinding) is refused.
+        status, _, v = self.request("GET", "/api/nodes",
+                                    headers={"Host": "evil.example:80"})
+        self.assertEqual(status, 403)
+        # The command line: a bad state is a bad argument.
+        r = volery("-H", "127.0.0.1:%d" % self.a.port, "tasks", "--json",
+                   "--state", "Sleeping")
+        self.assertEqual(r.returncode, 2)
+
+    def open_stream(self, rcvbuf=None):
+        s = socket.socket()
+        if rcvbuf:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        s.settimeout(TIMEOUT)
+        s.connect(("127.0.0.1", self.port))
+        s.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        return s
+
+    def test_events_follow_a_task_to_its_end(self):
+        s = self.open_stream()
+        self.addCleanup(s.close)
+        buf = b""
+        while b": volery events" not in buf:
+            buf += s.recv(4096)
+        self.assertIn(b"Content-Type: text/event-stream", buf)
+        c = self.a.client()
+        self.addCleanup(c.close)
+        u = c.schedule("import low -p /x -x %s" % params_file(self.a.dir, 50))
+        states = []
+        deadline = time.monotonic() + TIMEOUT
+        while "Terminated" not in states and time.monotonic() < deadline:
+            buf += s.recv(65536)
+            while b"\n\n" in buf:
+                event, buf = buf.split(b"\n\n", 1)
+                for line in event.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        t = json.loads(line[6:])
+                        if t["uuid"] == u:
+                            states.append(t["state"])
+        self.assertIn("Running", states)
+        self.assertEqual(states[-1], "Terminated")
+
+    @unittest.skipIf(harness.WRAP, "four hundred tasks: under ASan+UBSan, not "
+                     "valgrind (minutes)")
+    def test_a_stream_that_stops_reading_is_dropped_not_waited_for(self):
+        s = self.open_stream(rcvbuf=4096)
+        self.addCleanup(s.close)
+        s.recv(100)     # the headers: it is open; then it reads no more
+        # Events pile up for it: a few hundred tasks' changes.
+        r = volery("-H", "127.0.0.1:%d" % self.a.port, "run", "--array",
+                   "1-400", "--cwd", "/", "--", "true")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.a.wait_log(r"http: an event stream's client stopped reading; "
+                        r"dropped", timeout=60)
+        # The node answers at once all along.
+        t0 = time.monotonic()
+        status, _ = self.get("/api/nodes")
+        self.assertEqual(status, 200)
+        self.assertLess(time.monotonic() - t0, 2)
+        uuids = r.stdout.split()
+        c = self.a.client()
+        self.addCleanup(c.close)
+        c.ask("SUBSCRIBE " + " ".join(uuids[:100]))   # a line holds 100
+        c.wait_states({u: "Terminated" for u in uuids[:100]}, timeout=60)
+
+
+if __name__ == "__main__":
+    unittest.main()
