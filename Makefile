@@ -47,7 +47,10 @@ SHELL_INC = $(CORE_INC) -Iinclude/io -Iinclude/cli
 CORE_SRC = $(wildcard src/core/*.c src/wire/*.c)
 SHELL_SRC = $(wildcard src/io/*.c src/cli/*.c)
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
-SHELL_OBJ = $(SHELL_SRC:%.c=$(BUILD)/%.o)
+# The dashboard's files, compiled in (tools/embed.sh).
+WEB_SRC	= $(sort $(wildcard src/web/*))
+WEB_OBJ	= $(BUILD)/webfiles.o
+SHELL_OBJ = $(SHELL_SRC:%.c=$(BUILD)/%.o) $(WEB_OBJ)
 CORE_LIB = $(BUILD)/libvolerycore.a
 
 UNIT_SRC = $(wildcard test/unit/test_*.c)
@@ -190,6 +193,12 @@ $(BUILD)/src/wire/%.o: src/wire/%.c | $(DEPS_OK)
 $(CORE_LIB): $(CORE_OBJ)
 	rm -f $@
 	ar rcs $@ $^
+
+$(BUILD)/webfiles.c: $(WEB_SRC) tools/embed.sh
+	@mkdir -p $(@D)
+	tools/embed.sh $(WEB_SRC) >$@.new && mv -f $@.new $@
+$(WEB_OBJ): $(BUILD)/webfiles.c
+	$(CC) $(ALL_CFLAGS) -Iinclude/io -c $< -o $@
 
 $(VOLERY): $(SHELL_OBJ) $(CORE_LIB)
 	$(CC) $(LDFLAGS) -o $@ $(SHELL_OBJ) $(CORE_LIB) $(PKG_LIBS) -pthread

@@ -14,6 +14,9 @@
  * is not a loopback TCP connection of this host, or not found. */
 int	sock_peer_uid(int fd, uid_t *uid);
 
+/* uid's login name into out, or "uid<N>" if it has none fit for a task
+ * record (a user= field). */
+void	sock_user_name(uid_t uid, char *out, size_t size);
 /* The address fd is bound to, as "a.b.c.d:port" or "[v6]:port" (what
  * port 0 picked, for the log). */
 void	sock_bound_name(int fd, char *buf, size_t size);

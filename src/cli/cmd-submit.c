@@ -22,6 +22,7 @@
 #include "task.h"
 #include "watch.h"
 #include "wfload.h"
+#include "wfreq.h"
 
 #ifndef VOLERY_TASKS_DIR
 #define VOLERY_TASKS_DIR "/usr/local/lib/volery/tasks"
@@ -62,64 +63,6 @@ unschedule(struct conn *c, const int *order, char (*uuids)[UUID_STRLEN + 1],
 		    n == 1 ? "was" : "were");
 }
 
-/* The uuid input k of t reads from: its task's in this file, or the
- * uuid the file gave. */
-static const char *
-input_uuid(const struct workflow *wf, const struct wf_task *t, int k,
-    char (*uuids)[UUID_STRLEN + 1])
-{
-	int	up = workflow_find(wf, t->inputs[k].task);
-
-	return up >= 0 ? uuids[up] : t->inputs[k].task;
-}
-
-/*
- * t's request line: RUN for a command, else SCHEDULE; -1 if too long.
- * A task of a <foreach> is one of an array: its uuid is arrays[t->array
- * - 1].
- */
-static int
-request_of(const struct workflow *wf, const struct wf_task *t,
-    char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1],
-    char *req, size_t size)
-{
-	struct task_binding	 b[TASK_INPUTS_MAX];
-	struct runreq_extra	 x;
-	const char		*prio = t->prio_set ? t->prio : wf->prio;
-	size_t			 off;
-	int			 k;
-
-	memset(&x, 0, sizeof x);
-	if (t->array > 0) {
-		snprintf(x.array, sizeof x.array, "%s", arrays[t->array - 1]);
-		x.index = t->array_index;
-		x.max_running = t->array_max;
-	}
-	x.cores = t->cores;
-	x.memory_mb = t->memory_mb;
-	x.tags = t->tags;
-	if (t->cmd != NULL) {
-		for (k = 0; k < t->ninputs; k++) {
-			snprintf(b[k].uuid, sizeof b[k].uuid, "%s",
-			    input_uuid(wf, t, k, uuids));
-			b[k].nth = t->inputs[k].output;
-		}
-		return runreq_format(req, size, t->name, prio, t->cmd, b,
-		    t->ninputs, &x);
-	}
-	off = snprintf(req, size, "SCHEDULE %s %s", t->name, prio);
-	if (off < size && runreq_extra(req, size, &off, &x) == -1)
-		return -1;
-	if (t->path != NULL && off < size)
-		off += snprintf(req + off, size - off, " -p %s", t->path);
-	for (k = 0; k < t->ninputs && off < size; k++)
-		off += snprintf(req + off, size - off, " -a %s %d",
-		    input_uuid(wf, t, k, uuids), t->inputs[k].output);
-	if (t->params != NULL && off < size)
-		off += snprintf(req + off, size - off, " -x %s", t->params);
-	return off >= size - 1 ? -1 : 0;
-}
-
 /* SCHEDULE (or RUN) each task, upstream first; uuids[i] gets task i's,
  * arrays[k] the uuid of array k + 1 (one per task of a <foreach>). */
 static int
@@ -131,7 +74,7 @@ schedule_all(struct conn *c, const struct workflow *wf, const int *order,
 
 	for (i = 0; i < wf->ntasks; i++) {
 		const struct wf_task *t = &wf->tasks[order[i]];
-		if (request_of(wf, t, uuids, arrays, req, sizeof req) == -1)
+		if (wf_request(wf, t, uuids, arrays, req, sizeof req) == -1)
 			return cmd_fail("%s:%ld: task '%s': the request is "
 			    "longer than %d bytes", wf->file, t->line, t->id,
 			    CLIENT_LINE_MAX) * -1;
@@ -198,13 +141,7 @@ cmd_submit_exec(const struct cmd_args *a)
 	}
 	if (cmd_connect(&c, host) == -1)
 		goto out;
-	for (i = 0; i < wf.ntasks; i++) {
-		uuid_t raw;
-		if (wf.tasks[i].array == 0 || arrays[wf.tasks[i].array - 1][0])
-			continue;
-		uuid_generate_random(raw);
-		uuid_unparse_lower(raw, arrays[wf.tasks[i].array - 1]);
-	}
+	wf_array_uuids(&wf, arrays);
 	if (schedule_all(&c, &wf, order, uuids, arrays) == 0) {
 		rc = 0;
 		if (watch && (v = calloc(wf.ntasks, sizeof *v)) != NULL) {

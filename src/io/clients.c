@@ -230,19 +230,6 @@ client_addr(const struct client *c)
 	return c->addr;
 }
 
-/* uid's login name into out, or "uid<N>" if it has none fit for a
- * record. */
-static void
-user_name(uid_t uid, char *out, size_t size)
-{
-	struct passwd	*pw = getpwuid(uid);
-
-	if (pw != NULL && task_token_valid(pw->pw_name, USER_MAXLEN))
-		snprintf(out, size, "%s", pw->pw_name);
-	else
-		snprintf(out, size, "uid%u", (unsigned)uid);
-}
-
 const char *
 client_user(struct client *c)
 {
@@ -255,7 +242,7 @@ client_user(struct client *c)
 		snprintf(c->user, sizeof c->user, "operator");
 	else if (c->loopback && c->bev != NULL &&
 	    sock_peer_uid(bufferevent_getfd(c->bev), &uid) == 0)
-		user_name(uid, c->user, sizeof c->user);
+		sock_user_name(uid, c->user, sizeof c->user);
 	return c->user;
 }
 
@@ -648,7 +635,7 @@ accept_unix_cb(struct evconnlistener *l, evutil_socket_t fd,
 	c->local = 1;
 	c->loopback = 1;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
-		user_name(cred.uid, c->user, sizeof c->user);
+		sock_user_name(cred.uid, c->user, sizeof c->user);
 		c->user_known = 1;
 		pw = getpwuid(cred.uid);
 		/* One token: it is a task record's cl= field. */

@@ -29,6 +29,8 @@
 #include "lex.h"
 #include "log.h"
 #include "sockowner.h"
+#include "webfiles.h"
+#include "webpost.h"
 #include "task.h"
 
 #define BODY_MAX		(1024 * 1024)
@@ -141,6 +143,116 @@ get_api(struct evhttp_request *req, const char *rest)
 	    code == 400 ? "Bad Request" : "Error", v);
 }
 
+/* The dashboard's files: "/" is index.html. */
+static void
+get_file(struct evhttp_request *req, const char *path)
+{
+	struct evkeyvalq	*out = evhttp_request_get_output_headers(req);
+	struct evbuffer		*body;
+	const struct webfile	*f;
+
+	if (strcmp(path, "/") == 0)
+		path = "/index.html";
+	for (f = webfiles; f->path != NULL; f++)
+		if (strcmp(f->path, path) == 0)
+			break;
+	if (f->path == NULL || (body = evbuffer_new()) == NULL) {
+		reply_error(req, 404, "Not Found", "no such path");
+		return;
+	}
+	evhttp_add_header(out, "Content-Type", f->type);
+	evhttp_add_header(out, "Cache-Control", "no-cache");
+	evhttp_add_header(out, "X-Content-Type-Options", "nosniff");
+	/* Its own scripts and API only: a task's name is text, never code. */
+	evhttp_add_header(out, "Content-Security-Policy", "default-src 'self'; "
+	    "script-src 'self'; style-src 'self' 'unsafe-inline'; img-src "
+	    "'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+	    "base-uri 'none'; form-action 'self'");
+	evbuffer_add_reference(body, f->bytes, f->size, NULL, NULL);
+	evhttp_send_reply(req, 200, "OK", body);
+	evbuffer_free(body);
+}
+
+/*
+ * A POST from a page of another site must not count (CSRF): only JSON
+ * bodies, which a form cannot send and a script of another origin may
+ * not without a preflight we never grant, and an Origin, if given, that
+ * is ours.
+ */
+static int
+post_allowed(struct evhttp_request *req)
+{
+	struct evkeyvalq	*in = evhttp_request_get_input_headers(req);
+	const char		*type = evhttp_find_header(in, "Content-Type");
+	const char		*origin = evhttp_find_header(in, "Origin");
+	const char		*host = evhttp_find_header(in, "Host");
+
+	if (type == NULL || strncasecmp(type, "application/json", 16) != 0 ||
+	    (type[16] != '\0' && type[16] != ';')) {
+		reply_error(req, 415, "Unsupported Media Type", "a POST's body "
+		    "is JSON (Content-Type: application/json)");
+		return 0;
+	}
+	if (origin != NULL && (host == NULL || strncmp(origin, "http://", 7)
+	    != 0 || strcmp(origin + 7, host) != 0)) {
+		reply_error(req, 403, "Forbidden", "a POST from another origin");
+		return 0;
+	}
+	return 1;
+}
+
+/* Who asks, for the task's record: the address and, on this host, the
+ * user that owns the connection. */
+static void
+who(struct evhttp_request *req, char *addr, size_t asize, char *user,
+    size_t usize)
+{
+	struct evhttp_connection *conn = evhttp_request_get_connection(req);
+	struct bufferevent	*bev = conn != NULL ?
+				    evhttp_connection_get_bufferevent(conn) :
+				    NULL;
+	char			*host = NULL;
+	ev_uint16_t		 port = 0;
+	uid_t			 uid;
+
+	if (conn != NULL)
+		evhttp_connection_get_peer(conn, &host, &port);
+	snprintf(addr, asize, "http/%s:%u", host != NULL ? host : "?",
+	    (unsigned)port);
+	user[0] = '\0';
+	if (bev != NULL && sock_peer_uid(bufferevent_getfd(bev), &uid) == 0)
+		sock_user_name(uid, user, usize);
+}
+
+static void
+post_workflow(struct evhttp_request *req, const char *rest)
+{
+	struct evbuffer	*in = evhttp_request_get_input_buffer(req);
+	size_t		 len = evbuffer_get_length(in);
+	char		 addr[ADDR_MAXLEN + 1], user[USER_MAXLEN + 1];
+	int		 code;
+	json_t		*v;
+
+	if (!post_allowed(req))
+		return;
+	who(req, addr, sizeof addr, user, sizeof user);
+	v = webpost_workflow((const char *)evbuffer_pullup(in, len), len, addr,
+	    user, &code);
+	reply_json(req, code, code == 201 ? "Created" : "Bad Request", v);
+}
+
+static void
+post_cancel(struct evhttp_request *req, const char *uuid)
+{
+	int	 code;
+	json_t	*v;
+
+	if (!post_allowed(req))
+		return;
+	v = webpost_cancel(uuid, &code);
+	reply_json(req, code, code == 202 ? "Accepted" : "Error", v);
+}
+
 static void
 stream_free(struct stream *s)
 {
@@ -245,16 +357,20 @@ http_streams(void)
 }
 
 static const struct route {
-	const char	*path;		/* the whole path, or a prefix "/" */
+	const char	*path;		/* the whole path, or its start */
+	const char	*suffix;	/* with a start: its end, or NULL;
+					 * the handler gets what is between */
 	int		 prefix;
 	enum evhttp_cmd_type method;
 	void		(*fn)(struct evhttp_request *, const char *rest);
 } routes[] = {
-	{ "/api/events", 0, EVHTTP_REQ_GET, get_events },
-	{ "/api/nodes", 0, EVHTTP_REQ_GET, get_api },
-	{ "/api/tasks", 0, EVHTTP_REQ_GET, get_api },
-	{ "/api/tasks/", 1, EVHTTP_REQ_GET, get_api },
-	{ "/api/workflows", 0, EVHTTP_REQ_GET, get_api },
+	{ "/api/events", NULL, 0, EVHTTP_REQ_GET, get_events },
+	{ "/api/nodes", NULL, 0, EVHTTP_REQ_GET, get_api },
+	{ "/api/tasks", NULL, 0, EVHTTP_REQ_GET, get_api },
+	{ "/api/tasks/", NULL, 1, EVHTTP_REQ_GET, get_api },
+	{ "/api/tasks/", "/cancel", 1, EVHTTP_REQ_POST, post_cancel },
+	{ "/api/workflows", NULL, 0, EVHTTP_REQ_GET, get_api },
+	{ "/api/workflows", NULL, 0, EVHTTP_REQ_POST, post_workflow },
 };
 #define NROUTES (sizeof routes / sizeof routes[0])
 
@@ -282,15 +398,40 @@ request_cb(struct evhttp_request *req, void *arg)
 		    "localhost or this host's name");
 		return;
 	}
+	if (strncmp(path, "/api/", 5) != 0) {
+		if (evhttp_request_get_command(req) == EVHTTP_REQ_GET)
+			get_file(req, path);
+		else
+			reply_error(req, 405, "Method Not Allowed", "method not "
+			    "allowed here");
+		return;
+	}
 	for (i = 0; i < NROUTES; i++) {
+		char	 middle[UUID_STRLEN + 8];
+		size_t	 slen = routes[i].suffix != NULL ?
+			    strlen(routes[i].suffix) : 0, mlen;
+
 		len = strlen(routes[i].path);
-		if (routes[i].prefix ? strncmp(path, routes[i].path, len) != 0 ||
-		    path[len] == '\0' || strchr(path + len, '/') != NULL :
-		    strcmp(path, routes[i].path) != 0)
-			continue;
+		if (!routes[i].prefix) {
+			if (strcmp(path, routes[i].path) != 0)
+				continue;
+			middle[0] = '\0';
+		} else {
+			if (strncmp(path, routes[i].path, len) != 0)
+				continue;
+			mlen = strlen(path + len);
+			if (mlen <= slen || (slen > 0 && strcmp(path + len +
+			    mlen - slen, routes[i].suffix) != 0) ||
+			    mlen - slen >= sizeof middle)
+				continue;
+			memcpy(middle, path + len, mlen - slen);
+			middle[mlen - slen] = '\0';
+			if (strchr(middle, '/') != NULL)
+				continue;
+		}
 		known = 1;
 		if (evhttp_request_get_command(req) == routes[i].method) {
-			routes[i].fn(req, path + len);
+			routes[i].fn(req, middle);
 			return;
 		}
 	}

@@ -423,23 +423,22 @@ executable_exists(const char *exec)
 	return access(path, X_OK) == 0;
 }
 
-static void
-do_schedule(struct client *c, const struct client_req *req)
+/* Schedule req (SCHEDULE or RUN) as asked by client, user: its uuid;
+ * -1 with why in err. */
+static int
+schedule_request(const struct client_req *req, const char *client,
+    const char *user, char *uuid, char *err, size_t errlen)
 {
 	struct node_schedule_req	 sr;
-	char				 uuid[UUID_STRLEN + 1], err[256];
-	char				 reply[64];
 	uuid_t				 raw;
 
 	if (req->cmd == CMD_RUN &&
-	    cmdrun_check_patterns(&req->run, err, sizeof err) == -1) {
-		client_replyf(c, "ERROR %s\n", err);
-		return;
-	}
+	    cmdrun_check_patterns(&req->run, err, errlen) == -1)
+		return -1;
 	if (req->cmd == CMD_SCHEDULE && !executable_exists(req->exec)) {
-		client_replyf(c, "ERROR unknown executable '%s': no such "
-		    "program in the tasks directory\n", req->exec);
-		return;
+		snprintf(err, errlen, "unknown executable '%s': no such "
+		    "program in the tasks directory", req->exec);
+		return -1;
 	}
 	/* A description added since start-up is picked up here. */
 	if (req->cmd == CMD_SCHEDULE &&
@@ -459,11 +458,20 @@ do_schedule(struct client *c, const struct client_req *req)
 	sr.params = req->params;
 	sr.nbind = req->nbind;
 	sr.bind = req->bind;
-	sr.client = client_addr(c);
-	sr.user = client_user(c);
+	sr.client = client;
+	sr.user = user;
 	uuid_generate_random(raw);
 	uuid_unparse_lower(raw, uuid);
-	if (node_schedule(srv.core, &sr, uuid, clock_node_ms(), err,
+	return node_schedule(srv.core, &sr, uuid, clock_node_ms(), err,
+	    errlen);
+}
+
+static void
+do_schedule(struct client *c, const struct client_req *req)
+{
+	char	uuid[UUID_STRLEN + 1], err[256], reply[64];
+
+	if (schedule_request(req, client_addr(c), client_user(c), uuid, err,
 	    sizeof err) == -1) {
 		client_replyf(c, "ERROR %s\n", err);
 		return;
@@ -471,6 +479,49 @@ do_schedule(struct client *c, const struct client_req *req)
 	snprintf(reply, sizeof reply, "SCHEDULED %s\n", uuid);
 	client_reply(c, 1, reply);	/* once the journal has it */
 	carry_out();
+}
+
+int
+server_schedule_line(const char *line, const char *client, const char *user,
+    char *uuid, char *err, size_t errlen)
+{
+	struct client_req	*req = malloc(sizeof *req);
+	int			 rc = -1;
+
+	if (req == NULL)
+		snprintf(err, errlen, "out of memory");
+	else if (wire_client_parse(line, strlen(line), req, err, errlen) ==
+	    0) {
+		if (req->cmd != CMD_SCHEDULE && req->cmd != CMD_RUN)
+			snprintf(err, errlen, "not a SCHEDULE or RUN");
+		else
+			rc = schedule_request(req, client, user, uuid, err,
+			    errlen);
+	}
+	free(req);
+	carry_out();
+	return rc;
+}
+
+int
+server_cancel(const char *uuid, char *err, size_t errlen)
+{
+	int	rc = node_cancel(srv.core, uuid, clock_node_ms(), err, errlen);
+
+	carry_out();
+	return rc;
+}
+
+void
+server_sync(void)
+{
+	journal_commit();
+}
+
+const struct taskdesc_set *
+server_descs(void)
+{
+	return &srv.descs;
 }
 
 /* uuid's record in the history (v, n: history_read's), or NULL. */

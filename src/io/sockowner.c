@@ -9,11 +9,14 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "sockowner.h"
+#include "task.h"
 
 /* addr:port as /proc/net/tcp writes it. */
 static void
@@ -95,4 +98,15 @@ sock_bound_name(int fd, char *buf, size_t size)
 		inet_ntop(AF_INET, &s4->sin_addr, num, sizeof num);
 		snprintf(buf, size, "%s:%d", num, ntohs(s4->sin_port));
 	}
+}
+
+void
+sock_user_name(uid_t uid, char *out, size_t size)
+{
+	struct passwd	*pw = getpwuid(uid);
+
+	if (pw != NULL && task_token_valid(pw->pw_name, USER_MAXLEN))
+		snprintf(out, size, "%s", pw->pw_name);
+	else
+		snprintf(out, size, "uid%u", (unsigned)uid);
 }

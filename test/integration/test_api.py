@@ -113,7 +113,7 @@ class Api(unittest.TestCase):
                            ("/api/tasks/not-a-uuid", 400),
                            ("/api/tasks/00000000-0000-4000-8000-000000000000",
                             404),
-                           ("/api/nothing", 404), ("/", 404)):
+                           ("/api/nothing", 404), ("/nothing.js", 404)):
             status, v = self.get(path)
             self.assertEqual(status, code, path)
             self.assertIsInstance(v["error"], str)
@@ -135,6 +135,78 @@ class Api(unittest.TestCase):
         r = volery("-H", "127.0.0.1:%d" % self.a.port, "tasks", "--json",
                    "--state", "Sleeping")
         self.assertEqual(r.returncode, 2)
+
+    def post(self, path, body, headers=None):
+        h = {"Content-Type": "application/json"}
+        h.update(headers or {})
+        status, _, v = self.request("POST", path, body=json.dumps(body),
+                                    headers=h)
+        return status, v
+
+    def workflow_text(self, ms):
+        with open(os.path.join(harness.ROOT, "conf", "workflow.xml")) as f:
+            return f.read().replace("params.xml", params_file(self.a.dir, ms))
+
+    def test_submit_a_workflow_file_and_cancel(self):
+        # The dashboard's form: the file, checked as volery submit does.
+        status, v = self.post("/api/workflows", {"name": "wf.xml",
+                                                 "text": self.workflow_text(50)})
+        self.assertEqual(status, 201, v)
+        self.assertEqual([t["id"] for t in v["tasks"]], ["I", "G", "S", "A"])
+        self.assertEqual(v["workflow"], v["tasks"][0]["uuid"])
+        c = self.a.client()
+        self.addCleanup(c.close)
+        uuids = [t["uuid"] for t in v["tasks"]]
+        c.ask("SUBSCRIBE " + " ".join(uuids))
+        c.wait_states({u: "Terminated" for u in uuids})
+        # A broken file: every problem with its line, nothing scheduled.
+        before = len(self.get("/api/tasks")[1])
+        broken = self.workflow_text(50).replace('output="3"', 'output="9"')
+        status, v = self.post("/api/workflows", {"name": "bad.xml",
+                                                 "text": broken})
+        self.assertEqual(status, 400)
+        self.assertIn("nothing was submitted", v["error"])
+        self.assertTrue(any(p.startswith("bad.xml:") and "no output 9" in p
+                            for p in v["problems"]), v)
+        self.assertEqual(len(self.get("/api/tasks")[1]), before)
+        for body in ({}, {"name": "x.xml"}, [1, 2]):
+            status, v = self.post("/api/workflows", body)
+            self.assertEqual(status, 400, body)
+        # Cancel: proposed at once, the end on the event stream.
+        status, v = self.post("/api/workflows", {"name": "slow.xml",
+                                                 "text": self.workflow_text(30000)})
+        self.assertEqual(status, 201, v)
+        first = v["workflow"]
+        status, v = self.post("/api/tasks/%s/cancel" % first, {})
+        self.assertEqual((status, v), (202, {"cancelling": first}))
+        c.ask("SUBSCRIBE " + first)
+        c.wait_states({first: "Cancelled"})
+        status, v = self.post("/api/tasks/nope/cancel", {})
+        self.assertEqual(status, 400)
+        # Not JSON, or from a page of another site: refused (CSRF).
+        status, _, v = self.request("POST", "/api/workflows", body="x",
+                                    headers={"Content-Type": "text/plain"})
+        self.assertEqual(status, 415)
+        status, v = self.post("/api/tasks/%s/cancel" % first, {},
+                              headers={"Origin": "http://evil.example"})
+        self.assertEqual(status, 403)
+
+    def test_the_page_is_served_from_the_binary(self):
+        for path, ctype in (("/", "text/html"), ("/app.js", "text/javascript"),
+                            ("/style.css", "text/css")):
+            c = http.client.HTTPConnection("127.0.0.1", self.port,
+                                           timeout=TIMEOUT)
+            c.request("GET", path)
+            r = c.getresponse()
+            body = r.read()
+            c.close()
+            self.assertEqual(r.status, 200, path)
+            self.assertTrue(r.getheader("Content-Type").startswith(ctype))
+            self.assertIn("script-src 'self'",
+                          r.getheader("Content-Security-Policy"))
+            self.assertGreater(len(body), 100)
+        status, v = self.get("/nothing.html")
+        self.assertEqual(status, 404)
 
     def open_stream(self, rcvbuf=None):
         s = socket.socket()

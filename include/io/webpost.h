@@ -1,0 +1,21 @@
+/*
+ * webpost.h -- the API's POSTs (volery-api(7)): what the dashboard may
+ * change.  Each returns the answer and its HTTP status in *code.
+ */
+#ifndef VOLERY_WEBPOST_H
+#define VOLERY_WEBPOST_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* POST /api/workflows {"name", "text"}: checked whole as volery submit
+ * checks it (400 with "problems", its file:line lines), then scheduled
+ * upstream first (201 with the workflow's and each task's uuid). */
+json_t	*webpost_workflow(const char *body, size_t len, const char *client,
+	    const char *user, int *code);
+/* POST /api/tasks/<uuid>/cancel: 202 once proposed; the end comes on
+ * the event stream. */
+json_t	*webpost_cancel(const char *uuid, int *code);
+
+#endif

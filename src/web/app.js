@@ -1,0 +1,388 @@
+// volery dashboard: plain JavaScript, no framework, no network but the
+// node's own API (volery-api(7)).  Every string from the node goes into
+// the page as text, never as HTML.
+"use strict";
+
+const state = { nodes: [], tasks: new Map(), workflows: [], live: false };
+let drawQueued = false;
+
+// An element: h("td", {class: "x"}, "text", child...).
+function h(tag, attrs, ...kids) {
+  const e = document.createElementNS(
+    tag === "svg" || attrs && attrs.svg ? "http://www.w3.org/2000/svg" :
+    "http://www.w3.org/1999/xhtml", tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "svg" || v === undefined || v === null) continue;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const k of kids.flat(Infinity)) {
+    if (k === null || k === undefined) continue;
+    e.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  }
+  return e;
+}
+const s = (tag, attrs, ...kids) => h(tag, Object.assign({svg: 1}, attrs),
+  ...kids);
+
+async function api(path, options) {
+  const r = await fetch(path, options);
+  const body = await r.json().catch(() => ({error: "not JSON"}));
+  if (!r.ok) throw Object.assign(new Error(body.error || r.statusText),
+    {body, status: r.status});
+  return body;
+}
+
+function post(path, body) {
+  return api(path, {method: "POST", headers: {"Content-Type":
+    "application/json"}, body: JSON.stringify(body || {})});
+}
+
+function redraw() {
+  if (drawQueued) return;
+  drawQueued = true;
+  requestAnimationFrame(() => { drawQueued = false; route(); });
+}
+
+async function loadAll() {
+  const [nodes, tasks, workflows] = await Promise.all([api("/api/nodes"),
+    api("/api/tasks"), api("/api/workflows")]);
+  state.nodes = nodes;
+  state.tasks = new Map(tasks.map(t => [t.uuid, t]));
+  state.workflows = workflows;
+  redraw();
+}
+
+async function loadNodes() {
+  try { state.nodes = await api("/api/nodes"); redraw(); } catch (e) {}
+}
+
+function listen() {
+  const es = new EventSource("/api/events");
+  es.onopen = () => { state.live = true; setLive(); loadAll(); };
+  es.onerror = () => { state.live = false; setLive(); };
+  es.addEventListener("task", ev => {
+    const t = JSON.parse(ev.data);
+    state.tasks.set(t.uuid, t);
+    recountWorkflow(t.workflow);
+    redraw();
+  });
+}
+
+function setLive() {
+  const e = document.getElementById("live");
+  e.textContent = state.live ? "live" : "reconnecting…";
+  e.className = state.live ? "live on" : "live";
+}
+
+// A workflow's summary, again from the tasks it has here.
+function recountWorkflow(uuid) {
+  const tasks = [...state.tasks.values()].filter(t => t.workflow === uuid);
+  let wf = state.workflows.find(w => w.uuid === uuid);
+  if (!wf) {
+    wf = {uuid, name: tasks.length ? tasks[0].name : "?", submit_ms:
+      tasks.length ? tasks[0].submit_ms : 0};
+    state.workflows.unshift(wf);
+  }
+  wf.tasks = tasks.length;
+  wf.states = {};
+  for (const t of tasks) wf.states[t.shown_state] =
+    (wf.states[t.shown_state] || 0) + 1;
+  wf.progress = tasks.length ? Math.floor(tasks.reduce((a, t) =>
+    a + t.progress, 0) / tasks.length) : 0;
+  wf.done = tasks.every(t => ["Terminated", "Cancelled", "Failed"]
+    .includes(t.state));
+}
+
+const final = t => ["Terminated", "Cancelled", "Failed"].includes(t.state);
+const shortId = u => u.slice(0, 8);
+function dur(ms) {
+  if (ms === null || ms === undefined) return "–";
+  if (ms < 1000) return ms + " ms";
+  const sec = ms / 1000;
+  if (sec < 60) return sec.toFixed(1) + " s";
+  const m = Math.floor(sec / 60);
+  return m < 60 ? m + "m" + String(Math.round(sec % 60)).padStart(2, "0") +
+    "s" : Math.floor(m / 60) + "h" + String(m % 60).padStart(2, "0") + "m";
+}
+const when = ms => ms ? new Date(ms).toLocaleTimeString() : "–";
+
+function chip(text, color) {
+  return h("span", {class: "chip", style: "background:var(--" + color +
+    ", var(--muted))"}, text);
+}
+
+function bar(t) {
+  return h("div", {class: "bar", "data-state": t.shown_state,
+    title: t.progress + "%"},
+    h("span", {style: "width:" + t.progress + "%"}));
+}
+
+function taskLink(t) {
+  return h("a", {href: "#/task/" + t.uuid}, t.array_index !== null ?
+    t.name + "[" + t.array_index + "]" : t.name);
+}
+
+// The pool: a card per workstation, its state and what runs on it.
+function poolGrid() {
+  if (!state.nodes.length) return h("p", {class: "empty"}, "No node.");
+  return h("div", {class: "grid", id: "pool"}, state.nodes.map(n => {
+    const runs = [...state.tasks.values()].filter(t => t.node === n.name &&
+      t.state === "Running");
+    return h("div", {class: "card node", "data-node": n.name,
+      "data-role": n.role, "data-state": n.state},
+      h("h3", {}, n.name, n.role === "master" ?
+        h("span", {class: "badge master"}, "master") : null,
+        n.self ? h("span", {class: "badge"}, "this node") : null),
+      h("div", {}, chip(n.state, n.state), " ",
+        h("span", {class: "meta"}, n.free + "/" + n.slots + " slots free")),
+      h("div", {class: "meta"}, n.cores ? n.cores + " cores, " +
+        (n.memory_mb / 1024).toFixed(1) + " GB" : "", n.tags.length ?
+        " · " + n.tags.join(", ") : ""),
+      runs.map(t => h("div", {style: "margin-top:.4em"}, taskLink(t), " ",
+        h("span", {class: "pct"}, t.progress + "%"), bar(t))));
+  }));
+}
+
+function cancelButton(t) {
+  if (final(t) || t.shown_state === "Unconfirmed") return null;
+  return h("button", {class: "danger", "data-cancel": t.uuid, onclick: async ev => {
+      ev.preventDefault();
+      if (!confirm("Cancel " + t.name + " (" + shortId(t.uuid) +
+          ") and every task that depends on it?")) return;
+      try { await post("/api/tasks/" + t.uuid + "/cancel"); }
+      catch (e) { alert("Not cancelled: " + e.message); }
+    }}, "Cancel");
+}
+
+function tasksTable(tasks, cols) {
+  if (!tasks.length) return h("p", {class: "empty"}, "None.");
+  const all = {
+    name: ["Task", t => taskLink(t)],
+    state: ["State", t => chip(t.shown_state, t.shown_state)],
+    bar: ["Progress", t => h("div", {style: "display:flex;gap:.5em;" +
+      "align-items:center"}, h("span", {class: "pct"}, t.progress + "%"),
+      h("div", {style: "flex:1"}, bar(t)))],
+    node: ["Node", t => t.node || "–"],
+    prio: ["Priority", t => t.priority],
+    waiting: ["Why it waits", t => t.waiting || ""],
+    submit: ["Submitted", t => when(t.submit_ms)],
+    eta: ["Ends in", t => dur(t.ends_in_ms)],
+    reason: ["Reason", t => t.reason || ""],
+    cancel: ["", t => cancelButton(t)],
+  };
+  return h("table", {}, h("tr", {}, cols.map(c => h("th", {}, all[c][0]))),
+    tasks.map(t => h("tr", {"data-task": t.uuid, "data-state": t.state},
+      cols.map(c => h("td", {}, all[c][1](t))))));
+}
+
+function workflowsTable(list) {
+  if (!list.length) return h("p", {class: "empty"}, "No workflow.");
+  return h("table", {id: "workflows"}, h("tr", {}, h("th", {}, "Workflow"),
+    h("th", {}, "Tasks"), h("th", {}, "Progress"), h("th",
+    {class: "hide-narrow"}, "Submitted")),
+    list.map(w => h("tr", {"data-workflow": w.uuid},
+      h("td", {}, h("a", {href: "#/workflow/" + w.uuid}, w.name + " " +
+        shortId(w.uuid))),
+      h("td", {}, Object.entries(w.states || {}).map(([k, v]) =>
+        [chip(v + " " + k, k), " "])),
+      h("td", {}, bar({progress: w.progress, shown_state:
+        (w.states || {}).Failed ? "Failed" : w.done ? "Terminated" :
+        "Running"})),
+      h("td", {class: "hide-narrow"}, when(w.submit_ms)))));
+}
+
+function overview() {
+  const tasks = [...state.tasks.values()];
+  const running = tasks.filter(t => t.state === "Running");
+  // The queue as the node takes it: interactive first, then by age.
+  const ready = tasks.filter(t => t.state === "Ready" ||
+    t.state === "Submitted").sort((a, b) =>
+    (a.priority === b.priority ? 0 : a.priority === "interactive" ? -1 : 1)
+    || a.submit_ms - b.submit_ms);
+  const failed = tasks.filter(t => t.state === "Failed").slice(-10);
+  return [h("h2", {}, "Workstations"), poolGrid(),
+    h("h2", {}, "Running"), tasksTable(running,
+      ["name", "node", "bar", "eta", "cancel"]),
+    h("h2", {}, "Queue"), tasksTable(ready,
+      ["name", "prio", "state", "waiting", "submit", "cancel"]),
+    h("h2", {}, "Workflows"), workflowsTable(state.workflows.slice(0, 20)),
+    h("h2", {}, "Failed"), tasksTable(failed, ["name", "node", "reason"])];
+}
+
+// A workflow's tasks as a DAG: columns by depth, edges labelled by the
+// output they carry.
+function dag(tasks) {
+  const byId = new Map(tasks.map(t => [t.uuid, t]));
+  const depth = new Map();
+  const depthOf = (t, seen = new Set()) => {
+    if (depth.has(t.uuid)) return depth.get(t.uuid);
+    if (seen.has(t.uuid)) return 0;
+    seen.add(t.uuid);
+    let d = 0;
+    for (const i of t.inputs) if (byId.has(i.task))
+      d = Math.max(d, depthOf(byId.get(i.task), seen) + 1);
+    depth.set(t.uuid, d);
+    return d;
+  };
+  tasks.forEach(t => depthOf(t));
+  const cols = [];
+  for (const t of tasks) (cols[depth.get(t.uuid)] ||= []).push(t);
+  const W = 150, H = 40, GX = 80, GY = 22;
+  const pos = new Map();
+  cols.forEach((col, x) => col.forEach((t, y) =>
+    pos.set(t.uuid, {x: 20 + x * (W + GX), y: 20 + y * (H + GY)})));
+  const width = 40 + cols.length * (W + GX) - GX;
+  const height = 40 + Math.max(...cols.map(c => c.length)) * (H + GY) - GY;
+  // One edge per pair of tasks, labelled by the outputs it carries.
+  const pairs = new Map();
+  for (const t of tasks) for (const i of t.inputs) {
+    if (!pos.has(i.task)) continue;
+    const k = i.task + ">" + t.uuid;
+    if (!pairs.has(k)) pairs.set(k, {from: i.task, to: t.uuid, outs: []});
+    pairs.get(k).outs.push(i.output);
+  }
+  const edges = [], labels = [];
+  for (const e of pairs.values()) {
+    const a = pos.get(e.from), b = pos.get(e.to);
+    const x1 = a.x + W, y1 = a.y + H / 2, x2 = b.x, y2 = b.y + H / 2;
+    edges.push(s("path", {class: "edge", d: `M${x1},${y1} C${x1 + GX / 2},` +
+      `${y1} ${x2 - GX / 2},${y2} ${x2},${y2}`}));
+    labels.push(s("text", {class: "edge-label", x: (x1 + x2) / 2,
+      y: (y1 + y2) / 2 - 4, "text-anchor": "middle"}, e.outs.join(",")));
+  }
+  const boxes = tasks.map(t => {
+    const p = pos.get(t.uuid);
+    return s("a", {href: "#/task/" + t.uuid},
+      s("g", {"data-task": t.uuid, "data-state": t.shown_state},
+        s("rect", {x: p.x, y: p.y, width: W, height: H, rx: 6,
+          fill: "var(--" + t.shown_state + ")"}),
+        s("rect", {x: p.x, y: p.y + H - 4, width: W * t.progress / 100,
+          height: 4, fill: "rgba(255,255,255,.6)"}),
+        s("text", {x: p.x + 8, y: p.y + 17}, t.name),
+        s("text", {x: p.x + 8, y: p.y + 31, style: "font-size:10px"},
+          t.shown_state + " " + t.progress + "%")));
+  });
+  return h("div", {class: "dag", id: "dag"}, s("svg", {width, height,
+    viewBox: `0 0 ${width} ${height}`}, edges, labels, boxes));
+}
+
+async function workflowView(uuid) {
+  let tasks = [...state.tasks.values()].filter(t => t.workflow === uuid);
+  if (!tasks.length) {
+    try { tasks = await api("/api/tasks?workflow=" + uuid); }
+    catch (e) { return [h("p", {class: "empty"}, e.message)]; }
+    tasks.forEach(t => state.tasks.set(t.uuid, t));
+  }
+  tasks.sort((a, b) => a.submit_ms - b.submit_ms);
+  return [h("h2", {}, "Workflow " + (tasks[0] ? tasks[0].name : "") + " " +
+    uuid), dag(tasks), h("h2", {}, "Tasks"),
+    tasksTable(tasks, ["name", "state", "bar", "node", "eta", "cancel"])];
+}
+
+async function taskView(uuid) {
+  let t = state.tasks.get(uuid);
+  if (!t) {
+    try { t = await api("/api/tasks/" + uuid); }
+    catch (e) { return [h("p", {class: "empty"}, e.message)]; }
+  }
+  const row = (k, v) => [h("dt", {}, k), h("dd", {}, v)];
+  return [h("h2", {}, t.name + " " + t.uuid),
+    h("dl", {class: "kv", id: "task"},
+      row("State", [chip(t.shown_state, t.shown_state), " ",
+        t.progress + "%"]),
+      row("Workflow", h("a", {href: "#/workflow/" + t.workflow},
+        shortId(t.workflow))),
+      row("Priority", t.priority), row("Node", t.node || "–"),
+      row("Scheduled by", (t.scheduler || "–") + (t.user ? " for " +
+        t.user : "")),
+      row("Submitted", when(t.submit_ms)), row("Started", when(t.start_ms)),
+      row("Ended", when(t.end_ms)), row("Waited", dur(t.wait_ms)),
+      row("Ran", dur(t.elapsed_ms)), row("Attempts", t.attempts +
+        (t.failures ? " (" + t.failures + " failed)" : "")),
+      row("Exit", t.exit_code !== null ? "status " + t.exit_code :
+        t.exit_signal !== null ? "signal " + t.exit_signal : "–"),
+      row("CPU, memory", dur(t.cpu_ms) + ", " + (t.maxrss_kib !== null ?
+        Math.round(t.maxrss_kib / 1024) + " MB" : "–")),
+      t.command ? row("Command", h("span", {class: "mono"},
+        t.command.map(w => /\s/.test(w) || w === "" ? JSON.stringify(w) : w)
+        .join(" "))) : row("Arguments", h("span", {class: "mono"},
+        [t.path ? "-p " + t.path : "", t.params ? "-x " + t.params : ""]
+        .join(" ").trim() || "–")),
+      row("Inputs", t.inputs.length ? t.inputs.map(i => h("div", {},
+        h("a", {href: "#/task/" + i.task}, shortId(i.task)), " output " +
+        i.output + ": ", h("span", {class: "mono"}, i.dataset || "–"))) :
+        "–"),
+      row("Outputs", t.outputs.length ? h("span", {class: "mono"},
+        t.outputs.join(" ")) : "–"),
+      t.waiting ? row("Waiting", t.waiting) : null,
+      t.reason ? row("Reason", t.reason) : null),
+    h("p", {}, cancelButton(t))];
+}
+
+function workflowsView() {
+  return [h("h2", {}, "Workflows"), workflowsTable(state.workflows)];
+}
+
+function submitView() {
+  const name = h("input", {type: "text", id: "wf-name", value: "workflow.xml",
+    size: 30});
+  const text = h("textarea", {id: "wf-text", spellcheck: "false",
+    placeholder: "<workflow>\n  <task id=\"I\" name=\"import\">...</task>\n" +
+    "</workflow>"});
+  const file = h("input", {type: "file", accept: ".xml", onchange: async () => {
+      const f = file.files[0];
+      if (!f) return;
+      name.value = f.name;
+      text.value = await f.text();
+    }});
+  const out = h("div", {id: "wf-result"});
+  const go = h("button", {class: "primary", id: "wf-submit", onclick:
+    async ev => {
+      ev.preventDefault();
+      out.replaceChildren();
+      try {
+        const r = await post("/api/workflows", {name: name.value,
+          text: text.value});
+        out.append(h("div", {class: "ok"}, "Submitted: " + r.tasks.length +
+          " tasks. ", h("a", {href: "#/workflow/" + r.workflow},
+          "Follow it")));
+        location.hash = "#/workflow/" + r.workflow;
+      } catch (e) {
+        out.append(h("div", {class: "problems"}, h("strong", {},
+          e.message), h("ul", {}, (e.body && e.body.problems || [])
+          .map(p => h("li", {}, p)))));
+      }
+    }}, "Submit");
+  return [h("h2", {}, "Submit a workflow file"),
+    h("p", {}, file, " or paste it: ", name),
+    text, h("p", {}, go), out];
+}
+
+async function route() {
+  const hash = location.hash || "#/";
+  const [, view, arg] = hash.match(/^#\/([a-z]*)\/?(.*)$/) || [];
+  for (const a of document.querySelectorAll("nav a"))
+    a.classList.toggle("active", a.dataset.view === (view || "overview"));
+  let parts;
+  if (view === "workflow") parts = await workflowView(arg);
+  else if (view === "task") parts = await taskView(arg);
+  else if (view === "workflows") parts = workflowsView();
+  else if (view === "submit") {
+    // The form keeps what was typed: drawn once per visit.
+    if (document.getElementById("wf-text")) return;
+    parts = submitView();
+  } else parts = overview();
+  document.getElementById("main").replaceChildren(...parts.flat()
+    .filter(Boolean));
+}
+
+window.addEventListener("hashchange", () => {
+  document.getElementById("main").replaceChildren();
+  route();
+});
+loadAll().catch(e => { document.getElementById("main").replaceChildren(
+  h("p", {class: "problems"}, "Cannot read the node's API: " + e.message));
+});
+listen();
+setInterval(loadNodes, 2000);
