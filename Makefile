@@ -227,7 +227,7 @@ unit: $(UNIT_BIN)
 
 integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
 	@tools/install-deps.sh python3:python3 ip:iproute2 nft:nftables tmux:tmux man:man-db \
-	    libfaketime
+	    libfaketime chromium:chromium chromedriver:chromium-driver python3-selenium
 	$(PYTHON) test/integration/run.py --volery ./$(VOLERY)
 
 # libFuzzer needs clang; each parser gets FUZZ_SECONDS of random input.
