@@ -244,6 +244,8 @@ FUZZ_EXTRA_fuzz_api = $(FUZZ_API_SRC) $(SHELL_INC)
 FUZZ_LIBS_fuzz_api = $(shell pkg-config --libs jansson libevent)
 build/fuzz/fuzz_api: $(FUZZ_API_SRC)
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
+FUZZ_EXTRA_fuzz_session = src/io/websession.c $(SHELL_INC)
+build/fuzz/fuzz_session: src/io/websession.c
 build/fuzz/fuzz_workflow: src/cli/wfload.c src/cli/wfexpand.c \
     src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c src/cli/memsize.c \
     src/io/xmltext.c

@@ -2,22 +2,25 @@
  * http.h -- the node's HTTP side (issue 15): the JSON API (api.h) and
  * its event stream, with libevent's evhttp, on <http> (volery-api(7)).
  *
- * Who may ask: a client on this host.  One on another host gets 401:
- * an HTTP node on an address other hosts reach needs the cluster key
- * (http_open refuses it otherwise).  No GET changes anything.
+ * Who may ask: a client on this host.  One on another host gets the
+ * page and the login (websession.h), and 401 for the rest until it has
+ * logged in with the operator key; the server serves other hosts only
+ * when the cluster has a key.  No GET changes anything.
  */
 #ifndef VOLERY_HTTP_H
 #define VOLERY_HTTP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct event_base;
 
 /* Serve on addr ("host:port", "[v6]:port"); the address served into
- * bound.  keyed: the cluster has a key (else only loopback is served).
- * -1 with err. */
-int	http_open(struct event_base *, const char *addr, int keyed,
-	    char *bound, size_t boundlen, char *err, size_t errlen);
+ * bound.  operator_key (kept), or NULL: nobody may log in from another
+ * host.  -1 with err. */
+int	http_open(struct event_base *, const char *addr,
+	    const uint8_t *operator_key, char *bound, size_t boundlen,
+	    char *err, size_t errlen);
 void	http_close(void);
 /* The task uuid changed: its event to every stream that follows. */
 void	http_task_changed(const char *uuid);

@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "api.h"
+#include "clock.h"
 #include "http.h"
 #include "lex.h"
 #include "log.h"
@@ -32,6 +33,7 @@
 #include "webfiles.h"
 #include "webpost.h"
 #include "task.h"
+#include "websession.h"
 
 #define BODY_MAX		(1024 * 1024)
 #define HEADERS_MAX		(16 * 1024)
@@ -47,7 +49,6 @@ struct stream {
 
 static struct {
 	struct evhttp			*http;
-	int				 keyed;
 	TAILQ_HEAD(, stream)		 streams;
 	int				 nstreams;
 	char				 hostname[256];
@@ -253,6 +254,95 @@ post_cancel(struct evhttp_request *req, const char *uuid)
 	reply_json(req, code, code == 202 ? "Accepted" : "Error", v);
 }
 
+static const char *
+cookie(struct evhttp_request *req)
+{
+	return evhttp_find_header(evhttp_request_get_input_headers(req),
+	    "Cookie");
+}
+
+/*
+ * GET /api/login: a challenge to answer with the operator key, and
+ * whether this client needs to (one on this host never does).
+ */
+static void
+get_login(struct evhttp_request *req, const char *rest)
+{
+	char	 challenge[WEBSESSION_CHALLENGE_LEN + 1], command[96];
+	int	 local = peer_is_local(req);
+	int	 in = local || websession_valid(cookie(req), clock_node_ms());
+
+	if (!websession_enabled()) {
+		reply_json(req, 200, "OK", json_pack("{s:b,s:b,s:n}",
+		    "authenticated", in, "local", local, "challenge"));
+		return;
+	}
+	websession_challenge(clock_node_ms(), challenge);
+	snprintf(command, sizeof command, "volery auth %s", challenge);
+	reply_json(req, 200, "OK", json_pack("{s:b,s:b,s:s,s:s}",
+	    "authenticated", in, "local", local, "challenge", challenge,
+	    "command", command));
+}
+
+/*
+ * POST /api/login {"challenge", "answer"}: the answer `volery auth`
+ * printed (its "AUTH " too, as pasted) buys a session cookie that
+ * scripts cannot read and other sites cannot send.
+ */
+static void
+post_login(struct evhttp_request *req, const char *rest)
+{
+	struct evbuffer	*in = evhttp_request_get_input_buffer(req);
+	size_t		 len = evbuffer_get_length(in);
+	const char	*challenge, *answer, *why;
+	char		 token[WEBSESSION_TOKEN_LEN + 1], set[192];
+	char		 addr[ADDR_MAXLEN + 16], user[USER_MAXLEN + 1];
+	json_t		*body;
+
+	if (!post_allowed(req))
+		return;
+	who(req, addr, sizeof addr, user, sizeof user);
+	body = json_loadb((const char *)evbuffer_pullup(in, len), len, 0, NULL);
+	if (json_unpack(body, "{s:s,s:s}", "challenge", &challenge, "answer",
+	    &answer) == -1) {
+		json_decref(body);
+		reply_error(req, 400, "Bad Request", "a login is "
+		    "{\"challenge\": ..., \"answer\": ...}");
+		return;
+	}
+	if (strncmp(answer, "AUTH ", 5) == 0)
+		answer += 5;
+	if (websession_login(challenge, answer, clock_node_ms(), token,
+	    &why) == -1) {
+		log_warnx("http: %s failed to log in: %s", addr, why);
+		json_decref(body);
+		reply_error(req, 403, "Forbidden", why);
+		return;
+	}
+	json_decref(body);
+	log_info("http: %s logged in with the operator key", addr);
+	snprintf(set, sizeof set, "%s=%s; Path=/; Max-Age=%lld; HttpOnly; "
+	    "SameSite=Strict", WEBSESSION_COOKIE, token,
+	    (long long)(WEBSESSION_TTL_MS / 1000));
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Set-Cookie",
+	    set);
+	reply_json(req, 200, "OK", json_pack("{s:b,s:I}", "authenticated", 1,
+	    "expires_in_ms", (json_int_t)WEBSESSION_TTL_MS));
+}
+
+static void
+post_logout(struct evhttp_request *req, const char *rest)
+{
+	if (!post_allowed(req))
+		return;
+	websession_logout(cookie(req));
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Set-Cookie",
+	    WEBSESSION_COOKIE "=; Path=/; Max-Age=0; HttpOnly; "
+	    "SameSite=Strict");
+	reply_json(req, 200, "OK", json_pack("{s:b}", "authenticated",
+	    peer_is_local(req)));
+}
+
 static void
 stream_free(struct stream *s)
 {
@@ -365,6 +455,9 @@ static const struct route {
 	void		(*fn)(struct evhttp_request *, const char *rest);
 } routes[] = {
 	{ "/api/events", NULL, 0, EVHTTP_REQ_GET, get_events },
+	{ "/api/login", NULL, 0, EVHTTP_REQ_GET, get_login },
+	{ "/api/login", NULL, 0, EVHTTP_REQ_POST, post_login },
+	{ "/api/logout", NULL, 0, EVHTTP_REQ_POST, post_logout },
 	{ "/api/nodes", NULL, 0, EVHTTP_REQ_GET, get_api },
 	{ "/api/tasks", NULL, 0, EVHTTP_REQ_GET, get_api },
 	{ "/api/tasks/", NULL, 1, EVHTTP_REQ_GET, get_api },
@@ -387,8 +480,13 @@ request_cb(struct evhttp_request *req, void *arg)
 		reply_error(req, 400, "Bad Request", "bad URI");
 		return;
 	}
-	/* Who asks, before anything is read or done. */
-	if (!peer_is_local(req)) {
+	/*
+	 * Who asks, before anything is read or done: a client on another
+	 * host gets the page and the login, and the rest with a session.
+	 */
+	if (!peer_is_local(req) && strncmp(path, "/api/", 5) == 0 &&
+	    strcmp(path, "/api/login") != 0 &&
+	    !websession_valid(cookie(req), clock_node_ms())) {
 		reply_error(req, 401, "Unauthorized", "authentication "
 		    "required");
 		return;
@@ -443,8 +541,9 @@ request_cb(struct evhttp_request *req, void *arg)
 }
 
 int
-http_open(struct event_base *base, const char *addr, int keyed, char *bound,
-    size_t boundlen, char *err, size_t errlen)
+http_open(struct event_base *base, const char *addr,
+    const uint8_t *operator_key, char *bound, size_t boundlen, char *err,
+    size_t errlen)
 {
 	struct evhttp_bound_socket	*sock;
 	char				 host[ADDR_MAXLEN + 1];
@@ -456,7 +555,7 @@ http_open(struct event_base *base, const char *addr, int keyed, char *bound,
 	}
 	if (strcmp(host, "*") == 0)
 		snprintf(host, sizeof host, "0.0.0.0");
-	h.keyed = keyed;
+	websession_init(operator_key);
 	if (gethostname(h.hostname, sizeof h.hostname) == -1)
 		h.hostname[0] = '\0';
 	if ((h.http = evhttp_new(base)) == NULL) {

@@ -1156,10 +1156,13 @@ open_http(void)
 		    "cluster has no key (<insecure/>): not served", a);
 		return;
 	}
-	if (http_open(srv.base, a, srv.ring.n > 0, bound, sizeof bound, err,
-	    sizeof err) == -1)
+	if (http_open(srv.base, a, srv.cfg->operator_key[0] != '\0' ?
+	    srv.operator_key : NULL, bound, sizeof bound, err, sizeof err) == -1)
 		fatalx("%s", err);
-	log_msg(VLOG_NORMAL, "dashboard and API on http://%s/", bound);
+	log_msg(VLOG_NORMAL, "dashboard and API on http://%s/%s", bound,
+	    local ? "" : srv.cfg->operator_key[0] != '\0' ? "; other hosts "
+	    "log in with the operator key" : "; no <operator_key>, so no "
+	    "other host may log in");
 }
 
 static int

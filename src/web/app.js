@@ -3,7 +3,8 @@
 // the page as text, never as HTML.
 "use strict";
 
-const state = { nodes: [], tasks: new Map(), workflows: [], live: false };
+const state = { nodes: [], tasks: new Map(), workflows: [], live: false,
+  locked: false };
 let drawQueued = false;
 
 // An element: h("td", {class: "x"}, "text", child...).
@@ -53,12 +54,20 @@ async function loadAll() {
   redraw();
 }
 
+// Drawn again only when something changed: a redraw under the pointer
+// can swallow a click.
 async function loadNodes() {
-  try { state.nodes = await api("/api/nodes"); redraw(); } catch (e) {}
+  try {
+    const nodes = await api("/api/nodes");
+    if (JSON.stringify(nodes) === JSON.stringify(state.nodes)) return;
+    state.nodes = nodes;
+    redraw();
+  } catch (e) {}
 }
 
+let events = null;
 function listen() {
-  const es = new EventSource("/api/events");
+  const es = events = new EventSource("/api/events");
   es.onopen = () => { state.live = true; setLive(); loadAll(); };
   es.onerror = () => { state.live = false; setLive(); };
   es.addEventListener("task", ev => {
@@ -68,6 +77,11 @@ function listen() {
     redraw();
   });
 }
+
+// A page left for another (kept in the browser's back-forward cache)
+// gives its stream back: browsers allow six connections to a host.
+window.addEventListener("pagehide", () => { if (events) events.close(); });
+window.addEventListener("pageshow", ev => { if (ev.persisted) listen(); });
 
 function setLive() {
   const e = document.getElementById("live");
@@ -359,7 +373,47 @@ function submitView() {
     text, h("p", {}, go), out];
 }
 
+// Another host's browser: the operator key's answer to a challenge buys
+// a session cookie (volery-api(7)); the key itself never comes here.
+async function loginView(why) {
+  let c;
+  try { c = await api("/api/login"); }
+  catch (e) { return [h("p", {class: "problems"}, e.message)]; }
+  if (!c.challenge) return [h("p", {class: "problems"}, "This node takes " +
+    "no operator from another host (it has no operator key).")];
+  const answer = h("input", {type: "text", id: "login-answer", size: 72,
+    autocomplete: "off", spellcheck: "false",
+    placeholder: "AUTH 3f9c…"});
+  const out = h("div", {id: "login-result"}, why ?
+    h("div", {class: "problems"}, why) : null);
+  const go = h("button", {class: "primary", id: "login-go", onclick:
+    async ev => {
+      ev.preventDefault();
+      try {
+        await post("/api/login", {challenge: c.challenge,
+          answer: answer.value.trim()});
+        location.reload();
+      } catch (e) {
+        document.getElementById("main").replaceChildren(
+          ...(await loginView(e.message)));
+      }
+    }}, "Log in");
+  return [h("h2", {}, "Log in with the operator key"),
+    h("p", {}, "This node is on another host. On a machine that holds " +
+      "the operator key, run:"),
+    h("pre", {class: "mono", id: "login-command"}, c.command),
+    h("p", {}, "and paste the line it prints:"),
+    // In a form, Enter in the box presses the button.
+    h("form", {}, h("p", {}, answer, " ", go)), out];
+}
+
+async function logout() {
+  await post("/api/logout").catch(() => {});
+  location.reload();
+}
+
 async function route() {
+  if (state.locked) return;
   const hash = location.hash || "#/";
   const [, view, arg] = hash.match(/^#\/([a-z]*)\/?(.*)$/) || [];
   for (const a of document.querySelectorAll("nav a"))
@@ -378,11 +432,27 @@ async function route() {
 }
 
 window.addEventListener("hashchange", () => {
+  if (state.locked) return;
   document.getElementById("main").replaceChildren();
   route();
 });
-loadAll().catch(e => { document.getElementById("main").replaceChildren(
-  h("p", {class: "problems"}, "Cannot read the node's API: " + e.message));
-});
-listen();
-setInterval(loadNodes, 2000);
+async function start() {
+  try {
+    await loadAll();
+  } catch (e) {
+    const main = document.getElementById("main");
+    if (e.status === 401) {
+      state.locked = true;
+      main.replaceChildren(...(await loginView()));
+    }
+    else main.replaceChildren(h("p", {class: "problems"},
+      "Cannot read the node's API: " + e.message));
+    return;
+  }
+  const who = await api("/api/login").catch(() => ({local: true}));
+  if (!who.local) document.querySelector("header").append(h("button",
+    {id: "logout", onclick: logout}, "Log out"));
+  listen();
+  setInterval(loadNodes, 2000);
+}
+start();

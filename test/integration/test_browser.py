@@ -4,37 +4,20 @@ workstations and one master; the sample workflow submitted from the form
 shows four bars reaching 100 % and its DAG turning green; a broken file
 shows the checker's file:line errors; a cancel button (with its
 confirmation) cancels; the page fits a phone.  Screenshots go to
-build/screenshots/ for people to look at.
-
-Debian's chromium, chromium-driver and python3-selenium (make integration
-installs them); Selenium is taken from Debian's python3 when the python
-running the tests has none."""
+build/screenshots/ for people to look at (browser.py).  Another host's
+login is in test_lan (browser_login.py, in that host's namespace)."""
 import json
 import os
 import re
-import sys
 import unittest
 import urllib.request
 
 import harness
 from harness import ROOT, TIMEOUT, Cluster, params_file
 
-try:
-    import selenium  # noqa: F401
-except ImportError:  # Debian's python3-selenium, seen from another python
-    sys.path.append("/usr/lib/python3/dist-packages")
 if not harness.WRAP:
-    from selenium import webdriver
-    from selenium.common.exceptions import (NoSuchElementException,
-                                            StaleElementReferenceException)
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
+    from browser import EC, By, WebDriverWait, chrome, js, shot, wait
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-SHOTS = os.path.join(ROOT, "build", "screenshots")
 GREEN = "rgb(46, 157, 87)"  # --Terminated in style.css
 
 
@@ -58,18 +41,11 @@ class Browser(unittest.TestCase):
         cls.a = cls.cl.nodes["a"]
         m = cls.a.wait_log(r"dashboard and API on (http://127\.0\.0\.1:\d+/)")
         cls.url = m.group(1)
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                    "--disable-dev-shm-usage", "--window-size=1280,900"):
-            options.add_argument(arg)
         try:
-            cls.d = webdriver.Chrome(service=Service(CHROMEDRIVER),
-                                     options=options)
+            cls.d = chrome()
         except Exception:
             cls.cl.cleanup()
             raise
-        os.makedirs(SHOTS, exist_ok=True)
 
     @classmethod
     def tearDownClass(cls):
@@ -83,16 +59,13 @@ class Browser(unittest.TestCase):
 
     def wait(self, cond, what, timeout=TIMEOUT):
         try:
-            return WebDriverWait(
-                self.d, timeout, poll_frequency=0.05, ignored_exceptions=(
-                    NoSuchElementException, StaleElementReferenceException)
-            ).until(cond)
+            return wait(self.d, cond, timeout)
         except Exception:
             self.shot("failed-" + self.id().split(".")[-1])
             raise AssertionError("the page never showed %s" % what)
 
     def shot(self, name):
-        self.d.save_screenshot(os.path.join(SHOTS, name + ".png"))
+        shot(self.d, name)
 
     def open(self, route):
         self.d.get("about:blank")  # a fresh page, whatever the last test left
@@ -101,11 +74,12 @@ class Browser(unittest.TestCase):
                   "the live event stream")
 
     def js(self, selector, expression):
-        """expression (of e) for every element selector matches, read in
-        one go: the page redraws as events come."""
-        return self.d.execute_script(
-            "return [...document.querySelectorAll(arguments[0])]"
-            ".map(e => %s)" % expression, selector)
+        return js(self.d, selector, expression)
+
+    def click(self, selector, what):
+        """Click what selector finds, again if a redraw took it away."""
+        self.wait(lambda d: d.find_element(By.CSS_SELECTOR, selector).click()
+                  or True, what)
 
     def task_text(self):
         return self.d.execute_script(
@@ -125,7 +99,7 @@ class Browser(unittest.TestCase):
         n.clear()
         n.send_keys(name)
         box.send_keys(text)
-        self.d.find_element(By.ID, "wf-submit").click()
+        self.click("#wf-submit", "the submit button")
 
     def submit_workflow(self, duration_ms):
         """The sample workflow through the form; its uuid, from where the
@@ -137,16 +111,16 @@ class Browser(unittest.TestCase):
 
     def test_the_grid_shows_three_workstations_and_one_master(self):
         self.open("#/")
-        cards = self.wait(lambda d: len(d.find_elements(
-            By.CSS_SELECTOR, "#pool .card.node")) == 3 and d.find_elements(
-            By.CSS_SELECTOR, "#pool .card.node"), "three workstations")
-        self.assertEqual(sorted(c.get_attribute("data-node") for c in cards),
-                         ["a", "b", "c"])
-        masters = [c for c in cards if c.get_attribute("data-role") == "master"]
+        cards = self.wait(lambda d: len(self.js(
+            "#pool .card.node", "e.dataset.node")) == 3 and self.js(
+            "#pool .card.node", "[e.dataset.node, e.dataset.role, "
+            "e.dataset.state, e.querySelector('h3').textContent]"),
+            "three workstations")
+        self.assertEqual(sorted(c[0] for c in cards), ["a", "b", "c"])
+        masters = [c for c in cards if c[1] == "master"]
         self.assertEqual(len(masters), 1)
-        self.assertIn("master", masters[0].text)
-        for c in cards:
-            self.assertEqual(c.get_attribute("data-state"), "dedicated")
+        self.assertIn("master", masters[0][3])
+        self.assertEqual([c[2] for c in cards], ["dedicated"] * 3)
         self.shot("pool")
 
     def test_the_sample_workflow_from_the_form_runs_to_green(self):
@@ -190,24 +164,22 @@ class Browser(unittest.TestCase):
 
     def test_cancel_asks_first_then_cancels(self):
         wf = self.submit_workflow(60000)
-        first = self.wait(lambda d: d.find_element(
-            By.CSS_SELECTOR, "tr[data-task] a"), "the tasks table")
         uuid = self.api("/api/tasks?workflow=" + wf)[0]["uuid"]
-        self.assertEqual(first.text, "import")
-        first.click()
-        button = self.wait(lambda d: d.find_element(
-            By.CSS_SELECTOR, "[data-cancel='%s']" % uuid), "a cancel button")
+        link = "tr[data-task='%s'] a" % uuid
+        self.wait(lambda d: self.js(link, "e.textContent") == ["import"],
+                  "the tasks table")
+        self.click(link, "the task's link")
         self.wait(lambda d: "Running" in self.task_text(),
                   "the task running")
         self.shot("task")
+        button = "#task ~ p [data-cancel='%s']" % uuid
         # Dismissed, nothing happens.
-        button.click()
+        self.click(button, "a cancel button")
         WebDriverWait(self.d, TIMEOUT).until(EC.alert_is_present())
         self.d.switch_to.alert.dismiss()
         self.assertEqual(self.api("/api/tasks/" + uuid)["state"], "Running")
         # Accepted, the task and those that depend on it are cancelled.
-        self.d.find_element(By.CSS_SELECTOR,
-                            "[data-cancel='%s']" % uuid).click()
+        self.click(button, "the cancel button again")
         WebDriverWait(self.d, TIMEOUT).until(EC.alert_is_present())
         self.d.switch_to.alert.accept()
         self.wait(lambda d: "Cancelled" in self.task_text(),

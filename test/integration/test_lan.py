@@ -6,6 +6,7 @@ import json
 import os
 import re
 import socket
+import sys
 import time
 import unittest
 
@@ -228,6 +229,11 @@ class LanCluster(LanTest):
     def http_from(self, host, addr, port, request):
         """An HTTP request sent from inside host's namespace: the status
         line and the body of the answer (b"" if refused)."""
+        status, _, body = self.http_full(host, addr, port, request)
+        return status, body
+
+    def http_full(self, host, addr, port, request):
+        """http_from, with the answer's headers (names in lower case)."""
         import ctypes
         own = os.open("/proc/self/ns/net", os.O_RDONLY)
         target = os.open("/var/run/netns/" + self.lan.ns(host), os.O_RDONLY)
@@ -237,7 +243,7 @@ class LanCluster(LanTest):
             try:
                 s = socket.create_connection((addr, port), timeout=TIMEOUT)
             except ConnectionRefusedError:
-                return b"", b""
+                return b"", {}, b""
             finally:
                 libc.setns(own, lan.CLONE_NEWNET)
         finally:
@@ -252,25 +258,145 @@ class LanCluster(LanTest):
                     break
                 data += chunk
         head, _, body = data.partition(b"\r\n\r\n")
-        return head.split(b"\r\n")[0], body
+        lines = head.decode("latin-1").split("\r\n")
+        headers = dict((k.strip().lower(), v.strip()) for k, _, v in
+                       (line.partition(":") for line in lines[1:]))
+        return lines[0].encode(), headers, body
 
-    def test_the_api_answers_another_host_401_and_changes_nothing(self):
+    def test_the_dashboard_from_another_host_needs_the_operator_key(self):
+        """Another host gets the page and a login, 401 for the rest; the
+        answer `volery auth` prints buys an HttpOnly, SameSite=Strict
+        session cookie, good until logout; forged, spent or wrong tries
+        change nothing."""
+        import shutil
+        import subprocess
+        import tempfile
+        import harness
+        d = tempfile.mkdtemp(prefix="volery-opkey-")
+        self.addCleanup(shutil.rmtree, d, True)
+        key = os.path.join(d, "operator.key")
+        subprocess.run([harness.VOLERY, "keygen", key], check=True,
+                       capture_output=True)
         web = self.lan.node(HOSTS, "web", self.cluster, TIMING +
-                            "<http>*:7780</http>")
+                            "<http>*:7780</http><operator_key>%s"
+                            "</operator_key>" % key)
         self.addCleanup(web.cleanup)
         web.start()
-        web.wait_log(r"dashboard and API on http://0\.0\.0\.0:7780/")
+        web.wait_log(r"dashboard and API on http://0\.0\.0\.0:7780/; other "
+                     r"hosts log in with the operator key")
         there = self.lan.addr(HOSTS)
-        before = web.client().tasks()
-        for req in (b"GET /api/nodes HTTP/1.0\r\n\r\n",
-                    b"GET /api/events HTTP/1.0\r\n\r\n",
-                    b"POST /api/tasks HTTP/1.0\r\nContent-Type: "
-                    b"application/json\r\nContent-Length: 2\r\n\r\n{}"):
-            status, body = self.http_from(0, there, 7780, req)
-            self.assertRegex(status, rb"^HTTP/1\.\d 401 ", req)
-            self.assertEqual(json.loads(body), {"error": "authentication "
-                                                "required"})
-        self.assertEqual(web.client().tasks(), before)
+        origin = "http://%s:7780" % there
+
+        def ask(method, path, body=None, cookie=None, origin=origin):
+            head = ["%s %s HTTP/1.0" % (method, path),
+                    "Host: %s:7780" % there]
+            if body is not None:
+                body = json.dumps(body).encode()
+                head += ["Content-Type: application/json",
+                         "Content-Length: %d" % len(body)]
+            if cookie:
+                head.append("Cookie: " + cookie)
+            if origin and method == "POST":
+                head.append("Origin: " + origin)
+            status, headers, answer = self.http_full(
+                0, there, 7780, ("\r\n".join(head) + "\r\n\r\n").encode()
+                + (body or b""))
+            code = int(status.split()[1])
+            try:
+                return code, headers, json.loads(answer)
+            except ValueError:
+                return code, headers, answer
+
+        c = web.client()
+        u = c.schedule("import low -p /x -x %s"
+                       % params_file(web.dir, 60000))
+        before = set(c.tasks())
+
+        def unchanged():
+            tasks = c.tasks()
+            self.assertEqual(set(tasks), before)
+            self.assertNotIn("Cancelled", tasks[u])
+        unauthorized = (("GET", "/api/nodes", None), ("GET", "/api/events",
+                        None), ("GET", "/api/tasks/" + u, None),
+                        ("POST", "/api/tasks/%s/cancel" % u, {}),
+                        ("POST", "/api/workflows", {"text": "<workflow/>"}))
+        for method, path, body in unauthorized:
+            code, _, answer = ask(method, path, body)
+            self.assertEqual(code, 401, path)
+            self.assertEqual(answer, {"error": "authentication required"})
+        # The page itself holds no data; it asks to log in.
+        code, _, page = ask("GET", "/")
+        self.assertEqual(code, 200)
+        self.assertIn(b"/app.js", page)
+        # A wrong answer spends its challenge: the right one comes too late.
+        code, _, ch = ask("GET", "/api/login")
+        self.assertEqual((code, ch["authenticated"], ch["local"]),
+                         (200, False, False))
+        self.assertEqual(ch["command"], "volery auth " + ch["challenge"])
+        code, _, why = ask("POST", "/api/login", {"challenge": ch["challenge"],
+                                                  "answer": "0" * 64})
+        self.assertEqual(code, 403)
+        self.assertIn("wrong answer", why["error"])
+
+        def answer(challenge):
+            r = subprocess.run([harness.VOLERY, "auth", "-k", key, challenge],
+                               capture_output=True, text=True, check=True)
+            return r.stdout.strip()	# "AUTH <hex>", pasted as printed
+        code, _, why = ask("POST", "/api/login", {
+            "challenge": ch["challenge"], "answer": answer(ch["challenge"])})
+        self.assertEqual(code, 403)
+        self.assertIn("no such challenge", why["error"])
+        unchanged()
+        # The right answer to a fresh challenge, from another site: refused.
+        _, _, ch = ask("GET", "/api/login")
+        code, _, _ = ask("POST", "/api/login", {
+            "challenge": ch["challenge"], "answer": answer(ch["challenge"])},
+            origin="http://evil.example")
+        self.assertEqual(code, 403)
+        _, _, ch = ask("GET", "/api/login")
+        code, headers, _ = ask("POST", "/api/login", {
+            "challenge": ch["challenge"], "answer": answer(ch["challenge"])})
+        self.assertEqual(code, 200)
+        cookie = headers["set-cookie"]
+        self.assertRegex(cookie, r"^volery_session=[0-9a-f]{64}; Path=/; "
+                         r"Max-Age=\d+; HttpOnly; SameSite=Strict$")
+        session = cookie.split(";")[0]
+        web.wait_log(r"http: http/%s:\d+ logged in with the operator key"
+                     % re.escape(self.lan.addr(0)))
+        # The session is the key: reads, and a cancel (a same-origin POST).
+        code, _, nodes = ask("GET", "/api/nodes", cookie="a=b; " + session)
+        self.assertEqual(code, 200)
+        self.assertIn("web", [n["name"] for n in nodes])
+        code, _, me = ask("GET", "/api/login", cookie=session)
+        self.assertEqual((me["authenticated"], me["local"]), (True, False))
+        code, _, _ = ask("POST", "/api/tasks/%s/cancel" % u, {},
+                         cookie=session, origin="http://evil.example")
+        self.assertEqual(code, 403)
+        unchanged()
+        code, _, _ = ask("POST", "/api/tasks/%s/cancel" % u, {},
+                         cookie=session)
+        self.assertEqual(code, 202)
+        c.ask("SUBSCRIBE " + u)
+        c.wait_states({u: "Cancelled"})
+        # Forged or ended sessions are nobody.
+        forged = "volery_session=" + "ab" * 32
+        self.assertEqual(ask("GET", "/api/nodes", cookie=forged)[0], 401)
+        code, headers, _ = ask("POST", "/api/logout", {}, cookie=session)
+        self.assertEqual(code, 200)
+        self.assertIn("Max-Age=0", headers["set-cookie"])
+        self.assertEqual(ask("GET", "/api/nodes", cookie=session)[0], 401)
+        if WRAP:
+            return
+        # The same in a real browser on that other host: the login page,
+        # a wrong answer refused, the printed line pasted in, the pool.
+        here = os.path.dirname(os.path.abspath(__file__))
+        r = subprocess.run(["ip", "netns", "exec", self.lan.ns(0),
+                            sys.executable, os.path.join(here,
+                                                         "browser_login.py"),
+                            "http://%s:7780/" % there, harness.VOLERY, key,
+                            str(TIMEOUT)], capture_output=True, text=True,
+                           timeout=TIMEOUT * 4)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         # Without a cluster key, a node does not serve other hosts at all.
         bare = self.lan.node(HOSTS, "bare", self.cluster + "x", TIMING +
                              "<insecure/><http>*:7781</http>", key=False)
