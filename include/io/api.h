@@ -7,8 +7,12 @@
 #define VOLERY_API_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
+
+#include "bounds.h"
+#include "logsearch.h"
 
 struct node;
 struct task;
@@ -40,6 +44,21 @@ json_t	*api_workflows(void);
  * status (an error: {"error": why}, 400 or 404).  HTTP and the client
  * protocol's API request both answer with it. */
 json_t	*api_get(const char *uri, int *code);
+/* GET /api/log's parameters, checked: regex, level, task, since, until
+ * (as people write times), lines (1 to API_LOG_LINES_MAX, default
+ * API_LOG_LINES). */
+#define API_LOG_LINES		200
+#define API_LOG_LINES_MAX	5000
+struct api_log_req {
+	struct log_query q;		/* its strings point below */
+	char		 regex[CLIENT_LINE_MAX + 1];
+	char		 uuid[UUID_STRLEN + 1];
+	char		 since[64], until[64];
+	int		 has_since, has_until, nlines;
+};
+/* NULL when uri's parameters are good (r filled), else the error and
+ * *code (400). */
+json_t	*api_log_request(const char *uri, struct api_log_req *r, int *code);
 /* An event for the task (its JSON), for the event stream. */
 json_t	*api_task_event(const char *uuid);
 

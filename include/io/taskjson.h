@@ -5,6 +5,8 @@
 #ifndef VOLERY_TASKJSON_H
 #define VOLERY_TASKJSON_H
 
+#include <stddef.h>
+
 #include <jansson.h>
 
 struct task;
@@ -13,5 +15,9 @@ struct task;
  * its inputs and outputs, its command, what its run cost.  A new
  * reference, or NULL out of memory. */
 json_t	*task_json(const struct task *t);
+/* A line of the node's log, "[YYYY-MM-DD HH:MM:SS]: <level> message",
+ * as {"time", "level", "message"} (time and level null if it is not
+ * one): `volery log --json` and GET /api/log. */
+json_t	*log_line_json(const char *line, size_t len);
 
 #endif

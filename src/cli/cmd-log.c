@@ -22,35 +22,25 @@
 #include "cmd.h"
 #include "conn.h"
 #include "logsearch.h"
+#include "taskjson.h"
 #include "when.h"
 
 /* --json: each line a JSON object of its own (JSON Lines). */
 static int	as_json;
 
-/* A log line as it is, or as {"time", "level", "message"}: the log's
- * "[YYYY-MM-DD HH:MM:SS]: <level> message" taken apart. */
+/* A log line as it is, or as {"time", "level", "message"}. */
 static void
 emit(const char *line, size_t len)
 {
 	json_t	*o;
-	char	*text, level[16];
-	int	 off = 0;
+	char	*text;
 
 	if (!as_json) {
 		fwrite(line, 1, len, stdout);
 		putchar('\n');
 		return;
 	}
-	if (len > LOG_STAMP_LEN + 5 && line[0] == '[' &&
-	    sscanf(line + LOG_STAMP_LEN + 1, "]: <%15[a-z]> %n", level,
-	    &off) == 1 && off > 0 && (size_t)(LOG_STAMP_LEN + 1 + off) <= len)
-		o = json_pack("{s:s%, s:s, s:s%}", "time", line + 1,
-		    (size_t)LOG_STAMP_LEN, "level", level, "message",
-		    line + LOG_STAMP_LEN + 1 + off, len - LOG_STAMP_LEN - 1 -
-		    off);
-	else
-		o = json_pack("{s:n, s:n, s:s%}", "time", "level", "message",
-		    line, len);
+	o = log_line_json(line, len);
 	if (o != NULL && (text = json_dumps(o, JSON_COMPACT)) != NULL) {
 		puts(text);
 		free(text);

@@ -295,6 +295,77 @@ get_task(const char *uuid, int *code)
 	return v;
 }
 
+/* Copy a parameter into a buffer of its size; -1 if too long. */
+static int
+param(struct evkeyvalq *args, const char *name, char *buf, size_t size,
+    int *has)
+{
+	const char	*v = evhttp_find_header(args, name);
+
+	*has = v != NULL && *v != '\0';
+	if (!*has)
+		return 0;
+	return snprintf(buf, size, "%s", v) < (int)size ? 0 : -1;
+}
+
+json_t *
+api_log_request(const char *uri, struct api_log_req *r, int *code)
+{
+	static const char *known[] = { "regex", "level", "task", "since",
+			    "until", "lines", NULL };
+	struct evhttp_uri	*u = evhttp_uri_parse(uri);
+	struct evkeyvalq	 args;
+	struct evkeyval		*kv;
+	const char		*q, *v, *why = NULL;
+	char			 level[16], *end;
+	int			 i, has = 0;
+	long			 n;
+
+	*code = 200;
+	memset(r, 0, sizeof *r);
+	r->nlines = API_LOG_LINES;
+	TAILQ_INIT(&args);
+	if (u == NULL || ((q = evhttp_uri_get_query(u)) != NULL &&
+	    evhttp_parse_query_str(q, &args) == -1))
+		why = "bad URI";
+	TAILQ_FOREACH(kv, &args, next) {
+		for (i = 0; known[i] != NULL; i++)
+			if (strcmp(kv->key, known[i]) == 0)
+				break;
+		if (why == NULL && known[i] == NULL)
+			why = "unknown parameter: regex, level, task, since, "
+			    "until and lines";
+	}
+	if (why == NULL && param(&args, "regex", r->regex, sizeof r->regex,
+	    &has) == -1)
+		why = "regex: too long";
+	if (why == NULL && (param(&args, "level", level, sizeof level,
+	    &r->q.has_level) == -1 || (r->q.has_level &&
+	    log_level_parse(level, &r->q.level) == -1)))
+		why = "level: debug, info, normal, warning or error";
+	if (why == NULL && (param(&args, "task", r->uuid, sizeof r->uuid,
+	    &has) == -1 || (has && !task_uuid_valid(r->uuid))))
+		why = "task: not a uuid";
+	if (why == NULL && (param(&args, "since", r->since, sizeof r->since,
+	    &r->has_since) == -1 || param(&args, "until", r->until,
+	    sizeof r->until, &r->has_until) == -1))
+		why = "since, until: too long";
+	if (why == NULL && (v = evhttp_find_header(&args, "lines")) != NULL) {
+		n = strtol(v, &end, 10);
+		if (*v == '\0' || *end != '\0' || n < 1 ||
+		    n > API_LOG_LINES_MAX)
+			why = "lines: a whole number from 1 to 5000";
+		else
+			r->nlines = (int)n;
+	}
+	evhttp_clear_headers(&args);
+	if (u != NULL)
+		evhttp_uri_free(u);
+	r->q.regex = r->regex[0] != '\0' ? r->regex : NULL;
+	r->q.uuid = r->uuid[0] != '\0' ? r->uuid : NULL;
+	return why != NULL ? error(code, 400, why) : NULL;
+}
+
 json_t *
 api_get(const char *uri, int *code)
 {

@@ -29,10 +29,13 @@
 #include "http.h"
 #include "lex.h"
 #include "log.h"
+#include "logjob.h"
+#include "server.h"
 #include "sockowner.h"
 #include "webfiles.h"
 #include "webpost.h"
 #include "task.h"
+#include "taskjson.h"
 #include "websession.h"
 
 #define BODY_MAX		(1024 * 1024)
@@ -343,6 +346,74 @@ post_logout(struct evhttp_request *req, const char *rest)
 	    peer_is_local(req)));
 }
 
+/* A GET /api/log while its search runs (in a thread, logjob.c). */
+struct logreq {
+	struct evhttp_request		*req;
+	struct evhttp_connection	*conn;
+	struct logjob			*job;
+	json_t				*lines;
+};
+
+static void
+log_line_cb(const char *line, size_t len, void *arg)
+{
+	struct logreq	*l = arg;
+
+	if (line != NULL) {
+		json_array_append_new(l->lines, log_line_json(line, len));
+		return;
+	}
+	evhttp_connection_set_closecb(l->conn, NULL, NULL);
+	reply_json(l->req, 200, "OK", l->lines);
+	free(l);
+}
+
+/* The client left before the answer: stop searching for it. */
+static void
+log_closed_cb(struct evhttp_connection *conn, void *arg)
+{
+	struct logreq	*l = arg;
+
+	logjob_cancel(l->job);
+	json_decref(l->lines);
+	free(l);
+}
+
+/* GET /api/log?regex=&level=&task=&since=&until=&lines=: LOG's search. */
+static void
+get_log(struct evhttp_request *req, const char *rest)
+{
+	struct api_log_req	 r;
+	struct logreq		*l;
+	char			 err[300];
+	int			 code;
+	json_t			*bad;
+
+	if ((bad = api_log_request(evhttp_request_get_uri(req), &r, &code)) !=
+	    NULL) {
+		reply_json(req, code, "Bad Request", bad);
+		return;
+	}
+	if ((l = calloc(1, sizeof *l)) == NULL ||
+	    (l->lines = json_array()) == NULL) {
+		free(l);
+		reply_error(req, 500, "Internal Server Error", "out of memory");
+		return;
+	}
+	l->req = req;
+	l->conn = evhttp_request_get_connection(req);
+	if ((l->job = server_log_search(&r.q, r.has_since ? r.since : NULL,
+	    r.has_until ? r.until : NULL, r.nlines, log_line_cb, l, &code,
+	    err, sizeof err)) == NULL) {
+		json_decref(l->lines);
+		free(l);
+		reply_error(req, code, code == 400 ? "Bad Request" : code == 503 ?
+		    "Service Unavailable" : "Internal Server Error", err);
+		return;
+	}
+	evhttp_connection_set_closecb(l->conn, log_closed_cb, l);
+}
+
 static void
 stream_free(struct stream *s)
 {
@@ -455,6 +526,7 @@ static const struct route {
 	void		(*fn)(struct evhttp_request *, const char *rest);
 } routes[] = {
 	{ "/api/events", NULL, 0, EVHTTP_REQ_GET, get_events },
+	{ "/api/log", NULL, 0, EVHTTP_REQ_GET, get_log },
 	{ "/api/login", NULL, 0, EVHTTP_REQ_GET, get_login },
 	{ "/api/login", NULL, 0, EVHTTP_REQ_POST, post_login },
 	{ "/api/logout", NULL, 0, EVHTTP_REQ_POST, post_logout },

@@ -853,48 +853,62 @@ log_cancel_cb(void *job)
 	logjob_cancel(job);
 }
 
+struct logjob *
+server_log_search(struct log_query *q, const char *since, const char *until,
+    int nlines, logjob_fn *out, void *arg, int *status, char *err,
+    size_t errlen)
+{
+	struct log_search	*s;
+	struct logjob		*j;
+	FILE			*f;
+
+	*status = 400;
+	if (logjob_running() >= LOGJOB_MAX) {
+		*status = 503;
+		snprintf(err, errlen, "the node searches its log for %d "
+		    "clients already; try again", LOGJOB_MAX);
+		return NULL;
+	}
+	if ((since != NULL && log_time_parse(since, time(NULL), 0,
+	    q->since) == -1) || (until != NULL && log_time_parse(until,
+	    time(NULL), 1, q->until) == -1)) {
+		snprintf(err, errlen, "bad time: YYYY-MM-DDTHH:MM[:SS], "
+		    "YYYY-MM-DD, HH:MM or N[smhd] ago");
+		return NULL;
+	}
+	if ((s = log_search_new(q, err, errlen)) == NULL)
+		return NULL;
+	*status = 500;
+	if ((f = log_read_open()) == NULL) {
+		snprintf(err, errlen, "cannot read the log: %s",
+		    strerror(errno));
+		log_search_free(s);
+		return NULL;
+	}
+	skip_to_recent(f);
+	if ((j = logjob_start(srv.base, s, f, nlines, out, arg)) == NULL)
+		snprintf(err, errlen, "cannot search the log: %s",
+		    strerror(errno));
+	return j;
+}
+
 /* LOG: the last matching lines of our log file. */
 static void
 do_log(struct client *c, const struct client_req *req)
 {
 	struct log_query	 q;
-	struct log_search	*s;
 	struct logjob		*j;
 	char			 err[300];
-	FILE			*f;
+	int			 status;
 
-	if (logjob_running() >= LOGJOB_MAX) {
-		client_replyf(c, "ERROR the node searches its log for %d "
-		    "clients already; try again\n", LOGJOB_MAX);
-		return;
-	}
 	memset(&q, 0, sizeof q);
 	q.regex = req->regex;
 	q.has_level = req->has_level;
 	q.level = req->level;
 	q.uuid = req->nuuid > 0 ? req->uuid[0] : NULL;
-	if ((req->since != NULL && log_time_parse(req->since, time(NULL), 0,
-	    q.since) == -1) || (req->until != NULL &&
-	    log_time_parse(req->until, time(NULL), 1, q.until) == -1)) {
-		client_replyf(c, "ERROR bad time: YYYY-MM-DDTHH:MM[:SS], "
-		    "YYYY-MM-DD, HH:MM or N[smhd] ago\n");
-		return;
-	}
-	if ((s = log_search_new(&q, err, sizeof err)) == NULL) {
+	if ((j = server_log_search(&q, req->since, req->until, req->nlines,
+	    log_out_cb, c, &status, err, sizeof err)) == NULL) {
 		client_replyf(c, "ERROR %s\n", err);
-		return;
-	}
-	if ((f = log_read_open()) == NULL) {
-		client_replyf(c, "ERROR cannot read the log: %s\n",
-		    strerror(errno));
-		log_search_free(s);
-		return;
-	}
-	skip_to_recent(f);
-	if ((j = logjob_start(srv.base, s, f, req->nlines, log_out_cb, c)) ==
-	    NULL) {
-		client_replyf(c, "ERROR cannot search the log: %s\n",
-		    strerror(errno));
 		return;
 	}
 	client_hold(c, j, log_cancel_cb);

@@ -3,8 +3,11 @@
  * (volery-api(7)); a value not known yet is null, never left out, so a
  * script reads every field of every task the same way.
  */
+#include <stdio.h>
+
 #include <jansson.h>
 
+#include "logsearch.h"
 #include "task.h"
 #include "taskjson.h"
 
@@ -105,4 +108,21 @@ task_json(const struct task *t)
 	json_object_set_new(o, "reason", text(t->reason));
 	json_object_set_new(o, "confirmed", json_boolean(t->confirmed));
 	return o;
+}
+
+json_t *
+log_line_json(const char *line, size_t len)
+{
+	char	level[16];
+	int	off = 0;
+
+	if (len > LOG_STAMP_LEN + 5 && line[0] == '[' &&
+	    sscanf(line + LOG_STAMP_LEN + 1, "]: <%15[a-z]> %n", level,
+	    &off) == 1 && off > 0 && (size_t)(LOG_STAMP_LEN + 1 + off) <= len)
+		return json_pack("{s:s%, s:s, s:s%}", "time", line + 1,
+		    (size_t)LOG_STAMP_LEN, "level", level, "message",
+		    line + LOG_STAMP_LEN + 1 + off, len - LOG_STAMP_LEN - 1 -
+		    off);
+	return json_pack("{s:n, s:n, s:s%}", "time", "level", "message",
+	    line, len);
 }

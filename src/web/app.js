@@ -331,7 +331,68 @@ async function taskView(uuid) {
         t.outputs.join(" ")) : "–"),
       t.waiting ? row("Waiting", t.waiting) : null,
       t.reason ? row("Reason", t.reason) : null),
-    h("p", {}, cancelButton(t))];
+    h("p", {}, cancelButton(t)), h("h2", {}, "Log"), taskLog(t)];
+}
+
+// Log lines as a table: time, level, message.
+function logTable(lines) {
+  if (!lines.length) return h("p", {class: "empty"}, "No line.");
+  return h("table", {class: "log"}, lines.map(l => h("tr",
+    {"data-level": l.level || ""},
+    h("td", {class: "mono nowrap"}, l.time || ""),
+    h("td", {}, l.level ? chip(l.level, "log-" + l.level) : ""),
+    h("td", {class: "mono"}, l.message))));
+}
+
+// A task's own log lines, fetched again only when the task changed.
+const taskLogs = new Map();
+function taskLog(t) {
+  const key = t.shown_state + "/" + t.attempts + "/" + t.progress;
+  const box = h("div", {id: "task-log"});
+  const show = lines => box.replaceChildren(logTable(lines));
+  const have = taskLogs.get(t.uuid);
+  if (have && have.key === key) show(have.lines);
+  else api("/api/log?task=" + t.uuid).then(lines => {
+    taskLogs.set(t.uuid, {key, lines});
+    show(lines);
+  }).catch(e => box.replaceChildren(h("p", {class: "problems"},
+    e.message)));
+  return box;
+}
+
+// The log search box: the filters of `volery log`.
+function logView() {
+  const field = (id, label, attrs) => h("label", {}, label + " ",
+    h("input", Object.assign({type: "text", id}, attrs)));
+  const level = h("select", {id: "log-level"}, ["", "debug", "info",
+    "normal", "warning", "error"].map(l => h("option", {value: l},
+    l || "any")));
+  const out = h("div", {id: "log-result"});
+  const go = h("button", {class: "primary", id: "log-search", onclick:
+    async ev => {
+      ev.preventDefault();
+      const q = new URLSearchParams();
+      for (const k of ["regex", "task", "since", "until", "lines"]) {
+        const v = document.getElementById("log-" + k).value.trim();
+        if (v) q.set(k, v);
+      }
+      if (level.value) q.set("level", level.value);
+      out.replaceChildren(h("p", {class: "empty"}, "Searching…"));
+      try { out.replaceChildren(logTable(await api("/api/log?" + q))); }
+      catch (e) {
+        out.replaceChildren(h("div", {class: "problems"}, e.message));
+      }
+    }}, "Search");
+  return [h("h2", {}, "Search the log"),
+    h("form", {class: "filters"},
+      field("log-regex", "Matching", {placeholder: "regular expression",
+        size: 28}),
+      h("label", {}, "Level ", level),
+      field("log-task", "Task", {placeholder: "uuid", size: 36}),
+      field("log-since", "Since", {placeholder: "1h ago", size: 12}),
+      field("log-until", "Until", {placeholder: "now", size: 12}),
+      field("log-lines", "Lines", {value: "200", size: 5}), go),
+    out];
 }
 
 function workflowsView() {
@@ -422,6 +483,10 @@ async function route() {
   if (view === "workflow") parts = await workflowView(arg);
   else if (view === "task") parts = await taskView(arg);
   else if (view === "workflows") parts = workflowsView();
+  else if (view === "log") {
+    if (document.getElementById("log-regex")) return;
+    parts = logView();
+  }
   else if (view === "submit") {
     // The form keeps what was typed: drawn once per visit.
     if (document.getElementById("wf-text")) return;

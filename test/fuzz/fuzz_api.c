@@ -2,7 +2,8 @@
  * fuzz_api.c -- libFuzzer: any bytes as the path and query of a GET of
  * the JSON API (HTTP and the client protocol's API request both hand
  * it to api_get), against a node with a few tasks.  Every answer is
- * JSON with a status, errors as {"error": why}; nothing crashes.
+ * JSON with a status, errors as {"error": why}; nothing crashes.  The
+ * same bytes as GET /api/log's parameters: checked or refused.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "api.h"
 #include "node.h"
+#include "task.h"
 #include "taskdesc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -78,6 +80,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    code != 500))
 		abort();
 	json_decref(v);
+	/* GET /api/log's parameters: good ones fill the query, bad ones
+	 * are a 400 with why. */
+	{
+		struct api_log_req	 r;
+
+		v = api_log_request(uri, &r, &code);
+		if ((v == NULL) != (code == 200) || (v != NULL && (code != 400 ||
+		    !json_is_string(json_object_get(v, "error")))) ||
+		    (v == NULL && (r.nlines < 1 || r.nlines >
+		    API_LOG_LINES_MAX || (r.q.uuid != NULL &&
+		    !task_uuid_valid(r.q.uuid)))))
+			abort();
+		json_decref(v);
+	}
 	free(uri);
 	return 0;
 }

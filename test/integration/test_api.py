@@ -10,6 +10,7 @@ import socket
 import subprocess
 import time
 import unittest
+from urllib.parse import quote
 
 import harness
 from harness import TIMEOUT, Cluster, params_file, schedule_workflow
@@ -135,6 +136,42 @@ class Api(unittest.TestCase):
         r = volery("-H", "127.0.0.1:%d" % self.a.port, "tasks", "--json",
                    "--state", "Sleeping")
         self.assertEqual(r.returncode, 2)
+
+    def test_the_log_searched_as_volery_log_searches_it(self):
+        c = self.a.client()
+        self.addCleanup(c.close)
+        u = c.schedule("import low -p /x -x %s" % params_file(self.a.dir, 20))
+        c.ask("SUBSCRIBE " + u)
+        c.wait_states({u: "Terminated"})
+        status, lines = self.get("/api/log?task=" + u)
+        self.assertEqual(status, 200)
+        self.assertTrue(lines)
+        for line in lines:
+            self.assertIn(u, line["message"])
+            self.assertRegex(line["time"], r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
+        self.assertTrue(any("state{Terminated}" in l["message"] for l in lines))
+        # The same lines as the command line's JSON.
+        r = volery("-H", "127.0.0.1:%d" % self.a.port, "log", "--json",
+                   "--task", u, "-n", "200")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([json.loads(x) for x in r.stdout.splitlines()], lines)
+        status, lines = self.get("/api/log?regex=" + quote("started, pid \\d+")
+                                 + "&task=" + u + "&lines=1")
+        self.assertEqual(len(lines), 1)
+        self.assertIn("started, pid", lines[0]["message"])
+        status, lines = self.get("/api/log?level=normal&since=" + quote("1h ago"))
+        self.assertEqual(status, 200)
+        self.assertTrue(lines)
+        self.assertTrue(all(l["level"] in ("normal", "warning", "error")
+                            for l in lines), lines)
+        for query, why in (("level=loud", "level"), ("task=42", "task"),
+                           ("lines=0", "lines"), ("lines=x", "lines"),
+                           ("since=whenever", "bad time"),
+                           ("regex=" + quote("(unclosed"), "regular expression"),
+                           ("colour=red", "unknown parameter")):
+            status, v = self.get("/api/log?" + query)
+            self.assertEqual(status, 400, query)
+            self.assertIn(why, v["error"], query)
 
     def post(self, path, body, headers=None):
         h = {"Content-Type": "application/json"}

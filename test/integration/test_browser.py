@@ -187,9 +187,38 @@ class Browser(unittest.TestCase):
         self.assertEqual([t["state"] for t in self.api(
             "/api/tasks?workflow=" + wf)], ["Cancelled"] * 4)
 
+    def test_the_log_search_box_and_a_tasks_log(self):
+        wf = self.submit_workflow(50)
+        uuid = self.api("/api/tasks?workflow=" + wf)[0]["uuid"]
+        self.wait(lambda d: self.js("#dag g", "e.dataset.state")
+                  == ["Terminated"] * 4, "the workflow done")
+        # The task's page lists its own log lines.
+        self.open("#/task/" + uuid)
+        self.wait(lambda d: any("state{Terminated}" in m for m in self.js(
+            "#task-log tr", "e.textContent")), "the task's log lines")
+        self.assertTrue(all(uuid in m for m in self.js(
+            "#task-log tr td:last-child", "e.textContent")))
+        # The search box: an expression and a level, as volery log takes.
+        self.open("#/log")
+        box = self.wait(lambda d: d.find_element(By.ID, "log-regex"),
+                        "the search box")
+        box.send_keys("started, pid")
+        self.d.find_element(By.ID, "log-task").send_keys(uuid)
+        self.click("#log-search", "the search button")
+        rows = self.wait(lambda d: self.js("#log-result tr",
+                                           "e.textContent"), "the lines found")
+        self.assertEqual(len(rows), 1, rows)
+        self.assertIn(uuid, rows[0])
+        self.shot("log")
+        box.clear()
+        box.send_keys("(unclosed")
+        self.click("#log-search", "the search button")
+        self.wait(lambda d: "regular expression" in "".join(self.js(
+            "#log-result .problems", "e.textContent")), "the bad expression")
+
     def test_the_page_fits_a_phone(self):
         self.d.set_window_size(390, 844)
-        for route in ("#/", "#/workflows", "#/submit"):
+        for route in ("#/", "#/workflows", "#/submit", "#/log"):
             self.open(route)
             self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "main > *"),
                       "the page drawn")
