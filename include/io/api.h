@@ -34,6 +34,9 @@ json_t	*api_nodes(void);
  * takes it, "Suspended" too) and of workflow (NULL: any); NULL and
  * *bad set for a state that is none. */
 json_t	*api_tasks(const char *state, const char *workflow, int *bad);
+/* The ready queue in the order the pool takes it (readyq.h): each task
+ * with its position (1: next), aged and urgent. */
+json_t	*api_queue(void);
 /* One task: from the map, else the history; with its estimates and
  * why it waits.  NULL if unknown. */
 json_t	*api_task(const char *uuid);

@@ -119,7 +119,25 @@ live_task_json(const struct task *t)
 	    now ? end - now : 0) : json_null());
 	json_object_set_new(o, "waiting", why[0] != '\0' ? json_string(why +
 	    (strncmp(why, "waiting: ", 9) == 0 ? 9 : 0)) : json_null());
+	json_object_set_new(o, "aged", json_boolean(t->aged));
+	json_object_set_new(o, "urgent", json_boolean(t->urgent));
 	return o;
+}
+
+json_t *
+api_queue(void)
+{
+	const struct task	*t;
+	json_t			*out = json_array(), *o;
+	size_t			 k;
+
+	for (k = 0; out != NULL && (t = node_ready_at(api.core, k)) != NULL;
+	    k++)
+		if ((o = live_task_json(t)) != NULL) {
+			json_object_set_new(o, "position", json_integer(k + 1));
+			json_array_append_new(out, o);
+		}
+	return out;
 }
 
 json_t *
@@ -388,6 +406,8 @@ api_get(const char *uri, int *code)
 		v = get_task(path + 11, code);
 	else if (strcmp(path, "/api/workflows") == 0)
 		v = api_workflows();
+	else if (strcmp(path, "/api/queue") == 0)
+		v = api_queue();
 	else
 		v = error(code, 404, "no such path");
 	if (v == NULL)

@@ -3,8 +3,8 @@
 // the page as text, never as HTML.
 "use strict";
 
-const state = { nodes: [], tasks: new Map(), workflows: [], live: false,
-  locked: false };
+const state = { nodes: [], tasks: new Map(), workflows: [], queue: [],
+  live: false, locked: false };
 let drawQueued = false;
 
 // An element: h("td", {class: "x"}, "text", child...).
@@ -46,12 +46,25 @@ function redraw() {
 }
 
 async function loadAll() {
-  const [nodes, tasks, workflows] = await Promise.all([api("/api/nodes"),
-    api("/api/tasks"), api("/api/workflows")]);
+  const [nodes, tasks, workflows, queue] = await Promise.all([
+    api("/api/nodes"), api("/api/tasks"), api("/api/workflows"),
+    api("/api/queue")]);
   state.nodes = nodes;
+  state.queue = queue;
   state.tasks = new Map(tasks.map(t => [t.uuid, t]));
   state.workflows = workflows;
   redraw();
+}
+
+// The queue's order is the node's (priorities, ageing, workflows): asked
+// again after task events, at most every 300 ms.
+let queueTimer = null;
+function queueChanged() {
+  if (queueTimer) return;
+  queueTimer = setTimeout(async () => {
+    queueTimer = null;
+    try { state.queue = await api("/api/queue"); redraw(); } catch (e) {}
+  }, 300);
 }
 
 // Drawn again only when something changed: a redraw under the pointer
@@ -74,6 +87,7 @@ function listen() {
     const t = JSON.parse(ev.data);
     state.tasks.set(t.uuid, t);
     recountWorkflow(t.workflow);
+    queueChanged();
     redraw();
   });
 }
@@ -169,8 +183,8 @@ function cancelButton(t) {
     }}, "Cancel");
 }
 
-function tasksTable(tasks, cols) {
-  if (!tasks.length) return h("p", {class: "empty"}, "None.");
+function tasksTable(tasks, cols, id) {
+  if (!tasks.length) return h("p", {class: "empty", id}, "None.");
   const all = {
     name: ["Task", t => taskLink(t)],
     state: ["State", t => chip(t.shown_state, t.shown_state)],
@@ -178,14 +192,18 @@ function tasksTable(tasks, cols) {
       "align-items:center"}, h("span", {class: "pct"}, t.progress + "%"),
       h("div", {style: "flex:1"}, bar(t)))],
     node: ["Node", t => t.node || "–"],
-    prio: ["Priority", t => t.priority],
+    pos: ["#", t => t.position],
+    prio: ["Priority", t => [t.priority, t.aged ? h("span", {class: "badge",
+      title: "ready longer than the ageing delay: runs as interactive"},
+      "aged") : t.urgent ? h("span", {class: "badge", title: "its " +
+      "workflow has an interactive task"}, "urgent") : null]],
     waiting: ["Why it waits", t => t.waiting || ""],
     submit: ["Submitted", t => when(t.submit_ms)],
     eta: ["Ends in", t => dur(t.ends_in_ms)],
     reason: ["Reason", t => t.reason || ""],
     cancel: ["", t => cancelButton(t)],
   };
-  return h("table", {}, h("tr", {}, cols.map(c => h("th", {}, all[c][0]))),
+  return h("table", {id}, h("tr", {}, cols.map(c => h("th", {}, all[c][0]))),
     tasks.map(t => h("tr", {"data-task": t.uuid, "data-state": t.state},
       cols.map(c => h("td", {}, all[c][1](t))))));
 }
@@ -209,17 +227,17 @@ function workflowsTable(list) {
 function overview() {
   const tasks = [...state.tasks.values()];
   const running = tasks.filter(t => t.state === "Running");
-  // The queue as the node takes it: interactive first, then by age.
-  const ready = tasks.filter(t => t.state === "Ready" ||
-    t.state === "Submitted").sort((a, b) =>
-    (a.priority === b.priority ? 0 : a.priority === "interactive" ? -1 : 1)
-    || a.submit_ms - b.submit_ms);
+  const blocked = tasks.filter(t => t.state === "Submitted");
   const failed = tasks.filter(t => t.state === "Failed").slice(-10);
   return [h("h2", {}, "Workstations"), poolGrid(),
     h("h2", {}, "Running"), tasksTable(running,
       ["name", "node", "bar", "eta", "cancel"]),
-    h("h2", {}, "Queue"), tasksTable(ready,
-      ["name", "prio", "state", "waiting", "submit", "cancel"]),
+    h("h2", {}, "Queue, in the order the pool takes it"),
+    tasksTable(state.queue, ["pos", "name", "prio", "waiting", "submit",
+      "cancel"], "queue"),
+    blocked.length ? [h("h2", {}, "Waiting for their inputs"),
+      tasksTable(blocked.slice(0, 50), ["name", "prio", "submit",
+        "cancel"])] : null,
     h("h2", {}, "Workflows"), workflowsTable(state.workflows.slice(0, 20)),
     h("h2", {}, "Failed"), tasksTable(failed, ["name", "node", "reason"])];
 }

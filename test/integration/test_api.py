@@ -173,6 +173,31 @@ class Api(unittest.TestCase):
             self.assertEqual(status, 400, query)
             self.assertIn(why, v["error"], query)
 
+    def test_the_queue_in_the_order_the_pool_takes_it(self):
+        c = self.a.client()
+        self.addCleanup(c.close)
+        slow = params_file(self.a.dir, 60000)
+        busy = [c.schedule("import low -p /x -x %s" % slow) for _ in range(3)]
+        c.ask("SUBSCRIBE " + " ".join(busy))
+        c.wait_states({u: "Running" for u in busy})
+        low = c.schedule("import low -p /x -x %s" % slow)
+        later = c.schedule("import low -p /x -x %s" % slow)
+        urgent = self.cl.nodes["b"].client()
+        self.addCleanup(urgent.close)
+        inter = urgent.schedule("import interactive -p /x -x %s" % slow)
+        mine = {low, later, inter}
+        harness.wait_until(lambda: mine <= {t["uuid"] for t in self.get(
+            "/api/queue")[1]}, "three tasks queued")
+        status, queue = self.get("/api/queue")
+        self.assertEqual(status, 200)
+        order = [t["uuid"] for t in queue if t["uuid"] in mine]
+        self.assertEqual(order, [inter, low, later], queue)
+        self.assertEqual([t["position"] for t in queue],
+                         list(range(1, len(queue) + 1)))
+        self.assertFalse(any(t["aged"] for t in queue))
+        for u in busy + [low, later, inter]:
+            c.ask("CANCEL " + u)
+
     def post(self, path, body, headers=None):
         h = {"Content-Type": "application/json"}
         h.update(headers or {})
