@@ -2,17 +2,23 @@
 # make demo: start a three-node volery cluster on loopback (acor, gaviao,
 # pato), schedule three copies of the four-task PLMI2 workflow of thesis
 # Table 4.1 on acor over the client protocol, show every state change and
-# the node running it until all twelve tasks are Terminated, stop.
+# the node running it until all twelve tasks are Terminated, stop.  acor
+# serves the dashboard (its URL is printed first): the workflows run live
+# there.  On a terminal the nodes stay up at the end until Enter, for a
+# look around the page.
 #
 # VOLERY_DEMO_PORT (acor's client port, default 7600; the others use the
-# next two), VOLERY_DEMO_MS (task duration, default 2000: the thesis'
-# 2-minute tasks scaled by 1/60) and VOLERY_DEMO_WORKFLOWS (default 3).
+# next two; the dashboard is on VOLERY_DEMO_PORT + 80), VOLERY_DEMO_MS
+# (task duration, default 2000: the thesis' 2-minute tasks scaled by
+# 1/60), VOLERY_DEMO_WORKFLOWS (default 3) and VOLERY (the binary).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 port=${VOLERY_DEMO_PORT:-7600}
 ms=${VOLERY_DEMO_MS:-2000}
 workflows=${VOLERY_DEMO_WORKFLOWS:-3}
+volery=${VOLERY:-$top/volery}
+web=127.0.0.1:$((port + 80))
 names=(acor gaviao pato)
 dir=$(mktemp -d /tmp/volery-demo.XXXXXX)
 pids=()
@@ -34,10 +40,12 @@ for t in import georeferencing segmentation anomaly_detection; do
 done
 echo "<parameters><duration_ms>$ms</duration_ms></parameters>" > "$dir/params.xml"
 # One cluster key for the three (what an admin does once per pool).
-"$top/volery" keygen "$dir/cluster.key" >/dev/null
+"$volery" keygen "$dir/cluster.key" >/dev/null
 for i in 0 1 2; do
 	n=${names[$i]}
 	mkdir -p "$dir/$n"
+	http=""
+	[ "$i" -eq 0 ] && http="<http>$web</http>"
 	cat > "$dir/$n/volery.conf.xml" <<XML
 <server>
   <name>$n</name>
@@ -48,9 +56,10 @@ for i in 0 1 2; do
   <tasks_dir>$dir/tasks</tasks_dir>
   <mode>dedicated</mode>
   <keyring><key>$dir/cluster.key</key></keyring>
+  $http
 </server>
 XML
-	"$top/volery" serve -c "$dir/$n/volery.conf.xml" 2> "$dir/$n/console.log" &
+	"$volery" serve -c "$dir/$n/volery.conf.xml" 2> "$dir/$n/console.log" &
 	pids+=($!)
 done
 echo "== three nodes on loopback: ${names[*]} (client ports $port, $((port + 10)), $((port + 20)); state and logs in $dir)"
@@ -66,6 +75,7 @@ done
 # The master is elected within a few election windows.
 grep -q -m1 "is the master" < <(timeout 20 tail -n +1 -f --pid="${pids[0]}" \
     "$dir/acor/console.log") || { echo "demo: no master elected" >&2; exit 1; }
+echo "== dashboard: http://$web/ (open it: the workflows run there live)"
 
 exec 3<>"/dev/tcp/127.0.0.1/$port"
 ask() {	# send one request, print and return its reply
@@ -116,6 +126,10 @@ echo "== NODES"
 echo NODES >&3
 while IFS= read -r line <&3 && [ "$line" != "." ]; do echo "  $line"; done
 echo QUIT >&3
+if [ -t 0 ]; then
+	echo "== the nodes stay up for the dashboard, http://$web/: press Enter to stop them"
+	read -r _ || true
+fi
 echo "== stopping the nodes"
 cleanup
 trap - EXIT

@@ -195,7 +195,7 @@ function tasksTable(tasks, cols, id) {
     pos: ["#", t => t.position],
     prio: ["Priority", t => [t.priority, t.aged ? h("span", {class: "badge",
       title: "ready longer than the ageing delay: runs as interactive"},
-      "aged") : t.urgent ? h("span", {class: "badge", title: "its " +
+      "aged") : t.urgent && t.priority !== "interactive" ? h("span", {class: "badge", title: "its " +
       "workflow has an interactive task"}, "urgent") : null]],
     waiting: ["Why it waits", t => t.waiting || ""],
     submit: ["Submitted", t => when(t.submit_ms)],

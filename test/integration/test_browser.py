@@ -8,7 +8,9 @@ build/screenshots/ for people to look at (browser.py).  Another host's
 login is in test_lan (browser_login.py, in that host's namespace)."""
 import json
 import os
+import random
 import re
+import subprocess
 import unittest
 import urllib.request
 
@@ -230,6 +232,38 @@ class Browser(unittest.TestCase):
         self.wait(lambda d: len(d.find_elements(
             By.CSS_SELECTOR, "#pool .card.node")) == 3, "three workstations")
         self.shot("phone")
+
+
+@unittest.skipIf(harness.WRAP, "the demo runs the binary itself")
+class Demo(unittest.TestCase):
+    def test_make_demo_prints_the_dashboard_where_its_workflows_run_live(self):
+        base = random.randrange(20000, 29000, 100)
+        demo = subprocess.Popen(
+            ["bash", os.path.join(ROOT, "tools", "demo.sh")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
+            env=dict(os.environ, VOLERY=harness.VOLERY, VOLERY_DEMO_MS="1500",
+                     VOLERY_DEMO_PORT=str(base)))
+        self.addCleanup(demo.wait)
+        self.addCleanup(demo.kill)
+        url = None
+        for line in demo.stdout:
+            m = re.match(r"== dashboard: (http://127\.0\.0\.1:\d+/) ", line)
+            if m:
+                url = m.group(1)
+                break
+        self.assertEqual(url, "http://127.0.0.1:%d/" % (base + 80))
+        d = chrome()
+        self.addCleanup(d.quit)
+        d.get(url)
+        # Three workflows, tasks running on the three workstations' cards.
+        wait(d, lambda d: len(js(d, "#workflows tr[data-workflow]",
+                                 "e.dataset.workflow")) == 3
+             and js(d, "#pool .card.node .bar", "e.dataset.state"), TIMEOUT)
+        self.assertEqual(len(js(d, "#pool .card.node", "e.dataset.node")), 3)
+        shot(d, "demo")
+        rest = demo.stdout.read()
+        self.assertEqual(demo.wait(timeout=TIMEOUT * 3), 0, rest)
+        self.assertIn("== all 12 tasks completed", rest)
 
 
 if __name__ == "__main__":
