@@ -239,12 +239,18 @@ FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c src/cli/wfexpand.c \
 FUZZ_LIBS_fuzz_workflow = $(shell pkg-config --libs libxml-2.0)
 FUZZ_EXTRA_fuzz_log = src/io/logsearch.c src/io/when.c $(SHELL_INC)
 FUZZ_API_SRC = src/io/api.c src/io/taskjson.c src/io/history.c \
-	src/io/journal.c src/io/log.c src/io/clock.c
+	src/io/journal.c src/io/log.c src/io/clock.c src/io/stats.c \
+	src/io/pooltime.c src/io/statefile.c
 FUZZ_EXTRA_fuzz_api = $(FUZZ_API_SRC) $(SHELL_INC)
 FUZZ_LIBS_fuzz_api = $(shell pkg-config --libs jansson libevent)
 build/fuzz/fuzz_api: $(FUZZ_API_SRC)
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
 FUZZ_EXTRA_fuzz_session = src/io/websession.c $(SHELL_INC)
+FUZZ_POOLTIME_SRC = src/io/pooltime.c src/io/log.c src/io/clock.c \
+	src/io/statefile.c
+FUZZ_EXTRA_fuzz_pooltime = $(FUZZ_POOLTIME_SRC) $(SHELL_INC)
+FUZZ_LIBS_fuzz_pooltime = $(shell pkg-config --libs jansson)
+build/fuzz/fuzz_pooltime: $(FUZZ_POOLTIME_SRC)
 build/fuzz/fuzz_session: src/io/websession.c
 build/fuzz/fuzz_workflow: src/cli/wfload.c src/cli/wfexpand.c \
     src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c src/cli/memsize.c \

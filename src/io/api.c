@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "history.h"
 #include "node.h"
+#include "stats.h"
 #include "task.h"
 #include "taskjson.h"
 
@@ -384,6 +385,19 @@ api_log_request(const char *uri, struct api_log_req *r, int *code)
 	return why != NULL ? error(code, 400, why) : NULL;
 }
 
+static json_t *
+get_stats(struct evkeyvalq *args, int *code)
+{
+	const char	*h = evhttp_find_header(args, "hours");
+	char		*end;
+	long		 hours = STATS_HOURS;
+
+	if (h != NULL && ((hours = strtol(h, &end, 10)) < 1 || hours >
+	    STATS_HOURS_MAX || *h == '\0' || *end != '\0'))
+		return error(code, 400, "hours: a whole number from 1 to 168");
+	return stats_json(api.core, (int)hours, clock_wall_ms());
+}
+
 json_t *
 api_get(const char *uri, int *code)
 {
@@ -408,6 +422,8 @@ api_get(const char *uri, int *code)
 		v = api_workflows();
 	else if (strcmp(path, "/api/queue") == 0)
 		v = api_queue();
+	else if (strcmp(path, "/api/stats") == 0)
+		v = get_stats(&args, code);
 	else
 		v = error(code, 404, "no such path");
 	if (v == NULL)

@@ -532,6 +532,7 @@ static const struct route {
 	{ "/api/logout", NULL, 0, EVHTTP_REQ_POST, post_logout },
 	{ "/api/nodes", NULL, 0, EVHTTP_REQ_GET, get_api },
 	{ "/api/queue", NULL, 0, EVHTTP_REQ_GET, get_api },
+	{ "/api/stats", NULL, 0, EVHTTP_REQ_GET, get_api },
 	{ "/api/tasks", NULL, 0, EVHTTP_REQ_GET, get_api },
 	{ "/api/tasks/", NULL, 1, EVHTTP_REQ_GET, get_api },
 	{ "/api/tasks/", "/cancel", 1, EVHTTP_REQ_POST, post_cancel },

@@ -35,6 +35,7 @@
 #include "keys.h"
 #include "log.h"
 #include "logjob.h"
+#include "pooltime.h"
 #include "logsearch.h"
 #include "node.h"
 #include "peer.h"
@@ -1068,6 +1069,9 @@ peer_recv(const struct peer_msg *m, const char *addr)
 {
 	node_peer_msg(srv.core, m, addr, clock_node_ms());
 	carry_out();
+	if (m->type == PEER_HEARTBEAT)
+		pooltime_observe(m->sender, m->volunteer, m->beat_ms,
+		    clock_wall_ms());
 }
 
 /*
@@ -1227,6 +1231,7 @@ decide(void)
 	}
 	node_volunteer(srv.core, &d, clock_node_ms());
 	carry_out();
+	pooltime_observe(srv.cfg->name, d.name, 0, clock_wall_ms());
 }
 
 static void
@@ -1302,6 +1307,7 @@ server_run(const struct config *cfg, int echo)
 	/* Before the journal's runs are taken again: what an earlier start
 	 * left running dies first. */
 	contain_init(cfg->state_dir, cfg->name);
+	pooltime_open(cfg->state_dir);
 	srv.reputation = reputation_start(cfg->state_dir, cfg->reputation);
 	memset(&nc, 0, sizeof nc);
 	snprintf(nc.name, sizeof nc.name, "%s", cfg->name);
@@ -1337,6 +1343,7 @@ server_run(const struct config *cfg, int echo)
 	srv.decision = first;
 	node_set_volunteer(srv.core, first.volunteer, first.name,
 	    clock_node_ms());
+	pooltime_observe(cfg->name, first.name, 0, clock_wall_ms());
 	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
 		fatal("journal");
 	}
@@ -1379,6 +1386,8 @@ server_run(const struct config *cfg, int echo)
 	peers_close();
 	clash_close();
 	reputation_clean_stop(cfg->state_dir);
+	pooltime_observe(cfg->name, srv.decision.name, 0, clock_wall_ms());
+	pooltime_save();
 	journal_close();
 	history_close();
 	http_close();

@@ -88,6 +88,7 @@ function listen() {
     state.tasks.set(t.uuid, t);
     recountWorkflow(t.workflow);
     queueChanged();
+    statsChanged();
     redraw();
   });
 }
@@ -413,6 +414,139 @@ function logView() {
     out];
 }
 
+// Charts: plain SVG, scaled to the data, the node's numbers as they are.
+const chartState = { hours: 6, data: null, timer: null, asked: 0,
+  loading: false };
+const hhmm = ms => new Date(ms).toLocaleTimeString([], {hour: "2-digit",
+  minute: "2-digit"});
+
+async function loadStats() {
+  chartState.asked = Date.now();
+  chartState.loading = true;
+  try {
+    chartState.data = await api("/api/stats?hours=" + chartState.hours);
+  } catch (e) { chartState.data = {error: e.message}; }
+  chartState.loading = false;
+  redraw();
+}
+
+// After task events, at most every 5 s, while the charts are shown.
+function statsChanged() {
+  if (!location.hash.startsWith("#/charts") || chartState.timer) return;
+  chartState.timer = setTimeout(() => { chartState.timer = null;
+    loadStats(); }, Math.max(0, 5000 - (Date.now() - chartState.asked)));
+}
+
+// One chart: an x axis of time buckets, bars (stacked) or lines.
+function timeChart(id, buckets, bucketMs, series, unit) {
+  const W = 720, H = 200, L = 48, B = 22, T = 10, R = 10;
+  const n = buckets.length;
+  const stackTop = b => series.filter(x => x.bar).reduce((a, x) =>
+    a + (x.value(b) || 0), 0);
+  const max = Math.max(1e-9, ...buckets.map(b => Math.max(stackTop(b),
+    ...series.filter(x => !x.bar).map(x => x.value(b) || 0))));
+  const X = i => L + (W - L - R) * i / n, Y = v => T + (H - T - B) *
+    (1 - v / max);
+  const bw = Math.max(1, (W - L - R) / n - 1);
+  const kids = [];
+  for (const f of [0, .5, 1]) {
+    kids.push(s("line", {x1: L, x2: W - R, y1: Y(max * f), y2: Y(max * f),
+      class: "grid"}));
+    kids.push(s("text", {x: L - 4, y: Y(max * f) + 4, "text-anchor": "end",
+      class: "axis"}, unit(max * f)));
+  }
+  for (let i = 0; i < n; i += Math.ceil(n / 6))
+    kids.push(s("text", {x: X(i), y: H - 6, class: "axis"},
+      hhmm(buckets[i].start_ms)));
+  buckets.forEach((b, i) => {
+    let base = 0;
+    for (const x of series.filter(x => x.bar)) {
+      const v = x.value(b) || 0;
+      if (v > 0) kids.push(s("rect", {x: X(i), y: Y(base + v), width: bw,
+        height: Y(base) - Y(base + v), fill: x.color, "data-bucket": i},
+        s("title", {}, hhmm(b.start_ms) + " " + x.name + ": " + unit(v))));
+      base += v;
+    }
+  });
+  for (const x of series.filter(x => !x.bar)) {
+    const pts = buckets.map((b, i) => x.value(b) === null ? null :
+      [X(i) + bw / 2, Y(x.value(b))]).filter(Boolean);
+    if (pts.length) kids.push(s("polyline", {points: pts.map(p =>
+      p.join(",")).join(" "), fill: "none", stroke: x.color,
+      "stroke-width": 2}));
+    for (const p of pts) kids.push(s("circle", {cx: p[0], cy: p[1], r: 2.5,
+      fill: x.color}));
+  }
+  return h("div", {class: "chart card", id},
+    h("div", {class: "legend"}, series.map(x => h("span", {},
+      h("i", {style: "background:" + x.color}), x.name))),
+    s("svg", {viewBox: `0 0 ${W} ${H}`}, kids));
+}
+
+// A workstation's day: a bar of its hours, coloured by volunteer state,
+// and beneath it the time it ran tasks.
+function daysChart(days) {
+  const states = ["idle", "dedicated", "batch", "busy", "suspended",
+    "clash"];
+  const names = [...new Set(days.flatMap(d => Object.keys(d.nodes)))]
+    .sort();
+  if (!names.length) return h("p", {class: "empty"}, "Nothing yet.");
+  const hours = dur;
+  return h("table", {class: "days", id: "days-chart"},
+    h("tr", {}, h("th", {}, "Day"), h("th", {}, "Workstation"),
+      h("th", {}, "Its 24 hours: volunteer states (top), tasks run " +
+        "(bottom)")),
+    days.filter(d => Object.keys(d.nodes).length).reverse().map(d =>
+      names.filter(n => d.nodes[n]).map(n => {
+        const o = d.nodes[n], day = 86400000;
+        return h("tr", {"data-day": d.day, "data-node": n},
+          h("td", {class: "nowrap"}, d.day), h("td", {}, n),
+          h("td", {}, h("div", {class: "daybar"}, states.filter(k => o[k])
+            .map(k => h("span", {style: "width:" + (100 * o[k] / day) +
+              "%;background:var(--" + k + ")", title: k + " " +
+              hours(o[k]), "data-state": k}))),
+            h("div", {class: "daybar run"}, o.running ? h("span",
+              {style: "width:" + Math.min(100, 100 * o.running / day) + "%",
+                title: "ran tasks " + hours(o.running)}) : null),
+            h("span", {class: "meta"}, states.filter(k => o[k]).map(k =>
+              k + " " + hours(o[k])).concat(o.running ? ["ran tasks " +
+              hours(o.running)] : []).join(" · "))));
+      })));
+}
+
+function chartsView() {
+  const d = chartState.data;
+  if (d && d.error) return [h("p", {class: "problems"}, d.error)];
+  if (!d || d.hours !== chartState.hours) {
+    if (!chartState.loading) loadStats();
+    return [h("p", {class: "empty"}, "Loading…")];
+  }
+  const perMin = d.bucket_ms / 60000;
+  const ms = v => dur(Math.round(v));
+  const range = h("p", {class: "filters"}, "Over the last ",
+    [1, 6, 24, 168].map(n => h("button", {class: n === chartState.hours ?
+      "primary" : "", "data-hours": n, onclick: () => {
+        chartState.hours = n; chartState.data = null; loadStats(); }},
+      n < 48 ? n + " h" : n / 24 + " days")));
+  const total = d.buckets.reduce((a, b) => a + b.finished, 0);
+  return [h("h2", {}, "Charts"), range,
+    h("h3", {}, "Tasks finished per minute (" + total + " in " +
+      (d.hours < 48 ? d.hours + " h" : d.hours / 24 + " days") + ")"),
+    timeChart("finished-chart", d.buckets, d.bucket_ms, [
+      {name: "finished", color: "var(--Terminated)", bar: true,
+        value: b => b.finished / perMin},
+      {name: "failed", color: "var(--Failed)", bar: true,
+        value: b => b.failed / perMin}], v => v.toFixed(v < 10 ? 1 : 0)),
+    h("h3", {}, "Waiting time and makespan (medians of the tasks that " +
+      "finished)"),
+    timeChart("times-chart", d.buckets, d.bucket_ms, [
+      {name: "waiting (ready → started)", color: "var(--Suspended)",
+        value: b => b.wait_ms},
+      {name: "makespan (submitted → done)", color: "var(--Running)",
+        value: b => b.makespan_ms}], ms),
+    h("h3", {}, "Each workstation's days"), daysChart(d.days)];
+}
+
 function workflowsView() {
   return [h("h2", {}, "Workflows"), workflowsTable(state.workflows)];
 }
@@ -501,6 +635,7 @@ async function route() {
   if (view === "workflow") parts = await workflowView(arg);
   else if (view === "task") parts = await taskView(arg);
   else if (view === "workflows") parts = workflowsView();
+  else if (view === "charts") parts = chartsView();
   else if (view === "log") {
     if (document.getElementById("log-regex")) return;
     parts = logView();

@@ -198,6 +198,38 @@ class Api(unittest.TestCase):
         for u in busy + [low, later, inter]:
             c.ask("CANCEL " + u)
 
+    def test_stats_for_the_charts(self):
+        c = self.a.client()
+        self.addCleanup(c.close)
+        u = c.schedule("import low -p /x -x %s" % params_file(self.a.dir, 20))
+        c.ask("SUBSCRIBE " + u)
+        c.wait_states({u: "Terminated"})
+        status, st = self.get("/api/stats")
+        self.assertEqual(status, 200)
+        self.assertEqual(st["hours"], 6)
+        self.assertLessEqual(len(st["buckets"]), 96)
+        self.assertEqual(st["bucket_ms"] % 60000, 0)
+        last = st["buckets"][-1]
+        self.assertLessEqual(last["start_ms"], st["now_ms"])
+        self.assertGreater(last["start_ms"] + st["bucket_ms"], st["now_ms"])
+        self.assertGreaterEqual(sum(b["finished"] for b in st["buckets"]), 1)
+        self.assertTrue(any(b["makespan_ms"] is not None
+                            for b in st["buckets"]))
+        self.assertEqual(len(st["days"]), 8)
+        today = st["days"][-1]["nodes"]
+        self.assertEqual(sorted(today), ["a", "b", "c"])
+        for name, d in today.items():
+            self.assertGreater(d["dedicated"], 0, name)
+            self.assertLessEqual(d["dedicated"], 86400000)
+        self.assertGreater(sum(d.get("running", 0) for d in today.values()),
+                           0)
+        status, week = self.get("/api/stats?hours=168")
+        self.assertEqual((status, len(week["buckets"])), (200, 96))
+        for bad in ("0", "169", "x", ""):
+            status, v = self.get("/api/stats?hours=" + bad)
+            self.assertEqual(status, 400, bad)
+            self.assertIn("hours", v["error"])
+
     def post(self, path, body, headers=None):
         h = {"Content-Type": "application/json"}
         h.update(headers or {})

@@ -218,9 +218,38 @@ class Browser(unittest.TestCase):
         self.wait(lambda d: "regular expression" in "".join(self.js(
             "#log-result .problems", "e.textContent")), "the bad expression")
 
+    def test_the_charts_count_what_finished_and_how_the_days_went(self):
+        wf = self.submit_workflow(50)
+        self.wait(lambda d: self.js("#dag g", "e.dataset.state")
+                  == ["Terminated"] * 4, "the workflow done")
+        self.open("#/charts")
+        self.wait(lambda d: self.js("#finished-chart rect", "1"),
+                  "bars of finished tasks")
+        stats = self.api("/api/stats?hours=6")
+        self.assertGreaterEqual(sum(b["finished"] for b in stats["buckets"]),
+                                4)
+        self.assertTrue(self.js("#times-chart polyline", "1"))
+        # Every workstation's day so far: given (dedicated), and the time
+        # some of them ran tasks.
+        rows = self.wait(lambda d: len(self.js("#days-chart tr[data-node]",
+                                               "1")) == 3 and self.js(
+            "#days-chart tr[data-node]", "[e.dataset.node, "
+            "[...e.querySelectorAll('[data-state]')].map(s => "
+            "s.dataset.state), e.querySelector('.run span') !== null]"),
+            "three workstations' days")
+        self.assertEqual(sorted(r[0] for r in rows), ["a", "b", "c"])
+        self.assertTrue(all(r[1] == ["dedicated"] for r in rows), rows)
+        self.assertTrue(any(r[2] for r in rows), rows)
+        self.d.set_window_size(1280, 1250)
+        self.shot("charts")
+        # Another range is another question to the node.
+        self.click("[data-hours='24']", "the 24 h button")
+        self.wait(lambda d: self.js("[data-hours='24'].primary", "1") and
+                  self.js("#finished-chart rect", "1"), "the last 24 h")
+
     def test_the_page_fits_a_phone(self):
         self.d.set_window_size(390, 844)
-        for route in ("#/", "#/workflows", "#/submit", "#/log"):
+        for route in ("#/", "#/workflows", "#/submit", "#/log", "#/charts"):
             self.open(route)
             self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "main > *"),
                       "the page drawn")

@@ -8,6 +8,7 @@ import pwd
 import subprocess
 import time
 import unittest
+import urllib.request
 
 import harness
 from harness import TIMEOUT, Node
@@ -168,3 +169,40 @@ class Kept(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WorkstationDays(unittest.TestCase):
+    """The time each workstation spent in each volunteer state, per day
+    (the dashboard's days chart), kept across a restart; a corrupt
+    record is said and skipped, not believed."""
+
+    def test_days_survive_a_restart_and_a_corrupt_line_is_skipped(self):
+        node = Node(name="days", extra="<http>127.0.0.1:0</http>")
+        self.addCleanup(node.cleanup)
+        node.start()
+
+        def dedicated():
+            port = int(node.wait_log(r"dashboard and API on "
+                                     r"http://127\.0\.0\.1:(\d+)/").group(1))
+            with urllib.request.urlopen("http://127.0.0.1:%d/api/stats"
+                                        % port, timeout=TIMEOUT) as f:
+                today = json.load(f)["days"][-1]
+            return today["day"], today["nodes"]["days"]["dedicated"]
+        day, first = dedicated()
+        node.stop()
+        path = os.path.join(node.dir, "state", "pooltime")
+        with open(path) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        name, date, *ms = lines[0].split()
+        self.assertEqual((name, date, len(ms)), ("days", day, 6))
+        kept = int(ms[3])	# idle busy batch dedicated suspended clash
+        self.assertGreaterEqual(kept, first)
+        with open(path, "a") as f:
+            f.write("days 2026-13-40 1 2 3 4 5 6\nnonsense\n")
+        open(node.logfile, "w").close()
+        node.start()
+        node.wait_log(r"pooltime: 2 bad lines skipped")
+        day2, again = dedicated()
+        if day2 == day:	# not across a midnight
+            self.assertGreaterEqual(again, kept)
