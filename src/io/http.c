@@ -1,9 +1,11 @@
 /*
  * http.c -- the node's HTTP side (http.h): a table of routes, the check
- * of who asks before any of them, JSON replies, and the event streams
- * (Server-Sent Events) fed by the node's own task notifications: no
- * timer, no polling.  A stream whose client stops reading is dropped
- * once it has STREAM_UNSENT_MAX bytes unsent, so it never holds the node.
+ * of who asks before any of them, JSON replies (httpreply.h), the
+ * dashboard's files, and the event streams (Server-Sent Events) fed by
+ * the node's own task notifications: no timer, no polling.  A stream
+ * whose client stops reading is dropped once it has STREAM_UNSENT_MAX
+ * bytes unsent, so it never holds the node.  Logins are weblogin.c's,
+ * log searches weblog.c's.
  */
 #include <sys/queue.h>
 #include <sys/socket.h>
@@ -27,15 +29,13 @@
 #include "api.h"
 #include "clock.h"
 #include "http.h"
+#include "httpreply.h"
 #include "lex.h"
 #include "log.h"
-#include "logjob.h"
-#include "server.h"
 #include "sockowner.h"
 #include "webfiles.h"
 #include "webpost.h"
 #include "task.h"
-#include "taskjson.h"
 #include "websession.h"
 
 #define BODY_MAX		(1024 * 1024)
@@ -58,8 +58,8 @@ static struct {
 } h = { .streams = TAILQ_HEAD_INITIALIZER(h.streams) };
 
 /* Reply with v as JSON (v's reference is taken). */
-static void
-reply_json(struct evhttp_request *req, int code, const char *reason,
+void
+http_reply_json(struct evhttp_request *req, int code, const char *reason,
     json_t *v)
 {
 	struct evbuffer	*out = evbuffer_new();
@@ -84,16 +84,16 @@ reply_json(struct evhttp_request *req, int code, const char *reason,
 	evbuffer_free(out);
 }
 
-static void
-reply_error(struct evhttp_request *req, int code, const char *reason,
+void
+http_reply_error(struct evhttp_request *req, int code, const char *reason,
     const char *why)
 {
-	reply_json(req, code, reason, json_pack("{s:s}", "error", why));
+	http_reply_json(req, code, reason, json_pack("{s:s}", "error", why));
 }
 
 /* Is the client on this host? */
-static int
-peer_is_local(struct evhttp_request *req)
+int
+http_peer_is_local(struct evhttp_request *req)
 {
 	struct evhttp_connection	*conn = evhttp_request_get_connection(req);
 	const struct sockaddr		*sa = conn != NULL ?
@@ -136,6 +136,13 @@ host_is_ours(struct evhttp_request *req)
 	    strcasecmp(name, h.hostname) == 0;
 }
 
+const char *
+http_cookie(struct evhttp_request *req)
+{
+	return evhttp_find_header(evhttp_request_get_input_headers(req),
+	    "Cookie");
+}
+
 /* Every GET but the event stream: api_get's answer. */
 static void
 get_api(struct evhttp_request *req, const char *rest)
@@ -143,7 +150,7 @@ get_api(struct evhttp_request *req, const char *rest)
 	int	 code;
 	json_t	*v = api_get(evhttp_request_get_uri(req), &code);
 
-	reply_json(req, code, code == 200 ? "OK" : code == 404 ? "Not Found" :
+	http_reply_json(req, code, code == 200 ? "OK" : code == 404 ? "Not Found" :
 	    code == 400 ? "Bad Request" : "Error", v);
 }
 
@@ -161,7 +168,7 @@ get_file(struct evhttp_request *req, const char *path)
 		if (strcmp(f->path, path) == 0)
 			break;
 	if (f->path == NULL || (body = evbuffer_new()) == NULL) {
-		reply_error(req, 404, "Not Found", "no such path");
+		http_reply_error(req, 404, "Not Found", "no such path");
 		return;
 	}
 	evhttp_add_header(out, "Content-Type", f->type);
@@ -183,8 +190,8 @@ get_file(struct evhttp_request *req, const char *path)
  * not without a preflight we never grant, and an Origin, if given, that
  * is ours.
  */
-static int
-post_allowed(struct evhttp_request *req)
+int
+http_post_allowed(struct evhttp_request *req)
 {
 	struct evkeyvalq	*in = evhttp_request_get_input_headers(req);
 	const char		*type = evhttp_find_header(in, "Content-Type");
@@ -193,13 +200,13 @@ post_allowed(struct evhttp_request *req)
 
 	if (type == NULL || strncasecmp(type, "application/json", 16) != 0 ||
 	    (type[16] != '\0' && type[16] != ';')) {
-		reply_error(req, 415, "Unsupported Media Type", "a POST's body "
+		http_reply_error(req, 415, "Unsupported Media Type", "a POST's body "
 		    "is JSON (Content-Type: application/json)");
 		return 0;
 	}
 	if (origin != NULL && (host == NULL || strncmp(origin, "http://", 7)
 	    != 0 || strcmp(origin + 7, host) != 0)) {
-		reply_error(req, 403, "Forbidden", "a POST from another origin");
+		http_reply_error(req, 403, "Forbidden", "a POST from another origin");
 		return 0;
 	}
 	return 1;
@@ -207,8 +214,8 @@ post_allowed(struct evhttp_request *req)
 
 /* Who asks, for the task's record: the address and, on this host, the
  * user that owns the connection. */
-static void
-who(struct evhttp_request *req, char *addr, size_t asize, char *user,
+void
+http_who(struct evhttp_request *req, char *addr, size_t asize, char *user,
     size_t usize)
 {
 	struct evhttp_connection *conn = evhttp_request_get_connection(req);
@@ -237,12 +244,12 @@ post_workflow(struct evhttp_request *req, const char *rest)
 	int		 code;
 	json_t		*v;
 
-	if (!post_allowed(req))
+	if (!http_post_allowed(req))
 		return;
-	who(req, addr, sizeof addr, user, sizeof user);
+	http_who(req, addr, sizeof addr, user, sizeof user);
 	v = webpost_workflow((const char *)evbuffer_pullup(in, len), len, addr,
 	    user, &code);
-	reply_json(req, code, code == 201 ? "Created" : "Bad Request", v);
+	http_reply_json(req, code, code == 201 ? "Created" : "Bad Request", v);
 }
 
 static void
@@ -251,167 +258,10 @@ post_cancel(struct evhttp_request *req, const char *uuid)
 	int	 code;
 	json_t	*v;
 
-	if (!post_allowed(req))
+	if (!http_post_allowed(req))
 		return;
 	v = webpost_cancel(uuid, &code);
-	reply_json(req, code, code == 202 ? "Accepted" : "Error", v);
-}
-
-static const char *
-cookie(struct evhttp_request *req)
-{
-	return evhttp_find_header(evhttp_request_get_input_headers(req),
-	    "Cookie");
-}
-
-/*
- * GET /api/login: a challenge to answer with the operator key, and
- * whether this client needs to (one on this host never does).
- */
-static void
-get_login(struct evhttp_request *req, const char *rest)
-{
-	char	 challenge[WEBSESSION_CHALLENGE_LEN + 1], command[96];
-	int	 local = peer_is_local(req);
-	int	 in = local || websession_valid(cookie(req), clock_node_ms());
-
-	if (!websession_enabled()) {
-		reply_json(req, 200, "OK", json_pack("{s:b,s:b,s:n}",
-		    "authenticated", in, "local", local, "challenge"));
-		return;
-	}
-	websession_challenge(clock_node_ms(), challenge);
-	snprintf(command, sizeof command, "volery auth %s", challenge);
-	reply_json(req, 200, "OK", json_pack("{s:b,s:b,s:s,s:s}",
-	    "authenticated", in, "local", local, "challenge", challenge,
-	    "command", command));
-}
-
-/*
- * POST /api/login {"challenge", "answer"}: the answer `volery auth`
- * printed (its "AUTH " too, as pasted) buys a session cookie that
- * scripts cannot read and other sites cannot send.
- */
-static void
-post_login(struct evhttp_request *req, const char *rest)
-{
-	struct evbuffer	*in = evhttp_request_get_input_buffer(req);
-	size_t		 len = evbuffer_get_length(in);
-	const char	*challenge, *answer, *why;
-	char		 token[WEBSESSION_TOKEN_LEN + 1], set[192];
-	char		 addr[ADDR_MAXLEN + 16], user[USER_MAXLEN + 1];
-	json_t		*body;
-
-	if (!post_allowed(req))
-		return;
-	who(req, addr, sizeof addr, user, sizeof user);
-	body = json_loadb((const char *)evbuffer_pullup(in, len), len, 0, NULL);
-	if (json_unpack(body, "{s:s,s:s}", "challenge", &challenge, "answer",
-	    &answer) == -1) {
-		json_decref(body);
-		reply_error(req, 400, "Bad Request", "a login is "
-		    "{\"challenge\": ..., \"answer\": ...}");
-		return;
-	}
-	if (strncmp(answer, "AUTH ", 5) == 0)
-		answer += 5;
-	if (websession_login(challenge, answer, clock_node_ms(), token,
-	    &why) == -1) {
-		log_warnx("http: %s failed to log in: %s", addr, why);
-		json_decref(body);
-		reply_error(req, 403, "Forbidden", why);
-		return;
-	}
-	json_decref(body);
-	log_info("http: %s logged in with the operator key", addr);
-	snprintf(set, sizeof set, "%s=%s; Path=/; Max-Age=%lld; HttpOnly; "
-	    "SameSite=Strict", WEBSESSION_COOKIE, token,
-	    (long long)(WEBSESSION_TTL_MS / 1000));
-	evhttp_add_header(evhttp_request_get_output_headers(req), "Set-Cookie",
-	    set);
-	reply_json(req, 200, "OK", json_pack("{s:b,s:I}", "authenticated", 1,
-	    "expires_in_ms", (json_int_t)WEBSESSION_TTL_MS));
-}
-
-static void
-post_logout(struct evhttp_request *req, const char *rest)
-{
-	if (!post_allowed(req))
-		return;
-	websession_logout(cookie(req));
-	evhttp_add_header(evhttp_request_get_output_headers(req), "Set-Cookie",
-	    WEBSESSION_COOKIE "=; Path=/; Max-Age=0; HttpOnly; "
-	    "SameSite=Strict");
-	reply_json(req, 200, "OK", json_pack("{s:b}", "authenticated",
-	    peer_is_local(req)));
-}
-
-/* A GET /api/log while its search runs (in a thread, logjob.c). */
-struct logreq {
-	struct evhttp_request		*req;
-	struct evhttp_connection	*conn;
-	struct logjob			*job;
-	json_t				*lines;
-};
-
-static void
-log_line_cb(const char *line, size_t len, void *arg)
-{
-	struct logreq	*l = arg;
-
-	if (line != NULL) {
-		json_array_append_new(l->lines, log_line_json(line, len));
-		return;
-	}
-	evhttp_connection_set_closecb(l->conn, NULL, NULL);
-	reply_json(l->req, 200, "OK", l->lines);
-	free(l);
-}
-
-/* The client left before the answer: stop searching for it. */
-static void
-log_closed_cb(struct evhttp_connection *conn, void *arg)
-{
-	struct logreq	*l = arg;
-
-	logjob_cancel(l->job);
-	json_decref(l->lines);
-	free(l);
-}
-
-/* GET /api/log?regex=&level=&task=&since=&until=&lines=: LOG's search. */
-static void
-get_log(struct evhttp_request *req, const char *rest)
-{
-	struct api_log_req	 r;
-	struct logreq		*l;
-	char			 err[300];
-	int			 code;
-	json_t			*bad;
-
-	if ((bad = api_log_request(evhttp_request_get_uri(req), &r, &code)) !=
-	    NULL) {
-		reply_json(req, code, "Bad Request", bad);
-		return;
-	}
-	if ((l = calloc(1, sizeof *l)) == NULL ||
-	    (l->lines = json_array()) == NULL) {
-		free(l);
-		reply_error(req, 500, "Internal Server Error", "out of memory");
-		return;
-	}
-	l->req = req;
-	l->conn = evhttp_request_get_connection(req);
-	if ((l->job = server_log_search(&r.q, r.has_since ? r.since : NULL,
-	    r.has_until ? r.until : NULL, r.nlines, log_line_cb, l, &code,
-	    err, sizeof err)) == NULL) {
-		json_decref(l->lines);
-		free(l);
-		reply_error(req, code, code == 400 ? "Bad Request" : code == 503 ?
-		    "Service Unavailable" : "Internal Server Error", err);
-		return;
-	}
-	evhttp_connection_set_closecb(l->conn, log_closed_cb, l);
+	http_reply_json(req, code, code == 202 ? "Accepted" : "Error", v);
 }
 
 static void
@@ -461,12 +311,12 @@ get_events(struct evhttp_request *req, const char *rest)
 	struct bufferevent	*bev;
 
 	if (h.nstreams >= STREAMS_MAX) {
-		reply_error(req, 503, "Service Unavailable", "too many event "
+		http_reply_error(req, 503, "Service Unavailable", "too many event "
 		    "streams");
 		return;
 	}
 	if ((s = calloc(1, sizeof *s)) == NULL) {
-		reply_error(req, 500, "Internal Server Error", "out of memory");
+		http_reply_error(req, 500, "Internal Server Error", "out of memory");
 		return;
 	}
 	s->req = req;
@@ -526,10 +376,10 @@ static const struct route {
 	void		(*fn)(struct evhttp_request *, const char *rest);
 } routes[] = {
 	{ "/api/events", NULL, 0, EVHTTP_REQ_GET, get_events },
-	{ "/api/log", NULL, 0, EVHTTP_REQ_GET, get_log },
-	{ "/api/login", NULL, 0, EVHTTP_REQ_GET, get_login },
-	{ "/api/login", NULL, 0, EVHTTP_REQ_POST, post_login },
-	{ "/api/logout", NULL, 0, EVHTTP_REQ_POST, post_logout },
+	{ "/api/log", NULL, 0, EVHTTP_REQ_GET, weblog_get },
+	{ "/api/login", NULL, 0, EVHTTP_REQ_GET, weblogin_get },
+	{ "/api/login", NULL, 0, EVHTTP_REQ_POST, weblogin_post },
+	{ "/api/logout", NULL, 0, EVHTTP_REQ_POST, weblogin_logout },
 	{ "/api/nodes", NULL, 0, EVHTTP_REQ_GET, get_api },
 	{ "/api/queue", NULL, 0, EVHTTP_REQ_GET, get_api },
 	{ "/api/stats", NULL, 0, EVHTTP_REQ_GET, get_api },
@@ -551,22 +401,22 @@ request_cb(struct evhttp_request *req, void *arg)
 	int			 known = 0;
 
 	if (path == NULL) {
-		reply_error(req, 400, "Bad Request", "bad URI");
+		http_reply_error(req, 400, "Bad Request", "bad URI");
 		return;
 	}
 	/*
 	 * Who asks, before anything is read or done: a client on another
 	 * host gets the page and the login, and the rest with a session.
 	 */
-	if (!peer_is_local(req) && strncmp(path, "/api/", 5) == 0 &&
+	if (!http_peer_is_local(req) && strncmp(path, "/api/", 5) == 0 &&
 	    strcmp(path, "/api/login") != 0 &&
-	    !websession_valid(cookie(req), clock_node_ms())) {
-		reply_error(req, 401, "Unauthorized", "authentication "
+	    !websession_valid(http_cookie(req), clock_node_ms())) {
+		http_reply_error(req, 401, "Unauthorized", "authentication "
 		    "required");
 		return;
 	}
 	if (!host_is_ours(req)) {
-		reply_error(req, 403, "Forbidden", "Host: an address, "
+		http_reply_error(req, 403, "Forbidden", "Host: an address, "
 		    "localhost or this host's name");
 		return;
 	}
@@ -574,7 +424,7 @@ request_cb(struct evhttp_request *req, void *arg)
 		if (evhttp_request_get_command(req) == EVHTTP_REQ_GET)
 			get_file(req, path);
 		else
-			reply_error(req, 405, "Method Not Allowed", "method not "
+			http_reply_error(req, 405, "Method Not Allowed", "method not "
 			    "allowed here");
 		return;
 	}
@@ -608,10 +458,10 @@ request_cb(struct evhttp_request *req, void *arg)
 		}
 	}
 	if (known)
-		reply_error(req, 405, "Method Not Allowed", "method not "
+		http_reply_error(req, 405, "Method Not Allowed", "method not "
 		    "allowed here");
 	else
-		reply_error(req, 404, "Not Found", "no such path");
+		http_reply_error(req, 404, "Not Found", "no such path");
 }
 
 int

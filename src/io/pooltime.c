@@ -218,7 +218,10 @@ pooltime_open(const char *state_dir)
 	int64_t		*ms;
 	int		 s, used, skipped = 0;
 
-	memset(&pt, 0, sizeof pt);
+	/* Only what was used: the table's untouched pages cost nothing. */
+	memset(pt.ws, 0, pt.n * sizeof pt.ws[0]);
+	pt.n = 0;
+	pt.saved_ms = 0;
 	if ((size_t)snprintf(pt.path, sizeof pt.path, "%s/pooltime",
 	    state_dir) >= sizeof pt.path)
 		pt.path[0] = '\0';	/* not kept: the state dir says why */
