@@ -15,6 +15,7 @@
 #include "logsearch.h"
 
 struct node;
+struct peer;
 struct task;
 
 /* This node, as NODES tells it. */
@@ -27,6 +28,16 @@ struct api_self {
 };
 
 void	api_init(struct node *, const struct api_self *);
+/* A peer as NODES and GET /api/nodes tell it. */
+struct api_peer {
+	const char	*role;		/* master or peer */
+	const char	*state;		/* its volunteer state, or dead */
+	int		 free;		/* slots free, by the map */
+	int		 cores;		/* 0: it did not say */
+	int64_t		 memory_mb;
+	const char	*tags;
+};
+void	api_peer_view(const struct peer *, struct api_peer *);
 /* [{name, address, role, state, free, slots, reputation, cores,
  * memory_mb, tags, self}], this node first. */
 json_t	*api_nodes(void);

@@ -62,24 +62,34 @@ node_json(const char *name, const char *address, const char *role,
 	    "tags", tags_json(tags), "self", self);
 }
 
-static void
-peer_cb(const struct peer *p, void *arg)
+void
+api_peer_view(const struct peer *p, struct api_peer *v)
 {
 	const struct task	*t;
-	const char		*tags, *execs;
+	const char		*execs;
 	size_t			 it = 0;
-	int64_t			 memory_mb;
-	int			 busy = 0, cores;
+	int			 busy = 0;
 
+	/* Its free slots as the map has them, not as it last said. */
 	while ((t = node_next_task(api.core, &it)) != NULL)
 		busy += t->state == TASK_RUNNING &&
 		    strcmp(t->running_on, p->name) == 0;
-	node_peer_caps(api.core, p, &cores, &memory_mb, &tags, &execs);
-	json_array_append_new(arg, node_json(p->name, p->client_addr,
-	    p->master && strcmp(p->name, node_master(api.core)) == 0 ?
-	    "master" : "peer", p->alive ? p->volunteer : "dead",
-	    p->slots > busy ? p->slots - busy : 0, p->slots, p->reputation,
-	    cores, memory_mb, tags, 0));
+	v->role = p->master && strcmp(p->name, node_master(api.core)) == 0 ?
+	    "master" : "peer";
+	v->state = p->alive ? p->volunteer : "dead";
+	v->free = p->slots > busy ? p->slots - busy : 0;
+	node_peer_caps(api.core, p, &v->cores, &v->memory_mb, &v->tags, &execs);
+}
+
+static void
+peer_cb(const struct peer *p, void *arg)
+{
+	struct api_peer	v;
+
+	api_peer_view(p, &v);
+	json_array_append_new(arg, node_json(p->name, p->client_addr, v.role,
+	    v.state, v.free, p->slots, p->reputation, v.cores, v.memory_mb,
+	    v.tags, 0));
 }
 
 json_t *

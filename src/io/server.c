@@ -724,23 +724,12 @@ caps_fields(struct text *x, int cores, int64_t memory_mb, const char *tags)
 static void
 nodes_peer_cb(const struct peer *p, void *arg)
 {
-	const struct task	*t;
-	size_t			 it = 0;
-	int			 busy = 0;
+	struct api_peer	v;
 
-	int			 cores;
-	int64_t			 memory_mb;
-	const char		*tags, *execs;
-
-	while ((t = node_next_task(srv.core, &it)) != NULL)
-		busy += t->state == TASK_RUNNING &&
-		    strcmp(t->running_on, p->name) == 0;
+	api_peer_view(p, &v);
 	text_add(arg, "NODE %s %s %s %s %d/%d %d", p->name, p->client_addr,
-	    p->master && strcmp(p->name, node_master(srv.core)) == 0 ?
-	    "master" : "peer", p->alive ? p->volunteer : "dead",
-	    p->slots > busy ? p->slots - busy : 0, p->slots, p->reputation);
-	node_peer_caps(srv.core, p, &cores, &memory_mb, &tags, &execs);
-	caps_fields(arg, cores, memory_mb, tags);
+	    v.role, v.state, v.free, p->slots, p->reputation);
+	caps_fields(arg, v.cores, v.memory_mb, v.tags);
 }
 
 /* REJECTED <count> <last source> <why>: dropped datagrams, by reason. */

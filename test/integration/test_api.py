@@ -150,11 +150,15 @@ class Api(unittest.TestCase):
             self.assertIn(u, line["message"])
             self.assertRegex(line["time"], r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
         self.assertTrue(any("state{Terminated}" in l["message"] for l in lines))
-        # The same lines as the command line's JSON.
-        r = volery("-H", "127.0.0.1:%d" % self.a.port, "log", "--json",
-                   "--task", u, "-n", "200")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual([json.loads(x) for x in r.stdout.splitlines()], lines)
+        # The same lines as the command line's JSON (once the task's last
+        # line, its confirmation by the other nodes, is in the log).
+        def same():
+            r = volery("-H", "127.0.0.1:%d" % self.a.port, "log", "--json",
+                       "--task", u, "-n", "200")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return [json.loads(x) for x in r.stdout.splitlines()] == \
+                self.get("/api/log?task=" + u)[1]
+        harness.wait_until(same, "the same lines from volery log --json")
         status, lines = self.get("/api/log?regex=" + quote("started, pid \\d+")
                                  + "&task=" + u + "&lines=1")
         self.assertEqual(len(lines), 1)
