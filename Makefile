@@ -246,6 +246,13 @@ FUZZ_LIBS_fuzz_api = $(shell pkg-config --libs jansson libevent)
 build/fuzz/fuzz_api: $(FUZZ_API_SRC)
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
 FUZZ_EXTRA_fuzz_session = src/io/websession.c $(SHELL_INC)
+FUZZ_WEBPOST_SRC = src/io/webpost.c src/io/taskjson.c src/cli/wfreq.c src/cli/wfload.c \
+	src/cli/wfexpand.c src/cli/arrayspec.c src/cli/runlimit.c \
+	src/cli/runreq.c src/cli/memsize.c src/io/xmltext.c
+FUZZ_EXTRA_fuzz_webpost = $(FUZZ_WEBPOST_SRC) $(SHELL_INC) \
+	$(shell pkg-config --cflags libxml-2.0)
+FUZZ_LIBS_fuzz_webpost = $(shell pkg-config --libs libxml-2.0 jansson uuid)
+build/fuzz/fuzz_webpost: $(FUZZ_WEBPOST_SRC)
 FUZZ_POOLTIME_SRC = src/io/pooltime.c src/io/log.c src/io/clock.c \
 	src/io/statefile.c
 FUZZ_EXTRA_fuzz_pooltime = $(FUZZ_POOLTIME_SRC) $(SHELL_INC)

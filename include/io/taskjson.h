@@ -15,6 +15,11 @@ struct task;
  * its inputs and outputs, its command, what its run cost.  A new
  * reference, or NULL out of memory. */
 json_t	*task_json(const struct task *t);
+/* s as a JSON string even when it is not UTF-8 (a name cut short in a
+ * fixed buffer, a program's argument): its bytes over 127 become '?'
+ * then.  NULL only out of memory. */
+json_t	*json_text(const char *s);
+json_t	*json_textn(const char *s, size_t len);
 /* A line of the node's log, "[YYYY-MM-DD HH:MM:SS]: <level> message",
  * as {"time", "level", "message"} (time and level null if it is not
  * one): `volery log --json` and GET /api/log. */

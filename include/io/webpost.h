@@ -14,6 +14,12 @@
  * upstream first (201 with the workflow's and each task's uuid). */
 json_t	*webpost_workflow(const char *body, size_t len, const char *client,
 	    const char *user, int *code);
+/* POST /api/tasks {name, priority, path, params, command, cwd, env,
+ * time_limit_s, stdout, stderr, outputs, inputs, cores, memory_mb,
+ * requires}: one task, checked as a workflow file's would be (400 with
+ * why), scheduled (201 with its uuid and name). */
+json_t	*webpost_task(const char *body, size_t len, const char *client,
+	    const char *user, int *code);
 /* POST /api/tasks/<uuid>/cancel: 202 once proposed; the end comes on
  * the event stream. */
 json_t	*webpost_cancel(const char *uuid, int *code);

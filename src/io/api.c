@@ -44,7 +44,7 @@ tags_json(const char *tags)
 		return v;
 	for (p = copy; (one = strsep(&p, ",")) != NULL;)
 		if (*one != '\0')
-			json_array_append_new(v, json_string(one));
+			json_array_append_new(v, json_text(one));
 	free(copy);
 	return v;
 }
@@ -128,7 +128,7 @@ live_task_json(const struct task *t)
 	    json_null());
 	json_object_set_new(o, "ends_in_ms", end >= 0 ? json_integer(end >
 	    now ? end - now : 0) : json_null());
-	json_object_set_new(o, "waiting", why[0] != '\0' ? json_string(why +
+	json_object_set_new(o, "waiting", why[0] != '\0' ? json_text(why +
 	    (strncmp(why, "waiting: ", 9) == 0 ? 9 : 0)) : json_null());
 	json_object_set_new(o, "aged", json_boolean(t->aged));
 	json_object_set_new(o, "urgent", json_boolean(t->urgent));

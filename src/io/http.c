@@ -235,8 +235,10 @@ http_who(struct evhttp_request *req, char *addr, size_t asize, char *user,
 		sock_user_name(uid, user, usize);
 }
 
+/* A POST that schedules (webpost.h), its body and who asks handed on. */
 static void
-post_workflow(struct evhttp_request *req, const char *rest)
+post_schedule(struct evhttp_request *req, json_t *(*fn)(const char *,
+    size_t, const char *, const char *, int *))
 {
 	struct evbuffer	*in = evhttp_request_get_input_buffer(req);
 	size_t		 len = evbuffer_get_length(in);
@@ -247,9 +249,21 @@ post_workflow(struct evhttp_request *req, const char *rest)
 	if (!http_post_allowed(req))
 		return;
 	http_who(req, addr, sizeof addr, user, sizeof user);
-	v = webpost_workflow((const char *)evbuffer_pullup(in, len), len, addr,
-	    user, &code);
-	http_reply_json(req, code, code == 201 ? "Created" : "Bad Request", v);
+	v = fn((const char *)evbuffer_pullup(in, len), len, addr, user, &code);
+	http_reply_json(req, code, code == 201 ? "Created" : code == 500 ?
+	    "Internal Server Error" : "Bad Request", v);
+}
+
+static void
+post_workflow(struct evhttp_request *req, const char *rest)
+{
+	post_schedule(req, webpost_workflow);
+}
+
+static void
+post_task(struct evhttp_request *req, const char *rest)
+{
+	post_schedule(req, webpost_task);
 }
 
 static void
@@ -384,6 +398,7 @@ static const struct route {
 	{ "/api/queue", NULL, 0, EVHTTP_REQ_GET, get_api },
 	{ "/api/stats", NULL, 0, EVHTTP_REQ_GET, get_api },
 	{ "/api/tasks", NULL, 0, EVHTTP_REQ_GET, get_api },
+	{ "/api/tasks", NULL, 0, EVHTTP_REQ_POST, post_task },
 	{ "/api/tasks/", NULL, 1, EVHTTP_REQ_GET, get_api },
 	{ "/api/tasks/", "/cancel", 1, EVHTTP_REQ_POST, post_cancel },
 	{ "/api/workflows", NULL, 0, EVHTTP_REQ_GET, get_api },

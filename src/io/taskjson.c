@@ -4,6 +4,8 @@
  * script reads every field of every task the same way.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -21,7 +23,7 @@ maybe(int64_t v)
 static json_t *
 text(const char *s)
 {
-	return s != NULL && s[0] != '\0' ? json_string(s) : json_null();
+	return s != NULL && s[0] != '\0' ? json_text(s) : json_null();
 }
 
 static int64_t
@@ -50,7 +52,7 @@ strings_json(char *const *s, int n)
 	int	 i;
 
 	for (i = 0; i < n; i++)
-		json_array_append_new(v, json_string(s[i]));
+		json_array_append_new(v, json_text(s[i]));
 	return v;
 }
 
@@ -62,7 +64,7 @@ task_json(const struct task *t)
 	if (o == NULL)
 		return NULL;
 	json_object_set_new(o, "uuid", json_string(t->uuid));
-	json_object_set_new(o, "name", json_string(t->exec));
+	json_object_set_new(o, "name", json_text(t->exec));
 	json_object_set_new(o, "state", json_string(task_state_name(t->state)));
 	json_object_set_new(o, "shown_state", json_string(
 	    task_shown_state(t)));
@@ -111,6 +113,28 @@ task_json(const struct task *t)
 }
 
 json_t *
+json_textn(const char *s, size_t len)
+{
+	json_t	*v = json_stringn(s, len);
+	char	*copy;
+	size_t	 i;
+
+	if (v != NULL || (copy = malloc(len + 1)) == NULL)
+		return v;
+	for (i = 0; i < len; i++)
+		copy[i] = (unsigned char)s[i] > 127 || s[i] == '\0' ? '?' : s[i];
+	v = json_stringn(copy, len);
+	free(copy);
+	return v;
+}
+
+json_t *
+json_text(const char *s)
+{
+	return json_textn(s, strlen(s));
+}
+
+json_t *
 log_line_json(const char *line, size_t len)
 {
 	char	level[16];
@@ -119,10 +143,9 @@ log_line_json(const char *line, size_t len)
 	if (len > LOG_STAMP_LEN + 5 && line[0] == '[' &&
 	    sscanf(line + LOG_STAMP_LEN + 1, "]: <%15[a-z]> %n", level,
 	    &off) == 1 && off > 0 && (size_t)(LOG_STAMP_LEN + 1 + off) <= len)
-		return json_pack("{s:s%, s:s, s:s%}", "time", line + 1,
-		    (size_t)LOG_STAMP_LEN, "level", level, "message",
-		    line + LOG_STAMP_LEN + 1 + off, len - LOG_STAMP_LEN - 1 -
-		    off);
-	return json_pack("{s:n, s:n, s:s%}", "time", "level", "message",
-	    line, len);
+		return json_pack("{s:o, s:s, s:o}", "time", json_textn(line + 1,
+		    LOG_STAMP_LEN), "level", level, "message", json_textn(line +
+		    LOG_STAMP_LEN + 1 + off, len - LOG_STAMP_LEN - 1 - off));
+	return json_pack("{s:n, s:n, s:o}", "time", "level", "message",
+	    json_textn(line, len));
 }

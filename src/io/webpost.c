@@ -9,8 +9,10 @@
 #include <jansson.h>
 
 #include "bounds.h"
+#include "runreq.h"
 #include "server.h"
 #include "task.h"
+#include "taskjson.h"
 #include "webpost.h"
 #include "wfload.h"
 #include "wfreq.h"
@@ -22,7 +24,7 @@ static json_t *
 error(int *code, int c, const char *why)
 {
 	*code = c;
-	return json_pack("{s:s}", "error", why);
+	return json_pack("{s:o}", "error", json_text(why));
 }
 
 /* The checker's "file:line: message" lines as an array. */
@@ -34,7 +36,7 @@ problems(const char *text)
 
 	for (p = copy; p != NULL && (line = strsep(&p, "\n")) != NULL;)
 		if (*line != '\0')
-			json_array_append_new(v, json_string(line));
+			json_array_append_new(v, json_text(line));
 	free(copy);
 	return v;
 }
@@ -73,11 +75,12 @@ schedule_all(const struct workflow *wf, const int *order,
 			unschedule(order, uuids, i);
 			json_decref(tasks);
 			*code = 400;
-			return json_pack("{s:s, s:[s]}", "error", why,
-			    "problems", why);
+			return json_pack("{s:o, s:[o]}", "error", json_text(why),
+			    "problems", json_text(why));
 		}
-		json_array_append_new(tasks, json_pack("{s:s, s:s, s:s}",
-		    "id", t->id, "uuid", uuids[order[i]], "name", t->name));
+		json_array_append_new(tasks, json_pack("{s:o, s:s, s:o}",
+		    "id", json_text(t->id), "uuid", uuids[order[i]], "name",
+		    json_text(t->name)));
 	}
 	server_sync();		/* durable before the answer */
 	*code = 201;
@@ -118,8 +121,8 @@ webpost_workflow(const char *body, size_t len, const char *client,
 		snprintf(why, sizeof why, "%.64s: %d problem%s; nothing was "
 		    "submitted", name, n, n == 1 ? "" : "s");
 		*code = 400;
-		out = json_pack("{s:s, s:o}", "error", why, "problems",
-		    problems(err));
+		out = json_pack("{s:o, s:o}", "error", json_text(why),
+		    "problems", problems(err));
 		goto done;
 	}
 	uuids = calloc(wf.ntasks + 1, sizeof *uuids);
@@ -137,6 +140,205 @@ done:
 	free(arrays);
 	free(err);
 	workflow_free(&wf);
+	json_decref(in);
+	return out;
+}
+
+/*
+ * "task:1: " says nothing of a task sent as JSON: its problems without
+ * it, the first of them its error.
+ */
+static void
+unfile(json_t *out)
+{
+	json_t		*all = json_object_get(out, "problems"), *p;
+	const char	*s;
+	size_t		 i;
+
+	json_array_foreach(all, i, p)
+		if (strncmp(s = json_string_value(p), "task:1: ", 8) == 0)
+			json_array_set_new(all, i, json_string(s + 8));
+	if ((p = json_array_get(all, 0)) != NULL)
+		json_object_set(out, "error", p);
+}
+
+/* Copy JSON strings into a fresh vector (for a task_cmd); -1 if any is
+ * not a string or there are more than max. */
+static int
+strings(json_t *a, char ***v, int *n, int max)
+{
+	json_t	*x;
+	size_t	 i;
+
+	if (a == NULL)
+		return 0;
+	if (!json_is_array(a) || json_array_size(a) > (size_t)max ||
+	    (*v = calloc(json_array_size(a) + 1, sizeof **v)) == NULL)
+		return -1;
+	json_array_foreach(a, i, x) {
+		if (!json_is_string(x) || ((*v)[i] = strdup(
+		    json_string_value(x))) == NULL)
+			return -1;
+		(*n)++;
+	}
+	return 0;
+}
+
+static char *
+string(json_t *o, const char *key)
+{
+	json_t	*x = json_object_get(o, key);
+
+	return json_is_string(x) ? strdup(json_string_value(x)) : NULL;
+}
+
+/* The JSON of one task as the task of a workflow file; why not, or NULL. */
+static const char *
+task_from_json(json_t *in, struct wf_task *t)
+{
+	static const char *known[] = { "name", "priority", "path", "params",
+		"command", "cwd", "env", "time_limit_s", "stdout", "stderr",
+		"outputs", "inputs", "cores", "memory_mb", "requires", NULL };
+	const char	*key, *prio = "low";
+	json_t		*v, *inp;
+	size_t		 i;
+	int		 k;
+
+	json_object_foreach(in, key, v) {
+		for (k = 0; known[k] != NULL && strcmp(known[k], key) != 0; k++)
+			;
+		if (known[k] == NULL)
+			return "unknown field: a task is name, priority, path, "
+			    "params, command, cwd, env, time_limit_s, stdout, "
+			    "stderr, outputs, inputs, cores, memory_mb, requires";
+	}
+	if ((v = json_object_get(in, "priority")) != NULL &&
+	    (!json_is_string(v) || (strcmp(prio = json_string_value(v), "low")
+	    != 0 && strcmp(prio, "interactive") != 0)))
+		return "priority: low or interactive";
+	snprintf(t->prio, sizeof t->prio, "%s", prio);
+	t->prio_set = 1;
+	t->line = 1;
+	if ((v = json_object_get(in, "name")) != NULL && (!json_is_string(v) ||
+	    snprintf(t->name, sizeof t->name, "%s", json_string_value(v)) >=
+	    (int)sizeof t->name))
+		return "name: a task description's name (or a command's)";
+	if ((v = json_object_get(in, "command")) != NULL) {
+		if ((t->cmd = calloc(1, sizeof *t->cmd)) == NULL ||
+		    strings(v, &t->cmd->argv, &t->cmd->argc, CMD_ARGS_MAX) ==
+		    -1 || t->cmd->argc == 0)
+			return "command: the program and its arguments, strings";
+		if (strings(json_object_get(in, "env"), &t->cmd->env,
+		    &t->cmd->nenv, CMD_ENV_MAX) == -1 ||
+		    strings(json_object_get(in, "outputs"), &t->cmd->outs,
+		    &t->cmd->nouts, TASK_OUTPUTS_MAX) == -1)
+			return "env, outputs: arrays of strings (NAME=value; "
+			    "file:PATH or line:REGEX)";
+		t->cmd->cwd = string(in, "cwd");
+		t->cmd->out = string(in, "stdout");
+		t->cmd->err = string(in, "stderr");
+		if ((v = json_object_get(in, "time_limit_s")) != NULL &&
+		    (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) > 366LL * 86400))
+			return "time_limit_s: seconds, 1 to a year";
+		t->cmd->time_limit_ms = json_integer_value(v) * 1000;
+		if (t->name[0] == '\0')
+			runreq_name(t->cmd->argv[0], t->name, sizeof t->name);
+	} else if (t->name[0] == '\0')
+		return "a task is a name (of a task description) or a command";
+	snprintf(t->id, sizeof t->id, "%s", t->name);	/* for its problems */
+	t->path = string(in, "path");
+	t->params = string(in, "params");
+	if ((inp = json_object_get(in, "inputs")) != NULL &&
+	    (!json_is_array(inp) || json_array_size(inp) > TASK_INPUTS_MAX))
+		return "inputs: an array of {\"task\": uuid, \"output\": n}";
+	json_array_foreach(inp, i, v) {
+		json_int_t	 n;
+		const char	*u;
+		if (json_unpack(v, "{s:s, s:I}", "task", &u, "output", &n) ==
+		    -1 || !task_uuid_valid(u) || n < 1 || n > TASK_OUTPUTS_MAX)
+			return "inputs: an array of {\"task\": uuid, "
+			    "\"output\": n}";
+		snprintf(t->inputs[i].task, sizeof t->inputs[i].task, "%s", u);
+		t->inputs[i].output = (int)n;
+		t->inputs[i].line = 1;
+		t->ninputs = t->ninputs_seen = (int)i + 1;
+	}
+	if (((v = json_object_get(in, "cores")) != NULL &&
+	    (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > 4096)) || ((v = json_object_get(in,
+	    "memory_mb")) != NULL && (!json_is_integer(v) ||
+	    json_integer_value(v) < 1)))
+		return "cores, memory_mb: whole numbers from 1";
+	t->cores = (int)json_integer_value(json_object_get(in, "cores"));
+	t->memory_mb = json_integer_value(json_object_get(in, "memory_mb"));
+	/* requires: the tags as a workflow file's comma list. */
+	if ((v = json_object_get(in, "requires")) != NULL) {
+		json_t	*tag;
+		size_t	 len = 1;
+		if (!json_is_array(v) || json_array_size(v) > 32)
+			return "requires: an array of tags";
+		json_array_foreach(v, i, tag) {
+			if (!json_is_string(tag))
+				return "requires: an array of tags";
+			len += strlen(json_string_value(tag)) + 1;
+		}
+		if ((t->tags = calloc(1, len)) == NULL)
+			return "out of memory";
+		json_array_foreach(v, i, tag)
+			strcat(strcat(t->tags, i > 0 ? "," : ""),
+			    json_string_value(tag));
+	}
+	return NULL;
+}
+
+json_t *
+webpost_task(const char *body, size_t len, const char *client,
+    const char *user, int *code)
+{
+	json_t		*in, *out;
+	struct workflow	 wf;
+	struct wf_task	 t;
+	const char	*why;
+	char		*err = NULL, uuids[1][UUID_STRLEN + 1] = { "" };
+	char		 arrays[1][UUID_STRLEN + 1] = { "" };
+	int		 order[1] = { 0 };
+
+	if ((in = json_loadb(body, len, 0, NULL)) == NULL ||
+	    !json_is_object(in)) {
+		json_decref(in);
+		return error(code, 400, "a JSON object: the task");
+	}
+	memset(&wf, 0, sizeof wf);
+	memset(&t, 0, sizeof t);
+	wf.file = "task";
+	snprintf(wf.prio, sizeof wf.prio, "low");
+	wf.tasks = &t;
+	wf.ntasks = 1;
+	if ((why = task_from_json(in, &t)) != NULL)
+		out = error(code, 400, why);
+	else if ((err = malloc(PROBLEMS_MAX)) == NULL)
+		out = error(code, 500, "out of memory");
+	else if (workflow_check(&wf, server_descs(), order, err,
+	    PROBLEMS_MAX) > 0) {
+		*code = 400;
+		out = json_pack("{s:s, s:o}", "error", "", "problems",
+		    problems(err));
+	} else if ((out = schedule_all(&wf, order, uuids, arrays, client, user,
+	    code)) != NULL && *code == 201) {
+		json_t *one = json_incref(json_array_get(json_object_get(out,
+		    "tasks"), 0));
+		json_decref(out);
+		json_object_del(one, "id");
+		out = one;
+	}
+	if (out != NULL && *code == 400 && json_object_get(out, "problems"))
+		unfile(out);
+	free(err);
+	free(t.path);
+	free(t.params);
+	free(t.tags);
+	task_cmd_free(t.cmd);
 	json_decref(in);
 	return out;
 }

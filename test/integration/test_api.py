@@ -289,6 +289,59 @@ class Api(unittest.TestCase):
                               headers={"Origin": "http://evil.example"})
         self.assertEqual(status, 403)
 
+    def test_schedule_one_task(self):
+        c = self.a.client()
+        self.addCleanup(c.close)
+        # A command, as volery run would send it.
+        status, t = self.post("/api/tasks", {
+            "command": ["sh", "-c", "echo hello $WHO"], "env": ["WHO=api"],
+            "outputs": ["line:hello (.*)"], "priority": "interactive",
+            "requires": ["linux"], "cores": 1, "time_limit_s": 60})
+        self.assertEqual(status, 201, t)
+        self.assertEqual(t["name"], "sh")
+        c.ask("SUBSCRIBE " + t["uuid"])
+        c.wait_states({t["uuid"]: "Terminated"})
+        status, done = self.get("/api/tasks/" + t["uuid"])
+        self.assertEqual((done["priority"], done["command"], done["outputs"],
+                          done["requires"]),
+                         ("interactive", ["sh", "-c", "echo hello $WHO"],
+                          ["api"], "linux"), done)
+        # A task reading that output; a described one, too.
+        status, g = self.post("/api/tasks", {
+            "command": ["echo"], "inputs": [
+                {"task": t["uuid"], "output": 1}], "cwd": "/"})
+        self.assertEqual(status, 201, g)
+        status, i = self.post("/api/tasks", {
+            "name": "import", "path": "/x", "params": params_file(
+                self.a.dir, 10)})
+        self.assertEqual(status, 201, i)
+        c.ask("SUBSCRIBE %s %s" % (g["uuid"], i["uuid"]))
+        c.wait_states({g["uuid"]: "Terminated", i["uuid"]: "Terminated"})
+        before = len(self.get("/api/tasks")[1])
+        for body, why in (({"name": "nosuch"}, "no task named 'nosuch'"),
+                          ({"name": "georeferencing"}, "takes 3 inputs"),
+                          ({"name": "anomaly_detection", "inputs": [
+                              {"task": t["uuid"], "output": 1}]},
+                           "must come from a segmentation task"),
+                          ({"command": ["true"], "env": ["1=x"]},
+                           "not NAME=value"),
+                          ({"command": []}, "command"),
+                          ({"command": "true"}, "command"),
+                          ({"command": ["true"], "colour": "red"},
+                           "unknown field"),
+                          ({"command": ["true"], "priority": "urgent"},
+                           "priority"),
+                          ({"command": ["true"], "inputs": [{"task": "x",
+                                                             "output": 1}]},
+                           "inputs"),
+                          ({"command": ["true"], "cores": 0}, "cores"),
+                          ({}, "a name"), ([], "JSON object")):
+            status, v = self.post("/api/tasks", body)
+            self.assertEqual(status, 400, body)
+            self.assertIn(why, v["error"], body)
+            self.assertNotIn("task:1:", v["error"])
+        self.assertEqual(len(self.get("/api/tasks")[1]), before)
+
     def test_the_page_is_served_from_the_binary(self):
         for path, ctype in (("/", "text/html"), ("/app.js", "text/javascript"),
                             ("/style.css", "text/css")):

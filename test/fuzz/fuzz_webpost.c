@@ -1,0 +1,75 @@
+/*
+ * fuzz_webpost.c -- libFuzzer: any bytes as the body of POST
+ * /api/workflows or POST /api/tasks (webpost.h), against a stand-in for
+ * the node that schedules whatever it is handed.  Every answer is JSON:
+ * 201 with the uuids, or 400 with why; what the stand-in scheduled for
+ * a refused body is cancelled again; nothing crashes.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "server.h"
+#include "taskdesc.h"
+#include "webpost.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static int	scheduled;	/* by the stand-in, not cancelled */
+
+int
+server_schedule_line(const char *line, const char *client, const char *user,
+    char *uuid, char *err, size_t errlen)
+{
+	if (strncmp(line, "SCHEDULE ", 9) != 0 && strncmp(line, "RUN ", 4) != 0)
+		abort();	/* webpost sends requests, nothing else */
+	if (strlen(line) % 7 == 0) {	/* now and then, the node says no */
+		snprintf(err, errlen, "refused");
+		return -1;
+	}
+	snprintf(uuid, 37, "00000000-0000-4000-8000-%012d", ++scheduled);
+	return 0;
+}
+
+int
+server_cancel(const char *uuid, char *err, size_t errlen)
+{
+	scheduled--;
+	return 0;
+}
+
+void
+server_sync(void)
+{
+}
+
+const struct taskdesc_set *
+server_descs(void)
+{
+	static struct taskdesc_set	descs;
+
+	return &descs;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	json_t	*v;
+	int	 code, before = scheduled;
+
+	if (size < 1)
+		return 0;
+	v = (data[0] & 1 ? webpost_task : webpost_workflow)(
+	    (const char *)data + 1, size - 1, "http/127.0.0.1:1", "fuzz",
+	    &code);
+	if (v == NULL || (code != 201 && code != 400 && code != 500) ||
+	    (code != 201 && (!json_is_string(json_object_get(v, "error")) ||
+	    scheduled != before)))
+		abort();
+	json_decref(v);
+	scheduled = before;
+	return 0;
+}
