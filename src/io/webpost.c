@@ -234,7 +234,9 @@ task_from_json(json_t *in, struct wf_task *t)
 		    &t->cmd->nouts, TASK_OUTPUTS_MAX) == -1)
 			return "env, outputs: arrays of strings (NAME=value; "
 			    "file:PATH or line:REGEX)";
-		t->cmd->cwd = string(in, "cwd");
+		if ((t->cmd->cwd = string(in, "cwd")) != NULL &&
+		    t->cmd->cwd[0] != '/')
+			return "cwd: an absolute path, as the nodes see it";
 		t->cmd->out = string(in, "stdout");
 		t->cmd->err = string(in, "stderr");
 		if ((v = json_object_get(in, "time_limit_s")) != NULL &&

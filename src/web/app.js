@@ -583,7 +583,36 @@ function submitView() {
     }}, "Submit");
   return [h("h2", {}, "Submit a workflow file"),
     h("p", {}, file, " or paste it: ", name),
-    text, h("p", {}, go), out];
+    text, h("p", {}, go), out, runForm()];
+}
+
+// One command, as `volery run --shell` would run it.
+function runForm() {
+  const line = h("input", {type: "text", id: "run-line", size: 60,
+    spellcheck: "false", placeholder: "make -j4 && ./test.sh"});
+  const dir = h("input", {type: "text", id: "run-cwd", size: 24,
+    placeholder: "/ (its own run directory if empty)"});
+  const prio = h("select", {id: "run-priority"}, h("option", {}, "low"),
+    h("option", {}, "interactive"));
+  const out = h("div", {id: "run-result"});
+  const go = h("button", {class: "primary", id: "run-go", onclick:
+    async ev => {
+      ev.preventDefault();
+      out.replaceChildren();
+      const task = {command: ["/bin/sh", "-c", line.value],
+        priority: prio.value};
+      if (dir.value.trim()) task.cwd = dir.value.trim();
+      try {
+        const r = await post("/api/tasks", task);
+        location.hash = "#/task/" + r.uuid;
+      } catch (e) {
+        out.append(h("div", {class: "problems"}, e.message));
+      }
+    }}, "Run");
+  return [h("h2", {}, "Or run one command"),
+    h("form", {class: "filters"}, h("label", {}, "Shell line ", line),
+      h("label", {}, "In ", dir), h("label", {}, "Priority ", prio), go),
+    out];
 }
 
 // Another host's browser: the operator key's answer to a challenge buys

@@ -335,6 +335,7 @@ class Api(unittest.TestCase):
                                                              "output": 1}]},
                            "inputs"),
                           ({"command": ["true"], "cores": 0}, "cores"),
+                          ({"command": ["true"], "cwd": "src"}, "absolute"),
                           ({}, "a name"), ([], "JSON object")):
             status, v = self.post("/api/tasks", body)
             self.assertEqual(status, 400, body)

@@ -189,6 +189,29 @@ class Browser(unittest.TestCase):
         self.assertEqual([t["state"] for t in self.api(
             "/api/tasks?workflow=" + wf)], ["Cancelled"] * 4)
 
+    def test_one_command_run_from_the_page(self):
+        self.open("#/submit")
+        box = self.wait(lambda d: d.find_element(By.ID, "run-line"),
+                        "the run form")
+        box.send_keys("echo from the page")
+        self.click("#run-go", "the run button")
+        m = self.wait(lambda d: re.match(r".*#/task/([0-9a-f-]{36})$",
+                                         d.current_url), "the task's page")
+        self.wait(lambda d: "Terminated" in self.task_text(),
+                  "the task done")
+        t = self.api("/api/tasks/" + m.group(1))
+        self.assertEqual(t["command"], ["/bin/sh", "-c",
+                                        "echo from the page"])
+        self.assertEqual(t["exit_code"], 0)
+        # A refusal is shown where the button is.
+        self.open("#/submit")
+        self.wait(lambda d: d.find_element(By.ID, "run-line"), "the run form")
+        self.d.find_element(By.ID, "run-cwd").send_keys("relative/dir")
+        self.d.find_element(By.ID, "run-line").send_keys("true")
+        self.click("#run-go", "the run button")
+        self.wait(lambda d: self.js("#run-result .problems", "e.textContent"),
+                  "the refusal")
+
     def test_the_log_search_box_and_a_tasks_log(self):
         wf = self.submit_workflow(50)
         uuid = self.api("/api/tasks?workflow=" + wf)[0]["uuid"]
