@@ -38,6 +38,8 @@ struct api_peer {
 	const char	*tags;
 };
 void	api_peer_view(const struct peer *, struct api_peer *);
+/* What the nodes' cards show, hashed: it changes when they do. */
+uint64_t api_nodes_digest(void);
 /* [{name, address, role, state, free, slots, reputation, cores,
  * memory_mb, tags, self}], this node first. */
 json_t	*api_nodes(void);

@@ -24,6 +24,9 @@ int	http_open(struct event_base *, const char *addr,
 void	http_close(void);
 /* The task uuid changed: its event to every stream that follows. */
 void	http_task_changed(const char *uuid);
+/* After each event the node handled: if what the nodes' cards show
+ * changed, a "nodes" event to every stream, at most every 250 ms. */
+void	http_nodes_maybe_changed(void);
 /* Streams open now (for the tests' and the log's sake). */
 int	http_streams(void);
 

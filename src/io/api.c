@@ -92,6 +92,44 @@ peer_cb(const struct peer *p, void *arg)
 	    v.tags, 0));
 }
 
+/* FNV-1a over the bytes of what a node card shows. */
+static void
+mix(uint64_t *h, const void *p, size_t len)
+{
+	const unsigned char	*b = p;
+
+	while (len-- > 0)
+		*h = (*h ^ *b++) * 1099511628211ULL;
+}
+
+static void
+digest_cb(const struct peer *p, void *arg)
+{
+	int	v[4] = { p->alive, p->master && strcmp(p->name,
+		    node_master(api.core)) == 0, p->slots, p->free };
+
+	mix(arg, p->name, strlen(p->name) + 1);
+	mix(arg, p->volunteer, strlen(p->volunteer) + 1);
+	mix(arg, v, sizeof v);
+}
+
+uint64_t
+api_nodes_digest(void)
+{
+	struct node_status	st;
+	uint64_t		h = 14695981039346656037ULL;
+	int			v[3];
+
+	node_status(api.core, &st);
+	v[0] = st.is_master;
+	v[1] = st.slots;
+	v[2] = st.running;
+	mix(&h, st.volunteer_state, strlen(st.volunteer_state) + 1);
+	mix(&h, v, sizeof v);
+	node_each_peer(api.core, digest_cb, &h);
+	return h;
+}
+
 json_t *
 api_nodes(void)
 {

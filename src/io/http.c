@@ -43,6 +43,7 @@
 #define STREAM_UNSENT_MAX	(256 * 1024)
 #define STREAMS_MAX		64
 #define STREAM_SNDBUF		(64 * 1024)
+#define NODES_EVERY_MS		250
 
 struct stream {
 	struct evhttp_request		*req;
@@ -52,6 +53,10 @@ struct stream {
 
 static struct {
 	struct evhttp			*http;
+	struct event			*nodes_ev;	/* a nodes event due */
+	int				 nodes_pending;
+	uint64_t			 nodes_digest;	/* as last sent */
+	int64_t				 nodes_sent_ms;
 	TAILQ_HEAD(, stream)		 streams;
 	int				 nstreams;
 	char				 hostname[256];
@@ -317,6 +322,77 @@ stream_send(struct stream *s, const char *text, size_t len)
 	evbuffer_free(chunk);
 }
 
+/* "event: name" with v's JSON to every stream (v's reference is taken),
+ * or to one. */
+static void
+send_event(struct stream *only, const char *name, json_t *v)
+{
+	struct stream	*s, *next;
+	char		*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
+	char		*event;
+	size_t		 len;
+
+	json_decref(v);
+	if (text == NULL)
+		return;
+	len = strlen(text) + strlen(name) + 32;
+	if ((event = malloc(len)) != NULL) {
+		len = snprintf(event, len, "event: %s\ndata: %s\n\n", name, text);
+		for (s = only != NULL ? only : TAILQ_FIRST(&h.streams);
+		    s != NULL; s = next) {
+			next = only != NULL ? NULL : TAILQ_NEXT(s, entry);
+			stream_send(s, event, len);
+		}
+		free(event);
+	}
+	free(text);
+}
+
+void
+http_task_changed(const char *uuid)
+{
+	if (h.nstreams > 0)
+		send_event(NULL, "task", api_task_event(uuid));
+}
+
+static void
+send_nodes(void)
+{
+	h.nodes_digest = api_nodes_digest();
+	h.nodes_sent_ms = clock_node_ms();
+	send_event(NULL, "nodes", api_nodes());
+}
+
+static void
+nodes_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	h.nodes_pending = 0;
+	if (h.nstreams > 0 && api_nodes_digest() != h.nodes_digest)
+		send_nodes();
+}
+
+void
+http_nodes_maybe_changed(void)
+{
+	int64_t		wait;
+	struct timeval	tv;
+
+	if (h.nstreams == 0 || h.nodes_pending ||
+	    api_nodes_digest() == h.nodes_digest)
+		return;
+	/* Heartbeats change free slots all the time under load: one event
+	 * per NODES_EVERY_MS tells it all. */
+	wait = h.nodes_sent_ms + NODES_EVERY_MS - clock_node_ms();
+	if (wait <= 0) {
+		send_nodes();
+		return;
+	}
+	tv.tv_sec = wait / 1000;
+	tv.tv_usec = wait % 1000 * 1000;
+	h.nodes_pending = 1;
+	evtimer_add(h.nodes_ev, &tv);
+}
+
 static void
 get_events(struct evhttp_request *req, const char *rest)
 {
@@ -347,32 +423,7 @@ get_events(struct evhttp_request *req, const char *rest)
 	evhttp_add_header(out, "Cache-Control", "no-store");
 	evhttp_send_reply_start(req, 200, "OK");
 	stream_send(s, ": volery events\n\n", 17);
-}
-
-void
-http_task_changed(const char *uuid)
-{
-	struct stream	*s, *next;
-	json_t		*v;
-	char		*text, *event;
-	size_t		 len;
-
-	if (h.nstreams == 0 || (v = api_task_event(uuid)) == NULL)
-		return;
-	text = json_dumps(v, JSON_COMPACT);
-	json_decref(v);
-	if (text == NULL)
-		return;
-	len = strlen(text) + 32;
-	if ((event = malloc(len)) != NULL) {
-		len = snprintf(event, len, "event: task\ndata: %s\n\n", text);
-		for (s = TAILQ_FIRST(&h.streams); s != NULL; s = next) {
-			next = TAILQ_NEXT(s, entry);
-			stream_send(s, event, len);
-		}
-		free(event);
-	}
-	free(text);
+	send_event(s, "nodes", api_nodes());	/* where the cards start */
 }
 
 int
@@ -505,6 +556,7 @@ http_open(struct event_base *base, const char *addr,
 	evhttp_set_max_headers_size(h.http, HEADERS_MAX);
 	evhttp_set_allowed_methods(h.http, EVHTTP_REQ_GET | EVHTTP_REQ_POST);
 	evhttp_set_gencb(h.http, request_cb, NULL);
+	h.nodes_ev = evtimer_new(base, nodes_timer_cb, NULL);
 	if ((sock = evhttp_bind_socket_with_handle(h.http, host, port)) ==
 	    NULL) {
 		snprintf(err, errlen, "cannot listen on %s for HTTP", addr);
@@ -528,4 +580,7 @@ http_close(void)
 	if (h.http != NULL)
 		evhttp_free(h.http);
 	h.http = NULL;
+	if (h.nodes_ev != NULL)
+		event_free(h.nodes_ev);
+	h.nodes_ev = NULL;
 }

@@ -309,6 +309,7 @@ carry_out(void)
 		}
 	}
 	outbox_clear(o);
+	http_nodes_maybe_changed();
 	/* Retirement is rare (a batch a tick at most): sync it at once. */
 	if (retired > 0)
 		history_commit();

@@ -67,22 +67,17 @@ function queueChanged() {
   }, 300);
 }
 
-// Drawn again only when something changed: a redraw under the pointer
-// can swallow a click.
-async function loadNodes() {
-  try {
-    const nodes = await api("/api/nodes");
-    if (JSON.stringify(nodes) === JSON.stringify(state.nodes)) return;
-    state.nodes = nodes;
-    redraw();
-  } catch (e) {}
-}
 
 let events = null;
 function listen() {
   const es = events = new EventSource("/api/events");
   es.onopen = () => { state.live = true; setLive(); loadAll(); };
   es.onerror = () => { state.live = false; setLive(); };
+  // The node says when a card changes (at most every 250 ms).
+  es.addEventListener("nodes", ev => {
+    state.nodes = JSON.parse(ev.data);
+    redraw();
+  });
   es.addEventListener("task", ev => {
     const t = JSON.parse(ev.data);
     state.tasks.set(t.uuid, t);
@@ -690,6 +685,7 @@ async function start() {
     const main = document.getElementById("main");
     if (e.status === 401) {
       state.locked = true;
+      document.getElementById("live").textContent = "not logged in";
       main.replaceChildren(...(await loginView()));
     }
     else main.replaceChildren(h("p", {class: "problems"},
@@ -700,6 +696,5 @@ async function start() {
   if (!who.local) document.querySelector("header").append(h("button",
     {id: "logout", onclick: logout}, "Log out"));
   listen();
-  setInterval(loadNodes, 2000);
 }
 start();

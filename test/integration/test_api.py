@@ -159,10 +159,11 @@ class Api(unittest.TestCase):
             return [json.loads(x) for x in r.stdout.splitlines()] == \
                 self.get("/api/log?task=" + u)[1]
         harness.wait_until(same, "the same lines from volery log --json")
-        status, lines = self.get("/api/log?regex=" + quote("started, pid \\d+")
-                                 + "&task=" + u + "&lines=1")
+        # (Every node logs a task's states; its start, only the runner.)
+        status, lines = self.get("/api/log?regex=" + quote(
+            "state\\{(Ready|Terminated)\\}") + "&task=" + u + "&lines=1")
         self.assertEqual(len(lines), 1)
-        self.assertIn("started, pid", lines[0]["message"])
+        self.assertIn("state{Terminated}", lines[0]["message"])
         status, lines = self.get("/api/log?level=normal&since=" + quote("1h ago"))
         self.assertEqual(status, 200)
         self.assertTrue(lines)
@@ -369,29 +370,60 @@ class Api(unittest.TestCase):
         s.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         return s
 
+    def events(self, s, until, what):
+        """(name, data) of each event on stream s until until(name, data)."""
+        buf = b""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            buf += s.recv(65536)
+            while b"\n\n" in buf:
+                event, buf = buf.split(b"\n\n", 1)
+                fields = dict(line.split(b": ", 1) for line in
+                              event.split(b"\n") if b": " in line)
+                if b"event" in fields:
+                    name = fields[b"event"].decode()
+                    data = json.loads(fields[b"data"])
+                    if until(name, data):
+                        return name, data
+        self.fail("no event showed " + what)
+
     def test_events_follow_a_task_to_its_end(self):
         s = self.open_stream()
         self.addCleanup(s.close)
-        buf = b""
-        while b": volery events" not in buf:
-            buf += s.recv(4096)
-        self.assertIn(b"Content-Type: text/event-stream", buf)
         c = self.a.client()
         self.addCleanup(c.close)
         u = c.schedule("import low -p /x -x %s" % params_file(self.a.dir, 50))
         states = []
-        deadline = time.monotonic() + TIMEOUT
-        while "Terminated" not in states and time.monotonic() < deadline:
-            buf += s.recv(65536)
-            while b"\n\n" in buf:
-                event, buf = buf.split(b"\n\n", 1)
-                for line in event.split(b"\n"):
-                    if line.startswith(b"data: "):
-                        t = json.loads(line[6:])
-                        if t["uuid"] == u:
-                            states.append(t["state"])
+
+        def seen(name, t):
+            if name == "task" and t["uuid"] == u:
+                states.append(t["state"])
+            return "Terminated" in states
+        self.events(s, seen, "the task Terminated")
         self.assertIn("Running", states)
         self.assertEqual(states[-1], "Terminated")
+
+    def test_events_tell_the_nodes_as_they_change(self):
+        s = self.open_stream()
+        self.addCleanup(s.close)
+        # Where the cards start: the nodes as GET /api/nodes has them.
+        _, first = self.events(s, lambda n, d: n == "nodes", "the nodes")
+        self.assertEqual(sorted(n["name"] for n in first), ["a", "b", "c"])
+        self.assertTrue(all(n["free"] == 1 for n in first), first)
+        # A task takes a workstation's slot, then gives it back: the
+        # node says so, unasked.
+        c = self.a.client()
+        self.addCleanup(c.close)
+        u = c.schedule("import low -p /x -x %s" % params_file(self.a.dir,
+                                                               1000))
+        _, busy = self.events(s, lambda n, v: n == "nodes" and any(
+            x["free"] == 0 for x in v), "a slot taken")
+        runner = [x["name"] for x in busy if x["free"] == 0]
+        self.assertEqual(len(runner), 1, busy)
+        self.events(s, lambda n, v: n == "nodes" and all(
+            x["free"] == 1 for x in v), "the slot given back")
+        self.assertEqual(self.get("/api/tasks/" + u)[1]["state"], "Terminated")
+        self.assertEqual(self.get("/api/tasks/" + u)[1]["node"], runner[0])
 
     @unittest.skipIf(harness.WRAP, "four hundred tasks: under ASan+UBSan, not "
                      "valgrind (minutes)")

@@ -227,7 +227,7 @@ class Browser(unittest.TestCase):
         self.open("#/log")
         box = self.wait(lambda d: d.find_element(By.ID, "log-regex"),
                         "the search box")
-        box.send_keys("started, pid")
+        box.send_keys("state\\{Terminated\\}")	# logged by every node
         self.d.find_element(By.ID, "log-task").send_keys(uuid)
         self.click("#log-search", "the search button")
         rows = self.wait(lambda d: self.js("#log-result tr",
