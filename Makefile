@@ -69,7 +69,7 @@ SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core \
+.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core \
 	layering \
 	install uninstall deb FORCE
 .DEFAULT_GOAL := all
@@ -280,18 +280,26 @@ build/fuzz/%: test/fuzz/%.c build/fuzz/libcore.a | $(DEPS_OK)
 	    $(CORE_LIBS)
 -include $(FUZZ_CORE_OBJ:.o=.d)
 
-fuzz: $(FUZZ_BIN)
-	@set -e; for f in $(FUZZ_BIN); do \
-	    echo "fuzz: $$f ($(FUZZ_SECONDS)s)"; \
-	    mkdir -p build/fuzz/corpus-$$(basename $$f); \
-	    $$f -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
-	        build/fuzz/corpus-$$(basename $$f) test/fuzz/seeds \
-	        2>build/fuzz/$$(basename $$f).log || \
-	        { tail -40 build/fuzz/$$(basename $$f).log; exit 1; }; \
-	    done
+# Nothing here waits on a clock: the fuzzers are built and run two at a
+# time (clang installed first, once).
+FUZZ_JOBS ?= 2
+fuzz: | $(DEPS_OK)
+	@tools/install-deps.sh clang:clang libclang-rt-dev
+	@$(MAKE) -s -j$(FUZZ_JOBS) $(FUZZ_BIN)
+	@printf '%s\n' $(FUZZ_BIN) | xargs -P $(FUZZ_JOBS) -I @ sh -c '\
+	    n=$$(basename @); echo "fuzz: @ ($(FUZZ_SECONDS)s)"; \
+	    mkdir -p build/fuzz/corpus-$$n; \
+	    @ -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	        build/fuzz/corpus-$$n test/fuzz/seeds 2>build/fuzz/$$n.log || \
+	        { tail -40 build/fuzz/$$n.log; exit 255; }'
+
+# Compiling waits on no clock: two jobs; the tests after it run alone.
+BUILD_JOBS ?= 2
+binaries: all $(UNIT_BIN) $(TEST_TASK_BIN)
 
 check:
-	$(MAKE) BUILD=build/san SANITIZE=1 all unit simtest integration
+	$(MAKE) -j$(BUILD_JOBS) BUILD=build/san SANITIZE=1 binaries
+	$(MAKE) BUILD=build/san SANITIZE=1 unit simtest integration
 
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
 	   --errors-for-leak-kinds=definite
@@ -305,7 +313,9 @@ valgrind: all $(UNIT_BIN) $(TEST_TASK_BIN)
 layering: $(CORE_LIB)
 	@tools/check-layering.sh $(CORE_LIB)
 
-test: all layering unit simtest integration fuzz check valgrind
+test:
+	$(MAKE) -j$(BUILD_JOBS) binaries
+	$(MAKE) layering unit simtest integration fuzz check valgrind
 
 demo: all
 	tools/demo.sh
