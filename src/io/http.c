@@ -55,6 +55,8 @@ static struct {
 	struct evhttp			*http;
 	struct event			*nodes_ev;	/* a nodes event due */
 	int				 nodes_pending;
+	int				 nodes_dirty;	/* a task changed */
+	char				*nodes_last;	/* the last nodes event */
 	uint64_t			 nodes_digest;	/* as last sent */
 	int64_t				 nodes_sent_ms;
 	TAILQ_HEAD(, stream)		 streams;
@@ -322,52 +324,79 @@ stream_send(struct stream *s, const char *text, size_t len)
 	evbuffer_free(chunk);
 }
 
-/* "event: name" with v's JSON to every stream (v's reference is taken),
- * or to one. */
+/* "event: name" with text as its data, to every stream or to one. */
 static void
-send_event(struct stream *only, const char *name, json_t *v)
+send_text(struct stream *only, const char *name, const char *text)
 {
 	struct stream	*s, *next;
-	char		*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
 	char		*event;
-	size_t		 len;
+	size_t		 len = strlen(text) + strlen(name) + 32;
+
+	if ((event = malloc(len)) == NULL)
+		return;
+	len = snprintf(event, len, "event: %s\ndata: %s\n\n", name, text);
+	for (s = only != NULL ? only : TAILQ_FIRST(&h.streams); s != NULL;
+	    s = next) {
+		next = only != NULL ? NULL : TAILQ_NEXT(s, entry);
+		stream_send(s, event, len);
+	}
+	free(event);
+}
+
+/* The same with v as JSON (v's reference is taken). */
+static void
+send_json(struct stream *only, const char *name, json_t *v)
+{
+	char	*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
 
 	json_decref(v);
-	if (text == NULL)
-		return;
-	len = strlen(text) + strlen(name) + 32;
-	if ((event = malloc(len)) != NULL) {
-		len = snprintf(event, len, "event: %s\ndata: %s\n\n", name, text);
-		for (s = only != NULL ? only : TAILQ_FIRST(&h.streams);
-		    s != NULL; s = next) {
-			next = only != NULL ? NULL : TAILQ_NEXT(s, entry);
-			stream_send(s, event, len);
-		}
-		free(event);
-	}
+	if (text != NULL)
+		send_text(only, name, text);
 	free(text);
 }
 
 void
 http_task_changed(const char *uuid)
 {
-	if (h.nstreams > 0)
-		send_event(NULL, "task", api_task_event(uuid));
+	if (h.nstreams == 0)
+		return;
+	send_json(NULL, "task", api_task_event(uuid));
+	h.nodes_dirty = 1;	/* a card's free slots may have changed */
 }
 
+/* A nodes event, if the cards changed since the last one. */
 static void
 send_nodes(void)
 {
+	json_t	*v = api_nodes();
+	char	*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
+
+	json_decref(v);
 	h.nodes_digest = api_nodes_digest();
+	h.nodes_dirty = 0;
 	h.nodes_sent_ms = clock_node_ms();
-	send_event(NULL, "nodes", api_nodes());
+	if (text == NULL || (h.nodes_last != NULL &&
+	    strcmp(text, h.nodes_last) == 0)) {
+		free(text);
+		return;
+	}
+	send_text(NULL, "nodes", text);
+	free(h.nodes_last);
+	h.nodes_last = text;
+}
+
+/* Heartbeats (the digest) or tasks (dirty) may have changed a card. */
+static int
+nodes_may_have_changed(void)
+{
+	return h.nodes_dirty || api_nodes_digest() != h.nodes_digest;
 }
 
 static void
 nodes_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	h.nodes_pending = 0;
-	if (h.nstreams > 0 && api_nodes_digest() != h.nodes_digest)
+	if (h.nstreams > 0 && nodes_may_have_changed())
 		send_nodes();
 }
 
@@ -377,11 +406,10 @@ http_nodes_maybe_changed(void)
 	int64_t		wait;
 	struct timeval	tv;
 
-	if (h.nstreams == 0 || h.nodes_pending ||
-	    api_nodes_digest() == h.nodes_digest)
+	if (h.nstreams == 0 || h.nodes_pending || !nodes_may_have_changed())
 		return;
-	/* Heartbeats change free slots all the time under load: one event
-	 * per NODES_EVERY_MS tells it all. */
+	/* Under load the cards change all the time: one event per
+	 * NODES_EVERY_MS tells it all. */
 	wait = h.nodes_sent_ms + NODES_EVERY_MS - clock_node_ms();
 	if (wait <= 0) {
 		send_nodes();
@@ -423,7 +451,7 @@ get_events(struct evhttp_request *req, const char *rest)
 	evhttp_add_header(out, "Cache-Control", "no-store");
 	evhttp_send_reply_start(req, 200, "OK");
 	stream_send(s, ": volery events\n\n", 17);
-	send_event(s, "nodes", api_nodes());	/* where the cards start */
+	send_json(s, "nodes", api_nodes());	/* where the cards start */
 }
 
 int
@@ -583,4 +611,6 @@ http_close(void)
 	if (h.nodes_ev != NULL)
 		event_free(h.nodes_ev);
 	h.nodes_ev = NULL;
+	free(h.nodes_last);
+	h.nodes_last = NULL;
 }

@@ -370,22 +370,26 @@ class Api(unittest.TestCase):
         s.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         return s
 
-    def events(self, s, until, what):
-        """(name, data) of each event on stream s until until(name, data)."""
-        buf = b""
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            buf += s.recv(65536)
-            while b"\n\n" in buf:
-                event, buf = buf.split(b"\n\n", 1)
-                fields = dict(line.split(b": ", 1) for line in
-                              event.split(b"\n") if b": " in line)
-                if b"event" in fields:
-                    name = fields[b"event"].decode()
-                    data = json.loads(fields[b"data"])
-                    if until(name, data):
-                        return name, data
-        self.fail("no event showed " + what)
+    def events(self, s):
+        """A reader of stream s: next(until, what) is the first (name,
+        data) event from here on for which until(name, data) holds."""
+        buf = [b""]	# what came after the last event read
+
+        def next_event(until, what):
+            deadline = time.monotonic() + TIMEOUT
+            while time.monotonic() < deadline:
+                while b"\n\n" in buf[0]:
+                    event, buf[0] = buf[0].split(b"\n\n", 1)
+                    fields = dict(line.split(b": ", 1) for line in
+                                  event.split(b"\n") if b": " in line)
+                    if b"event" in fields:
+                        name = fields[b"event"].decode()
+                        data = json.loads(fields[b"data"])
+                        if until(name, data):
+                            return name, data
+                buf[0] += s.recv(65536)
+            self.fail("no event showed " + what)
+        return next_event
 
     def test_events_follow_a_task_to_its_end(self):
         s = self.open_stream()
@@ -399,15 +403,16 @@ class Api(unittest.TestCase):
             if name == "task" and t["uuid"] == u:
                 states.append(t["state"])
             return "Terminated" in states
-        self.events(s, seen, "the task Terminated")
+        self.events(s)(seen, "the task Terminated")
         self.assertIn("Running", states)
         self.assertEqual(states[-1], "Terminated")
 
     def test_events_tell_the_nodes_as_they_change(self):
         s = self.open_stream()
         self.addCleanup(s.close)
+        events = self.events(s)
         # Where the cards start: the nodes as GET /api/nodes has them.
-        _, first = self.events(s, lambda n, d: n == "nodes", "the nodes")
+        _, first = events(lambda n, d: n == "nodes", "the nodes")
         self.assertEqual(sorted(n["name"] for n in first), ["a", "b", "c"])
         self.assertTrue(all(n["free"] == 1 for n in first), first)
         # A task takes a workstation's slot, then gives it back: the
@@ -416,11 +421,11 @@ class Api(unittest.TestCase):
         self.addCleanup(c.close)
         u = c.schedule("import low -p /x -x %s" % params_file(self.a.dir,
                                                                1000))
-        _, busy = self.events(s, lambda n, v: n == "nodes" and any(
+        _, busy = events(lambda n, v: n == "nodes" and any(
             x["free"] == 0 for x in v), "a slot taken")
         runner = [x["name"] for x in busy if x["free"] == 0]
         self.assertEqual(len(runner), 1, busy)
-        self.events(s, lambda n, v: n == "nodes" and all(
+        events(lambda n, v: n == "nodes" and all(
             x["free"] == 1 for x in v), "the slot given back")
         self.assertEqual(self.get("/api/tasks/" + u)[1]["state"], "Terminated")
         self.assertEqual(self.get("/api/tasks/" + u)[1]["node"], runner[0])
