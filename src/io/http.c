@@ -385,6 +385,31 @@ send_nodes(void)
 	h.nodes_last = text;
 }
 
+/*
+ * Where a new stream's cards start.  With no stream before it, nothing
+ * followed the nodes: this is the view every later event is measured
+ * against.
+ */
+static void
+nodes_first(struct stream *s)
+{
+	json_t	*v = api_nodes();
+	char	*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
+
+	json_decref(v);
+	if (text == NULL)
+		return;
+	send_text(s, "nodes", text);
+	if (h.nstreams > 1) {
+		free(text);
+		return;
+	}
+	free(h.nodes_last);
+	h.nodes_last = text;
+	h.nodes_digest = api_nodes_digest();
+	h.nodes_dirty = 0;
+}
+
 /* Heartbeats (the digest) or tasks (dirty) may have changed a card. */
 static int
 nodes_may_have_changed(void)
@@ -451,7 +476,7 @@ get_events(struct evhttp_request *req, const char *rest)
 	evhttp_add_header(out, "Cache-Control", "no-store");
 	evhttp_send_reply_start(req, 200, "OK");
 	stream_send(s, ": volery events\n\n", 17);
-	send_json(s, "nodes", api_nodes());	/* where the cards start */
+	nodes_first(s);
 }
 
 int
