@@ -150,7 +150,10 @@ function taskLink(t) {
 // The pool: a card per workstation, its state and what runs on it.
 function poolGrid() {
   if (!state.nodes.length) return h("p", {class: "empty"}, "No node.");
-  return h("div", {class: "grid", id: "pool"}, state.nodes.map(n => {
+  // This node first, then by name: cards keep their places.
+  const nodes = [...state.nodes].sort((a, b) => (b.self - a.self) ||
+    a.name.localeCompare(b.name));
+  return h("div", {class: "grid", id: "pool"}, nodes.map(n => {
     const runs = [...state.tasks.values()].filter(t => t.node === n.name &&
       t.state === "Running");
     return h("div", {class: "card node", "data-node": n.name,
