@@ -190,6 +190,11 @@ class Node:
     def client(self):
         return Client(self.port)
 
+    def http_port(self):
+        """The port its <http>127.0.0.1:0</http> got, once it serves."""
+        return int(self.wait_log(r"dashboard and API on "
+                                 r"http://127\.0\.0\.1:(\d+)/").group(1))
+
     def cleanup(self):
         self.kill9()
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -348,6 +353,14 @@ class Cluster:
     def cleanup(self):
         for node in self.nodes.values():
             node.cleanup()
+
+    @classmethod
+    def with_dashboard(cls, names=("a", "b", "c")):
+        """Started, a master agreed, every node serving HTTP on a port of
+        its own (Node.http_port)."""
+        cl = cls(names, extra="<http>127.0.0.1:0</http>").start()
+        cl.master()
+        return cl
 
     def master(self, among=None):
         """Wait until the live nodes agree on one master; return its name."""

@@ -25,12 +25,9 @@ def volery(*args, env=None):
 class Api(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.cl = Cluster(("a", "b", "c"), extra="<http>127.0.0.1:0</http>")
-        cls.cl.start()
-        cls.cl.master()
+        cls.cl = Cluster.with_dashboard()
         cls.a = cls.cl.nodes["a"]
-        m = cls.a.wait_log(r"dashboard and API on http://127\.0\.0\.1:(\d+)/")
-        cls.port = int(m.group(1))
+        cls.port = cls.a.http_port()
 
     @classmethod
     def tearDownClass(cls):
@@ -137,12 +134,17 @@ class Api(unittest.TestCase):
                    "--state", "Sleeping")
         self.assertEqual(r.returncode, 2)
 
-    def test_the_log_searched_as_volery_log_searches_it(self):
+    def one_task_done(self):
+        """A short task scheduled on a and Terminated: its uuid."""
         c = self.a.client()
         self.addCleanup(c.close)
         u = c.schedule("import low -p /x -x %s" % params_file(self.a.dir, 20))
         c.ask("SUBSCRIBE " + u)
         c.wait_states({u: "Terminated"})
+        return u
+
+    def test_the_log_searched_as_volery_log_searches_it(self):
+        u = self.one_task_done()
         status, lines = self.get("/api/log?task=" + u)
         self.assertEqual(status, 200)
         self.assertTrue(lines)
@@ -204,11 +206,7 @@ class Api(unittest.TestCase):
             c.ask("CANCEL " + u)
 
     def test_stats_for_the_charts(self):
-        c = self.a.client()
-        self.addCleanup(c.close)
-        u = c.schedule("import low -p /x -x %s" % params_file(self.a.dir, 20))
-        c.ask("SUBSCRIBE " + u)
-        c.wait_states({u: "Terminated"})
+        self.one_task_done()
         status, st = self.get("/api/stats")
         self.assertEqual(status, 200)
         self.assertEqual(st["hours"], 6)

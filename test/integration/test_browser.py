@@ -40,12 +40,9 @@ def sample_workflow(params):
 class Browser(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.cl = Cluster(("a", "b", "c"), extra="<http>127.0.0.1:0</http>")
-        cls.cl.start()
-        cls.cl.master()
+        cls.cl = Cluster.with_dashboard()
         cls.a = cls.cl.nodes["a"]
-        m = cls.a.wait_log(r"dashboard and API on (http://127\.0\.0\.1:\d+/)")
-        cls.url = m.group(1)
+        cls.url = "http://127.0.0.1:%d/" % cls.a.http_port()
         try:
             cls.d = chrome()
         except Exception:

@@ -182,8 +182,7 @@ class WorkstationDays(unittest.TestCase):
         node.start()
 
         def dedicated():
-            port = int(node.wait_log(r"dashboard and API on "
-                                     r"http://127\.0\.0\.1:(\d+)/").group(1))
+            port = node.http_port()
             with urllib.request.urlopen("http://127.0.0.1:%d/api/stats"
                                         % port, timeout=TIMEOUT) as f:
                 today = json.load(f)["days"][-1]
