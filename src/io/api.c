@@ -62,6 +62,13 @@ node_json(const char *name, const char *address, const char *role,
 	    "tags", tags_json(tags), "self", self);
 }
 
+/* It says it is master, and we agree. */
+static int
+peer_is_master(const struct peer *p)
+{
+	return p->master && strcmp(p->name, node_master(api.core)) == 0;
+}
+
 void
 api_peer_view(const struct peer *p, struct api_peer *v)
 {
@@ -74,8 +81,7 @@ api_peer_view(const struct peer *p, struct api_peer *v)
 	while ((t = node_next_task(api.core, &it)) != NULL)
 		busy += t->state == TASK_RUNNING &&
 		    strcmp(t->running_on, p->name) == 0;
-	v->role = p->master && strcmp(p->name, node_master(api.core)) == 0 ?
-	    "master" : "peer";
+	v->role = peer_is_master(p) ? "master" : "peer";
 	v->state = p->alive ? p->volunteer : "dead";
 	v->free = p->slots > busy ? p->slots - busy : 0;
 	node_peer_caps(api.core, p, &v->cores, &v->memory_mb, &v->tags, &execs);
@@ -105,8 +111,7 @@ mix(uint64_t *h, const void *p, size_t len)
 static void
 digest_cb(const struct peer *p, void *arg)
 {
-	int	v[4] = { p->alive, p->master && strcmp(p->name,
-		    node_master(api.core)) == 0, p->slots, p->free };
+	int	v[4] = { p->alive, peer_is_master(p), p->slots, p->free };
 
 	mix(arg, p->name, strlen(p->name) + 1);
 	mix(arg, p->volunteer, strlen(p->volunteer) + 1);

@@ -346,13 +346,22 @@ send_text(struct stream *only, const char *name, const char *text)
 	free(event);
 }
 
-/* The same with v as JSON (v's reference is taken). */
-static void
-send_json(struct stream *only, const char *name, json_t *v)
+/* v as compact JSON text (v's reference is taken); NULL if none. */
+static char *
+dumps(json_t *v)
 {
 	char	*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
 
 	json_decref(v);
+	return text;
+}
+
+/* The same with v as JSON (v's reference is taken). */
+static void
+send_json(struct stream *only, const char *name, json_t *v)
+{
+	char	*text = dumps(v);
+
 	if (text != NULL)
 		send_text(only, name, text);
 	free(text);
@@ -367,25 +376,35 @@ http_task_changed(const char *uuid)
 	h.nodes_dirty = 1;	/* a card's free slots may have changed */
 }
 
+/* text (taken) is what every stream shows of the nodes now: later
+ * changes are measured against it. */
+static void
+nodes_shown(char *text)
+{
+	if (text != h.nodes_last) {
+		free(h.nodes_last);
+		h.nodes_last = text;
+	}
+	h.nodes_digest = api_nodes_digest();
+	h.nodes_dirty = 0;
+}
+
 /* A nodes event, if the cards changed since the last one. */
 static void
 send_nodes(void)
 {
-	json_t	*v = api_nodes();
-	char	*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
+	char	*text = dumps(api_nodes());
 
-	json_decref(v);
-	h.nodes_digest = api_nodes_digest();
-	h.nodes_dirty = 0;
 	h.nodes_sent_ms = clock_node_ms();
-	if (text == NULL || (h.nodes_last != NULL &&
-	    strcmp(text, h.nodes_last) == 0)) {
+	if (text == NULL)
+		return;
+	if (h.nodes_last != NULL && strcmp(text, h.nodes_last) == 0) {
 		free(text);
+		nodes_shown(h.nodes_last);
 		return;
 	}
 	send_text(NULL, "nodes", text);
-	free(h.nodes_last);
-	h.nodes_last = text;
+	nodes_shown(text);
 }
 
 /*
@@ -396,21 +415,15 @@ send_nodes(void)
 static void
 nodes_first(struct stream *s)
 {
-	json_t	*v = api_nodes();
-	char	*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
+	char	*text = dumps(api_nodes());
 
-	json_decref(v);
 	if (text == NULL)
 		return;
 	send_text(s, "nodes", text);
-	if (h.nstreams > 1) {
+	if (h.nstreams > 1)
 		free(text);
-		return;
-	}
-	free(h.nodes_last);
-	h.nodes_last = text;
-	h.nodes_digest = api_nodes_digest();
-	h.nodes_dirty = 0;
+	else
+		nodes_shown(text);
 }
 
 /* Heartbeats (the digest) or tasks (dirty) may have changed a card. */

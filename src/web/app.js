@@ -436,7 +436,7 @@ function statsChanged() {
 }
 
 // One chart: an x axis of time buckets, bars (stacked) or lines.
-function timeChart(id, buckets, bucketMs, series, unit) {
+function timeChart(id, buckets, series, unit) {
   const W = 720, H = 200, L = 48, B = 22, T = 10, R = 10;
   const n = buckets.length;
   const stackTop = b => series.filter(x => x.bar).reduce((a, x) =>
@@ -530,14 +530,14 @@ function chartsView() {
   return [h("h2", {}, "Charts"), range,
     h("h3", {}, "Tasks finished per minute (" + total + " in " +
       (d.hours < 48 ? d.hours + " h" : d.hours / 24 + " days") + ")"),
-    timeChart("finished-chart", d.buckets, d.bucket_ms, [
+    timeChart("finished-chart", d.buckets, [
       {name: "finished", color: "var(--Terminated)", bar: true,
         value: b => b.finished / perMin},
       {name: "failed", color: "var(--Failed)", bar: true,
         value: b => b.failed / perMin}], v => v.toFixed(v < 10 ? 1 : 0)),
     h("h3", {}, "Waiting time and makespan (medians of the tasks that " +
       "finished)"),
-    timeChart("times-chart", d.buckets, d.bucket_ms, [
+    timeChart("times-chart", d.buckets, [
       {name: "waiting (ready → started)", color: "var(--Suspended)",
         value: b => b.wait_ms},
       {name: "makespan (submitted → done)", color: "var(--Running)",
