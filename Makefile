@@ -42,13 +42,16 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CPPFLAGS) $(CFLAGS) -MMD -MP
 # without libevent; struct node (src/core/nodestate.h) is the core's own.
 CORE_INC = -Iinclude/core -Iinclude/wire
 CORE_ONLY = -include src/core/pure.h
-SHELL_INC = $(CORE_INC) -Iinclude/io -Iinclude/cli
+# The shell, a folder per stage (README, docs/architecture.md); each
+# module's header beside its source.
+SHELL_DIRS = server clients web run peers state sys submit cli
+SHELL_INC = $(CORE_INC) $(addprefix -Isrc/,$(SHELL_DIRS))
 
 CORE_SRC = $(wildcard src/core/*.c src/wire/*.c)
-SHELL_SRC = $(wildcard src/io/*.c src/cli/*.c)
+SHELL_SRC = $(foreach d,$(SHELL_DIRS),$(wildcard src/$(d)/*.c))
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
 # The dashboard's files, compiled in (tools/embed.sh).
-WEB_SRC	= $(sort $(wildcard src/web/*))
+WEB_SRC	= $(sort $(wildcard src/web/page/*))
 WEB_OBJ	= $(BUILD)/webfiles.o
 SHELL_OBJ = $(SHELL_SRC:%.c=$(BUILD)/%.o) $(WEB_OBJ)
 CORE_LIB = $(BUILD)/libvolerycore.a
@@ -198,7 +201,7 @@ $(BUILD)/webfiles.c: $(WEB_SRC) tools/embed.sh
 	@mkdir -p $(@D)
 	tools/embed.sh $(WEB_SRC) >$@.new && mv -f $@.new $@
 $(WEB_OBJ): $(BUILD)/webfiles.c
-	$(CC) $(ALL_CFLAGS) -Iinclude/io -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -Isrc/web -c $< -o $@
 
 $(VOLERY): $(SHELL_OBJ) $(CORE_LIB)
 	$(CC) $(LDFLAGS) -o $@ $(SHELL_OBJ) $(CORE_LIB) $(PKG_LIBS) -pthread
@@ -232,37 +235,37 @@ integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
 
 # libFuzzer needs clang; each parser gets FUZZ_SECONDS of random input.
 # Parsers outside the core bring their file and library.
-FUZZ_EXTRA_fuzz_workflow = src/cli/wfload.c src/cli/wfexpand.c \
-	src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c src/cli/memsize.c \
-	src/io/xmltext.c $(SHELL_INC) \
+FUZZ_EXTRA_fuzz_workflow = src/submit/wfload.c src/submit/wfexpand.c \
+	src/submit/arrayspec.c src/submit/runlimit.c src/submit/runreq.c src/submit/memsize.c \
+	src/sys/xmltext.c $(SHELL_INC) \
 	$(shell pkg-config --cflags libxml-2.0)
 FUZZ_LIBS_fuzz_workflow = $(shell pkg-config --libs libxml-2.0)
-FUZZ_EXTRA_fuzz_log = src/io/logsearch.c src/io/when.c $(SHELL_INC)
-FUZZ_API_SRC = src/io/api.c src/io/taskjson.c src/io/history.c \
-	src/io/journal.c src/io/log.c src/io/clock.c src/io/stats.c \
-	src/io/pooltime.c src/io/statefile.c
+FUZZ_EXTRA_fuzz_log = src/sys/logsearch.c src/sys/when.c $(SHELL_INC)
+FUZZ_API_SRC = src/web/api.c src/web/taskjson.c src/state/history.c \
+	src/state/journal.c src/sys/log.c src/sys/clock.c src/web/stats.c \
+	src/state/pooltime.c src/state/statefile.c
 FUZZ_EXTRA_fuzz_api = $(FUZZ_API_SRC) $(SHELL_INC)
 FUZZ_LIBS_fuzz_api = $(shell pkg-config --libs jansson libevent)
 build/fuzz/fuzz_api: $(FUZZ_API_SRC)
 FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
-FUZZ_EXTRA_fuzz_session = src/io/websession.c $(SHELL_INC)
-FUZZ_WEBPOST_SRC = src/io/webpost.c src/io/taskjson.c src/cli/wfreq.c src/cli/wfload.c \
-	src/cli/wfexpand.c src/cli/arrayspec.c src/cli/runlimit.c \
-	src/cli/runreq.c src/cli/memsize.c src/io/xmltext.c
+FUZZ_EXTRA_fuzz_session = src/web/websession.c $(SHELL_INC)
+FUZZ_WEBPOST_SRC = src/web/webpost.c src/web/taskjson.c src/submit/wfreq.c src/submit/wfload.c \
+	src/submit/wfexpand.c src/submit/arrayspec.c src/submit/runlimit.c \
+	src/submit/runreq.c src/submit/memsize.c src/sys/xmltext.c
 FUZZ_EXTRA_fuzz_webpost = $(FUZZ_WEBPOST_SRC) $(SHELL_INC) \
 	$(shell pkg-config --cflags libxml-2.0)
 FUZZ_LIBS_fuzz_webpost = $(shell pkg-config --libs libxml-2.0 jansson uuid)
 build/fuzz/fuzz_webpost: $(FUZZ_WEBPOST_SRC)
-FUZZ_POOLTIME_SRC = src/io/pooltime.c src/io/log.c src/io/clock.c \
-	src/io/statefile.c
+FUZZ_POOLTIME_SRC = src/state/pooltime.c src/sys/log.c src/sys/clock.c \
+	src/state/statefile.c
 FUZZ_EXTRA_fuzz_pooltime = $(FUZZ_POOLTIME_SRC) $(SHELL_INC)
 FUZZ_LIBS_fuzz_pooltime = $(shell pkg-config --libs jansson)
 build/fuzz/fuzz_pooltime: $(FUZZ_POOLTIME_SRC)
-build/fuzz/fuzz_session: src/io/websession.c
-build/fuzz/fuzz_workflow: src/cli/wfload.c src/cli/wfexpand.c \
-    src/cli/arrayspec.c src/cli/runlimit.c src/cli/runreq.c src/cli/memsize.c \
-    src/io/xmltext.c
-build/fuzz/fuzz_log: src/io/logsearch.c src/io/when.c
+build/fuzz/fuzz_session: src/web/websession.c
+build/fuzz/fuzz_workflow: src/submit/wfload.c src/submit/wfexpand.c \
+    src/submit/arrayspec.c src/submit/runlimit.c src/submit/runreq.c src/submit/memsize.c \
+    src/sys/xmltext.c
+build/fuzz/fuzz_log: src/sys/logsearch.c src/sys/when.c
 # The core is compiled once, instrumented, for all of them.
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(CORE_INC) -g -O1
 FUZZ_CORE_OBJ = $(CORE_SRC:src/%.c=build/fuzz/obj/%.o)

@@ -5,8 +5,10 @@
 #  2. struct node is private to the core: nodestate.h is included from
 #     src/core only (and by white-box unit tests);
 #  3. no file in src/core is over 450 lines;
-#  4. only src/io/job.c forks and executes;
-#  5. the core library calls nothing impure (see below).
+#  4. only src/run/job.c forks and executes;
+#  5. the core library calls nothing impure (see below);
+#  6. the shell (a folder per stage, README's layout): no file outside
+#     src/cli includes a command-line header.
 # The include paths make an io or libevent header in the core a compile
 # error, and the core library links without libevent (Makefile).
 set -u
@@ -32,10 +34,10 @@ for f in src/core/*.c; do
 	n=$(wc -l < "$f")
 	[ "$n" -le 450 ] || { echo "layering: $f has $n lines (450 at most)"; fail=1; }
 done
-# One forker: src/io/job.c alone creates processes.
+# One forker: src/run/job.c alone creates processes.
 hits=$(grep -rnE '\b(fork|vfork|execv|execvp|execve|execl|execlp|posix_spawn|system|popen)[[:space:]]*\(' src |
-    grep -v '^src/io/job.c:')
-[ -z "$hits" ] || { echo "layering: only src/io/job.c forks:"; echo "$hits"; fail=1; }
+    grep -v '^src/run/job.c:')
+[ -z "$hits" ] || { echo "layering: only src/run/job.c forks:"; echo "$hits"; fail=1; }
 # The core is pure: besides its own functions it calls only libc's pure
 # ones (memory, strings, numbers), zlib's crc32 and libsodium's
 # deterministic AEAD and hash (never its random bytes) -- no clock,
@@ -51,5 +53,12 @@ if [ -f "$lib" ]; then
 		fail=1
 	fi
 fi
-[ "$fail" -eq 0 ] && echo "layering: each sub-protocol's state is its own file's; the core is pure"
+# The shell's folders: the command line is a client of the node, never
+# a part of it.
+SHELL_DIRS="server clients web run peers state sys submit cli"
+cli_headers=$(cd src/cli && ls -- *.h | sed 's/\./\\./g' | paste -sd'|')
+hits=$(grep -nE "^#include \"($cli_headers)\"" $(for d in $SHELL_DIRS; do
+    [ "$d" = cli ] || echo "src/$d"/*.[ch]; done))
+[ -z "$hits" ] || { echo "layering: only src/cli includes the command line's headers:"; echo "$hits"; fail=1; }
+[ "$fail" -eq 0 ] && echo "layering: each sub-protocol's state is its own file's; the core is pure; the command line stays in src/cli"
 exit "$fail"

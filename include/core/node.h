@@ -5,7 +5,7 @@
  *
  * Every entry point takes the current time and appends what must happen
  * to the node's outbox (node_outbox); none does I/O.  The libevent shell
- * (src/io), the tests and the simulator feed events in and carry the
+ * (the shell, src/server), the tests and the simulator feed events in and carry the
  * actions out.  The sub-protocols behind it live one per file in
  * src/core (nodestate.h lists them).
  */

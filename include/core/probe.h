@@ -1,6 +1,6 @@
 /*
  * probe.h -- what the idle probes read, turned into readings for the
- * volunteer policy (volunteer.h).  Pure: the shell (src/io/idle.c) reads
+ * volunteer policy (volunteer.h).  Pure: the shell (src/sys/idle.c) reads
  * /proc, stats the input devices and runs the commands; here are only
  * the parsers and the arithmetic, so they can be tested and fuzzed.
  */

@@ -2,7 +2,7 @@
  * workflow.h -- a workflow file (DESIGN.md section 7) once read, and
  * its check against the task descriptions: everything `volery submit`
  * can know is wrong before it sends anything.  Pure; the XML reading is
- * in src/cli/wfload.c.
+ * in src/submit/wfload.c.
  */
 #ifndef VOLERY_WORKFLOW_H
 #define VOLERY_WORKFLOW_H

@@ -377,7 +377,7 @@ class LogCannotStallTheNode(unittest.TestCase):
 
 
 def harness_log_max():
-    return 4	# LOGJOB_MAX (include/io/logjob.h)
+    return 4	# LOGJOB_MAX (src/sys/logjob.h)
 
 
 class Clients(unittest.TestCase):

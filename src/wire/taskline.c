@@ -1,5 +1,5 @@
 /*
- * runner.c -- parse one line a task wrote on its stdout (DESIGN.md
+ * taskline.c -- parse one line a task wrote on its stdout (DESIGN.md
  * section 4): PROGRESS <percent>, TERMINATED <output_id>..., CANCELLED,
  * ERROR <message>.
  */

@@ -1,6 +1,6 @@
 /*
  * webfiles.h -- the dashboard's files, compiled into the binary
- * (tools/embed.sh writes the table from src/web).
+ * (tools/embed.sh writes the table from src/web/page).
  */
 #ifndef VOLERY_WEBFILES_H
 #define VOLERY_WEBFILES_H

@@ -1,5 +1,5 @@
 /*
- * client.c -- parse one client request line (DESIGN.md section 3).
+ * request.c -- parse one client request line (DESIGN.md section 3).
  *
  * The line is copied into req->buf and split there, so the request's
  * strings stay valid as long as req does.  Nothing is allocated.
