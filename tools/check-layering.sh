@@ -8,7 +8,8 @@
 #  4. only src/run/job.c forks and executes;
 #  5. the core library calls nothing impure (see below);
 #  6. the shell (a folder per stage, README's layout): no file outside
-#     src/cli includes a command-line header.
+#     src/cli includes a command-line header, and no include cycle among
+#     the shell's modules (a module: x.c with x.h).
 # The include paths make an io or libevent header in the core a compile
 # error, and the core library links without libevent (Makefile).
 set -u
@@ -60,5 +61,16 @@ cli_headers=$(cd src/cli && ls -- *.h | sed 's/\./\\./g' | paste -sd'|')
 hits=$(grep -nE "^#include \"($cli_headers)\"" $(for d in $SHELL_DIRS; do
     [ "$d" = cli ] || echo "src/$d"/*.[ch]; done))
 [ -z "$hits" ] || { echo "layering: only src/cli includes the command line's headers:"; echo "$hits"; fail=1; }
-[ "$fail" -eq 0 ] && echo "layering: each sub-protocol's state is its own file's; the core is pure; the command line stays in src/cli"
+# Modules and the shell headers they include, as edges for tsort(1),
+# which names a cycle if there is one.
+edges=$(for d in $SHELL_DIRS; do for f in "src/$d"/*.[ch]; do
+	m=${f##*/}; m=${m%.*}
+	sed -n 's/^#include "\(.*\)\.h".*/\1/p' "$f" | while read -r h; do
+		[ "$h" != "$m" ] && ls src/*/"$h.h" 2>/dev/null |
+		    grep -qv '^src/core/' && echo "$m $h"
+	done
+done; done | sort -u)
+cycle=$(echo "$edges" | tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | grep -v 'input contains a loop')
+[ -z "$cycle" ] || { echo "layering: an include cycle among shell modules:" $cycle; fail=1; }
+[ "$fail" -eq 0 ] && echo "layering: each sub-protocol's state is its own file's; the core is pure; the command line stays in src/cli; the shell has no cycle"
 exit "$fail"

@@ -13,6 +13,8 @@ struct event_base;
 struct client;
 struct keyring;
 
+#include "bounds.h"
+
 /* Called for every complete request line (without its newline). */
 typedef void clients_line_fn(struct client *, const char *, size_t);
 
@@ -33,6 +35,21 @@ int	clients_listen_unix(struct event_base *, const char *path, char *err,
 	    size_t errlen);
 void	clients_close_all(void);
 
+/* Who connected, as listen.c accepted it. */
+struct client_origin {
+	int	local;			/* the UNIX socket, or loopback */
+	int	loopback;
+	int	user_known;		/* user looked up (SO_PEERCRED) */
+	char	addr[ADDR_MAXLEN + 1];
+	char	user[USER_MAXLEN + 1];
+};
+/* Serve fd (clients.c), or refuse it over the cap (closed): -1. */
+int	clients_accept(struct event_base *, int fd,
+	    const struct client_origin *);
+/* What clients_listen was given: the line handler and who may ask. */
+void	clients_serve(clients_line_fn *, const struct clients_opts *);
+void	clients_drop_all(void);
+
 /*
  * Reply with text (one or more lines, each ending in '\n').  A deferred
  * reply goes out after the next journal commit; any reply queued behind
@@ -47,6 +64,12 @@ const char *client_addr(const struct client *);
  * loopback connection), "operator" for a remote operator, "" unknown. */
 const char *client_user(struct client *);
 int	client_is_loopback(const struct client *);
+/* Who sends: one of these bits (requests.c's table says who may ask
+ * what). */
+#define CLIENT_LOCAL	0x1	/* the UNIX socket, or loopback */
+#define CLIENT_OPERATOR	0x2	/* another host, with the operator key */
+#define CLIENT_PEER	0x4	/* another node, with the cluster key */
+int	client_who(const struct client *);
 int	client_subscribe(struct client *, const char *uuid);
 /*
  * CANCEL: the reply waits for the task's final end (confirmed by a

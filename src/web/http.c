@@ -32,6 +32,8 @@
 #include "httpreply.h"
 #include "lex.h"
 #include "log.h"
+#include "notify.h"
+#include "service.h"
 #include "sockowner.h"
 #include "webfiles.h"
 #include "webpost.h"
@@ -245,11 +247,35 @@ http_who(struct evhttp_request *req, char *addr, size_t asize, char *user,
 		sock_user_name(uid, user, usize);
 }
 
+/* A 201 that waits for the journal's commit.  Should the client go
+ * first, evhttp keeps the request until this answer frees it. */
+struct created {
+	struct evhttp_request	*req;
+	json_t			*v;
+};
+
+static void
+created_cb(void *arg, int ok)
+{
+	struct created	*d = arg;
+
+	if (ok)
+		http_reply_json(d->req, 201, "Created", d->v);
+	else {
+		json_decref(d->v);
+		http_reply_json(d->req, 500, "Internal Server Error",
+		    json_pack("{s:s}", "error", "the journal could not be "
+		    "written: the tasks may be lost"));
+	}
+	free(d);
+}
+
 /* A POST that schedules (webpost.h), its body and who asks handed on. */
 static void
 post_schedule(struct evhttp_request *req, json_t *(*fn)(const char *,
     size_t, const char *, const char *, int *))
 {
+	struct created	*d;
 	struct evbuffer	*in = evhttp_request_get_input_buffer(req);
 	size_t		 len = evbuffer_get_length(in);
 	char		 addr[ADDR_MAXLEN + 1], user[USER_MAXLEN + 1];
@@ -260,8 +286,15 @@ post_schedule(struct evhttp_request *req, json_t *(*fn)(const char *,
 		return;
 	http_who(req, addr, sizeof addr, user, sizeof user);
 	v = fn((const char *)evbuffer_pullup(in, len), len, addr, user, &code);
-	http_reply_json(req, code, code == 201 ? "Created" : code == 500 ?
-	    "Internal Server Error" : "Bad Request", v);
+	if (code != 201 || (d = malloc(sizeof *d)) == NULL) {
+		http_reply_json(req, code, code == 201 ? "Created" :
+		    code == 500 ? "Internal Server Error" : "Bad Request", v);
+		return;
+	}
+	/* As a SCHEDULE line's: the answer once the journal has it. */
+	d->req = req;
+	d->v = v;
+	service_when_durable(created_cb, d);
 }
 
 static void
@@ -367,8 +400,9 @@ send_json(struct stream *only, const char *name, json_t *v)
 	free(text);
 }
 
-void
-http_task_changed(const char *uuid)
+/* The task uuid changed: its event to every stream that follows. */
+static void
+task_changed(const char *uuid, const char *snapshot)
 {
 	if (h.nstreams == 0)
 		return;
@@ -441,8 +475,10 @@ nodes_timer_cb(evutil_socket_t fd, short what, void *arg)
 		send_nodes();
 }
 
-void
-http_nodes_maybe_changed(void)
+/* After each event the node handled: if what the nodes' cards show
+ * changed, a "nodes" event to every stream, at most every 250 ms. */
+static void
+nodes_maybe_changed(void)
 {
 	int64_t		wait;
 	struct timeval	tv;
@@ -599,6 +635,9 @@ request_cb(struct evhttp_request *req, void *arg)
 		http_reply_error(req, 404, "Not Found", "no such path");
 }
 
+static const struct notify_hook	listener = { task_changed,
+	    nodes_maybe_changed };
+
 int
 http_open(struct event_base *base, const char *addr,
     const uint8_t *operator_key, char *bound, size_t boundlen, char *err,
@@ -634,7 +673,7 @@ http_open(struct event_base *base, const char *addr,
 		return -1;
 	}
 	sock_bound_name(evhttp_bound_socket_get_fd(sock), bound, boundlen);
-	return 0;
+	return notify_add(&listener);
 }
 
 void

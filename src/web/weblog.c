@@ -12,7 +12,7 @@
 #include "api.h"
 #include "httpreply.h"
 #include "logjob.h"
-#include "server.h"
+#include "service.h"
 #include "taskjson.h"
 
 /* A GET /api/log while its search runs (in a thread, logjob.c). */
@@ -71,7 +71,7 @@ weblog_get(struct evhttp_request *req, const char *rest)
 	}
 	l->req = req;
 	l->conn = evhttp_request_get_connection(req);
-	if ((l->job = server_log_search(&r.q, r.has_since ? r.since : NULL,
+	if ((l->job = service_log_search(&r.q, r.has_since ? r.since : NULL,
 	    r.has_until ? r.until : NULL, r.nlines, log_line_cb, l, &code,
 	    err, sizeof err)) == NULL) {
 		json_decref(l->lines);

@@ -10,7 +10,7 @@
 
 #include "bounds.h"
 #include "runreq.h"
-#include "server.h"
+#include "service.h"
 #include "task.h"
 #include "taskjson.h"
 #include "webpost.h"
@@ -49,7 +49,8 @@ unschedule(const int *order, char (*uuids)[UUID_STRLEN + 1], int n)
 	int	i;
 
 	for (i = n - 1; i >= 0; i--)
-		(void)server_cancel(uuids[order[i]], err, sizeof err);
+		(void)service_cancel(uuids[order[i]], NULL, NULL, err,
+		    sizeof err);
 }
 
 /* Schedule every task of wf in order; the answer, or an error. */
@@ -65,7 +66,7 @@ schedule_all(const struct workflow *wf, const int *order,
 	for (i = 0; i < wf->ntasks; i++) {
 		const struct wf_task *t = &wf->tasks[order[i]];
 		if (wf_request(wf, t, uuids, arrays, req, sizeof req) == -1 ||
-		    server_schedule_line(req, client, user, uuids[order[i]],
+		    service_schedule_line(req, client, user, uuids[order[i]],
 		    err, sizeof err) == -1) {
 			snprintf(why, sizeof why, "%s:%ld: task '%s' was not "
 			    "scheduled: %s", wf->file, t->line, t->id,
@@ -82,7 +83,6 @@ schedule_all(const struct workflow *wf, const int *order,
 		    "id", json_text(t->id), "uuid", uuids[order[i]], "name",
 		    json_text(t->name)));
 	}
-	server_sync();		/* durable before the answer */
 	*code = 201;
 	return json_pack("{s:s, s:o}", "workflow", uuids[order[0]], "tasks",
 	    tasks);
@@ -114,7 +114,7 @@ webpost_workflow(const char *body, size_t len, const char *client,
 	if ((n = wf_parse(name, text, strlen(text), &wf, err,
 	    PROBLEMS_MAX)) == 0 && (order = calloc(wf.ntasks + 1,
 	    sizeof *order)) != NULL)
-		n = workflow_check(&wf, server_descs(), order, err,
+		n = workflow_check(&wf, service_descs(), order, err,
 		    PROBLEMS_MAX);
 	if (n > 0) {
 		char why[NAME_MAXLEN + 128];
@@ -321,7 +321,7 @@ webpost_task(const char *body, size_t len, const char *client,
 		out = error(code, 400, why);
 	else if ((err = malloc(PROBLEMS_MAX)) == NULL)
 		out = error(code, 500, "out of memory");
-	else if (workflow_check(&wf, server_descs(), order, err,
+	else if (workflow_check(&wf, service_descs(), order, err,
 	    PROBLEMS_MAX) > 0) {
 		*code = 400;
 		out = json_pack("{s:s, s:o}", "error", "", "problems",
@@ -352,7 +352,7 @@ webpost_cancel(const char *uuid, int *code)
 
 	if (!task_uuid_valid(uuid))
 		return error(code, 400, "not a task uuid");
-	if (server_cancel(uuid, err, sizeof err) == -1)
+	if (service_cancel(uuid, NULL, NULL, err, sizeof err) == -1)
 		return error(code, strstr(err, "unknown") != NULL ? 404 : 409,
 		    err);
 	*code = 202;

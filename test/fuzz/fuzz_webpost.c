@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "server.h"
+#include "service.h"
 #include "taskdesc.h"
 #include "webpost.h"
 
@@ -21,7 +21,7 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static int	scheduled;	/* by the stand-in, not cancelled */
 
 int
-server_schedule_line(const char *line, const char *client, const char *user,
+service_schedule_line(const char *line, const char *client, const char *user,
     char *uuid, char *err, size_t errlen)
 {
 	if (strncmp(line, "SCHEDULE ", 9) != 0 && strncmp(line, "RUN ", 4) != 0)
@@ -35,19 +35,15 @@ server_schedule_line(const char *line, const char *client, const char *user,
 }
 
 int
-server_cancel(const char *uuid, char *err, size_t errlen)
+service_cancel(const char *uuid, void (*await)(void *), void *arg,
+    char *err, size_t errlen)
 {
 	scheduled--;
 	return 0;
 }
 
-void
-server_sync(void)
-{
-}
-
 const struct taskdesc_set *
-server_descs(void)
+service_descs(void)
 {
 	static struct taskdesc_set	descs;
 

@@ -1,0 +1,165 @@
+/*
+ * req-log.c -- the requests that read what was written: LOG (the node's
+ * log searched in a thread, service.h) and OUTPUT (a run's stdout or
+ * stderr, served here or asked of the node that ran it).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clients.h"
+#include "history.h"
+#include "logjob.h"
+#include "logsearch.h"
+#include "node.h"
+#include "outfetch.h"
+#include "output.h"
+#include "reqs.h"
+#include "requests.h"
+#include "service.h"
+#include "task.h"
+#include "wire.h"
+
+const struct task *
+req_history_lookup(struct task *const *v, size_t n, const char *uuid)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i]->uuid, uuid) == 0)
+			return v[i];
+	return NULL;
+}
+
+/* A line of a LOG answer, as the search thread finds it; NULL: done. */
+static void
+log_out_cb(const char *line, size_t len, void *arg)
+{
+	struct client	*c = arg;
+	char		 buf[CLIENT_LINE_MAX + 2];
+
+	if (line == NULL) {
+		/* Unhold first: the reply may drop (free) the client. */
+		client_unhold(c);
+		client_reply(c, 0, ".\n");
+		return;
+	}
+	/* Log lines are ours and short; a longer one is cut. */
+	snprintf(buf, sizeof buf, "%.*s\n", (int)(len < CLIENT_LINE_MAX ?
+	    len : CLIENT_LINE_MAX), line);
+	client_reply(c, 0, buf);
+}
+
+static void
+log_cancel_cb(void *job)
+{
+	logjob_cancel(job);
+}
+
+/* LOG: the last matching lines of our log file. */
+void
+req_log(struct client *c, const struct client_req *req)
+{
+	struct log_query	 q;
+	struct logjob		*j;
+	char			 err[300];
+	int			 status;
+
+	memset(&q, 0, sizeof q);
+	q.regex = req->regex;
+	q.has_level = req->has_level;
+	q.level = req->level;
+	q.uuid = req->nuuid > 0 ? req->uuid[0] : NULL;
+	if ((j = service_log_search(&q, req->since, req->until, req->nlines,
+	    log_out_cb, c, &status, err, sizeof err)) == NULL) {
+		client_replyf(c, "ERROR %s\n", err);
+		return;
+	}
+	client_hold(c, j, log_cancel_cb);
+}
+
+/* The client address the peer called name gave in its heartbeats. */
+struct addr_of {
+	const char	*name;
+	char		 addr[ADDR_MAXLEN + 1];
+};
+
+static void
+addr_of_cb(const struct peer *p, void *arg)
+{
+	struct addr_of	*a = arg;
+
+	if (strcmp(p->name, a->name) == 0)
+		snprintf(a->addr, sizeof a->addr, "%s", p->client_addr);
+}
+
+struct output_req {
+	struct task	*t;		/* a copy: the map may change */
+	int		 stream, follow;
+	int64_t		 offset;
+};
+
+/* OUTPUT, once the replies before it are out: served from here, or
+ * asked of the node that ran the task. */
+static void
+output_cb(struct client *c, void *arg)
+{
+	struct node		*core = req_env()->core;
+	struct output_req	*o = arg;
+	struct addr_of		 a = { o->t->running_on, "" };
+	char			 line[256];
+
+	if (c == NULL)
+		;
+	else if (strcmp(o->t->running_on, node_name(core)) == 0)
+		output_serve(c, o->t, o->stream, o->follow, o->offset);
+	else {
+		node_each_peer(core, addr_of_cb, &a);
+		snprintf(line, sizeof line, "OUTPUT %s%s%s -c %lld",
+		    o->t->uuid, o->stream == OUTPUT_STDERR ? " -e" : "",
+		    o->follow ? " -f" : "", (long long)o->offset);
+		if (a.addr[0] == '\0')
+			client_replyf(c, "ERROR task %s ran on %s, a node "
+			    "this one does not know\n", o->t->uuid,
+			    o->t->running_on);
+		else
+			outfetch_start(c, o->t->running_on, a.addr, line);
+	}
+	task_free(o->t);
+	free(o);
+}
+
+void
+req_output(struct client *c, const struct client_req *req)
+{
+	const struct task	*t = node_find(req_env()->core, req->uuid[0]);
+	struct task		**hist = NULL;
+	struct output_req	*o;
+	char			 rec[RECORD_LINE_MAX], err[128];
+	size_t			 nhist = 0, i;
+
+	if (t == NULL) {
+		hist = history_read(&nhist);
+		t = req_history_lookup(hist, nhist, req->uuid[0]);
+	}
+	if (t == NULL)
+		client_replyf(c, "ERROR unknown task %s\n", req->uuid[0]);
+	else if (t->running_on[0] == '\0')
+		client_replyf(c, "ERROR task %s has not run yet (%s)\n",
+		    t->uuid, task_shown_state(t));
+	else if ((o = calloc(1, sizeof *o)) == NULL ||
+	    wire_task_encode(t, rec, sizeof rec) == -1 ||
+	    (o->t = wire_task_decode(rec, strlen(rec), err,
+	    sizeof err)) == NULL) {
+		free(o);
+		client_replyf(c, "ERROR out of memory\n");
+	} else {
+		o->stream = req->out_stderr ? OUTPUT_STDERR : OUTPUT_STDOUT;
+		o->follow = req->out_follow;
+		o->offset = req->out_offset;
+		client_after_replies(c, output_cb, o);
+	}
+	for (i = 0; i < nhist; i++)
+		task_free(hist[i]);
+	free(hist);
+}

@@ -1,0 +1,271 @@
+/*
+ * actions.c -- carry out the core's actions (actions.h).  The core is
+ * pure: everything it wants done in the world passes through here.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "actions.h"
+#include "clock.h"
+#include "cmdrun.h"
+#include "history.h"
+#include "journal.h"
+#include "log.h"
+#include "members.h"
+#include "node.h"
+#include "notify.h"
+#include "output.h"
+#include "peers.h"
+#include "runner.h"
+#include "task.h"
+#include "taskdesc.h"
+
+static struct {
+	const struct actions_env *env;
+	struct event		*tick_ev;	/* the core's timer */
+	struct event		*commit_ev;	/* the journal's commit */
+	int			 forgot;	/* a task left: compact */
+} act;
+
+static void
+arm_timer(int64_t when)
+{
+	struct timeval	tv;
+	int64_t		delay_us;
+
+	if (when < 0) {
+		evtimer_del(act.tick_ev);
+		return;
+	}
+	/* To the microsecond, from libevent's own idea of now: a delay in
+	 * whole ms from a stale cached time fired just before `when`, and
+	 * the node woke a second time 1 ms later. */
+	event_base_update_cache_time(act.env->base);
+	delay_us = (when * 1000000 - clock_node_ns() + 999) / 1000;
+	if (delay_us < 0)
+		delay_us = 0;
+	tv.tv_sec = delay_us / 1000000;
+	tv.tv_usec = delay_us % 1000000;
+	evtimer_add(act.tick_ev, &tv);
+}
+
+static void
+send_to_peer(const char *name, const char *body)
+{
+	const char	*addr = node_peer_addr(act.env->core, name);
+
+	if (addr != NULL)
+		peers_unicast(name, addr, body);
+}
+
+/* A datagram held until the journal is on disk (outbox_peer_durable). */
+struct held_send {
+	char	peer[NAME_MAXLEN + 1];	/* "" broadcast */
+	char	body[];
+};
+
+static void
+held_send_cb(void *arg, int ok)
+{
+	struct held_send	*h = arg;
+
+	if (!ok)
+		log_msg(VLOG_WARNING, "journal not written: a vote or "
+		    "confirmation not sent");
+	else if (h->peer[0] == '\0')
+		peers_broadcast(h->body);
+	else
+		send_to_peer(h->peer, h->body);
+	free(h);
+}
+
+static void
+send_when_durable(const struct action *a)
+{
+	size_t			 len = strlen(a->text) + 1;
+	struct held_send	*h = malloc(sizeof *h + len);
+
+	if (h == NULL) {
+		log_msg(VLOG_ERROR, "out of memory holding a datagram");
+		return;
+	}
+	snprintf(h->peer, sizeof h->peer, "%s",
+	    a->type == ACT_UNICAST ? a->peer : "");
+	memcpy(h->body, a->text, len);
+	journal_after_commit(held_send_cb, h);
+}
+
+/* ACT_CHECK: can this host run the command task uuid?  The answer goes
+ * back at once (the core takes it while we carry out its actions). */
+static void
+check_command(const char *uuid)
+{
+	const struct task	*t = node_find(act.env->core, uuid);
+	char			 prog[PATH_MAX], why[REASON_MAXLEN + 1] = "";
+	int			 ok;
+
+	if (t == NULL || t->cmd == NULL)
+		return;
+	ok = cmdrun_find(t, act.env->user, prog, sizeof prog, why,
+	    sizeof why) == 0;
+	if (ok)
+		log_debug("Task UUID{%s}: its program is %s here", uuid, prog);
+	node_command_checked(act.env->core, uuid, ok, why, clock_node_ms());
+}
+
+static int
+start_run(const struct task *t, char *err, size_t errlen)
+{
+	const struct taskdesc	*d = taskdesc_find(act.env->descs, t->exec);
+
+	if (t->cmd != NULL)
+		return runner_start(t, NULL, err, errlen);
+	if (d == NULL) {	/* run_admissible saw one; never removed */
+		snprintf(err, errlen, "no description");
+		return -1;
+	}
+	return runner_start(t, d, err, errlen);
+}
+
+/* ACT_START that cannot start: the core hears of it as a failed run. */
+static void
+start_or_fail(struct task *t)
+{
+	struct node_exit	e = { -1, 0, -1, -1, NULL };
+	char			uuid[UUID_STRLEN + 1], err[256];
+
+	if (start_run(t, err, sizeof err) == 0)
+		return;
+	log_msg(VLOG_ERROR, "Task UUID{%s} name{%s} cannot start: %s",
+	    t->uuid, t->exec, err);
+	memcpy(uuid, t->uuid, sizeof uuid);
+	node_runner_exit(act.env->core, uuid, &e, clock_node_ms());
+}
+
+void
+actions_carry_out(void)
+{
+	struct outbox	*o = node_outbox(act.env->core);
+	struct task	*t;
+	size_t		 i, retired = 0;
+
+	for (i = 0; i < o->n; i++) {
+		struct action *a = &o->v[i];
+		/* The core may append while we go: re-read o->v each time. */
+		switch (a->type) {
+		case ACT_LOG:
+			log_msg(a->level, "%s", a->text);
+			break;
+		case ACT_TIMER:
+			arm_timer(a->when);
+			break;
+		case ACT_STOP:
+			runner_stop(a->uuid);
+			break;
+		case ACT_SUSPEND:
+		case ACT_RESUME:
+			runner_suspend(a->uuid, a->type == ACT_SUSPEND);
+			break;
+		case ACT_BROADCAST:
+		case ACT_UNICAST:
+			if (a->durable && journal_pending())
+				send_when_durable(a);
+			else if (a->type == ACT_BROADCAST)
+				peers_broadcast(a->text);
+			else
+				send_to_peer(a->peer, a->text);
+			break;
+		case ACT_MEMBERS:
+			members_save(act.env->state_dir, a->text);
+			break;
+		case ACT_RETIRE:
+			history_append(a->uuid, a->text);
+			output_forget(a->uuid);
+			retired++;
+			break;
+		case ACT_CHECK:
+			check_command(a->uuid);
+			break;
+		case ACT_FORGET:
+			act.forgot = 1;		/* compact the journal */
+			break;
+		case ACT_NOTIFY:	/* the line is a snapshot */
+			notify_task(a->uuid, a->text);
+			break;
+		case ACT_JOURNAL:
+		case ACT_START:
+			if ((t = node_find(act.env->core, a->uuid)) == NULL)
+				break;
+			if (a->type == ACT_JOURNAL)
+				journal_append(t);
+			else
+				start_or_fail(t);
+			break;
+		}
+	}
+	outbox_clear(o);
+	notify_settled();
+	/* Retirement is rare (a batch a tick at most): sync it at once. */
+	if (retired > 0)
+		history_commit();
+	if (journal_pending() || act.forgot)
+		event_active(act.commit_ev, EV_TIMEOUT, 1);
+}
+
+/*
+ * Compact the journal once it holds mostly superseded records, or
+ * rewrite it whole after a failed commit dropped records.
+ */
+static void
+maybe_compact(void)
+{
+	struct node_status	  st;
+	struct task		**v;
+	size_t			  n;
+
+	node_status(act.env->core, &st);
+	if (!journal_lost() && !act.forgot &&
+	    journal_records() < 2 * st.ntasks + 4096)
+		return;
+	act.forgot = 0;
+	if ((v = node_tasks_sorted(act.env->core, &n)) == NULL)
+		return;
+	journal_rewrite(v, n);
+	free(v);
+}
+
+static void
+commit_cb(evutil_socket_t fd, short what, void *arg)
+{
+	journal_commit();
+	maybe_compact();
+}
+
+static void
+tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	node_tick(act.env->core, clock_node_ms());
+	actions_carry_out();
+}
+
+int
+actions_init(const struct actions_env *env)
+{
+	act.env = env;
+	act.forgot = 0;
+	act.tick_ev = evtimer_new(env->base, tick_cb, NULL);
+	act.commit_ev = event_new(env->base, -1, 0, commit_cb, NULL);
+	return act.tick_ev != NULL && act.commit_ev != NULL ? 0 : -1;
+}
+
+void
+actions_shutdown(void)
+{
+	event_free(act.tick_ev);
+	event_free(act.commit_ev);
+	act.tick_ev = act.commit_ev = NULL;
+}

@@ -1,0 +1,30 @@
+/*
+ * actions.h -- carry out what the core asked for (its outbox), in
+ * order: log, journal, send to peers (a vote or confirmation only once
+ * the journal holds what it promises), start, stop and suspend runs,
+ * notify listeners (notify.h), arm the core's one timer.  The timer and
+ * the journal's commit are this file's events.
+ */
+#ifndef VOLERY_ACTIONS_H
+#define VOLERY_ACTIONS_H
+
+struct event_base;
+struct node;
+struct runas;
+struct taskdesc_set;
+
+struct actions_env {
+	struct event_base		*base;
+	struct node			*core;
+	const char			*state_dir;	/* the members file */
+	const struct runas		*user;		/* whom runs run as */
+	const struct taskdesc_set	*descs;		/* what SCHEDULE runs */
+};
+
+/* env must outlive the node; its core may be set after this call. */
+int	actions_init(const struct actions_env *);
+/* After every event given to the core. */
+void	actions_carry_out(void);
+void	actions_shutdown(void);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * service.c -- what clients and the web ask of the node (service.h):
+ * checked here against this host (programs, patterns), then given to
+ * the core, whose actions are carried out at once.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <uuid/uuid.h>
+
+#include "actions.h"
+#include "clock.h"
+#include "cmdrun.h"
+#include "config.h"
+#include "descs.h"
+#include "journal.h"
+#include "log.h"
+#include "logsearch.h"
+#include "node.h"
+#include "runas.h"
+#include "service.h"
+#include "task.h"
+#include "taskdesc.h"
+#include "wire.h"
+
+static const struct service_env	*env;
+
+void
+service_init(const struct service_env *e)
+{
+	env = e;
+}
+
+int
+service_load_descs(void)
+{
+	struct taskdesc	*d;
+	char		 path[PATH_MAX + NAME_MAXLEN + 2], real[PATH_MAX];
+	char		 why[sizeof d->cannot_run];
+	size_t		 i;
+
+	if (descs_load(env->cfg->tasks_dir, env->descs) == -1)
+		return -1;
+	/* Such tasks are never proposed for here (run_admissible), so no
+	 * attempt is burnt on them. */
+	for (i = 0; i < env->descs->n; i++) {
+		d = &env->descs->v[i];
+		snprintf(path, sizeof path, "%s/%s", env->cfg->tasks_dir,
+		    d->name);
+		if (realpath(path, real) == NULL || access(real, X_OK) == -1)
+			snprintf(why, sizeof why, "no program %s in "
+			    "tasks_dir: %s", d->name, strerror(errno));
+		else if (runas_can_access(env->user, real, X_OK, why,
+		    sizeof why) == 0)
+			why[0] = '\0';
+		if (why[0] != '\0')
+			log_msg(VLOG_WARNING, "task %s cannot run on this "
+			    "node: %s", d->name, why);
+		snprintf(d->cannot_run, sizeof d->cannot_run, "%s", why);
+	}
+	return 0;
+}
+
+const struct taskdesc_set *
+service_descs(void)
+{
+	return env->descs;
+}
+
+/* Is there a program for exec in the tasks directory? */
+static int
+executable_exists(const char *exec)
+{
+	char	path[PATH_MAX + NAME_MAXLEN + 2];
+
+	snprintf(path, sizeof path, "%s/%s", env->cfg->tasks_dir, exec);
+	return access(path, X_OK) == 0;
+}
+
+int
+service_schedule(const struct client_req *req, const char *client,
+    const char *user, char *uuid, char *err, size_t errlen)
+{
+	struct node_schedule_req	 sr;
+	uuid_t				 raw;
+	int				 rc;
+
+	if (req->cmd == CMD_RUN &&
+	    cmdrun_check_patterns(&req->run, err, errlen) == -1)
+		return -1;
+	if (req->cmd == CMD_SCHEDULE && !executable_exists(req->exec)) {
+		snprintf(err, errlen, "unknown executable '%s': no such "
+		    "program in the tasks directory", req->exec);
+		return -1;
+	}
+	/* A description added since start-up is picked up here. */
+	if (req->cmd == CMD_SCHEDULE &&
+	    taskdesc_find(env->descs, req->exec) == NULL)
+		service_load_descs();
+	memset(&sr, 0, sizeof sr);
+	sr.cmd = req->cmd == CMD_RUN ? &req->run : NULL;
+	sr.array = req->array;
+	sr.array_index = req->array_index;
+	sr.array_max = req->array_max;
+	sr.cores = req->cores;
+	sr.memory_mb = req->memory_mb;
+	sr.tags = req->tags;
+	sr.exec = req->exec;
+	sr.prio = req->prio;
+	sr.path = req->path;
+	sr.params = req->params;
+	sr.nbind = req->nbind;
+	sr.bind = req->bind;
+	sr.client = client;
+	sr.user = user;
+	uuid_generate_random(raw);
+	uuid_unparse_lower(raw, uuid);
+	rc = node_schedule(env->core, &sr, uuid, clock_node_ms(), err,
+	    errlen);
+	actions_carry_out();
+	return rc;
+}
+
+int
+service_schedule_line(const char *line, const char *client,
+    const char *user, char *uuid, char *err, size_t errlen)
+{
+	struct client_req	*req = malloc(sizeof *req);
+	int			 rc = -1;
+
+	if (req == NULL)
+		snprintf(err, errlen, "out of memory");
+	else if (wire_client_parse(line, strlen(line), req, err, errlen) ==
+	    0) {
+		if (req->cmd != CMD_SCHEDULE && req->cmd != CMD_RUN)
+			snprintf(err, errlen, "not a SCHEDULE or RUN");
+		else
+			rc = service_schedule(req, client, user, uuid, err,
+			    errlen);
+	}
+	free(req);
+	return rc;
+}
+
+int
+service_cancel(const char *uuid, void (*await)(void *), void *arg,
+    char *err, size_t errlen)
+{
+	if (node_cancel(env->core, uuid, clock_node_ms(), err, errlen) == -1)
+		return -1;
+	if (await != NULL)
+		await(arg);
+	actions_carry_out();
+	return 0;
+}
+
+void
+service_when_durable(void (*fn)(void *, int), void *arg)
+{
+	journal_after_commit(fn, arg);
+}
+
+/*
+ * The log is read from its last LOG_SCAN_MAX bytes at most (older lines
+ * are for `volery log FILE` on the host), in a thread (logjob.c): a big
+ * log or a costly expression never stalls the node's heartbeats.
+ */
+#define LOG_SCAN_MAX (16 << 20)
+
+static void
+skip_to_recent(FILE *f)
+{
+	int	c;
+
+	if (fseeko(f, 0, SEEK_END) == 0 && ftello(f) > LOG_SCAN_MAX) {
+		fseeko(f, -LOG_SCAN_MAX, SEEK_END);
+		while ((c = getc(f)) != EOF && c != '\n')
+			;	/* from the next whole line */
+	} else
+		rewind(f);
+}
+
+struct logjob *
+service_log_search(struct log_query *q, const char *since, const char *until,
+    int nlines, logjob_fn *out, void *arg, int *status, char *err,
+    size_t errlen)
+{
+	struct log_search	*s;
+	struct logjob		*j;
+	FILE			*f;
+
+	*status = 400;
+	if (logjob_running() >= LOGJOB_MAX) {
+		*status = 503;
+		snprintf(err, errlen, "the node searches its log for %d "
+		    "clients already; try again", LOGJOB_MAX);
+		return NULL;
+	}
+	if ((since != NULL && log_time_parse(since, time(NULL), 0,
+	    q->since) == -1) || (until != NULL && log_time_parse(until,
+	    time(NULL), 1, q->until) == -1)) {
+		snprintf(err, errlen, "bad time: YYYY-MM-DDTHH:MM[:SS], "
+		    "YYYY-MM-DD, HH:MM or N[smhd] ago");
+		return NULL;
+	}
+	if ((s = log_search_new(q, err, errlen)) == NULL)
+		return NULL;
+	*status = 500;
+	if ((f = log_read_open()) == NULL) {
+		snprintf(err, errlen, "cannot read the log: %s",
+		    strerror(errno));
+		log_search_free(s);
+		return NULL;
+	}
+	skip_to_recent(f);
+	if ((j = logjob_start(env->base, s, f, nlines, out, arg)) == NULL)
+		snprintf(err, errlen, "cannot search the log: %s",
+		    strerror(errno));
+	return j;
+}

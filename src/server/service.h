@@ -1,0 +1,63 @@
+/*
+ * service.h -- what clients and the web ask of the node, one function
+ * each: a SCHEDULE line and an HTTP POST schedule through the same
+ * service_schedule() and are made durable the same way (the answer
+ * after the journal's commit, service_when_durable()).  The request
+ * handlers (src/clients) and the web (src/web) reach the node here.
+ */
+#ifndef VOLERY_SERVICE_H
+#define VOLERY_SERVICE_H
+
+#include <stddef.h>
+
+#include "logjob.h"
+
+struct client_req;
+struct config;
+struct event_base;
+struct log_query;
+struct node;
+struct runas;
+struct taskdesc_set;
+
+struct service_env {
+	struct event_base	*base;
+	struct node		*core;		/* set once made */
+	const struct config	*cfg;
+	const struct runas	*user;		/* whom runs run as */
+	struct taskdesc_set	*descs;		/* the node's descriptions */
+};
+
+/* env must outlive the node. */
+void	service_init(const struct service_env *);
+
+/* (Re)load the task descriptions, and mark those this host cannot run
+ * (no program, or one the run user cannot reach). */
+int	service_load_descs(void);
+const struct taskdesc_set *service_descs(void);
+
+/* Schedule req (SCHEDULE or RUN) as asked by client (an address) and
+ * user (NULL: unknown): its new uuid, or -1 with why. */
+int	service_schedule(const struct client_req *, const char *client,
+	    const char *user, char *uuid, char *err, size_t errlen);
+/* The same from a request line (the web's workflow tasks). */
+int	service_schedule_line(const char *line, const char *client,
+	    const char *user, char *uuid, char *err, size_t errlen);
+/* Cancel uuid: 0 once the core proposed it, then first await(arg) (if
+ * not NULL: who waits for its end registers before the end can come),
+ * then its effects; -1 with why. */
+int	service_cancel(const char *uuid, void (*await)(void *), void *arg,
+	    char *err, size_t errlen);
+/* fn(arg, ok) once what was asked so far is in the journal on disk
+ * (ok 0: it could not be written). */
+void	service_when_durable(void (*fn)(void *, int), void *arg);
+
+/* Search the recent log for q, since and until as people write times
+ * (NULL: no bound), its last nlines (0: all), in a thread: LOG and GET
+ * /api/log.  The job, or NULL with why and *status (400 a bad time or
+ * expression, 503 too many searches, 500 the node's own trouble). */
+struct logjob *service_log_search(struct log_query *q, const char *since,
+	    const char *until, int nlines, logjob_fn *out, void *arg,
+	    int *status, char *err, size_t errlen);
+
+#endif
