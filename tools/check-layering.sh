@@ -9,7 +9,9 @@
 #  5. the core library calls nothing impure (see below);
 #  6. the shell (a folder per stage, README's layout): no file outside
 #     src/cli includes a command-line header, and no include cycle among
-#     the shell's modules (a module: x.c with x.h).
+#     the shell's modules (a module: x.c with x.h); the web includes
+#     only service.h and notify.h of the server's, nothing of the
+#     clients', runs' or peers'.
 # The include paths make an io or libevent header in the core a compile
 # error, and the core library links without libevent (Makefile).
 set -u
@@ -61,6 +63,18 @@ cli_headers=$(cd src/cli && ls -- *.h | sed 's/\./\\./g' | paste -sd'|')
 hits=$(grep -nE "^#include \"($cli_headers)\"" $(for d in $SHELL_DIRS; do
     [ "$d" = cli ] || echo "src/$d"/*.[ch]; done))
 [ -z "$hits" ] || { echo "layering: only src/cli includes the command line's headers:"; echo "$hits"; fail=1; }
+# The web reaches the node through the service layer (and hears of it
+# through notify.h): no other header of the server's, the clients', the
+# runs' or the peers'.
+hits=$(for f in src/web/*.[ch]; do
+	sed -n 's/^#include "\(.*\)\.h".*/\1/p' "$f" | while read -r h; do
+		for d in server clients run peers; do
+			[ -f "src/$d/$h.h" ] && [ "$h" != service ] &&
+			    [ "$h" != notify ] && echo "$f: $d/$h.h"
+		done
+	done
+done)
+[ -z "$hits" ] || { echo "layering: the web reaches the node only through service.h:"; echo "$hits"; fail=1; }
 # Modules and the shell headers they include, as edges for tsort(1),
 # which names a cycle if there is one.
 edges=$(for d in $SHELL_DIRS; do for f in "src/$d"/*.[ch]; do
