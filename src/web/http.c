@@ -1,11 +1,8 @@
 /*
  * http.c -- the node's HTTP side (http.h): a table of routes, the check
  * of who asks before any of them, JSON replies (httpreply.h), the
- * dashboard's files, and the event streams (Server-Sent Events) fed by
- * the node's own task notifications: no timer, no polling.  A stream
- * whose client stops reading is dropped once it has STREAM_UNSENT_MAX
- * bytes unsent, so it never holds the node.  Logins are weblogin.c's,
- * log searches weblog.c's.
+ * dashboard's files.  The event streams are webstream.c's, logins
+ * weblogin.c's, log searches weblog.c's.
  */
 #include <sys/queue.h>
 #include <sys/socket.h>
@@ -32,39 +29,20 @@
 #include "httpreply.h"
 #include "lex.h"
 #include "log.h"
-#include "notify.h"
 #include "service.h"
 #include "sockowner.h"
 #include "webfiles.h"
 #include "webpost.h"
 #include "task.h"
 #include "websession.h"
+#include "webstream.h"
 
 #define BODY_MAX		(1024 * 1024)
 #define HEADERS_MAX		(16 * 1024)
-#define STREAM_UNSENT_MAX	(256 * 1024)
-#define STREAMS_MAX		64
-#define STREAM_SNDBUF		(64 * 1024)
-#define NODES_EVERY_MS		250
-
-struct stream {
-	struct evhttp_request		*req;
-	struct evhttp_connection	*conn;
-	TAILQ_ENTRY(stream)		 entry;
-};
-
 static struct {
 	struct evhttp			*http;
-	struct event			*nodes_ev;	/* a nodes event due */
-	int				 nodes_pending;
-	int				 nodes_dirty;	/* a task changed */
-	char				*nodes_last;	/* the last nodes event */
-	uint64_t			 nodes_digest;	/* as last sent */
-	int64_t				 nodes_sent_ms;
-	TAILQ_HEAD(, stream)		 streams;
-	int				 nstreams;
 	char				 hostname[256];
-} h = { .streams = TAILQ_HEAD_INITIALIZER(h.streams) };
+} h;
 
 /* Reply with v as JSON (v's reference is taken). */
 void
@@ -322,219 +300,9 @@ post_cancel(struct evhttp_request *req, const char *uuid)
 }
 
 static void
-stream_free(struct stream *s)
-{
-	TAILQ_REMOVE(&h.streams, s, entry);
-	h.nstreams--;
-	free(s);
-}
-
-/* The client went (or we dropped it): forget its stream. */
-static void
-stream_closed_cb(struct evhttp_connection *conn, void *arg)
-{
-	stream_free(arg);
-}
-
-/* Send text on s; drop s if its client stopped reading. */
-static void
-stream_send(struct stream *s, const char *text, size_t len)
-{
-	struct bufferevent	*bev = evhttp_connection_get_bufferevent(
-				    s->conn);
-	struct evbuffer		*chunk;
-
-	if (bev != NULL && evbuffer_get_length(bufferevent_get_output(bev)) >
-	    STREAM_UNSENT_MAX) {
-		log_info("http: an event stream's client stopped reading; "
-		    "dropped");
-		evhttp_connection_set_closecb(s->conn, NULL, NULL);
-		evhttp_connection_free(s->conn);
-		stream_free(s);
-		return;
-	}
-	if ((chunk = evbuffer_new()) == NULL)
-		return;
-	evbuffer_add(chunk, text, len);
-	evhttp_send_reply_chunk(s->req, chunk);
-	evbuffer_free(chunk);
-}
-
-/* "event: name" with text as its data, to every stream or to one. */
-static void
-send_text(struct stream *only, const char *name, const char *text)
-{
-	struct stream	*s, *next;
-	char		*event;
-	size_t		 len = strlen(text) + strlen(name) + 32;
-
-	if ((event = malloc(len)) == NULL)
-		return;
-	len = snprintf(event, len, "event: %s\ndata: %s\n\n", name, text);
-	for (s = only != NULL ? only : TAILQ_FIRST(&h.streams); s != NULL;
-	    s = next) {
-		next = only != NULL ? NULL : TAILQ_NEXT(s, entry);
-		stream_send(s, event, len);
-	}
-	free(event);
-}
-
-/* v as compact JSON text (v's reference is taken); NULL if none. */
-static char *
-dumps(json_t *v)
-{
-	char	*text = v != NULL ? json_dumps(v, JSON_COMPACT) : NULL;
-
-	json_decref(v);
-	return text;
-}
-
-/* The same with v as JSON (v's reference is taken). */
-static void
-send_json(struct stream *only, const char *name, json_t *v)
-{
-	char	*text = dumps(v);
-
-	if (text != NULL)
-		send_text(only, name, text);
-	free(text);
-}
-
-/* The task uuid changed: its event to every stream that follows. */
-static void
-task_changed(const char *uuid, const char *snapshot)
-{
-	if (h.nstreams == 0)
-		return;
-	send_json(NULL, "task", api_task_event(uuid));
-	h.nodes_dirty = 1;	/* a card's free slots may have changed */
-}
-
-/* text (taken) is what every stream shows of the nodes now: later
- * changes are measured against it. */
-static void
-nodes_shown(char *text)
-{
-	if (text != h.nodes_last) {
-		free(h.nodes_last);
-		h.nodes_last = text;
-	}
-	h.nodes_digest = api_nodes_digest();
-	h.nodes_dirty = 0;
-}
-
-/* A nodes event, if the cards changed since the last one. */
-static void
-send_nodes(void)
-{
-	char	*text = dumps(api_nodes());
-
-	h.nodes_sent_ms = clock_node_ms();
-	if (text == NULL)
-		return;
-	if (h.nodes_last != NULL && strcmp(text, h.nodes_last) == 0) {
-		free(text);
-		nodes_shown(h.nodes_last);
-		return;
-	}
-	send_text(NULL, "nodes", text);
-	nodes_shown(text);
-}
-
-/*
- * Where a new stream's cards start.  With no stream before it, nothing
- * followed the nodes: this is the view every later event is measured
- * against.
- */
-static void
-nodes_first(struct stream *s)
-{
-	char	*text = dumps(api_nodes());
-
-	if (text == NULL)
-		return;
-	send_text(s, "nodes", text);
-	if (h.nstreams > 1)
-		free(text);
-	else
-		nodes_shown(text);
-}
-
-/* Heartbeats (the digest) or tasks (dirty) may have changed a card. */
-static int
-nodes_may_have_changed(void)
-{
-	return h.nodes_dirty || api_nodes_digest() != h.nodes_digest;
-}
-
-static void
-nodes_timer_cb(evutil_socket_t fd, short what, void *arg)
-{
-	h.nodes_pending = 0;
-	if (h.nstreams > 0 && nodes_may_have_changed())
-		send_nodes();
-}
-
-/* After each event the node handled: if what the nodes' cards show
- * changed, a "nodes" event to every stream, at most every 250 ms. */
-static void
-nodes_maybe_changed(void)
-{
-	int64_t		wait;
-	struct timeval	tv;
-
-	if (h.nstreams == 0 || h.nodes_pending || !nodes_may_have_changed())
-		return;
-	/* Under load the cards change all the time: one event per
-	 * NODES_EVERY_MS tells it all. */
-	wait = h.nodes_sent_ms + NODES_EVERY_MS - clock_node_ms();
-	if (wait <= 0) {
-		send_nodes();
-		return;
-	}
-	tv.tv_sec = wait / 1000;
-	tv.tv_usec = wait % 1000 * 1000;
-	h.nodes_pending = 1;
-	evtimer_add(h.nodes_ev, &tv);
-}
-
-static void
 get_events(struct evhttp_request *req, const char *rest)
 {
-	struct stream		*s;
-	struct evkeyvalq	*out = evhttp_request_get_output_headers(req);
-	struct bufferevent	*bev;
-
-	if (h.nstreams >= STREAMS_MAX) {
-		http_reply_error(req, 503, "Service Unavailable", "too many event "
-		    "streams");
-		return;
-	}
-	if ((s = calloc(1, sizeof *s)) == NULL) {
-		http_reply_error(req, 500, "Internal Server Error", "out of memory");
-		return;
-	}
-	s->req = req;
-	s->conn = evhttp_request_get_connection(req);
-	/* A small kernel buffer: what a client does not read piles up
-	 * where we see it (stream_send), not in the kernel. */
-	if ((bev = evhttp_connection_get_bufferevent(s->conn)) != NULL)
-		setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF,
-		    &(int){ STREAM_SNDBUF }, sizeof(int));
-	TAILQ_INSERT_TAIL(&h.streams, s, entry);
-	h.nstreams++;
-	evhttp_connection_set_closecb(s->conn, stream_closed_cb, s);
-	evhttp_add_header(out, "Content-Type", "text/event-stream");
-	evhttp_add_header(out, "Cache-Control", "no-store");
-	evhttp_send_reply_start(req, 200, "OK");
-	stream_send(s, ": volery events\n\n", 17);
-	nodes_first(s);
-}
-
-int
-http_streams(void)
-{
-	return h.nstreams;
+	webstream_open(req);
 }
 
 static const struct route {
@@ -635,9 +403,6 @@ request_cb(struct evhttp_request *req, void *arg)
 		http_reply_error(req, 404, "Not Found", "no such path");
 }
 
-static const struct notify_hook	listener = { task_changed,
-	    nodes_maybe_changed };
-
 int
 http_open(struct event_base *base, const char *addr,
     const uint8_t *operator_key, char *bound, size_t boundlen, char *err,
@@ -664,7 +429,12 @@ http_open(struct event_base *base, const char *addr,
 	evhttp_set_max_headers_size(h.http, HEADERS_MAX);
 	evhttp_set_allowed_methods(h.http, EVHTTP_REQ_GET | EVHTTP_REQ_POST);
 	evhttp_set_gencb(h.http, request_cb, NULL);
-	h.nodes_ev = evtimer_new(base, nodes_timer_cb, NULL);
+	if (webstream_init(base) == -1) {
+		snprintf(err, errlen, "out of memory");
+		evhttp_free(h.http);
+		h.http = NULL;
+		return -1;
+	}
 	if ((sock = evhttp_bind_socket_with_handle(h.http, host, port)) ==
 	    NULL) {
 		snprintf(err, errlen, "cannot listen on %s for HTTP", addr);
@@ -673,24 +443,14 @@ http_open(struct event_base *base, const char *addr,
 		return -1;
 	}
 	sock_bound_name(evhttp_bound_socket_get_fd(sock), bound, boundlen);
-	return notify_add(&listener);
+	return 0;
 }
 
 void
 http_close(void)
 {
-	struct stream	*s;
-
-	while ((s = TAILQ_FIRST(&h.streams)) != NULL) {
-		evhttp_connection_set_closecb(s->conn, NULL, NULL);
-		stream_free(s);
-	}
+	webstream_close();
 	if (h.http != NULL)
 		evhttp_free(h.http);
 	h.http = NULL;
-	if (h.nodes_ev != NULL)
-		event_free(h.nodes_ev);
-	h.nodes_ev = NULL;
-	free(h.nodes_last);
-	h.nodes_last = NULL;
 }

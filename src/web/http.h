@@ -23,7 +23,5 @@ int	http_open(struct event_base *, const char *addr,
 	    const uint8_t *operator_key, char *bound, size_t boundlen,
 	    char *err, size_t errlen);
 void	http_close(void);
-/* Streams open now (for the tests' and the log's sake). */
-int	http_streams(void);
 
 #endif
