@@ -117,6 +117,9 @@ struct runner_msg {
 
 int	wire_runner_parse(const char *, size_t, struct runner_msg *, char *,
 	    size_t);
+/* A copy of m (malloc'd) that points into its own buffer; NULL out of
+ * memory. */
+struct runner_msg *wire_runner_dup(const struct runner_msg *m);
 
 /* A task as one line of text (no newline); returns its length or -1. */
 int	wire_task_encode(const struct task *, char *, size_t);

@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,14 +19,12 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "bounds.h"
-#include "clock.h"
 #include "cmdrun.h"
+#include "command.h"
 #include "contain.h"
 #include "job.h"
+#include "launch.h"
 #include "log.h"
 #include "node.h"
 #include "output.h"
@@ -61,26 +58,8 @@ struct run {
 	/* A command (struct task_cmd): its stdout is data, not lines of
 	 * the runner protocol; its exit status and declared outputs make
 	 * its result. */
-	struct cmdrun_state	*cmd;
+	struct command_run	*cmd;
 	TAILQ_ENTRY(run)	 entry;
-};
-
-/* What a command's run needs beyond a described task's. */
-struct cmdrun_state {
-	int		  nouts;
-	char		**outs;		/* "file:PATH" (expanded), "line:RE" */
-	char		**paths;	/* a file output's absolute path */
-	pcre2_code	 *re[TASK_OUTPUTS_MAX];	/* line outputs */
-	char		 *found[TASK_OUTPUTS_MAX];
-	char		  line[RUNNER_LINE_MAX + 1];	/* stdout's last */
-	size_t		  linelen;
-	int		  overlong;	/* the line is past the limit */
-	int64_t		  limit_total_ms;	/* its time limit, 0: none */
-	int64_t		  limit_ms;	/* time left of it */
-	int64_t		  limit_since;	/* counting since (node clock) */
-	struct event	 *limit_timer;
-	int		  timed_out;
-	const struct task *task;	/* for {uuid}/{inN}, at start only */
 };
 
 static TAILQ_HEAD(, run)	runs = TAILQ_HEAD_INITIALIZER(runs);
@@ -91,26 +70,6 @@ static int			 nruns;
 static uint64_t			 reaped_ticks;	/* CPU of ended runs */
 
 static void	stop_step_cb(evutil_socket_t, short, void *);
-
-static void
-cmdstate_free(struct cmdrun_state *cs)
-{
-	int	i;
-
-	if (cs == NULL)
-		return;
-	for (i = 0; i < cs->nouts; i++) {
-		free(cs->outs[i]);
-		free(cs->paths[i]);
-		free(cs->found[i]);
-		pcre2_code_free(cs->re[i]);
-	}
-	free(cs->outs);
-	free(cs->paths);
-	if (cs->limit_timer != NULL)
-		event_free(cs->limit_timer);
-	free(cs);
-}
 
 static void
 run_free(struct run *r)
@@ -126,78 +85,10 @@ run_free(struct run *r)
 		event_free(r->stop_timer);
 	if (r->cap != NULL)
 		output_close(r->cap);
-	cmdstate_free(r->cmd);
+	command_run_free(r->cmd);
 	free(r->result);
 	free(r);
 	nruns--;
-}
-
-/* Is path (a command's file output) there, as the run user sees it? */
-static int
-file_there(const char *path)
-{
-	int	fd = runas_open(opts.user, path, O_RDONLY | O_CLOEXEC, 0);
-
-	if (fd == -1)
-		return 0;
-	close(fd);
-	return 1;
-}
-
-/*
- * A command's result, as the runner protocol would have said it: exit
- * status 0 and every declared output found is TERMINATED with them;
- * anything else an ERROR saying what went wrong.
- */
-static void
-command_result(struct run *r, struct runner_msg *m)
-{
-	struct cmdrun_state	*cs = r->cmd;
-	int			 i;
-
-	memset(m, 0, sizeof *m);
-	m->type = RMSG_ERROR;
-	m->message = m->buf;
-	if (cs->timed_out) {
-		m->final = 1;
-		snprintf(m->buf, sizeof m->buf, "time limit of %lld s reached",
-		    (long long)(cs->limit_total_ms / 1000));
-		return;
-	}
-	if (r->signo != 0) {
-		snprintf(m->buf, sizeof m->buf, "killed by signal %d (%s)",
-		    r->signo, strsignal(r->signo));
-		return;
-	}
-	if (r->code != 0) {
-		snprintf(m->buf, sizeof m->buf, "exit status %d", r->code);
-		return;
-	}
-	for (i = 0; i < cs->nouts; i++) {
-		const char *spec = cs->outs[i] + 5;
-		if (cs->re[i] != NULL) {
-			if (cs->found[i] == NULL) {
-				snprintf(m->buf, sizeof m->buf, "output %d: no "
-				    "line of its stdout matched %.100s", i + 1,
-				    spec);
-				return;
-			}
-			m->outputs[i] = cs->found[i];
-		} else if (!file_there(cs->paths[i])) {
-			snprintf(m->buf, sizeof m->buf, "output %d: no file "
-			    "%.120s", i + 1, spec);
-			return;
-		} else
-			m->outputs[i] = (char *)spec;
-		if (!task_token_valid(m->outputs[i], DATASET_MAXLEN)) {
-			snprintf(m->buf, sizeof m->buf, "output %d: '%.40s' is "
-			    "not a dataset id (at most %d bytes, no blank or "
-			    "',')", i + 1, m->outputs[i], DATASET_MAXLEN);
-			return;
-		}
-	}
-	m->type = RMSG_TERMINATED;
-	m->noutputs = cs->nouts;
 }
 
 static void
@@ -207,7 +98,7 @@ maybe_done(struct run *r)
 	struct node_exit	 e = { r->code, r->signo, r->cpu_ms,
 				    r->maxrss_kib, NULL };
 	struct runner_msg	*m = r->result;
-	struct cmdrun_state	*cs;
+	struct command_run	*cr;
 
 	if (!r->exited || !r->out_eof || !r->err_eof)
 		return;
@@ -225,31 +116,14 @@ maybe_done(struct run *r)
 	/* The result, and the command state its outputs point into,
 	 * outlive r for the hook. */
 	r->result = NULL;
-	if ((cs = r->cmd) != NULL && (m = malloc(sizeof *m)) != NULL)
-		command_result(r, m);
+	if ((cr = r->cmd) != NULL && (m = malloc(sizeof *m)) != NULL)
+		command_run_result(cr, r->code, r->signo, opts.user, m);
 	r->cmd = NULL;
 	e.result = m;
 	run_free(r);
 	hooks.exit(uuid, &e);
 	free(m);
-	cmdstate_free(cs);
-}
-
-/* A copy of m that points into its own buffer. */
-static struct runner_msg *
-msg_dup(const struct runner_msg *m)
-{
-	struct runner_msg	*c = malloc(sizeof *c);
-	int			 i;
-
-	if (c == NULL)
-		return NULL;
-	memcpy(c, m, sizeof *c);
-	for (i = 0; i < m->noutputs; i++)
-		c->outputs[i] = c->buf + (m->outputs[i] - m->buf);
-	if (m->message >= m->buf && m->message < m->buf + sizeof m->buf)
-		c->message = c->buf + (m->message - m->buf);
-	return c;
+	command_run_free(cr);
 }
 
 /*
@@ -278,7 +152,7 @@ protocol_line(struct run *r, const char *line, size_t len)
 		    "TERMINATED ignored", r->uuid, r->exec);
 	else if (m->type != RMSG_TERMINATED)
 		hooks.msg(r->uuid, m);
-	else if ((r->result = msg_dup(m)) != NULL && !r->exited &&
+	else if ((r->result = wire_runner_dup(m)) != NULL && !r->exited &&
 	    r->stop_stage == 0 &&
 	    (r->stop_timer = evtimer_new(base, stop_step_cb, r)) != NULL) {
 		r->stop_stage = 1;	/* the next step is SIGTERM */
@@ -332,69 +206,6 @@ read_lines(struct run *r, struct bufferevent *bev, int is_err)
 	}
 }
 
-/* A whole line of a command's stdout: a PROGRESS line moves its bar,
- * and each line output not found yet is looked for in it. */
-static void
-command_line(struct run *r, const char *line, size_t len)
-{
-	struct cmdrun_state	*cs = r->cmd;
-	pcre2_match_data	*md;
-	PCRE2_SIZE		*ov;
-	struct runner_msg	*m;
-	char			 err[64];
-	int			 i, rc, g;
-
-	if (len > 9 && strncmp(line, "PROGRESS ", 9) == 0 &&
-	    (m = malloc(sizeof *m)) != NULL) {
-		if (wire_runner_parse(line, len, m, err, sizeof err) == 0)
-			hooks.msg(r->uuid, m);
-		free(m);
-	}
-	for (i = 0; i < cs->nouts; i++) {
-		if (cs->re[i] == NULL || cs->found[i] != NULL)
-			continue;
-		md = pcre2_match_data_create_from_pattern(cs->re[i], NULL);
-		if (md == NULL)
-			continue;
-		rc = pcre2_match(cs->re[i], (PCRE2_SPTR)line, len, 0, 0, md,
-		    NULL);
-		if (rc > 0) {
-			ov = pcre2_get_ovector_pointer(md);
-			g = rc > 1 && ov[2] != PCRE2_UNSET ? 1 : 0;
-			cs->found[i] = strndup(line + ov[2 * g],
-			    ov[2 * g + 1] - ov[2 * g]);
-		}
-		pcre2_match_data_free(md);
-	}
-}
-
-/* Bytes of a command's stdout: cut into lines for command_line(). */
-static void
-command_scan(struct run *r, const char *p, size_t n)
-{
-	struct cmdrun_state	*cs = r->cmd;
-	const char		*nl;
-	size_t			 k;
-
-	while (n > 0) {
-		nl = memchr(p, '\n', n);
-		k = nl != NULL ? (size_t)(nl - p) : n;
-		if (!cs->overlong && cs->linelen + k <= RUNNER_LINE_MAX) {
-			memcpy(cs->line + cs->linelen, p, k);
-			cs->linelen += k;
-		} else
-			cs->overlong = 1;	/* too long to look into */
-		if (nl == NULL)
-			return;
-		if (!cs->overlong)
-			command_line(r, cs->line, cs->linelen);
-		cs->linelen = 0;
-		cs->overlong = 0;
-		p += k + 1;
-		n -= k + 1;
-	}
-}
-
 /* A command's stream: kept as it is, every byte. */
 static void
 command_read(struct run *r, struct bufferevent *bev, int stream)
@@ -408,7 +219,7 @@ command_read(struct run *r, struct bufferevent *bev, int stream)
 	p = (const char *)evbuffer_pullup(in, n);
 	output_write(r->cap, stream, p, n);
 	if (stream == OUTPUT_STDOUT)
-		command_scan(r, p, n);
+		command_run_stdout(r->cmd, p, n);
 	evbuffer_drain(in, n);
 }
 
@@ -446,10 +257,8 @@ pipe_event_cb(struct bufferevent *bev, short what, void *arg)
 		return;
 	if (r->cmd != NULL) {
 		command_read(r, bev, is_err);
-		/* A last line without newline still counts. */
-		if (!is_err && r->cmd->linelen > 0 && !r->cmd->overlong)
-			command_line(r, r->cmd->line, r->cmd->linelen);
-		r->cmd->linelen = 0;
+		if (!is_err)
+			command_run_flush(r->cmd);
 	} else
 		read_lines(r, bev, is_err);
 	/* A last line without newline still counts. */
@@ -536,191 +345,14 @@ pipe_bev(int fd, struct run *r, bufferevent_data_cb read_cb)
 	return bev;
 }
 
-/* The description's limits, as setrlimit() takes them. */
+static int	limit_reached(void *);
+
+/* A PROGRESS line on a command's stdout. */
 static void
-set_limits(struct job_spec *spec, const struct taskdesc_limits *l)
+command_progress(const struct runner_msg *m, void *uuid)
 {
-	struct job_limit	*j = spec->limits;
-
-	if (l->cpu_seconds > 0) {	/* SIGXCPU, then SIGKILL */
-		j->resource = RLIMIT_CPU;
-		j->value.rlim_cur = l->cpu_seconds;
-		j->value.rlim_max = (rlim_t)l->cpu_seconds + 1;
-		j++;
-	}
-	if (l->memory_mb > 0) {
-		j->resource = RLIMIT_AS;
-		j->value.rlim_cur = j->value.rlim_max =
-		    (rlim_t)l->memory_mb << 20;
-		j++;
-	}
-	if (l->open_files > 0) {
-		j->resource = RLIMIT_NOFILE;
-		j->value.rlim_cur = j->value.rlim_max = l->open_files;
-		j++;
-	}
-	spec->nlimits = j - spec->limits;
+	hooks.msg(uuid, m);
 }
-
-/* A described task's argv: the executable, -p, an -i per input, -x;
- * its arguments as the log shows them into args. */
-static int
-desc_argv(const struct task *t, char *path, size_t pathlen,
-    const char **argv, char *args, size_t argslen)
-{
-	int	argc = 0, i, off = 0;
-
-	snprintf(path, pathlen, "%s/%s", opts.tasks_dir, t->exec);
-	argv[argc++] = path;
-	if (t->path != NULL) {
-		argv[argc++] = "-p";
-		argv[argc++] = t->path;
-	}
-	for (i = 0; i < t->ninputs; i++) {
-		argv[argc++] = "-i";
-		argv[argc++] = t->inputs[i].dataset;
-	}
-	if (t->params != NULL) {
-		argv[argc++] = "-x";
-		argv[argc++] = t->params;
-	}
-	argv[argc] = NULL;
-	for (i = 1; i < argc && off < (int)argslen; i++)
-		off += snprintf(args + off, argslen - off, " %s", argv[i]);
-	return argc;
-}
-
-/* The strings a run's argv and environment point to, freed together. */
-struct strings {
-	char	**v;
-	int	  n;
-};
-
-static char *
-keep(struct strings *k, char *s)
-{
-	char	**v;
-
-	if (s == NULL || (v = realloc(k->v, (k->n + 1) * sizeof *v)) == NULL) {
-		free(s);
-		return NULL;
-	}
-	k->v = v;
-	return k->v[k->n++] = s;
-}
-
-static void
-strings_free(struct strings *k)
-{
-	while (k->n > 0)
-		free(k->v[--k->n]);
-	free(k->v);
-}
-
-/* What a command's run needs from t: its outputs, patterns compiled;
- * NULL with err. */
-static struct cmdrun_state *
-command_state(const struct task *t, char *err, size_t errlen)
-{
-	struct cmdrun_state	*cs;
-	const struct task_cmd	*c = t->cmd;
-	PCRE2_SIZE		 off;
-	int			 i, code;
-
-	if ((cs = calloc(1, sizeof *cs)) == NULL ||
-	    (c->nouts > 0 && ((cs->outs = calloc(c->nouts,
-	    sizeof *cs->outs)) == NULL || (cs->paths = calloc(c->nouts,
-	    sizeof *cs->paths)) == NULL)))
-		goto nomem;
-	for (i = 0; i < c->nouts; i++, cs->nouts++) {
-		char path[PATH_MAX];
-		if ((cs->outs[i] = cmdrun_expand(t, c->outs[i])) == NULL)
-			goto nomem;
-		if (strncmp(cs->outs[i], "file:", 5) == 0) {
-			if (cmdrun_path(t, cs->outs[i] + 5, path,
-			    sizeof path) == -1 ||
-			    (cs->paths[i] = strdup(path)) == NULL)
-				goto nomem;
-			continue;
-		}
-		cs->re[i] = pcre2_compile((PCRE2_SPTR)c->outs[i] + 5,
-		    PCRE2_ZERO_TERMINATED, 0, &code, &off, NULL);
-		if (cs->re[i] == NULL) {
-			char msg[120];
-			pcre2_get_error_message(code, (PCRE2_UCHAR *)msg,
-			    sizeof msg);
-			snprintf(err, errlen, "output %d: %s at offset %zu of "
-			    "%.60s", i + 1, msg, (size_t)off, c->outs[i] + 5);
-			cmdstate_free(cs);
-			return NULL;
-		}
-	}
-	cs->limit_total_ms = cs->limit_ms = c->time_limit_ms;
-	return cs;
-nomem:
-	snprintf(err, errlen, "out of memory");
-	cmdstate_free(cs);
-	return NULL;
-}
-
-/* A command's argv, as given with its placeholders filled in (argv[0]
- * too: the program found is exec'd, argv[0] is what it is told); a word
- * "{in*}" is every input, a word each. */
-static int
-command_argv(const struct task *t, struct strings *k, const char **argv,
-    int max, char *args, size_t argslen)
-{
-	int	i, j, n = 0, off = 0;
-
-	for (i = 0; i < t->cmd->argc; i++) {
-		if (strcmp(t->cmd->argv[i], "{in*}") == 0) {
-			for (j = 0; j < t->ninputs && n < max; j++)
-				argv[n++] = t->inputs[j].dataset;
-			continue;
-		}
-		if (n == max || (argv[n++] = keep(k,
-		    cmdrun_expand(t, t->cmd->argv[i]))) == NULL)
-			return -1;
-	}
-	argv[n] = NULL;
-	for (i = 1; i < n && off < (int)argslen; i++)
-		off += snprintf(args + off, argslen - off, " %s", argv[i]);
-	return n;
-}
-
-/* The run's environment beyond the node's: who and where it is, its
- * inputs, a command's own variables (NULL-terminated in env). */
-static int
-run_env(const struct task *t, const char *dir, struct strings *k,
-    char **env, int max)
-{
-	char	*s;
-	int	 n = 0, i;
-
-#define PUT(...) do {							\
-		if (n == max - 1 || asprintf(&s, __VA_ARGS__) == -1 ||	\
-		    (env[n++] = keep(k, s)) == NULL)			\
-			return -1;					\
-	} while (0)
-	PUT("VOLERY_TASK=%s", t->uuid);
-	PUT("TMPDIR=%s", dir);
-	if (opts.user->change) {
-		PUT("HOME=%s", opts.user->home);
-		PUT("USER=%s", opts.user->name);
-		PUT("LOGNAME=%s", opts.user->name);
-	}
-	for (i = 0; t->cmd != NULL && i < t->ninputs; i++)
-		PUT("VOLERY_INPUT_%d=%s", i + 1, t->inputs[i].dataset);
-	for (i = 0; t->cmd != NULL && i < t->cmd->nenv; i++)
-		if ((s = cmdrun_expand(t, t->cmd->env[i])) == NULL ||
-		    n == max - 1 || (env[n++] = keep(k, s)) == NULL)
-			return -1;
-#undef PUT
-	env[n] = NULL;
-	return n;
-}
-
-static void	limit_cb(evutil_socket_t, short, void *);
 
 int
 runner_start(const struct task *t, const struct taskdesc *d, char *err,
@@ -731,7 +363,7 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	char		 path[PATH_MAX + NAME_MAXLEN + 2], dir[PATH_MAX];
 	char		 args[1024] = "", cgroup[PATH_MAX];
 	struct strings	 k = { NULL, 0 };
-	struct cmdrun_state *cs = NULL;
+	struct command_run *cs = NULL;
 	struct job_spec	 spec;
 	struct job_exit	 ended;
 	struct job_fds	 fds;
@@ -742,16 +374,18 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	if (t->cmd != NULL) {
 		if (cmdrun_find(t, opts.user, path, sizeof path, err,
 		    errlen) == -1 ||
-		    (cs = command_state(t, err, errlen)) == NULL)
+		    (cs = command_run_new(t, err, errlen)) == NULL)
 			return -1;
-		if (command_argv(t, &k, argv, CMD_ARGS_MAX + TASK_INPUTS_MAX,
+		if (launch_command_argv(t, &k, argv, CMD_ARGS_MAX + TASK_INPUTS_MAX,
 		    args, sizeof args) == -1)
 			goto nomem;
 	} else
-		desc_argv(t, path, sizeof path, argv, args, sizeof args);
+		launch_desc_argv(opts.tasks_dir, t, path, sizeof path, argv, args,
+		    sizeof args);
 	if (rundir_make(t->uuid, dir, sizeof dir, err, errlen) == -1)
 		goto fail;
-	if (run_env(t, dir, &k, env, sizeof env / sizeof env[0]) == -1 ||
+	if (launch_env(t, dir, opts.user, &k, env, sizeof env / sizeof env[0])
+	    == -1 ||
 	    (r = calloc(1, sizeof *r)) == NULL)
 		goto nomem_dir;
 	if ((cap = output_open(t, err, errlen)) == NULL)
@@ -763,7 +397,7 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	spec.user = opts.user;
 	spec.cwd = t->cmd != NULL && t->cmd->cwd != NULL ? t->cmd->cwd : dir;
 	if (d != NULL)
-		set_limits(&spec, &d->limits);
+		launch_limits(&spec, &d->limits);
 	spec.nice = opts.nice;
 	spec.idle_io = opts.idle_io;
 	spec.die_with_parent = 1;
@@ -797,12 +431,9 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 		r->out_eof = 1;
 	if (r->err == NULL)
 		r->err_eof = 1;
-	if (cs != NULL && cs->limit_ms > 0) {
-		struct timeval tv = { cs->limit_ms / 1000,
-		    cs->limit_ms % 1000 * 1000 };
-		cs->limit_since = clock_node_ms();
-		if ((cs->limit_timer = evtimer_new(base, limit_cb, r)) != NULL)
-			evtimer_add(cs->limit_timer, &tv);
+	if (cs != NULL) {
+		command_run_on_progress(cs, command_progress, r->uuid);
+		(void)command_run_arm_limit(cs, base, limit_reached, r);
 	}
 	log_info("Task UUID{%s} %s %s started, pid %d, user %s, attempt "
 	    "%d:%s", t->uuid, t->cmd != NULL ? "command" : "executable",
@@ -820,24 +451,24 @@ fail:
 	if (cap != NULL)
 		output_close(cap);
 	free(r);
-	cmdstate_free(cs);
+	command_run_free(cs);
 	strings_free(&k);
 	return -1;
 }
 
 /* A command ran out of its time: stop its whole tree. */
-static void
-limit_cb(evutil_socket_t fd, short what, void *arg)
+static int
+limit_reached(void *arg)
 {
 	struct run	*r = arg;
 
 	if (r->exited || r->stop_stage > 0)
-		return;
-	r->cmd->timed_out = 1;
+		return 0;
 	log_warnx("Task UUID{%s} name{%s} pid %d reached its time limit of "
 	    "%lld s; stopped", r->uuid, r->exec, (int)r->pid,
-	    (long long)(r->cmd->limit_total_ms / 1000));
+	    command_run_limit_s(r->cmd));
 	runner_stop(r->uuid);
+	return 1;
 }
 
 static void
@@ -899,26 +530,6 @@ runner_stop(const char *uuid)
 	}
 }
 
-/* A suspended run's time does not count against its time limit. */
-static void
-limit_pause(struct cmdrun_state *cs, int stop)
-{
-	int64_t		now = clock_node_ms();
-	struct timeval	tv;
-
-	if (stop) {
-		cs->limit_ms -= now - cs->limit_since;
-		if (cs->limit_ms < 1)
-			cs->limit_ms = 1;
-		evtimer_del(cs->limit_timer);
-	} else {
-		cs->limit_since = now;
-		tv.tv_sec = cs->limit_ms / 1000;
-		tv.tv_usec = cs->limit_ms % 1000 * 1000;
-		evtimer_add(cs->limit_timer, &tv);
-	}
-}
-
 void
 runner_suspend(const char *uuid, int stop)
 {
@@ -927,8 +538,8 @@ runner_suspend(const char *uuid, int stop)
 	TAILQ_FOREACH(r, &runs, entry) {
 		if (strcmp(r->uuid, uuid) != 0 || r->exited)
 			continue;
-		if (r->cmd != NULL && r->cmd->limit_timer != NULL)
-			limit_pause(r->cmd, stop);
+		if (r->cmd != NULL)
+			command_run_pause(r->cmd, stop);
 		if (kill(-r->pid, stop ? SIGSTOP : SIGCONT) == -1)
 			log_warnx("Task UUID{%s}: cannot %s process "
 			    "group %d: %s", r->uuid, stop ? "stop" : "continue",

@@ -92,3 +92,19 @@ wire_runner_parse(const char *line, size_t len, struct runner_msg *m,
 	    "CANCELLED, ERROR)");
 	return -1;
 }
+
+struct runner_msg *
+wire_runner_dup(const struct runner_msg *m)
+{
+	struct runner_msg	*c = malloc(sizeof *c);
+	int			 i;
+
+	if (c == NULL)
+		return NULL;
+	memcpy(c, m, sizeof *c);
+	for (i = 0; i < m->noutputs; i++)
+		c->outputs[i] = c->buf + (m->outputs[i] - m->buf);
+	if (m->message >= m->buf && m->message < m->buf + sizeof m->buf)
+		c->message = c->buf + (m->message - m->buf);
+	return c;
+}
