@@ -11,7 +11,8 @@
 #     src/cli includes a command-line header, and no include cycle among
 #     the shell's modules (a module: x.c with x.h); the web includes
 #     only service.h and notify.h of the server's, nothing of the
-#     clients', runs' or peers'.
+#     clients', runs' or peers';
+#  7. no shell file is over 600 lines, and server.c is 500 at most.
 # The include paths make an io or libevent header in the core a compile
 # error, and the core library links without libevent (Makefile).
 set -u
@@ -63,6 +64,11 @@ cli_headers=$(cd src/cli && ls -- *.h | sed 's/\./\\./g' | paste -sd'|')
 hits=$(grep -nE "^#include \"($cli_headers)\"" $(for d in $SHELL_DIRS; do
     [ "$d" = cli ] || echo "src/$d"/*.[ch]; done))
 [ -z "$hits" ] || { echo "layering: only src/cli includes the command line's headers:"; echo "$hits"; fail=1; }
+for f in $(for d in $SHELL_DIRS; do echo "src/$d"/*.[ch]; done); do
+	n=$(wc -l < "$f")
+	max=600; [ "$f" = src/server/server.c ] && max=500
+	[ "$n" -le "$max" ] || { echo "layering: $f has $n lines ($max at most)"; fail=1; }
+done
 # The web reaches the node through the service layer (and hears of it
 # through notify.h): no other header of the server's, the clients', the
 # runs' or the peers'.

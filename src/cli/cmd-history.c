@@ -18,6 +18,7 @@
 #include "task.h"
 #include "taskjson.h"
 #include "when.h"
+#include "reply.h"
 #include "wire.h"
 
 #define HISTORY_COLS_MAX 24
@@ -38,8 +39,7 @@ take_record(const char *line, void *arg)
 
 	if (strncmp(line, "RECORD ", 7) != 0)
 		return;
-	if ((t = wire_task_decode(line + 7, strlen(line + 7), err,
-	    sizeof err)) == NULL) {
+	if ((t = wire_reply_record_parse(line, err, sizeof err)) == NULL) {
 		r->bad++;
 		return;
 	}

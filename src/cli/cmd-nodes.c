@@ -7,53 +7,44 @@
 
 #include "cmd.h"
 #include "conn.h"
+#include "reply.h"
 
 static void
 row(const char *line, void *arg)
 {
-	char		 f[8][80], tags[1024];
-	const char	*caps;
-	long long	 mem;
-	int		*count = arg, why = 0, cores;
+	struct reply_node	n;
+	struct reply_rejected	r;
+	char			from[ADDR_MAXLEN + 1], cores[16] = "?";
+	char			mem[32] = "?", free[32];
+	int			*count = arg;
 
 	/* CLASH address: another node has this one's name. */
-	if (strncmp(line, "CLASH ", 6) == 0) {
+	if (wire_reply_clash_parse(line, from, sizeof from) == 0) {
 		printf("name clash: the node at %s has this node's name too; "
 		    "this node takes no tasks until one of them is renamed "
-		    "(<name> in its configuration)\n", line + 6);
+		    "(<name> in its configuration)\n", from);
 		return;
 	}
 	/* REJECTED count last-source why... (after the NODE lines) */
-	if (strncmp(line, "REJECTED ", 9) == 0 &&
-	    sscanf(line, "REJECTED %79s %79s %n", f[0], f[1], &why) == 2) {
-		printf("rejected datagrams: %s %s (the last from %s)\n", f[0],
-		    line + why, f[1]);
+	if (wire_reply_rejected_parse(line, &r) == 0) {
+		printf("rejected datagrams: %llu %s (the last from %s)\n",
+		    (unsigned long long)r.count, r.why, r.last_from);
 		return;
 	}
-	/* NODE name address master|peer state free/slots reputation
-	 * [cores=N memory=MB tags=LIST] */
-	if (sscanf(line, "NODE %79s %79s %79s %79s %79s %79s", f[0], f[1],
-	    f[2], f[3], f[4], f[5]) != 6)
+	if (wire_reply_node_parse(line, &n) == -1)
 		return;
-	if ((caps = strstr(line, " cores=")) == NULL ||
-	    sscanf(caps, " cores=%d memory=%lld tags=%1023s", &cores, &mem,
-	    tags) != 3) {
-		cores = 0;
-		mem = 0;
-		snprintf(tags, sizeof tags, "?");
-	}
 	if ((*count)++ == 0)
 		printf("%-16s %-21s %-6s %-10s %-6s %-10s %5s %7s %s\n", "NODE",
 		    "ADDRESS", "ROLE", "STATE", "FREE", "REPUTATION", "CORES",
 		    "MEMORY", "TAGS");
-	snprintf(f[6], sizeof f[6], "?");
-	snprintf(f[7], sizeof f[7], "?");
-	if (cores > 0) {
-		snprintf(f[6], sizeof f[6], "%d", cores);
-		snprintf(f[7], sizeof f[7], "%.1fG", mem / 1024.0);
+	if (n.cores > 0) {
+		snprintf(cores, sizeof cores, "%d", n.cores);
+		snprintf(mem, sizeof mem, "%.1fG", n.memory_mb / 1024.0);
 	}
-	printf("%-16s %-21s %-6s %-10s %-6s %-10s %5s %7s %s\n", f[0], f[1],
-	    f[2], f[3], f[4], f[5], f[6], f[7], tags);
+	snprintf(free, sizeof free, "%d/%d", n.free, n.slots);
+	printf("%-16s %-21s %-6s %-10s %-6s %-10d %5s %7s %s\n", n.name,
+	    n.address, n.role, n.state, free, n.reputation, cores, mem,
+	    n.cores == 0 ? "?" : n.tags[0] != '\0' ? n.tags : "-");
 }
 
 static int

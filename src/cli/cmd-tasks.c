@@ -10,6 +10,7 @@
 
 #include "cmd.h"
 #include "conn.h"
+#include "reply.h"
 #include "task.h"
 
 #define TASKS_HEADER "%-36s %-18s %-11s %-10s %4s %-12s %-10s %-14s %7s %s\n"
@@ -23,16 +24,15 @@ header(void)
 
 /* When it was submitted, local time: HH:MM:SS today, else MM-DD HH:MM. */
 static void
-submitted(const char *line, char *buf, size_t size)
+submitted(int64_t ms, char *buf, size_t size)
 {
-	const char	*p = strstr(line, " submitted=");
 	struct tm	 tm, today;
 	time_t		 now = time(NULL), at;
 
 	snprintf(buf, size, "-");
-	if (p == NULL)
+	if (ms < 0)
 		return;
-	at = (time_t)(strtoll(p + 11, NULL, 10) / 1000);
+	at = (time_t)(ms / 1000);
 	if (localtime_r(&at, &tm) == NULL || localtime_r(&now, &today) ==
 	    NULL)
 		return;
@@ -43,33 +43,29 @@ submitted(const char *line, char *buf, size_t size)
 static void
 row(const char *line, void *arg)
 {
-	char	f[9][64], est[72] = "-", eta[72] = "-", name[80], when[32];
-	const char *array, *waiting;
-	int	*count = arg, k;
+	struct reply_task	t;
+	char			est[32] = "-", eta[32] = "-", name[96];
+	char			when[32];
+	int			*count = arg;
 
-	/* TASK uuid exec prio state percent scheduled_by running_on
-	 * [est eta] [submitted=ms]: an older node sends no estimates. */
-	k = sscanf(line, "TASK %63s %63s %63s %63s %63s %63s %63s %63s %63s",
-	    f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
-	if (k < 7)
+	if (wire_reply_task_parse(line, &t) == -1)
 		return;
-	if (k == 9 && strcmp(f[7], "-") != 0)
-		snprintf(est, sizeof est, "%ss", f[7]);
-	if (k == 9 && strcmp(f[8], "-") != 0)
-		snprintf(eta, sizeof eta, "in %ss", f[8]);
+	if (t.est_ms >= 0)
+		snprintf(est, sizeof est, "%.1fs", t.est_ms / 1000.0);
+	if (t.eta_ms >= 0)
+		snprintf(eta, sizeof eta, "in %.1fs", t.eta_ms / 1000.0);
 	/* A task of an array shows as name[value]. */
-	if ((array = strstr(line, " array=")) != NULL &&
-	    (array = strchr(array, ':')) != NULL)
-		snprintf(name, sizeof name, "%s[%d]", f[1], atoi(array + 1));
+	if (t.array[0] != '\0')
+		snprintf(name, sizeof name, "%s[%d]", t.exec, t.array_index);
 	else
-		snprintf(name, sizeof name, "%s", f[1]);
-	submitted(line, when, sizeof when);
+		snprintf(name, sizeof name, "%s", t.exec);
+	submitted(t.submit_ms, when, sizeof when);
 	(*count)++;
 	/* A task no live node can run says why, as Slurm's reasons. */
-	waiting = strstr(line, " waiting: ");
-	printf("%-36s %-18s %-11s %-10s %4s %-12s %-10s %-14s %7s %s%s%s\n",
-	    f[0], name, f[2], f[3], f[4], f[5], f[6], when, est, eta,
-	    waiting != NULL ? " " : "", waiting != NULL ? waiting + 1 : "");
+	printf("%-36s %-18s %-11s %-10s %4d %-12s %-10s %-14s %7s %s%s%s\n",
+	    t.uuid, name, t.prio, t.state, t.progress, t.scheduled_by,
+	    t.running_on[0] != '\0' ? t.running_on : "-", when, est, eta,
+	    t.why[0] != '\0' ? " " : "", t.why);
 }
 
 static int

@@ -25,6 +25,7 @@
 #include "conn.h"
 #include "keys.h"
 #include "lex.h"
+#include "reply.h"
 #include "seal.h"
 
 #define CONN_REPLY_MS 10000
@@ -213,8 +214,8 @@ static int
 node_address(const char *name, char *addr, size_t size)
 {
 	struct conn	 local;
-	char		 line[CLIENT_LINE_MAX + 2], err[256], n[NAME_MAXLEN + 1];
-	char		 a[ADDR_MAXLEN + 1];
+	struct reply_node node;
+	char		 line[CLIENT_LINE_MAX + 2], err[256];
 	int		 found = -1;
 
 	memset(&local, 0, sizeof local);
@@ -224,9 +225,9 @@ node_address(const char *name, char *addr, size_t size)
 	if (conn_send(&local, "NODES\n", err, sizeof err) == 0)
 		while (conn_line(&local, line, sizeof line, CONN_REPLY_MS,
 		    err, sizeof err) == 1 && strcmp(line, ".") != 0)
-			if (sscanf(line, "NODE %64s %64s", n, a) == 2 &&
-			    strcmp(n, name) == 0) {
-				snprintf(addr, size, "%s", a);
+			if (wire_reply_node_parse(line, &node) == 0 &&
+			    strcmp(node.name, name) == 0) {
+				snprintf(addr, size, "%s", node.address);
 				found = 0;
 			}
 	conn_close(&local);

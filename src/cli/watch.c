@@ -83,67 +83,6 @@ ends_in(char *buf, size_t size, double ends_at)
 		    (int)left % 60);
 }
 
-/* Fill the names of v from the TASK lines answering request. */
-static int
-names_from(struct conn *c, const char *request, struct watched *v, int n,
-    char *err, size_t errlen)
-{
-	char	line[CLIENT_LINE_MAX + 1], uuid[64], exec[64], *array;
-	int	rc, i;
-
-	if (conn_send(c, request, err, errlen) == -1)
-		return -1;
-	for (;;) {
-		rc = conn_line(c, line, sizeof line, 10000, err, errlen);
-		if (rc <= 0) {
-			if (rc == 0)
-				snprintf(err, errlen, "no reply to %.*s",
-				    (int)strcspn(request, "\n"), request);
-			return -1;
-		}
-		if (strcmp(line, ".") == 0)
-			return 0;
-		if (strncmp(line, "ERROR", 5) == 0) {
-			snprintf(err, errlen, "%s", line);
-			return -1;
-		}
-		if (sscanf(line, "TASK %63s %63s", uuid, exec) != 2)
-			continue;
-		array = strstr(line, " array=");
-		for (i = 0; i < n; i++) {
-			if (strcmp(v[i].p.uuid, uuid) != 0)
-				continue;
-			snprintf(v[i].exec, sizeof v[i].exec, "%s", exec);
-			if (array != NULL && sscanf(array, " array=%36[-0-9a-f]:%d",
-			    v[i].p.array, &v[i].p.array_index) != 2)
-				v[i].p.array[0] = '\0';
-		}
-	}
-}
-
-/* The names of the tasks: from the map, else from the history (a task
- * that finished longer ago than the retention period). */
-int
-watch_names(struct conn *c, struct watched *v, int n, char *err,
-    size_t errlen)
-{
-	int	i, missing = 0;
-
-	if (names_from(c, "TASKS\n", v, n, err, errlen) == -1)
-		return -1;
-	for (i = 0; i < n; i++)
-		missing += v[i].exec[0] == '\0';
-	if (missing > 0 &&
-	    names_from(c, "HISTORY\n", v, n, err, errlen) == -1)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (v[i].exec[0] == '\0') {
-			snprintf(err, errlen, "unknown task %s", v[i].p.uuid);
-			return -1;
-		}
-	return 0;
-}
-
 /* What a row of the display shows: one task, or an array's tasks. */
 struct row {
 	char	 label[NAME_MAXLEN + 32];

@@ -13,6 +13,7 @@
 #include "history.h"
 #include "node.h"
 #include "task.h"
+#include "reply.h"
 #include "wire.h"
 
 int
@@ -54,7 +55,7 @@ account_reply(struct client *c, struct node *core,
 {
 	struct task		**live, **old, **all = NULL;
 	struct evbuffer		 *out = evbuffer_new();
-	char			  rec[RECORD_LINE_MAX + 1];
+	char			  rec[RECORD_LINE_MAX + 16];
 	size_t			  nlive = 0, nold = 0, n = 0, i;
 
 	live = node_tasks_sorted(core, &nlive);
@@ -75,8 +76,8 @@ account_reply(struct client *c, struct node *core,
 			all[n++] = old[i];
 	qsort(all, n, sizeof *all, by_submit);
 	for (i = 0; i < n; i++)
-		if (wire_task_encode(all[i], rec, sizeof rec) >= 0)
-			evbuffer_add_printf(out, "RECORD %s\n", rec);
+		if (wire_reply_record_format(all[i], rec, sizeof rec) > 0)
+			evbuffer_add(out, rec, strlen(rec));
 	evbuffer_add(out, ".\n", 3);	/* with its NUL: a C string */
 	client_reply(c, 0, (const char *)evbuffer_pullup(out, -1));
 done:

@@ -4,7 +4,6 @@
  * it), API (the JSON API's GET, one encoder for HTTP and the command
  * line) and ACCOUNT (account.c).  Multi-line answers end with ".".
  */
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include "node.h"
 #include "peers.h"
 #include "reqs.h"
+#include "reply.h"
 #include "requests.h"
 #include "task.h"
 #include "wire.h"
@@ -51,55 +51,48 @@ text_add(struct text *x, const char *fmt, ...)
 	}
 }
 
-static void
-seconds_or_dash(char *buf, size_t size, int64_t ms)
-{
-	if (ms < 0)
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%.1f", ms / 1000.0);
-}
-
-/* TASK lines of v (in order) that the request's state filter lets by:
- * ... est eta, the run's expected length and end from now (s, or -). */
+/* TASK lines of v (in order) that the request's state filter lets by,
+ * with the run's expected length and end from now for the live map. */
 static void
 task_lines(struct text *x, struct task *const *v, size_t n,
     const struct client_req *req)
 {
-	struct node	*core = req_env()->core;
-	int64_t		 now = clock_node_ms(), run, end;
-	char		 est[32], eta[32];
-	size_t		 i;
+	struct node		*core = req_env()->core;
+	int64_t			 now = clock_node_ms(), end;
+	struct reply_task	 r;
+	char			 line[1024];
+	size_t			 i;
 
 	for (i = 0; i < n; i++) {
 		const struct task *t = v[i];
 		if (req->has_state && (t->state != req->state ||
 		    (req->suspended_only && !t->suspended)))
 			continue;
+		memset(&r, 0, sizeof r);
+		snprintf(r.uuid, sizeof r.uuid, "%s", t->uuid);
+		snprintf(r.exec, sizeof r.exec, "%s", t->exec);
+		snprintf(r.prio, sizeof r.prio, "%s", task_prio_name(t->prio));
+		snprintf(r.state, sizeof r.state, "%s", task_shown_state(t));
+		r.progress = t->state == TASK_TERMINATED ? 100 : t->progress;
+		snprintf(r.scheduled_by, sizeof r.scheduled_by, "%s",
+		    t->scheduled_by);
+		snprintf(r.running_on, sizeof r.running_on, "%s",
+		    t->running_on);
 		/* Estimates for the live map only; the history has ended. */
-		run = end = -1;
+		r.est_ms = r.eta_ms = -1;
 		if (req->cmd != CMD_HISTORY && !task_is_final(t->state)) {
-			run = node_task_run_estimate(core, t);
+			r.est_ms = node_task_run_estimate(core, t);
 			end = node_task_end_estimate(core, t, now);
+			r.eta_ms = end >= 0 ? end - now : -1;
 		}
-		seconds_or_dash(est, sizeof est, run);
-		seconds_or_dash(eta, sizeof eta, end >= 0 ? end - now : -1);
-		text_add(x, "TASK %s %s %s %s %d %s %s %s %s", t->uuid,
-		    t->exec, task_prio_name(t->prio), task_shown_state(t),
-		    t->state == TASK_TERMINATED ? 100 : t->progress,
-		    t->scheduled_by, t->running_on[0] != '\0' ?
-		    t->running_on : "-", est, eta);
-		text_add(x, " submitted=%lld", (long long)t->submit_ms);
-		if (t->array[0] != '\0')
-			text_add(x, " array=%s:%d", t->array, t->array_index);
+		r.submit_ms = t->submit_ms;
+		snprintf(r.array, sizeof r.array, "%s", t->array);
+		r.array_index = t->array_index;
 		/* Why it waits, to the end of the line (it has blanks). */
-		if (req->cmd != CMD_HISTORY && t->state == TASK_READY) {
-			char why[REASON_MAXLEN + 1];
-			node_task_waiting(core, t, why, sizeof why);
-			if (why[0] != '\0')
-				text_add(x, " %s", why);
-		}
-		text_add(x, "\n");
+		if (req->cmd != CMD_HISTORY && t->state == TASK_READY)
+			node_task_waiting(core, t, r.why, sizeof r.why);
+		if (wire_reply_task_format(&r, line, sizeof line) > 0)
+			text_add(x, "%s", line);
 	}
 }
 
@@ -129,27 +122,29 @@ req_tasks(struct client *c, const struct client_req *req)
 	free(v);
 }
 
-/* The end of a NODE line: what the node offers, if it said. */
-static void
-caps_fields(struct text *x, int cores, int64_t memory_mb, const char *tags)
-{
-	if (cores > 0)
-		text_add(x, " cores=%d memory=%lld tags=%s", cores,
-		    (long long)memory_mb, tags[0] != '\0' ? tags : "-");
-	text_add(x, "\n");
-}
-
 /* One NODES line for a peer.  Busy slots come from the replicated map:
  * fresher than the peer's last heartbeat. */
 static void
 nodes_peer_cb(const struct peer *p, void *arg)
 {
-	struct api_peer	v;
+	struct api_peer		v;
+	struct reply_node	r;
+	char			line[CAPS_TEXT_MAX + 512];
 
 	api_peer_view(p, &v);
-	text_add(arg, "NODE %s %s %s %s %d/%d %d", p->name, p->client_addr,
-	    v.role, v.state, v.free, p->slots, p->reputation);
-	caps_fields(arg, v.cores, v.memory_mb, v.tags);
+	memset(&r, 0, sizeof r);
+	snprintf(r.name, sizeof r.name, "%s", p->name);
+	snprintf(r.address, sizeof r.address, "%s", p->client_addr);
+	snprintf(r.role, sizeof r.role, "%s", v.role);
+	snprintf(r.state, sizeof r.state, "%s", v.state);
+	r.free = v.free;
+	r.slots = p->slots;
+	r.reputation = p->reputation;
+	r.cores = v.cores;
+	r.memory_mb = v.memory_mb;
+	snprintf(r.tags, sizeof r.tags, "%s", v.tags);
+	if (wire_reply_node_format(&r, line, sizeof line) > 0)
+		text_add(arg, "%s", line);
 }
 
 /* REJECTED <count> <last source> <why>: dropped datagrams, by reason. */
@@ -157,7 +152,14 @@ static void
 nodes_rejected_cb(const char *why, uint64_t count, const char *last_from,
     void *arg)
 {
-	text_add(arg, "REJECTED %" PRIu64 " %s %s\n", count, last_from, why);
+	struct reply_rejected	r;
+	char			line[512];
+
+	r.count = count;
+	snprintf(r.last_from, sizeof r.last_from, "%s", last_from);
+	snprintf(r.why, sizeof r.why, "%s", why);
+	if (wire_reply_rejected_format(&r, line, sizeof line) > 0)
+		text_add(arg, "%s", line);
 }
 
 void
@@ -166,16 +168,29 @@ req_nodes(struct client *c, const struct client_req *req)
 	const struct requests_env *e = req_env();
 	struct text		x = { NULL, 0, 0 };
 	struct node_status	st;
-	char			clash_from[64];
+	struct reply_node	r;
+	char			clash_from[64], line[CAPS_TEXT_MAX + 512];
 
 	node_status(e->core, &st);
-	text_add(&x, "NODE %s %s %s %s %d/%d %d", e->name, e->address,
-	    st.is_master ? "master" : "peer", st.volunteer_state,
-	    st.slots - st.running, st.slots, e->reputation);
-	caps_fields(&x, e->caps->cores, e->caps->memory_mb, e->caps->tags);
+	memset(&r, 0, sizeof r);
+	snprintf(r.name, sizeof r.name, "%s", e->name);
+	snprintf(r.address, sizeof r.address, "%s", e->address);
+	snprintf(r.role, sizeof r.role, "%s", st.is_master ? "master" :
+	    "peer");
+	snprintf(r.state, sizeof r.state, "%s", st.volunteer_state);
+	r.free = st.slots - st.running;
+	r.slots = st.slots;
+	r.reputation = e->reputation;
+	r.cores = e->caps->cores;
+	r.memory_mb = e->caps->memory_mb;
+	snprintf(r.tags, sizeof r.tags, "%s", e->caps->tags);
+	text_add(&x, "%s", "");
+	if (wire_reply_node_format(&r, line, sizeof line) > 0)
+		text_add(&x, "%s", line);
 	node_each_peer(e->core, nodes_peer_cb, &x);
-	if (clash_active(clash_from, sizeof clash_from))
-		text_add(&x, "CLASH %s\n", clash_from);
+	if (clash_active(clash_from, sizeof clash_from) &&
+	    wire_reply_clash_format(clash_from, line, sizeof line) > 0)
+		text_add(&x, "%s", line);
 	peers_each_rejected(nodes_rejected_cb, &x);
 	text_add(&x, ".\n");
 	client_reply(c, 0, x.buf);

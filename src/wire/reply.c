@@ -1,0 +1,311 @@
+/*
+ * reply.c -- the node's multi-field reply lines (reply.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex.h"
+#include "reply.h"
+#include "task.h"
+#include "wire.h"
+
+#define SLOTS_MAX	65535	/* more than a node may have (volery.conf) */
+
+/* One word of a reply: no blank, no control byte, not empty. */
+static int
+word_ok(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* Copy word w into dst (size bytes); -1 if it is no word or too long. */
+static int
+take(char *dst, size_t size, const char *w)
+{
+	if (w == NULL || !word_ok(w) || strlen(w) >= size)
+		return -1;
+	memcpy(dst, w, strlen(w) + 1);
+	return 0;
+}
+
+static int
+take_int(const char *w, int64_t min, int64_t max, int64_t *v)
+{
+	return w == NULL ? -1 : lex_int(w, min, max, v);
+}
+
+/* Seconds with one decimal, or "-" for an unknown (negative) time. */
+static void
+seconds(char *buf, size_t size, int64_t ms)
+{
+	if (ms < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f", ms / 1000.0);
+}
+
+static int
+take_seconds(const char *w, int64_t *ms)
+{
+	double	v;
+
+	if (w != NULL && strcmp(w, "-") == 0) {
+		*ms = -1;
+		return 0;
+	}
+	if (w == NULL || lex_decimal(w, 0, 1e12, &v) == -1)
+		return -1;
+	*ms = (int64_t)(v * 1000 + 0.5);
+	return 0;
+}
+
+/* What snprintf wrote at buf + off, checked: the new offset or -1. */
+static int
+fits(int off, int n, size_t size)
+{
+	return n < 0 || (size_t)off + n >= size ? -1 : off + n;
+}
+
+int
+wire_reply_task_format(const struct reply_task *t, char *buf, size_t size)
+{
+	char	est[32], eta[32];
+	int	off;
+
+	if (!word_ok(t->uuid) || !word_ok(t->exec) || !word_ok(t->prio) ||
+	    !word_ok(t->state) || !word_ok(t->scheduled_by) ||
+	    (t->running_on[0] != '\0' && !word_ok(t->running_on)) ||
+	    (t->array[0] != '\0' && !word_ok(t->array)) ||
+	    !lex_printable(t->why))
+		return -1;
+	seconds(est, sizeof est, t->est_ms);
+	seconds(eta, sizeof eta, t->eta_ms);
+	off = fits(0, snprintf(buf, size, "TASK %s %s %s %s %d %s %s %s %s",
+	    t->uuid, t->exec, t->prio, t->state, t->progress, t->scheduled_by,
+	    t->running_on[0] != '\0' ? t->running_on : "-", est, eta), size);
+	if (off >= 0 && t->submit_ms >= 0)
+		off = fits(off, snprintf(buf + off, size - off,
+		    " submitted=%" PRId64, t->submit_ms), size);
+	if (off >= 0 && t->array[0] != '\0')
+		off = fits(off, snprintf(buf + off, size - off,
+		    " array=%s:%d", t->array, t->array_index), size);
+	if (off >= 0 && t->why[0] != '\0')
+		off = fits(off, snprintf(buf + off, size - off, " %s",
+		    t->why), size);
+	if (off >= 0)
+		off = fits(off, snprintf(buf + off, size - off, "\n"), size);
+	return off;
+}
+
+int
+wire_reply_task_parse(const char *line, struct reply_task *t)
+{
+	char	 copy[CLIENT_LINE_MAX + 1], *p = copy, *w, *rest;
+	int64_t	 v;
+	size_t	 len = strcspn(line, "\n");
+
+	memset(t, 0, sizeof *t);
+	t->submit_ms = -1;
+	if (len >= sizeof copy)
+		return -1;
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	if ((w = lex_word(&p, LEX_STRICT)) == NULL || strcmp(w, "TASK") != 0 ||
+	    take(t->uuid, sizeof t->uuid, lex_word(&p, LEX_STRICT)) == -1 ||
+	    take(t->exec, sizeof t->exec, lex_word(&p, LEX_STRICT)) == -1 ||
+	    take(t->prio, sizeof t->prio, lex_word(&p, LEX_STRICT)) == -1 ||
+	    take(t->state, sizeof t->state, lex_word(&p, LEX_STRICT)) == -1 ||
+	    take_int(lex_word(&p, LEX_STRICT), 0, 100, &v) == -1)
+		return -1;
+	t->progress = (int)v;
+	if (take(t->scheduled_by, sizeof t->scheduled_by,
+	    lex_word(&p, LEX_STRICT)) == -1 ||
+	    take(t->running_on, sizeof t->running_on,
+	    lex_word(&p, LEX_STRICT)) == -1 ||
+	    take_seconds(lex_word(&p, LEX_STRICT), &t->est_ms) == -1 ||
+	    take_seconds(lex_word(&p, LEX_STRICT), &t->eta_ms) == -1)
+		return -1;
+	if (strcmp(t->running_on, "-") == 0)
+		t->running_on[0] = '\0';
+	/* Then submitted= and array= if there, and the rest is why. */
+	for (;;) {
+		rest = p;
+		if ((w = lex_word(&p, LEX_STRICT)) == NULL)
+			return 0;
+		if (strncmp(w, "submitted=", 10) == 0 && t->submit_ms == -1 &&
+		    t->array[0] == '\0') {
+			if (lex_int(w + 10, 0, INT64_MAX, &t->submit_ms) == -1)
+				return -1;
+		} else if (strncmp(w, "array=", 6) == 0 && t->array[0] == '\0') {
+			char *colon = strchr(w + 6, ':');
+			if (colon == NULL || (*colon = '\0', take(t->array,
+			    sizeof t->array, w + 6)) == -1 ||
+			    lex_int(colon + 1, 0, INT32_MAX, &v) == -1)
+				return -1;
+			t->array_index = (int)v;
+		} else
+			break;
+	}
+	/* w was cut from what follows it: put the blank back. */
+	if (p != w + strlen(w))
+		w[strlen(w)] = ' ';
+	if (!lex_printable(rest) || strlen(rest) >= sizeof t->why)
+		return -1;
+	memcpy(t->why, rest, strlen(rest) + 1);
+	return 0;
+}
+
+int
+wire_reply_node_format(const struct reply_node *n, char *buf, size_t size)
+{
+	int	off;
+
+	if (!word_ok(n->name) || !word_ok(n->address) || !word_ok(n->role) ||
+	    !word_ok(n->state) || (n->tags[0] != '\0' && !word_ok(n->tags)))
+		return -1;
+	off = fits(0, snprintf(buf, size, "NODE %s %s %s %s %d/%d %d",
+	    n->name, n->address, n->role, n->state, n->free, n->slots,
+	    n->reputation), size);
+	if (off >= 0 && n->cores > 0)
+		off = fits(off, snprintf(buf + off, size - off,
+		    " cores=%d memory=%" PRId64 " tags=%s", n->cores,
+		    n->memory_mb, n->tags[0] != '\0' ? n->tags : "-"), size);
+	if (off >= 0)
+		off = fits(off, snprintf(buf + off, size - off, "\n"), size);
+	return off;
+}
+
+int
+wire_reply_node_parse(const char *line, struct reply_node *n)
+{
+	char	 copy[CLIENT_LINE_MAX + 1], *p = copy, *w, *slash;
+	int64_t	 v, s, r;
+	size_t	 len = strcspn(line, "\n");
+
+	memset(n, 0, sizeof *n);
+	if (len >= sizeof copy)
+		return -1;
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	if ((w = lex_word(&p, LEX_STRICT)) == NULL || strcmp(w, "NODE") != 0 ||
+	    take(n->name, sizeof n->name, lex_word(&p, LEX_STRICT)) == -1 ||
+	    take(n->address, sizeof n->address, lex_word(&p, LEX_STRICT)) ==
+	    -1 ||
+	    take(n->role, sizeof n->role, lex_word(&p, LEX_STRICT)) == -1 ||
+	    take(n->state, sizeof n->state, lex_word(&p, LEX_STRICT)) == -1 ||
+	    (w = lex_word(&p, LEX_STRICT)) == NULL ||
+	    (slash = strchr(w, '/')) == NULL)
+		return -1;
+	*slash = '\0';
+	if (lex_int(w, -SLOTS_MAX, SLOTS_MAX, &v) == -1 ||
+	    lex_int(slash + 1, 0, SLOTS_MAX, &s) == -1 ||
+	    take_int(lex_word(&p, LEX_STRICT), -1000000, 1000000, &r) == -1)
+		return -1;
+	n->free = (int)v;
+	n->slots = (int)s;
+	n->reputation = (int)r;
+	if ((w = lex_word(&p, LEX_STRICT)) == NULL)
+		return 0;
+	if (strncmp(w, "cores=", 6) != 0 ||
+	    lex_int(w + 6, 1, CORES_MAX, &v) == -1)
+		return -1;
+	n->cores = (int)v;
+	if ((w = lex_word(&p, LEX_STRICT)) == NULL ||
+	    strncmp(w, "memory=", 7) != 0 ||
+	    lex_int(w + 7, 0, INT64_MAX / 2, &n->memory_mb) == -1 ||
+	    (w = lex_word(&p, LEX_STRICT)) == NULL ||
+	    strncmp(w, "tags=", 5) != 0 ||
+	    take(n->tags, sizeof n->tags, w + 5) == -1 || *p != '\0')
+		return -1;
+	if (strcmp(n->tags, "-") == 0)
+		n->tags[0] = '\0';
+	return 0;
+}
+
+int
+wire_reply_rejected_format(const struct reply_rejected *r, char *buf,
+    size_t size)
+{
+	if (!word_ok(r->last_from) || r->why[0] == '\0' || r->why[0] == ' ' ||
+	    !lex_printable(r->why))
+		return -1;
+	return fits(0, snprintf(buf, size, "REJECTED %" PRIu64 " %s %s\n",
+	    r->count, r->last_from, r->why), size);
+}
+
+int
+wire_reply_rejected_parse(const char *line, struct reply_rejected *r)
+{
+	char	 copy[CLIENT_LINE_MAX + 1], *p = copy, *w;
+	int64_t	 v;
+	size_t	 len = strcspn(line, "\n");
+
+	memset(r, 0, sizeof *r);
+	if (len >= sizeof copy)
+		return -1;
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	if ((w = lex_word(&p, LEX_STRICT)) == NULL ||
+	    strcmp(w, "REJECTED") != 0 ||
+	    take_int(lex_word(&p, LEX_STRICT), 0, INT64_MAX, &v) == -1 ||
+	    take(r->last_from, sizeof r->last_from, lex_word(&p,
+	    LEX_STRICT)) == -1 || *p == '\0' || *p == ' ' ||
+	    !lex_printable(p) || strlen(p) >= sizeof r->why)
+		return -1;
+	r->count = (uint64_t)v;
+	memcpy(r->why, p, strlen(p) + 1);
+	return 0;
+}
+
+int
+wire_reply_clash_format(const char *address, char *buf, size_t size)
+{
+	if (!word_ok(address))
+		return -1;
+	return fits(0, snprintf(buf, size, "CLASH %s\n", address), size);
+}
+
+int
+wire_reply_clash_parse(const char *line, char *address, size_t size)
+{
+	size_t	len = strcspn(line, "\n");
+	char	word[ADDR_MAXLEN + 1];
+
+	if (strncmp(line, "CLASH ", 6) != 0 || len - 6 >= sizeof word)
+		return -1;
+	memcpy(word, line + 6, len - 6);
+	word[len - 6] = '\0';
+	return take(address, size, word);
+}
+
+int
+wire_reply_record_format(const struct task *t, char *buf, size_t size)
+{
+	int	n;
+
+	if (size < 9)
+		return -1;
+	memcpy(buf, "RECORD ", 7);
+	if ((n = wire_task_encode(t, buf + 7, size - 8)) == -1)
+		return -1;
+	memcpy(buf + 7 + n, "\n", 2);
+	return 7 + n + 1;
+}
+
+struct task *
+wire_reply_record_parse(const char *line, char *err, size_t errlen)
+{
+	if (strncmp(line, "RECORD ", 7) != 0) {
+		snprintf(err, errlen, "not a RECORD line");
+		return NULL;
+	}
+	return wire_task_decode(line + 7, strcspn(line + 7, "\n"), err,
+	    errlen);
+}

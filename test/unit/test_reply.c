@@ -1,0 +1,184 @@
+/*
+ * test_reply.c -- the reply lines' codec (reply.c): the bytes the node
+ * writes are the bytes older command lines read, and every line parses
+ * back to what was formatted.
+ */
+#include "testutil.h"
+
+#include "reply.h"
+#include "task.h"
+#include "wire.h"
+
+static struct reply_task
+a_task(void)
+{
+	struct reply_task	t;
+
+	memset(&t, 0, sizeof t);
+	snprintf(t.uuid, sizeof t.uuid, "0f8fad5b-d9cb-469f-a165-70867728950e");
+	snprintf(t.exec, sizeof t.exec, "xz");
+	snprintf(t.prio, sizeof t.prio, "low");
+	snprintf(t.state, sizeof t.state, "Ready");
+	t.progress = 0;
+	snprintf(t.scheduled_by, sizeof t.scheduled_by, "acor");
+	t.est_ms = 12300;
+	t.eta_ms = -1;
+	t.submit_ms = 1764165600123;
+	snprintf(t.array, sizeof t.array, "7c9e6679-7425-40de-944b-e07fc1f90ae7");
+	t.array_index = 12;
+	snprintf(t.why, sizeof t.why, "waiting: no live node has 64 cores");
+	return t;
+}
+
+static void
+test_task_line_bytes_and_round_trip(void **state)
+{
+	struct reply_task	t = a_task(), back;
+	char			line[1024], again[1024];
+
+	assert_true(wire_reply_task_format(&t, line, sizeof line) > 0);
+	assert_string_equal(line, "TASK 0f8fad5b-d9cb-469f-a165-70867728950e "
+	    "xz low Ready 0 acor - 12.3 - submitted=1764165600123 "
+	    "array=7c9e6679-7425-40de-944b-e07fc1f90ae7:12 waiting: no live "
+	    "node has 64 cores\n");
+	assert_int_equal(wire_reply_task_parse(line, &back), 0);
+	assert_string_equal(back.uuid, t.uuid);
+	assert_string_equal(back.running_on, "");
+	assert_int_equal(back.est_ms, 12300);
+	assert_int_equal(back.eta_ms, -1);
+	assert_int_equal(back.submit_ms, t.submit_ms);
+	assert_string_equal(back.array, t.array);
+	assert_int_equal(back.array_index, 12);
+	assert_string_equal(back.why, t.why);
+	assert_true(wire_reply_task_format(&back, again, sizeof again) > 0);
+	assert_string_equal(again, line);
+}
+
+/* A running task, no array, nothing to wait for; an older node's line
+ * without submitted= still reads. */
+static void
+test_task_line_optional_fields(void **state)
+{
+	struct reply_task	t = a_task(), back;
+	char			line[1024];
+
+	snprintf(t.state, sizeof t.state, "Running");
+	snprintf(t.running_on, sizeof t.running_on, "gaviao");
+	t.progress = 40;
+	t.eta_ms = 4000;
+	t.array[0] = t.why[0] = '\0';
+	assert_true(wire_reply_task_format(&t, line, sizeof line) > 0);
+	assert_string_equal(line, "TASK 0f8fad5b-d9cb-469f-a165-70867728950e "
+	    "xz low Running 40 acor gaviao 12.3 4.0 submitted=1764165600123\n");
+	assert_int_equal(wire_reply_task_parse("TASK u xz low Failed 3 a - - -",
+	    &back), 0);
+	assert_int_equal(back.submit_ms, -1);
+	assert_int_equal(back.progress, 3);
+}
+
+static void
+test_damaged_task_lines_are_refused(void **state)
+{
+	static const char *bad[] = {
+		"TASK",
+		"TASKS u xz low Ready 0 a - - -",
+		"TASK u xz low Ready 101 a - - -",
+		"TASK u xz low Ready 0 a - 1e3 -",
+		"TASK u xz low Ready 0 a - -1 -",
+		"TASK u  low Ready 0 a - - -",
+		"TASK u xz low Ready 0 a - - - submitted=x",
+		"TASK u xz low Ready 0 a - - - array=nocolon",
+		"TASK u xz low Ready 0 a - - - array=u:-1",
+		"TASK u xz low Ready 0 a - - - why\x01",
+		NULL,
+	};
+	struct reply_task	t;
+	int			i;
+
+	for (i = 0; bad[i] != NULL; i++)
+		assert_int_equal(wire_reply_task_parse(bad[i], &t), -1);
+}
+
+static void
+test_node_lines(void **state)
+{
+	struct reply_node	n, back;
+	char			line[2048], again[2048];
+
+	memset(&n, 0, sizeof n);
+	snprintf(n.name, sizeof n.name, "acor");
+	snprintf(n.address, sizeof n.address, "127.0.0.1:7600");
+	snprintf(n.role, sizeof n.role, "master");
+	snprintf(n.state, sizeof n.state, "dedicated");
+	n.free = 1;
+	n.slots = 2;
+	n.reputation = 100;
+	assert_true(wire_reply_node_format(&n, line, sizeof line) > 0);
+	assert_string_equal(line, "NODE acor 127.0.0.1:7600 master dedicated "
+	    "1/2 100\n");
+	n.cores = 2;
+	n.memory_mb = 24064;
+	assert_true(wire_reply_node_format(&n, line, sizeof line) > 0);
+	assert_string_equal(line, "NODE acor 127.0.0.1:7600 master dedicated "
+	    "1/2 100 cores=2 memory=24064 tags=-\n");
+	assert_int_equal(wire_reply_node_parse(line, &back), 0);
+	assert_string_equal(back.tags, "");
+	snprintf(n.tags, sizeof n.tags, "linux,x86_64");
+	assert_true(wire_reply_node_format(&n, line, sizeof line) > 0);
+	assert_int_equal(wire_reply_node_parse(line, &back), 0);
+	assert_true(wire_reply_node_format(&back, again, sizeof again) > 0);
+	assert_string_equal(again, line);
+	assert_int_equal(wire_reply_node_parse("NODE a b c d 1 1", &back), -1);
+	assert_int_equal(wire_reply_node_parse("NODE a b c d 1/1 1 cores=2",
+	    &back), -1);
+	assert_int_equal(wire_reply_node_parse("NODE a b c d 1/1 1 cores=2 "
+	    "memory=1 tags=x extra", &back), -1);
+}
+
+static void
+test_rejected_clash_and_record_lines(void **state)
+{
+	struct reply_rejected	r = { 18, "127.0.0.1:7601", "" }, back;
+	struct task		*t;
+	char			line[RECORD_LINE_MAX + 16], addr[ADDR_MAXLEN + 1];
+	char			err[128];
+
+	snprintf(r.why, sizeof r.why, "sealed with an unknown key");
+	assert_true(wire_reply_rejected_format(&r, line, sizeof line) > 0);
+	assert_string_equal(line, "REJECTED 18 127.0.0.1:7601 sealed with an "
+	    "unknown key\n");
+	assert_int_equal(wire_reply_rejected_parse(line, &back), 0);
+	assert_int_equal(back.count, 18);
+	assert_string_equal(back.why, r.why);
+	assert_int_equal(wire_reply_rejected_parse("REJECTED 1 x", &back), -1);
+	assert_true(wire_reply_clash_format("10.1.0.7:7600", line,
+	    sizeof line) > 0);
+	assert_string_equal(line, "CLASH 10.1.0.7:7600\n");
+	assert_int_equal(wire_reply_clash_parse(line, addr, sizeof addr), 0);
+	assert_string_equal(addr, "10.1.0.7:7600");
+	assert_int_equal(wire_reply_clash_parse("CLASH a b", addr,
+	    sizeof addr), -1);
+	t = task_new("0f8fad5b-d9cb-469f-a165-70867728950e", "xz", 0);
+	assert_non_null(t);
+	assert_true(wire_reply_record_format(t, line, sizeof line) > 0);
+	assert_memory_equal(line, "RECORD ", 7);
+	task_free(t);
+	assert_non_null(t = wire_reply_record_parse(line, err, sizeof err));
+	assert_string_equal(t->uuid, "0f8fad5b-d9cb-469f-a165-70867728950e");
+	task_free(t);
+	assert_null(wire_reply_record_parse("TASK x", err, sizeof err));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_task_line_bytes_and_round_trip),
+		cmocka_unit_test(test_task_line_optional_fields),
+		cmocka_unit_test(test_damaged_task_lines_are_refused),
+		cmocka_unit_test(test_node_lines),
+		cmocka_unit_test(test_rejected_clash_and_record_lines),
+	};
+
+	return cmocka_run_group_tests_name("reply", tests, NULL, NULL);
+}
