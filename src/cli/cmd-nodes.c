@@ -29,6 +29,14 @@ row(const char *line, void *arg)
 	if (wire_reply_rejected_parse(line, &r) == 0) {
 		printf("rejected datagrams: %llu %s (the last from %s)\n",
 		    (unsigned long long)r.count, r.why, r.last_from);
+		/* What to do about it, where that is clear. */
+		if (strstr(r.why, "unknown key") != NULL)
+			printf("  another node uses this cluster's name with "
+			    "another key: give every node one key (volery "
+			    "keygen FILE, then <keyring><key>FILE</key>"
+			    "</keyring> in each config), or another "
+			    "<cluster> name; on one host, the nodes one user "
+			    "starts share that user's key by themselves\n");
 		return;
 	}
 	if (wire_reply_node_parse(line, &n) == -1)

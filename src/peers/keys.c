@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -101,6 +104,91 @@ keys_read(const char *path, uint8_t key[SEAL_KEY_BYTES], char *err,
 	return 0;
 }
 
+/* mkdir -p dir, each part it makes private (0700). */
+static int
+private_dirs(char *dir, char *err, size_t errlen)
+{
+	char	*p = dir;
+
+	for (;;) {
+		if ((p = strchr(p + 1, '/')) != NULL)
+			*p = '\0';
+		if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
+			snprintf(err, errlen, "cannot make %s: %s", dir,
+			    strerror(errno));
+			return -1;
+		}
+		if (p == NULL)
+			return 0;
+		*p = '/';
+	}
+}
+
+int
+keys_user_path(const char *cluster, char *path, size_t size, char *err,
+    size_t errlen)
+{
+	const char	*xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	struct passwd	*pw;
+	int		 n;
+
+	if (xdg != NULL && xdg[0] == '/')
+		n = snprintf(path, size, "%s/volery/keys/%s.key", xdg,
+		    cluster);
+	else {
+		if ((home == NULL || home[0] != '/') &&
+		    (pw = getpwuid(getuid())) != NULL)
+			home = pw->pw_dir;
+		if (home == NULL || home[0] != '/') {
+			snprintf(err, errlen, "no home directory for this "
+			    "user's cluster key: set HOME or XDG_CONFIG_HOME, "
+			    "or name a key in <keyring>");
+			return -1;
+		}
+		n = snprintf(path, size, "%s/.config/volery/keys/%s.key", home,
+		    cluster);
+	}
+	if (n < 0 || (size_t)n >= size) {
+		snprintf(err, errlen, "the path of this user's cluster key is "
+		    "too long");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Make the key at path, once, though several nodes start at the same
+ * moment: written whole to a file of this process's, then linked to
+ * path, which fails if another node's key got there first (that one is
+ * then everyone's).  1: made here; 0: another node made it.
+ */
+static int
+user_key_make(const char *path, char *err, size_t errlen)
+{
+	char	dir[PATH_MAX + 64], tmp[PATH_MAX + 96], *slash;
+
+	snprintf(dir, sizeof dir, "%s", path);
+	if ((slash = strrchr(dir, '/')) == NULL)
+		return -1;
+	*slash = '\0';
+	if (private_dirs(dir, err, errlen) == -1)
+		return -1;
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+	unlink(tmp);
+	if (keys_generate(tmp, err, errlen) == -1)
+		return -1;
+	if (link(tmp, path) == -1) {
+		int e = errno;
+		unlink(tmp);
+		if (e == EEXIST)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		return -1;
+	}
+	unlink(tmp);
+	return 1;
+}
+
 static int
 is_loopback(const char *ip)
 {
@@ -112,8 +200,8 @@ keys_load(const struct config *c, struct keyring *ring, char *made,
     size_t madelen, char *err, size_t errlen)
 {
 	uint8_t	key[SEAL_KEY_BYTES];
-	char	path[PATH_MAX + 32];
-	int	i;
+	char	path[PATH_MAX + 64];
+	int	i, rc;
 
 	memset(ring, 0, sizeof *ring);
 	if (made != NULL)
@@ -143,14 +231,26 @@ keys_load(const struct config *c, struct keyring *ring, char *made,
 		    c->broadcast);
 		return -1;
 	}
-	/* A node on its own host: a key of its own, made once. */
-	snprintf(path, sizeof path, "%s/cluster.key", c->state_dir);
-	if (made == NULL && access(path, F_OK) == -1)
+	/* Nodes on one host, started by one user: one key per user and
+	 * cluster, made once, so they form one pool as they are. */
+	rc = keys_user_path(c->cluster, path, sizeof path, err, errlen);
+	if (made == NULL && (rc == -1 || access(path, F_OK) == -1))
 		goto done;	/* a check: it would be made */
-	if (access(path, F_OK) == -1) {
-		if (keys_generate(path, err, errlen) == -1)
-			return -1;
+	if (rc == 0 && access(path, F_OK) == -1)
+		rc = user_key_make(path, err, errlen);
+	if (rc == 1)
 		snprintf(made, madelen, "%s", path);
+	/* No home to keep it in: a key of this node's own, as before
+	 * (it then forms a pool with no other node). */
+	if (rc == -1) {
+		log_warnx("%s; this node keeps a key of its own in %s and "
+		    "forms a pool alone", err, c->state_dir);
+		snprintf(path, sizeof path, "%s/cluster.key", c->state_dir);
+		if (access(path, F_OK) == -1) {
+			if (keys_generate(path, err, errlen) == -1)
+				return -1;
+			snprintf(made, madelen, "%s", path);
+		}
 	}
 	if (keys_read(path, key, err, errlen) == -1)
 		return -1;

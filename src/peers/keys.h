@@ -2,7 +2,8 @@
  * keys.h -- cluster key files: `volery keygen` writes one (32 random
  * bytes, base64, mode 0600); a node reads its keyring from the files
  * its config names, or, on a loopback-only node with none named, from
- * <state_dir>/cluster.key, made on first start.
+ * the user's key for its cluster (keys_user_path), made on first start:
+ * the nodes one user starts on one host share it.
  */
 #ifndef VOLERY_KEYS_H
 #define VOLERY_KEYS_H
@@ -27,6 +28,10 @@ int	keys_read(const char *path, uint8_t key[SEAL_KEY_BYTES], char *err,
  */
 int	keys_load(const struct config *, struct keyring *, char *made,
 	    size_t madelen, char *err, size_t errlen);
+/* The user's key of cluster: $XDG_CONFIG_HOME/volery/keys/CLUSTER.key,
+ * else ~/.config/volery/keys/CLUSTER.key.  -1 with err without a home. */
+int	keys_user_path(const char *cluster, char *path, size_t size,
+	    char *err, size_t errlen);
 /*
  * This start's incarnation: above every earlier one of this state dir
  * (<state_dir>/incarnation) and near the wall clock in microseconds, so

@@ -68,6 +68,13 @@ def params_file(where, duration_ms):
 
 _KEYS = {}
 
+# A loopback node with no keyring takes its user's key for its cluster
+# (~/.config/volery/keys): the tests' keys stay in a directory of their
+# own, gone when they end.
+_XDG = tempfile.mkdtemp(prefix="volery-xdg-")
+atexit.register(shutil.rmtree, _XDG, True)
+os.environ["XDG_CONFIG_HOME"] = _XDG
+
 
 def cluster_key(cluster):
     """The key file of a cluster, made once with `volery keygen` as an

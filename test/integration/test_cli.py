@@ -636,7 +636,7 @@ class Keys(unittest.TestCase):
         self.assertEqual(self.check(lan + "<keyring><key>cluster.key</key></keyring>")
                          .returncode, 0)
         self.assertEqual(self.check(lan + "<insecure/>").returncode, 0)
-        # A loopback node needs nothing: it makes its own key at start.
+        # A loopback node needs nothing: it takes its user's key at start.
         self.assertEqual(self.check("").returncode, 0)
         # Bad key files, each with the reason.
         os.chmod(key, 0o644)

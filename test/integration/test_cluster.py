@@ -241,3 +241,48 @@ class NameClash(unittest.TestCase):
                    r"tasks again", timeout=harness.TIMEOUT)
         c.ask("SUBSCRIBE " + u)
         c.wait_states({u: "Running"})
+
+
+class UserKeys(unittest.TestCase):
+    """Nodes one user starts on one host, with one <cluster> and no
+    keyring, form one pool as they are (README, A cluster by hand); a
+    node with another user's key is refused, and `volery nodes` says
+    what to do."""
+
+    def nodes_of(self, node):
+        r = subprocess.run(harness.WRAP + [harness.VOLERY, "-H",
+                           "127.0.0.1:%d" % node.port, "nodes"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout
+
+    def test_one_users_nodes_share_a_key_and_another_users_is_refused(self):
+        port = harness.free_udp_port()
+        cluster = "k%d" % port
+        extra = harness.FAST_CLUSTER % port
+        nodes = [harness.Node(name=n, cluster=cluster, key=False, extra=extra)
+                 for n in ("a", "b", "c")]
+        for n in nodes:
+            self.addCleanup(n.cleanup)
+            n.start()
+        def one_pool():
+            out = self.nodes_of(nodes[1])
+            return (len(re.findall(r"^[abc] +127\.0\.0\.1:\d+ ", out, re.M)) == 3
+                    and len(re.findall(r" master ", out)) == 1)
+        harness.wait_until(one_pool, "three nodes in one pool, one master")
+        keys = os.path.join(os.environ["XDG_CONFIG_HOME"], "volery", "keys")
+        st = os.stat(os.path.join(keys, cluster + ".key"))
+        self.assertEqual(st.st_mode & 0o777, 0o600)
+        self.assertEqual(os.stat(keys).st_mode & 0o777, 0o700)
+        # Another user's node: its own key, made in its own directory.
+        other = harness.Node(name="d", cluster=cluster, key=False, extra=extra)
+        self.addCleanup(other.cleanup)
+        other.env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(other.dir, "xdg"))
+        other.start()
+        self.assertTrue(os.path.exists(os.path.join(other.dir, "xdg", "volery",
+                                                    "keys", cluster + ".key")))
+        harness.wait_until(lambda: "sealed with an unknown key" in
+                           self.nodes_of(nodes[0]), "d's datagrams refused")
+        out = self.nodes_of(nodes[0])
+        self.assertIn("give every node one key (volery keygen FILE", out)
+        self.assertNotRegex(out, r"\nd +127\.0\.0\.1")
