@@ -229,7 +229,7 @@ unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do $$t; done
 
 integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
-	@tools/install-deps.sh python3:python3 ip:iproute2 nft:nftables tmux:tmux man:man-db \
+	@tools/install-deps.sh python3:python3 ip:iproute2 nft:nftables tmux:tmux man:man-db curl:curl \
 	    libfaketime chromium:chromium chromedriver:chromium-driver python3-selenium
 	$(PYTHON) test/integration/run.py --volery ./$(VOLERY)
 
