@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lex.h"
 #include "nodestate.h"
 #include "taskdesc.h"
 #include "wire.h"
@@ -100,6 +101,15 @@ check_schedule(struct node *n, const struct node_schedule_req *req,
 	    req->array_index > ARRAY_INDEX_MAX || req->array_max < 0 ||
 	    req->array_max > ARRAY_MAX_MAX)) {
 		snprintf(err, errlen, "bad array");
+		return -1;
+	}
+	/* -p and -x are argv, not shell: printable, bounded (a request
+	 * line's parser says so too; the web's requests come as data). */
+	if ((req->path != NULL && (strlen(req->path) > PATH_MAXLEN ||
+	    !lex_printable(req->path))) || (req->params != NULL &&
+	    (strlen(req->params) > PATH_MAXLEN ||
+	    !lex_printable(req->params)))) {
+		snprintf(err, errlen, "bad path or parameters file");
 		return -1;
 	}
 	if (req->cores < 0 || req->cores > CORES_MAX || req->memory_mb < 0 ||

@@ -83,25 +83,38 @@ executable_exists(const char *exec)
 }
 
 int
-service_schedule(const struct client_req *req, const char *client,
-    const char *user, char *uuid, char *err, size_t errlen)
+service_schedule_task(const struct node_schedule_req *req, char *uuid,
+    char *err, size_t errlen)
 {
-	struct node_schedule_req	 sr;
-	uuid_t				 raw;
-	int				 rc;
+	uuid_t	raw;
+	int	rc;
 
-	if (req->cmd == CMD_RUN &&
-	    cmdrun_check_patterns(&req->run, err, errlen) == -1)
+	if (req->cmd != NULL &&
+	    cmdrun_check_patterns(req->cmd, err, errlen) == -1)
 		return -1;
-	if (req->cmd == CMD_SCHEDULE && !executable_exists(req->exec)) {
-		snprintf(err, errlen, "unknown executable '%s': no such "
+	if (req->cmd == NULL && (!task_name_valid(req->exec) ||
+	    !executable_exists(req->exec))) {
+		snprintf(err, errlen, "unknown executable '%.64s': no such "
 		    "program in the tasks directory", req->exec);
 		return -1;
 	}
 	/* A description added since start-up is picked up here. */
-	if (req->cmd == CMD_SCHEDULE &&
-	    taskdesc_find(env->descs, req->exec) == NULL)
+	if (req->cmd == NULL && taskdesc_find(env->descs, req->exec) == NULL)
 		service_load_descs();
+	uuid_generate_random(raw);
+	uuid_unparse_lower(raw, uuid);
+	rc = node_schedule(env->core, req, uuid, clock_node_ms(), err,
+	    errlen);
+	actions_carry_out();
+	return rc;
+}
+
+int
+service_schedule(const struct client_req *req, const char *client,
+    const char *user, char *uuid, char *err, size_t errlen)
+{
+	struct node_schedule_req	sr;
+
 	memset(&sr, 0, sizeof sr);
 	sr.cmd = req->cmd == CMD_RUN ? &req->run : NULL;
 	sr.array = req->array;
@@ -118,33 +131,7 @@ service_schedule(const struct client_req *req, const char *client,
 	sr.bind = req->bind;
 	sr.client = client;
 	sr.user = user;
-	uuid_generate_random(raw);
-	uuid_unparse_lower(raw, uuid);
-	rc = node_schedule(env->core, &sr, uuid, clock_node_ms(), err,
-	    errlen);
-	actions_carry_out();
-	return rc;
-}
-
-int
-service_schedule_line(const char *line, const char *client,
-    const char *user, char *uuid, char *err, size_t errlen)
-{
-	struct client_req	*req = malloc(sizeof *req);
-	int			 rc = -1;
-
-	if (req == NULL)
-		snprintf(err, errlen, "out of memory");
-	else if (wire_client_parse(line, strlen(line), req, err, errlen) ==
-	    0) {
-		if (req->cmd != CMD_SCHEDULE && req->cmd != CMD_RUN)
-			snprintf(err, errlen, "not a SCHEDULE or RUN");
-		else
-			rc = service_schedule(req, client, user, uuid, err,
-			    errlen);
-	}
-	free(req);
-	return rc;
+	return service_schedule_task(&sr, uuid, err, errlen);
 }
 
 int

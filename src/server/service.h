@@ -17,6 +17,7 @@ struct config;
 struct event_base;
 struct log_query;
 struct node;
+struct node_schedule_req;
 struct runas;
 struct taskdesc_set;
 
@@ -36,12 +37,15 @@ void	service_init(const struct service_env *);
 int	service_load_descs(void);
 const struct taskdesc_set *service_descs(void);
 
-/* Schedule req (SCHEDULE or RUN) as asked by client (an address) and
- * user (NULL: unknown): its new uuid, or -1 with why. */
+/* Schedule req (its client and user said) after checking it against
+ * this host (a command's patterns, a described task's program): its
+ * new uuid, or -1 with why.  The one way in, for a SCHEDULE or RUN line
+ * (service_schedule) and the web's tasks alike. */
+int	service_schedule_task(const struct node_schedule_req *, char *uuid,
+	    char *err, size_t errlen);
+/* req (SCHEDULE or RUN) as asked by client (an address) and user (NULL:
+ * unknown). */
 int	service_schedule(const struct client_req *, const char *client,
-	    const char *user, char *uuid, char *err, size_t errlen);
-/* The same from a request line (the web's workflow tasks). */
-int	service_schedule_line(const char *line, const char *client,
 	    const char *user, char *uuid, char *err, size_t errlen);
 /* Cancel uuid: 0 once the core proposed it, then first await(arg) (if
  * not NULL: who waits for its end registers before the end can come),

@@ -1,12 +1,13 @@
 /*
- * wfreq.c -- a workflow file's task as its SCHEDULE or RUN line
- * (wfreq.h).
+ * wfreq.c -- a workflow file's task as the core takes it, and as the
+ * SCHEDULE or RUN line that carries it (wfreq.h).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <uuid/uuid.h>
 
+#include "node.h"
 #include "runreq.h"
 #include "task.h"
 #include "wfreq.h"
@@ -22,53 +23,75 @@ input_uuid(const struct workflow *wf, const struct wf_task *t, int k,
 	return up >= 0 ? uuids[up] : t->inputs[k].task;
 }
 
-/*
- * t's request line: RUN for a command, else SCHEDULE; -1 if too long.
- * A task of a <foreach> is one of an array: its uuid is arrays[t->array
- * - 1].
- */
+void
+wf_schedule_req(const struct workflow *wf, const struct wf_task *t,
+    char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1],
+    struct task_binding *b, struct node_schedule_req *sr)
+{
+	enum task_prio	prio = PRIO_LOW;
+	int		k;
+
+	(void)task_prio_parse(t->prio_set ? t->prio : wf->prio, &prio);
+	memset(sr, 0, sizeof *sr);
+	sr->exec = t->name;
+	sr->prio = prio;
+	sr->path = t->path;
+	sr->params = t->params;
+	sr->cmd = t->cmd;
+	for (k = 0; k < t->ninputs; k++) {
+		snprintf(b[k].uuid, sizeof b[k].uuid, "%s",
+		    input_uuid(wf, t, k, uuids));
+		b[k].nth = t->inputs[k].output;
+	}
+	sr->nbind = t->ninputs;
+	sr->bind = b;
+	if (t->array > 0) {
+		sr->array = arrays[t->array - 1];
+		sr->array_index = t->array_index;
+		sr->array_max = t->array_max;
+	}
+	sr->cores = t->cores;
+	sr->memory_mb = t->memory_mb;
+	sr->tags = t->tags;
+}
+
 int
 wf_request(const struct workflow *wf, const struct wf_task *t,
     char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1],
     char *req, size_t size)
 {
-	struct task_binding	 b[TASK_INPUTS_MAX];
-	struct runreq_extra	 x;
-	const char		*prio = t->prio_set ? t->prio : wf->prio;
-	size_t			 off;
-	int			 k;
+	struct task_binding		 b[TASK_INPUTS_MAX];
+	struct node_schedule_req	 sr;
+	struct runreq_extra		 x;
+	size_t				 off;
+	int				 k;
 
+	wf_schedule_req(wf, t, uuids, arrays, b, &sr);
 	memset(&x, 0, sizeof x);
-	if (t->array > 0) {
-		snprintf(x.array, sizeof x.array, "%s", arrays[t->array - 1]);
-		x.index = t->array_index;
-		x.max_running = t->array_max;
+	if (sr.array != NULL) {
+		snprintf(x.array, sizeof x.array, "%s", sr.array);
+		x.index = sr.array_index;
+		x.max_running = sr.array_max;
 	}
-	x.cores = t->cores;
-	x.memory_mb = t->memory_mb;
-	x.tags = t->tags;
-	if (t->cmd != NULL) {
-		for (k = 0; k < t->ninputs; k++) {
-			snprintf(b[k].uuid, sizeof b[k].uuid, "%s",
-			    input_uuid(wf, t, k, uuids));
-			b[k].nth = t->inputs[k].output;
-		}
-		return runreq_format(req, size, t->name, prio, t->cmd, b,
-		    t->ninputs, &x);
-	}
-	off = snprintf(req, size, "SCHEDULE %s %s", t->name, prio);
+	x.cores = sr.cores;
+	x.memory_mb = sr.memory_mb;
+	x.tags = sr.tags;
+	if (sr.cmd != NULL)
+		return runreq_format(req, size, sr.exec,
+		    task_prio_name(sr.prio), sr.cmd, sr.bind, sr.nbind, &x);
+	off = snprintf(req, size, "SCHEDULE %s %s", sr.exec,
+	    task_prio_name(sr.prio));
 	if (off < size && runreq_extra(req, size, &off, &x) == -1)
 		return -1;
-	if (t->path != NULL && off < size)
-		off += snprintf(req + off, size - off, " -p %s", t->path);
-	for (k = 0; k < t->ninputs && off < size; k++)
+	if (sr.path != NULL && off < size)
+		off += snprintf(req + off, size - off, " -p %s", sr.path);
+	for (k = 0; k < sr.nbind && off < size; k++)
 		off += snprintf(req + off, size - off, " -a %s %d",
-		    input_uuid(wf, t, k, uuids), t->inputs[k].output);
-	if (t->params != NULL && off < size)
-		off += snprintf(req + off, size - off, " -x %s", t->params);
+		    sr.bind[k].uuid, sr.bind[k].nth);
+	if (sr.params != NULL && off < size)
+		off += snprintf(req + off, size - off, " -x %s", sr.params);
 	return off >= size - 1 ? -1 : 0;
 }
-
 
 void
 wf_array_uuids(const struct workflow *wf, char (*arrays)[UUID_STRLEN + 1])

@@ -1,6 +1,7 @@
 /*
  * wfreq.h -- a workflow file's task as the request that schedules it:
- * what volery submit sends, and what a node's HTTP submit runs.
+ * the core's request (what a node's HTTP submit schedules), and the
+ * line volery submit sends, made from it.
  */
 #ifndef VOLERY_WFREQ_H
 #define VOLERY_WFREQ_H
@@ -10,6 +11,15 @@
 #include "bounds.h"
 #include "workflow.h"
 
+struct node_schedule_req;
+struct task_binding;
+
+/* t as the core takes it: sr's strings point into wf, t, uuids (task k
+ * of the file, scheduled before it), arrays (a <foreach>'s uuid) and b
+ * (TASK_INPUTS_MAX bindings, filled). */
+void	wf_schedule_req(const struct workflow *, const struct wf_task *t,
+	    char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1],
+	    struct task_binding *b, struct node_schedule_req *sr);
 /*
  * t's request line: RUN for a command, else SCHEDULE, its inputs bound
  * to uuids[k] (task k of the file, scheduled before it) or to the uuid

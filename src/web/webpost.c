@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "bounds.h"
+#include "node.h"
 #include "runreq.h"
 #include "service.h"
 #include "task.h"
@@ -59,20 +60,23 @@ schedule_all(const struct workflow *wf, const int *order,
     char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1],
     const char *client, const char *user, int *code)
 {
-	char	 req[CLIENT_LINE_MAX + 1], err[256], why[512];
-	json_t	*tasks = json_array();
-	int	 i;
+	struct task_binding		 b[TASK_INPUTS_MAX];
+	struct node_schedule_req	 sr;
+	char				 err[256], why[512];
+	json_t				*tasks = json_array();
+	int				 i;
 
 	for (i = 0; i < wf->ntasks; i++) {
 		const struct wf_task *t = &wf->tasks[order[i]];
-		if (wf_request(wf, t, uuids, arrays, req, sizeof req) == -1 ||
-		    service_schedule_line(req, client, user, uuids[order[i]],
-		    err, sizeof err) == -1) {
+		/* The task as data, as the core takes it: no request line
+		 * is written and parsed again on the way. */
+		wf_schedule_req(wf, t, uuids, arrays, b, &sr);
+		sr.client = client;
+		sr.user = user;
+		if (service_schedule_task(&sr, uuids[order[i]], err,
+		    sizeof err) == -1) {
 			snprintf(why, sizeof why, "%s:%ld: task '%s' was not "
-			    "scheduled: %s", wf->file, t->line, t->id,
-			    strncmp(req, "SCHEDULE", 8) == 0 ||
-			    strncmp(req, "RUN", 3) == 0 ? err :
-			    "its request is too long");
+			    "scheduled: %s", wf->file, t->line, t->id, err);
 			unschedule(order, uuids, i);
 			json_decref(tasks);
 			*code = 400;

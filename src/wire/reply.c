@@ -66,6 +66,23 @@ take_seconds(const char *w, int64_t *ms)
 	return 0;
 }
 
+/* line up to its newline into copy (CLIENT_LINE_MAX + 1 bytes), its
+ * first word checked to be kind; the rest of it, or NULL. */
+static char *
+line_after(const char *line, const char *kind, char *copy)
+{
+	size_t	 len = strcspn(line, "\n");
+	char	*p = copy, *w;
+
+	if (len > CLIENT_LINE_MAX)
+		return NULL;
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	if ((w = lex_word(&p, LEX_STRICT)) == NULL || strcmp(w, kind) != 0)
+		return NULL;
+	return p;
+}
+
 /* What snprintf wrote at buf + off, checked: the new offset or -1. */
 static int
 fits(int off, int n, size_t size)
@@ -107,17 +124,12 @@ wire_reply_task_format(const struct reply_task *t, char *buf, size_t size)
 int
 wire_reply_task_parse(const char *line, struct reply_task *t)
 {
-	char	 copy[CLIENT_LINE_MAX + 1], *p = copy, *w, *rest;
+	char	 copy[CLIENT_LINE_MAX + 1], *p, *w, *rest;
 	int64_t	 v;
-	size_t	 len = strcspn(line, "\n");
 
 	memset(t, 0, sizeof *t);
 	t->submit_ms = -1;
-	if (len >= sizeof copy)
-		return -1;
-	memcpy(copy, line, len);
-	copy[len] = '\0';
-	if ((w = lex_word(&p, LEX_STRICT)) == NULL || strcmp(w, "TASK") != 0 ||
+	if ((p = line_after(line, "TASK", copy)) == NULL ||
 	    take(t->uuid, sizeof t->uuid, lex_word(&p, LEX_STRICT)) == -1 ||
 	    take(t->exec, sizeof t->exec, lex_word(&p, LEX_STRICT)) == -1 ||
 	    take(t->prio, sizeof t->prio, lex_word(&p, LEX_STRICT)) == -1 ||
@@ -185,16 +197,11 @@ wire_reply_node_format(const struct reply_node *n, char *buf, size_t size)
 int
 wire_reply_node_parse(const char *line, struct reply_node *n)
 {
-	char	 copy[CLIENT_LINE_MAX + 1], *p = copy, *w, *slash;
+	char	 copy[CLIENT_LINE_MAX + 1], *p, *w, *slash;
 	int64_t	 v, s, r;
-	size_t	 len = strcspn(line, "\n");
 
 	memset(n, 0, sizeof *n);
-	if (len >= sizeof copy)
-		return -1;
-	memcpy(copy, line, len);
-	copy[len] = '\0';
-	if ((w = lex_word(&p, LEX_STRICT)) == NULL || strcmp(w, "NODE") != 0 ||
+	if ((p = line_after(line, "NODE", copy)) == NULL ||
 	    take(n->name, sizeof n->name, lex_word(&p, LEX_STRICT)) == -1 ||
 	    take(n->address, sizeof n->address, lex_word(&p, LEX_STRICT)) ==
 	    -1 ||
@@ -243,17 +250,11 @@ wire_reply_rejected_format(const struct reply_rejected *r, char *buf,
 int
 wire_reply_rejected_parse(const char *line, struct reply_rejected *r)
 {
-	char	 copy[CLIENT_LINE_MAX + 1], *p = copy, *w;
+	char	 copy[CLIENT_LINE_MAX + 1], *p;
 	int64_t	 v;
-	size_t	 len = strcspn(line, "\n");
 
 	memset(r, 0, sizeof *r);
-	if (len >= sizeof copy)
-		return -1;
-	memcpy(copy, line, len);
-	copy[len] = '\0';
-	if ((w = lex_word(&p, LEX_STRICT)) == NULL ||
-	    strcmp(w, "REJECTED") != 0 ||
+	if ((p = line_after(line, "REJECTED", copy)) == NULL ||
 	    take_int(lex_word(&p, LEX_STRICT), 0, INT64_MAX, &v) == -1 ||
 	    take(r->last_from, sizeof r->last_from, lex_word(&p,
 	    LEX_STRICT)) == -1 || *p == '\0' || *p == ' ' ||

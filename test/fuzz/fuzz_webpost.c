@@ -12,7 +12,9 @@
 
 #include <jansson.h>
 
+#include "node.h"
 #include "service.h"
+#include "task.h"
 #include "taskdesc.h"
 #include "webpost.h"
 
@@ -21,11 +23,18 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static int	scheduled;	/* by the stand-in, not cancelled */
 
 int
-service_schedule_line(const char *line, const char *client, const char *user,
-    char *uuid, char *err, size_t errlen)
+service_schedule_task(const struct node_schedule_req *req, char *uuid,
+    char *err, size_t errlen)
 {
-	if (strncmp(line, "SCHEDULE ", 9) != 0 && strncmp(line, "RUN ", 4) != 0)
-		abort();	/* webpost sends requests, nothing else */
+	char	line[8192];
+
+	/* What the node would refuse, refused, as the core does. */
+	if (!task_name_valid(req->exec) || (req->cmd != NULL &&
+	    task_cmd_check(req->cmd, err, errlen) == -1))
+		return -1;
+	snprintf(line, sizeof line, "%s %s %s", req->exec,
+	    req->path != NULL ? req->path : "", req->params != NULL ?
+	    req->params : "");
 	if (strlen(line) % 7 == 0) {	/* now and then, the node says no */
 		snprintf(err, errlen, "refused");
 		return -1;
