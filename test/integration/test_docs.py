@@ -66,7 +66,7 @@ def session_members(sid):
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[3]) == sid:
+        if int(fields[3]) == sid and fields[0] != "Z":
             pids.append(int(p))
     return pids
 
