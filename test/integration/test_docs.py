@@ -182,6 +182,12 @@ class Docs(unittest.TestCase):
             self.assertTrue(any(first in text for _, text in
                                 sh_blocks(os.path.join(ROOT, f))), first)
 
+    def test_readme_reads_in_ten_minutes(self):
+        with open(os.path.join(ROOT, "README.md")) as f:
+            n = len(f.readlines())
+        self.assertLessEqual(n, 300, "README.md: %d lines; the rest "
+                             "belongs in docs/" % n)
+
     def test_readme_as_printed(self):
         self.run_file("README.md")
 
