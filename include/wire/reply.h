@@ -71,8 +71,10 @@ int	wire_reply_rejected_format(const struct reply_rejected *, char *,
 int	wire_reply_rejected_parse(const char *line, struct reply_rejected *);
 int	wire_reply_clash_format(const char *address, char *, size_t);
 int	wire_reply_clash_parse(const char *line, char *address, size_t);
-/* RECORD: a task as the history keeps it (wire_task_encode). */
-int	wire_reply_record_format(const struct task *, char *, size_t);
+/* RECORD: a task as the history keeps it (wire_task_encode); private:
+ * without its command's environment (for someone not its owner). */
+int	wire_reply_record_format(const struct task *, int private, char *,
+	    size_t);
 struct task *wire_reply_record_parse(const char *line, char *err,
 	    size_t errlen);
 

@@ -14,6 +14,7 @@
 #include "node.h"
 #include "task.h"
 #include "reply.h"
+#include "service.h"
 #include "wire.h"
 
 int
@@ -57,6 +58,7 @@ account_reply(struct client *c, struct node *core,
 	struct evbuffer		 *out = evbuffer_new();
 	char			  rec[RECORD_LINE_MAX + 16];
 	size_t			  nlive = 0, nold = 0, n = 0, i;
+	int			  admin = service_is_admin(client_user(c));
 
 	live = node_tasks_sorted(core, &nlive);
 	old = history_read(&nold);
@@ -76,7 +78,9 @@ account_reply(struct client *c, struct node *core,
 			all[n++] = old[i];
 	qsort(all, n, sizeof *all, by_submit);
 	for (i = 0; i < n; i++)
-		if (wire_reply_record_format(all[i], rec, sizeof rec) > 0)
+		if (wire_reply_record_format(all[i], !admin &&
+		    strcmp(all[i]->user, client_user(c)) != 0, rec,
+		    sizeof rec) > 0)
 			evbuffer_add(out, rec, strlen(rec));
 	evbuffer_add(out, ".\n", 3);	/* with its NUL: a C string */
 	client_reply(c, 0, (const char *)evbuffer_pullup(out, -1));

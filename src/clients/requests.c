@@ -14,12 +14,15 @@
 #include "log.h"
 #include "reqs.h"
 #include "requests.h"
+#include "service.h"
 #include "wire.h"
 
 static req_fn	req_idle, req_help, req_quit;
 
 #define ANYONE		(CLIENT_LOCAL | CLIENT_OPERATOR)
 #define CHANGES		0x1	/* the core's actions follow */
+#define MINE		0x2	/* the task it names is the asker's (or
+				 * the asker an admin): service_may_touch */
 
 static const struct request {
 	enum client_cmd	 cmd;
@@ -30,16 +33,17 @@ static const struct request {
 } requests[] = {
 	{ CMD_SCHEDULE,	"SCHEDULE",	ANYONE,	CHANGES, req_schedule },
 	{ CMD_RUN,	"RUN",		ANYONE,	CHANGES, req_schedule },
-	{ CMD_CANCEL,	"CANCEL",	ANYONE,	CHANGES, req_cancel },
+	{ CMD_CANCEL,	"CANCEL",	ANYONE,	CHANGES | MINE, req_cancel },
 	{ CMD_SUBSCRIBE, "SUBSCRIBE",	ANYONE,	0, req_subscribe },
 	{ CMD_TASKS,	"TASKS",	ANYONE,	0, req_tasks },
 	{ CMD_HISTORY,	"HISTORY",	ANYONE,	0, req_tasks },
 	{ CMD_ACCOUNT,	"ACCOUNT",	ANYONE,	0, req_account },
 	{ CMD_API,	"API",		ANYONE,	0, req_api },
 	{ CMD_NODES,	"NODES",	ANYONE,	0, req_nodes },
-	{ CMD_LOG,	"LOG",		ANYONE,	0, req_log },
-	/* Other nodes ask OUTPUT of a task that ran here, nothing else. */
-	{ CMD_OUTPUT,	"OUTPUT",	ANYONE | CLIENT_PEER, 0, req_output },
+	{ CMD_LOG,	"LOG",		ANYONE,	MINE, req_log },
+	/* Other nodes ask OUTPUT of a task that ran here, nothing else:
+	 * their client's node checked whose it is. */
+	{ CMD_OUTPUT,	"OUTPUT",	ANYONE | CLIENT_PEER, MINE, req_output },
 	/* The screensaver hook: this host's own say. */
 	{ CMD_IDLE,	"IDLE",		CLIENT_LOCAL, CHANGES, req_idle },
 	{ CMD_HELP,	"HELP",		ANYONE,	0, req_help },
@@ -106,6 +110,10 @@ requests_line(struct client *c, const char *line, size_t len)
 		client_replyf(c, "ERROR internal: no handler\n");
 	else if ((r->who & client_who(c)) == 0)
 		refuse(c, r);
+	else if ((r->flags & MINE) && req->nuuid > 0 &&
+	    client_who(c) != CLIENT_PEER && service_may_touch(client_user(c),
+	    req->uuid[0], err, sizeof err) == -1)
+		client_replyf(c, "ERROR %s\n", err);
 	else {
 		r->fn(c, req);
 		if (r->flags & CHANGES)

@@ -4,7 +4,9 @@
  * the core, whose actions are carried out at once.
  */
 #include <errno.h>
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #include "cmdrun.h"
 #include "config.h"
 #include "descs.h"
+#include "history.h"
 #include "journal.h"
 #include "log.h"
 #include "logsearch.h"
@@ -132,6 +135,52 @@ service_schedule(const struct client_req *req, const char *client,
 	sr.client = client;
 	sr.user = user;
 	return service_schedule_task(&sr, uuid, err, errlen);
+}
+
+int
+service_is_admin(const char *user)
+{
+	struct group	*g;
+	struct passwd	*pw;
+	char		**m;
+
+	if (strcmp(user, "root") == 0 || strcmp(user, "operator") == 0)
+		return 1;
+	if (env->cfg->admins[0] == '\0' || user[0] == '\0' ||
+	    (g = getgrnam(env->cfg->admins)) == NULL)
+		return 0;
+	for (m = g->gr_mem; *m != NULL; m++)
+		if (strcmp(*m, user) == 0)
+			return 1;
+	return (pw = getpwnam(user)) != NULL && pw->pw_gid == g->gr_gid;
+}
+
+int
+service_may_touch(const char *user, const char *uuid, char *err,
+    size_t errlen)
+{
+	const struct task	*t = node_find(env->core, uuid);
+	struct task		**hist = NULL;
+	size_t			  n = 0, i;
+	int			  ok = 1;
+
+	if (service_is_admin(user))
+		return 0;
+	if (t == NULL)
+		for (hist = history_read(&n), i = 0; hist != NULL && i < n &&
+		    t == NULL; i++)
+			if (strcmp(hist[i]->uuid, uuid) == 0)
+				t = hist[i];
+	/* An unknown task is the request's own error to tell. */
+	if (t != NULL && strcmp(t->user, user) != 0) {
+		snprintf(err, errlen, "not yours: task %s belongs to %s", uuid,
+		    t->user[0] != '\0' ? t->user : "an unknown user");
+		ok = 0;
+	}
+	for (i = 0; i < n; i++)
+		task_free(hist[i]);
+	free(hist);
+	return ok ? 0 : -1;
 }
 
 int

@@ -52,6 +52,13 @@ int	service_schedule(const struct client_req *, const char *client,
  * then its effects; -1 with why. */
 int	service_cancel(const char *uuid, void (*await)(void *), void *arg,
 	    char *err, size_t errlen);
+/* Who may touch a task (cancel it, read its output, environment and
+ * log lines): its owner, root, remote operators and the <admins>
+ * group.  service_may_touch() is 0 if user may touch uuid (or no such
+ * task is known), else -1 with "not yours: ..." in err. */
+int	service_is_admin(const char *user);
+int	service_may_touch(const char *user, const char *uuid, char *err,
+	    size_t errlen);
 /* fn(arg, ok) once what was asked so far is in the journal on disk
  * (ok 0: it could not be written). */
 void	service_when_durable(void (*fn)(void *, int), void *arg);

@@ -90,6 +90,7 @@ static const struct element {
 	{ N(vacate_after_s, 0, 86400) },
 	{ S(idle_command, K_COMMAND), 0, 0 },
 	{ S(run_as, K_USER), 0, 0 },
+	{ S(admins, K_USER), 0, 0 },
 	{ N(cancel_grace_ms, 0, 600000) },
 	{ N(max_attempts, 1, 1000) },
 	{ N(ageing_s, 0, 31536000) },

@@ -68,6 +68,9 @@ struct config {
 	int		max_clients;
 	int		peer_evict_s;	/* a dead non-member forgotten */
 	char		run_as[RUNAS_NAME_MAX + 1];	/* "": the default */
+	/* The group whose members may touch every task (root and remote
+	 * operators always may); "": none. */
+	char		admins[RUNAS_NAME_MAX + 1];
 	int		cancel_grace_ms;
 	int		max_attempts;
 	int		ageing_s;

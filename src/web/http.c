@@ -290,13 +290,16 @@ post_task(struct evhttp_request *req, const char *rest)
 static void
 post_cancel(struct evhttp_request *req, const char *uuid)
 {
+	char	 addr[ADDR_MAXLEN + 1], user[USER_MAXLEN + 1];
 	int	 code;
 	json_t	*v;
 
 	if (!http_post_allowed(req))
 		return;
-	v = webpost_cancel(uuid, &code);
-	http_reply_json(req, code, code == 202 ? "Accepted" : "Error", v);
+	http_who(req, addr, sizeof addr, user, sizeof user);
+	v = webpost_cancel(uuid, user, &code);
+	http_reply_json(req, code, code == 202 ? "Accepted" : code == 403 ?
+	    "Forbidden" : "Error", v);
 }
 
 static void

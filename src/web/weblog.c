@@ -54,13 +54,21 @@ weblog_get(struct evhttp_request *req, const char *rest)
 {
 	struct api_log_req	 r;
 	struct logreq		*l;
-	char			 err[300];
+	char			 err[300], addr[ADDR_MAXLEN + 1];
+	char			 user[USER_MAXLEN + 1];
 	int			 code;
 	json_t			*bad;
 
 	if ((bad = api_log_request(evhttp_request_get_uri(req), &r, &code)) !=
 	    NULL) {
 		http_reply_json(req, code, "Bad Request", bad);
+		return;
+	}
+	/* A task's lines are its owner's, as `volery log -t` is. */
+	http_who(req, addr, sizeof addr, user, sizeof user);
+	if (r.q.uuid != NULL && service_may_touch(user, r.q.uuid, err,
+	    sizeof err) == -1) {
+		http_reply_error(req, 403, "Forbidden", err);
 		return;
 	}
 	if ((l = calloc(1, sizeof *l)) == NULL ||

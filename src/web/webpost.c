@@ -350,12 +350,14 @@ webpost_task(const char *body, size_t len, const char *client,
 }
 
 json_t *
-webpost_cancel(const char *uuid, int *code)
+webpost_cancel(const char *uuid, const char *user, int *code)
 {
 	char	err[256];
 
 	if (!task_uuid_valid(uuid))
 		return error(code, 400, "not a task uuid");
+	if (service_may_touch(user, uuid, err, sizeof err) == -1)
+		return error(code, 403, err);
 	if (service_cancel(uuid, NULL, NULL, err, sizeof err) == -1)
 		return error(code, strstr(err, "unknown") != NULL ? 404 : 409,
 		    err);

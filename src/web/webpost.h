@@ -20,8 +20,8 @@ json_t	*webpost_workflow(const char *body, size_t len, const char *client,
  * why), scheduled (201 with its uuid and name). */
 json_t	*webpost_task(const char *body, size_t len, const char *client,
 	    const char *user, int *code);
-/* POST /api/tasks/<uuid>/cancel: 202 once proposed; the end comes on
- * the event stream. */
-json_t	*webpost_cancel(const char *uuid, int *code);
+/* POST /api/tasks/<uuid>/cancel by user: 202 once proposed (the end
+ * comes on the event stream); 403 if the task is not user's. */
+json_t	*webpost_cancel(const char *uuid, const char *user, int *code);
 
 #endif

@@ -287,15 +287,25 @@ wire_reply_clash_parse(const char *line, char *address, size_t size)
 }
 
 int
-wire_reply_record_format(const struct task *t, char *buf, size_t size)
+wire_reply_record_format(const struct task *t, int private, char *buf,
+    size_t size)
 {
-	int	n;
+	char	*env, *end;
+	int	 n;
 
 	if (size < 9)
 		return -1;
 	memcpy(buf, "RECORD ", 7);
 	if ((n = wire_task_encode(t, buf + 7, size - 8)) == -1)
 		return -1;
+	/* Its environment is its owner's (tokens, passwords): the field
+	 * goes whole; no value in a record holds a blank. */
+	if (private && (env = strstr(buf + 7, " env=")) != NULL) {
+		end = strchr(env + 1, ' ');
+		n -= (end != NULL ? end : env + strlen(env)) - env;
+		memmove(env, end != NULL ? end : env + strlen(env),
+		    end != NULL ? strlen(end) + 1 : 1);
+	}
 	memcpy(buf + 7 + n, "\n", 2);
 	return 7 + n + 1;
 }

@@ -50,7 +50,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    strncmp(x, line, strlen(x) - 1) != 0))
 		abort();
 	if ((t = wire_reply_record_parse(line, err, sizeof err)) != NULL) {
-		if (wire_reply_record_format(t, x, sizeof x) < 0)
+		if (wire_reply_record_format(t, size % 2, x, sizeof x) < 0)
 			abort();
 		task_free(t);
 	}

@@ -160,13 +160,59 @@ test_rejected_clash_and_record_lines(void **state)
 	    sizeof addr), -1);
 	t = task_new("0f8fad5b-d9cb-469f-a165-70867728950e", "xz", 0);
 	assert_non_null(t);
-	assert_true(wire_reply_record_format(t, line, sizeof line) > 0);
+	assert_true(wire_reply_record_format(t, 0, line, sizeof line) > 0);
 	assert_memory_equal(line, "RECORD ", 7);
 	task_free(t);
 	assert_non_null(t = wire_reply_record_parse(line, err, sizeof err));
 	assert_string_equal(t->uuid, "0f8fad5b-d9cb-469f-a165-70867728950e");
 	task_free(t);
 	assert_null(wire_reply_record_parse("TASK x", err, sizeof err));
+}
+
+/* ACCOUNT for someone not the task's owner: the record without the
+ * command's environment, the rest the same. */
+static void
+test_a_private_record_has_no_environment(void **state)
+{
+	static char	*argv[] = { "env" }, *envv[] = { "TOKEN=s3cret",
+			    "B=2" };
+	struct task_cmd	 c;
+	struct task	*t, *back;
+	char		 all[RECORD_LINE_MAX + 16], mine[RECORD_LINE_MAX + 16];
+	char		 expect[RECORD_LINE_MAX + 16], err[128];
+	const char	*e, *end;
+	int		 k;
+
+	memset(&c, 0, sizeof c);
+	c.argc = 1;
+	c.argv = argv;
+	c.nenv = 2;
+	c.env = envv;
+	for (k = 0; k < 2; k++) {
+		assert_non_null(t = task_new("0f8fad5b-d9cb-469f-a165-"
+		    "70867728950e", "env", 0));
+		assert_non_null(t->cmd = task_cmd_dup(&c));
+		if (k == 1) {	/* the environment last, or in the middle */
+			t->cmd->cwd = strdup("/srv/x");
+			assert_non_null(t->cmd->cwd);
+		}
+		assert_true(wire_reply_record_format(t, 0, all, sizeof all) > 0);
+		assert_non_null(strstr(all, "s3cret"));
+		assert_true(wire_reply_record_format(t, 1, mine, sizeof mine) >
+		    0);
+		/* all, but for its " env=..." word */
+		e = strstr(all, " env=");
+		end = strchr(e + 1, ' ');
+		snprintf(expect, sizeof expect, "%.*s%s", (int)(e - all), all,
+		    end != NULL ? end : "\n");
+		assert_string_equal(mine, expect);
+		assert_non_null(back = wire_reply_record_parse(mine, err,
+		    sizeof err));
+		assert_int_equal(back->cmd->nenv, 0);
+		assert_string_equal(back->cmd->argv[0], "env");
+		task_free(back);
+		task_free(t);
+	}
 }
 
 int
@@ -178,6 +224,7 @@ main(void)
 		cmocka_unit_test(test_damaged_task_lines_are_refused),
 		cmocka_unit_test(test_node_lines),
 		cmocka_unit_test(test_rejected_clash_and_record_lines),
+		cmocka_unit_test(test_a_private_record_has_no_environment),
 	};
 
 	return cmocka_run_group_tests_name("reply", tests, NULL, NULL);
