@@ -17,21 +17,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
-
-#include <sodium.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/util.h>
 
+#include "auth.h"
 #include "bounds.h"
 #include "clients.h"
 #include "journal.h"
 #include "log.h"
-#include "seal.h"
 #include "sockowner.h"
 #include "task.h"
 #include "wire.h"
@@ -41,11 +38,13 @@ struct client {
 	char			 addr[ADDR_MAXLEN + 1];
 	int			 loopback;
 	int			 local;		/* socket or loopback */
-	int			 authed;	/* AUTHED_*: a remote operator,
+	int			 authed;	/* AUTH_*: a remote operator,
 						 * or a peer node */
 	int			 peer_challenge;	/* AUTH PEER asked */
 	char			 user[USER_MAXLEN + 1];	/* "" unknown */
 	int			 user_known;	/* looked up */
+	int			 pid;		/* 0: not yet looked up; -1
+						 * not found */
 	char			 challenge[AUTH_HEX_LEN + 1];
 	int			 discarding;	/* inside an over-long line */
 	int			 quitting;
@@ -60,8 +59,6 @@ struct client {
 	TAILQ_ENTRY(client)	 entry;
 };
 
-#define AUTHED_OPERATOR	1
-#define AUTHED_PEER	2	/* another node: OUTPUT only */
 
 /* A job writing to a client (client_hold_writer) is told it may write
  * again once this little is left unsent. */
@@ -217,7 +214,7 @@ client_user(struct client *c)
 	if (c->user_known)
 		return c->user;
 	c->user_known = 1;
-	if (c->authed == AUTHED_OPERATOR)
+	if (c->authed == AUTH_OPERATOR)
 		snprintf(c->user, sizeof c->user, "operator");
 	else if (c->loopback && c->bev != NULL &&
 	    sock_peer_uid(bufferevent_getfd(c->bev), &uid) == 0)
@@ -232,9 +229,23 @@ client_is_loopback(const struct client *c)
 }
 
 int
+client_pid(struct client *c, int *pid)
+{
+	pid_t	p;
+
+	if (c->pid == 0 && c->loopback && c->bev != NULL)
+		c->pid = sock_peer_pid(bufferevent_getfd(c->bev), &p) == 0 ?
+		    (int)p : -1;
+	if (c->pid <= 0)
+		return -1;
+	*pid = c->pid;
+	return 0;
+}
+
+int
 client_who(const struct client *c)
 {
-	return c->local ? CLIENT_LOCAL : c->authed == AUTHED_PEER ?
+	return c->local ? CLIENT_LOCAL : c->authed == AUTH_PEER ?
 	    CLIENT_PEER : CLIENT_OPERATOR;
 }
 
@@ -436,10 +447,6 @@ clients_notify(const char *uuid, const char *line)
 static void
 authenticate(struct client *c, const char *line)
 {
-	uint8_t	raw[16];
-	char	want[AUTH_HEX_LEN + 1];
-	int	i;
-
 	if (strcmp(line, "QUIT") == 0) {
 		client_reply(c, 0, "BYE\n");
 		client_quit(c);
@@ -448,30 +455,19 @@ authenticate(struct client *c, const char *line)
 	if ((strcmp(line, "AUTH") == 0 && opts.operator_key != NULL) ||
 	    (strcmp(line, "AUTH PEER") == 0 && opts.ring != NULL &&
 	    opts.ring->n > 0)) {
-		randombytes_buf(raw, sizeof raw);
-		sodium_bin2hex(c->challenge, sizeof c->challenge, raw,
-		    sizeof raw);
+		auth_challenge(c->challenge);
 		c->peer_challenge = line[4] != '\0';
 		client_replyf(c, "CHALLENGE %s\n", c->challenge);
 		return;
 	}
 	if (strncmp(line, "AUTH ", 5) == 0 && c->challenge[0] != '\0' &&
 	    strlen(line + 5) == AUTH_HEX_LEN) {
-		if (!c->peer_challenge) {
-			seal_auth_answer(opts.operator_key, c->challenge, want);
-			if (sodium_memcmp(line + 5, want, AUTH_HEX_LEN) == 0)
-				c->authed = AUTHED_OPERATOR;
-		}
-		for (i = 0; c->peer_challenge && i < opts.ring->n; i++) {
-			seal_peer_auth_answer(opts.ring->k[i].key,
-			    c->challenge, want);
-			if (sodium_memcmp(line + 5, want, AUTH_HEX_LEN) == 0)
-				c->authed = AUTHED_PEER;
-		}
+		c->authed = auth_answer(line + 5, c->challenge,
+		    c->peer_challenge, opts.operator_key, opts.ring);
 		c->challenge[0] = '\0';	/* one try per challenge */
 		if (c->authed) {
 			log_info("client %s authenticated as %s", c->addr,
-			    c->authed == AUTHED_PEER ? "a node of the "
+			    c->authed == AUTH_PEER ? "a node of the "
 			    "cluster" : "an operator");
 			client_reply(c, 0, "OK\n");
 			return;
@@ -567,6 +563,7 @@ clients_accept(struct event_base *base, int fd,
 	c->local = from->local;
 	c->loopback = from->loopback;
 	c->user_known = from->user_known;
+	c->pid = from->pid;
 	snprintf(c->addr, sizeof c->addr, "%s", from->addr);
 	snprintf(c->user, sizeof c->user, "%s", from->user);
 	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);

@@ -40,6 +40,7 @@ struct client_origin {
 	int	local;			/* the UNIX socket, or loopback */
 	int	loopback;
 	int	user_known;		/* user looked up (SO_PEERCRED) */
+	int	pid;			/* its process (SO_PEERCRED), 0 unknown */
 	char	addr[ADDR_MAXLEN + 1];
 	char	user[USER_MAXLEN + 1];
 };
@@ -64,6 +65,10 @@ const char *client_addr(const struct client *);
  * loopback connection), "operator" for a remote operator, "" unknown. */
 const char *client_user(struct client *);
 int	client_is_loopback(const struct client *);
+/* The process on the other end of a local client (the UNIX socket's
+ * peer, or the holder of a loopback connection, looked up once); -1 if
+ * unknown. */
+int	client_pid(struct client *, int *pid);
 /* Who sends: one of these bits (requests.c's table says who may ask
  * what). */
 #define CLIENT_LOCAL	0x1	/* the UNIX socket, or loopback */

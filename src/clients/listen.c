@@ -82,6 +82,7 @@ accept_unix_cb(struct evconnlistener *l, evutil_socket_t fd,
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
 		sock_user_name(cred.uid, from.user, sizeof from.user);
 		from.user_known = 1;
+		from.pid = (int)cred.pid;
 		pw = getpwuid(cred.uid);
 		/* One token: it is a task record's cl= field. */
 		snprintf(from.addr, sizeof from.addr, "%.32s@unix/uid=%u/pid=%d",

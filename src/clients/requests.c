@@ -6,15 +6,20 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "actions.h"
 #include "clients.h"
+#include "contain.h"
 #include "idle.h"
 #include "log.h"
 #include "reqs.h"
 #include "requests.h"
+#include "runner.h"
 #include "service.h"
+#include "sockowner.h"
 #include "wire.h"
 
 static req_fn	req_idle, req_help, req_quit;
@@ -23,6 +28,10 @@ static req_fn	req_idle, req_help, req_quit;
 #define CHANGES		0x1	/* the core's actions follow */
 #define MINE		0x2	/* the task it names is the asker's (or
 				 * the asker an admin): service_may_touch */
+#define NOT_FROM_RUN	0x4	/* refused from a process of one of our
+				 * runs: a task never decides for its user */
+#define PRESENT		0x8	/* root, the node's user, or a user at
+				 * this host's console or display */
 
 static const struct request {
 	enum client_cmd	 cmd;
@@ -33,7 +42,8 @@ static const struct request {
 } requests[] = {
 	{ CMD_SCHEDULE,	"SCHEDULE",	ANYONE,	CHANGES, req_schedule },
 	{ CMD_RUN,	"RUN",		ANYONE,	CHANGES, req_schedule },
-	{ CMD_CANCEL,	"CANCEL",	ANYONE,	CHANGES | MINE, req_cancel },
+	{ CMD_CANCEL,	"CANCEL",	ANYONE,	CHANGES | MINE | NOT_FROM_RUN,
+	    req_cancel },
 	{ CMD_SUBSCRIBE, "SUBSCRIBE",	ANYONE,	0, req_subscribe },
 	{ CMD_TASKS,	"TASKS",	ANYONE,	0, req_tasks },
 	{ CMD_HISTORY,	"HISTORY",	ANYONE,	0, req_tasks },
@@ -45,7 +55,8 @@ static const struct request {
 	 * their client's node checked whose it is. */
 	{ CMD_OUTPUT,	"OUTPUT",	ANYONE | CLIENT_PEER, MINE, req_output },
 	/* The screensaver hook: this host's own say. */
-	{ CMD_IDLE,	"IDLE",		CLIENT_LOCAL, CHANGES, req_idle },
+	{ CMD_IDLE,	"IDLE",		CLIENT_LOCAL,
+	    CHANGES | NOT_FROM_RUN | PRESENT, req_idle },
 	{ CMD_HELP,	"HELP",		ANYONE,	0, req_help },
 	{ CMD_QUIT,	"QUIT",		ANYONE | CLIENT_PEER, 0, req_quit },
 };
@@ -74,6 +85,35 @@ request_find(enum client_cmd cmd)
 		if (requests[i].cmd == cmd)
 			return &requests[i];
 	return NULL;
+}
+
+/* Is c a process of one of this node's runs: in a run's process group,
+ * or in its cgroup (which a setsid does not leave)? */
+static int
+from_a_run(struct client *c)
+{
+	pid_t	groups[256], pgid;
+	int	pid, n, i;
+
+	if (client_pid(c, &pid) == -1)
+		return 0;
+	pgid = getpgid(pid);
+	n = runner_groups(groups, sizeof groups / sizeof groups[0]);
+	for (i = 0; i < n; i++)
+		if (groups[i] == pgid)
+			return 1;
+	return contain_pid_in_run(pid);
+}
+
+/* Root, the node's own user, or someone logged in at this host. */
+static int
+present(const char *user)
+{
+	char	self[USER_MAXLEN + 1];
+
+	sock_user_name(geteuid(), self, sizeof self);
+	return strcmp(user, "root") == 0 || strcmp(user, self) == 0 ||
+	    idle_user_present(user);
 }
 
 /* Why who may not send r (a reply line). */
@@ -110,6 +150,13 @@ requests_line(struct client *c, const char *line, size_t len)
 		client_replyf(c, "ERROR internal: no handler\n");
 	else if ((r->who & client_who(c)) == 0)
 		refuse(c, r);
+	else if ((r->flags & NOT_FROM_RUN) && from_a_run(c))
+		client_replyf(c, "ERROR %s is not accepted from a task's run: "
+		    "a task does not decide for its node or other tasks\n",
+		    r->name);
+	else if ((r->flags & PRESENT) && !present(client_user(c)))
+		client_replyf(c, "ERROR %s is accepted from root, the node's "
+		    "user and users logged in at this host only\n", r->name);
 	else if ((r->flags & MINE) && req->nuuid > 0 &&
 	    client_who(c) != CLIENT_PEER && service_may_touch(client_user(c),
 	    req->uuid[0], err, sizeof err) == -1)

@@ -344,6 +344,30 @@ contain_prepare(const char *uuid, char *path, size_t size)
 	snprintf(path, size, "%s/cgroup.procs", dir);
 }
 
+int
+contain_pid_in_run(pid_t pid)
+{
+	char	 path[64], line[4096], mnt[PATH_MAX], abs[2 * PATH_MAX];
+	FILE	*f;
+	int	 in = 0;
+
+	if (ct.dir[0] == '\0' || cgroup2_mount(mnt, sizeof mnt) == -1)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/cgroup", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (!in && fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "0::", 3) != 0)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(abs, sizeof abs, "%s%s/", mnt, line + 3);
+		in = strncmp(abs, ct.dir, strlen(ct.dir)) == 0 &&
+		    strncmp(abs + strlen(ct.dir), "/run-", 5) == 0;
+	}
+	fclose(f);
+	return in;
+}
+
 void
 contain_started(const char *uuid, pid_t pid)
 {

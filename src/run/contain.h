@@ -40,6 +40,8 @@ struct contain_usage {
 /* It ended: what it cost into u (if not NULL), then kill what is left
  * of its tree, forget it. */
 void	contain_ended(const char *uuid, pid_t pid, struct contain_usage *u);
+/* Is pid in the cgroup of one of this node's runs (0 without them)? */
+int	contain_pid_in_run(pid_t pid);
 /* Whether runs get cgroups (for the log and the tests). */
 int	contain_cgroups(void);
 /* A clean stop, every run ended: the watchdog ends too. */

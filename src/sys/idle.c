@@ -186,6 +186,27 @@ atimes_in(const char *dir, const char *prefix, time_t *newest)
 	closedir(d);
 }
 
+int
+idle_user_present(const char *user)
+{
+	struct utmpx	*u;
+	char		 name[sizeof u->ut_user + 1];
+	int		 here = 0;
+
+	setutxent();
+	while (!here && (u = getutxent()) != NULL) {
+		if (u->ut_type != USER_PROCESS)
+			continue;
+		memcpy(name, u->ut_user, sizeof u->ut_user);
+		name[sizeof u->ut_user] = '\0';
+		/* At this host: no remote host, or an X display (":0"). */
+		here = strcmp(name, user) == 0 && (u->ut_host[0] == '\0' ||
+		    u->ut_host[0] == ':');
+	}
+	endutxent();
+	return here;
+}
+
 /* Seconds since a session tty was read from: utmp's, else all. */
 static int64_t
 tty_vote(time_t now)

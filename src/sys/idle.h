@@ -26,4 +26,8 @@ int	idle_init(struct event_base *, const struct config *,
 void	idle_force(enum vol_force);
 void	idle_shutdown(void);
 
+/* Is user logged in at this host (utmp: a tty or an X display, not a
+ * remote session)?  The screensaver hook's own say (IDLE). */
+int	idle_user_present(const char *user);
+
 #endif

@@ -10,9 +10,12 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pwd.h>
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bounds.h"
 #include "sockowner.h"
@@ -42,14 +45,16 @@ proc_addr(const struct sockaddr_storage *ss, char *out, size_t size)
 	snprintf(out + off, size - off, ":%04X", port);
 }
 
-int
-sock_peer_uid(int fd, uid_t *uid)
+/* The /proc/net/tcp line of the other end of our connection fd: its
+ * uid and socket inode; -1 if it is not a loopback connection of ours. */
+static int
+peer_entry(int fd, uid_t *uid, unsigned long *inode)
 {
 	struct sockaddr_storage	 ours, theirs;
 	socklen_t		 len = sizeof ours, tlen = sizeof theirs;
 	char			 want_local[64], want_rem[64];
 	char			 line[512], local[64], rem[64];
-	unsigned long		 u;
+	unsigned long		 u, ino;
 	FILE			*f;
 	int			 found = -1;
 
@@ -65,16 +70,60 @@ sock_peer_uid(int fd, uid_t *uid)
 	if (f == NULL)
 		return -1;
 	while (found == -1 && fgets(line, sizeof line, f) != NULL) {
-		/* sl local rem st tx:rx tr:when retrnsmt uid */
-		if (sscanf(line, " %*s %63s %63s %*s %*s %*s %*s %lu", local,
-		    rem, &u) == 3 && strcmp(local, want_local) == 0 &&
+		/* sl local rem st tx:rx tr:when retrnsmt uid timeout inode */
+		if (sscanf(line, " %*s %63s %63s %*s %*s %*s %*s %lu %*s %lu",
+		    local, rem, &u, &ino) == 4 &&
+		    strcmp(local, want_local) == 0 &&
 		    strcmp(rem, want_rem) == 0) {
 			*uid = (uid_t)u;
+			*inode = ino;
 			found = 0;
 		}
 	}
 	fclose(f);
 	return found;
+}
+
+int
+sock_peer_uid(int fd, uid_t *uid)
+{
+	unsigned long	inode;
+
+	return peer_entry(fd, uid, &inode);
+}
+
+int
+sock_peer_pid(int fd, pid_t *pid)
+{
+	char		 want[64], path[600], link[64];
+	struct dirent	*p, *e;
+	unsigned long	 inode;
+	uid_t		 uid;
+	DIR		*procs, *fds;
+	ssize_t		 n;
+
+	if (peer_entry(fd, &uid, &inode) == -1 || inode == 0 ||
+	    (procs = opendir("/proc")) == NULL)
+		return -1;
+	snprintf(want, sizeof want, "socket:[%lu]", inode);
+	*pid = 0;
+	while (*pid == 0 && (p = readdir(procs)) != NULL) {
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/fd", p->d_name);
+		if ((fds = opendir(path)) == NULL)
+			continue;
+		while (*pid == 0 && (e = readdir(fds)) != NULL) {
+			snprintf(path, sizeof path, "/proc/%s/fd/%s",
+			    p->d_name, e->d_name);
+			if ((n = readlink(path, link, sizeof link - 1)) > 0 &&
+			    (link[n] = '\0', strcmp(link, want) == 0))
+				*pid = (pid_t)atoi(p->d_name);
+		}
+		closedir(fds);
+	}
+	closedir(procs);
+	return *pid > 0 ? 0 : -1;
 }
 
 void

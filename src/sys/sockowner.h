@@ -13,6 +13,9 @@
 /* The uid of the process side of our accepted connection fd; -1 if it
  * is not a loopback TCP connection of this host, or not found. */
 int	sock_peer_uid(int fd, uid_t *uid);
+/* The process holding the other end of that connection (the first the
+ * node finds in /proc, which as root it may read); -1 if none. */
+int	sock_peer_pid(int fd, pid_t *pid);
 
 /* uid's login name into out, or "uid<N>" if it has none fit for a task
  * record (a user= field). */

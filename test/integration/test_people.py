@@ -138,3 +138,47 @@ class Owners(unittest.TestCase):
             r = self.volery(who, "cancel", u)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(self.state(u), "Cancelled")
+
+
+@unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
+class Volunteering(unittest.TestCase):
+    """Only people decide when a workstation volunteers: IDLE from root,
+    the node's user or a user logged in at the host; never from a task's
+    run (it would keep itself running while its user works)."""
+
+    @classmethod
+    def setUpClass(cls):
+        Owners.setUpClass.__func__(cls)
+
+    def setUp(self):
+        self.node = Node(extra="<max_attempts>1</max_attempts>")
+        self.addCleanup(self.node.cleanup)
+        self.node.start()
+        self.addCleanup(self.node.stop)
+        self.c = self.node.client()
+        self.addCleanup(self.c.close)
+
+    def test_a_task_cannot_make_its_node_volunteer(self):
+        at = "127.0.0.1:%d" % self.node.port
+        u = subprocess.run([harness.VOLERY, "-H", at, "run", "--cwd", "/", "--",
+                            harness.VOLERY, "-H", at, "idle", "on"],
+                           capture_output=True, text=True, timeout=TIMEOUT,
+                           check=True).stdout.strip()
+        self.c.ask("SUBSCRIBE " + u)
+        self.c.wait_states({u: "Failed"})
+        out = subprocess.run([harness.VOLERY, "-H", "127.0.0.1:%d" % self.node.port,
+                              "output", "--stderr", u], capture_output=True,
+                             text=True, timeout=TIMEOUT).stdout
+        self.assertIn("IDLE is not accepted from a task's run", out)
+        self.assertNotIn("screensaver hook: IDLE on", self.node.log())
+
+    def test_only_people_present_say_when_it_volunteers(self):
+        r = subprocess.run(harness.WRAP + [harness.VOLERY, "-H", "127.0.0.1:%d"
+                           % self.node.port, "idle", "on"], user=MALLORY,
+                           capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("accepted from root, the node's user and users logged "
+                      "in at this host only", r.stderr)
+        self.assertNotIn("screensaver hook: IDLE on", self.node.log())
+        self.assertEqual(self.c.ask("IDLE on"), "OK")
+        self.node.wait_log(r"screensaver hook: IDLE on")
