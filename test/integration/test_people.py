@@ -77,7 +77,8 @@ class Owners(unittest.TestCase):
 
     def http(self, user, method, path):
         r = subprocess.run(["/usr/bin/python3", "-c", HTTP, str(self.web),
-                            method, path], user=user, capture_output=True,
+                            method, path], user=user, group=65534,
+                           extra_groups=[], capture_output=True,
                            text=True, timeout=TIMEOUT)
         status, _, body = r.stdout.partition(" ")
         return int(status), body
@@ -109,7 +110,7 @@ class Owners(unittest.TestCase):
         # The record tells who asked; its environment only to its owner.
         line = lambda who: [l for l in subprocess.run(
             ["/usr/bin/python3", "-c", ACCOUNT, str(self.node.port)], user=who,
-            capture_output=True, text=True, timeout=TIMEOUT).stdout.splitlines()
+            group=65534, extra_groups=[], capture_output=True, text=True, timeout=TIMEOUT).stdout.splitlines()
             if u in l][0]
         self.assertIn("usr=%s" % ALICE, line(MALLORY))
         self.assertNotIn("s3cret-of-alice", line(MALLORY))
@@ -175,7 +176,7 @@ class Volunteering(unittest.TestCase):
     def test_only_people_present_say_when_it_volunteers(self):
         r = subprocess.run(harness.WRAP + [harness.VOLERY, "-H", "127.0.0.1:%d"
                            % self.node.port, "idle", "on"], user=MALLORY,
-                           capture_output=True, text=True, timeout=TIMEOUT)
+                           group=65534, extra_groups=[], capture_output=True, text=True, timeout=TIMEOUT)
         self.assertEqual(r.returncode, 1)
         self.assertIn("accepted from root, the node's user and users logged "
                       "in at this host only", r.stderr)
