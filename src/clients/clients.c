@@ -26,45 +26,28 @@
 
 #include "auth.h"
 #include "bounds.h"
+#include "client.h"
+#include "clock.h"
 #include "clients.h"
 #include "journal.h"
 #include "log.h"
+#include "ratelimit.h"
 #include "sockowner.h"
 #include "task.h"
 #include "wire.h"
 
-struct client {
-	struct bufferevent	*bev;		/* NULL once gone */
-	char			 addr[ADDR_MAXLEN + 1];
-	int			 loopback;
-	int			 local;		/* socket or loopback */
-	int			 authed;	/* AUTH_*: a remote operator,
-						 * or a peer node */
-	int			 peer_challenge;	/* AUTH PEER asked */
-	char			 user[USER_MAXLEN + 1];	/* "" unknown */
-	int			 user_known;	/* looked up */
-	int			 pid;		/* 0: not yet looked up; -1
-						 * not found */
-	char			 challenge[AUTH_HEX_LEN + 1];
-	int			 discarding;	/* inside an over-long line */
-	int			 quitting;
-	int			 refs;		/* deferred replies held */
-	int			 pending;	/* replies waiting to go out */
-	char			 awaiting[UUID_STRLEN + 1];	/* CANCEL */
-	void			*job;		/* answering (LOG), or NULL */
-	void			(*job_cancel)(void *);
-	void			(*job_drained)(void *);	/* room again */
-	char			(*subs)[UUID_STRLEN + 1];
-	size_t			 nsubs, capsubs;
-	TAILQ_ENTRY(client)	 entry;
-};
 
+
+/* Root's own connections beyond max_clients: it can always look. */
+#define ROOT_RESERVE		8
+/* How long a wrong AUTH answer holds its client. */
+#define AUTH_STALL_MS		500
 
 /* A job writing to a client (client_hold_writer) is told it may write
  * again once this little is left unsent. */
 #define CLIENT_DRAINED_BYTES	(64 * 1024)
 
-static TAILQ_HEAD(, client)	 clients = TAILQ_HEAD_INITIALIZER(clients);
+struct client_list		 clients = TAILQ_HEAD_INITIALIZER(clients);
 static clients_line_fn		*line_fn;
 static struct clients_opts	 opts;
 static int			 nclients;
@@ -86,6 +69,9 @@ client_gone(struct client *c)
 		return;
 	bufferevent_free(c->bev);
 	c->bev = NULL;
+	if (c->stall_ev != NULL)
+		event_free(c->stall_ev);
+	c->stall_ev = NULL;
 	TAILQ_REMOVE(&clients, c, entry);
 	nclients--;
 	if (c->job != NULL) {
@@ -182,7 +168,7 @@ client_replyf(struct client *c, const char *fmt, ...)
 }
 
 /* A durable reply (after the journal commit), formatted. */
-static void __attribute__((format(printf, 2, 3)))
+void
 client_replyf_deferred(struct client *c, const char *fmt, ...)
 {
 	va_list	ap;
@@ -250,48 +236,12 @@ client_who(const struct client *c)
 }
 
 /* Does c follow uuid (SUBSCRIBE)? */
-static int
-subscribed(const struct client *c, const char *uuid)
-{
-	size_t	i;
-
-	for (i = 0; i < c->nsubs; i++)
-		if (strcmp(c->subs[i], uuid) == 0)
-			return 1;
-	return 0;
-}
-
-int
-client_subscribe(struct client *c, const char *uuid)
-{
-	if (subscribed(c, uuid))
-		return 0;
-	if (c->nsubs == c->capsubs) {
-		size_t cap = c->capsubs == 0 ? 8 : c->capsubs * 2;
-		void *v = realloc(c->subs, cap * sizeof *c->subs);
-		if (v == NULL)
-			return -1;
-		c->subs = v;
-		c->capsubs = cap;
-	}
-	snprintf(c->subs[c->nsubs++], UUID_STRLEN + 1, "%s", uuid);
-	return 0;
-}
-
-void
-client_await_end(struct client *c, const char *uuid)
-{
-	snprintf(c->awaiting, sizeof c->awaiting, "%s", uuid);
-	if (c->bev != NULL)
-		bufferevent_disable(c->bev, EV_READ);
-}
-
 /* Read requests again after an answer that made them wait. */
-static void
-resume(struct client *c)
+void
+client_resume(struct client *c)
 {
 	if (c->bev == NULL || c->quitting || c->awaiting[0] != '\0' ||
-	    c->job != NULL)
+	    c->job != NULL || c->stalled)
 		return;
 	bufferevent_enable(c->bev, EV_READ);
 	/* Requests that came while we waited: read them now. */
@@ -328,7 +278,7 @@ client_unhold(struct client *c)
 	if (c->job_drained != NULL && c->bev != NULL)
 		bufferevent_setwatermark(c->bev, EV_WRITE, 0, 0);
 	c->job_drained = NULL;
-	resume(c);
+	client_resume(c);
 }
 
 int
@@ -392,50 +342,55 @@ client_after_replies(struct client *c, void (*fn)(struct client *, void *),
 	journal_after_commit(after_replies_cb, a);
 }
 
-/* A CANCEL waiting for uuid's end: answer it if line tells it final. */
+/* Do c and a new connection from come from one user (one host)? */
+static int
+same_origin(const struct client *c, const struct client_origin *from)
+{
+	size_t	n;
+
+	if (c->bev == NULL || c->local != from->local)
+		return 0;
+	if (c->local)
+		return c->user_known && from->user_known &&
+		    strcmp(c->user, from->user) == 0;
+	n = strrchr(from->addr, ':') != NULL ? (size_t)(strrchr(from->addr,
+	    ':') - from->addr) : strlen(from->addr);
+	return strncmp(c->addr, from->addr, n) == 0 && c->addr[n] == ':';
+}
+
 static void
-answer_cancel(struct client *c, const char *uuid, const char *line)
+unstall_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct wire_progress	p;
-	enum task_state		st;
-	char			copy[CLIENT_LINE_MAX + 1];
+	struct client	*c = arg;
 
-	snprintf(copy, sizeof copy, "%s", line);
-	copy[strcspn(copy, "\n")] = '\0';
-	if (wire_progress_parse(copy, &p) == -1 ||
-	    task_state_parse(p.state, &st) == -1 || !task_is_final(st))
-		return;
-	c->awaiting[0] = '\0';
-	if (st == TASK_CANCELLED)
-		client_replyf_deferred(c, "CANCELLED %s\n", uuid);
-	else
-		client_replyf_deferred(c, "ERROR task %s ended %s before the "
-		    "cancel\n", uuid, p.state);
-	resume(c);
+	c->stalled = 0;
+	client_resume(c);
 }
 
-int
-clients_subscribed(const char *uuid)
+/* A wrong AUTH answer: said in the log at most every RATELIMIT_MS (with
+ * how many were not), and the client not read for AUTH_STALL_MS, so
+ * guessing costs time. */
+static void
+auth_failed(struct client *c)
 {
-	struct client	*c;
+	static uint64_t	 failed, unsaid;
+	static int64_t	 logged;
+	struct timeval	 tv = { 0, AUTH_STALL_MS * 1000 };
 
-	TAILQ_FOREACH(c, &clients, entry)
-		if (strcmp(c->awaiting, uuid) == 0 || subscribed(c, uuid))
-			return 1;
-	return 0;
-}
-
-void
-clients_notify(const char *uuid, const char *line)
-{
-	struct client	*c, *next;
-
-	for (c = TAILQ_FIRST(&clients); c != NULL; c = next) {
-		next = TAILQ_NEXT(c, entry);
-		if (strcmp(c->awaiting, uuid) == 0)
-			answer_cancel(c, uuid, line);
-		if (subscribed(c, uuid))
-			client_reply(c, 0, line);
+	failed++;
+	if (ratelimit_due(&logged, clock_node_ms())) {
+		log_warnx("client %s failed to authenticate (%llu failures "
+		    "in all, %llu more since the last line)", c->addr,
+		    (unsigned long long)failed, (unsigned long long)unsaid);
+		unsaid = 0;
+	} else
+		unsaid++;
+	if (c->stall_ev == NULL && c->bev != NULL)
+		c->stall_ev = evtimer_new(bufferevent_get_base(c->bev),
+		    unstall_cb, c);
+	if (c->stall_ev != NULL && evtimer_add(c->stall_ev, &tv) == 0) {
+		c->stalled = 1;
+		bufferevent_disable(c->bev, EV_READ);
 	}
 }
 
@@ -472,7 +427,7 @@ authenticate(struct client *c, const char *line)
 			client_reply(c, 0, "OK\n");
 			return;
 		}
-		log_warnx("client %s failed to authenticate", c->addr);
+		auth_failed(c);
 	}
 	client_reply(c, 0, opts.operator_key == NULL ?
 	    "ERROR authentication required (this node takes no remote "
@@ -490,7 +445,7 @@ read_cb(struct bufferevent *bev, void *arg)
 
 	c->refs++;	/* a reply may drop the client under our feet */
 	while (c->bev != NULL && !c->quitting && c->awaiting[0] == '\0' &&
-	    c->job == NULL) {
+	    c->job == NULL && !c->stalled) {
 		line = evbuffer_readln(in, &len, EVBUFFER_EOL_CRLF);
 		if (line == NULL) {
 			if (evbuffer_get_length(in) > CLIENT_LINE_MAX) {
@@ -532,8 +487,23 @@ write_cb(struct bufferevent *bev, void *arg)
 static void
 event_cb(struct bufferevent *bev, short what, void *arg)
 {
+	struct client	*c = arg;
+
 	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
-		client_gone(arg);
+		client_gone(c);
+	else if (what & BEV_EVENT_TIMEOUT) {
+		/* Idle: nothing asked for idle_s.  One that follows tasks or
+		 * waits for an answer is not idle. */
+		if (c->nsubs > 0 || c->awaiting[0] != '\0' || c->job != NULL ||
+		    c->pending > 0) {
+			bufferevent_enable(bev, EV_READ);
+			return;
+		}
+		log_info("client %s idle for %d s: closed", c->addr,
+		    opts.idle_s);
+		client_replyf(c, "ERROR idle for %d s; closing\n", opts.idle_s);
+		client_quit(c);
+	}
 }
 
 int
@@ -541,11 +511,24 @@ clients_accept(struct event_base *base, int fd,
     const struct client_origin *from)
 {
 	struct client		*c;
-	static const char	 full[] = "ERROR too many connections\n";
+	const char		*why;
+	char			 line[128];
+	int			 same = 0, root;
+	ssize_t			 n;
 
-	if (nclients >= opts.max_clients) {
+	/* Each user (each remote host) a share; root on this host is
+	 * always answered, from a reserve beyond max_clients. */
+	root = from->local && strcmp(from->user, "root") == 0;
+	TAILQ_FOREACH(c, &clients, entry)
+		same += same_origin(c, from);
+	why = !root && same >= opts.max_per_user ? "from one user" :
+	    nclients >= opts.max_clients + (root ? ROOT_RESERVE : 0) ? "" :
+	    NULL;
+	if (why != NULL) {
 		/* A line it can read, not a silent close (best effort). */
-		ssize_t n = write(fd, full, sizeof full - 1);
+		snprintf(line, sizeof line, "ERROR too many connections%s%s\n",
+		    why[0] != '\0' ? " " : "", why);
+		n = write(fd, line, strlen(line));
 		(void)n;
 		evutil_closesocket(fd);
 		return -1;
@@ -568,6 +551,10 @@ clients_accept(struct event_base *base, int fd,
 	snprintf(c->user, sizeof c->user, "%s", from->user);
 	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	if (opts.idle_s > 0) {
+		struct timeval tv = { opts.idle_s, 0 };
+		bufferevent_set_timeouts(c->bev, &tv, NULL);
+	}
 	TAILQ_INSERT_TAIL(&clients, c, entry);
 	nclients++;
 	log_debug("client %s connected", c->addr);

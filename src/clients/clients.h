@@ -20,6 +20,11 @@ typedef void clients_line_fn(struct client *, const char *, size_t);
 
 struct clients_opts {
 	int		 max_clients;	/* connections at once */
+	int		 max_per_user;	/* of them from one local user, or one
+					 * remote host */
+	int		 idle_s;	/* drop a connection idle this long
+					 * (nothing asked, nothing awaited); 0
+					 * never */
 	const uint8_t	*operator_key;	/* remote clients' AUTH; NULL: none */
 	/* Other nodes' AUTH PEER (a cluster key): they may ask OUTPUT
 	 * only.  NULL or empty: none. */

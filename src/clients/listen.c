@@ -44,6 +44,7 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd,
 {
 	struct client_origin	 from;
 	char			 host[INET6_ADDRSTRLEN] = "?";
+	uid_t			 uid;
 
 	memset(&from, 0, sizeof from);
 	/* Replies are small and come one by one: no Nagle delay on them. */
@@ -62,6 +63,11 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd,
 		    ntohs(sin6->sin6_port));
 	}
 	from.local = from.loopback;
+	/* Whose it is counts against that user's share (clients.c). */
+	if (from.loopback && sock_peer_uid(fd, &uid) == 0) {
+		sock_user_name(uid, from.user, sizeof from.user);
+		from.user_known = 1;
+	}
 	backoff_ms = 0;		/* accepting works again */
 	(void)clients_accept(evconnlistener_get_base(l), fd, &from);
 }

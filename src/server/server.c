@@ -154,6 +154,8 @@ open_clients(void)
 	memset(&co, 0, sizeof co);
 	co.ring = &srv.ring;		/* filled by open_peers() */
 	co.max_clients = srv.cfg->max_clients;
+	co.max_per_user = srv.cfg->max_clients_per_user;
+	co.idle_s = srv.cfg->client_idle_s;
 	if (srv.cfg->operator_key[0] != '\0') {
 		if (keys_read(srv.cfg->operator_key, srv.operator_key, err,
 		    sizeof err) == -1)

@@ -73,6 +73,8 @@ static const struct element {
 	{ S(socket, K_PATH), 0, 0 },
 	{ S(operator_key, K_PATH), 0, 0 },
 	{ N(max_clients, 1, 65536) },
+	{ N(max_clients_per_user, 1, 65536) },
+	{ N(client_idle_s, 0, 86400 * 7) },
 	{ N(peer_evict_s, 60, 31536000) },
 	{ N(dequeue_window_ms, 1, 600000) },
 	{ N(election_window_ms, 1, 600000) },
@@ -140,6 +142,8 @@ config_default(struct config *c)
 	c->cancel_grace_ms = 2000;
 	c->max_peers = nd.max_peers;
 	c->max_clients = 256;
+	c->max_clients_per_user = 64;
+	c->client_idle_s = 600;
 	c->peer_evict_s = (int)(nd.peer_evict_ms / 1000);
 }
 

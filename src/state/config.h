@@ -66,6 +66,8 @@ struct config {
 	char		socket[PATH_MAX];	/* "": <state_dir>/volery.sock */
 	char		operator_key[PATH_MAX];	/* "": no remote operators */
 	int		max_clients;
+	int		max_clients_per_user;	/* or per remote host */
+	int		client_idle_s;		/* 0: never dropped */
 	int		peer_evict_s;	/* a dead non-member forgotten */
 	char		run_as[RUNAS_NAME_MAX + 1];	/* "": the default */
 	/* The group whose members may touch every task (root and remote

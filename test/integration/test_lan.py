@@ -202,6 +202,16 @@ class LanCluster(LanTest):
         challenge = c.line().split()[1]
         c.send("AUTH %s\n" % ("0" * 64))
         self.assertEqual(c.line(), "ERROR authentication required")
+        # Guessing costs time, and the log says it once, with a count.
+        start = time.monotonic()
+        for _ in range(3):
+            c.send("AUTH\n")
+            c.line()
+            c.send("AUTH %s\n" % ("0" * 64))
+            self.assertEqual(c.line(), "ERROR authentication required")
+        self.assertGreaterEqual(time.monotonic() - start, 1.4)
+        self.assertEqual(len(re.findall(r"failed to authenticate",
+                                        ops.log())), 1)
         c.send("AUTH\n")
         challenge = c.line().split()[1]
         with open(key) as f:

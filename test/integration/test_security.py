@@ -415,7 +415,8 @@ class Clients(unittest.TestCase):
     def test_connections_are_capped(self):
         node = harness.Node(name="cap", extra="<max_clients>3</max_clients>").start()
         self.addCleanup(node.cleanup)
-        held = [node.client() for _ in range(3)]
+        # Root (the test) has a reserve of 8 beyond max_clients.
+        held = [node.client() for _ in range(3 + 8)]
         for c in held:
             self.addCleanup(c.close)
             self.assertTrue(c.ask_multi("NODES")[0].startswith("NODE cap "))
@@ -469,3 +470,78 @@ class Clients(unittest.TestCase):
         d = node.client()
         self.addCleanup(d.close)
         self.assertTrue(d.ask_multi("NODES")[0].startswith("NODE fds "))
+
+
+# Connections held by another local user's process (nobody's): it opens
+# them all, says how many the node took and refused, and holds them until
+# its stdin closes.
+HOLDER = """
+import select, socket, sys
+socks = [socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+         for _ in range(int(sys.argv[2]))]
+# The node answers a refused connection with a line, a held one with
+# nothing: read until it has been quiet for a second.
+pending, refused = set(socks), 0
+while pending:
+    ready = select.select(list(pending), [], [], 1.0)[0]
+    if not ready:
+        break
+    for s in ready:
+        pending.discard(s)
+        refused += s.recv(4096).startswith(b"ERROR too many connections from one user")
+print(len(socks) - refused, refused, flush=True)
+sys.stdin.read()
+"""
+
+
+@unittest.skipUnless(os.geteuid() == 0, "another user's process needs root")
+class FairShare(unittest.TestCase):
+    """One user (or one remote host) cannot take every connection, root on
+    the host is always answered, and idle connections are dropped."""
+
+    def test_one_user_cannot_lock_everyone_out(self):
+        import subprocess
+        node = harness.Node(name="fair").start()
+        self.addCleanup(node.cleanup)
+        holder = subprocess.Popen(["/usr/bin/python3", "-c", HOLDER,
+                                   str(node.port), "300"], user="nobody",
+                                  group=65534, extra_groups=[],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True)
+        self.addCleanup(holder.wait)
+        self.addCleanup(holder.stdin.close)
+        held, refused = map(int, holder.stdout.readline().split())
+        self.assertEqual((held, refused), (64, 236))	# max_clients_per_user
+        r = subprocess.run(harness.WRAP + [harness.VOLERY, "-H", "127.0.0.1:%d"
+                           % node.port, "tasks"], capture_output=True, text=True,
+                           timeout=harness.TIMEOUT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_root_is_answered_when_every_connection_is_taken(self):
+        node = harness.Node(name="full", extra="<max_clients>3</max_clients>").start()
+        self.addCleanup(node.cleanup)
+        held = [node.client() for _ in range(3)]
+        for c in held:
+            self.addCleanup(c.close)
+            c.ask_multi("NODES")
+        # Root, from its reserve; another user would be refused.
+        c = node.client()
+        self.addCleanup(c.close)
+        self.assertTrue(c.ask_multi("NODES")[0].startswith("NODE full "))
+
+    def test_idle_connections_are_dropped_but_not_followers(self):
+        node = harness.Node(name="idle", extra="<client_idle_s>1</client_idle_s>").start()
+        self.addCleanup(node.cleanup)
+        follower = node.client()
+        self.addCleanup(follower.close)
+        u = follower.schedule("import low -p /x -x %s"
+                              % params_file(node.dir, 2500))
+        follower.ask("SUBSCRIBE " + u)
+        idle = node.client()
+        self.addCleanup(idle.close)
+        self.assertEqual(idle.line(), "ERROR idle for 1 s; closing")
+        with self.assertRaises(EOFError):
+            idle.line()
+        node.wait_log(r"client 127\.0\.0\.1:\d+ idle for 1 s: closed")
+        # Following a task is not idle: its end still comes.
+        follower.wait_states({u: "Terminated"})
