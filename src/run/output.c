@@ -41,6 +41,8 @@ struct output {
 	 * most runs write nothing on one of them, and a file made and
 	 * removed per run costs the file system more than the run. */
 	int			 lazy[2];
+	int			 ours[2];	/* in the state dir: capped */
+	int64_t			 kept[2];	/* bytes kept so far */
 	char			 path[2][PATH_MAX];
 	TAILQ_HEAD(, reader)	 followers;
 	TAILQ_ENTRY(output)	 entry;
@@ -60,14 +62,16 @@ struct reader {
 static TAILQ_HEAD(, output)	outputs = TAILQ_HEAD_INITIALIZER(outputs);
 static char			dir[PATH_MAX];
 static const struct runas	*user;
+static int64_t			 cap;		/* bytes a stream keeps; 0 all */
 static char			node[NAME_MAXLEN + 1];
 
 static const char *stream_names[2] = { "stdout", "stderr" };
 
 int
 output_init(const char *state_dir, const struct runas *ra,
-    const char *name, char *err, size_t errlen)
+    const char *name, int64_t max_bytes, char *err, size_t errlen)
 {
+	cap = max_bytes;
 	if (snprintf(dir, sizeof dir, "%s/output", state_dir) >=
 	    (int)sizeof dir) {
 		snprintf(err, errlen, "state dir path too long");
@@ -147,7 +151,7 @@ output_open(const struct task *t, char *err, size_t errlen)
 				goto fail;
 			}
 		} else {
-			o->lazy[i] = 1;
+			o->lazy[i] = o->ours[i] = 1;
 			(void)unlink(o->path[i]);	/* an earlier run's */
 		}
 	}
@@ -247,8 +251,49 @@ reader_pump_cb(void *arg)
 		reader_end(r);
 }
 
+/* What of len more bytes stream may keep: the node's disk is not the
+ * run's to fill (max_output_mb).  Past the cap, a note once, then
+ * nothing. */
+static size_t
+keep_of(struct output *o, int stream, size_t len, const char **note)
+{
+	static char	text[160];
+	int64_t		room = cap - o->kept[stream];
+
+	*note = NULL;
+	if (!o->ours[stream] || cap <= 0 || (int64_t)len <= room) {
+		o->kept[stream] += len;
+		return len;
+	}
+	if (room >= 0) {
+		snprintf(text, sizeof text, "\n[volery: %s cut at %lld MB "
+		    "(max_output_mb); the rest was dropped]\n",
+		    stream_names[stream], (long long)(cap >> 20));
+		*note = text;
+		log_warnx("Task UUID{%s}: its %s passed %lld MB (max_output_mb)"
+		    "; the rest is dropped", o->uuid, stream_names[stream],
+		    (long long)(cap >> 20));
+	}
+	o->kept[stream] = cap + 1;	/* said; nothing more */
+	return room > 0 ? (size_t)room : 0;
+}
+
+static void	append(struct output *, int, const void *, size_t);
+
 void
 output_write(struct output *o, int stream, const void *data, size_t len)
+{
+	const char	*note;
+
+	len = keep_of(o, stream, len, &note);
+	append(o, stream, data, len);
+	if (note != NULL)
+		append(o, stream, note, strlen(note));
+}
+
+/* Bytes to stream's file and its followers. */
+static void
+append(struct output *o, int stream, const void *data, size_t len)
 {
 	struct reader	*r, *next;
 	const char	*p = data;

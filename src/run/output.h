@@ -24,9 +24,10 @@ struct task;
 
 struct output;		/* one run's two streams */
 
-/* Make <state_dir>/output; keeps ra and node (this node's name). */
+/* Make <state_dir>/output; keeps ra and node (this node's name).  A
+ * stream kept there keeps max_bytes at most (0: all), then a note. */
 int	output_init(const char *state_dir, const struct runas *ra,
-	    const char *node, char *err, size_t errlen);
+	    const char *node, int64_t max_bytes, char *err, size_t errlen);
 /* t starts here: its streams, open anew (truncated); NULL with err. */
 struct output *output_open(const struct task *t, char *err, size_t errlen);
 /* What the run wrote: to its file, and to those following it. */

@@ -377,8 +377,8 @@ server_run(const struct config *cfg, int echo)
 	if (journal_open(cfg->state_dir, err, sizeof err) == -1 ||
 	    history_open(cfg->state_dir, err, sizeof err) == -1 ||
 	    rundir_init(cfg->state_dir, &srv.user, err, sizeof err) == -1 ||
-	    output_init(cfg->state_dir, &srv.user, cfg->name, err,
-	    sizeof err) == -1) {
+	    output_init(cfg->state_dir, &srv.user, cfg->name,
+	    (int64_t)cfg->max_output_mb << 20, err, sizeof err) == -1) {
 		fatalx("%s", err);
 	}
 	outfetch_init(srv.base, &srv.ring);

@@ -75,6 +75,7 @@ static const struct element {
 	{ N(max_clients, 1, 65536) },
 	{ N(max_clients_per_user, 1, 65536) },
 	{ N(client_idle_s, 0, 86400 * 7) },
+	{ N(max_output_mb, 0, 1048576) },
 	{ N(peer_evict_s, 60, 31536000) },
 	{ N(dequeue_window_ms, 1, 600000) },
 	{ N(election_window_ms, 1, 600000) },
@@ -144,6 +145,7 @@ config_default(struct config *c)
 	c->max_clients = 256;
 	c->max_clients_per_user = 64;
 	c->client_idle_s = 600;
+	c->max_output_mb = 64;
 	c->peer_evict_s = (int)(nd.peer_evict_ms / 1000);
 }
 

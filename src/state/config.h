@@ -68,6 +68,7 @@ struct config {
 	int		max_clients;
 	int		max_clients_per_user;	/* or per remote host */
 	int		client_idle_s;		/* 0: never dropped */
+	int		max_output_mb;		/* a run's stream kept; 0 all */
 	int		peer_evict_s;	/* a dead non-member forgotten */
 	char		run_as[RUNAS_NAME_MAX + 1];	/* "": the default */
 	/* The group whose members may touch every task (root and remote

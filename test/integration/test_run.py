@@ -402,3 +402,26 @@ class MissingProgram(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BoundedOutput(unittest.TestCase):
+    """What a run writes is kept up to max_output_mb a stream, then a
+    note: a run cannot fill the node's disk."""
+
+    def test_output_past_the_cap_is_dropped_with_a_note(self):
+        node = Node(extra="<max_output_mb>1</max_output_mb>").start()
+        self.addCleanup(node.cleanup)
+        host = "127.0.0.1:%d" % node.port
+        r = volery("-H", host, "run", "--cwd", "/", "--", "sh", "-c",
+                   "head -c 5000000 /dev/zero | tr '\\0' a; echo e >&2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        u = r.stdout.decode().strip()
+        self.assertEqual(volery("-H", host, "watch", u).returncode, 0)
+        out = volery("-H", host, "output", u).stdout
+        self.assertEqual(out[:1 << 20], b"a" * (1 << 20))
+        self.assertEqual(out[1 << 20:], b"\n[volery: stdout cut at 1 MB "
+                         b"(max_output_mb); the rest was dropped]\n")
+        self.assertEqual(volery("-H", host, "output", "--stderr", u).stdout,
+                         b"e\n")
+        self.assertEqual(len(re.findall(r"its stdout passed 1 MB",
+                                        node.log())), 1)
