@@ -5,7 +5,7 @@
  * is damaged; every parsed line formats back to the same text.
  *
  *   TASK uuid exec prio state percent scheduled_by running_on|- est|- eta|-
- *        [submitted=MS] [array=UUID:N] [why it waits, to the end]
+ *        [submitted=MS] [user=NAME] [array=UUID:N] [why it waits, to the end]
  *   NODE name address master|peer state free/slots reputation
  *        [cores=N memory=MB tags=LIST|-]
  *   REJECTED count last_source why...
@@ -36,6 +36,7 @@ struct reply_task {
 	int64_t	 est_ms;	/* the run's expected length, -1 unknown */
 	int64_t	 eta_ms;	/* its expected end from now, -1 unknown */
 	int64_t	 submit_ms;	/* -1: not said */
+	char	 user[USER_MAXLEN + 1];		/* its owner, "" not said */
 	char	 array[UUID_STRLEN + 1];	/* "" none */
 	int	 array_index;
 	char	 why[REASON_MAXLEN + 1];	/* why it waits, "" */

@@ -13,12 +13,13 @@
 #include "reply.h"
 #include "task.h"
 
-#define TASKS_HEADER "%-36s %-18s %-11s %-10s %4s %-12s %-10s %-14s %7s %s\n"
+#define TASKS_HEADER \
+	"%-36s %-18s %-10s %-11s %-10s %4s %-12s %-10s %-14s %7s %s\n"
 
 static void
 header(void)
 {
-	printf(TASKS_HEADER, "UUID", "NAME", "PRIORITY", "STATE", "%",
+	printf(TASKS_HEADER, "UUID", "NAME", "USER", "PRIORITY", "STATE", "%",
 	    "SCHEDULED_BY", "NODE", "SUBMITTED", "EST", "ENDS");
 }
 
@@ -62,8 +63,9 @@ row(const char *line, void *arg)
 	submitted(t.submit_ms, when, sizeof when);
 	(*count)++;
 	/* A task no live node can run says why, as Slurm's reasons. */
-	printf("%-36s %-18s %-11s %-10s %4d %-12s %-10s %-14s %7s %s%s%s\n",
-	    t.uuid, name, t.prio, t.state, t.progress, t.scheduled_by,
+	printf("%-36s %-18s %-10s %-11s %-10s %4d %-12s %-10s %-14s %7s "
+	    "%s%s%s\n", t.uuid, name, t.user[0] != '\0' ? t.user : "-",
+	    t.prio, t.state, t.progress, t.scheduled_by,
 	    t.running_on[0] != '\0' ? t.running_on : "-", when, est, eta,
 	    t.why[0] != '\0' ? " " : "", t.why);
 }

@@ -86,6 +86,7 @@ task_lines(struct text *x, struct task *const *v, size_t n,
 			r.eta_ms = end >= 0 ? end - now : -1;
 		}
 		r.submit_ms = t->submit_ms;
+		snprintf(r.user, sizeof r.user, "%s", t->user);
 		snprintf(r.array, sizeof r.array, "%s", t->array);
 		r.array_index = t->array_index;
 		/* Why it waits, to the end of the line (it has blanks). */

@@ -100,6 +100,7 @@ wire_reply_task_format(const struct reply_task *t, char *buf, size_t size)
 	    !word_ok(t->state) || !word_ok(t->scheduled_by) ||
 	    (t->running_on[0] != '\0' && !word_ok(t->running_on)) ||
 	    (t->array[0] != '\0' && !word_ok(t->array)) ||
+	    (t->user[0] != '\0' && !word_ok(t->user)) ||
 	    !lex_printable(t->why))
 		return -1;
 	seconds(est, sizeof est, t->est_ms);
@@ -110,6 +111,9 @@ wire_reply_task_format(const struct reply_task *t, char *buf, size_t size)
 	if (off >= 0 && t->submit_ms >= 0)
 		off = fits(off, snprintf(buf + off, size - off,
 		    " submitted=%" PRId64, t->submit_ms), size);
+	if (off >= 0 && t->user[0] != '\0')
+		off = fits(off, snprintf(buf + off, size - off, " user=%s",
+		    t->user), size);
 	if (off >= 0 && t->array[0] != '\0')
 		off = fits(off, snprintf(buf + off, size - off,
 		    " array=%s:%d", t->array, t->array_index), size);
@@ -146,14 +150,19 @@ wire_reply_task_parse(const char *line, struct reply_task *t)
 		return -1;
 	if (strcmp(t->running_on, "-") == 0)
 		t->running_on[0] = '\0';
-	/* Then submitted= and array= if there, and the rest is why. */
+	/* Then submitted=, user= and array= if there, in that order, and
+	 * the rest is why. */
 	for (;;) {
 		rest = p;
 		if ((w = lex_word(&p, LEX_STRICT)) == NULL)
 			return 0;
 		if (strncmp(w, "submitted=", 10) == 0 && t->submit_ms == -1 &&
-		    t->array[0] == '\0') {
+		    t->user[0] == '\0' && t->array[0] == '\0') {
 			if (lex_int(w + 10, 0, INT64_MAX, &t->submit_ms) == -1)
+				return -1;
+		} else if (strncmp(w, "user=", 5) == 0 && t->user[0] == '\0' &&
+		    t->array[0] == '\0') {
+			if (take(t->user, sizeof t->user, w + 5) == -1)
 				return -1;
 		} else if (strncmp(w, "array=", 6) == 0 && t->array[0] == '\0') {
 			char *colon = strchr(w + 6, ':');

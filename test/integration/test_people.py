@@ -102,6 +102,10 @@ class Owners(unittest.TestCase):
                         "sh", "-c", "echo out-of-alice")
         self.assertEqual(self.volery(ALICE, "watch", u).returncode, 0)
         self.assertIn("out-of-alice", self.volery(ALICE, "output", u).stdout)
+        # Everyone sees whose it is.
+        rows = [r for r in self.volery(MALLORY, "tasks").stdout.splitlines()
+                if r.startswith(u)]
+        self.assertRegex(rows[0], r"^%s +sh +%s +low +Terminated " % (u, ALICE))
         for args in (("output", u), ("log", "-t", u)):
             r = self.volery(MALLORY, *args)
             self.assertEqual(r.returncode, 1, args)

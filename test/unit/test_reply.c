@@ -70,8 +70,17 @@ test_task_line_optional_fields(void **state)
 	assert_true(wire_reply_task_format(&t, line, sizeof line) > 0);
 	assert_string_equal(line, "TASK 0f8fad5b-d9cb-469f-a165-70867728950e "
 	    "xz low Running 40 acor gaviao 12.3 4.0 submitted=1764165600123\n");
+	/* Its owner, when the node says it, between submitted= and array=. */
+	snprintf(t.user, sizeof t.user, "alice");
+	assert_true(wire_reply_task_format(&t, line, sizeof line) > 0);
+	assert_string_equal(line, "TASK 0f8fad5b-d9cb-469f-a165-70867728950e "
+	    "xz low Running 40 acor gaviao 12.3 4.0 submitted=1764165600123 "
+	    "user=alice\n");
+	assert_int_equal(wire_reply_task_parse(line, &back), 0);
+	assert_string_equal(back.user, "alice");
 	assert_int_equal(wire_reply_task_parse("TASK u xz low Failed 3 a - - -",
 	    &back), 0);
+	assert_string_equal(back.user, "");
 	assert_int_equal(back.submit_ms, -1);
 	assert_int_equal(back.progress, 3);
 }
