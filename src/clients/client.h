@@ -23,7 +23,6 @@ struct client {
 						 * or a peer node */
 	int			 peer_challenge;	/* AUTH PEER asked */
 	char			 user[USER_MAXLEN + 1];	/* "" unknown */
-	int			 user_known;	/* looked up */
 	int			 pid;		/* 0: not yet looked up; -1
 						 * not found */
 	char			 challenge[AUTH_HEX_LEN + 1];

@@ -195,23 +195,8 @@ client_addr(const struct client *c)
 const char *
 client_user(struct client *c)
 {
-	uid_t	uid;
-
-	if (c->user_known)
-		return c->user;
-	c->user_known = 1;
-	if (c->authed == AUTH_OPERATOR)
-		snprintf(c->user, sizeof c->user, "operator");
-	else if (c->loopback && c->bev != NULL &&
-	    sock_peer_uid(bufferevent_getfd(c->bev), &uid) == 0)
-		sock_user_name(uid, c->user, sizeof c->user);
-	return c->user;
-}
-
-int
-client_is_loopback(const struct client *c)
-{
-	return c->loopback;
+	/* A local one's user was looked up as it connected (listen.c). */
+	return c->authed == AUTH_OPERATOR ? "operator" : c->user;
 }
 
 int
@@ -351,8 +336,7 @@ same_origin(const struct client *c, const struct client_origin *from)
 	if (c->bev == NULL || c->local != from->local)
 		return 0;
 	if (c->local)
-		return c->user_known && from->user_known &&
-		    strcmp(c->user, from->user) == 0;
+		return c->user[0] != '\0' && strcmp(c->user, from->user) == 0;
 	n = strrchr(from->addr, ':') != NULL ? (size_t)(strrchr(from->addr,
 	    ':') - from->addr) : strlen(from->addr);
 	return strncmp(c->addr, from->addr, n) == 0 && c->addr[n] == ':';
@@ -545,7 +529,6 @@ clients_accept(struct event_base *base, int fd,
 	}
 	c->local = from->local;
 	c->loopback = from->loopback;
-	c->user_known = from->user_known;
 	c->pid = from->pid;
 	snprintf(c->addr, sizeof c->addr, "%s", from->addr);
 	snprintf(c->user, sizeof c->user, "%s", from->user);

@@ -44,7 +44,6 @@ void	clients_close_all(void);
 struct client_origin {
 	int	local;			/* the UNIX socket, or loopback */
 	int	loopback;
-	int	user_known;		/* user looked up (SO_PEERCRED) */
 	int	pid;			/* its process (SO_PEERCRED), 0 unknown */
 	char	addr[ADDR_MAXLEN + 1];
 	char	user[USER_MAXLEN + 1];
@@ -69,7 +68,6 @@ const char *client_addr(const struct client *);
 /* Who asks: a local user's login name (SO_PEERCRED, or the owner of a
  * loopback connection), "operator" for a remote operator, "" unknown. */
 const char *client_user(struct client *);
-int	client_is_loopback(const struct client *);
 /* The process on the other end of a local client (the UNIX socket's
  * peer, or the holder of a loopback connection, looked up once); -1 if
  * unknown. */

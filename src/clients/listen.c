@@ -63,11 +63,9 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd,
 		    ntohs(sin6->sin6_port));
 	}
 	from.local = from.loopback;
-	/* Whose it is counts against that user's share (clients.c). */
-	if (from.loopback && sock_peer_uid(fd, &uid) == 0) {
+	/* Whose it is: its user's share (clients.c), what it may do. */
+	if (from.loopback && sock_peer_uid(fd, &uid) == 0)
 		sock_user_name(uid, from.user, sizeof from.user);
-		from.user_known = 1;
-	}
 	backoff_ms = 0;		/* accepting works again */
 	(void)clients_accept(evconnlistener_get_base(l), fd, &from);
 }
@@ -87,7 +85,6 @@ accept_unix_cb(struct evconnlistener *l, evutil_socket_t fd,
 	from.loopback = 1;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
 		sock_user_name(cred.uid, from.user, sizeof from.user);
-		from.user_known = 1;
 		from.pid = (int)cred.pid;
 		pw = getpwuid(cred.uid);
 		/* One token: it is a task record's cl= field. */

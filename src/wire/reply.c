@@ -2,6 +2,7 @@
  * reply.c -- the node's multi-field reply lines (reply.h).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,10 +84,19 @@ line_after(const char *line, const char *kind, char *copy)
 	return p;
 }
 
-/* What snprintf wrote at buf + off, checked: the new offset or -1. */
-static int
-fits(int off, int n, size_t size)
+/* Append to the line at buf + off: the new offset, or -1 if it does
+ * not fit (and -1 stays -1, so a line is checked once, at its end). */
+static int __attribute__((format(printf, 4, 5)))
+put(char *buf, size_t size, int off, const char *fmt, ...)
 {
+	va_list	ap;
+	int	n;
+
+	if (off < 0)
+		return -1;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + off, size - off, fmt, ap);
+	va_end(ap);
 	return n < 0 || (size_t)off + n >= size ? -1 : off + n;
 }
 
@@ -105,24 +115,19 @@ wire_reply_task_format(const struct reply_task *t, char *buf, size_t size)
 		return -1;
 	seconds(est, sizeof est, t->est_ms);
 	seconds(eta, sizeof eta, t->eta_ms);
-	off = fits(0, snprintf(buf, size, "TASK %s %s %s %s %d %s %s %s %s",
-	    t->uuid, t->exec, t->prio, t->state, t->progress, t->scheduled_by,
-	    t->running_on[0] != '\0' ? t->running_on : "-", est, eta), size);
-	if (off >= 0 && t->submit_ms >= 0)
-		off = fits(off, snprintf(buf + off, size - off,
-		    " submitted=%" PRId64, t->submit_ms), size);
-	if (off >= 0 && t->user[0] != '\0')
-		off = fits(off, snprintf(buf + off, size - off, " user=%s",
-		    t->user), size);
-	if (off >= 0 && t->array[0] != '\0')
-		off = fits(off, snprintf(buf + off, size - off,
-		    " array=%s:%d", t->array, t->array_index), size);
-	if (off >= 0 && t->why[0] != '\0')
-		off = fits(off, snprintf(buf + off, size - off, " %s",
-		    t->why), size);
-	if (off >= 0)
-		off = fits(off, snprintf(buf + off, size - off, "\n"), size);
-	return off;
+	off = put(buf, size, 0, "TASK %s %s %s %s %d %s %s %s %s", t->uuid,
+	    t->exec, t->prio, t->state, t->progress, t->scheduled_by,
+	    t->running_on[0] != '\0' ? t->running_on : "-", est, eta);
+	if (t->submit_ms >= 0)
+		off = put(buf, size, off, " submitted=%" PRId64, t->submit_ms);
+	if (t->user[0] != '\0')
+		off = put(buf, size, off, " user=%s", t->user);
+	if (t->array[0] != '\0')
+		off = put(buf, size, off, " array=%s:%d", t->array,
+		    t->array_index);
+	if (t->why[0] != '\0')
+		off = put(buf, size, off, " %s", t->why);
+	return put(buf, size, off, "\n");
 }
 
 int
@@ -191,16 +196,12 @@ wire_reply_node_format(const struct reply_node *n, char *buf, size_t size)
 	if (!word_ok(n->name) || !word_ok(n->address) || !word_ok(n->role) ||
 	    !word_ok(n->state) || (n->tags[0] != '\0' && !word_ok(n->tags)))
 		return -1;
-	off = fits(0, snprintf(buf, size, "NODE %s %s %s %s %d/%d %d",
-	    n->name, n->address, n->role, n->state, n->free, n->slots,
-	    n->reputation), size);
-	if (off >= 0 && n->cores > 0)
-		off = fits(off, snprintf(buf + off, size - off,
-		    " cores=%d memory=%" PRId64 " tags=%s", n->cores,
-		    n->memory_mb, n->tags[0] != '\0' ? n->tags : "-"), size);
-	if (off >= 0)
-		off = fits(off, snprintf(buf + off, size - off, "\n"), size);
-	return off;
+	off = put(buf, size, 0, "NODE %s %s %s %s %d/%d %d", n->name,
+	    n->address, n->role, n->state, n->free, n->slots, n->reputation);
+	if (n->cores > 0)
+		off = put(buf, size, off, " cores=%d memory=%" PRId64 " tags=%s",
+		    n->cores, n->memory_mb, n->tags[0] != '\0' ? n->tags : "-");
+	return put(buf, size, off, "\n");
 }
 
 int
@@ -252,8 +253,8 @@ wire_reply_rejected_format(const struct reply_rejected *r, char *buf,
 	if (!word_ok(r->last_from) || r->why[0] == '\0' || r->why[0] == ' ' ||
 	    !lex_printable(r->why))
 		return -1;
-	return fits(0, snprintf(buf, size, "REJECTED %" PRIu64 " %s %s\n",
-	    r->count, r->last_from, r->why), size);
+	return put(buf, size, 0, "REJECTED %" PRIu64 " %s %s\n", r->count,
+	    r->last_from, r->why);
 }
 
 int
@@ -279,7 +280,7 @@ wire_reply_clash_format(const char *address, char *buf, size_t size)
 {
 	if (!word_ok(address))
 		return -1;
-	return fits(0, snprintf(buf, size, "CLASH %s\n", address), size);
+	return put(buf, size, 0, "CLASH %s\n", address);
 }
 
 int
