@@ -381,14 +381,17 @@ install: all
 	install -m 644 conf/params.xml $(DOCDIR)/
 	$(INSTALL_SED) conf/volery.service.in > $(UNITDIR)/volery.service
 	install -m 644 conf/volery.bash-completion $(COMPDIR)/volery
-	@# The user tasks run as (run_as in volery.conf(5)), made once when
-	@# installing for this host as root; never removed by uninstall.
-	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
-	    ! getent passwd volery >/dev/null; then \
-		echo "creating the system user volery, whom tasks run as"; \
+	@# The users no one's tasks run as (run_as in volery.conf(5)):
+	@# volery and a slot user per core, each run its own uid; made once
+	@# when installing for this host as root, never removed by uninstall.
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then \
+	    for u in volery $$(seq -f volery-slot%g 1 $$(nproc)); do \
+		getent passwd $$u >/dev/null && continue; \
+		echo "creating the system user $$u, whom tasks run as"; \
 		useradd --system --user-group --no-create-home \
 		    --home-dir /nonexistent --shell /usr/sbin/nologin \
-		    --comment "volery tasks" volery; \
+		    --comment "volery tasks" $$u || exit 1; \
+	    done; \
 	fi
 
 # What install put there, but the admin's: the config, logrotate's, the

@@ -128,6 +128,8 @@ struct node_schedule_req {
 	const struct task_binding *bind;
 	const char		*client;	/* requesting host */
 	const char		*user;		/* who asked, or NULL */
+	int			 has_uid;	/* user is a local account: */
+	int64_t			 uid;		/* its uid */
 	/* A command task (RUN): exec is its name, and no description is
 	 * needed; NULL for an executable of the tasks directory. */
 	const struct task_cmd	*cmd;

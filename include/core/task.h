@@ -141,6 +141,11 @@ struct task {
 	 * "operator" (a remote client with the operator key).  Set once at
 	 * SCHEDULE, replicated. */
 	char		 user[USER_MAXLEN + 1];
+	/* That user's uid on the node that scheduled it (-1 unknown: the
+	 * operator key, or no local account behind the request).  A node
+	 * runs the task as the account of that name only if it has this
+	 * uid there too (run/owner.c). */
+	int64_t		 uid;
 	/* Accounting of its last run, from wait4 on the node that ran it
 	 * (-1: none measured): exit status (0-255, or 256 + the signal that
 	 * killed it), CPU time (user + system, ms) and peak resident memory

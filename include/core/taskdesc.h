@@ -47,6 +47,8 @@ struct taskdesc {
 	char			 cannot_run[REASON_MAXLEN + 1];
 };
 
+struct task;
+
 struct taskdesc_set {
 	struct taskdesc	*v;
 	size_t		 n;
@@ -56,5 +58,9 @@ const struct taskdesc *taskdesc_find(const struct taskdesc_set *,
 		    const char *);
 int		 taskdesc_add(struct taskdesc_set *, const struct taskdesc *);
 void		 taskdesc_clear(struct taskdesc_set *);
+/* Does set's description of t's program let t run here (its inputs,
+ * its -p, the program there)?  1, or 0 with why. */
+int		 taskdesc_admissible(const struct taskdesc_set *,
+		    const struct task *, char *why, size_t whylen);
 
 #endif

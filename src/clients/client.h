@@ -23,6 +23,7 @@ struct client {
 						 * or a peer node */
 	int			 peer_challenge;	/* AUTH PEER asked */
 	char			 user[USER_MAXLEN + 1];	/* "" unknown */
+	int64_t			 uid;		/* its uid, -1 unknown */
 	int			 pid;		/* 0: not yet looked up; -1
 						 * not found */
 	char			 challenge[AUTH_HEX_LEN + 1];

@@ -199,6 +199,12 @@ client_user(struct client *c)
 	return c->authed == AUTH_OPERATOR ? "operator" : c->user;
 }
 
+int64_t
+client_uid(struct client *c)
+{
+	return c->authed == AUTH_OPERATOR ? -1 : c->uid;
+}
+
 int
 client_pid(struct client *c, int *pid)
 {
@@ -532,6 +538,7 @@ clients_accept(struct event_base *base, int fd,
 	c->pid = from->pid;
 	snprintf(c->addr, sizeof c->addr, "%s", from->addr);
 	snprintf(c->user, sizeof c->user, "%s", from->user);
+	c->uid = from->user[0] != '\0' ? from->uid : -1;
 	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	if (opts.idle_s > 0) {

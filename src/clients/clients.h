@@ -47,6 +47,7 @@ struct client_origin {
 	int	pid;			/* its process (SO_PEERCRED), 0 unknown */
 	char	addr[ADDR_MAXLEN + 1];
 	char	user[USER_MAXLEN + 1];
+	int64_t	uid;			/* user's, -1 unknown */
 };
 /* Serve fd (clients.c), or refuse it over the cap (closed): -1. */
 int	clients_accept(struct event_base *, int fd,
@@ -68,6 +69,8 @@ const char *client_addr(const struct client *);
 /* Who asks: a local user's login name (SO_PEERCRED, or the owner of a
  * loopback connection), "operator" for a remote operator, "" unknown. */
 const char *client_user(struct client *);
+/* That user's uid; -1 if unknown or the operator. */
+int64_t	client_uid(struct client *);
 /* The process on the other end of a local client (the UNIX socket's
  * peer, or the holder of a loopback connection, looked up once); -1 if
  * unknown. */

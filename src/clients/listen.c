@@ -64,8 +64,11 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd,
 	}
 	from.local = from.loopback;
 	/* Whose it is: its user's share (clients.c), what it may do. */
-	if (from.loopback && sock_peer_uid(fd, &uid) == 0)
+	from.uid = -1;
+	if (from.loopback && sock_peer_uid(fd, &uid) == 0) {
 		sock_user_name(uid, from.user, sizeof from.user);
+		from.uid = uid;
+	}
 	backoff_ms = 0;		/* accepting works again */
 	(void)clients_accept(evconnlistener_get_base(l), fd, &from);
 }
@@ -83,8 +86,10 @@ accept_unix_cb(struct evconnlistener *l, evutil_socket_t fd,
 	memset(&from, 0, sizeof from);
 	from.local = 1;
 	from.loopback = 1;
+	from.uid = -1;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
 		sock_user_name(cred.uid, from.user, sizeof from.user);
+		from.uid = cred.uid;
 		from.pid = (int)cred.pid;
 		pw = getpwuid(cred.uid);
 		/* One token: it is a task record's cl= field. */

@@ -66,7 +66,8 @@ req_schedule(struct client *c, const struct client_req *req)
 {
 	char	uuid[UUID_STRLEN + 1], err[256], reply[64];
 
-	if (service_schedule(req, client_addr(c), client_user(c), uuid, err,
+	if (service_schedule(req, client_addr(c), client_user(c),
+	    client_uid(c), uuid, err,
 	    sizeof err) == -1) {
 		client_replyf(c, "ERROR %s\n", err);
 		return;

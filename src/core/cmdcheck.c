@@ -37,20 +37,28 @@ cmdcheck_free(struct node *n)
 	memset(&n->cmdcheck, 0, sizeof n->cmdcheck);
 }
 
-/* The key of t's command: its directory and program. */
+/* What t needs here: a command's program, else a described task's. */
+static const char *
+program_of(const struct task *t)
+{
+	return t->cmd != NULL ? t->cmd->argv[0] : t->exec;
+}
+
+/* The key of t's question: whose it is (it runs as its owner), its
+ * directory and its program. */
 static char *
 key_of(const struct task *t)
 {
-	const struct task_cmd	*c = t->cmd;
-	const char		*cwd = c->cwd != NULL ? c->cwd : "";
-	size_t			 a = strlen(cwd), b = strlen(c->argv[0]);
-	char			*k;
+	const char	*cwd = t->cmd != NULL && t->cmd->cwd != NULL ?
+			    t->cmd->cwd : "", *prog = program_of(t);
+	size_t		 len = strlen(t->user) + 24 + strlen(cwd) +
+			    strlen(prog) + 4;
+	char		*k;
 
-	if ((k = malloc(a + b + 2)) == NULL)
+	if ((k = malloc(len)) == NULL)
 		return NULL;
-	memcpy(k, cwd, a);
-	k[a] = '\n';
-	memcpy(k + a + 1, c->argv[0], b + 1);
+	snprintf(k, len, "%s\n%lld\n%s\n%s%s", t->user, (long long)t->uid,
+	    cwd, t->cmd != NULL ? "" : "/", prog);
 	return k;
 }
 
@@ -128,7 +136,7 @@ cmdcheck_admissible(struct node *n, const struct task *t, char *why,
 		return 1;
 	if (e->state == CMDCHECK_ASKED)
 		snprintf(why, whylen, "looking for %.100s here",
-		    t->cmd->argv[0]);
+		    program_of(t));
 	else
 		snprintf(why, whylen, "%s", e->why);
 	return 0;

@@ -1,9 +1,11 @@
 /*
- * cmdcheck.h -- whether this node can run a command task: its program
- * found, and its working directory there.  Looking is the shell's (a
- * file system is no business of the core): the first time a command's
- * directory and program come up, the core asks (ACT_CHECK) and keeps
- * off the task until node_command_checked() answers.
+ * cmdcheck.h -- whether this node can run a command task (its program
+ * found, and its working directory there) or a described task of a
+ * known owner, as whom it would run (the owner's account here, run/
+ * owner.h).  Looking is the shell's (a file system or the accounts are
+ * no business of the core): the first time an owner's directory and
+ * program come up, the core asks (ACT_CHECK) and keeps off the task
+ * until node_command_checked() answers.
  */
 #ifndef VOLERY_CMDCHECK_H
 #define VOLERY_CMDCHECK_H
@@ -19,7 +21,7 @@ struct task;
 /* One directory and program, once asked about. */
 struct cmdcheck_entry {
 	uint64_t	 hash;
-	char		*key;		/* cwd "\n" program */
+	char		*key;		/* owner, uid, cwd, program */
 	int		 state;		/* CMDCHECK_* */
 	int64_t		 when;		/* answered, or asked */
 	char		 asked_for[UUID_STRLEN + 1];	/* the task asked */

@@ -42,25 +42,14 @@ int
 run_admissible(struct node *n, const struct task *t, char *why,
     size_t whylen)
 {
-	const struct taskdesc	*d;
-
 	if (!capset_fits_here(n, t, why, whylen))
 		return 0;
+	/* A command, or a task of a known owner, runs as that owner: the
+	 * shell answers whether it can (cmdcheck.h). */
 	if (t->cmd != NULL)
 		return cmdcheck_admissible(n, t, why, whylen);
-	if ((d = taskdesc_find(n->descs, t->exec)) == NULL)
-		snprintf(why, whylen, "no description of %s in tasks_dir",
-		    t->exec);
-	else if (t->ninputs != d->ninputs)
-		snprintf(why, whylen, "%d inputs bound, its description "
-		    "takes %d", t->ninputs, d->ninputs);
-	else if (d->needs_path && t->path == NULL)
-		snprintf(why, whylen, "no -p, which its description needs");
-	else if (d->cannot_run[0] != '\0')
-		snprintf(why, whylen, "%s", d->cannot_run);
-	else
-		return 1;
-	return 0;
+	return taskdesc_admissible(n->descs, t, why, whylen) && (t->uid < 0 ||
+	    cmdcheck_admissible(n, t, why, whylen));
 }
 
 int
@@ -76,9 +65,10 @@ run_warn_not_here(struct node *n, const struct task *t, const char *from)
 {
 	char	why[REASON_MAXLEN + 1];
 
-	/* A command's answer comes later (cmdcheck.c says a "no"). */
+	/* The shell's answer comes later (cmdcheck.c says a "no"). */
 	if (task_is_final(t->state) || t->cmd != NULL ||
-	    run_admissible(n, t, why, sizeof why))
+	    (capset_fits_here(n, t, why, sizeof why) &&
+	    taskdesc_admissible(n->descs, t, why, sizeof why)))
 		return;
 	outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s}%s%s is "
 	    "never run here: %s", t->uuid, t->exec, from != NULL ? " from " :

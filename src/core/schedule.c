@@ -195,6 +195,9 @@ new_task(struct node *n, const struct node_schedule_req *req,
 	    req->client != NULL ? req->client : "-");
 	if (req->user != NULL && task_token_valid(req->user, USER_MAXLEN))
 		snprintf(t->user, sizeof t->user, "%s", req->user);
+	if (t->user[0] != '\0' && req->has_uid && req->uid >= 0 &&
+	    req->uid <= UID_MAXVAL)
+		t->uid = req->uid;
 	if (task_set_string(&t->path, req->path) == -1 ||
 	    task_set_string(&t->params, req->params) == -1)
 		goto nomem;

@@ -46,6 +46,7 @@ task_new(const char *uuid, const char *exec, int ninputs)
 	t->ready_ms = t->start_ms = t->end_ms = -1;
 	t->exit_status = -1;
 	t->cpu_ms = t->maxrss_kib = -1;
+	t->uid = -1;
 	return t;
 }
 

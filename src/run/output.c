@@ -24,6 +24,7 @@
 #include "cmdrun.h"
 #include "log.h"
 #include "output.h"
+#include "owner.h"
 #include "runas.h"
 #include "task.h"
 
@@ -61,15 +62,14 @@ struct reader {
 
 static TAILQ_HEAD(, output)	outputs = TAILQ_HEAD_INITIALIZER(outputs);
 static char			dir[PATH_MAX];
-static const struct runas	*user;
 static int64_t			 cap;		/* bytes a stream keeps; 0 all */
 static char			node[NAME_MAXLEN + 1];
 
 static const char *stream_names[2] = { "stdout", "stderr" };
 
 int
-output_init(const char *state_dir, const struct runas *ra,
-    const char *name, int64_t max_bytes, char *err, size_t errlen)
+output_init(const char *state_dir, const char *name, int64_t max_bytes,
+    char *err, size_t errlen)
 {
 	cap = max_bytes;
 	if (snprintf(dir, sizeof dir, "%s/output", state_dir) >=
@@ -81,7 +81,6 @@ output_init(const char *state_dir, const struct runas *ra,
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
-	user = ra;
 	snprintf(node, sizeof node, "%s", name);
 	return 0;
 }
@@ -102,25 +101,39 @@ stream_path(const struct task *t, int stream, char *buf, size_t size,
 	    stream == OUTPUT_STDOUT ? "out" : "err") < (int)size ? 0 : -1;
 }
 
-/* Open t's stream with flags: a named file as the run user, never
- * through a symbolic link. */
+/* Open t's stream with flags: a named file as ra (NULL: as whom t
+ * runs here), never through a symbolic link. */
 static int
-open_stream(const struct task *t, int stream, int flags, char *path,
-    size_t size)
+open_stream(const struct task *t, int stream, int flags,
+    const struct runas *ra, char *path, size_t size)
 {
-	int	as_user;
+	struct runas	 owner;
+	char		 why[REASON_MAXLEN + 1];
+	int		 as_user, fd, e;
 
 	if (stream_path(t, stream, path, size, &as_user) == -1) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
 	flags |= O_CLOEXEC | O_NOFOLLOW;
-	return as_user ? runas_open(user, path, flags, 0644) :
-	    open(path, flags, 0600);
+	if (!as_user)
+		return open(path, flags, 0600);
+	if (ra != NULL)
+		return runas_open(ra, path, flags, 0644);
+	if (owner_of(t, 1, &owner, why, sizeof why) == -1) {
+		errno = EACCES;
+		return -1;
+	}
+	fd = runas_open(&owner, path, flags, 0644);
+	e = errno;
+	runas_free(&owner);
+	errno = e;
+	return fd;
 }
 
 struct output *
-output_open(const struct task *t, char *err, size_t errlen)
+output_open(const struct task *t, const struct runas *ra, char *err,
+    size_t errlen)
 {
 	struct output	*o;
 	int		 i, as_user;
@@ -143,7 +156,7 @@ output_open(const struct task *t, char *err, size_t errlen)
 		 * redirection would make it; ours, a leftover removed. */
 		if (as_user) {
 			o->fd[i] = open_stream(t, i, O_WRONLY | O_CREAT |
-			    O_TRUNC, o->path[i], sizeof o->path[i]);
+			    O_TRUNC, ra, o->path[i], sizeof o->path[i]);
 			if (o->fd[i] == -1) {
 				snprintf(err, errlen, "cannot open %s for its "
 				    "%s: %s", o->path[i], stream_names[i],
@@ -354,7 +367,8 @@ output_serve(struct client *c, const struct task *t, int stream,
 	int		 fd;
 
 	memset(&st, 0, sizeof st);
-	if ((fd = open_stream(t, stream, O_RDONLY, path, sizeof path)) ==
+	if ((fd = open_stream(t, stream, O_RDONLY, NULL, path,
+	    sizeof path)) ==
 	    -1 && errno == ENOENT && !(t->cmd != NULL && (stream ==
 	    OUTPUT_STDOUT ? t->cmd->out : t->cmd->err) != NULL)) {
 		/* Ours, never made: the run wrote nothing there (yet). */

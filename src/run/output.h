@@ -24,12 +24,14 @@ struct task;
 
 struct output;		/* one run's two streams */
 
-/* Make <state_dir>/output; keeps ra and node (this node's name).  A
- * stream kept there keeps max_bytes at most (0: all), then a note. */
-int	output_init(const char *state_dir, const struct runas *ra,
-	    const char *node, int64_t max_bytes, char *err, size_t errlen);
-/* t starts here: its streams, open anew (truncated); NULL with err. */
-struct output *output_open(const struct task *t, char *err, size_t errlen);
+/* Make <state_dir>/output; keeps node (this node's name).  A stream
+ * kept there keeps max_bytes at most (0: all), then a note. */
+int	output_init(const char *state_dir, const char *node,
+	    int64_t max_bytes, char *err, size_t errlen);
+/* t starts here, as ra: its streams, open anew (truncated; a file its
+ * command named, as ra); NULL with err. */
+struct output *output_open(const struct task *t, const struct runas *ra,
+	    char *err, size_t errlen);
 /* What the run wrote: to its file, and to those following it. */
 void	output_write(struct output *, int stream, const void *, size_t);
 /* The run ended: its followers get their end.  Frees o. */

@@ -115,6 +115,43 @@ runas_resolve(const char *configured, struct runas *r, char *warn,
 	return fill(r, pw, err, errlen);
 }
 
+int
+runas_lookup(const char *name, struct runas *r, char *err, size_t errlen)
+{
+	struct passwd	*pw;
+
+	memset(r, 0, sizeof *r);
+	errno = 0;
+	if ((pw = getpwnam(name)) == NULL) {
+		if (errno == 0 || errno == ENOENT || errno == ESRCH ||
+		    errno == EBADF || errno == EPERM)
+			return 1;
+		snprintf(err, errlen, "cannot look up user %s: %s", name,
+		    strerror(errno));
+		return -1;
+	}
+	r->change = 1;
+	if (fill(r, pw, err, errlen) == -1) {
+		runas_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+int
+runas_copy(struct runas *dst, const struct runas *src)
+{
+	*dst = *src;
+	dst->groups = NULL;
+	if (src->ngroups > 0 && (dst->groups = malloc(src->ngroups *
+	    sizeof *dst->groups)) == NULL)
+		return -1;
+	if (src->ngroups > 0)
+		memcpy(dst->groups, src->groups, src->ngroups *
+		    sizeof *dst->groups);
+	return 0;
+}
+
 void
 runas_free(struct runas *r)
 {

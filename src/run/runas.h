@@ -37,6 +37,12 @@ int	runas_name_valid(const char *);
 int	runas_resolve(const char *configured, struct runas *, char *warn,
 	    size_t warnlen, char *err, size_t errlen);
 void	runas_free(struct runas *);
+/* The account name (ra->change set: a root node switches to it): 0, 1
+ * if there is no such account, -1 with err on a failure to look. */
+int	runas_lookup(const char *name, struct runas *, char *err,
+	    size_t errlen);
+/* dst, a copy of src (its own groups): 0, or -1 out of memory. */
+int	runas_copy(struct runas *dst, const struct runas *src);
 /*
  * Can the run user reach path with access() mode (R_OK, X_OK)?  By the
  * mode bits of path and of every directory above it, for the user's uid

@@ -151,29 +151,32 @@ spare_name(int k, char *buf, size_t size)
 }
 
 int
-rundir_make(const char *uuid, char *path, size_t pathlen, char *err,
-    size_t errlen)
+rundir_make(const char *uuid, const struct runas *ra, char *path,
+    size_t pathlen, char *err, size_t errlen)
 {
 	char	spare[32];
+	int	made = 0;
 
 	snprintf(path, pathlen, "%s/%s", runs, uuid);
-	while (nspares > 0) {
+	while (nspares > 0 && !made) {
 		spare_name(--nspares, spare, sizeof spare);
 		/* As made: a run may have changed its mode. */
 		if (renameat(runs_fd, spare, runs_fd, uuid) == 0 &&
 		    fchmodat(runs_fd, uuid, 0700, 0) == 0)
-			return 0;
-		(void)unlinkat(runs_fd, uuid, AT_REMOVEDIR);
+			made = 1;
+		else
+			(void)unlinkat(runs_fd, uuid, AT_REMOVEDIR);
 	}
-	if (mkdirat(runs_fd, uuid, 0700) == -1) {
+	if (!made && mkdirat(runs_fd, uuid, 0700) == -1) {
 		snprintf(err, errlen, "run directory %s: %s", path,
 		    strerror(errno));
 		return -1;
 	}
-	if (user->change && fchownat(runs_fd, uuid, user->uid, user->gid,
+	/* This run's user, whoever had the spare before. */
+	if (ra->change && fchownat(runs_fd, uuid, ra->uid, ra->gid,
 	    AT_SYMLINK_NOFOLLOW) == -1) {
 		snprintf(err, errlen, "run directory %s: chown to %s: %s",
-		    path, user->name, strerror(errno));
+		    path, ra->name, strerror(errno));
 		unlinkat(runs_fd, uuid, AT_REMOVEDIR);
 		return -1;
 	}
@@ -186,7 +189,7 @@ rundir_remove(const char *uuid)
 	char	spare[32];
 	int	fd, n = 0;
 
-	/* Emptied, it is kept for a next run (the runs' user owns it). */
+	/* Emptied, it is kept for a next run (given to its user then). */
 	if (nspares < SPARES_MAX && (fd = openat(runs_fd, uuid, O_RDONLY |
 	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) != -1) {
 		spare_name(nspares, spare, sizeof spare);

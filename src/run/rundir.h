@@ -16,9 +16,9 @@ struct runas;
 /* Make <state_dir>/runs (0711) and empty it.  Keeps a pointer to ra. */
 int	rundir_init(const char *state_dir, const struct runas *ra, char *err,
 	    size_t errlen);
-/* Make the run's directory; its path into path. */
-int	rundir_make(const char *uuid, char *path, size_t pathlen, char *err,
-	    size_t errlen);
+/* Make the run's directory, ra's (mode 0700); its path into path. */
+int	rundir_make(const char *uuid, const struct runas *ra, char *path,
+	    size_t pathlen, char *err, size_t errlen);
 /* Remove the run's directory and everything in it; no symlink is
  * followed, whatever the run did to its tree meanwhile. */
 void	rundir_remove(const char *uuid);

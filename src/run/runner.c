@@ -28,6 +28,7 @@
 #include "log.h"
 #include "node.h"
 #include "output.h"
+#include "owner.h"
 #include "runas.h"
 #include "rundir.h"
 #include "runner.h"
@@ -59,6 +60,8 @@ struct run {
 	 * the runner protocol; its exit status and declared outputs make
 	 * its result. */
 	struct command_run	*cmd;
+	struct runas		 ra;		/* whom it runs as (owner.h) */
+	int			 slot;		/* a slot user's, or 0 */
 	TAILQ_ENTRY(run)	 entry;
 };
 
@@ -66,10 +69,19 @@ static TAILQ_HEAD(, run)	runs = TAILQ_HEAD_INITIALIZER(runs);
 static struct event_base	*base;
 static struct runner_hooks	 hooks;
 static struct runner_opts	 opts;
-static int			 nruns;
 static uint64_t			 reaped_ticks;	/* CPU of ended runs */
 
 static void	stop_step_cb(evutil_socket_t, short, void *);
+
+/* The next step of stopping r after the grace period. */
+static void
+wait_grace(struct run *r)
+{
+	struct timeval	tv = { opts.grace_ms / 1000,
+			    (opts.grace_ms % 1000) * 1000 };
+
+	evtimer_add(r->stop_timer, &tv);
+}
 
 static void
 run_free(struct run *r)
@@ -86,9 +98,10 @@ run_free(struct run *r)
 	if (r->cap != NULL)
 		output_close(r->cap);
 	command_run_free(r->cmd);
+	runas_free(&r->ra);
+	owner_put_slot(r->slot);
 	free(r->result);
 	free(r);
-	nruns--;
 }
 
 static void
@@ -117,7 +130,7 @@ maybe_done(struct run *r)
 	 * outlive r for the hook. */
 	r->result = NULL;
 	if ((cr = r->cmd) != NULL && (m = malloc(sizeof *m)) != NULL)
-		command_run_result(cr, r->code, r->signo, opts.user, m);
+		command_run_result(cr, r->code, r->signo, &r->ra, m);
 	r->cmd = NULL;
 	e.result = m;
 	run_free(r);
@@ -135,7 +148,6 @@ static int
 protocol_line(struct run *r, const char *line, size_t len)
 {
 	struct runner_msg	*m;
-	struct timeval		 tv;
 	char			 err[160];
 
 	if ((m = malloc(sizeof *m)) == NULL)
@@ -157,9 +169,7 @@ protocol_line(struct run *r, const char *line, size_t len)
 	    (r->stop_timer = evtimer_new(base, stop_step_cb, r)) != NULL) {
 		r->stop_stage = 1;	/* the next step is SIGTERM */
 		r->lingering = 1;
-		tv.tv_sec = opts.grace_ms / 1000;
-		tv.tv_usec = (opts.grace_ms % 1000) * 1000;
-		evtimer_add(r->stop_timer, &tv);
+		wait_grace(r);
 	}
 	free(m);
 	return 0;
@@ -369,10 +379,16 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	struct job_fds	 fds;
 	struct run	*r = NULL;
 	struct output	*cap = NULL;
+	struct runas	 ra;
+	int		 slot = owner_take_slot(t);
 	pid_t		 pid;
 
+	if (owner_of(t, slot, &ra, err, errlen) == -1) {
+		owner_put_slot(slot);
+		return -1;
+	}
 	if (t->cmd != NULL) {
-		if (cmdrun_find(t, opts.user, path, sizeof path, err,
+		if (cmdrun_find(t, &ra, path, sizeof path, err,
 		    errlen) == -1 ||
 		    (cs = command_run_new(t, err, errlen)) == NULL)
 			return -1;
@@ -382,19 +398,19 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	} else
 		launch_desc_argv(opts.tasks_dir, t, path, sizeof path, argv, args,
 		    sizeof args);
-	if (rundir_make(t->uuid, dir, sizeof dir, err, errlen) == -1)
+	if (rundir_make(t->uuid, &ra, dir, sizeof dir, err, errlen) == -1)
 		goto fail;
-	if (launch_env(t, dir, opts.user, &k, env, sizeof env / sizeof env[0])
+	if (launch_env(t, dir, &ra, &k, env, sizeof env / sizeof env[0])
 	    == -1 ||
 	    (r = calloc(1, sizeof *r)) == NULL)
 		goto nomem_dir;
-	if ((cap = output_open(t, err, errlen)) == NULL)
+	if ((cap = output_open(t, &ra, err, errlen)) == NULL)
 		goto fail_dir;
 	memset(&spec, 0, sizeof spec);
 	spec.path = path;
 	spec.argv = (char *const *)argv;
 	spec.env = env;
-	spec.user = opts.user;
+	spec.user = &ra;
 	spec.cwd = t->cmd != NULL && t->cmd->cwd != NULL ? t->cmd->cwd : dir;
 	if (d != NULL)
 		launch_limits(&spec, &d->limits);
@@ -421,10 +437,11 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	r->in_fd = fds.in;
 	r->cap = cap;
 	r->cmd = cs;
+	r->ra = ra;		/* r holds it now */
+	r->slot = slot;
 	if (r->in_fd != -1)
 		evutil_make_socket_nonblocking(r->in_fd);
 	TAILQ_INSERT_TAIL(&runs, r, entry);
-	nruns++;
 	r->out = pipe_bev(fds.out, r, out_read_cb);
 	r->err = pipe_bev(fds.err, r, err_read_cb);
 	if (r->out == NULL)
@@ -438,7 +455,7 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	log_info("Task UUID{%s} %s %s started, pid %d, user %s, attempt "
 	    "%d:%s", t->uuid, t->cmd != NULL ? "command" : "executable",
 	    t->cmd != NULL ? t->cmd->argv[0] : t->exec, (int)pid,
-	    opts.user->name, t->attempts, args);
+	    r->ra.name, t->attempts, args);
 	return 0;
 nomem_dir:
 	snprintf(err, errlen, "out of memory");
@@ -453,6 +470,8 @@ fail:
 	free(r);
 	command_run_free(cs);
 	strings_free(&k);
+	runas_free(&ra);
+	owner_put_slot(slot);
 	return -1;
 }
 
@@ -475,7 +494,6 @@ static void
 stop_step_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct run	*r = arg;
-	struct timeval	 tv;
 
 	if (r->exited)
 		return;
@@ -506,9 +524,7 @@ stop_step_cb(evutil_socket_t fd, short what, void *arg)
 		kill(-r->pid, SIGKILL);
 		return;
 	}
-	tv.tv_sec = opts.grace_ms / 1000;
-	tv.tv_usec = (opts.grace_ms % 1000) * 1000;
-	evtimer_add(r->stop_timer, &tv);
+	wait_grace(r);
 }
 
 void
@@ -544,10 +560,6 @@ runner_suspend(const char *uuid, int stop)
 			log_warnx("Task UUID{%s}: cannot %s process "
 			    "group %d: %s", r->uuid, stop ? "stop" : "continue",
 			    (int)r->pid, strerror(errno));
-		else
-			log_debug("Task UUID{%s}: process group %d %s",
-			    r->uuid, (int)r->pid, stop ? "stopped" :
-			    "continued");
 	}
 }
 
@@ -585,10 +597,4 @@ runner_shutdown(void)
 		run_free(r);
 		rundir_remove(uuid);
 	}
-}
-
-int
-runner_count(void)
-{
-	return nruns;
 }

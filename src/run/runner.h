@@ -31,7 +31,6 @@ struct runner_hooks {
 
 struct runner_opts {
 	const char	*tasks_dir;
-	const struct runas *user;	/* whom runs are, see runas.h */
 	int		 nice;		/* 0 or 19 */
 	int		 idle_io;	/* idle I/O priority */
 	int		 grace_ms;	/* between CANCEL, SIGTERM, SIGKILL */
@@ -55,6 +54,5 @@ int	runner_groups(pid_t *, int max);
  * probe counts all our load as ours. */
 uint64_t runner_reaped_ticks(void);
 void	runner_shutdown(void);
-int	runner_count(void);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event2/event.h>
 
@@ -19,7 +20,9 @@
 #include "node.h"
 #include "notify.h"
 #include "output.h"
+#include "owner.h"
 #include "peers.h"
+#include "runas.h"
 #include "runner.h"
 #include "task.h"
 #include "taskdesc.h"
@@ -99,19 +102,30 @@ send_when_durable(const struct action *a)
 	journal_after_commit(held_send_cb, h);
 }
 
-/* ACT_CHECK: can this host run the command task uuid?  The answer goes
- * back at once (the core takes it while we carry out its actions). */
+/* ACT_CHECK: can this host run the task uuid, as whom it would run
+ * (owner.h): a command's directory and program, a described task's
+ * program?  The answer goes back at once (the core takes it while we
+ * carry out its actions). */
 static void
 check_command(const char *uuid)
 {
 	const struct task	*t = node_find(act.env->core, uuid);
 	char			 prog[PATH_MAX], why[REASON_MAXLEN + 1] = "";
-	int			 ok;
+	struct runas		 ra;
+	int			 ok = 0;
 
-	if (t == NULL || t->cmd == NULL)
+	if (t == NULL)
 		return;
-	ok = cmdrun_find(t, act.env->user, prog, sizeof prog, why,
-	    sizeof why) == 0;
+	if (owner_of(t, 0, &ra, why, sizeof why) == 0) {
+		if (t->cmd != NULL)
+			ok = cmdrun_find(t, &ra, prog, sizeof prog, why,
+			    sizeof why) == 0;
+		else if (snprintf(prog, sizeof prog, "%s/%s",
+		    act.env->tasks_dir, t->exec) < (int)sizeof prog)
+			ok = runas_can_access(&ra, prog, X_OK, why,
+			    sizeof why) == 0;
+		runas_free(&ra);
+	}
 	if (ok)
 		log_debug("Task UUID{%s}: its program is %s here", uuid, prog);
 	node_command_checked(act.env->core, uuid, ok, why, clock_node_ms());

@@ -10,14 +10,13 @@
 
 struct event_base;
 struct node;
-struct runas;
 struct taskdesc_set;
 
 struct actions_env {
 	struct event_base		*base;
 	struct node			*core;
 	const char			*state_dir;	/* the members file */
-	const struct runas		*user;		/* whom runs run as */
+	const char			*tasks_dir;	/* absolute */
 	const struct taskdesc_set	*descs;		/* what SCHEDULE runs */
 };
 

@@ -40,12 +40,12 @@
 #include "notify.h"
 #include "outfetch.h"
 #include "output.h"
+#include "owner.h"
 #include "peer.h"
 #include "peers.h"
 #include "pooltime.h"
 #include "reputation.h"
 #include "requests.h"
-#include "runas.h"
 #include "rundir.h"
 #include "runner.h"
 #include "server.h"
@@ -59,7 +59,6 @@ static struct {
 	struct event_base	*base;
 	struct node		*core;
 	struct taskdesc_set	 descs;
-	struct runas		 user;		/* whom tasks run as */
 	char			 tasks_dir[PATH_MAX];	/* absolute */
 	struct event		*sigterm_ev, *sigint_ev, *sighup_ev;
 	char			 address[ADDR_MAXLEN + 1];
@@ -337,14 +336,14 @@ server_run(const struct config *cfg, int echo)
 	if ((srv.base = event_base_new()) == NULL) {
 		fatalx("event_base_new failed");
 	}
-	if (runas_resolve(cfg->run_as, &srv.user, warn, sizeof warn, err,
-	    sizeof err) == -1)
+	if (owner_init(cfg->run_as, cfg->min_uid, cfg->slots, warn,
+	    sizeof warn, err, sizeof err) == -1)
 		fatalx("%s", err);
 	if (warn[0] != '\0')
 		log_warnx("%s", warn);
 	srv.service.base = srv.base;
 	srv.service.cfg = cfg;
-	srv.service.user = &srv.user;
+	srv.service.user = owner_base();
 	srv.service.descs = &srv.descs;
 	service_init(&srv.service);
 	if (service_load_descs() == -1)
@@ -359,7 +358,6 @@ server_run(const struct config *cfg, int echo)
 		fatalx("tasks directory %s: %s", cfg->tasks_dir,
 		    strerror(errno));
 	ro.tasks_dir = srv.tasks_dir;
-	ro.user = &srv.user;
 	ro.nice = cfg->mode == VOL_SCREENSAVER ? 19 : 0;
 	ro.idle_io = cfg->mode == VOL_SCREENSAVER;
 	ro.grace_ms = cfg->cancel_grace_ms;
@@ -369,15 +367,15 @@ server_run(const struct config *cfg, int echo)
 	}
 	srv.actions.base = srv.base;
 	srv.actions.state_dir = cfg->state_dir;
-	srv.actions.user = &srv.user;
+	srv.actions.tasks_dir = srv.tasks_dir;
 	srv.actions.descs = &srv.descs;
 	if (actions_init(&srv.actions) == -1)
 		fatalx("out of memory");
 
 	if (journal_open(cfg->state_dir, err, sizeof err) == -1 ||
 	    history_open(cfg->state_dir, err, sizeof err) == -1 ||
-	    rundir_init(cfg->state_dir, &srv.user, err, sizeof err) == -1 ||
-	    output_init(cfg->state_dir, &srv.user, cfg->name,
+	    rundir_init(cfg->state_dir, owner_base(), err, sizeof err) == -1 ||
+	    output_init(cfg->state_dir, cfg->name,
 	    (int64_t)cfg->max_output_mb << 20, err, sizeof err) == -1) {
 		fatalx("%s", err);
 	}
@@ -483,7 +481,7 @@ server_run(const struct config *cfg, int echo)
 	event_free(srv.sighup_ev);
 	node_free(srv.core);
 	taskdesc_clear(&srv.descs);
-	runas_free(&srv.user);
+	owner_free();
 	event_base_free(srv.base);
 	log_msg(VLOG_NORMAL, "node %s stopped", cfg->name);
 	log_close();

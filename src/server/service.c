@@ -114,7 +114,7 @@ service_schedule_task(const struct node_schedule_req *req, char *uuid,
 
 int
 service_schedule(const struct client_req *req, const char *client,
-    const char *user, char *uuid, char *err, size_t errlen)
+    const char *user, int64_t uid, char *uuid, char *err, size_t errlen)
 {
 	struct node_schedule_req	sr;
 
@@ -134,6 +134,8 @@ service_schedule(const struct client_req *req, const char *client,
 	sr.bind = req->bind;
 	sr.client = client;
 	sr.user = user;
+	sr.has_uid = uid >= 0;
+	sr.uid = uid;
 	return service_schedule_task(&sr, uuid, err, errlen);
 }
 

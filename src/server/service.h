@@ -9,6 +9,7 @@
 #define VOLERY_SERVICE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "logjob.h"
 
@@ -44,9 +45,10 @@ const struct taskdesc_set *service_descs(void);
 int	service_schedule_task(const struct node_schedule_req *, char *uuid,
 	    char *err, size_t errlen);
 /* req (SCHEDULE or RUN) as asked by client (an address) and user (NULL:
- * unknown). */
+ * unknown), whose uid is uid (-1: unknown). */
 int	service_schedule(const struct client_req *, const char *client,
-	    const char *user, char *uuid, char *err, size_t errlen);
+	    const char *user, int64_t uid, char *uuid, char *err,
+	    size_t errlen);
 /* Cancel uuid: 0 once the core proposed it, then first await(arg) (if
  * not NULL: who waits for its end registers before the end can come),
  * then its effects; -1 with why. */

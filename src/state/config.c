@@ -93,6 +93,7 @@ static const struct element {
 	{ N(vacate_after_s, 0, 86400) },
 	{ S(idle_command, K_COMMAND), 0, 0 },
 	{ S(run_as, K_USER), 0, 0 },
+	{ N(min_uid, 0, INT32_MAX) },
 	{ S(admins, K_USER), 0, 0 },
 	{ N(cancel_grace_ms, 0, 600000) },
 	{ N(max_attempts, 1, 1000) },
@@ -146,6 +147,7 @@ config_default(struct config *c)
 	c->max_clients_per_user = 64;
 	c->client_idle_s = 600;
 	c->max_output_mb = 64;
+	c->min_uid = 1000;
 	c->peer_evict_s = (int)(nd.peer_evict_ms / 1000);
 }
 

@@ -71,6 +71,7 @@ struct config {
 	int		max_output_mb;		/* a run's stream kept; 0 all */
 	int		peer_evict_s;	/* a dead non-member forgotten */
 	char		run_as[RUNAS_NAME_MAX + 1];	/* "": the default */
+	int		min_uid;	/* owners below run as slot users */
 	/* The group whose members may touch every task (root and remote
 	 * operators always may); "": none. */
 	char		admins[RUNAS_NAME_MAX + 1];

@@ -202,8 +202,7 @@ http_post_allowed(struct evhttp_request *req)
 /* Who asks, for the task's record: the address and, on this host, the
  * user that owns the connection. */
 void
-http_who(struct evhttp_request *req, char *addr, size_t asize, char *user,
-    size_t usize)
+http_who(struct evhttp_request *req, struct http_who *w)
 {
 	struct evhttp_connection *conn = evhttp_request_get_connection(req);
 	struct bufferevent	*bev = conn != NULL ?
@@ -215,14 +214,17 @@ http_who(struct evhttp_request *req, char *addr, size_t asize, char *user,
 
 	if (conn != NULL)
 		evhttp_connection_get_peer(conn, &host, &port);
-	snprintf(addr, asize, "http/%s:%u", host != NULL ? host : "?",
-	    (unsigned)port);
-	user[0] = '\0';
+	snprintf(w->addr, sizeof w->addr, "http/%s:%u", host != NULL ? host :
+	    "?", (unsigned)port);
+	w->user[0] = '\0';
+	w->uid = -1;
 	if (!http_peer_is_local(req))	/* in with the operator key */
-		snprintf(user, usize, "operator");
+		snprintf(w->user, sizeof w->user, "operator");
 	else if (bev != NULL && sock_peer_uid(bufferevent_getfd(bev), &uid) ==
-	    0)
-		sock_user_name(uid, user, usize);
+	    0) {
+		sock_user_name(uid, w->user, sizeof w->user);
+		w->uid = uid;
+	}
 }
 
 /* A 201 that waits for the journal's commit.  Should the client go
@@ -251,19 +253,19 @@ created_cb(void *arg, int ok)
 /* A POST that schedules (webpost.h), its body and who asks handed on. */
 static void
 post_schedule(struct evhttp_request *req, json_t *(*fn)(const char *,
-    size_t, const char *, const char *, int *))
+    size_t, const struct http_who *, int *))
 {
 	struct created	*d;
 	struct evbuffer	*in = evhttp_request_get_input_buffer(req);
 	size_t		 len = evbuffer_get_length(in);
-	char		 addr[ADDR_MAXLEN + 1], user[USER_MAXLEN + 1];
+	struct http_who	 who;
 	int		 code;
 	json_t		*v;
 
 	if (!http_post_allowed(req))
 		return;
-	http_who(req, addr, sizeof addr, user, sizeof user);
-	v = fn((const char *)evbuffer_pullup(in, len), len, addr, user, &code);
+	http_who(req, &who);
+	v = fn((const char *)evbuffer_pullup(in, len), len, &who, &code);
 	if (code != 201 || (d = malloc(sizeof *d)) == NULL) {
 		http_reply_json(req, code, code == 201 ? "Created" :
 		    code == 500 ? "Internal Server Error" : "Bad Request", v);
@@ -290,14 +292,14 @@ post_task(struct evhttp_request *req, const char *rest)
 static void
 post_cancel(struct evhttp_request *req, const char *uuid)
 {
-	char	 addr[ADDR_MAXLEN + 1], user[USER_MAXLEN + 1];
-	int	 code;
-	json_t	*v;
+	struct http_who	 who;
+	int		 code;
+	json_t		*v;
 
 	if (!http_post_allowed(req))
 		return;
-	http_who(req, addr, sizeof addr, user, sizeof user);
-	v = webpost_cancel(uuid, user, &code);
+	http_who(req, &who);
+	v = webpost_cancel(uuid, who.user, &code);
 	http_reply_json(req, code, code == 202 ? "Accepted" : code == 403 ?
 	    "Forbidden" : "Error", v);
 }

@@ -7,8 +7,11 @@
 #define VOLERY_HTTPREPLY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
+
+#include "bounds.h"
 
 struct evhttp_request;
 
@@ -25,10 +28,14 @@ const char *http_cookie(struct evhttp_request *);
 /* A JSON body from our own origin: 1, else 0 with the error sent. */
 int	http_post_allowed(struct evhttp_request *);
 /* Who asks: "http/ADDR:PORT" and, on this host, the user owning the
- * connection ("" if unknown); from another host, "operator" (as a
- * remote client's AUTH). */
-void	http_who(struct evhttp_request *, char *addr, size_t asize, char *user,
-	    size_t usize);
+ * connection and its uid ("", -1 if unknown); from another host,
+ * "operator" (as a remote client's AUTH; no uid). */
+struct http_who {
+	char	addr[ADDR_MAXLEN + 16];
+	char	user[USER_MAXLEN + 1];
+	int64_t	uid;
+};
+void	http_who(struct evhttp_request *, struct http_who *);
 
 /* The routes other files answer. */
 void	weblogin_get(struct evhttp_request *, const char *rest);

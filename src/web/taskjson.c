@@ -73,6 +73,8 @@ task_json(const struct task *t)
 	json_object_set_new(o, "priority", json_string(task_prio_name(
 	    t->prio)));
 	json_object_set_new(o, "user", text(t->user));
+	json_object_set_new(o, "uid", t->uid >= 0 ? json_integer(t->uid) :
+	    json_null());
 	json_object_set_new(o, "node", text(t->running_on));
 	json_object_set_new(o, "scheduler", text(t->scheduled_by));
 	json_object_set_new(o, "workflow", json_string(task_workflow(t)));

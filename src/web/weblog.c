@@ -54,8 +54,8 @@ weblog_get(struct evhttp_request *req, const char *rest)
 {
 	struct api_log_req	 r;
 	struct logreq		*l;
-	char			 err[300], addr[ADDR_MAXLEN + 1];
-	char			 user[USER_MAXLEN + 1];
+	char			 err[300];
+	struct http_who		 who;
 	int			 code;
 	json_t			*bad;
 
@@ -65,8 +65,8 @@ weblog_get(struct evhttp_request *req, const char *rest)
 		return;
 	}
 	/* A task's lines are its owner's, as `volery log -t` is. */
-	http_who(req, addr, sizeof addr, user, sizeof user);
-	if (r.q.uuid != NULL && service_may_touch(user, r.q.uuid, err,
+	http_who(req, &who);
+	if (r.q.uuid != NULL && service_may_touch(who.user, r.q.uuid, err,
 	    sizeof err) == -1) {
 		http_reply_error(req, 403, "Forbidden", err);
 		return;

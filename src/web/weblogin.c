@@ -52,12 +52,12 @@ weblogin_post(struct evhttp_request *req, const char *rest)
 	size_t		 len = evbuffer_get_length(in);
 	const char	*challenge, *answer, *why;
 	char		 token[WEBSESSION_TOKEN_LEN + 1], set[192];
-	char		 addr[ADDR_MAXLEN + 16], user[USER_MAXLEN + 1];
+	struct http_who	 who;
 	json_t		*body;
 
 	if (!http_post_allowed(req))
 		return;
-	http_who(req, addr, sizeof addr, user, sizeof user);
+	http_who(req, &who);
 	body = json_loadb((const char *)evbuffer_pullup(in, len), len, 0, NULL);
 	if (json_unpack(body, "{s:s,s:s}", "challenge", &challenge, "answer",
 	    &answer) == -1) {
@@ -70,13 +70,13 @@ weblogin_post(struct evhttp_request *req, const char *rest)
 		answer += 5;
 	if (websession_login(challenge, answer, clock_node_ms(), token,
 	    &why) == -1) {
-		log_warnx("http: %s failed to log in: %s", addr, why);
+		log_warnx("http: %s failed to log in: %s", who.addr, why);
 		json_decref(body);
 		http_reply_error(req, 403, "Forbidden", why);
 		return;
 	}
 	json_decref(body);
-	log_info("http: %s logged in with the operator key", addr);
+	log_info("http: %s logged in with the operator key", who.addr);
 	snprintf(set, sizeof set, "%s=%s; Path=/; Max-Age=%lld; HttpOnly; "
 	    "SameSite=Strict", WEBSESSION_COOKIE, token,
 	    (long long)(WEBSESSION_TTL_MS / 1000));

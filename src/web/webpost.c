@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "bounds.h"
+#include "httpreply.h"
 #include "node.h"
 #include "runreq.h"
 #include "service.h"
@@ -58,7 +59,7 @@ unschedule(const int *order, char (*uuids)[UUID_STRLEN + 1], int n)
 static json_t *
 schedule_all(const struct workflow *wf, const int *order,
     char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1],
-    const char *client, const char *user, int *code)
+    const struct http_who *who, int *code)
 {
 	struct task_binding		 b[TASK_INPUTS_MAX];
 	struct node_schedule_req	 sr;
@@ -71,8 +72,10 @@ schedule_all(const struct workflow *wf, const int *order,
 		/* The task as data, as the core takes it: no request line
 		 * is written and parsed again on the way. */
 		wf_schedule_req(wf, t, uuids, arrays, b, &sr);
-		sr.client = client;
-		sr.user = user;
+		sr.client = who->addr;
+		sr.user = who->user;
+		sr.has_uid = who->uid >= 0;
+		sr.uid = who->uid;
 		if (service_schedule_task(&sr, uuids[order[i]], err,
 		    sizeof err) == -1) {
 			snprintf(why, sizeof why, "%s:%ld: task '%s' was not "
@@ -93,8 +96,8 @@ schedule_all(const struct workflow *wf, const int *order,
 }
 
 json_t *
-webpost_workflow(const char *body, size_t len, const char *client,
-    const char *user, int *code)
+webpost_workflow(const char *body, size_t len, const struct http_who *who,
+    int *code)
 {
 	json_t		*in, *out;
 	json_error_t	 jerr;
@@ -136,8 +139,8 @@ webpost_workflow(const char *body, size_t len, const char *client,
 		goto done;
 	}
 	wf_array_uuids(&wf, arrays);
-	out = wf.ntasks > 0 ? schedule_all(&wf, order, uuids, arrays, client,
-	    user, code) : error(code, 400, "no task in the file");
+	out = wf.ntasks > 0 ? schedule_all(&wf, order, uuids, arrays, who,
+	    code) : error(code, 400, "no task in the file");
 done:
 	free(order);
 	free(uuids);
@@ -299,8 +302,8 @@ task_from_json(json_t *in, struct wf_task *t)
 }
 
 json_t *
-webpost_task(const char *body, size_t len, const char *client,
-    const char *user, int *code)
+webpost_task(const char *body, size_t len, const struct http_who *who,
+    int *code)
 {
 	json_t		*in, *out;
 	struct workflow	 wf;
@@ -330,7 +333,7 @@ webpost_task(const char *body, size_t len, const char *client,
 		*code = 400;
 		out = json_pack("{s:s, s:o}", "error", "", "problems",
 		    problems(err));
-	} else if ((out = schedule_all(&wf, order, uuids, arrays, client, user,
+	} else if ((out = schedule_all(&wf, order, uuids, arrays, who,
 	    code)) != NULL && *code == 201) {
 		json_t *one = json_incref(json_array_get(json_object_get(out,
 		    "tasks"), 0));

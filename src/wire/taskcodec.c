@@ -176,6 +176,9 @@ static const struct field {
 	N("path", K_PATH, path, 0, PATH_MAXLEN, "bad path"),
 	N("par", K_PATH, params, 0, PATH_MAXLEN, "bad params path"),
 	A("usr", K_TOKEN, user, "bad user"),
+	{ "uid", K_I64, offsetof(struct task, uid),
+	  sizeof(((struct task *)0)->uid), -1, UID_MAXVAL, W_KNOWN,
+	  "bad uid" },
 	{ "ws", K_INT, offsetof(struct task, exit_status),
 	  sizeof(((struct task *)0)->exit_status), -1, 256 + 64, W_KNOWN, "bad exit status" },
 	{ "cpu", K_I64, offsetof(struct task, cpu_ms),
@@ -596,6 +599,7 @@ wire_task_decode(const char *line, size_t len, char *err, size_t errlen)
 	f.ready_ms = f.start_ms = f.end_ms = -1;
 	f.exit_status = -1;
 	f.cpu_ms = f.maxrss_kib = -1;
+	f.uid = -1;
 
 	for (p = copy; (field = lex_word(&p, LEX_STRICT)) != NULL;) {
 		char *val = strchr(field, '=');

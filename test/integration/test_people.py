@@ -1,11 +1,15 @@
-"""People, not one operator (issue 34, first slice): every task has an
-owner, the user the node saw behind the request, and only the owner, root,
-remote operators and the <admins> group may cancel it, read its output,
-its log lines and its environment.  Real local users, made for the test
-with useradd and removed after it (also when it fails)."""
+"""People, not one operator (issue 34): every task has an owner, the user
+the node saw behind the request, and only the owner, root, remote operators
+and the <admins> group may cancel it, read its output, its log lines and
+its environment; a task runs as its owner, apart from everyone else's.
+Real local users, made for the test with useradd and removed after it (also
+when it fails)."""
 import atexit
 import os
+import pwd
+import shutil
 import subprocess
+import tempfile
 import unittest
 
 import harness
@@ -13,6 +17,8 @@ from harness import Node, TIMEOUT
 
 SUFFIX = "%d" % (os.getpid() % 100000)
 ALICE, MALLORY, ADMIN = "vtal" + SUFFIX, "vtma" + SUFFIX, "vtad" + SUFFIX
+GONE = "vtgo" + SUFFIX		# removed while its task waits
+SLOTS = "vtsl" + SUFFIX		# a <run_as>, with two slot users
 ADMINS = "vtadm" + SUFFIX
 
 # The ACCOUNT reply, as a user's own process reads it (the system's
@@ -43,7 +49,8 @@ print(r.status, r.read().decode())
 
 
 def remove_accounts():
-    for user in (ALICE, MALLORY, ADMIN):
+    for user in (ALICE, MALLORY, ADMIN, GONE, SLOTS, SLOTS + "-slot1",
+                 SLOTS + "-slot2"):
         subprocess.run(["userdel", user], stderr=subprocess.DEVNULL)
     subprocess.run(["groupdel", ADMINS], stderr=subprocess.DEVNULL)
 
@@ -61,7 +68,9 @@ class Owners(unittest.TestCase):
         atexit.register(remove_accounts)
         cls.addClassCleanup(remove_accounts)
         subprocess.run(["groupadd", ADMINS], check=True)
-        for user, more in ((ALICE, []), (MALLORY, []), (ADMIN, ["-G", ADMINS])):
+        for user, more in ((ALICE, []), (MALLORY, []), (ADMIN, ["-G", ADMINS]),
+                           (SLOTS, ["-r"]), (SLOTS + "-slot1", ["-r"]),
+                           (SLOTS + "-slot2", ["-r"])):
             subprocess.run(["useradd", "-M", "-N", "-d", "/nonexistent", "-s",
                             "/usr/sbin/nologin"] + more + [user], check=True)
 
@@ -75,10 +84,10 @@ class Owners(unittest.TestCase):
         self.addCleanup(self.c.close)
         self.web = self.node.http_port()
 
-    def volery(self, user, *args):
+    def volery(self, user, *args, cwd="/"):
         return subprocess.run(
             harness.WRAP + [harness.VOLERY, "-H", "127.0.0.1:%d" % self.node.port]
-            + list(args), user=user, group=65534, extra_groups=[], cwd="/",
+            + list(args), user=user, group=65534, extra_groups=[], cwd=cwd,
             capture_output=True, text=True, timeout=TIMEOUT)
 
     def http(self, user, method, path):
@@ -194,3 +203,133 @@ class Volunteering(unittest.TestCase):
         self.assertNotIn("screensaver hook: IDLE on", self.node.log())
         self.assertEqual(self.c.ask("IDLE on"), "OK")
         self.node.wait_log(r"screensaver hook: IDLE on")
+
+
+@UNWRAPPED
+@unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
+class RunAsOwner(unittest.TestCase):
+    """A root node runs each task as the person who scheduled it: their
+    files, their 0700 directories; two people's runs cannot see or signal
+    each other; a node without the owner's account never takes the task."""
+
+    @classmethod
+    def setUpClass(cls):
+        Owners.setUpClass.__func__(cls)
+
+    def setUp(self):
+        self.node = Node(slots=2, extra="<max_attempts>1</max_attempts>")
+        self.addCleanup(self.node.cleanup)
+        self.node.start()
+        self.addCleanup(self.node.stop)
+        self.c = self.node.client()
+        self.addCleanup(self.c.close)
+
+    volery = Owners.volery
+    run_as = Owners.run_as
+
+    def private_dir(self, user):
+        d = tempfile.mkdtemp(prefix="vtrun")
+        self.addCleanup(shutil.rmtree, d, True)
+        os.chown(d, pwd.getpwnam(user).pw_uid, pwd.getpwnam(user).pw_gid)
+        os.chmod(d, 0o700)
+        return d
+
+    def test_alice_compresses_her_own_files_in_her_0700_directory(self):
+        home, uid = self.private_dir(ALICE), pwd.getpwnam(ALICE).pw_uid
+        gid = pwd.getpwnam(ALICE).pw_gid
+        os.mkdir(os.path.join(home, "data"))
+        for i in range(1, 13):
+            with open(os.path.join(home, "data", "f%d.txt" % i), "w") as f:
+                f.write("line %d\n" % i * 1000)
+        for dirpath, _, files in os.walk(home):
+            for name in [""] + files:
+                os.chown(os.path.join(dirpath, name), uid, gid)
+        r = self.volery(ALICE, "run", "--array", "1-12%4", "--", "xz", "-k",
+                        "-9", "data/f{i}.txt", cwd=home)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        uuids = r.stdout.split()
+        self.assertEqual(len(uuids), 12)
+        self.c.send("SUBSCRIBE %s\n" % " ".join(uuids))
+        self.c.wait_states({u: "Terminated" for u in uuids}, timeout=60)
+        for i in range(1, 13):
+            st = os.stat(os.path.join(home, "data", "f%d.txt.xz" % i))
+            self.assertEqual(st.st_uid, uid)
+        self.assertRegex(self.node.log(), r"started, pid \d+, user %s," % ALICE)
+
+    def test_two_owners_runs_cannot_read_or_signal_each_other(self):
+        shared = tempfile.mkdtemp(prefix="vtshare")
+        self.addCleanup(shutil.rmtree, shared, True)
+        os.chmod(shared, 0o1777)
+        a = self.run_as(ALICE, "--env", "TOKEN=alice-secret-42", "--", "sh",
+                        "-c", 'echo "$$ $TMPDIR" > %s/alice.tmp && mv '
+                        '%s/alice.tmp %s/alice && exec sleep 60'
+                        % (shared, shared, shared))
+        self.c.send("SUBSCRIBE %s\n" % a)
+        self.c.wait_states({a: "Running"})
+        spy = ('until [ -s {d}/alice ]; do sleep 0.05; done; '
+               'read pid dir < {d}/alice; echo "pid $pid dir $dir"; '
+               'tr "\\0" "\\n" < /proc/$pid/environ; ls "$dir"; '
+               'touch "$dir/planted"; kill -9 $pid; echo spied').format(d=shared)
+        m = self.run_as(MALLORY, "--", "sh", "-c", spy)
+        self.c.send("SUBSCRIBE %s\n" % m)
+        self.c.wait_states({m: "Terminated"})
+        out = self.volery(MALLORY, "output", m).stdout
+        err = self.volery(MALLORY, "output", "--stderr", m).stdout
+        self.assertIn("spied", out)
+        self.assertNotIn("alice-secret-42", out + err)
+        self.assertRegex(err, r"environ: Permission denied")
+        self.assertRegex(err, r"ls: cannot open directory .*Permission denied")
+        self.assertRegex(err, r"planted.*Permission denied")
+        self.assertRegex(err, r"kill.*(not permitted|Operation)")
+        self.assertEqual(Owners.state(self, a), "Running")
+        self.assertEqual(self.c.ask("CANCEL " + a).split()[0], "CANCELLED")
+
+    def test_a_node_without_the_owners_account_never_takes_the_task(self):
+        subprocess.run(["useradd", "-M", "-N", "-d", "/nonexistent", "-s",
+                        "/usr/sbin/nologin", GONE], check=True)
+        self.assertEqual(self.c.ask("IDLE off"), "OK")
+        u = self.run_as(GONE, "--", "true")
+        subprocess.run(["userdel", GONE], check=True)
+        self.assertEqual(self.c.ask("IDLE on"), "OK")
+        self.node.wait_log(r"Task UUID\{%s\} is never run here for now: no account "
+                           r"%s here" % (u, GONE))
+        self.assertIn("no account %s here" % GONE, [
+            l for l in self.c.ask_multi("TASKS") if u in l][0])
+        self.assertEqual(Owners.state(self, u), "Ready")
+
+
+@UNWRAPPED
+@unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
+class SlotUsers(unittest.TestCase):
+    """With a fixed <run_as>, each slot runs as its own user: two runs at
+    once, alice's too, never share a uid."""
+
+    @classmethod
+    def setUpClass(cls):
+        Owners.setUpClass.__func__(cls)
+
+    volery = Owners.volery
+    run_as = Owners.run_as
+
+    def test_two_runs_at_once_are_two_slot_users(self):
+        node = Node(slots=2, extra="<run_as>%s</run_as>" % SLOTS)
+        self.addCleanup(node.cleanup)
+        node.start()
+        self.addCleanup(node.stop)
+        c = node.client()
+        self.addCleanup(c.close)
+        shared = tempfile.mkdtemp(prefix="vtshare")
+        self.addCleanup(shutil.rmtree, shared, True)
+        os.chmod(shared, 0o1777)
+        # Each says who it is, then waits for the other: both at once.
+        say = ('id -un > {d}/$VOLERY_TASK; '
+               'until [ "$(ls {d} | wc -l)" -ge 2 ]; do sleep 0.05; done'
+               ).format(d=shared)
+        self.node = node
+        uuids = [self.run_as(who, "--", "sh", "-c", say)
+                 for who in ("root", ALICE)]
+        c.send("SUBSCRIBE %s\n" % " ".join(uuids))
+        c.wait_states({u: "Terminated" for u in uuids})
+        users = sorted(open(os.path.join(shared, u)).read().strip()
+                       for u in uuids)
+        self.assertEqual(users, [SLOTS + "-slot1", SLOTS + "-slot2"])

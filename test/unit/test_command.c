@@ -221,6 +221,73 @@ test_a_bad_command_is_refused(void **state)
 	assert_null(node_find(n, uuid_n(1)));
 }
 
+/* Schedule task k of user (uid): a command, or (exec) a described
+ * task. */
+static void
+owned(struct node *n, int k, const char *exec, const char *user, int uid,
+    int64_t now)
+{
+	struct node_schedule_req	req;
+	char				err[256];
+
+	memset(&req, 0, sizeof req);
+	req.exec = exec != NULL ? exec : "wc";
+	req.path = exec != NULL && strcmp(exec, "import") == 0 ? "/d" : NULL;
+	req.cmd = exec != NULL ? NULL : command(0);
+	req.user = user;
+	req.has_uid = uid >= 0;
+	req.uid = uid;
+	assert_int_equal(node_schedule(n, &req, uuid_n(k), now, err,
+	    sizeof err), 0);
+}
+
+/*
+ * A task runs as its owner (run/owner.h): whether this host can run
+ * one is asked once per owner, so one person's "no account here" does
+ * not hold another's task; a described task of a known owner is asked
+ * about too, one of no known account (the operator) is not.
+ */
+static void
+test_each_owner_is_asked_about(void **state)
+{
+	struct node_fixture	*f = *state;
+	struct node		*n = f->n;
+	char			 err[256];
+
+	/* The same command of two owners: asked about for each. */
+	owned(n, 1, NULL, "rtbob", 1002, 10);
+	owned(n, 2, NULL, "rtalice", 1001, 11);
+	assert_int_equal(count_actions(n, ACT_CHECK, uuid_n(1)), 1);
+	assert_int_equal(count_actions(n, ACT_CHECK, uuid_n(2)), 1);
+	node_command_checked(n, uuid_n(2), 0, "no account rtalice here", 12);
+	assert_true(logged(n, "no account rtalice here"));
+	node_command_checked(n, uuid_n(1), 1, "", 13);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_READY);
+	assert_int_equal(node_cancel(n, uuid_n(1), 20, err, sizeof err), 0);
+	exit_with(n, uuid_n(1), 143, 21);
+	node_tick(n, 30);
+	assert_int_equal(count_actions(n, ACT_START, uuid_n(2)), 0);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_READY);
+	clear(n);
+	/* A described task of an owner waits for the answer too... */
+	owned(n, 3, "import", "rtcarol", 1003, 40);
+	assert_string_equal(checked(n), uuid_n(3));
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_READY);
+	node_command_checked(n, uuid_n(3), 1, "", 41);
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_RUNNING);
+	terminate(n, uuid_n(3), 3, 50);
+	exit_with(n, uuid_n(3), 0, 51);
+	clear(n);
+	/* ...and one of no known account (uid unknown) is not asked. */
+	owned(n, 4, "import", "operator", -1, 60);
+	assert_null(checked(n));
+	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
+	/* The owner's uid goes with the record. */
+	assert_int_equal(node_find(n, uuid_n(3))->uid, 1003);
+	assert_int_equal(node_find(n, uuid_n(4))->uid, -1);
+}
+
 int
 main(void)
 {
@@ -230,6 +297,7 @@ main(void)
 		NODE_TEST(test_commands_bind_by_their_declared_outputs),
 		NODE_TEST(test_a_final_error_fails_at_once),
 		NODE_TEST(test_a_bad_command_is_refused),
+		NODE_TEST(test_each_owner_is_asked_about),
 	};
 
 	return cmocka_run_group_tests_name("command", tests, NULL, NULL);

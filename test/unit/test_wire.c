@@ -217,6 +217,9 @@ test_task_record_rejects_garbage(void **state)
 		"v=1 id=" U1 " exec=import cpu=-5",
 		"v=1 id=" U1 " exec=import rss=1x",
 		"v=1 id=" U1 " exec=import usr=a%20b",
+		/* No one's uid: (uid_t)-1, a negative one. */
+		"v=1 id=" U1 " exec=import usr=a uid=4294967295",
+		"v=1 id=" U1 " exec=import usr=a uid=-2",
 	};
 	size_t i;
 
@@ -258,21 +261,26 @@ test_accounting_record_roundtrip(void **state)
 	assert_null(strstr(line, " ws="));
 	assert_null(strstr(line, " cpu="));
 	assert_null(strstr(line, " usr="));
+	assert_null(strstr(line, " uid="));
 	u = wire_task_decode(line, len, err, sizeof err);
 	assert_non_null(u);
+	assert_int_equal(u->uid, -1);
 	assert_int_equal(u->exit_status, -1);
 	assert_int_equal(u->maxrss_kib, -1);
 	task_free(u);
 
 	snprintf(t->user, sizeof t->user, "ana.silva");
+	t->uid = 1001;
 	t->exit_status = 256 + 9;	/* killed by SIGKILL */
 	t->cpu_ms = 0;
 	t->maxrss_kib = 123456;
 	len = wire_task_encode(t, line, sizeof line);
-	assert_non_null(strstr(line, " usr=ana.silva ws=265 cpu=0 rss=123456"));
+	assert_non_null(strstr(line, " usr=ana.silva uid=1001 ws=265 cpu=0 "
+	    "rss=123456"));
 	u = wire_task_decode(line, len, err, sizeof err);
 	assert_non_null(u);
 	assert_string_equal(u->user, "ana.silva");
+	assert_int_equal(u->uid, 1001);
 	assert_int_equal(u->exit_status, 265);
 	assert_int_equal(u->cpu_ms, 0);
 	assert_int_equal(u->maxrss_kib, 123456);
