@@ -52,6 +52,10 @@ struct node_config {
 	int		client_port;	/* told in heartbeats */
 	enum queue_order order;	/* outside batch windows of their own */
 	int		placement_blind;	/* rank idle nodes by name only */
+	/* A described task of an owner with this uid or more runs as that
+	 * owner here, if the shell finds the account (ACT_CHECK); -1:
+	 * none does (a fixed <run_as>).  0 by default: every known one. */
+	int64_t		owner_min_uid;
 	/* Log lines below this level are not even formatted (a busy
 	 * pool's debug lines cost more than the rest of a datagram). */
 	enum log_level	log_min;

@@ -48,7 +48,8 @@ run_admissible(struct node *n, const struct task *t, char *why,
 	 * shell answers whether it can (cmdcheck.h). */
 	if (t->cmd != NULL)
 		return cmdcheck_admissible(n, t, why, whylen);
-	return taskdesc_admissible(n->descs, t, why, whylen) && (t->uid < 0 ||
+	return taskdesc_admissible(n->descs, t, why, whylen) &&
+	    (n->cfg.owner_min_uid < 0 || t->uid < n->cfg.owner_min_uid ||
 	    cmdcheck_admissible(n, t, why, whylen));
 }
 

@@ -19,8 +19,12 @@
 
 #include "contain.h"
 #include "job.h"
+#include "leftover.h"
 #include "log.h"
 #include "task.h"
+
+#define CONTAIN_PIDS	0x1	/* run cgroups hold pids.max */
+#define CONTAIN_MEMORY	0x2	/* ... and memory.max */
 
 static struct {
 	char	dir[PATH_MAX];		/* this node's cgroup for runs, or "" */
@@ -28,12 +32,68 @@ static struct {
 	int	watch_fd;		/* to the watchdog; -1 none */
 	int	leftovers;		/* run cgroups not removed yet */
 	int	no_peak;		/* no memory.peak in them */
-} ct = { "", "", -1, 0, 0 };
+	int	bounds;			/* CONTAIN_*: controllers enabled */
+	char	how[32];		/* contain_how() */
+} ct = { "", "", -1, 0, 0, 0, "process-group" };
 
 int
 contain_cgroups(void)
 {
 	return ct.dir[0] != '\0';
+}
+
+const char *
+contain_how(void)
+{
+	return ct.how;
+}
+
+/* Write s into the file dir/name: 0, or -1 (errno set). */
+static int
+write_file(const char *dir, const char *name, const char *s)
+{
+	char	path[PATH_MAX + 32];
+	int	fd, rc;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1)
+		return -1;
+	rc = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
+	close(fd);
+	return rc;
+}
+
+/*
+ * Give the runs' cgroups the pids and memory controllers, where this
+ * hierarchy has them (a cgroup v2 host; a hybrid one keeps them in v1,
+ * and the runner falls back to rlimits).  Our parent must pass them
+ * down too: it may refuse (processes of its own), and then it is as if
+ * the host had none.
+ */
+static void
+enable_bounds(const char *parent)
+{
+	static const struct { const char *name; int bit; } c[] = {
+		{ "pids", CONTAIN_PIDS }, { "memory", CONTAIN_MEMORY } };
+	char	on[16], have[256];
+	size_t	i;
+	int	fd;
+	ssize_t	n;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		snprintf(on, sizeof on, "+%s", c[i].name);
+		(void)write_file(parent, "cgroup.subtree_control", on);
+		(void)write_file(ct.dir, "cgroup.subtree_control", on);
+	}
+	snprintf(have, sizeof have, "%s/cgroup.subtree_control", ct.dir);
+	if ((fd = open(have, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	n = read(fd, have, sizeof have - 1);
+	close(fd);
+	have[n > 0 ? n : 0] = '\0';
+	for (i = 0; i < sizeof c / sizeof c[0]; i++)
+		if (strstr(have, c[i].name) != NULL)
+			ct.bounds |= c[i].bit;
 }
 
 /* The cgroup2 mount point, from /proc/self/mountinfo; -1 if none. */
@@ -166,42 +226,6 @@ kill_children(const char *dir)
 	return n;
 }
 
-/* Every process whose environment holds the marker, killed: a run of
- * ours, if runs have no cgroup.  Returns how many. */
-static int
-kill_marked(const char *marker)
-{
-	DIR		*d = opendir("/proc");
-	struct dirent	*e;
-	char		 path[64], env[16384];
-	ssize_t		 len, i;
-	int		 fd, n = 0;
-	size_t		 mlen = strlen(marker);
-
-	if (d == NULL)
-		return 0;
-	while ((e = readdir(d)) != NULL) {
-		pid_t pid = (pid_t)atoi(e->d_name);
-		if (pid <= 1 || pid == getpid())
-			continue;
-		snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-			continue;
-		len = read(fd, env, sizeof env - 1);
-		close(fd);
-		for (i = 0; len > 0 && i < len; i += strlen(env + i) + 1) {
-			env[len] = '\0';
-			if (strncmp(env + i, marker, mlen) == 0) {
-				kill(pid, SIGKILL);
-				n++;
-				break;
-			}
-		}
-	}
-	closedir(d);
-	return n;
-}
-
 /* The watchdog's runs: a process group each, and its task (its cgroup
  * is run-<uuid> under ours, if any). */
 struct watched_run {
@@ -266,7 +290,7 @@ watchdog(int fd)
 		kill(-runs[i].pgid, SIGKILL);
 	}
 	if (ct.dir[0] == '\0' && ct.marker[0] != '\0')
-		kill_marked(ct.marker);
+		leftover_kill_marked(ct.marker);
 	/* Leave no empty cgroup of a node that died: a next incarnation
 	 * that made it again already makes it anew (contain_prepare). */
 	if (ct.dir[0] != '\0') {
@@ -306,31 +330,70 @@ contain_init(const char *state_dir, const char *node)
 		if ((n = kill_children(ct.dir)) > 0)
 			log_warnx("killed the %d run%s an earlier start of this "
 			    "node left running", n, n == 1 ? "" : "s");
-		log_info("runs are contained in cgroups under %s", ct.dir);
+		if (snprintf(abs, sizeof abs, "%s%s", mnt, own) <
+		    (int)sizeof abs)
+			enable_bounds(abs);
+		snprintf(ct.how, sizeof ct.how, "cgroup%s%s",
+		    ct.bounds & CONTAIN_PIDS ? "+pids" : "",
+		    ct.bounds & CONTAIN_MEMORY ? "+memory" : "");
+		log_info("runs are contained in cgroups under %s (%s)", ct.dir,
+		    ct.bounds == (CONTAIN_PIDS | CONTAIN_MEMORY) ? "with "
+		    "pids.max and memory.max" : "no pids or memory controller "
+		    "here: runs get rlimits instead");
 	} else {
 		ct.dir[0] = '\0';
-		if ((n = kill_marked(ct.marker)) > 0)
+		if ((n = leftover_kill_marked(ct.marker)) > 0)
 			log_warnx("killed %d process%s an earlier start of "
 			    "this node left running", n, n == 1 ? "" : "es");
 		log_info("runs are contained in process groups (no cgroup v2 "
 		    "this node may write)");
 	}
+	/* Orphans of runs become ours (reaped at once, found at a run's
+	 * end without cgroups), not init's. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1)
+		log_warnx("not a subreaper: %s", strerror(errno));
+	else if (ct.dir[0] == '\0')
+		snprintf(ct.how, sizeof ct.how, "subreaper");
+	log_info("containment: %s", ct.how);
 	if ((ct.watch_fd = job_watchdog(watchdog)) == -1)
 		log_warnx("no watchdog: the runs of a node that dies may "
 		    "outlive it until it starts again");
 }
 
-void
-contain_prepare(const char *uuid, char *path, size_t size)
+/* What the run's cgroup does not bound, its rlimits do. */
+static void
+rlimit_bounds(const struct contain_bounds *b, int held,
+    struct job_spec *spec)
 {
-	char	dir[PATH_MAX];
+	struct job_limit	*j = &spec->limits[spec->nlimits];
+
+	if (!(held & CONTAIN_PIDS) && b->procs > 0) {
+		j->resource = RLIMIT_NPROC;
+		j->value.rlim_cur = j->value.rlim_max = b->procs;
+		j++;
+	}
+	if (!(held & CONTAIN_MEMORY) && b->memory_bytes > 0) {
+		j->resource = RLIMIT_DATA;
+		j->value.rlim_cur = j->value.rlim_max = b->memory_bytes;
+		j++;
+	}
+	spec->nlimits = j - spec->limits;
+}
+
+/* The run's cgroup, with what of b it can hold (CONTAIN_*). */
+static int
+run_cgroup(const char *uuid, const struct contain_bounds *b, char *path,
+    size_t size)
+{
+	char	dir[PATH_MAX], v[32];
+	int	held = 0;
 
 	path[0] = '\0';
 	sweep_empty();
 	if (ct.dir[0] == '\0' ||
 	    snprintf(dir, sizeof dir, "%s/run-%s", ct.dir, uuid) >=
 	    (int)sizeof dir)
-		return;
+		return 0;
 	/* The watchdog of a node that died before this one started may
 	 * have removed our cgroup as we made it: make it again. */
 	if (mkdir(dir, 0755) == -1 && errno == ENOENT &&
@@ -339,9 +402,26 @@ contain_prepare(const char *uuid, char *path, size_t size)
 	if (access(dir, W_OK) == -1) {
 		log_warnx("Task UUID{%s}: no cgroup: %s: %s", uuid, dir,
 		    strerror(errno));
-		return;
+		return 0;
 	}
+	/* Before anything of the run is in it. */
+	snprintf(v, sizeof v, "%lld", (long long)b->procs);
+	if ((ct.bounds & CONTAIN_PIDS) && (b->procs == 0 ||
+	    write_file(dir, "pids.max", v) == 0))
+		held |= CONTAIN_PIDS;
+	snprintf(v, sizeof v, "%lld", (long long)b->memory_bytes);
+	if ((ct.bounds & CONTAIN_MEMORY) && (b->memory_bytes == 0 ||
+	    write_file(dir, "memory.max", v) == 0))
+		held |= CONTAIN_MEMORY;
 	snprintf(path, size, "%s/cgroup.procs", dir);
+	return held;
+}
+
+void
+contain_prepare(const char *uuid, const struct contain_bounds *b,
+    struct job_spec *spec, char *path, size_t size)
+{
+	rlimit_bounds(b, run_cgroup(uuid, b, path, size), spec);
 }
 
 int
@@ -414,6 +494,10 @@ contain_ended(const char *uuid, pid_t pid, struct contain_usage *u)
 		u->cpu_ms = u->peak_kib = -1;
 	if (pid > 0)
 		kill(-pid, SIGKILL);
+	if (ct.dir[0] == '\0' && (v = leftover_kill_orphans(ct.marker,
+	    uuid)) > 0)
+		log_info("Task UUID{%s}: killed %d process%s its run left",
+		    uuid, (int)v, v == 1 ? "" : "es");
 	if (ct.dir[0] != '\0' &&
 	    snprintf(dir, sizeof dir, "%s/run-%s", ct.dir, uuid) <
 	    (int)sizeof dir) {

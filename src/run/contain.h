@@ -21,13 +21,27 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct job_spec;
+
 /* Find or make this node's cgroup, kill what an earlier incarnation
  * left, start the watchdog.  Never fails the node: without a cgroup,
  * process groups do. */
 void	contain_init(const char *state_dir, const char *node);
-/* A run begins: the cgroup.procs its child writes itself into before it
- * executes ("" if runs have no cgroup), into path. */
-void	contain_prepare(const char *uuid, char *path, size_t size);
+/* What a run may use at most (0: no bound). */
+struct contain_bounds {
+	int64_t	procs;		/* processes and threads: pids.max */
+	int64_t	memory_bytes;	/* memory.max */
+};
+/*
+ * A run begins: the cgroup.procs its child writes itself into before it
+ * executes ("" if runs have no cgroup), into path.  Its cgroup gets b
+ * (pids.max, memory.max) where the host has the controllers; else spec
+ * gets rlimits: RLIMIT_NPROC, which counts the run user's processes (a
+ * run's own where it has a slot user, its owner's all where it runs as
+ * its owner), and RLIMIT_DATA.
+ */
+void	contain_prepare(const char *uuid, const struct contain_bounds *b,
+	    struct job_spec *spec, char *path, size_t size);
 /* Its process (group leader pid) runs: the watchdog knows of it. */
 void	contain_started(const char *uuid, pid_t pid);
 /* What a run's whole tree cost, from its cgroup: CPU (user + system)
@@ -44,6 +58,9 @@ void	contain_ended(const char *uuid, pid_t pid, struct contain_usage *u);
 int	contain_pid_in_run(pid_t pid);
 /* Whether runs get cgroups (for the log and the tests). */
 int	contain_cgroups(void);
+/* How runs are contained, in a word or two for `volery nodes`:
+ * "cgroup+pids+memory", "cgroup", "subreaper", "process-group". */
+const char *contain_how(void);
 /* A clean stop, every run ended: the watchdog ends too. */
 void	contain_shutdown(void);
 

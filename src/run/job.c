@@ -85,6 +85,12 @@ job_shutdown(void)
 	sigchld_ev = NULL;
 }
 
+int
+job_running(pid_t pid)
+{
+	return find(pid) != NULL;
+}
+
 void
 job_forget(pid_t pid)
 {
@@ -277,8 +283,9 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 int
 job_watchdog(void (*fn)(int))
 {
-	int	fd[2];
-	pid_t	pid;
+	struct job	*j;
+	int		 fd[2];
+	pid_t		 pid;
 
 	if (pipe2(fd, O_CLOEXEC) == -1)
 		return -1;
@@ -292,6 +299,11 @@ job_watchdog(void (*fn)(int))
 	if (pid == -1) {
 		close(fd[1]);
 		return -1;
+	}
+	/* One of ours (job_running): reaped, never taken for an orphan. */
+	if ((j = calloc(1, sizeof *j)) != NULL) {
+		j->pid = pid;
+		TAILQ_INSERT_TAIL(&jobs, j, entry);
 	}
 	return fd[1];
 }

@@ -16,7 +16,7 @@
 struct event_base;
 struct runas;
 
-#define JOB_LIMITS_MAX	4
+#define JOB_LIMITS_MAX	6
 
 struct job_limit {
 	int		 resource;		/* RLIMIT_* */
@@ -61,6 +61,8 @@ pid_t	job_start(const struct job_spec *, const struct job_exit *,
 	    struct job_fds *, char *err, size_t errlen);
 /* Nobody waits for pid any more (its owner is gone): reap it quietly. */
 void	job_forget(pid_t);
+/* Is pid a child we started and have not reaped? */
+int	job_running(pid_t);
 void	job_shutdown(void);
 /*
  * Fork a watchdog: a child running fn(3), fd 3 the read end of a pipe

@@ -137,8 +137,9 @@ owner_of(const struct task *t, int slot, struct runas *ra, char *why,
 	int	rc;
 
 	if (mode == OWNER_SELF) {
-		/* Another person's task would run with our user's rights. */
-		if (t->uid >= 0 && ((uid_t)t->uid != base.uid ||
+		/* Another person's task would run with our user's rights;
+		 * root's and the operator's run as a stand-in anyway. */
+		if (owned_by_person(t) && ((uid_t)t->uid != base.uid ||
 		    strcmp(t->user, base.name) != 0)) {
 			snprintf(why, whylen, "this node runs tasks as %s only "
 			    "(it was not started as root), and this one is "

@@ -13,8 +13,9 @@
  * Without them, the base user itself.
  *
  * A node started by an ordinary user runs everything as that user, and
- * so takes only that user's tasks (and those of no known account):
- * another person's would run with its rights.
+ * so takes only that user's tasks, and those that run as a stand-in
+ * anyway (root's, system accounts', the operator's): another person's
+ * would run with its rights.
  */
 #ifndef VOLERY_OWNER_H
 #define VOLERY_OWNER_H

@@ -203,3 +203,41 @@ rundir_remove(const char *uuid)
 		log_warnx("Task UUID{%s}: its run directory %s/%s is not "
 		    "wholly removed", uuid, runs, uuid);
 }
+
+/* The blocks of the directory fd (which this closes) and below it. */
+static int64_t
+usage_of(int fd, int depth)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*d;
+	int64_t		 sum = 0;
+	int		 sub;
+
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return 0;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0 ||
+		    fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1)
+			continue;
+		sum += (int64_t)st.st_blocks * 512;
+		if (S_ISDIR(st.st_mode) && depth < RUNDIR_DEPTH_MAX &&
+		    (sub = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC)) != -1)
+			sum += usage_of(sub, depth + 1);
+	}
+	closedir(d);
+	return sum;
+}
+
+int64_t
+rundir_usage(const char *uuid)
+{
+	int	fd = openat(runs_fd, uuid, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+
+	return fd == -1 ? -1 : usage_of(fd, 0);
+}

@@ -8,6 +8,7 @@
 #define VOLERY_RUNDIR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct runas;
 
@@ -22,5 +23,8 @@ int	rundir_make(const char *uuid, const struct runas *ra, char *path,
 /* Remove the run's directory and everything in it; no symlink is
  * followed, whatever the run did to its tree meanwhile. */
 void	rundir_remove(const char *uuid);
+/* The bytes the run's directory takes on disk (its blocks; no symlink
+ * followed, RUNDIR_DEPTH_MAX levels); -1 if it cannot tell. */
+int64_t	rundir_usage(const char *uuid);
 
 #endif

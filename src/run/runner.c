@@ -32,6 +32,8 @@
 #include "runas.h"
 #include "rundir.h"
 #include "runner.h"
+#include "scratch.h"
+#include "stop.h"
 #include "task.h"
 #include "taskdesc.h"
 #include "wire.h"
@@ -49,9 +51,9 @@ struct run {
 	int64_t			 cpu_ms;	/* user + system, from wait4 */
 	long			 maxrss_kib;
 	int			 cpu_seconds;	/* its limit, 0 none */
-	int			 stop_stage;	/* 0 none, 1 CANCEL, 2 TERM, 3 KILL */
-	int			 lingering;	/* stopped: it outlived its result */
-	struct event		*stop_timer;
+	struct stopper		 stop;		/* once asked to end */
+	struct scratch		*scratch;	/* its run dir's bound */
+	char			 fail_why[REASON_MAXLEN + 1];	/* by us */
 	struct output		*cap;		/* its stdout and stderr kept */
 	/* The TERMINATED it wrote, held until it exits: its result counts
 	 * with what the run cost (wait4), and nothing it says after. */
@@ -71,18 +73,6 @@ static struct runner_hooks	 hooks;
 static struct runner_opts	 opts;
 static uint64_t			 reaped_ticks;	/* CPU of ended runs */
 
-static void	stop_step_cb(evutil_socket_t, short, void *);
-
-/* The next step of stopping r after the grace period. */
-static void
-wait_grace(struct run *r)
-{
-	struct timeval	tv = { opts.grace_ms / 1000,
-			    (opts.grace_ms % 1000) * 1000 };
-
-	evtimer_add(r->stop_timer, &tv);
-}
-
 static void
 run_free(struct run *r)
 {
@@ -93,8 +83,8 @@ run_free(struct run *r)
 		bufferevent_free(r->err);
 	if (r->in_fd != -1)
 		close(r->in_fd);
-	if (r->stop_timer != NULL)
-		event_free(r->stop_timer);
+	stop_free(&r->stop);
+	scratch_free(r->scratch);
 	if (r->cap != NULL)
 		output_close(r->cap);
 	command_run_free(r->cmd);
@@ -121,6 +111,10 @@ maybe_done(struct run *r)
 	else
 		snprintf(how, sizeof how, "exit status %d", e.code);
 	memcpy(uuid, r->uuid, sizeof uuid);
+	if (r->fail_why[0] == '\0' && scratch_over(uuid, r->scratch,
+	    r->fail_why, sizeof r->fail_why))
+		log_warnx("Task UUID{%s} name{%s}: %s", uuid, r->exec,
+		    r->fail_why);
 	rundir_remove(uuid);
 	log_info("Task UUID{%s} name{%s} pid %d ended: %s, CPU %lld.%03lld s, "
 	    "peak memory %ld KiB", uuid, r->exec, (int)r->pid, how,
@@ -132,6 +126,15 @@ maybe_done(struct run *r)
 	if ((cr = r->cmd) != NULL && (m = malloc(sizeof *m)) != NULL)
 		command_run_result(cr, r->code, r->signo, &r->ra, m);
 	r->cmd = NULL;
+	/* The node stopped it (its scratch space): that is its end. */
+	if (r->fail_why[0] != '\0' && (m != NULL ||
+	    (m = malloc(sizeof *m)) != NULL)) {
+		memset(m, 0, sizeof *m);
+		m->type = RMSG_ERROR;
+		m->final = 1;
+		m->message = m->buf;
+		snprintf(m->buf, sizeof m->buf, "%s", r->fail_why);
+	}
 	e.result = m;
 	run_free(r);
 	hooks.exit(uuid, &e);
@@ -164,13 +167,8 @@ protocol_line(struct run *r, const char *line, size_t len)
 		    "TERMINATED ignored", r->uuid, r->exec);
 	else if (m->type != RMSG_TERMINATED)
 		hooks.msg(r->uuid, m);
-	else if ((r->result = wire_runner_dup(m)) != NULL && !r->exited &&
-	    r->stop_stage == 0 &&
-	    (r->stop_timer = evtimer_new(base, stop_step_cb, r)) != NULL) {
-		r->stop_stage = 1;	/* the next step is SIGTERM */
-		r->lingering = 1;
-		wait_grace(r);
-	}
+	else if ((r->result = wire_runner_dup(m)) != NULL)
+		stop_linger(&r->stop);
 	free(m);
 	return 0;
 }
@@ -336,6 +334,7 @@ runner_init(struct event_base *b, const struct runner_hooks *h,
 	base = b;
 	hooks = *h;
 	opts = *o;
+	stop_init(b, o->grace_ms);
 	return 0;
 }
 
@@ -356,6 +355,7 @@ pipe_bev(int fd, struct run *r, bufferevent_data_cb read_cb)
 }
 
 static int	limit_reached(void *);
+static void	scratch_full(const char *, void *);
 
 /* A PROGRESS line on a command's stdout. */
 static void
@@ -380,6 +380,7 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	struct run	*r = NULL;
 	struct output	*cap = NULL;
 	struct runas	 ra;
+	struct contain_bounds bounds;
 	int		 slot = owner_take_slot(t);
 	pid_t		 pid;
 
@@ -417,7 +418,11 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	spec.nice = opts.nice;
 	spec.idle_io = opts.idle_io;
 	spec.die_with_parent = 1;
-	contain_prepare(t->uuid, cgroup, sizeof cgroup);
+	/* Its --mem, else the node's default; the node's process cap. */
+	bounds.procs = opts.max_procs;
+	bounds.memory_bytes = (t->req_memory_mb > 0 ? t->req_memory_mb :
+	    opts.memory_mb) << 20;
+	contain_prepare(t->uuid, &bounds, &spec, cgroup, sizeof cgroup);
 	spec.cgroup_procs = cgroup;
 	spec.stdin_pipe = t->cmd == NULL;	/* a command reads nothing */
 	spec.stderr_pipe = 1;
@@ -435,6 +440,9 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 	r->cpu_seconds = d != NULL ? d->limits.cpu_seconds : 0;
 	r->pid = pid;
 	r->in_fd = fds.in;
+	r->stop = (struct stopper){ r->uuid, r->exec, pid, fds.in,
+	    &r->exited, 0, 0, NULL };
+	r->scratch = scratch_watch(t->uuid, scratch_full, r);
 	r->cap = cap;
 	r->cmd = cs;
 	r->ra = ra;		/* r holds it now */
@@ -475,56 +483,30 @@ fail:
 	return -1;
 }
 
+/* Its run directory is over max_scratch_mb: it fails, stopped. */
+static void
+scratch_full(const char *why, void *arg)
+{
+	struct run	*r = arg;
+
+	snprintf(r->fail_why, sizeof r->fail_why, "%s", why);
+	if (stop_begin(&r->stop))
+		log_warnx("Task UUID{%s} name{%s} pid %d: %s; stopped",
+		    r->uuid, r->exec, (int)r->pid, why);
+}
+
 /* A command ran out of its time: stop its whole tree. */
 static int
 limit_reached(void *arg)
 {
 	struct run	*r = arg;
 
-	if (r->exited || r->stop_stage > 0)
+	if (!stop_begin(&r->stop))
 		return 0;
 	log_warnx("Task UUID{%s} name{%s} pid %d reached its time limit of "
 	    "%lld s; stopped", r->uuid, r->exec, (int)r->pid,
 	    command_run_limit_s(r->cmd));
-	runner_stop(r->uuid);
 	return 1;
-}
-
-static void
-stop_step_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct run	*r = arg;
-
-	if (r->exited)
-		return;
-	r->stop_stage++;
-	/* A suspended run must be able to hear CANCEL or SIGTERM. */
-	if (r->stop_stage == 1)
-		kill(-r->pid, SIGCONT);
-	/* A command has no runner protocol: SIGTERM is its CANCEL. */
-	if (r->stop_stage == 1 && r->in_fd == -1)
-		r->stop_stage = 2;
-	switch (r->stop_stage) {
-	case 1:
-		if (write(r->in_fd, "CANCEL\n", 7) == -1)
-			log_debug("Task UUID{%s}: CANCEL not written: "
-			    "%s", r->uuid, strerror(errno));
-		break;
-	case 2:
-		if (r->in_fd != -1)
-			log_warnx("Task UUID{%s} name{%s} pid %d still "
-			    "running %d ms after %s; SIGTERM", r->uuid,
-			    r->exec, (int)r->pid, opts.grace_ms, r->lingering ?
-			    "its TERMINATED" : "CANCEL");
-		kill(-r->pid, SIGTERM);
-		break;
-	default:
-		log_warnx("Task UUID{%s} name{%s} pid %d ignored "
-		    "SIGTERM; SIGKILL", r->uuid, r->exec, (int)r->pid);
-		kill(-r->pid, SIGKILL);
-		return;
-	}
-	wait_grace(r);
 }
 
 void
@@ -532,18 +514,9 @@ runner_stop(const char *uuid)
 {
 	struct run	*r;
 
-	TAILQ_FOREACH(r, &runs, entry) {
-		if (strcmp(r->uuid, uuid) != 0 || r->stop_stage > 0 ||
-		    r->exited)
-			continue;
-		r->stop_timer = evtimer_new(base, stop_step_cb, r);
-		if (r->stop_timer == NULL) {
-			kill(-r->pid, SIGKILL);
+	TAILQ_FOREACH(r, &runs, entry)
+		if (strcmp(r->uuid, uuid) == 0 && stop_begin(&r->stop))
 			return;
-		}
-		stop_step_cb(-1, 0, r);
-		return;
-	}
 }
 
 void

@@ -34,6 +34,8 @@ struct runner_opts {
 	int		 nice;		/* 0 or 19 */
 	int		 idle_io;	/* idle I/O priority */
 	int		 grace_ms;	/* between CANCEL, SIGTERM, SIGKILL */
+	int64_t		 max_procs;	/* a run's processes; 0 any */
+	int64_t		 memory_mb;	/* a run's memory without --mem; 0 any */
 };
 
 int	runner_init(struct event_base *, const struct runner_hooks *,

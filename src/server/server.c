@@ -47,6 +47,7 @@
 #include "reputation.h"
 #include "requests.h"
 #include "rundir.h"
+#include "scratch.h"
 #include "runner.h"
 #include "server.h"
 #include "service.h"
@@ -361,6 +362,9 @@ server_run(const struct config *cfg, int echo)
 	ro.nice = cfg->mode == VOL_SCREENSAVER ? 19 : 0;
 	ro.idle_io = cfg->mode == VOL_SCREENSAVER;
 	ro.grace_ms = cfg->cancel_grace_ms;
+	ro.max_procs = cfg->max_run_procs;
+	scratch_init(srv.base, (int64_t)cfg->max_scratch_mb << 20);
+	ro.memory_mb = cfg->run_memory_mb;
 	if (job_init(srv.base) == -1 || runner_init(srv.base, &hooks,
 	    &ro) == -1) {
 		fatalx("cannot watch child processes");
@@ -394,6 +398,7 @@ server_run(const struct config *cfg, int echo)
 	nc.ageing_ms = (int64_t)cfg->ageing_s * 1000;
 	nc.order = cfg->order;
 	nc.placement_blind = cfg->placement_blind;
+	nc.owner_min_uid = owner_mode() == OWNER_FIXED ? -1 : cfg->min_uid;
 	nc.reputation = srv.reputation;
 	nc.dequeue_window_ms = cfg->dequeue_window_ms;
 	nc.election_window_ms = cfg->election_window_ms;

@@ -76,6 +76,9 @@ static const struct element {
 	{ N(max_clients_per_user, 1, 65536) },
 	{ N(client_idle_s, 0, 86400 * 7) },
 	{ N(max_output_mb, 0, 1048576) },
+	{ N(max_run_procs, 0, 4194304) },
+	{ N(run_memory_mb, 0, INT32_MAX) },
+	{ N(max_scratch_mb, 0, INT32_MAX) },
 	{ N(peer_evict_s, 60, 31536000) },
 	{ N(dequeue_window_ms, 1, 600000) },
 	{ N(election_window_ms, 1, 600000) },
@@ -147,6 +150,8 @@ config_default(struct config *c)
 	c->max_clients_per_user = 64;
 	c->client_idle_s = 600;
 	c->max_output_mb = 64;
+	c->max_run_procs = 2048;
+	c->max_scratch_mb = 10240;
 	c->min_uid = 1000;
 	c->peer_evict_s = (int)(nd.peer_evict_ms / 1000);
 }

@@ -69,6 +69,9 @@ struct config {
 	int		max_clients_per_user;	/* or per remote host */
 	int		client_idle_s;		/* 0: never dropped */
 	int		max_output_mb;		/* a run's stream kept; 0 all */
+	int		max_run_procs;		/* a run's processes; 0 any */
+	int		run_memory_mb;		/* without --mem; 0 any */
+	int		max_scratch_mb;		/* a run dir's size; 0 any */
 	int		peer_evict_s;	/* a dead non-member forgotten */
 	char		run_as[RUNAS_NAME_MAX + 1];	/* "": the default */
 	int		min_uid;	/* owners below run as slot users */

@@ -7,13 +7,16 @@ when it fails)."""
 import atexit
 import os
 import pwd
+import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import unittest
 
 import harness
 from harness import Node, TIMEOUT
+from test_unprivileged import wait_gone
 
 SUFFIX = "%d" % (os.getpid() % 100000)
 ALICE, MALLORY, ADMIN = "vtal" + SUFFIX, "vtma" + SUFFIX, "vtad" + SUFFIX
@@ -333,3 +336,143 @@ class SlotUsers(unittest.TestCase):
         users = sorted(open(os.path.join(shared, u)).read().strip()
                        for u in uuids)
         self.assertEqual(users, [SLOTS + "-slot1", SLOTS + "-slot2"])
+
+
+@UNWRAPPED
+@unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
+class BoundedRuns(unittest.TestCase):
+    """Every run is bounded: its processes (pids.max, else RLIMIT_NPROC of
+    its own user), its memory (--mem: memory.max, else RLIMIT_DATA), its
+    run directory (max_scratch_mb)."""
+
+    @classmethod
+    def setUpClass(cls):
+        Owners.setUpClass.__func__(cls)
+
+    def setUp(self):
+        self.node = Node(extra="<max_attempts>3</max_attempts><max_run_procs>"
+                         "40</max_run_procs><max_scratch_mb>5</max_scratch_mb>")
+        self.addCleanup(self.node.cleanup)
+        self.node.start()
+        self.addCleanup(self.node.stop)
+        self.c = self.node.client()
+        self.addCleanup(self.c.close)
+        self.shared = tempfile.mkdtemp(prefix="vtshare")
+        self.addCleanup(shutil.rmtree, self.shared, True)
+        os.chmod(self.shared, 0o1777)
+
+    volery = Owners.volery
+    run_as = Owners.run_as
+
+    def reason(self, u):
+        out = self.volery(ALICE, "history", "--format", "uuid,reason").stdout
+        return [l for l in out.splitlines() if l.startswith(u)][0]
+
+    def ends(self, u, state):
+        self.c.send("SUBSCRIBE %s\n" % u)
+        self.c.wait_states({u: state})
+        return self.volery(ALICE, "output", "--stderr", u).stdout
+
+    def test_a_fork_bomb_stops_at_the_process_bound(self):
+        u = self.run_as(ALICE, "--", "sh", "-c", "for i in $(seq 200); do "
+                        "sleep 30 & echo $! >> %s/forked.$$; done" % self.shared)
+        err = self.ends(u, "Failed")
+        self.assertIn("Cannot fork", err)
+        # Each attempt (a fork bomb fails, and is tried again) forked
+        # fewer than the bound allows: it counts the shell too.
+        for name in os.listdir(self.shared):
+            with open(os.path.join(self.shared, name)) as f:
+                forked = len(f.read().split())
+            self.assertLess(forked, 40)
+            self.assertGreater(forked, 5)
+        # Nothing of it is left: the next run of alice's starts.
+        u = self.run_as(ALICE, "--", "true")
+        self.ends(u, "Terminated")
+
+    def test_mem_is_a_bound_not_only_a_wish(self):
+        u = self.run_as(ALICE, "--mem", "64M", "--", "python3", "-c",
+                        "b = bytearray(512 << 20); print('got it')")
+        err = self.ends(u, "Failed")
+        self.assertIn("MemoryError", err)
+        self.assertNotIn("got it", self.volery(ALICE, "output", u).stdout)
+
+    def test_a_run_dir_over_max_scratch_mb_fails_with_why(self):
+        fill = "dd if=/dev/zero of=$TMPDIR/fill bs=1M count=12 2>/dev/null"
+        # Found as it runs (a check every few seconds)...
+        u = self.run_as(ALICE, "--", "sh", "-c", fill + "; exec sleep 60")
+        self.ends(u, "Failed")
+        why = "its run directory grew to 12 MB, over max_scratch_mb (5)"
+        self.assertIn(why, self.reason(u))
+        # ...or as it ends; and no attempt is tried again (it would fill
+        # it again): one attempt.
+        u = self.run_as(ALICE, "--", "sh", "-c", fill)
+        self.ends(u, "Failed")
+        self.assertIn(why, self.reason(u))
+        self.assertEqual(len(re.findall(r"Task UUID\{%s\} .*started" % u,
+                                        self.node.log())), 1)
+
+
+@UNWRAPPED
+@unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv"),
+                     "useradd and setpriv need root")
+class UserStartedNode(unittest.TestCase):
+    """A node a user starts has no cgroup of its own: it is the subreaper
+    of its runs, so a child that leaves its run's session dies with the
+    run, and with the node killed -9 (its watchdog)."""
+
+    @classmethod
+    def setUpClass(cls):
+        Owners.setUpClass.__func__(cls)
+
+    volery = Owners.volery
+    run_as = Owners.run_as
+
+    def setUp(self):
+        self.node = Node(extra="<max_attempts>1</max_attempts>")
+        self.addCleanup(self.node.cleanup)
+        alice = pwd.getpwnam(ALICE)
+        for d, _, files in os.walk(self.node.dir):
+            for f in [d] + [os.path.join(d, x) for x in files]:
+                os.lchown(f, alice.pw_uid, alice.pw_gid)
+        self.node.wrap = ["setpriv", "--reuid=%d" % alice.pw_uid, "--regid=%d"
+                          % alice.pw_gid, "--clear-groups", "--"]
+        self.node.start()
+        self.addCleanup(self.node.stop)
+        self.assertIn("containment: subreaper", self.node.log())
+        self.c = self.node.client()
+        self.addCleanup(self.c.close)
+        self.fifo = os.path.join(tempfile.mkdtemp(prefix="vtfifo"), "pid")
+        self.addCleanup(shutil.rmtree, os.path.dirname(self.fifo), True)
+        os.chmod(os.path.dirname(self.fifo), 0o1777)
+        os.mkfifo(self.fifo)
+        os.chmod(self.fifo, 0o666)
+
+    def escaped(self, then):
+        """A run of alice's whose child leaves its session; its pid."""
+        u = self.run_as(ALICE, "--", "sh", "-c", "setsid sleep 300 & echo $! "
+                        "> %s; %s" % (self.fifo, then))
+        got = []
+
+        def read():
+            with open(self.fifo) as f:
+                got.append(int(f.read()))
+        t = threading.Thread(target=read, daemon=True)
+        t.start()
+        t.join(TIMEOUT)
+        if not got:
+            with open(self.fifo, "w"):	# let the reader go
+                pass
+            self.fail("the run never said its child's pid:\n" + self.node.log())
+        return u, got[0]
+
+    def test_a_setsid_child_dies_with_its_run(self):
+        u, pid = self.escaped("true")
+        self.c.send("SUBSCRIBE %s\n" % u)
+        self.c.wait_states({u: "Terminated"})
+        wait_gone(pid)
+        self.assertIn("killed 1 process its run left", self.node.log())
+
+    def test_a_setsid_child_dies_with_its_node(self):
+        u, pid = self.escaped("exec sleep 300")
+        self.node.kill9()
+        wait_gone(pid)
