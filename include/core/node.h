@@ -65,6 +65,9 @@ struct node_config {
 	int		cores;
 	int64_t		memory_mb;
 	char		tags[CAPS_TEXT_MAX + 1];
+	/* How this node contains its runs (the shell's word, told in
+	 * heartbeats for `volery nodes`); "" says nothing. */
+	char		containment[NAME_MAXLEN + 1];
 };
 
 /* What this node knows of another (node_each_peer). */
@@ -191,6 +194,8 @@ void	node_task_waiting(struct node *, const struct task *, char *why,
  * if it did not say). */
 void	node_peer_caps(const struct node *, const struct peer *, int *cores,
 	    int64_t *memory_mb, const char **tags, const char **execs);
+/* How it contains its runs, as it says ("" if it does not). */
+const char *node_peer_containment(const struct node *, const struct peer *);
 /* Estimates from the runs of each task type (estimate.c): t's run (ms)
  * where it runs or would, and when it should end (node clock); -1: its
  * type, or an upstream's, never ran to a confirmed end here. */

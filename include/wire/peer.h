@@ -84,6 +84,7 @@ struct peer_msg {
 	int64_t		 memory_mb;
 	const char	*tags;
 	const char	*execs;
+	const char	*contain;	/* how runs are held, or "" */
 	int		 percent;
 	uint64_t	 ver;
 	const char	*record;	/* ENQUEUE, STATE, VOTE: into buf */

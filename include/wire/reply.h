@@ -52,6 +52,7 @@ struct reply_node {
 	int	 cores;				/* 0: it did not say */
 	int64_t	 memory_mb;
 	char	 tags[CAPS_TEXT_MAX + 1];	/* "" none */
+	char	 contain[NAME_MAXLEN + 1];	/* "" unsaid */
 };
 
 /* A REJECTED line of NODES: datagrams dropped for why. */

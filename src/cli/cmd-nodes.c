@@ -42,16 +42,17 @@ row(const char *line, void *arg)
 	if (wire_reply_node_parse(line, &n) == -1)
 		return;
 	if ((*count)++ == 0)
-		printf("%-16s %-21s %-6s %-10s %-6s %-10s %5s %7s %s\n", "NODE",
-		    "ADDRESS", "ROLE", "STATE", "FREE", "REPUTATION", "CORES",
-		    "MEMORY", "TAGS");
+		printf("%-16s %-21s %-6s %-10s %-6s %-10s %5s %7s %-18s %s\n",
+		    "NODE", "ADDRESS", "ROLE", "STATE", "FREE", "REPUTATION",
+		    "CORES", "MEMORY", "CONTAINMENT", "TAGS");
 	if (n.cores > 0) {
 		snprintf(cores, sizeof cores, "%d", n.cores);
 		snprintf(mem, sizeof mem, "%.1fG", n.memory_mb / 1024.0);
 	}
 	snprintf(free, sizeof free, "%d/%d", n.free, n.slots);
-	printf("%-16s %-21s %-6s %-10s %-6s %-10d %5s %7s %s\n", n.name,
+	printf("%-16s %-21s %-6s %-10s %-6s %-10d %5s %7s %-18s %s\n", n.name,
 	    n.address, n.role, n.state, free, n.reputation, cores, mem,
+	    n.contain[0] != '\0' ? n.contain : "?",
 	    n.cores == 0 ? "?" : n.tags[0] != '\0' ? n.tags : "-");
 }
 

@@ -144,6 +144,7 @@ nodes_peer_cb(const struct peer *p, void *arg)
 	r.cores = v.cores;
 	r.memory_mb = v.memory_mb;
 	snprintf(r.tags, sizeof r.tags, "%s", v.tags);
+	snprintf(r.contain, sizeof r.contain, "%s", v.containment);
 	if (wire_reply_node_format(&r, line, sizeof line) > 0)
 		text_add(arg, "%s", line);
 }
@@ -185,6 +186,7 @@ req_nodes(struct client *c, const struct client_req *req)
 	r.cores = e->caps->cores;
 	r.memory_mb = e->caps->memory_mb;
 	snprintf(r.tags, sizeof r.tags, "%s", e->caps->tags);
+	snprintf(r.contain, sizeof r.contain, "%s", e->caps->containment);
 	text_add(&x, "%s", "");
 	if (wire_reply_node_format(&r, line, sizeof line) > 0)
 		text_add(&x, "%s", line);

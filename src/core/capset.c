@@ -20,6 +20,7 @@ capset_free(struct node *n)
 	for (i = 0; i < n->capset.n; i++) {
 		free(n->capset.v[i].tags);
 		free(n->capset.v[i].execs);
+		free(n->capset.v[i].contain);
 	}
 	free(n->capset.v);
 	memset(&n->capset, 0, sizeof n->capset);
@@ -54,16 +55,24 @@ capset_tell(struct node *n, struct peer_msg *m)
 	m->memory_mb = n->cfg.memory_mb;
 	m->tags = n->cfg.tags;
 	m->execs = own_execs(n);
+	m->contain = n->cfg.containment;
+}
+
+static const char *
+contain_of(const struct peer_msg *m)
+{
+	return m->contain != NULL ? m->contain : "";
 }
 
 static uint64_t
-hash_of(int cores, int64_t memory_mb, const char *tags, const char *execs)
+hash_of(const struct peer_msg *m)
 {
 	char	num[48];
 
-	snprintf(num, sizeof num, "%d %" PRId64 " ", cores, memory_mb);
-	return task_hash(num) * 31 ^ task_hash(tags) * 0x9e3779b97f4a7c15ULL ^
-	    task_hash(execs);
+	snprintf(num, sizeof num, "%d %" PRId64 " ", m->cores, m->memory_mb);
+	return task_hash(num) * 31 ^ task_hash(m->tags) *
+	    0x9e3779b97f4a7c15ULL ^ task_hash(m->execs) ^
+	    task_hash(contain_of(m)) * 7;
 }
 
 /* The entry of this set (1-based), added if new; 0 if the table is full
@@ -79,7 +88,8 @@ intern(struct capset *cs, uint64_t h, const struct peer_msg *m)
 		if (e->hash == h && e->cores == m->cores &&
 		    e->memory_mb == m->memory_mb &&
 		    strcmp(e->tags, m->tags) == 0 &&
-		    strcmp(e->execs, m->execs) == 0)
+		    strcmp(e->execs, m->execs) == 0 &&
+		    strcmp(e->contain, contain_of(m)) == 0)
 			return (int)i + 1;
 	}
 	if (cs->n == CAPSET_MAX)
@@ -97,9 +107,11 @@ intern(struct capset *cs, uint64_t h, const struct peer_msg *m)
 	e->memory_mb = m->memory_mb;
 	e->tags = strdup(m->tags);
 	e->execs = strdup(m->execs);
-	if (e->tags == NULL || e->execs == NULL) {
+	e->contain = strdup(contain_of(m));
+	if (e->tags == NULL || e->execs == NULL || e->contain == NULL) {
 		free(e->tags);
 		free(e->execs);
+		free(e->contain);
 		return 0;
 	}
 	return (int)++cs->n;
@@ -115,7 +127,7 @@ capset_heard(struct node *n, struct peer *p, const struct peer_msg *m)
 		p->capset = 0;
 		return;
 	}
-	h = hash_of(m->cores, m->memory_mb, m->tags, m->execs);
+	h = hash_of(m);
 	e = p->capset > 0 ? &n->capset.v[p->capset - 1] : NULL;
 	if (e == NULL || e->hash != h)
 		p->capset = intern(&n->capset, h, m);
@@ -283,4 +295,12 @@ node_peer_caps(const struct node *n, const struct peer *p, int *cores,
 	*memory_mb = e != NULL ? e->memory_mb : 0;
 	*tags = e != NULL ? e->tags : "";
 	*execs = e != NULL ? e->execs : "";
+}
+
+const char *
+node_peer_containment(const struct node *n, const struct peer *p)
+{
+	if (p->capset > 0 && (size_t)p->capset <= n->capset.n)
+		return n->capset.v[p->capset - 1].contain;
+	return "";
 }

@@ -27,6 +27,7 @@ struct capset_entry {
 	int64_t		 memory_mb;
 	char		*tags;		/* comma lists, "" none */
 	char		*execs;
+	char		*contain;	/* how it holds runs, "" unsaid */
 };
 
 struct capset {

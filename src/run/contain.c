@@ -334,8 +334,8 @@ contain_init(const char *state_dir, const char *node)
 		    (int)sizeof abs)
 			enable_bounds(abs);
 		snprintf(ct.how, sizeof ct.how, "cgroup%s%s",
-		    ct.bounds & CONTAIN_PIDS ? "+pids" : "",
-		    ct.bounds & CONTAIN_MEMORY ? "+memory" : "");
+		    ct.bounds & CONTAIN_PIDS ? "-pids" : "",
+		    ct.bounds & CONTAIN_MEMORY ? "-memory" : "");
 		log_info("runs are contained in cgroups under %s (%s)", ct.dir,
 		    ct.bounds == (CONTAIN_PIDS | CONTAIN_MEMORY) ? "with "
 		    "pids.max and memory.max" : "no pids or memory controller "

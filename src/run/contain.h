@@ -58,8 +58,10 @@ void	contain_ended(const char *uuid, pid_t pid, struct contain_usage *u);
 int	contain_pid_in_run(pid_t pid);
 /* Whether runs get cgroups (for the log and the tests). */
 int	contain_cgroups(void);
-/* How runs are contained, in a word or two for `volery nodes`:
- * "cgroup+pids+memory", "cgroup", "subreaper", "process-group". */
+/* How runs are contained, in a word for `volery nodes`: "cgroup" (with
+ * "-pids", "-memory" when it holds those bounds; else rlimits do),
+ * "subreaper" (process groups, and the node the runs' subreaper),
+ * "process-group". */
 const char *contain_how(void);
 /* A clean stop, every run ended: the watchdog ends too. */
 void	contain_shutdown(void);

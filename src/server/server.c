@@ -235,6 +235,7 @@ open_http(void)
 	self.cores = srv.caps.cores;
 	self.memory_mb = srv.caps.memory_mb;
 	self.tags = srv.caps.tags;
+	self.containment = srv.caps.containment;
 	api_init(srv.core, &self);
 	if (a[0] == '\0')
 		return;
@@ -393,6 +394,7 @@ server_run(const struct config *cfg, int echo)
 	snprintf(nc.name, sizeof nc.name, "%s", cfg->name);
 	nc.slots = cfg->slots;
 	host_caps(&nc, cfg);
+	snprintf(nc.containment, sizeof nc.containment, "%s", contain_how());
 	srv.caps = nc;
 	nc.max_attempts = cfg->max_attempts;
 	nc.ageing_ms = (int64_t)cfg->ageing_s * 1000;

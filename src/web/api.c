@@ -52,14 +52,15 @@ tags_json(const char *tags)
 static json_t *
 node_json(const char *name, const char *address, const char *role,
     const char *state, int free, int slots, int reputation, int cores,
-    int64_t memory_mb, const char *tags, int self)
+    int64_t memory_mb, const char *tags, const char *contain, int self)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:o, "
-	    "s:o, s:b}", "name", name, "address", address, "role", role,
+	    "s:o, s:o, s:b}", "name", name, "address", address, "role", role,
 	    "state", state, "free", free, "slots", slots, "reputation",
 	    reputation, "cores", cores > 0 ? json_integer(cores) : json_null(),
 	    "memory_mb", cores > 0 ? json_integer(memory_mb) : json_null(),
-	    "tags", tags_json(tags), "self", self);
+	    "tags", tags_json(tags), "containment", contain[0] != '\0' ?
+	    json_string(contain) : json_null(), "self", self);
 }
 
 /* It says it is master, and we agree. */
@@ -85,6 +86,7 @@ api_peer_view(const struct peer *p, struct api_peer *v)
 	v->state = p->alive ? p->volunteer : "dead";
 	v->free = p->slots > busy ? p->slots - busy : 0;
 	node_peer_caps(api.core, p, &v->cores, &v->memory_mb, &v->tags, &execs);
+	v->containment = node_peer_containment(api.core, p);
 }
 
 static void
@@ -95,7 +97,7 @@ peer_cb(const struct peer *p, void *arg)
 	api_peer_view(p, &v);
 	json_array_append_new(arg, node_json(p->name, p->client_addr, v.role,
 	    v.state, v.free, p->slots, p->reputation, v.cores, v.memory_mb,
-	    v.tags, 0));
+	    v.tags, v.containment, 0));
 }
 
 /* FNV-1a over the bytes of what a node card shows. */
@@ -145,7 +147,8 @@ api_nodes(void)
 	json_array_append_new(v, node_json(st.name, api.self.address,
 	    st.is_master ? "master" : "peer", st.volunteer_state,
 	    st.slots - st.running, st.slots, api.self.reputation,
-	    api.self.cores, api.self.memory_mb, api.self.tags, 1));
+	    api.self.cores, api.self.memory_mb, api.self.tags,
+	    api.self.containment, 1));
 	node_each_peer(api.core, peer_cb, v);
 	return v;
 }

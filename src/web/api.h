@@ -25,6 +25,7 @@ struct api_self {
 	int		 cores;
 	int64_t		 memory_mb;
 	const char	*tags;
+	const char	*containment;
 };
 
 void	api_init(struct node *, const struct api_self *);
@@ -36,12 +37,13 @@ struct api_peer {
 	int		 cores;		/* 0: it did not say */
 	int64_t		 memory_mb;
 	const char	*tags;
+	const char	*containment;	/* "" unsaid */
 };
 void	api_peer_view(const struct peer *, struct api_peer *);
 /* What the nodes' cards show, hashed: it changes when they do. */
 uint64_t api_nodes_digest(void);
 /* [{name, address, role, state, free, slots, reputation, cores,
- * memory_mb, tags, self}], this node first. */
+ * memory_mb, tags, containment, self}], this node first. */
 json_t	*api_nodes(void);
 /* The map's tasks in submit order, those in state (NULL: any; as TASKS
  * takes it, "Suspended" too) and of workflow (NULL: any); NULL and

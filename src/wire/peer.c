@@ -66,6 +66,9 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 			    m->cores, m->memory_mb, m->tags != NULL &&
 			    *m->tags != '\0' ? m->tags : "-", m->execs != NULL &&
 			    *m->execs != '\0' ? m->execs : "-");
+		if (n >= 0 && (size_t)n < size && m->cores > 0 &&
+		    m->contain != NULL && *m->contain != '\0')
+			n += snprintf(buf + n, size - n, " %s", m->contain);
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:
@@ -136,6 +139,18 @@ names(char **p, const char **dst)
 	if (strcmp(w, "-") == 0)
 		*w = '\0';
 	else if (*w == '\0' || !task_names_valid(w, CAPS_NAMES_MAX))
+		return -1;
+	*dst = w;
+	return 0;
+}
+
+/* A name, left in the datagram's buffer. */
+static int
+word(char **p, const char **dst)
+{
+	char	*w = lex_word(p, LEX_STRICT);
+
+	if (w == NULL || !task_name_valid(w))
 		return -1;
 	*dst = w;
 	return 0;
@@ -237,6 +252,9 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 		NEED(num(&p, 0, MEMORY_MB_MAX, &m->memory_mb));
 		NEED(names(&p, &m->tags));
 		NEED(names(&p, &m->execs));
+		if (*p == '\0')
+			break;		/* an older node: no containment */
+		NEED(word(&p, &m->contain));
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:

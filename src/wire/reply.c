@@ -194,13 +194,16 @@ wire_reply_node_format(const struct reply_node *n, char *buf, size_t size)
 	int	off;
 
 	if (!word_ok(n->name) || !word_ok(n->address) || !word_ok(n->role) ||
-	    !word_ok(n->state) || (n->tags[0] != '\0' && !word_ok(n->tags)))
+	    !word_ok(n->state) || (n->tags[0] != '\0' && !word_ok(n->tags)) ||
+	    (n->contain[0] != '\0' && !task_name_valid(n->contain)))
 		return -1;
 	off = put(buf, size, 0, "NODE %s %s %s %s %d/%d %d", n->name,
 	    n->address, n->role, n->state, n->free, n->slots, n->reputation);
 	if (n->cores > 0)
 		off = put(buf, size, off, " cores=%d memory=%" PRId64 " tags=%s",
 		    n->cores, n->memory_mb, n->tags[0] != '\0' ? n->tags : "-");
+	if (n->cores > 0 && n->contain[0] != '\0')
+		off = put(buf, size, off, " contain=%s", n->contain);
 	return put(buf, size, off, "\n");
 }
 
@@ -239,11 +242,15 @@ wire_reply_node_parse(const char *line, struct reply_node *n)
 	    lex_int(w + 7, 0, INT64_MAX / 2, &n->memory_mb) == -1 ||
 	    (w = lex_word(&p, LEX_STRICT)) == NULL ||
 	    strncmp(w, "tags=", 5) != 0 ||
-	    take(n->tags, sizeof n->tags, w + 5) == -1 || *p != '\0')
+	    take(n->tags, sizeof n->tags, w + 5) == -1)
 		return -1;
 	if (strcmp(n->tags, "-") == 0)
 		n->tags[0] = '\0';
-	return 0;
+	if ((w = lex_word(&p, LEX_STRICT)) != NULL &&
+	    (strncmp(w, "contain=", 8) != 0 || !task_name_valid(w + 8) ||
+	    take(n->contain, sizeof n->contain, w + 8) == -1))
+		return -1;
+	return *p == '\0' ? 0 : -1;
 }
 
 int

@@ -476,3 +476,24 @@ class UserStartedNode(unittest.TestCase):
         u, pid = self.escaped("exec sleep 300")
         self.node.kill9()
         wait_gone(pid)
+
+
+
+class Containment(unittest.TestCase):
+    """`volery nodes` says how each node contains its runs (told in its
+    heartbeats): a cgroup (with the bounds it holds), else a subreaper."""
+
+    def test_volery_nodes_says_how_each_node_contains_its_runs(self):
+        cl = harness.Cluster(("a", "b")).start()
+        self.addCleanup(cl.cleanup)
+        cl.master()
+        how = {name: n.wait_log(r"containment: (\S+)").group(1)
+               for name, n in cl.nodes.items()}
+        out = subprocess.run([harness.VOLERY, "-H", "127.0.0.1:%d"
+                              % cl.nodes["a"].port, "nodes"],
+                             capture_output=True, text=True, timeout=TIMEOUT,
+                             check=True).stdout.splitlines()
+        self.assertIn("CONTAINMENT", out[0])
+        col = out[0].index("CONTAINMENT")
+        shown = {l.split()[0]: l[col:].split()[0] for l in out[1:] if l.strip()}
+        self.assertEqual(shown, how)

@@ -228,7 +228,9 @@ test_bad_capabilities_are_refused(void **state)
 		HB " 2 100 gpu/x -",
 		HB " 2 100 , -",
 		HB " 2 100 - ../x",
-		HB " 2 100 - - extra",
+		HB " 2 100 - - cgroup extra",	/* one word of containment */
+		HB " 2 100 - - ../x",
+		HB " 2 100 - - a+b",
 	};
 	struct peer_msg	*m = malloc(sizeof *m);
 	char		 text[DATAGRAM_MAX], err[128];
@@ -247,6 +249,11 @@ test_bad_capabilities_are_refused(void **state)
 	    0);
 	assert_int_equal(m->cores, 2);
 	assert_string_equal(m->tags, "gpu,linux");
+	assert_null(m->contain);		/* an older node's */
+	snprintf(text + hl, sizeof text - hl, HB " 2 100 - - cgroup-pids");
+	assert_int_equal(peer_parse(text, strlen(text), m, err, sizeof err),
+	    0);
+	assert_string_equal(m->contain, "cgroup-pids");
 	assert_string_equal(m->execs, "");
 	free(m);
 }

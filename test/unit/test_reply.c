@@ -137,6 +137,14 @@ test_node_lines(void **state)
 	assert_int_equal(wire_reply_node_parse(line, &back), 0);
 	assert_true(wire_reply_node_format(&back, again, sizeof again) > 0);
 	assert_string_equal(again, line);
+	/* How it contains its runs, when it says. */
+	snprintf(n.contain, sizeof n.contain, "subreaper");
+	assert_true(wire_reply_node_format(&n, line, sizeof line) > 0);
+	assert_non_null(strstr(line, " tags=linux,x86_64 contain=subreaper\n"));
+	assert_int_equal(wire_reply_node_parse(line, &back), 0);
+	assert_string_equal(back.contain, "subreaper");
+	assert_int_equal(wire_reply_node_parse("NODE a b c d 1/1 1 cores=2 "
+	    "memory=1 tags=x contain=a/b", &back), -1);
 	assert_int_equal(wire_reply_node_parse("NODE a b c d 1 1", &back), -1);
 	assert_int_equal(wire_reply_node_parse("NODE a b c d 1/1 1 cores=2",
 	    &back), -1);
