@@ -216,6 +216,12 @@ int	node_schedule(struct node *, const struct node_schedule_req *,
 	    const char *uuid, int64_t now, char *err, size_t errlen);
 int	node_cancel(struct node *, const char *uuid, int64_t now, char *err,
 	    size_t errlen);
+/* A waiting task held (hold 1: Ready, never taken) or released, or its
+ * priority changed (hold.c). */
+int	node_hold(struct node *, const char *uuid, int hold, int64_t now,
+	    char *err, size_t errlen);
+int	node_prio(struct node *, const char *uuid, enum task_prio,
+	    int64_t now, char *err, size_t errlen);
 
 /* From our running processes. */
 void	node_runner_msg(struct node *, const char *uuid,

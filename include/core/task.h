@@ -89,6 +89,7 @@ struct task {
 	int		 round;
 	int		 progress;	/* 0-100 */
 	int		 suspended;	/* Running, but stopped: the user is back */
+	int		 held;		/* waiting, never taken until released */
 
 	int64_t		 submit_ms;	/* wall clock, ms since the epoch */
 	int64_t		 ready_ms;

@@ -29,6 +29,9 @@ enum client_cmd {
 	CMD_OUTPUT,
 	CMD_ACCOUNT,
 	CMD_API,
+	CMD_HOLD,
+	CMD_RELEASE,
+	CMD_PRIO,
 };
 
 

@@ -102,6 +102,24 @@ req_cancel(struct client *c, const struct client_req *req)
 		client_replyf(c, "ERROR %s\n", err);
 }
 
+/* HOLD, RELEASE, PRIO: OK once the journal has the change. */
+void
+req_hold(struct client *c, const struct client_req *req)
+{
+	char	err[256], reply[64];
+	int	rc;
+
+	rc = req->cmd == CMD_PRIO ? service_prio(req->uuid[0], req->prio,
+	    err, sizeof err) : service_hold(req->uuid[0], req->cmd ==
+	    CMD_HOLD, err, sizeof err);
+	if (rc == -1) {
+		client_replyf(c, "ERROR %s\n", err);
+		return;
+	}
+	snprintf(reply, sizeof reply, "OK %s\n", req->uuid[0]);
+	client_reply(c, 1, reply);
+}
+
 /*
  * SUBSCRIBE: where each task stands now, then its changes.  A task that
  * left the map for the history is told as it ended there.

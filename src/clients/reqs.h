@@ -16,7 +16,7 @@ typedef void req_fn(struct client *, const struct client_req *);
 const struct requests_env *req_env(void);
 
 /* req-task.c */
-req_fn	req_schedule, req_cancel, req_subscribe;
+req_fn	req_schedule, req_cancel, req_hold, req_subscribe;
 void	req_task_init(void);
 /* A PROGRESS line gets its task's expected end, and a Ready task that
  * no live node can run says why (reason=). */

@@ -244,6 +244,10 @@ node_task_waiting(struct node *n, const struct task *t, char *why,
 	why[0] = '\0';
 	if (t->state != TASK_READY)
 		return;
+	if (t->held) {
+		snprintf(why, whylen, "held: volery release %s", t->uuid);
+		return;
+	}
 	*own = (struct caps){ n->cfg.cores, n->cfg.memory_mb, n->cfg.tags,
 	    own_execs(n) };
 	if ((here = run_admissible(n, t, mine, sizeof mine))) {

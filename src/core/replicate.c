@@ -148,6 +148,22 @@ adopt(struct node *n, struct task *t, struct task *r)
 	return r;	/* cascade_derive counts it (replicate_changed) */
 }
 
+struct task *
+replicate_local_change(struct node *n, struct task *t, struct task *r,
+    int64_t now)
+{
+	char	uuid[UUID_STRLEN + 1];
+
+	memcpy(uuid, t->uuid, sizeof uuid);
+	r->ver = t->ver;
+	if ((t = adopt(n, t, r)) == NULL)
+		return NULL;
+	cascade_derive(n, t, now);
+	if ((t = taskmap_find(&n->map, uuid)) != NULL)
+		replicate_publish(n, t);
+	return t;
+}
+
 /*
  * Every bound input of t is an output of the result we keep upstream.  A
  * bound input whose upstream has no confirmed result here (redone, or

@@ -26,6 +26,11 @@ void	replicate_publish(struct node *, struct task *);
 /* The whole task as ENQUEUE or STATE, to peer or (NULL) to all. */
 void	replicate_send(struct node *, const char *peer, enum peer_type,
 	    const struct task *);
+/* r, a copy of t (same uuid) that a client changed here (held, its
+ * priority): taken as a record from a peer is, and published.  t and
+ * r are the map's or freed; the task now, or NULL (out of memory). */
+struct task *replicate_local_change(struct node *, struct task *t,
+	    struct task *r, int64_t now);
 /* A task we scheduled: every node must have it (ENQUEUE until acked). */
 void	replicate_enqueue(struct node *, struct task *);
 /* We became master: nothing is waiting for an ack. */

@@ -110,6 +110,8 @@ rules_record_wins(const struct task *r, const struct task *t)
 		return state_rank(r->state) > state_rank(t->state);
 	if (strcmp(r->running_on, t->running_on) != 0)
 		return strcmp(r->running_on, t->running_on) < 0;
+	if (r->held != t->held)		/* two owners' asks at once */
+		return r->held;
 	return strcmp(r->reason, t->reason) < 0;
 }
 

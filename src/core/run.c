@@ -42,6 +42,10 @@ int
 run_admissible(struct node *n, const struct task *t, char *why,
     size_t whylen)
 {
+	if (t->held) {
+		snprintf(why, whylen, "held: volery release %s", t->uuid);
+		return 0;
+	}
 	if (!capset_fits_here(n, t, why, whylen))
 		return 0;
 	/* A command, or a task of a known owner, runs as that owner: the

@@ -23,6 +23,8 @@ task_shown_state(const struct task *t)
 		return "Suspended";
 	if (task_is_final(t->state) && !t->confirmed)
 		return "Unconfirmed";
+	if (t->held && (t->state == TASK_READY || t->state == TASK_SUBMITTED))
+		return "Held";
 	return task_state_name(t->state);
 }
 

@@ -197,6 +197,27 @@ service_cancel(const char *uuid, void (*await)(void *), void *arg,
 	return 0;
 }
 
+int
+service_hold(const char *uuid, int hold, char *err, size_t errlen)
+{
+	int	rc = node_hold(env->core, uuid, hold, clock_node_ms(), err,
+		    errlen);
+
+	actions_carry_out();
+	return rc;
+}
+
+int
+service_prio(const char *uuid, enum task_prio prio, char *err,
+    size_t errlen)
+{
+	int	rc = node_prio(env->core, uuid, prio, clock_node_ms(), err,
+		    errlen);
+
+	actions_carry_out();
+	return rc;
+}
+
 void
 service_when_durable(void (*fn)(void *, int), void *arg)
 {

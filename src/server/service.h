@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "logjob.h"
+#include "task.h"
 
 struct client_req;
 struct config;
@@ -54,6 +55,11 @@ int	service_schedule(const struct client_req *, const char *client,
  * then its effects; -1 with why. */
 int	service_cancel(const char *uuid, void (*await)(void *), void *arg,
 	    char *err, size_t errlen);
+/* Hold (hold 1) or release a waiting task, or change its priority:
+ * 0, or -1 with why (not waiting, unknown). */
+int	service_hold(const char *uuid, int hold, char *err, size_t errlen);
+int	service_prio(const char *uuid, enum task_prio, char *err,
+	    size_t errlen);
 /* Who may touch a task (cancel it, read its output, environment and
  * log lines): its owner, root, remote operators and the <admins>
  * group.  service_may_touch() is 0 if user may touch uuid (or no such

@@ -41,6 +41,9 @@ static const struct client_command {
 	{ "SUBSCRIBE", CMD_SUBSCRIBE, 1, SUBSCRIBE_MAX, 0,
 	  "SUBSCRIBE <uuid> [<uuid>...]" },
 	{ "CANCEL", CMD_CANCEL, 1, 1, 0, "CANCEL <uuid>" },
+	{ "HOLD", CMD_HOLD, 1, 1, 0, "HOLD <uuid>" },
+	{ "RELEASE", CMD_RELEASE, 1, 1, 0, "RELEASE <uuid>" },
+	{ "PRIO", CMD_PRIO, 2, 2, 0, "PRIO <uuid> <low|interactive>" },
 	{ "TASKS", CMD_TASKS, 0, 1, 0, "TASKS [<state>]" },
 	{ "HISTORY", CMD_HISTORY, 0, 1, 0, "HISTORY [<state>]" },
 	{ "NODES", CMD_NODES, 0, 0, 0, "NODES" },
@@ -611,8 +614,19 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		return parse_run(&tk, req, err, errlen);
 	case CMD_OUTPUT:
 		return parse_output(&tk, req, err, errlen);
+	case CMD_PRIO:
+		if (task_prio_parse(tk.v[2], &req->prio) == -1) {
+			snprintf(err, errlen, "usage: %s", commands[i].usage);
+			return -1;
+		}
+		if (take_uuid(tk.v[1], req->uuid[0], err, errlen) == -1)
+			return -1;
+		req->nuuid = 1;
+		return 0;
 	case CMD_SUBSCRIBE:
 	case CMD_CANCEL:
+	case CMD_HOLD:
+	case CMD_RELEASE:
 		for (k = 1; k < tk.n; k++)
 			if (take_uuid(tk.v[k], req->uuid[k - 1], err,
 			    errlen) == -1)

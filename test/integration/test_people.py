@@ -163,6 +163,57 @@ class Owners(unittest.TestCase):
             self.assertEqual(self.state(u), "Cancelled")
 
 
+    def subscribe(self, *uuids):
+        sub = self.node.client()
+        self.addCleanup(sub.close)
+        sub.send("SUBSCRIBE %s\n" % " ".join(uuids))
+        return sub
+
+    def started_in_order(self, *uuids):
+        log = self.node.log()
+        at = [log.index("Task UUID{%s} command" % u) for u in uuids]
+        self.assertEqual(at, sorted(at))
+
+    def test_only_the_owner_holds_releases_and_reprioritises(self):
+        self.assertEqual(self.c.ask("IDLE off"), "OK")	# nothing starts
+        held, other = (self.run_as(ALICE, "--", "true") for _ in range(2))
+        self.assertEqual(self.volery(ALICE, "hold", held).returncode, 0)
+        self.assertEqual(self.state(held), "Held")
+        for args in (("release", held), ("hold", other),
+                     ("prio", "interactive", other)):
+            r = self.volery(MALLORY, *args)
+            self.assertEqual(r.returncode, 1, args)
+            self.assertIn("not yours: task %s belongs to %s" % (args[-1], ALICE),
+                          r.stderr)
+        self.assertEqual(self.state(held), "Held")
+        # The held one is first in line, yet the next one runs.
+        sub = self.subscribe(held, other)
+        self.assertEqual(self.c.ask("IDLE on"), "OK")
+        sub.wait_states({other: "Terminated"})
+        self.assertEqual(self.state(held), "Held")
+        self.assertRegex([l for l in self.c.ask_multi("TASKS") if held in l][0],
+                         "held: volery release " + held)
+        # An admin may release it; then it runs.
+        self.assertEqual(self.volery(ADMIN, "release", held).returncode, 0)
+        sub.wait_states({held: "Terminated"})
+        # A running task is not held: a clear error, nothing changes.
+        r = self.volery(ALICE, "hold", other)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("only a waiting task", r.stderr)
+
+    def test_prio_interactive_goes_before_every_low_task(self):
+        self.assertEqual(self.c.ask("IDLE off"), "OK")
+        first, second = (self.run_as(ALICE, "--", "true") for _ in range(2))
+        r = self.volery(ALICE, "prio", "interactive", second)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex([l for l in self.c.ask_multi("TASKS") if second in l][0],
+                         " interactive ")
+        sub = self.subscribe(first, second)
+        self.assertEqual(self.c.ask("IDLE on"), "OK")
+        sub.wait_states({first: "Terminated", second: "Terminated"})
+        self.started_in_order(second, first)
+
+
 @UNWRAPPED
 @unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
 class Volunteering(unittest.TestCase):
