@@ -12,12 +12,10 @@
 
 #include "actions.h"
 #include "clients.h"
-#include "contain.h"
 #include "idle.h"
 #include "log.h"
 #include "reqs.h"
 #include "requests.h"
-#include "runner.h"
 #include "service.h"
 #include "sockowner.h"
 #include "wire.h"
@@ -93,22 +91,13 @@ request_find(enum client_cmd cmd)
 	return NULL;
 }
 
-/* Is c a process of one of this node's runs: in a run's process group,
- * or in its cgroup (which a setsid does not leave)? */
+/* Is c a process of one of this node's runs (service.h)? */
 static int
 from_a_run(struct client *c)
 {
-	pid_t	groups[256], pgid;
-	int	pid, n, i;
+	int	pid;
 
-	if (client_pid(c, &pid) == -1)
-		return 0;
-	pgid = getpgid(pid);
-	n = runner_groups(groups, sizeof groups / sizeof groups[0]);
-	for (i = 0; i < n; i++)
-		if (groups[i] == pgid)
-			return 1;
-	return contain_pid_in_run(pid);
+	return client_pid(c, &pid) == 0 && service_pid_in_run(pid);
 }
 
 /* Root, the node's own user, or someone logged in at this host. */

@@ -4,6 +4,7 @@
  * the core, whose actions are carried out at once.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -19,6 +20,7 @@
 #include "clock.h"
 #include "cmdrun.h"
 #include "config.h"
+#include "contain.h"
 #include "descs.h"
 #include "history.h"
 #include "journal.h"
@@ -26,6 +28,7 @@
 #include "logsearch.h"
 #include "node.h"
 #include "runas.h"
+#include "runner.h"
 #include "service.h"
 #include "task.h"
 #include "taskdesc.h"
@@ -195,6 +198,47 @@ service_cancel(const char *uuid, void (*await)(void *), void *arg,
 		await(arg);
 	actions_carry_out();
 	return 0;
+}
+
+/* Is pid a descendant of this node (its parent's parent... is us)?  A
+ * run's process, even one that left its group without a cgroup to keep
+ * it: the node is the subreaper of its runs. */
+static int
+descends_from_us(pid_t pid)
+{
+	char	path[64], buf[512], *p;
+	int	depth, fd;
+	ssize_t	len;
+	long	ppid;
+
+	for (depth = 0; depth < 64 && pid > 1; depth++) {
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			return 0;
+		len = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		/* "pid (comm) state ppid": comm may hold anything. */
+		if (len <= 0 || (buf[len] = '\0', p = strrchr(buf, ')')) ==
+		    NULL || sscanf(p + 1, " %*c %ld", &ppid) != 1)
+			return 0;
+		if ((pid_t)ppid == getpid())
+			return 1;
+		pid = (pid_t)ppid;
+	}
+	return 0;
+}
+
+int
+service_pid_in_run(int pid)
+{
+	pid_t	groups[RUNS_SEEN_MAX], pgid = getpgid(pid);
+	int	n, i;
+
+	n = runner_groups(groups, RUNS_SEEN_MAX);
+	for (i = 0; i < n; i++)
+		if (groups[i] == pgid)
+			return 1;
+	return contain_pid_in_run(pid) || descends_from_us(pid);
 }
 
 int

@@ -55,6 +55,12 @@ int	service_schedule(const struct client_req *, const char *client,
  * then its effects; -1 with why. */
 int	service_cancel(const char *uuid, void (*await)(void *), void *arg,
 	    char *err, size_t errlen);
+/* Is pid a process of one of this node's runs: in a run's process
+ * group, its cgroup (which a setsid does not leave), or below the node
+ * (its runs' subreaper)?  Such a one may read, never change the node's
+ * volunteering or a task. */
+#define RUNS_SEEN_MAX	256
+int	service_pid_in_run(int pid);
 /* Hold (hold 1) or release a waiting task, or change its priority:
  * 0, or -1 with why (not waiting, unknown). */
 int	service_hold(const char *uuid, int hold, char *err, size_t errlen);

@@ -227,6 +227,22 @@ http_who(struct evhttp_request *req, struct http_who *w)
 	}
 }
 
+/* Is the client a process of one of this node's runs?  (Looked up only
+ * where it matters: finding a loopback peer's process costs a walk.) */
+static int
+from_a_run(struct evhttp_request *req)
+{
+	struct evhttp_connection *conn = evhttp_request_get_connection(req);
+	struct bufferevent	*bev = conn != NULL ?
+				    evhttp_connection_get_bufferevent(conn) :
+				    NULL;
+	pid_t			 pid;
+
+	return http_peer_is_local(req) && bev != NULL &&
+	    sock_peer_pid(bufferevent_getfd(bev), &pid) == 0 &&
+	    service_pid_in_run(pid);
+}
+
 /* A 201 that waits for the journal's commit.  Should the client go
  * first, evhttp keeps the request until this answer frees it. */
 struct created {
@@ -299,6 +315,12 @@ post_cancel(struct evhttp_request *req, const char *uuid)
 	if (!http_post_allowed(req))
 		return;
 	http_who(req, &who);
+	if (from_a_run(req)) {
+		http_reply_error(req, 403, "Forbidden", "a cancel is not "
+		    "accepted from a task's run: a task does not decide for "
+		    "other tasks");
+		return;
+	}
 	v = webpost_cancel(uuid, who.user, &code);
 	http_reply_json(req, code, code == 202 ? "Accepted" : code == 403 ?
 	    "Forbidden" : "Error", v);

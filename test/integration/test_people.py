@@ -247,6 +247,36 @@ class Volunteering(unittest.TestCase):
         self.assertIn("IDLE is not accepted from a task's run", out)
         self.assertNotIn("screensaver hook: IDLE on", self.node.log())
 
+    def test_a_task_cannot_cancel_another_over_http(self):
+        node = Node(slots=2, extra="<http>127.0.0.1:0</http>")
+        self.addCleanup(node.cleanup)
+        node.start()
+        self.addCleanup(node.stop)
+        c = node.client()
+        self.addCleanup(c.close)
+        at = "127.0.0.1:%d" % node.port
+        victim = subprocess.run([harness.VOLERY, "-H", at, "run", "--cwd", "/",
+                                 "--", "sleep", "60"], capture_output=True,
+                                text=True, timeout=TIMEOUT, check=True).stdout.strip()
+        c.send("SUBSCRIBE %s\n" % victim)
+        c.wait_states({victim: "Running"})
+        post = ("import http.client; c = http.client.HTTPConnection('127.0.0.1', "
+                "%d); c.request('POST', '/api/tasks/%s/cancel', body=b'{}', "
+                "headers={'Content-Type': 'application/json'}); r = "
+                "c.getresponse(); print(r.status, r.read().decode())"
+                % (node.http_port(), victim))
+        u = subprocess.run([harness.VOLERY, "-H", at, "run", "--cwd", "/", "--",
+                            "/usr/bin/python3", "-c", post], capture_output=True,
+                           text=True, timeout=TIMEOUT, check=True).stdout.strip()
+        c.send("SUBSCRIBE %s\n" % u)
+        c.wait_states({u: "Terminated"})
+        out = subprocess.run([harness.VOLERY, "-H", at, "output", u],
+                             capture_output=True, text=True, timeout=TIMEOUT).stdout
+        self.assertIn("403", out)
+        self.assertIn("not accepted from a task's run", out)
+        self.assertEqual([l.split()[4] for l in c.ask_multi("TASKS")
+                          if victim in l][0], "Running")
+
     def test_only_people_present_say_when_it_volunteers(self):
         r = subprocess.run(harness.WRAP + [harness.VOLERY, "-H", "127.0.0.1:%d"
                            % self.node.port, "idle", "on"], user=MALLORY,
