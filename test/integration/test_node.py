@@ -109,7 +109,8 @@ class Workflow(NodeTest):
         nodes = self.c.ask_multi("NODES")
         self.assertEqual(len(nodes), 1)
         self.assertRegex(nodes[0], r"^NODE alpha 127\.0\.0\.1:%d master dedicated 1/1 10 "
-                         r"cores=\d+ memory=\d+ tags=linux,\S+$" % self.node.port)
+                         r"cores=\d+ memory=\d+ tags=linux,\S+ contain=(cgroup\S*|"
+                         r"subreaper|process-group)$" % self.node.port)
         self.assertEqual(self.c.ask("QUIT"), "BYE")
         with self.assertRaises(EOFError):
             self.c.line()
