@@ -56,6 +56,9 @@ struct node_config {
 	 * owner here, if the shell finds the account (ACT_CHECK); -1:
 	 * none does (a fixed <run_as>).  0 by default: every known one. */
 	int64_t		owner_min_uid;
+	/* One user's tasks running at once in the pool, at most (0: any;
+	 * every node should say the same). */
+	int		max_running_per_user;
 	/* Log lines below this level are not even formatted (a busy
 	 * pool's debug lines cost more than the rest of a datagram). */
 	enum log_level	log_min;

@@ -1,13 +1,13 @@
 /*
- * arraycap.c -- the limit of an array's tasks running at once
- * (arraycap.h).  Two nodes racing for the last places of an array race
- * as for one task: each counts the other's claims that precede its own
- * by the dequeue rule (rules_dequeue_beats), so the later one stands
- * back.  A claim lost or later than the window can still let one run
- * too many; as for duplicate runs, the runs started last then yield, as
- * soon as their nodes hear of the others: every node orders the array's
- * runs the same way (start stamp, then runner), and the first array_max
- * stay.
+ * arraycap.c -- limits of tasks running at once (arraycap.h): of one
+ * array, and of one user.  Two nodes racing for the last places of a
+ * group race as for one task: each counts the other's claims that
+ * precede its own by the dequeue rule (rules_dequeue_beats), so the
+ * later one stands back.  A claim lost or later than the window can
+ * still let one run too many; as for duplicate runs, the runs started
+ * last then yield, as soon as their nodes hear of the others: every
+ * node orders the group's runs the same way (start stamp, then runner),
+ * and the first ones within the limit stay.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,87 +16,155 @@
 #include "arraycap.h"
 #include "rules.h"
 
-struct same_array {
+/* A kind of group: its key in a task ("" none), and its limit. */
+struct group {
+	const char	*what;		/* for the log */
+	const char	*(*key)(const struct task *);
+	int		 (*limit)(const struct node *, const struct task *);
+};
+
+static const char *
+array_key(const struct task *t)
+{
+	return t->array;
+}
+
+static int
+array_limit(const struct node *n, const struct task *t)
+{
+	return t->array_max;
+}
+
+static const char *
+user_key(const struct task *t)
+{
+	return t->user;
+}
+
+static int
+user_limit(const struct node *n, const struct task *t)
+{
+	return n->cfg.max_running_per_user;
+}
+
+static const struct group groups[] = {
+	{ "array", array_key, array_limit },
+	{ "user", user_key, user_limit },
+};
+#define NGROUPS (sizeof groups / sizeof groups[0])
+
+/* t's limit in group g; 0 if none (no key, or no limit). */
+static int
+limit_of(const struct node *n, const struct group *g, const struct task *t)
+{
+	return g->key(t)[0] != '\0' ? g->limit(n, t) : 0;
+}
+
+struct same_group {
 	struct node		*n;
+	const struct group	*g;
 	const struct task	*t;
 };
 
-/* A Ready task of t's array, other than t: one a claim may be taking. */
+/* A Ready task of t's group, other than t: one a claim may be taking. */
 static int
 ready_sibling(const char *uuid, void *arg)
 {
-	struct same_array	*a = arg;
+	struct same_group	*a = arg;
 	const struct task	*u;
 
 	if (strcmp(uuid, a->t->uuid) == 0)
 		return 0;
 	u = taskmap_find(&a->n->map, uuid);
 	return u != NULL && u->state == TASK_READY &&
-	    strcmp(u->array, a->t->array) == 0;
+	    strcmp(a->g->key(u), a->g->key(a->t)) == 0;
 }
 
-int
-arraycap_full(struct node *n, const struct task *t, int64_t ts, int64_t now)
+static int
+group_full(struct node *n, const struct group *g, const struct task *t,
+    int64_t ts, int64_t now)
 {
-	struct same_array	 a = { n, t };
+	struct same_group	 a = { n, g, t };
 	struct task		**v;
 	size_t			 i, count;
-	int			 busy = 0;
+	int			 busy = 0, max = limit_of(n, g, t);
 
-	if (t->array_max <= 0 || t->array[0] == '\0')
+	if (max <= 0)
 		return 0;
 	if ((v = runwatch_running(n, &count)) == NULL && count > 0)
 		return 1;	/* out of memory: take nothing of it */
 	for (i = 0; i < count; i++)
 		busy += v[i]->state == TASK_RUNNING &&
-		    strcmp(v[i]->array, t->array) == 0 && v[i] != t;
+		    strcmp(g->key(v[i]), g->key(t)) == 0 && v[i] != t;
 	free(v);
-	if (busy >= t->array_max)
+	if (busy >= max)
 		return 1;
 	busy += dequeue_claims_beating_where(n, ts, now, ready_sibling, &a);
-	return busy >= t->array_max;
+	return busy >= max;
 }
 
-/* How many runs of t's array come before t's, in the order every node
+int
+arraycap_full(struct node *n, const struct task *t, int64_t ts, int64_t now)
+{
+	size_t	k;
+
+	for (k = 0; k < NGROUPS; k++)
+		if (group_full(n, &groups[k], t, ts, now))
+			return 1;
+	return 0;
+}
+
+/* How many runs of t's group come before t's, in the order every node
  * sees: start stamp, then runner (rules_run_beats). */
 static int
-runs_before(struct task *const *v, size_t count, const struct task *t)
+runs_before(const struct group *g, struct task *const *v, size_t count,
+    const struct task *t)
 {
 	size_t	i;
 	int	before = 0;
 
 	for (i = 0; i < count; i++)
 		before += v[i] != t && v[i]->state == TASK_RUNNING &&
-		    strcmp(v[i]->array, t->array) == 0 &&
+		    strcmp(g->key(v[i]), g->key(t)) == 0 &&
 		    rules_run_beats(v[i]->start_ms, v[i]->running_on,
 		    t->start_ms, t->running_on);
 	return before;
 }
 
-void
-arraycap_heard(struct node *n, const struct task *run, int64_t now)
+static void
+group_heard(struct node *n, const struct group *g, const struct task *run,
+    int64_t now)
 {
 	struct task	**v, *t;
 	size_t		  i, count;
-	int		  before;
+	int		  before, max;
 
-	if (run->state != TASK_RUNNING || run->array_max <= 0 ||
-	    run->array[0] == '\0' || run_count(n) == 0 ||
-	    (v = runwatch_running(n, &count)) == NULL)
+	if (run->state != TASK_RUNNING || limit_of(n, g, run) <= 0 ||
+	    run_count(n) == 0 || (v = runwatch_running(n, &count)) == NULL)
 		return;
 	for (i = 0; i < count; i++) {
 		t = v[i];
 		if (t->run != RUN_ACTIVE || t->state != TASK_RUNNING ||
-		    strcmp(t->array, run->array) != 0 ||
-		    (before = runs_before(v, count, t)) < t->array_max)
+		    strcmp(g->key(t), g->key(run)) != 0 ||
+		    (before = runs_before(g, v, count, t)) <
+		    (max = limit_of(n, g, t)))
 			continue;
 		outbox_log(&n->out, VLOG_NORMAL, "Task UUID{%s} name{%s} of "
-		    "array %s yields on %s: %d of its runs started before, "
+		    "%s %s yields on %s: %d of its runs started before, "
 		    "its limit is %d; back to Ready", t->uuid, t->exec,
-		    t->array, n->cfg.name, before, t->array_max);
+		    g->what, g->key(t), n->cfg.name, before, max);
 		run_stop(n, t);
 		cascade_make_ready(n, t, now);
 		replicate_publish(n, t);
 	}
 	free(v);
+}
+
+void
+arraycap_heard(struct node *n, const struct task *run, int64_t now)
+{
+	size_t	k;
+
+	for (k = 0; k < NGROUPS; k++)
+		group_heard(n, &groups[k], run, now);
 }

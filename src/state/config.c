@@ -97,6 +97,7 @@ static const struct element {
 	{ S(idle_command, K_COMMAND), 0, 0 },
 	{ S(run_as, K_USER), 0, 0 },
 	{ N(min_uid, 0, INT32_MAX) },
+	{ N(max_running_per_user, 0, 1000000) },
 	{ S(admins, K_USER), 0, 0 },
 	{ N(cancel_grace_ms, 0, 600000) },
 	{ N(max_attempts, 1, 1000) },

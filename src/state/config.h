@@ -75,6 +75,7 @@ struct config {
 	int		peer_evict_s;	/* a dead non-member forgotten */
 	char		run_as[RUNAS_NAME_MAX + 1];	/* "": the default */
 	int		min_uid;	/* owners below run as slot users */
+	int		max_running_per_user;	/* in the pool; 0 any */
 	/* The group whose members may touch every task (root and remote
 	 * operators always may); "": none. */
 	char		admins[RUNAS_NAME_MAX + 1];

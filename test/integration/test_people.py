@@ -578,3 +578,51 @@ class Containment(unittest.TestCase):
         col = out[0].index("CONTAINMENT")
         shown = {l.split()[0]: l[col:].split()[0] for l in out[1:] if l.strip()}
         self.assertEqual(shown, how)
+
+
+
+@UNWRAPPED
+@unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
+class SharingThePool(unittest.TestCase):
+    """max_running_per_user: one user's tasks run at most so many at once
+    in the pool; another user's run beside them."""
+
+    @classmethod
+    def setUpClass(cls):
+        Owners.setUpClass.__func__(cls)
+
+    volery = Owners.volery
+    run_as = Owners.run_as
+
+    def test_one_user_runs_at_most_max_running_per_user(self):
+        self.node = Node(slots=3, extra="<max_running_per_user>1"
+                         "</max_running_per_user>")
+        self.addCleanup(self.node.cleanup)
+        self.node.start()
+        self.addCleanup(self.node.stop)
+        c = self.node.client()
+        self.addCleanup(c.close)
+        shared = tempfile.mkdtemp(prefix="vtshare")
+        self.addCleanup(shutil.rmtree, shared, True)
+        os.chmod(shared, 0o1777)
+        # Each user's own file: one may not write another's.
+        stamp = ('echo "start $(id -un) $(date +%%s%%N)" >> %s/runs.$(id -u); '
+                 'sleep 0.3; echo "end $(id -un) $(date +%%s%%N)" >> '
+                 '%s/runs.$(id -u)' % (shared, shared))
+        uuids = [self.run_as(who, "--", "sh", "-c", stamp)
+                 for who in (ALICE, ALICE, ALICE, MALLORY)]
+        c.send("SUBSCRIBE %s\n" % " ".join(uuids))
+        c.wait_states({u: "Terminated" for u in uuids}, timeout=60)
+        events = []
+        for name in os.listdir(shared):
+            with open(os.path.join(shared, name)) as f:
+                for line in f:
+                    what, who, ns = line.split()
+                    events.append((int(ns), 0 if what == "end" else 1, who))
+        running, most = {}, {}
+        for _, start, who in sorted(events):
+            running[who] = running.get(who, 0) + (1 if start else -1)
+            most[who] = max(most.get(who, 0), running[who])
+            most["all"] = max(most.get("all", 0), sum(running.values()))
+        self.assertEqual(most[ALICE], 1)
+        self.assertEqual(most["all"], 2)	# mallory's ran beside hers

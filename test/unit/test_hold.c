@@ -66,12 +66,58 @@ test_interactive_goes_first(void **state)
 	assert_int_equal(state_of(n, uuid_n(2)), TASK_READY);
 }
 
+/* Task k of user, a described task. */
+static void
+sched_as(struct node *n, int k, const char *user, int64_t now)
+{
+	struct node_schedule_req	req;
+	char				err[256];
+
+	memset(&req, 0, sizeof req);
+	req.exec = "free";
+	req.user = user;
+	assert_int_equal(node_schedule(n, &req, uuid_n(k), now, err,
+	    sizeof err), 0);
+}
+
+/* max_running_per_user: one user's tasks wait for each other, another
+ * user's run beside them. */
+static void
+test_one_user_runs_at_most_the_limit(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node_config	 cfg;
+	struct node		*n;
+
+	plmi2_descs(&set);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "alpha");
+	cfg.slots = 3;
+	cfg.reputation = 0;
+	cfg.max_running_per_user = 1;
+	assert_non_null(n = node_new(&cfg, &set));
+	sched_as(n, 1, "rtalice", 10);
+	sched_as(n, 2, "rtalice", 11);
+	sched_as(n, 3, "rtbob", 12);
+	node_tick(n, 20);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_READY);
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_RUNNING);
+	terminate(n, uuid_n(1), 1, 30);
+	exit_with(n, uuid_n(1), 0, 31);
+	node_tick(n, 40);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_RUNNING);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		NODE_TEST(test_a_held_task_waits_until_released),
 		NODE_TEST(test_interactive_goes_first),
+		cmocka_unit_test(test_one_user_runs_at_most_the_limit),
 	};
 
 	return cmocka_run_group_tests_name("hold", tests, NULL, NULL);
