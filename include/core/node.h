@@ -59,6 +59,8 @@ struct node_config {
 	/* One user's tasks running at once in the pool, at most (0: any;
 	 * every node should say the same). */
 	int		max_running_per_user;
+	/* fairshare order: a user's usage halves every this long. */
+	int64_t		fairshare_halflife_ms;
 	/* Log lines below this level are not even formatted (a busy
 	 * pool's debug lines cost more than the rest of a datagram). */
 	enum log_level	log_min;

@@ -7,7 +7,9 @@
  *      an interactive task (order.c: the workflow is as urgent as its
  *      most urgent task, so an interactive task's upstream is too);
  *   2. with the lret order only: the longest path of tasks left first
- *      (Hu's rule: the shortest total makespan of a batch);
+ *      (Hu's rule: the shortest total makespan of a batch); with the
+ *      fairshare order, the task of the user who used the pool least
+ *      lately (fairshare.h);
  *   3. the older workflow first (fcfs: the shortest average makespan
  *      of the workflows), then the older task;
  *   4. ties by uuid.
@@ -23,6 +25,7 @@ struct task;
 enum queue_order {
 	ORDER_FCFS,	/* by workflow submission (the default) */
 	ORDER_LRET,	/* longest remaining path first, then fcfs */
+	ORDER_FAIRSHARE, /* the least used user first, then fcfs */
 };
 #define ORDER_NODE (-1)	/* a batch window without its own order */
 

@@ -190,6 +190,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 	int64_t		 memory = claim_memory_ms(n);
 	int64_t		 wake;
 
+	fairshare_refresh(n);
 	while (run_count(n) < n->cfg.slots && !dq->active) {
 		if (!run_volunteering(n)) {
 			/* Our own interactive task runs here, uncontested. */

@@ -47,6 +47,7 @@ node_config_default(struct node_config *c)
 	c->retention_ms = 7 * 86400000LL;
 	c->max_peers = 1024;
 	c->peer_evict_ms = 86400000;
+	c->fairshare_halflife_ms = 3600000;
 }
 
 /* What no node can run with: the caller checked ranges before (config.c). */

@@ -29,6 +29,7 @@
  *   run.c        runs       our own runs, volunteering, restore, recover
  *   cmdcheck.c   cmdcheck   whether a command task can run here
  *   capset.c     capset     what nodes have (heartbeats), tasks need
+ *   fairshare.c  fairshare  users' recent usage, for the fairshare order
  */
 #ifndef VOLERY_NODESTATE_H
 #define VOLERY_NODESTATE_H
@@ -40,6 +41,7 @@
 #include "confirm.h"
 #include "dequeue.h"
 #include "election.h"
+#include "fairshare.h"
 #include "heartbeat.h"
 #include "node.h"
 #include "order.h"
@@ -88,6 +90,7 @@ struct node {
 	struct runs		   runs;
 	struct cmdcheck		   cmdcheck;
 	struct capset		   capset;
+	struct fairshare	   fairshare;
 };
 
 /* node.c: helpers every sub-protocol uses. */

@@ -39,6 +39,8 @@ readyq_cmp(const struct readyq *q, const struct task *a,
 		return b->path_left - a->path_left;
 	if (pa != pb)
 		return pb - pa;
+	if (q->order == ORDER_FAIRSHARE && a->fair_key != b->fair_key)
+		return a->fair_key < b->fair_key ? -1 : 1;
 	if (a->wf_submit_ms != b->wf_submit_ms)
 		return a->wf_submit_ms < b->wf_submit_ms ? -1 : 1;
 	if (a->submit_ms != b->submit_ms)
@@ -149,6 +151,8 @@ readyq_order_parse(const char *s, enum queue_order *order)
 		*order = ORDER_FCFS;
 	else if (strcmp(s, "lret") == 0)
 		*order = ORDER_LRET;
+	else if (strcmp(s, "fairshare") == 0)
+		*order = ORDER_FAIRSHARE;
 	else
 		return -1;
 	return 0;

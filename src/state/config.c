@@ -98,6 +98,7 @@ static const struct element {
 	{ S(run_as, K_USER), 0, 0 },
 	{ N(min_uid, 0, INT32_MAX) },
 	{ N(max_running_per_user, 0, 1000000) },
+	{ N(fairshare_halflife_s, 1, 31536000) },
 	{ S(admins, K_USER), 0, 0 },
 	{ N(cancel_grace_ms, 0, 600000) },
 	{ N(max_attempts, 1, 1000) },
@@ -154,6 +155,7 @@ config_default(struct config *c)
 	c->max_run_procs = 2048;
 	c->max_scratch_mb = 10240;
 	c->min_uid = 1000;
+	c->fairshare_halflife_s = (int)(nd.fairshare_halflife_ms / 1000);
 	c->peer_evict_s = (int)(nd.peer_evict_ms / 1000);
 }
 

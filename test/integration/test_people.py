@@ -626,3 +626,26 @@ class SharingThePool(unittest.TestCase):
             most["all"] = max(most.get("all", 0), sum(running.values()))
         self.assertEqual(most[ALICE], 1)
         self.assertEqual(most["all"], 2)	# mallory's ran beside hers
+
+    def test_fairshare_lets_the_lighter_user_go_first(self):
+        self.node = Node(extra="<order>fairshare</order>")
+        self.addCleanup(self.node.cleanup)
+        self.node.start()
+        self.addCleanup(self.node.stop)
+        c = self.node.client()
+        self.addCleanup(c.close)
+        # Alice has used the pool; then both queue, alice first.
+        u = self.run_as(ALICE, "--", "sleep", "0.3")
+        c.send("SUBSCRIBE %s\n" % u)
+        c.wait_states({u: "Terminated"})
+        self.assertEqual(c.ask("IDLE off"), "OK")
+        alice = [self.run_as(ALICE, "--", "true") for _ in range(2)]
+        mallory = [self.run_as(MALLORY, "--", "true") for _ in range(2)]
+        sub = self.node.client()
+        self.addCleanup(sub.close)
+        sub.send("SUBSCRIBE %s\n" % " ".join(alice + mallory))
+        self.assertEqual(c.ask("IDLE on"), "OK")
+        sub.wait_states({x: "Terminated" for x in alice + mallory})
+        log = self.node.log()
+        at = {x: log.index("Task UUID{%s} command" % x) for x in alice + mallory}
+        self.assertLess(max(at[x] for x in mallory), min(at[x] for x in alice))

@@ -80,22 +80,33 @@ sched_as(struct node *n, int k, const char *user, int64_t now)
 	    sizeof err), 0);
 }
 
+/* A node of slots, with max_running_per_user and order as given. */
+static struct node *
+people_node(struct taskdesc_set *set, int slots, int per_user,
+    enum queue_order order)
+{
+	struct node_config	 cfg;
+	struct node		*n;
+
+	plmi2_descs(set);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "alpha");
+	cfg.slots = slots;
+	cfg.reputation = 0;
+	cfg.max_running_per_user = per_user;
+	cfg.order = order;
+	assert_non_null(n = node_new(&cfg, set));
+	return n;
+}
+
 /* max_running_per_user: one user's tasks wait for each other, another
  * user's run beside them. */
 static void
 test_one_user_runs_at_most_the_limit(void **state)
 {
 	struct taskdesc_set	 set;
-	struct node_config	 cfg;
-	struct node		*n;
+	struct node		*n = people_node(&set, 3, 1, ORDER_FCFS);
 
-	plmi2_descs(&set);
-	node_config_default(&cfg);
-	snprintf(cfg.name, sizeof cfg.name, "alpha");
-	cfg.slots = 3;
-	cfg.reputation = 0;
-	cfg.max_running_per_user = 1;
-	assert_non_null(n = node_new(&cfg, &set));
 	sched_as(n, 1, "rtalice", 10);
 	sched_as(n, 2, "rtalice", 11);
 	sched_as(n, 3, "rtbob", 12);
@@ -111,6 +122,37 @@ test_one_user_runs_at_most_the_limit(void **state)
 	taskdesc_clear(&set);
 }
 
+/* Fair share: who used the pool less lately goes first, whoever came
+ * first; as usage grows, the users take turns. */
+static void
+test_fairshare_puts_the_lighter_user_first(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*n = people_node(&set, 1, 0, ORDER_FAIRSHARE);
+
+	sched_as(n, 1, "rtalice", 0);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	sched_as(n, 2, "rtalice", 100);
+	sched_as(n, 3, "rtalice", 101);
+	sched_as(n, 4, "rtbob", 102);
+	sched_as(n, 5, "rtbob", 103);
+	terminate(n, uuid_n(1), 1, 10000);	/* alice used 10 s */
+	exit_with(n, uuid_n(1), 0, 10000);
+	node_tick(n, 10001);
+	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
+	terminate(n, uuid_n(4), 1, 14000);	/* bob 4 s: still less */
+	exit_with(n, uuid_n(4), 0, 14000);
+	node_tick(n, 14001);
+	assert_int_equal(state_of(n, uuid_n(5)), TASK_RUNNING);
+	terminate(n, uuid_n(5), 1, 22000);	/* bob 12 s: now more */
+	exit_with(n, uuid_n(5), 0, 22000);
+	node_tick(n, 22001);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_READY);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
 int
 main(void)
 {
@@ -118,6 +160,7 @@ main(void)
 		NODE_TEST(test_a_held_task_waits_until_released),
 		NODE_TEST(test_interactive_goes_first),
 		cmocka_unit_test(test_one_user_runs_at_most_the_limit),
+		cmocka_unit_test(test_fairshare_puts_the_lighter_user_first),
 	};
 
 	return cmocka_run_group_tests_name("hold", tests, NULL, NULL);
