@@ -65,7 +65,10 @@ UNWRAPPED = unittest.skipIf(harness.WRAP, "natively and under the sanitizers")
 
 @UNWRAPPED
 @unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
-class Owners(unittest.TestCase):
+class People(unittest.TestCase):
+    """Tests with real local users (made once for the module's classes,
+    removed after them) and a node of their own."""
+
     @classmethod
     def setUpClass(cls):
         atexit.register(remove_accounts)
@@ -77,29 +80,28 @@ class Owners(unittest.TestCase):
             subprocess.run(["useradd", "-M", "-N", "-d", "/nonexistent", "-s",
                             "/usr/sbin/nologin"] + more + [user], check=True)
 
-    def setUp(self):
-        self.node = Node(extra="<admins>%s</admins><http>127.0.0.1:0</http>"
-                         % ADMINS)
+    def start_node(self, **kw):
+        """A node of its own (Node's arguments), started, and a client."""
+        self.node = Node(**kw)
         self.addCleanup(self.node.cleanup)
         self.node.start()
         self.addCleanup(self.node.stop)
         self.c = self.node.client()
         self.addCleanup(self.c.close)
-        self.web = self.node.http_port()
+        return self.node
+
+    def shared_dir(self, prefix="vtshare"):
+        """A directory every user may write (mode 1777), removed after."""
+        d = tempfile.mkdtemp(prefix=prefix)
+        self.addCleanup(shutil.rmtree, d, True)
+        os.chmod(d, 0o1777)
+        return d
 
     def volery(self, user, *args, cwd="/"):
         return subprocess.run(
             harness.WRAP + [harness.VOLERY, "-H", "127.0.0.1:%d" % self.node.port]
             + list(args), user=user, group=65534, extra_groups=[], cwd=cwd,
             capture_output=True, text=True, timeout=TIMEOUT)
-
-    def http(self, user, method, path):
-        r = subprocess.run(["/usr/bin/python3", "-c", HTTP, str(self.web),
-                            method, path], user=user, group=65534,
-                           extra_groups=[], capture_output=True,
-                           text=True, timeout=TIMEOUT)
-        status, _, body = r.stdout.partition(" ")
-        return int(status), body
 
     def run_as(self, user, *command):
         r = self.volery(user, "run", *command)
@@ -108,6 +110,21 @@ class Owners(unittest.TestCase):
 
     def state(self, uuid):
         return [l.split()[4] for l in self.c.ask_multi("TASKS") if uuid in l][0]
+
+
+class Owners(People):
+    def setUp(self):
+        self.start_node(extra="<admins>%s</admins><http>127.0.0.1:0</http>"
+                        % ADMINS)
+        self.web = self.node.http_port()
+
+    def http(self, user, method, path):
+        r = subprocess.run(["/usr/bin/python3", "-c", HTTP, str(self.web),
+                            method, path], user=user, group=65534,
+                           extra_groups=[], capture_output=True,
+                           text=True, timeout=TIMEOUT)
+        status, _, body = r.stdout.partition(" ")
+        return int(status), body
 
     def test_only_the_owner_reads_a_tasks_output_log_and_environment(self):
         u = self.run_as(ALICE, "--env", "TOKEN=s3cret-of-alice", "--",
@@ -214,24 +231,13 @@ class Owners(unittest.TestCase):
         self.started_in_order(second, first)
 
 
-@UNWRAPPED
-@unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
-class Volunteering(unittest.TestCase):
+class Volunteering(People):
     """Only people decide when a workstation volunteers: IDLE from root,
     the node's user or a user logged in at the host; never from a task's
     run (it would keep itself running while its user works)."""
 
-    @classmethod
-    def setUpClass(cls):
-        Owners.setUpClass.__func__(cls)
-
     def setUp(self):
-        self.node = Node(extra="<max_attempts>1</max_attempts>")
-        self.addCleanup(self.node.cleanup)
-        self.node.start()
-        self.addCleanup(self.node.stop)
-        self.c = self.node.client()
-        self.addCleanup(self.c.close)
+        self.start_node(extra="<max_attempts>1</max_attempts>")
 
     def test_a_task_cannot_make_its_node_volunteer(self):
         at = "127.0.0.1:%d" % self.node.port
@@ -289,27 +295,13 @@ class Volunteering(unittest.TestCase):
         self.node.wait_log(r"screensaver hook: IDLE on")
 
 
-@UNWRAPPED
-@unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
-class RunAsOwner(unittest.TestCase):
+class RunAsOwner(People):
     """A root node runs each task as the person who scheduled it: their
     files, their 0700 directories; two people's runs cannot see or signal
     each other; a node without the owner's account never takes the task."""
 
-    @classmethod
-    def setUpClass(cls):
-        Owners.setUpClass.__func__(cls)
-
     def setUp(self):
-        self.node = Node(slots=2, extra="<max_attempts>1</max_attempts>")
-        self.addCleanup(self.node.cleanup)
-        self.node.start()
-        self.addCleanup(self.node.stop)
-        self.c = self.node.client()
-        self.addCleanup(self.c.close)
-
-    volery = Owners.volery
-    run_as = Owners.run_as
+        self.start_node(slots=2, extra="<max_attempts>1</max_attempts>")
 
     def private_dir(self, user):
         d = tempfile.mkdtemp(prefix="vtrun")
@@ -341,9 +333,7 @@ class RunAsOwner(unittest.TestCase):
         self.assertRegex(self.node.log(), r"started, pid \d+, user %s," % ALICE)
 
     def test_two_owners_runs_cannot_read_or_signal_each_other(self):
-        shared = tempfile.mkdtemp(prefix="vtshare")
-        self.addCleanup(shutil.rmtree, shared, True)
-        os.chmod(shared, 0o1777)
+        shared = self.shared_dir()
         a = self.run_as(ALICE, "--env", "TOKEN=alice-secret-42", "--", "sh",
                         "-c", 'echo "$$ $TMPDIR" > %s/alice.tmp && mv '
                         '%s/alice.tmp %s/alice && exec sleep 60'
@@ -365,7 +355,7 @@ class RunAsOwner(unittest.TestCase):
         self.assertRegex(err, r"ls: cannot open directory .*Permission denied")
         self.assertRegex(err, r"planted.*Permission denied")
         self.assertRegex(err, r"kill.*(not permitted|Operation)")
-        self.assertEqual(Owners.state(self, a), "Running")
+        self.assertEqual(self.state(a), "Running")
         self.assertEqual(self.c.ask("CANCEL " + a).split()[0], "CANCELLED")
 
     def test_a_node_without_the_owners_account_never_takes_the_task(self):
@@ -379,37 +369,20 @@ class RunAsOwner(unittest.TestCase):
                            r"%s here" % (u, GONE))
         self.assertIn("no account %s here" % GONE, [
             l for l in self.c.ask_multi("TASKS") if u in l][0])
-        self.assertEqual(Owners.state(self, u), "Ready")
+        self.assertEqual(self.state(u), "Ready")
 
 
-@UNWRAPPED
-@unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
-class SlotUsers(unittest.TestCase):
+class SlotUsers(People):
     """With a fixed <run_as>, each slot runs as its own user: two runs at
     once, alice's too, never share a uid."""
 
-    @classmethod
-    def setUpClass(cls):
-        Owners.setUpClass.__func__(cls)
-
-    volery = Owners.volery
-    run_as = Owners.run_as
-
     def test_two_runs_at_once_are_two_slot_users(self):
-        node = Node(slots=2, extra="<run_as>%s</run_as>" % SLOTS)
-        self.addCleanup(node.cleanup)
-        node.start()
-        self.addCleanup(node.stop)
-        c = node.client()
-        self.addCleanup(c.close)
-        shared = tempfile.mkdtemp(prefix="vtshare")
-        self.addCleanup(shutil.rmtree, shared, True)
-        os.chmod(shared, 0o1777)
+        self.start_node(slots=2, extra="<run_as>%s</run_as>" % SLOTS)
+        c, shared = self.c, self.shared_dir()
         # Each says who it is, then waits for the other: both at once.
         say = ('id -un > {d}/$VOLERY_TASK; '
                'until [ "$(ls {d} | wc -l)" -ge 2 ]; do sleep 0.05; done'
                ).format(d=shared)
-        self.node = node
         uuids = [self.run_as(who, "--", "sh", "-c", say)
                  for who in ("root", ALICE)]
         c.send("SUBSCRIBE %s\n" % " ".join(uuids))
@@ -419,31 +392,15 @@ class SlotUsers(unittest.TestCase):
         self.assertEqual(users, [SLOTS + "-slot1", SLOTS + "-slot2"])
 
 
-@UNWRAPPED
-@unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
-class BoundedRuns(unittest.TestCase):
+class BoundedRuns(People):
     """Every run is bounded: its processes (pids.max, else RLIMIT_NPROC of
     its own user), its memory (--mem: memory.max, else RLIMIT_DATA), its
     run directory (max_scratch_mb)."""
 
-    @classmethod
-    def setUpClass(cls):
-        Owners.setUpClass.__func__(cls)
-
     def setUp(self):
-        self.node = Node(extra="<max_attempts>3</max_attempts><max_run_procs>"
-                         "40</max_run_procs><max_scratch_mb>5</max_scratch_mb>")
-        self.addCleanup(self.node.cleanup)
-        self.node.start()
-        self.addCleanup(self.node.stop)
-        self.c = self.node.client()
-        self.addCleanup(self.c.close)
-        self.shared = tempfile.mkdtemp(prefix="vtshare")
-        self.addCleanup(shutil.rmtree, self.shared, True)
-        os.chmod(self.shared, 0o1777)
-
-    volery = Owners.volery
-    run_as = Owners.run_as
+        self.start_node(extra="<max_attempts>3</max_attempts><max_run_procs>"
+                        "40</max_run_procs><max_scratch_mb>5</max_scratch_mb>")
+        self.shared = self.shared_dir()
 
     def reason(self, u):
         out = self.volery(ALICE, "history", "--format", "uuid,reason").stdout
@@ -493,20 +450,11 @@ class BoundedRuns(unittest.TestCase):
                                         self.node.log())), 1)
 
 
-@UNWRAPPED
-@unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv"),
-                     "useradd and setpriv need root")
-class UserStartedNode(unittest.TestCase):
+@unittest.skipUnless(shutil.which("setpriv"), "needs setpriv")
+class UserStartedNode(People):
     """A node a user starts has no cgroup of its own: it is the subreaper
     of its runs, so a child that leaves its run's session dies with the
     run, and with the node killed -9 (its watchdog)."""
-
-    @classmethod
-    def setUpClass(cls):
-        Owners.setUpClass.__func__(cls)
-
-    volery = Owners.volery
-    run_as = Owners.run_as
 
     def setUp(self):
         self.node = Node(extra="<max_attempts>1</max_attempts>")
@@ -522,9 +470,7 @@ class UserStartedNode(unittest.TestCase):
         self.assertIn("containment: subreaper", self.node.log())
         self.c = self.node.client()
         self.addCleanup(self.c.close)
-        self.fifo = os.path.join(tempfile.mkdtemp(prefix="vtfifo"), "pid")
-        self.addCleanup(shutil.rmtree, os.path.dirname(self.fifo), True)
-        os.chmod(os.path.dirname(self.fifo), 0o1777)
+        self.fifo = os.path.join(self.shared_dir("vtfifo"), "pid")
         os.mkfifo(self.fifo)
         os.chmod(self.fifo, 0o666)
 
@@ -581,30 +527,14 @@ class Containment(unittest.TestCase):
 
 
 
-@UNWRAPPED
-@unittest.skipUnless(os.geteuid() == 0, "useradd needs root")
-class SharingThePool(unittest.TestCase):
+class SharingThePool(People):
     """max_running_per_user: one user's tasks run at most so many at once
     in the pool; another user's run beside them."""
 
-    @classmethod
-    def setUpClass(cls):
-        Owners.setUpClass.__func__(cls)
-
-    volery = Owners.volery
-    run_as = Owners.run_as
-
     def test_one_user_runs_at_most_max_running_per_user(self):
-        self.node = Node(slots=3, extra="<max_running_per_user>1"
-                         "</max_running_per_user>")
-        self.addCleanup(self.node.cleanup)
-        self.node.start()
-        self.addCleanup(self.node.stop)
-        c = self.node.client()
-        self.addCleanup(c.close)
-        shared = tempfile.mkdtemp(prefix="vtshare")
-        self.addCleanup(shutil.rmtree, shared, True)
-        os.chmod(shared, 0o1777)
+        self.start_node(slots=3, extra="<max_running_per_user>1"
+                        "</max_running_per_user>")
+        c, shared = self.c, self.shared_dir()
         # Each user's own file: one may not write another's.
         stamp = ('echo "start $(id -un) $(date +%%s%%N)" >> %s/runs.$(id -u); '
                  'sleep 0.3; echo "end $(id -un) $(date +%%s%%N)" >> '
@@ -628,12 +558,8 @@ class SharingThePool(unittest.TestCase):
         self.assertEqual(most["all"], 2)	# mallory's ran beside hers
 
     def test_fairshare_lets_the_lighter_user_go_first(self):
-        self.node = Node(extra="<order>fairshare</order>")
-        self.addCleanup(self.node.cleanup)
-        self.node.start()
-        self.addCleanup(self.node.stop)
-        c = self.node.client()
-        self.addCleanup(c.close)
+        self.start_node(extra="<order>fairshare</order>")
+        c = self.c
         # Alice has used the pool; then both queue, alice first.
         u = self.run_as(ALICE, "--", "sleep", "0.3")
         c.send("SUBSCRIBE %s\n" % u)
