@@ -31,29 +31,46 @@ req_history_lookup(struct task *const *v, size_t n, const char *uuid)
 	return NULL;
 }
 
+/* A LOG while its search runs: what of the log its client may read. */
+struct log_read {
+	struct client	*c;
+	struct logjob	*job;
+	struct log_view	*view;
+};
+
 /* A line of a LOG answer, as the search thread finds it; NULL: done. */
 static void
 log_out_cb(const char *line, size_t len, void *arg)
 {
-	struct client	*c = arg;
+	struct log_read	*r = arg;
+	struct client	*c = r->c;
 	char		 buf[CLIENT_LINE_MAX + 2];
 
 	if (line == NULL) {
+		service_log_view_free(r->view);
+		free(r);
 		/* Unhold first: the reply may drop (free) the client. */
 		client_unhold(c);
 		client_reply(c, 0, ".\n");
 		return;
 	}
+	if (!service_log_visible(r->view, line, len))
+		return;		/* another user's task */
 	/* Log lines are ours and short; a longer one is cut. */
 	snprintf(buf, sizeof buf, "%.*s\n", (int)(len < CLIENT_LINE_MAX ?
 	    len : CLIENT_LINE_MAX), line);
 	client_reply(c, 0, buf);
 }
 
+/* The client left first: out is not called again (logjob.h). */
 static void
-log_cancel_cb(void *job)
+log_cancel_cb(void *arg)
 {
-	logjob_cancel(job);
+	struct log_read	*r = arg;
+
+	logjob_cancel(r->job);
+	service_log_view_free(r->view);
+	free(r);
 }
 
 /* LOG: the last matching lines of our log file. */
@@ -61,7 +78,7 @@ void
 req_log(struct client *c, const struct client_req *req)
 {
 	struct log_query	 q;
-	struct logjob		*j;
+	struct log_read		*r;
 	char			 err[300];
 	int			 status;
 
@@ -70,12 +87,21 @@ req_log(struct client *c, const struct client_req *req)
 	q.has_level = req->has_level;
 	q.level = req->level;
 	q.uuid = req->nuuid > 0 ? req->uuid[0] : NULL;
-	if ((j = service_log_search(&q, req->since, req->until, req->nlines,
-	    log_out_cb, c, &status, err, sizeof err)) == NULL) {
+	if ((r = calloc(1, sizeof *r)) == NULL ||
+	    (r->view = service_log_view(client_user(c))) == NULL) {
+		free(r);
+		client_replyf(c, "ERROR out of memory\n");
+		return;
+	}
+	r->c = c;
+	if ((r->job = service_log_search(&q, req->since, req->until,
+	    req->nlines, log_out_cb, r, &status, err, sizeof err)) == NULL) {
+		service_log_view_free(r->view);
+		free(r);
 		client_replyf(c, "ERROR %s\n", err);
 		return;
 	}
-	client_hold(c, j, log_cancel_cb);
+	client_hold(c, r, log_cancel_cb);
 }
 
 /* The client address the peer called name gave in its heartbeats. */

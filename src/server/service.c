@@ -188,6 +188,64 @@ service_may_touch(const char *user, const char *uuid, char *err,
 	return ok ? 0 : -1;
 }
 
+struct log_view {
+	char		  user[USER_MAXLEN + 1];
+	int		  all;		/* an admin's view */
+	int		  hist_read;
+	struct task	**hist;
+	size_t		  nhist;
+};
+
+struct log_view *
+service_log_view(const char *user)
+{
+	struct log_view	*v = calloc(1, sizeof *v);
+
+	if (v == NULL)
+		return NULL;
+	snprintf(v->user, sizeof v->user, "%s", user);
+	v->all = service_is_admin(user);
+	return v;
+}
+
+int
+service_log_visible(struct log_view *v, const char *line, size_t len)
+{
+	char			 uuid[UUID_STRLEN + 1];
+	const char		*p = memmem(line, len, "UUID{", 5);
+	const struct task	*t;
+	size_t			 i;
+
+	if (v == NULL || v->all || p == NULL ||
+	    (size_t)(line + len - p) < 5 + UUID_STRLEN)
+		return v == NULL ? 0 : 1;	/* no memory: show nothing */
+	memcpy(uuid, p + 5, UUID_STRLEN);
+	uuid[UUID_STRLEN] = '\0';
+	if ((t = node_find(env->core, uuid)) == NULL) {
+		if (!v->hist_read) {
+			v->hist = history_read(&v->nhist);
+			v->hist_read = 1;
+		}
+		for (i = 0; t == NULL && i < v->nhist; i++)
+			if (strcmp(v->hist[i]->uuid, uuid) == 0)
+				t = v->hist[i];
+	}
+	return t == NULL || strcmp(t->user, v->user) == 0;
+}
+
+void
+service_log_view_free(struct log_view *v)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i < v->nhist; i++)
+		task_free(v->hist[i]);
+	free(v->hist);
+	free(v);
+}
+
 int
 service_cancel(const char *uuid, void (*await)(void *), void *arg,
     char *err, size_t errlen)

@@ -55,6 +55,17 @@ int	service_schedule(const struct client_req *, const char *client,
  * then its effects; -1 with why. */
 int	service_cancel(const char *uuid, void (*await)(void *), void *arg,
 	    char *err, size_t errlen);
+/*
+ * What of the log a user may read: every line but those naming another
+ * user's task (its command, its output's name, its reason), unless the
+ * user may touch every task (an admin, root, the operator).  A view
+ * reads the history once, the first time a line names a task no longer
+ * in the map.
+ */
+struct log_view;
+struct log_view *service_log_view(const char *user);
+int	service_log_visible(struct log_view *, const char *line, size_t len);
+void	service_log_view_free(struct log_view *);
 /* Is pid a process of one of this node's runs: in a run's process
  * group, its cgroup (which a setsid does not leave), or below the node
  * (its runs' subreaper)?  Such a one may read, never change the node's

@@ -20,6 +20,7 @@ struct logreq {
 	struct evhttp_request		*req;
 	struct evhttp_connection	*conn;
 	struct logjob			*job;
+	struct log_view			*view;	/* what its user may read */
 	json_t				*lines;
 };
 
@@ -29,11 +30,14 @@ log_line_cb(const char *line, size_t len, void *arg)
 	struct logreq	*l = arg;
 
 	if (line != NULL) {
-		json_array_append_new(l->lines, log_line_json(line, len));
+		if (service_log_visible(l->view, line, len))
+			json_array_append_new(l->lines, log_line_json(line,
+			    len));
 		return;
 	}
 	evhttp_connection_set_closecb(l->conn, NULL, NULL);
 	http_reply_json(l->req, 200, "OK", l->lines);
+	service_log_view_free(l->view);
 	free(l);
 }
 
@@ -45,6 +49,7 @@ log_closed_cb(struct evhttp_connection *conn, void *arg)
 
 	logjob_cancel(l->job);
 	json_decref(l->lines);
+	service_log_view_free(l->view);
 	free(l);
 }
 
@@ -72,7 +77,10 @@ weblog_get(struct evhttp_request *req, const char *rest)
 		return;
 	}
 	if ((l = calloc(1, sizeof *l)) == NULL ||
+	    (l->view = service_log_view(who.user)) == NULL ||
 	    (l->lines = json_array()) == NULL) {
+		if (l != NULL)
+			service_log_view_free(l->view);
 		free(l);
 		http_reply_error(req, 500, "Internal Server Error", "out of memory");
 		return;
@@ -83,6 +91,7 @@ weblog_get(struct evhttp_request *req, const char *rest)
 	    r.has_until ? r.until : NULL, r.nlines, log_line_cb, l, &code,
 	    err, sizeof err)) == NULL) {
 		json_decref(l->lines);
+		service_log_view_free(l->view);
 		free(l);
 		http_reply_error(req, code, code == 400 ? "Bad Request" : code == 503 ?
 		    "Service Unavailable" : "Internal Server Error", err);

@@ -142,6 +142,16 @@ class Owners(People):
                           r.stderr, args)
             self.assertNotIn("out-of-alice", r.stdout)
         self.assertIn(u, self.volery(ALICE, "log", "-t", u).stdout)
+        # Nor among all the lines: hers are hidden from others, the
+        # node's own are not.
+        every = self.volery(MALLORY, "log", "-n", "10000").stdout
+        self.assertNotIn(u, every)
+        self.assertIn("listening on", every)
+        self.assertIn(u, self.volery(ALICE, "log", "-n", "10000").stdout)
+        self.assertIn(u, self.volery(ADMIN, "log", "-n", "10000").stdout)
+        status, body = self.http(MALLORY, "GET", "/api/log?lines=5000")
+        self.assertEqual(status, 200)
+        self.assertNotIn(u, body)
         status, body = self.http(MALLORY, "GET", "/api/log?task=" + u)
         self.assertEqual(status, 403, body)
         self.assertIn("not yours", body)
