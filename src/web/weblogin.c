@@ -14,6 +14,7 @@
 #include "bounds.h"
 #include "clock.h"
 #include "httpreply.h"
+#include "service.h"
 #include "log.h"
 #include "websession.h"
 
@@ -24,20 +25,27 @@
 void
 weblogin_get(struct evhttp_request *req, const char *rest)
 {
-	char	 challenge[WEBSESSION_CHALLENGE_LEN + 1], command[96];
-	int	 local = http_peer_is_local(req);
-	int	 in = local || websession_valid(http_cookie(req), clock_node_ms());
+	char		 challenge[WEBSESSION_CHALLENGE_LEN + 1], command[96];
+	int		 local = http_peer_is_local(req);
+	int		 in = local || websession_valid(http_cookie(req),
+			    clock_node_ms());
+	struct http_who	 who;
 
+	/* Who looks, and whether every task is theirs to touch: the page
+	 * offers only what the node would accept. */
+	http_who(req, &who);
 	if (!websession_enabled()) {
-		http_reply_json(req, 200, "OK", json_pack("{s:b,s:b,s:n}",
-		    "authenticated", in, "local", local, "challenge"));
+		http_reply_json(req, 200, "OK", json_pack("{s:b,s:b,s:n,s:s,"
+		    "s:b}", "authenticated", in, "local", local, "challenge",
+		    "user", who.user, "admin", service_is_admin(who.user)));
 		return;
 	}
 	websession_challenge(clock_node_ms(), challenge);
 	snprintf(command, sizeof command, "volery auth %s", challenge);
-	http_reply_json(req, 200, "OK", json_pack("{s:b,s:b,s:s,s:s}",
+	http_reply_json(req, 200, "OK", json_pack("{s:b,s:b,s:s,s:s,s:s,s:b}",
 	    "authenticated", in, "local", local, "challenge", challenge,
-	    "command", command));
+	    "command", command, "user", who.user, "admin",
+	    service_is_admin(who.user)));
 }
 
 /*

@@ -5,6 +5,7 @@ its environment; a task runs as its owner, apart from everyone else's.
 Real local users, made for the test with useradd and removed after it (also
 when it fails)."""
 import atexit
+import json
 import os
 import pwd
 import re
@@ -152,6 +153,11 @@ class Owners(People):
         status, body = self.http(MALLORY, "GET", "/api/log?lines=5000")
         self.assertEqual(status, 200)
         self.assertNotIn(u, body)
+        # The dashboard learns who looks, to offer only what it may do.
+        for who, admin in ((MALLORY, False), (ALICE, False), (ADMIN, True)):
+            status, body = self.http(who, "GET", "/api/login")
+            self.assertEqual(json.loads(body)["user"], who)
+            self.assertEqual(json.loads(body)["admin"], admin)
         status, body = self.http(MALLORY, "GET", "/api/log?task=" + u)
         self.assertEqual(status, 403, body)
         self.assertIn("not yours", body)

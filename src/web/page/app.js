@@ -171,8 +171,14 @@ function poolGrid() {
   }));
 }
 
+/* Who looks (GET /api/login): a task's cancel is offered to its owner
+ * and to those who may touch every task, as the node decides. */
+let viewer = { user: "", admin: true };
+const mayTouch = t => viewer.admin || t.user === viewer.user;
+
 function cancelButton(t) {
-  if (final(t) || t.shown_state === "Unconfirmed") return null;
+  if (final(t) || t.shown_state === "Unconfirmed" || !mayTouch(t))
+    return null;
   return h("button", {class: "danger", "data-cancel": t.uuid, onclick: async ev => {
       ev.preventDefault();
       if (!confirm("Cancel " + t.name + " (" + shortId(t.uuid) +
@@ -696,6 +702,8 @@ async function start() {
     return;
   }
   const who = await api("/api/login").catch(() => ({local: true}));
+  if (typeof who.user === "string")
+    viewer = { user: who.user, admin: !!who.admin };
   if (!who.local) document.querySelector("header").append(h("button",
     {id: "logout", onclick: logout}, "Log out"));
   listen();
