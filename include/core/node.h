@@ -140,6 +140,7 @@ struct node_schedule_req {
 	const struct task_binding *bind;
 	const char		*client;	/* requesting host */
 	const char		*user;		/* who asked, or NULL */
+	int64_t			 begin_ms;	/* not before (epoch ms); 0 */
 	int			 has_uid;	/* user is a local account: */
 	int64_t			 uid;		/* its uid */
 	/* A command task (RUN): exec is its name, and no description is

@@ -34,6 +34,7 @@ struct readyq {
 	size_t		  n;
 	size_t		  cap;
 	enum queue_order  order;
+	uint64_t	  pushes;	/* tasks ever pushed (fairshare.c) */
 	/* The next promotion, kept as tasks come and go so that a call
 	 * with nothing due costs nothing (it comes after every event). */
 	int		  due_valid;

@@ -90,6 +90,7 @@ struct task {
 	int		 progress;	/* 0-100 */
 	int		 suspended;	/* Running, but stopped: the user is back */
 	int		 held;		/* waiting, never taken until released */
+	int64_t		 begin_ms;	/* not taken before (epoch ms); 0 */
 	double		 fair_key;	/* local: its user's usage (fairshare.c) */
 
 	int64_t		 submit_ms;	/* wall clock, ms since the epoch */

@@ -48,6 +48,7 @@ struct client_req {
 	int			 cores;
 	int64_t			 memory_mb;
 	const char		*tags;
+	int64_t			 begin_ms;	/* -b: not before; 0 now */
 	/* SCHEDULE, RUN -A: its array ("" none), value and limit */
 	char			 array[UUID_STRLEN + 1];
 	int			 array_index;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -15,6 +16,7 @@
 #include "memsize.h"
 #include "runreq.h"
 #include "task.h"
+#include "when.h"
 
 static const struct cmd_opt *
 find_short(const struct cmd_entry *e, int c)
@@ -336,6 +338,8 @@ int
 cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 {
 	const char	*cores = cmd_arg(a, 'c'), *mem = cmd_arg(a, 'm');
+	const char	*begin = cmd_arg(a, 'b');
+	time_t		 at;
 	static char	 tags[CAPS_TEXT_MAX + 1];
 	const char	*req = cmd_arg(a, 'r');
 	int64_t		 v;
@@ -351,6 +355,12 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 	if (mem != NULL && memsize_parse(mem, &x->memory_mb) == -1)
 		return cmd_fail("--mem %s: an amount as 512M, 4G or 4096 (MB)",
 		    mem) * -1;
+	if (begin != NULL) {
+		if (when_parse_begin(begin, time(NULL), &at) == -1)
+			return cmd_fail("--begin %s: %s", begin,
+			    WHEN_BEGIN_FORMS) * -1;
+		x->begin_ms = (int64_t)at * 1000;
+	}
 	if (req == NULL)
 		return 0;
 	/* "gpu,matlab", "gpu && matlab", "gpu matlab": all of them. */

@@ -16,7 +16,7 @@
 #define CMD_EXIT_USAGE	2
 #define CMD_EXIT_NODE	3
 
-#define CMD_OPTS_MAX	16
+#define CMD_OPTS_MAX	20
 #define CMD_USES_MAX	64	/* options on one command line */
 
 struct cmd_opt {
@@ -59,7 +59,8 @@ struct cmd_entry {
 /* What a task needs of a node (run, schedule): read by cmd_needs(). */
 #define CMD_OPTS_NEEDS	{ 'c', "cores", 1, 1, 0, "N" }, \
 	{ 'm', "mem", 1, 1, 0, "SIZE" }, \
-	{ 'r', "requires", 1, 1, 0, "TAG[,TAG]..." }
+	{ 'r', "requires", 1, 1, 0, "TAG[,TAG]..." }, \
+	{ 'b', "begin", 1, 1, 0, "TIME" }
 
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_schedule_entry;

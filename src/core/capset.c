@@ -248,6 +248,11 @@ node_task_waiting(struct node *n, const struct task *t, char *why,
 		snprintf(why, whylen, "held: volery release %s", t->uuid);
 		return;
 	}
+	if (t->begin_ms > n->cmdcheck.now) {	/* the last event's time */
+		snprintf(why, whylen, "waiting: its --begin time has not "
+		    "come");
+		return;
+	}
 	*own = (struct caps){ n->cfg.cores, n->cfg.memory_mb, n->cfg.tags,
 	    own_execs(n) };
 	if ((here = run_admissible(n, t, mine, sizeof mine))) {

@@ -25,6 +25,7 @@ void
 dequeue_init(struct node *n)
 {
 	n->dequeue.retry_at = -1;
+	n->dequeue.begin_at = -1;
 	lateness_init(&n->dequeue.late);
 }
 
@@ -47,6 +48,11 @@ ours(struct node *n, const struct task *t, int64_t now)
 {
 	char	why[REASON_MAXLEN + 1];
 
+	if (t->begin_ms > now) {	/* not before its --begin: then */
+		if (n->dequeue.begin_at < 0 || t->begin_ms < n->dequeue.begin_at)
+			n->dequeue.begin_at = t->begin_ms;
+		return 0;
+	}
 	return run_admissible(n, t, why, sizeof why) && run_fits_now(n, t) &&
 	    !arraycap_full(n, t, now, now);
 }
@@ -420,6 +426,8 @@ dequeue_tick(struct node *n, int64_t now)
 
 	if (dq->retry_at >= 0 && now >= dq->retry_at)
 		dq->retry_at = -1;
+	if (dq->begin_at >= 0 && now >= dq->begin_at)
+		dq->begin_at = -1;	/* the next dispatch looks again */
 	if (dq->active && now >= dq->deadline)
 		decide(n, now);
 }
@@ -435,5 +443,8 @@ dequeue_deadline(const struct node *n, int64_t now)
 	if (dq->retry_at >= 0 && dq->retry_at > now &&
 	    (d < 0 || dq->retry_at < d))
 		d = dq->retry_at;
+	if (dq->begin_at >= 0 && dq->begin_at > now &&
+	    (d < 0 || dq->begin_at < d))
+		d = dq->begin_at;
 	return d;
 }

@@ -36,6 +36,7 @@ struct dequeue {
 	int64_t		 held_until;
 	struct claims	 claims;	/* the others' proposals */
 	int64_t		 retry_at;	/* all ready tasks claimed; -1 */
+	int64_t		 begin_at;	/* the soonest --begin ahead; -1 */
 	/* A rival's earlier claim reaches us this late: the window. */
 	struct lateness	 late;
 };

@@ -63,11 +63,12 @@ fairshare_refresh(struct node *n)
 	double			 half = (double)n->cfg.fairshare_halflife_ms;
 	struct usage		*u;
 
-	if (n->ready.order != ORDER_FAIRSHARE ||
-	    (f->valid && f->gen == n->map.gen))
+	if (n->ready.order != ORDER_FAIRSHARE || (f->valid &&
+	    f->gen == n->map.gen && f->pushes == n->ready.pushes))
 		return;
 	f->valid = 1;
 	f->gen = n->map.gen;
+	f->pushes = n->ready.pushes;
 	while ((t = node_next_task(n, &it)) != NULL)
 		if (counts(t) && t->end_ms > last)
 			last = t->end_ms;

@@ -16,11 +16,14 @@ struct node;
 
 struct fairshare {
 	uint64_t	 gen;		/* the map's generation, computed at */
+	uint64_t	 pushes;	/* and the queue's pushes */
 	int		 valid;
 };
 
 /* Before the queue is read: the keys of its tasks from the users'
- * usage, again if any task changed since (the map's generation). */
+ * usage, again if any task changed or came into the queue since (the
+ * map's generation, the queue's pushes: a task queued again by the
+ * cascade alone changes no record). */
 void	fairshare_refresh(struct node *);
 
 #endif

@@ -81,6 +81,7 @@ readyq_push(struct readyq *q, struct task *t)
 	memmove(&q->v[i + 1], &q->v[i], (q->n - i) * sizeof *q->v);
 	q->v[i] = t;
 	q->n++;
+	q->pushes++;
 	if (q->due_valid && !effective_prio(t)) {
 		int64_t due = t->ready_ms + q->due_ageing;
 		if (q->due_next == -1 || due < q->due_next)

@@ -195,6 +195,8 @@ new_task(struct node *n, const struct node_schedule_req *req,
 	    req->client != NULL ? req->client : "-");
 	if (req->user != NULL && task_token_valid(req->user, USER_MAXLEN))
 		snprintf(t->user, sizeof t->user, "%s", req->user);
+	if (req->begin_ms > 0)
+		t->begin_ms = req->begin_ms;
 	if (t->user[0] != '\0' && req->has_uid && req->uid >= 0 &&
 	    req->uid <= UID_MAXVAL)
 		t->uid = req->uid;

@@ -79,7 +79,9 @@ runreq_extra(char *buf, size_t size, size_t *off,
 	    (x->memory_mb > 0 && append(buf, size, off, " -m %" PRId64,
 	    x->memory_mb) == -1) ||
 	    (x->tags != NULL && x->tags[0] != '\0' && append(buf, size, off,
-	    " -g %s", x->tags) == -1))
+	    " -g %s", x->tags) == -1) ||
+	    (x->begin_ms > 0 && append(buf, size, off, " -b %" PRId64,
+	    x->begin_ms) == -1))
 		return -1;
 	return 0;
 }

@@ -20,6 +20,7 @@ struct runreq_extra {
 	int		 cores;		/* 0: not asked */
 	int64_t		 memory_mb;
 	const char	*tags;		/* NULL: none */
+	int64_t		 begin_ms;	/* not before (ms since the epoch) */
 };
 
 /* extra's options, appended to the line at buf[*off]; 0, or -1 if they

@@ -138,3 +138,36 @@ when_parse(const char *text, time_t now, int end, time_t *out)
 		return -1;
 	return 0;
 }
+
+int
+when_parse_begin(const char *text, time_t now, time_t *out)
+{
+	const char	*p = text;
+	char		*end;
+	long long	 n;
+	int		 unit;
+
+	if (strncasecmp(p, "now", 3) == 0 && p[3] == '+')
+		p += 3;
+	if (*p == '+') {
+		n = strtoll(p + 1, &end, 10);
+		if (end == p + 1 || n < 0 || n > 100LL * 365 * 86400)
+			return -1;
+		unit = *end == '\0' || strcmp(end, "s") == 0 ? 1 :
+		    strcmp(end, "m") == 0 ? 60 : strcmp(end, "h") == 0 ?
+		    3600 : strcmp(end, "d") == 0 ? 86400 : 0;
+		if (unit == 0)
+			return -1;
+		*out = now + (time_t)(n * unit);
+		return 0;
+	}
+	/* Only instants: "2h" alone would be a while ago. */
+	if (strchr(text, ':') == NULL && strchr(text, '-') == NULL)
+		return -1;
+	if (when_parse(text, now, 0, out) == -1)
+		return -1;
+	/* A time of day already past today: the next one. */
+	if (*out < now && strchr(text, '-') == NULL)
+		*out += 86400;
+	return 0;
+}

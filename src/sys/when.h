@@ -19,4 +19,10 @@
  * start.  -1 if the text is none of the forms. */
 int	when_parse(const char *text, time_t now, int end, time_t *out);
 
+/* A time to come, for --begin (Slurm's): "now+2h", "+30m", "16:00"
+ * (today, or tomorrow once past), or an instant as above. */
+#define WHEN_BEGIN_FORMS "now+2h, +30m (s, m, h, d), 16:00 (the next " \
+	"one), 2026-11-21 08:30"
+int	when_parse_begin(const char *text, time_t now, time_t *out);
+
 #endif

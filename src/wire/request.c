@@ -37,7 +37,7 @@ static const struct client_command {
 	  "SCHEDULE <exec_name> <low|interactive> [-p <path>] "
 	  "[-a <uuid> <nth_output>]... [-x <params_file>] "
 	  "[-A <array_uuid> <index> <max_running>] [-c <cores>] "
-	  "[-m <memory_mb>] [-g <tag>[,<tag>]...]" },
+	  "[-m <memory_mb>] [-g <tag>[,<tag>]...] [-b <begin_ms>]" },
 	{ "SUBSCRIBE", CMD_SUBSCRIBE, 1, SUBSCRIBE_MAX, 0,
 	  "SUBSCRIBE <uuid> [<uuid>...]" },
 	{ "CANCEL", CMD_CANCEL, 1, 1, 0, "CANCEL <uuid>" },
@@ -55,6 +55,7 @@ static const struct client_command {
 	  "[-E <NAME=value>]... [-t <seconds>] [-a <uuid> <nth_output>]... "
 	  "[-O <file:PATH|line:REGEX>]... [-A <array_uuid> <index> "
 	  "<max_running>] [-c <cores>] [-m <memory_mb>] [-g <tag>[,<tag>]...] "
+	  "[-b <begin_ms>] "
 	  "-- <word>... (every value %XX-escaped)" },
 	{ "OUTPUT", CMD_OUTPUT, 1, 6, 1,
 	  "OUTPUT <uuid> [-e] [-f] [-c <offset>]" },
@@ -225,7 +226,7 @@ take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
 	int64_t		 v;
 
 	if (strcmp(opt, "-c") != 0 && strcmp(opt, "-m") != 0 &&
-	    strcmp(opt, "-g") != 0)
+	    strcmp(opt, "-g") != 0 && strcmp(opt, "-b") != 0)
 		return 0;
 	if (arg == NULL) {
 		snprintf(err, errlen, "%s needs a value", opt);
@@ -237,7 +238,12 @@ take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
 		return -1;
 	} else if (opt[1] == 'g')
 		req->tags = arg;
-	else if (lex_int(arg, 1, opt[1] == 'c' ? CORES_MAX : MEMORY_MB_MAX,
+	else if (opt[1] == 'b') {
+		if (lex_int(arg, 1, INT64_MAX / 2, &req->begin_ms) == -1) {
+			snprintf(err, errlen, "-b: a time in ms since the epoch");
+			return -1;
+		}
+	} else if (lex_int(arg, 1, opt[1] == 'c' ? CORES_MAX : MEMORY_MB_MAX,
 	    &v) == -1) {
 		snprintf(err, errlen, "%s: %s", opt, opt[1] == 'c' ?
 		    "cores, 1 to 65535" : "memory in MB, at least 1");

@@ -576,10 +576,14 @@ class SharingThePool(People):
     def test_fairshare_lets_the_lighter_user_go_first(self):
         self.start_node(extra="<order>fairshare</order>")
         c = self.c
-        # Alice has used the pool; then both queue, alice first.
-        u = self.run_as(ALICE, "--", "sleep", "0.3")
-        c.send("SUBSCRIBE %s\n" % u)
-        c.wait_states({u: "Terminated"})
+        # Alice has used the pool (mallory a little: each one's first
+        # command is looked for once, and that answer must not race);
+        # then both queue, alice first.
+        warm = [self.run_as(ALICE, "--", "sleep", "0.3"),
+                self.run_as(ALICE, "--", "true"),
+                self.run_as(MALLORY, "--", "true")]
+        c.send("SUBSCRIBE %s\n" % " ".join(warm))
+        c.wait_states({x: "Terminated" for x in warm})
         self.assertEqual(c.ask("IDLE off"), "OK")
         alice = [self.run_as(ALICE, "--", "true") for _ in range(2)]
         mallory = [self.run_as(MALLORY, "--", "true") for _ in range(2)]
@@ -591,3 +595,19 @@ class SharingThePool(People):
         log = self.node.log()
         at = {x: log.index("Task UUID{%s} command" % x) for x in alice + mallory}
         self.assertLess(max(at[x] for x in mallory), min(at[x] for x in alice))
+
+    def test_begin_defers_the_start(self):
+        self.start_node()
+        u = self.run_as(ALICE, "--begin", "now+2s", "--", "true")
+        self.assertIn("--begin time has not come",
+                      [l for l in self.c.ask_multi("TASKS") if u in l][0])
+        self.c.send("SUBSCRIBE %s\n" % u)
+        self.c.wait_states({u: "Terminated"})
+        rec = [l for l in self.c.ask_multi("ACCOUNT") if u in l][0]
+        fields = dict(w.split("=", 1) for w in rec.split() if "=" in w)
+        self.assertGreaterEqual(int(fields["stt"]), int(fields["bgn"]))
+        # To the second, as Slurm: now+2s is 1 to 2 s away.
+        self.assertGreaterEqual(int(fields["bgn"]) - int(fields["sub"]), 900)
+        r = self.volery(ALICE, "run", "--begin", "soon", "--", "true")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--begin soon: now+2h", r.stderr)

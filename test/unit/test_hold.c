@@ -153,12 +153,41 @@ test_fairshare_puts_the_lighter_user_first(void **state)
 	taskdesc_clear(&set);
 }
 
+/* --begin: not taken before its time, and the node wakes for it. */
+static void
+test_a_task_begins_at_its_time(void **state)
+{
+	struct node_fixture	*f = *state;
+	struct node		*n = f->n;
+	struct node_schedule_req req;
+	struct node_status	 st;
+	char			 err[256], why[REASON_MAXLEN + 1];
+
+	memset(&req, 0, sizeof req);
+	req.exec = "free";
+	req.begin_ms = 60000;
+	assert_int_equal(node_schedule(n, &req, uuid_n(1), 10, err,
+	    sizeof err), 0);
+	node_tick(n, 20);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_READY);
+	node_task_waiting(n, node_find(n, uuid_n(1)), why, sizeof why);
+	assert_non_null(strstr(why, "--begin"));
+	/* The tick the node asks for comes by its begin, not later. */
+	node_status(n, &st);
+	assert_true(st.timer > 20 && st.timer <= 60000);
+	node_tick(n, 59999);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_READY);
+	node_tick(n, 60000);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		NODE_TEST(test_a_held_task_waits_until_released),
 		NODE_TEST(test_interactive_goes_first),
+		NODE_TEST(test_a_task_begins_at_its_time),
 		cmocka_unit_test(test_one_user_runs_at_most_the_limit),
 		cmocka_unit_test(test_fairshare_puts_the_lighter_user_first),
 	};
