@@ -137,6 +137,7 @@ simsweep: $(BUILD)/volery-sim
 	    "-n 5 -k 30 -T 300 -l 20 -d 10 -j 30 -C 3 -c 30 -P 2 -X 4 -W 10000" \
 	    "-n 3 -k 4 -T 200 -l 30 -d 20 -j 80 -P 3 -C 2 -c 30 -B 3 -X 3 -K 1000" \
 	    "-n 9 -w bag -t 60 -L 4" \
+	    "-o fairshare -n 5 -w users -t 60 -T 300 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2" \
 	    "-n 7 -w bag -t 60 -T 300 -g 2 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -X 2" \
 	    "-n 7 -w bag -t 60 -T 300 -L 3 -l 10 -d 5 -j 20 -c 10 -C 2 -P 2 -B 2 -X 2"; do \
 	    echo "volery-sim $$f:"; \

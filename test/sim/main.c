@@ -21,7 +21,7 @@ struct opts {
 	int		 seeds;		/* sweep length */
 	int		 loss, dup;
 	int64_t		 jitter;
-	const char	*workload;	/* thesis | bag */
+	const char	*workload;	/* thesis | bag | users */
 	int		 workflows;
 	int		 tasks;
 	int64_t		 task_ms;
@@ -94,19 +94,23 @@ usage(void)
 {
 	fprintf(stderr,
 "usage: volery-sim [-n nodes] [-s seed] [-S seeds] [-l loss%%] [-d dup%%]\n"
-"                  [-j jitter_ms] [-w thesis|bag] [-k workflows] [-t tasks]\n"
-"                  [-T task_ms] [-c crash%%] [-C crashes] [-P partitions]\n"
-"                  [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
+"                  [-j jitter_ms] [-w thesis|bag|users] [-k workflows]\n"
+"                  [-t tasks] [-T task_ms] [-c crash%%] [-C crashes]\n"
+"                  [-P partitions]"
+" [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
 "                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-G] [-U]\n"
-"                  [-o fcfs|lret] [-V lo-hi] [-I blind|informed] [-E warmup]\n"
-"                  [-L limit] [-g gpu_nodes] [-R] [-q] [-v]\n"
+"                  [-o fcfs|lret|fairshare] [-V lo-hi] [-I blind|informed]\n"
+"                  [-E warmup] [-L limit] [-g gpu_nodes] [-R] [-q] [-v]\n"
 "  -g N  nodes tell what they have (heartbeats): the first N the tag gpu,\n"
 "        which every third task needs (and must never start without)\n"
 "  -L N  the bag's tasks are one array, at most N of it running at once\n"
 "        (more is a violation where no fault can hide a claim)\n"
-"  -o O  the ready queue's order on every node: fcfs (by workflow) or lret\n"
-"        (longest remaining path first)\n"
+"  -o O  the ready queue's order on every node: fcfs (by workflow), lret\n"
+"        (longest remaining path first) or fairshare (the user who used\n"
+"        the pool least lately first)\n"
+"  -w users  two people's bursts of -t bag tasks, ann's then ben's: under\n"
+"        fairshare, ben's must start before ann's are all through\n"
 "  -V L-H node speeds, log-uniform from L to H (e.g. 0.5-2): a run takes\n"
 "        its time / speed\n"
 "  -E N  N tasks of 0.5-1.5 task_ms run before the workload: the pool\n"
@@ -205,6 +209,41 @@ all_final(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 			return 0;
 	}
 	return 1;
+}
+
+/*
+ * -w users: two people's bursts, ann's all scheduled before ben's.
+ * With the fairshare order, ben's first task starts well before ann's
+ * burst is through (they interleave by what each used: at least a
+ * quarter of hers after it); FCFS runs nearly all of hers first.  Said
+ * either way; a violation only under fairshare.
+ */
+static void
+check_shares(struct simnet *s, const struct opts *o,
+    char (*u)[UUID_STRLEN + 1], int n)
+{
+	const struct task	*t;
+	int64_t			 ben_first = -1;
+	int			 i = live_one(s), k, ann = 0, after = 0;
+
+	for (k = 0; i >= 0 && k < n; k++)
+		if ((t = sim_record(s, i, u[k])) != NULL && t->start_ms >= 0 &&
+		    strcmp(t->user, "ben") == 0 && (ben_first < 0 ||
+		    t->start_ms < ben_first))
+			ben_first = t->start_ms;
+	for (k = 0; i >= 0 && k < n; k++)
+		if ((t = sim_record(s, i, u[k])) != NULL &&
+		    strcmp(t->user, "ann") == 0) {
+			ann++;
+			after += ben_first >= 0 && t->start_ms > ben_first;
+		}
+	if (!o->quiet)
+		printf("shares: %d of ann's %d tasks started after ben's "
+		    "first\n", after, ann);
+	if (o->order == ORDER_FAIRSHARE && after * 4 < ann)
+		sim_violation(s, "fair share: ben's burst waited for ann's "
+		    "(%d of her %d tasks started after his first)", after,
+		    ann);
 }
 
 /* A client on node i cancels a task of the workload, chosen at random:
@@ -397,7 +436,22 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	}
 
 	/* The workload. */
-	if (strcmp(o->workload, "bag") == 0) {
+	if (strcmp(o->workload, "users") == 0) {
+		/* Two people's bursts of bag tasks, ann's first. */
+		ntasks = o->tasks;
+		s.duration = bag_duration;
+		u = sim_calloc(ntasks, sizeof *u);
+		for (k = 0; k < ntasks; k++) {
+			s.user = k < ntasks / 2 ? "ann" : "ben";
+			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
+			    "job", PRIO_LOW, 0, NULL, u[k]);
+		}
+		s.user = NULL;
+		ideal_ms = (int64_t)ceil((double)ntasks / o->nodes) *
+		    o->task_ms;
+		if (ideal_ms < bag_max)
+			ideal_ms = bag_max;
+	} else if (strcmp(o->workload, "bag") == 0) {
 		ntasks = o->tasks;
 		s.duration = bag_duration;
 		u = sim_calloc(ntasks, sizeof *u);
@@ -621,6 +675,8 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		    node_name(s.nodes[i]) : "no node");
 	}
 	sim_check(&s, u, ntasks);
+	if (strcmp(o->workload, "users") == 0)
+		check_shares(&s, o, u, ntasks);
 
 	res->ideal = (double)ideal_ms / 1000;
 	res->wait = nwait > 0 ? waits / nwait / 1000 : 0;
@@ -743,7 +799,8 @@ main(int argc, char **argv)
 	}
 	if (optind != argc || o.nodes < 1 || o.nodes > SIM_MAXNODES ||
 	    o.seeds < 1 || (strcmp(o.workload, "thesis") != 0 &&
-	    strcmp(o.workload, "bag") != 0) || (o.avail != NULL &&
+	    strcmp(o.workload, "bag") != 0 &&
+	    strcmp(o.workload, "users") != 0) || (o.avail != NULL &&
 	    strcmp(o.avail, "exp") != 0 && strcmp(o.avail, "weibull") != 0))
 		usage();
 

@@ -1200,6 +1200,7 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	req.nbind = nbind;
 	req.bind = bind;
 	req.client = "sim";
+	req.user = s->user;
 	if (s->gpu_nodes > 0 && s->scheduled % 3 == 0)
 		req.tags = "gpu";
 	if (s->array[0] != '\0') {

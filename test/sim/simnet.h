@@ -77,6 +77,7 @@ struct simnet {
 	double			 est_err;
 	uint64_t		 est_n;
 	unsigned		 scheduled;	/* uuids handed out */
+	const char		*user;		/* who schedules, or NULL */
 	int			 verbose;
 	int			 no_disks;	/* nobody restarts: skip journals */
 	/* Hostile settings, all off by default. */
