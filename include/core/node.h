@@ -59,6 +59,8 @@ struct node_config {
 	/* One user's tasks running at once in the pool, at most (0: any;
 	 * every node should say the same). */
 	int		max_running_per_user;
+	/* Users' own limits instead, "alice:8,bob:2" ("" none). */
+	char		max_running_of[CAPS_TEXT_MAX + 1];
 	/* fairshare order: a user's usage halves every this long. */
 	int64_t		fairshare_halflife_ms;
 	/* Log lines below this level are not even formatted (a busy

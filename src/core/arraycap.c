@@ -41,9 +41,17 @@ user_key(const struct task *t)
 	return t->user;
 }
 
+/* The user's own limit (max_running_of), else everyone's. */
 static int
 user_limit(const struct node *n, const struct task *t)
 {
+	const char	*p = n->cfg.max_running_of;
+	size_t		 len = strlen(t->user);
+
+	for (; *p != '\0'; p = strchr(p, ',') != NULL ? strchr(p, ',') + 1 :
+	    p + strlen(p))
+		if (strncmp(p, t->user, len) == 0 && p[len] == ':')
+			return atoi(p + len + 1);
 	return n->cfg.max_running_per_user;
 }
 

@@ -402,6 +402,8 @@ server_run(const struct config *cfg, int echo)
 	nc.placement_blind = cfg->placement_blind;
 	nc.owner_min_uid = owner_mode() == OWNER_FIXED ? -1 : cfg->min_uid;
 	nc.max_running_per_user = cfg->max_running_per_user;
+	snprintf(nc.max_running_of, sizeof nc.max_running_of, "%s",
+	    cfg->max_running_of);
 	nc.fairshare_halflife_ms = (int64_t)cfg->fairshare_halflife_s * 1000;
 	nc.reputation = srv.reputation;
 	nc.dequeue_window_ms = cfg->dequeue_window_ms;

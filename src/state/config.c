@@ -39,7 +39,38 @@ enum kind {
 	K_ORDER,	/* the ready queue's order */
 	K_PLACEMENT,	/* informed or blind */
 	K_TAGS,		/* names, separated by blanks or commas */
+	K_LIMITS,	/* user:N, separated by blanks or commas */
 };
+
+/* "alice:8, bob 2"... as "alice:8,bob:2" into out: 0, or -1. */
+static int
+user_limits(const char *value, char *out, size_t size)
+{
+	char		 copy[CAPS_TEXT_MAX + 1], *p, *w, *colon;
+	size_t		 off = 0;
+	int64_t		 n;
+	int		 len;
+
+	if (snprintf(copy, sizeof copy, "%s", value) >= (int)sizeof copy)
+		return -1;
+	out[0] = '\0';
+	for (p = copy; (w = strsep(&p, " \t\r\n,")) != NULL;) {
+		if (*w == '\0')
+			continue;
+		if ((colon = strchr(w, ':')) == NULL)
+			return -1;
+		*colon = '\0';
+		if (!runas_name_valid(w) || lex_int(colon + 1, 0, 1000000,
+		    &n) == -1)
+			return -1;
+		len = snprintf(out + off, size - off, "%s%s:%lld", off > 0 ?
+		    "," : "", w, (long long)n);
+		if (len < 0 || (size_t)len >= size - off)
+			return -1;
+		off += len;
+	}
+	return 0;
+}
 
 static const struct element {
 	const char	*name;
@@ -98,6 +129,7 @@ static const struct element {
 	{ S(run_as, K_USER), 0, 0 },
 	{ N(min_uid, 0, INT32_MAX) },
 	{ N(max_running_per_user, 0, 1000000) },
+	{ S(max_running_of, K_LIMITS), 0, 0 },
 	{ N(fairshare_halflife_s, 1, 31536000) },
 	{ S(admins, K_USER), 0, 0 },
 	{ N(cancel_grace_ms, 0, 600000) },
@@ -451,6 +483,13 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 			    CAPS_NAMES_MAX - 2);
 		else
 			snprintf(field, el->size, "%s", value);
+		break;
+	case K_LIMITS:
+		if (user_limits(value, field, el->size) == -1)
+			add_error(e, node->line, name, "expected user:N pairs "
+			    "(a user name, a count from 0 to 1000000), "
+			    "separated by blanks or commas, at most %zu bytes",
+			    el->size - 1);
 		break;
 	case K_COMMAND:
 		if (strlen(value) >= el->size || strpbrk(value, "\r\n") !=

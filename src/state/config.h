@@ -76,6 +76,7 @@ struct config {
 	char		run_as[RUNAS_NAME_MAX + 1];	/* "": the default */
 	int		min_uid;	/* owners below run as slot users */
 	int		max_running_per_user;	/* in the pool; 0 any */
+	char		max_running_of[CAPS_TEXT_MAX + 1];	/* user:N,... */
 	int		fairshare_halflife_s;	/* usage halves so */
 	/* The group whose members may touch every task (root and remote
 	 * operators always may); "": none. */

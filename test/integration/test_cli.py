@@ -625,6 +625,14 @@ class Keys(unittest.TestCase):
             self.assertNotEqual(f.read(), first)
         self.assertEqual(self.run_volery("keygen").returncode, 2)
 
+    def test_users_own_limits_are_checked(self):
+        self.assertEqual(self.check("<max_running_of>alice:8, bob 2</max_running_of>")
+                         .returncode, 1)
+        self.assertEqual(self.check("<max_running_of>alice:8, bob:2</max_running_of>")
+                         .returncode, 0)
+        r = self.check("<max_running_of>Robert:1</max_running_of>")
+        self.assertIn("<max_running_of>: expected user:N pairs", r.stderr)
+
     def test_serve_checks_the_keys(self):
         key = os.path.join(self.dir, "cluster.key")
         self.run_volery("keygen", key)

@@ -83,7 +83,7 @@ sched_as(struct node *n, int k, const char *user, int64_t now)
 /* A node of slots, with max_running_per_user and order as given. */
 static struct node *
 people_node(struct taskdesc_set *set, int slots, int per_user,
-    enum queue_order order)
+    const char *of, enum queue_order order)
 {
 	struct node_config	 cfg;
 	struct node		*n;
@@ -94,26 +94,29 @@ people_node(struct taskdesc_set *set, int slots, int per_user,
 	cfg.slots = slots;
 	cfg.reputation = 0;
 	cfg.max_running_per_user = per_user;
+	snprintf(cfg.max_running_of, sizeof cfg.max_running_of, "%s", of);
 	cfg.order = order;
 	assert_non_null(n = node_new(&cfg, set));
 	return n;
 }
 
 /* max_running_per_user: one user's tasks wait for each other, another
- * user's run beside them. */
+ * user's run beside them, up to that user's own limit (max_running_of). */
 static void
 test_one_user_runs_at_most_the_limit(void **state)
 {
 	struct taskdesc_set	 set;
-	struct node		*n = people_node(&set, 3, 1, ORDER_FCFS);
+	struct node		*n = people_node(&set, 4, 1, "rtbob:2", ORDER_FCFS);
 
 	sched_as(n, 1, "rtalice", 10);
 	sched_as(n, 2, "rtalice", 11);
 	sched_as(n, 3, "rtbob", 12);
+	sched_as(n, 4, "rtbob", 13);	/* bob's own limit: 2 */
 	node_tick(n, 20);
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
 	assert_int_equal(state_of(n, uuid_n(2)), TASK_READY);
 	assert_int_equal(state_of(n, uuid_n(3)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
 	terminate(n, uuid_n(1), 1, 30);
 	exit_with(n, uuid_n(1), 0, 31);
 	node_tick(n, 40);
@@ -128,7 +131,7 @@ static void
 test_fairshare_puts_the_lighter_user_first(void **state)
 {
 	struct taskdesc_set	 set;
-	struct node		*n = people_node(&set, 1, 0, ORDER_FAIRSHARE);
+	struct node		*n = people_node(&set, 1, 0, "", ORDER_FAIRSHARE);
 
 	sched_as(n, 1, "rtalice", 0);
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
