@@ -24,6 +24,7 @@
 #include "errlist.h"
 #include "node.h"
 #include "task.h"
+#include "userlimit.h"
 #include "xmltext.h"
 
 enum kind {
@@ -41,36 +42,6 @@ enum kind {
 	K_TAGS,		/* names, separated by blanks or commas */
 	K_LIMITS,	/* user:N, separated by blanks or commas */
 };
-
-/* "alice:8, bob 2"... as "alice:8,bob:2" into out: 0, or -1. */
-static int
-user_limits(const char *value, char *out, size_t size)
-{
-	char		 copy[CAPS_TEXT_MAX + 1], *p, *w, *colon;
-	size_t		 off = 0;
-	int64_t		 n;
-	int		 len;
-
-	if (snprintf(copy, sizeof copy, "%s", value) >= (int)sizeof copy)
-		return -1;
-	out[0] = '\0';
-	for (p = copy; (w = strsep(&p, " \t\r\n,")) != NULL;) {
-		if (*w == '\0')
-			continue;
-		if ((colon = strchr(w, ':')) == NULL)
-			return -1;
-		*colon = '\0';
-		if (!runas_name_valid(w) || lex_int(colon + 1, 0, 1000000,
-		    &n) == -1)
-			return -1;
-		len = snprintf(out + off, size - off, "%s%s:%lld", off > 0 ?
-		    "," : "", w, (long long)n);
-		if (len < 0 || (size_t)len >= size - off)
-			return -1;
-		off += len;
-	}
-	return 0;
-}
 
 static const struct element {
 	const char	*name;
@@ -485,7 +456,7 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 			snprintf(field, el->size, "%s", value);
 		break;
 	case K_LIMITS:
-		if (user_limits(value, field, el->size) == -1)
+		if (userlimit_parse(value, field, el->size) == -1)
 			add_error(e, node->line, name, "expected user:N pairs "
 			    "(a user name, a count from 0 to 1000000), "
 			    "separated by blanks or commas, at most %zu bytes",
