@@ -16,6 +16,7 @@
 #include "service.h"
 #include "task.h"
 #include "taskdesc.h"
+#include "httpreply.h"
 #include "webpost.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -69,14 +70,14 @@ service_descs(void)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	json_t	*v;
-	int	 code, before = scheduled;
+	struct http_who	 who = { "http/127.0.0.1:1", "fuzz", 1000 };
+	json_t		*v;
+	int		 code, before = scheduled;
 
 	if (size < 1)
 		return 0;
 	v = (data[0] & 1 ? webpost_task : webpost_workflow)(
-	    (const char *)data + 1, size - 1, "http/127.0.0.1:1", "fuzz",
-	    &code);
+	    (const char *)data + 1, size - 1, &who, &code);
 	if (v == NULL || (code != 201 && code != 400 && code != 500) ||
 	    (code != 201 && (!json_is_string(json_object_get(v, "error")) ||
 	    scheduled != before)))
