@@ -75,7 +75,7 @@ enable_bounds(const char *parent)
 {
 	static const struct { const char *name; int bit; } c[] = {
 		{ "pids", CONTAIN_PIDS }, { "memory", CONTAIN_MEMORY } };
-	char	on[16], have[256];
+	char	on[16], path[PATH_MAX + 32], have[256];
 	size_t	i;
 	int	fd;
 	ssize_t	n;
@@ -85,8 +85,8 @@ enable_bounds(const char *parent)
 		(void)write_file(parent, "cgroup.subtree_control", on);
 		(void)write_file(ct.dir, "cgroup.subtree_control", on);
 	}
-	snprintf(have, sizeof have, "%s/cgroup.subtree_control", ct.dir);
-	if ((fd = open(have, O_RDONLY | O_CLOEXEC)) == -1)
+	snprintf(path, sizeof path, "%s/cgroup.subtree_control", ct.dir);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return;
 	n = read(fd, have, sizeof have - 1);
 	close(fd);

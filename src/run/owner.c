@@ -23,7 +23,7 @@ int
 owner_init(const char *run_as, long min, int slots, char *warn,
     size_t warnlen, char *err, size_t errlen)
 {
-	char	name[RUNAS_NAME_MAX + 16], why[256];
+	char	name[RUNAS_NAME_MAX + 24], why[256];
 	int	i;
 
 	owner_free();
