@@ -59,8 +59,8 @@ node_json(const char *name, const char *address, const char *role,
 	    "state", state, "free", free, "slots", slots, "reputation",
 	    reputation, "cores", cores > 0 ? json_integer(cores) : json_null(),
 	    "memory_mb", cores > 0 ? json_integer(memory_mb) : json_null(),
-	    "tags", tags_json(tags), "containment", contain[0] != '\0' ?
-	    json_string(contain) : json_null(), "self", self);
+	    "tags", tags_json(tags), "containment", contain != NULL &&
+	    contain[0] != '\0' ? json_string(contain) : json_null(), "self", self);
 }
 
 /* It says it is master, and we agree. */
