@@ -202,6 +202,9 @@ void	node_task_waiting(struct node *, const struct task *, char *why,
  * if it did not say). */
 void	node_peer_caps(const struct node *, const struct peer *, int *cores,
 	    int64_t *memory_mb, const char **tags, const char **execs);
+/* The shell found it has no account for user's tasks (missing 1), or
+ * has one after all (0): told in heartbeats (capset.c). */
+void	node_owner_account(struct node *, const char *user, int missing);
 /* How it contains its runs, as it says ("" if it does not). */
 const char *node_peer_containment(const struct node *, const struct peer *);
 /* Estimates from the runs of each task type (estimate.c): t's run (ms)

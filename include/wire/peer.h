@@ -85,6 +85,7 @@ struct peer_msg {
 	const char	*tags;
 	const char	*execs;
 	const char	*contain;	/* how runs are held, or "" */
+	const char	*noacct;	/* owners it has no account for */
 	int		 percent;
 	uint64_t	 ver;
 	const char	*record;	/* ENQUEUE, STATE, VOTE: into buf */

@@ -21,6 +21,7 @@ capset_free(struct node *n)
 		free(n->capset.v[i].tags);
 		free(n->capset.v[i].execs);
 		free(n->capset.v[i].contain);
+		free(n->capset.v[i].noacct);
 	}
 	free(n->capset.v);
 	memset(&n->capset, 0, sizeof n->capset);
@@ -56,6 +57,39 @@ capset_tell(struct node *n, struct peer_msg *m)
 	m->tags = n->cfg.tags;
 	m->execs = own_execs(n);
 	m->contain = n->cfg.containment;
+	m->noacct = n->capset.own_noacct;
+}
+
+/* s, "" if NULL. */
+static const char *
+str(const char *s)
+{
+	return s != NULL ? s : "";
+}
+
+void
+node_owner_account(struct node *n, const char *user, int missing)
+{
+	char	*list = n->capset.own_noacct, *p;
+	size_t	 len = strlen(user), have = strlen(list);
+
+	if (!task_name_valid(user) || task_names_have(list, user) == missing)
+		return;
+	if (missing) {		/* a full list keeps the first ones */
+		if (have + len + 2 <= sizeof n->capset.own_noacct)
+			snprintf(list + have, sizeof n->capset.own_noacct -
+			    have, "%s%s", have > 0 ? "," : "", user);
+		return;
+	}
+	for (p = list; (p = strstr(p, user)) != NULL; p++)
+		if ((p == list || p[-1] == ',') && (p[len] == ',' ||
+		    p[len] == '\0')) {
+			memmove(p, p + len + (p[len] == ','),
+			    strlen(p + len + (p[len] == ',')) + 1);
+			if (*list != '\0' && list[strlen(list) - 1] == ',')
+				list[strlen(list) - 1] = '\0';
+			return;
+		}
 }
 
 static const char *
@@ -72,7 +106,7 @@ hash_of(const struct peer_msg *m)
 	snprintf(num, sizeof num, "%d %" PRId64 " ", m->cores, m->memory_mb);
 	return task_hash(num) * 31 ^ task_hash(m->tags) *
 	    0x9e3779b97f4a7c15ULL ^ task_hash(m->execs) ^
-	    task_hash(contain_of(m)) * 7;
+	    task_hash(contain_of(m)) * 7 ^ task_hash(str(m->noacct)) * 13;
 }
 
 /* The entry of this set (1-based), added if new; 0 if the table is full
@@ -89,7 +123,8 @@ intern(struct capset *cs, uint64_t h, const struct peer_msg *m)
 		    e->memory_mb == m->memory_mb &&
 		    strcmp(e->tags, m->tags) == 0 &&
 		    strcmp(e->execs, m->execs) == 0 &&
-		    strcmp(e->contain, contain_of(m)) == 0)
+		    strcmp(e->contain, contain_of(m)) == 0 &&
+		    strcmp(e->noacct, str(m->noacct)) == 0)
 			return (int)i + 1;
 	}
 	if (cs->n == CAPSET_MAX)
@@ -108,10 +143,13 @@ intern(struct capset *cs, uint64_t h, const struct peer_msg *m)
 	e->tags = strdup(m->tags);
 	e->execs = strdup(m->execs);
 	e->contain = strdup(contain_of(m));
-	if (e->tags == NULL || e->execs == NULL || e->contain == NULL) {
+	e->noacct = strdup(str(m->noacct));
+	if (e->tags == NULL || e->execs == NULL || e->contain == NULL ||
+	    e->noacct == NULL) {
 		free(e->tags);
 		free(e->execs);
 		free(e->contain);
+		free(e->noacct);
 		return 0;
 	}
 	return (int)++cs->n;
@@ -139,12 +177,14 @@ struct caps {
 	int64_t		 memory_mb;
 	const char	*tags;
 	const char	*execs;
+	const char	*noacct;	/* NULL: not known */
 };
 
 /*
- * The k-th thing t needs -- 0 cores, 1 memory, 2 its program, 3 on its
- * tags -- and whether c has it: 1 yes, 0 no (what it is into what), -1
- * when t needs no k-th thing.  Cores or memory 0: not counted.
+ * The k-th thing t needs -- 0 cores, 1 memory, 2 its program, 3 its
+ * owner's account (a node may have said it has none), 4 on its tags --
+ * and whether c has it: 1 yes, 0 no (what it is into what), -1 when t
+ * needs no k-th thing.  Cores or memory 0: not counted.
  */
 static int
 has(const struct caps *c, const struct task *t, int k, char *what,
@@ -164,8 +204,12 @@ has(const struct caps *c, const struct task *t, int k, char *what,
 		snprintf(what, size, "program %s", t->exec);
 		return c->execs == NULL || t->cmd != NULL ||
 		    task_names_have(c->execs, t->exec);
+	case 3:
+		snprintf(what, size, "account %s", t->user);
+		return c->noacct == NULL || t->user[0] == '\0' ||
+		    !task_names_have(c->noacct, t->user);
 	}
-	for (k -= 3; p != NULL && *p != '\0' && k > 0; k--)
+	for (k -= 4; p != NULL && *p != '\0' && k > 0; k--)
 		p = strchr(p, ',') != NULL ? strchr(p, ',') + 1 : "";
 	if (p == NULL || *p == '\0')
 		return -1;
@@ -190,7 +234,7 @@ capset_fits_here(const struct node *n, const struct task *t, char *why,
     size_t whylen)
 {
 	struct caps	c = { n->cfg.cores, n->cfg.memory_mb, n->cfg.tags,
-			    NULL };
+			    NULL, NULL };
 	char		lack[NAME_MAXLEN + 32];
 
 	if (fits(&c, t, lack, sizeof lack))
@@ -212,6 +256,7 @@ peer_caps(const struct node *n, const struct peer *p, struct caps *c)
 	c->memory_mb = e->memory_mb;
 	c->tags = e->tags;
 	c->execs = e->execs;
+	c->noacct = e->noacct;
 	return 1;
 }
 
@@ -254,7 +299,7 @@ node_task_waiting(struct node *n, const struct task *t, char *why,
 		return;
 	}
 	*own = (struct caps){ n->cfg.cores, n->cfg.memory_mb, n->cfg.tags,
-	    own_execs(n) };
+	    own_execs(n), n->capset.own_noacct };
 	if ((here = run_admissible(n, t, mine, sizeof mine))) {
 		able++;
 		taking += run_volunteering(n);

@@ -28,12 +28,17 @@ struct capset_entry {
 	char		*tags;		/* comma lists, "" none */
 	char		*execs;
 	char		*contain;	/* how it holds runs, "" unsaid */
+	char		*noacct;	/* owners it has no account for */
 };
 
 struct capset {
 	struct capset_entry	*v;
 	size_t			 n, cap;
 	char			 own_execs[CAPS_TEXT_MAX + 1];
+	/* The owners whose tasks this node found it has no account for
+	 * (the shell's answers, node_owner_account): told in heartbeats,
+	 * so that a task no live node can run as its owner says so. */
+	char			 own_noacct[CAPS_TEXT_MAX + 1];
 };
 
 void	capset_free(struct node *);

@@ -116,7 +116,12 @@ check_command(const char *uuid)
 
 	if (t == NULL)
 		return;
-	if (owner_of(t, 0, &ra, why, sizeof why) == 0) {
+	if (owner_of(t, 0, &ra, why, sizeof why) == -1) {
+		if (strncmp(why, "no account ", 11) == 0)
+			node_owner_account(act.env->core, t->user, 1);
+	} else {
+		if (t->uid >= 0)
+			node_owner_account(act.env->core, t->user, 0);
 		if (t->cmd != NULL)
 			ok = cmdrun_find(t, &ra, prog, sizeof prog, why,
 			    sizeof why) == 0;

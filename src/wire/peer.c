@@ -67,8 +67,14 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 			    *m->tags != '\0' ? m->tags : "-", m->execs != NULL &&
 			    *m->execs != '\0' ? m->execs : "-");
 		if (n >= 0 && (size_t)n < size && m->cores > 0 &&
-		    m->contain != NULL && *m->contain != '\0')
-			n += snprintf(buf + n, size - n, " %s", m->contain);
+		    ((m->contain != NULL && *m->contain != '\0') ||
+		    (m->noacct != NULL && *m->noacct != '\0')))
+			n += snprintf(buf + n, size - n, " %s",
+			    m->contain != NULL && *m->contain != '\0' ?
+			    m->contain : "unsaid");
+		if (n >= 0 && (size_t)n < size && m->cores > 0 &&
+		    m->noacct != NULL && *m->noacct != '\0')
+			n += snprintf(buf + n, size - n, " %s", m->noacct);
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:
@@ -255,6 +261,9 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 		if (*p == '\0')
 			break;		/* an older node: no containment */
 		NEED(word(&p, &m->contain));
+		if (*p == '\0')
+			break;
+		NEED(names(&p, &m->noacct));
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:

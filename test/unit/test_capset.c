@@ -154,6 +154,47 @@ test_a_tag_no_live_node_has_is_the_reason_it_waits(void **state)
 	taskdesc_clear(&set);
 }
 
+/*
+ * A task runs as its owner: a node without the account says so (its
+ * heartbeat's last list), and when no live node has it, the task says
+ * why it waits, pool-wide.
+ */
+static void
+test_no_node_has_the_owners_account(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*n = capable_node(&set);
+	struct node_schedule_req req;
+	const struct task	*t;
+	char			 why[REASON_MAXLEN + 1], err[256];
+
+	node_start(n, 0);
+	hear(n, "beta", HB " 2 4096 linux free,import cgroup rtalice", 5);
+	memset(&req, 0, sizeof req);
+	req.exec = "free";
+	req.user = "rtalice";
+	req.has_uid = 1;
+	req.uid = 1001;
+	node_set_volunteer(n, 0, "busy", 6);
+	assert_int_equal(node_schedule(n, &req, uuid_n(1), 10, err,
+	    sizeof err), 0);
+	t = node_find(n, uuid_n(1));
+	/* Only beta lacks it: this node may have it. */
+	node_task_waiting(n, t, why, sizeof why);
+	assert_null(strstr(why, "account"));
+	node_owner_account(n, "rtalice", 1);
+	node_owner_account(n, "rtcarol", 1);
+	node_task_waiting(n, t, why, sizeof why);
+	assert_string_equal(why, "waiting: no live node has account rtalice");
+	/* Told in our heartbeats; found after all, no longer. */
+	node_owner_account(n, "rtalice", 0);
+	node_task_waiting(n, t, why, sizeof why);
+	assert_null(strstr(why, "account"));
+	node_owner_account(n, "rtcarol", 0);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
 /* Each thing it needs some node has, but no node all of them. */
 static void
 test_no_node_has_all_it_needs(void **state)
@@ -228,7 +269,7 @@ test_bad_capabilities_are_refused(void **state)
 		HB " 2 100 gpu/x -",
 		HB " 2 100 , -",
 		HB " 2 100 - ../x",
-		HB " 2 100 - - cgroup extra",	/* one word of containment */
+		HB " 2 100 - - cgroup a b",	/* one word, then names */
 		HB " 2 100 - - ../x",
 		HB " 2 100 - - a+b",
 	};
@@ -254,6 +295,12 @@ test_bad_capabilities_are_refused(void **state)
 	assert_int_equal(peer_parse(text, strlen(text), m, err, sizeof err),
 	    0);
 	assert_string_equal(m->contain, "cgroup-pids");
+	assert_null(m->noacct);
+	snprintf(text + hl, sizeof text - hl, HB " 2 100 - - subreaper "
+	    "rtalice,rtbob");
+	assert_int_equal(peer_parse(text, strlen(text), m, err, sizeof err),
+	    0);
+	assert_string_equal(m->noacct, "rtalice,rtbob");
 	assert_string_equal(m->execs, "");
 	free(m);
 }
@@ -268,6 +315,7 @@ main(void)
 		cmocka_unit_test(test_no_node_has_all_it_needs),
 		cmocka_unit_test(test_a_description_needs_what_it_says),
 		cmocka_unit_test(test_bad_capabilities_are_refused),
+		cmocka_unit_test(test_no_node_has_the_owners_account),
 	};
 
 	return cmocka_run_group_tests_name("capset", tests, NULL, NULL);
