@@ -4,48 +4,20 @@
  * the priority of Slurm).  A held task stays Ready and is never taken
  * until released.
  */
-#include <stdio.h>
-#include <string.h>
 
 #include "cmd.h"
-#include "conn.h"
 #include "task.h"
-
-/* Ask "WORD uuid [more]" of every uuid operand; 1 if any failed. */
-static int
-ask_each(const struct cmd_args *a, const char *word, const char *more,
-    int first)
-{
-	struct conn	 c;
-	char		 req[CLIENT_LINE_MAX], reply[CLIENT_LINE_MAX];
-	int		 i, failed = 0;
-
-	for (i = first; i < a->noperands; i++)
-		if (!task_uuid_valid(a->operands[i]))
-			return 2 * cmd_fail("not a uuid: %.40s",
-			    a->operands[i]);
-	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
-		return 1;
-	for (i = first; i < a->noperands; i++) {
-		snprintf(req, sizeof req, "%s %s%s%s", word, a->operands[i],
-		    more != NULL ? " " : "", more != NULL ? more : "");
-		if (cmd_ask(&c, req, reply, sizeof reply) == -1)
-			failed = 1;
-	}
-	conn_close(&c);
-	return failed;
-}
 
 static int
 cmd_hold_exec(const struct cmd_args *a)
 {
-	return ask_each(a, "HOLD", NULL, 0);
+	return cmd_ask_each(a, "HOLD", NULL, 0, 0);
 }
 
 static int
 cmd_release_exec(const struct cmd_args *a)
 {
-	return ask_each(a, "RELEASE", NULL, 0);
+	return cmd_ask_each(a, "RELEASE", NULL, 0, 0);
 }
 
 static int
@@ -56,7 +28,7 @@ cmd_prio_exec(const struct cmd_args *a)
 	if (task_prio_parse(a->operands[0], &p) == -1)
 		return 2 * cmd_fail("a priority is interactive or low, not "
 		    "%.40s", a->operands[0]);
-	return ask_each(a, "PRIO", task_prio_name(p), 1);
+	return cmd_ask_each(a, "PRIO", task_prio_name(p), 1, 0);
 }
 
 const struct cmd_entry cmd_hold_entry = {

@@ -247,6 +247,33 @@ cmd_ask(struct conn *c, const char *request, char *reply, size_t size)
 }
 
 int
+cmd_ask_each(const struct cmd_args *a, const char *word, const char *more,
+    int first, int print)
+{
+	struct conn	 c;
+	char		 req[CLIENT_LINE_MAX], reply[CLIENT_LINE_MAX];
+	int		 i, failed = 0;
+
+	/* Every operand a uuid, or nothing is asked. */
+	for (i = first; i < a->noperands; i++)
+		if (!task_uuid_valid(a->operands[i]))
+			return 2 * cmd_fail("not a uuid: %.40s",
+			    a->operands[i]);
+	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
+		return 1;
+	for (i = first; i < a->noperands; i++) {
+		snprintf(req, sizeof req, "%s %s%s%s", word, a->operands[i],
+		    more != NULL ? " " : "", more != NULL ? more : "");
+		if (cmd_ask(&c, req, reply, sizeof reply) == -1)
+			failed = 1;
+		else if (print)
+			printf("%s\n", reply);
+	}
+	conn_close(&c);
+	return failed;
+}
+
+int
 cmd_ask_lines(struct conn *c, const char *request,
     void (*fn)(const char *, void *), void *arg)
 {

@@ -112,6 +112,11 @@ int	cmd_usage(const struct cmd_entry *);
 int	cmd_connect(struct conn *, const char *host);
 /* One request, its reply line (not ERROR) in reply; or say why. */
 int	cmd_ask(struct conn *, const char *request, char *reply, size_t);
+/* Ask "WORD uuid [more]" of every operand from the first-th, each a
+ * uuid (else nothing is asked: 2), printing the replies if print; 1 if
+ * any was refused. */
+int	cmd_ask_each(const struct cmd_args *, const char *word,
+	    const char *more, int first, int print);
 /* Send request (SCHEDULE, RUN) to host and print the uuid of its
  * "SCHEDULED <uuid>" reply; the exit status. */
 int	cmd_schedule_print(const char *host, const char *request);

@@ -20,17 +20,6 @@
 #include "task.h"
 #include "wire.h"
 
-const struct task *
-req_history_lookup(struct task *const *v, size_t n, const char *uuid)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(v[i]->uuid, uuid) == 0)
-			return v[i];
-	return NULL;
-}
-
 /* A LOG while its search runs: what of the log its client may read. */
 struct log_read {
 	struct client	*c;
@@ -162,11 +151,11 @@ req_output(struct client *c, const struct client_req *req)
 	struct task		**hist = NULL;
 	struct output_req	*o;
 	char			 rec[RECORD_LINE_MAX], err[128];
-	size_t			 nhist = 0, i;
+	size_t			 nhist = 0;
 
 	if (t == NULL) {
 		hist = history_read(&nhist);
-		t = req_history_lookup(hist, nhist, req->uuid[0]);
+		t = history_find(hist, nhist, req->uuid[0]);
 	}
 	if (t == NULL)
 		client_replyf(c, "ERROR unknown task %s\n", req->uuid[0]);
@@ -185,7 +174,5 @@ req_output(struct client *c, const struct client_req *req)
 		o->offset = req->out_offset;
 		client_after_replies(c, output_cb, o);
 	}
-	for (i = 0; i < nhist; i++)
-		task_free(hist[i]);
-	free(hist);
+	history_free(hist, nhist);
 }

@@ -130,7 +130,7 @@ req_subscribe(struct client *c, const struct client_req *req)
 	const struct task	*t[SUBSCRIBE_MAX];
 	struct task		**hist = NULL;
 	char			  line[CLIENT_LINE_MAX + 512];
-	size_t			  off, nhist = 0, k;
+	size_t			  off, nhist = 0;
 	int			  i, read_history = 0;
 
 	for (i = 0; i < req->nuuid; i++) {
@@ -140,7 +140,7 @@ req_subscribe(struct client *c, const struct client_req *req)
 			hist = history_read(&nhist);
 			read_history = 1;
 		}
-		if ((t[i] = req_history_lookup(hist, nhist, req->uuid[i])) ==
+		if ((t[i] = history_find(hist, nhist, req->uuid[i])) ==
 		    NULL) {
 			client_replyf(c, "ERROR unknown task %s\n",
 			    req->uuid[i]);
@@ -166,7 +166,5 @@ req_subscribe(struct client *c, const struct client_req *req)
 		client_reply(c, 0, line);
 	}
 done:
-	for (k = 0; k < nhist; k++)
-		task_free(hist[k]);
-	free(hist);
+	history_free(hist, nhist);
 }

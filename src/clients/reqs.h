@@ -25,8 +25,5 @@ void	req_progress_extras(char *line, size_t size, const struct task *);
 req_fn	req_tasks, req_nodes, req_api, req_account;
 /* req-log.c */
 req_fn	req_log, req_output;
-/* uuid's record in v (n: history_read's), or NULL. */
-const struct task *req_history_lookup(struct task *const *v, size_t n,
-	    const char *uuid);
 
 #endif

@@ -147,17 +147,11 @@ static void
 cgroup_kill(const char *dir, int wait_ms)
 {
 	struct timespec	ms = { 0, 1000000 };
-	char		path[PATH_MAX + 16];
-	int		fd;
 
 	if (rmdir(dir) == 0 || errno != EBUSY)
 		return;		/* its tree is gone already: the usual end */
-	snprintf(path, sizeof path, "%s/cgroup.kill", dir);
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) != -1) {
-		ssize_t n = write(fd, "1", 1);
-		(void)n;	/* an old kernel: kill(-pgid) does */
-		close(fd);
-	}
+	/* An old kernel has none: kill(-pgid) does. */
+	(void)write_file(dir, "cgroup.kill", "1");
 	while (rmdir(dir) == -1 && errno == EBUSY) {
 		if (wait_ms-- <= 0) {
 			ct.leftovers++;		/* for sweep_empty() */

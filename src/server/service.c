@@ -167,25 +167,20 @@ service_may_touch(const char *user, const char *uuid, char *err,
 {
 	const struct task	*t = node_find(env->core, uuid);
 	struct task		**hist = NULL;
-	size_t			  n = 0, i;
+	size_t			  n = 0;
 	int			  ok = 1;
 
 	if (service_is_admin(user))
 		return 0;
-	if (t == NULL)
-		for (hist = history_read(&n), i = 0; hist != NULL && i < n &&
-		    t == NULL; i++)
-			if (strcmp(hist[i]->uuid, uuid) == 0)
-				t = hist[i];
+	if (t == NULL && (hist = history_read(&n)) != NULL)
+		t = history_find(hist, n, uuid);
 	/* An unknown task is the request's own error to tell. */
 	if (t != NULL && strcmp(t->user, user) != 0) {
 		snprintf(err, errlen, "not yours: task %s belongs to %s", uuid,
 		    t->user[0] != '\0' ? t->user : "an unknown user");
 		ok = 0;
 	}
-	for (i = 0; i < n; i++)
-		task_free(hist[i]);
-	free(hist);
+	history_free(hist, n);
 	return ok ? 0 : -1;
 }
 
@@ -215,7 +210,6 @@ service_log_visible(struct log_view *v, const char *line, size_t len)
 	char			 uuid[UUID_STRLEN + 1];
 	const char		*p = memmem(line, len, "UUID{", 5);
 	const struct task	*t;
-	size_t			 i;
 
 	if (v == NULL || v->all || p == NULL ||
 	    (size_t)(line + len - p) < 5 + UUID_STRLEN)
@@ -227,9 +221,7 @@ service_log_visible(struct log_view *v, const char *line, size_t len)
 			v->hist = history_read(&v->nhist);
 			v->hist_read = 1;
 		}
-		for (i = 0; t == NULL && i < v->nhist; i++)
-			if (strcmp(v->hist[i]->uuid, uuid) == 0)
-				t = v->hist[i];
+		t = history_find(v->hist, v->nhist, uuid);
 	}
 	return t == NULL || strcmp(t->user, v->user) == 0;
 }
@@ -237,13 +229,9 @@ service_log_visible(struct log_view *v, const char *line, size_t len)
 void
 service_log_view_free(struct log_view *v)
 {
-	size_t	i;
-
 	if (v == NULL)
 		return;
-	for (i = 0; i < v->nhist; i++)
-		task_free(v->hist[i]);
-	free(v->hist);
+	history_free(v->hist, v->nhist);
 	free(v);
 }
 

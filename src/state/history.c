@@ -126,3 +126,24 @@ history_read(size_t *count)
 	taskmap_free(&m);
 	return v;
 }
+
+const struct task *
+history_find(struct task *const *v, size_t n, const char *uuid)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i]->uuid, uuid) == 0)
+			return v[i];
+	return NULL;
+}
+
+void
+history_free(struct task **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		task_free(v[i]);
+	free(v);
+}

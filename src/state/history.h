@@ -22,5 +22,10 @@ int	history_commit(void);
  * order; the caller frees the tasks and the array.  NULL on error.
  */
 struct task **history_read(size_t *count);
+/* uuid's task in v (n of them, as history_read gave), or NULL. */
+const struct task *history_find(struct task *const *v, size_t n,
+	    const char *uuid);
+/* Free what history_read gave (NULL too). */
+void	history_free(struct task **v, size_t n);
 
 #endif
