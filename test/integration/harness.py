@@ -23,6 +23,21 @@ TIMEOUT = float(os.environ.get("VOLERY_TEST_TIMEOUT", "20"))
 WRAP = os.environ.get("VOLERY_WRAP", "").split()
 
 
+def proc_state(pid):
+    """The state letter of /proc/PID/stat (T: stopped, Z: zombie), or None
+    once the process is gone (also when it goes while being read)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def alive(pid):
+    """True while pid runs (a zombie waiting for its parent counts as gone)."""
+    return proc_state(pid) not in (None, "Z")
+
+
 def wait_until(cond, what, timeout=TIMEOUT):
     """Poll cond() for what only the kernel or a terminal can tell (a
     process state, a screen): no event says when.  Its value."""

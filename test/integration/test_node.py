@@ -9,7 +9,7 @@ import unittest
 import zlib
 
 from harness import (Node, VOLERY, TIMEOUT, params_file, schedule_workflow,
-                     outputs_of, started_args)
+                     alive, outputs_of, started_args)
 
 
 class NodeTest(unittest.TestCase):
@@ -154,15 +154,6 @@ class Cancel(NodeTest):
         self.assertEqual(self.c.ask("CANCEL %s" % u), "CANCELLED %s" % u)
         self.node.wait_log(r"Task UUID\{%s\} name\{import\} pid \d+ ended: exit status 0" % u)
         self.assertNotIn("SIGTERM", self.node.log())
-
-
-def alive(pid):
-    """True while pid runs (a zombie waiting for init counts as gone)."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 class Retry(NodeTest):

@@ -11,7 +11,7 @@ import time
 import unittest
 
 import harness
-from harness import TIMEOUT, Cluster, Node, wait_until
+from harness import TIMEOUT, Cluster, Node, alive, wait_until
 
 # Arguments a shell would mangle: blanks, quotes, unicode, an empty one,
 # a newline, the protocol's own separators.
@@ -355,15 +355,6 @@ class WholeTree(unittest.TestCase):
         wait_until(lambda: [p for p in left if alive(p)] == [],
                    "processes left by the earlier start: %r"
                    % [p for p in left if alive(p)])
-
-
-def alive(pid):
-    """A process that runs (a zombie waits only for its parent's wait)."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().split(") ")[1][0] != "Z"
-    except OSError:
-        return False
 
 
 class MissingProgram(unittest.TestCase):

@@ -14,16 +14,7 @@ import time
 import unittest
 
 import harness
-from harness import TIMEOUT, Cluster, params_file
-
-
-def proc_state(pid):
-    """The state letter of /proc/PID/stat (T: stopped), or None."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return None
+from harness import TIMEOUT, Cluster, params_file, proc_state
 
 
 def screensaver(idle_file, vacate_after_s=600):
