@@ -44,6 +44,9 @@ struct node_config {
 	 * membership whose majority confirms results (confirm.c). */
 	int64_t		membership_timeout_ms;
 	int		max_peers;	/* the peer table's bound */
+	/* A peer's stamps and record times further than this from our
+	 * clock are refused (plausible.c); 0: unchecked. */
+	int64_t		max_clock_skew_ms;
 	int64_t		peer_evict_ms;	/* a dead non-member this long
 					 * leaves the peer table */
 	/* A settled task leaves the map this long after its end (to the
@@ -129,6 +132,8 @@ struct node_status {
 	size_t		 ntasks, nready;
 	int		 unacked;	/* ENQUEUEs not acked yet */
 	uint64_t	 duplicates;	/* our runs stopped as duplicates */
+	uint64_t	 implausible;	/* peers' values refused (plausible.c) */
+	const char	*implausible_from;	/* the latest's sender */
 	int64_t		 timer;		/* the armed tick, or -1 */
 };
 

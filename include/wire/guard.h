@@ -14,6 +14,7 @@
  *    live node, quiet or not, is silent), or, sealed, at once for
  *    a restart on the same host (a newer incarnation from the same IP).
  *  - bounds: at most max senders; a silent one makes room.
+ *  - clocks: a sealed datagram's stamp is within skew_ms of ours.
  *
  * Pure: the shell (peers.c) and the simulator both drive it.
  */
@@ -47,8 +48,9 @@ enum guard_verdict {
 	GUARD_OLD_INCARNATION,	/* dropped */
 	GUARD_IMPOSTOR,		/* dropped: the name's address is alive */
 	GUARD_FULL,		/* dropped: no room for another sender */
+	GUARD_SKEWED,		/* dropped: its stamp is far from our clock */
 };
-#define GUARD_NVERDICTS 9
+#define GUARD_NVERDICTS 10
 
 struct guard_sender {
 	/* What each datagram reads, in the order it does. */
@@ -68,6 +70,10 @@ struct guard {
 	size_t			 n, cap, max;
 	int64_t			 bind_ms;
 	int64_t			 stale_ms;
+	/* A sealed datagram stamped further than this from our clock is
+	 * dropped (0: unchecked): a capture replayed after we restarted,
+	 * when our windows know nothing, is old by our clock. */
+	int64_t			 skew_ms;
 	struct nameidx		 idx;
 	uint64_t		 count[GUARD_NVERDICTS];
 };

@@ -195,6 +195,9 @@ req_nodes(struct client *c, const struct client_req *req)
 	    wire_reply_clash_format(clash_from, line, sizeof line) > 0)
 		text_add(&x, "%s", line);
 	peers_each_rejected(nodes_rejected_cb, &x);
+	if (st.implausible > 0)
+		nodes_rejected_cb("implausible values", st.implausible,
+		    st.implausible_from, &x);
 	text_add(&x, ".\n");
 	client_reply(c, 0, x.buf);
 	free(x.buf);

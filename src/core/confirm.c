@@ -327,14 +327,9 @@ confirm_recv_vote(struct node *n, const struct peer_msg *m, int64_t now)
 {
 	struct task	*r, *t;
 	struct tally	*ty;
-	char		 err[128];
 
-	if ((r = wire_task_decode(m->record, m->record_len, err,
-	    sizeof err)) == NULL) {
-		outbox_log(&n->out, VLOG_DEBUG, "bad VOTE from %s: %s; "
-		    "dropped", m->sender, err);
+	if ((r = replicate_decode(n, m, now)) == NULL)
 		return;
-	}
 	/* The vote is a record too: a confirmed end or a later round
 	 * replaces ours. */
 	replicate_recv_state(n, m, now);

@@ -149,6 +149,7 @@ node_status(const struct node *n, struct node_status *st)
 	st->nready = readyq_len(&n->ready);
 	st->unacked = replicate_unacked(n);
 	st->duplicates = runwatch_duplicates(n);
+	st->implausible = plausible_refused(n, &st->implausible_from);
 	st->timer = n->tick.timer;
 }
 
@@ -304,7 +305,8 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	struct peer	*p;
 	int		 woke = 0;
 
-	if ((p = peertab_heard(n, m, addr, now, &woke)) == NULL)
+	if (!plausible_msg(n, m, now) ||
+	    (p = peertab_heard(n, m, addr, now, &woke)) == NULL)
 		return;
 	if (woke)
 		heartbeat_greet(n, p->name, now);

@@ -30,6 +30,7 @@
  *   cmdcheck.c   cmdcheck   whether a command task can run here
  *   capset.c     capset     what nodes have (heartbeats), tasks need
  *   fairshare.c  fairshare  users' recent usage, for the fairshare order
+ *   plausible.c  plausible  peers' values no peer could know: refused
  */
 #ifndef VOLERY_NODESTATE_H
 #define VOLERY_NODESTATE_H
@@ -50,6 +51,7 @@
 #include "peerrun.h"
 #include "peertab.h"
 #include "placement.h"
+#include "plausible.h"
 #include "readyq.h"
 #include "replicate.h"
 #include "retire.h"
@@ -84,6 +86,7 @@ struct node {
 	struct antientropy	   antientropy;
 	struct peertab		   peertab;
 	struct peerrate		   peerrate;
+	struct plausible	   plausible;
 	struct placement	   placement;
 	struct retire		   retire;
 	struct runwatch		   runwatch;

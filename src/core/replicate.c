@@ -248,6 +248,25 @@ merge_own_run(struct node *n, struct task *t, struct task *r, int64_t now)
 	replicate_publish(n, t);
 }
 
+struct task *
+replicate_decode(struct node *n, const struct peer_msg *m, int64_t now)
+{
+	struct task	*r;
+	char		 err[REASON_MAXLEN + 1];
+
+	if ((r = wire_task_decode(m->record, m->record_len, err,
+	    sizeof err)) == NULL) {
+		outbox_log(&n->out, VLOG_DEBUG, "bad %s from %s: %s; dropped",
+		    peer_type_name(m->type), m->sender, err);
+		return NULL;
+	}
+	if (!plausible_record(n, m->sender, r, now)) {
+		task_free(r);
+		return NULL;
+	}
+	return r;
+}
+
 /*
  * A record from a peer (ENQUEUE, STATE or VOTE): merge it into our map.
  * The record's uuid goes to uuid if it decoded ("" if not).  A STATE
@@ -258,13 +277,9 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
     char *uuid)
 {
 	struct task	*r, *t;
-	char		 err[REASON_MAXLEN + 1];
 	int		 proposal;
 
-	if ((r = wire_task_decode(m->record, m->record_len, err,
-	    sizeof err)) == NULL) {
-		outbox_log(&n->out, VLOG_DEBUG, "bad %s from %s: %s; dropped",
-		    peer_type_name(m->type), m->sender, err);
+	if ((r = replicate_decode(n, m, now)) == NULL) {
 		uuid[0] = '\0';
 		return;
 	}

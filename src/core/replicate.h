@@ -39,6 +39,9 @@ void	replicate_recv_enqueue(struct node *, const struct peer_msg *,
 	    int64_t now);
 void	replicate_recv_enqueue_ack(struct node *, const struct peer_msg *);
 /* A STATE (or a VOTE: merged the same, but never answered). */
+/* The record m carries, decoded and plausible; NULL (said) if not. */
+struct task *replicate_decode(struct node *, const struct peer_msg *,
+	    int64_t now);
 void	replicate_recv_state(struct node *, const struct peer_msg *,
 	    int64_t now);
 void	replicate_recv_get_task(struct node *, const struct peer_msg *);

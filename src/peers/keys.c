@@ -283,3 +283,19 @@ keys_incarnation(const char *state_dir)
 		log_warn("cannot record the incarnation in %s", path);
 	return inc;
 }
+
+int
+keys_open(const struct config *cfg, struct keyring *ring, char *err,
+    size_t errlen)
+{
+	char	made[PATH_MAX + 32];
+
+	if (keys_load(cfg, ring, made, sizeof made, err, errlen) == -1)
+		return -1;
+	if (made[0] != '\0')
+		log_info("made a cluster key for this host in %s", made);
+	if (ring->n == 0)
+		log_warnx("<insecure/>: peer datagrams are neither sealed nor "
+		    "checked; anyone on the LAN can take this pool over");
+	return 0;
+}

@@ -28,6 +28,10 @@ int	keys_read(const char *path, uint8_t key[SEAL_KEY_BYTES], char *err,
  */
 int	keys_load(const struct config *, struct keyring *, char *made,
 	    size_t madelen, char *err, size_t errlen);
+/* keys_load for a starting node, which says what it made or that its
+ * datagrams go unsealed. */
+int	keys_open(const struct config *, struct keyring *, char *err,
+	    size_t errlen);
 /* The user's key of cluster: $XDG_CONFIG_HOME/volery/keys/CLUSTER.key,
  * else ~/.config/volery/keys/CLUSTER.key.  -1 with err without a home. */
 int	keys_user_path(const char *cluster, char *path, size_t size,

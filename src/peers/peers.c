@@ -32,8 +32,9 @@ enum reject {
 	REJ_OVERSIZED, REJ_UNSEALED, REJ_SEALED_INSECURE, REJ_UNKNOWN_KEY,
 	REJ_FORGED, REJ_MALFORMED, REJ_FOREIGN, REJ_MISMATCH, REJ_NAME_CLASH,
 	REJ_REPLAYED, REJ_STALE, REJ_OLD_INCARNATION, REJ_IMPOSTOR, REJ_FULL,
+	REJ_SKEWED,
 };
-#define REJ_N 14
+#define REJ_N 15
 
 static const char *reject_names[REJ_N] = {
 	"oversized", "not sealed", "sealed, but this node runs <insecure/>",
@@ -42,7 +43,7 @@ static const char *reject_names[REJ_N] = {
 	"of another cluster", "header and text disagree",
 	"our own name, another incarnation", "replayed", "stale",
 	"from an old incarnation", "a name bound to another address",
-	"too many senders",
+	"too many senders", "stamped too far from our clock",
 };
 
 /*
@@ -134,6 +135,7 @@ static const enum reject guard_reject[GUARD_NVERDICTS] = {
 	[GUARD_OLD_INCARNATION] = REJ_OLD_INCARNATION,
 	[GUARD_IMPOSTOR] = REJ_IMPOSTOR,
 	[GUARD_FULL] = REJ_FULL,
+	[GUARD_SKEWED] = REJ_SKEWED,
 };
 
 /*
@@ -290,6 +292,7 @@ peers_open(struct event_base *base, const struct peers_opts *o,
 	p.recv = recv;
 	guard_init(&p.guard, (size_t)o->max_senders, o->bind_ms,
 	    GUARD_STALE_MS);
+	p.guard.skew_ms = o->skew_ms;
 	p.dest_idx.name = dest_name;
 	memset(&p.bcast_to, 0, sizeof p.bcast_to);
 	p.bcast_to.sin_family = AF_INET;

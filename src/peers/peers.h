@@ -25,6 +25,7 @@ struct peers_opts {
 	const struct keyring *ring;	/* n == 0: <insecure/> */
 	int		 max_senders;	/* names remembered (guard.h) */
 	int64_t		 bind_ms;	/* a name moves after this silence */
+	int64_t		 skew_ms;	/* stamps this far off: dropped */
 	/* A datagram of our name from another incarnation: another node
 	 * has our name (or an earlier start of ours is still heard). */
 	void		(*clash)(const char *from);

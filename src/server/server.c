@@ -187,16 +187,10 @@ static void
 open_peers(const struct node_config *nc)
 {
 	struct peers_opts	po;
-	char			err[1024], made[PATH_MAX + 32];
+	char			err[1024];
 
-	if (keys_load(srv.cfg, &srv.ring, made, sizeof made, err,
-	    sizeof err) == -1)
+	if (keys_open(srv.cfg, &srv.ring, err, sizeof err) == -1)
 		fatalx("%s", err);
-	if (made[0] != '\0')
-		log_info("made a cluster key for this host in %s", made);
-	if (srv.ring.n == 0)
-		log_warnx("<insecure/>: peer datagrams are neither sealed nor "
-		    "checked; anyone on the LAN can take this pool over");
 	srv.incarnation = keys_incarnation(srv.cfg->state_dir);
 	memset(&po, 0, sizeof po);
 	po.cluster = srv.cfg->cluster;
@@ -209,6 +203,7 @@ open_peers(const struct node_config *nc)
 	/* Two hosts given one name: the first keeps it while it lives,
 	 * quiet or not, and the other is dropped as an impostor. */
 	po.bind_ms = node_config_silence_ms(nc);
+	po.skew_ms = nc->max_clock_skew_ms;
 	po.clash = clash_heard;
 	if (clash_init(srv.base, srv.cfg->name, po.bind_ms, decide) == -1)
 		fatalx("out of memory");
@@ -416,6 +411,7 @@ server_run(const struct config *cfg, int echo)
 	nc.retention_ms = (int64_t)cfg->retention_s * 1000;
 	nc.max_peers = cfg->max_peers;
 	nc.peer_evict_ms = (int64_t)cfg->peer_evict_s * 1000;
+	nc.max_clock_skew_ms = (int64_t)cfg->max_clock_skew_s * 1000;
 	nc.log_min = cfg->log_level;
 	/* Clients are served once the loop runs, after the journal. */
 	open_clients();

@@ -82,6 +82,7 @@ static const struct element {
 	{ N(run_memory_mb, 0, INT32_MAX) },
 	{ N(max_scratch_mb, 0, INT32_MAX) },
 	{ N(peer_evict_s, 60, 31536000) },
+	{ N(max_clock_skew_s, 0, 86400) },
 	{ N(dequeue_window_ms, 1, 600000) },
 	{ N(election_window_ms, 1, 600000) },
 	{ N(progress_interval_ms, 10, 600000) },
@@ -160,6 +161,7 @@ config_default(struct config *c)
 	c->min_uid = 1000;
 	c->fairshare_halflife_s = (int)(nd.fairshare_halflife_ms / 1000);
 	c->peer_evict_s = (int)(nd.peer_evict_ms / 1000);
+	c->max_clock_skew_s = 30;	/* the core's 0 is for tests */
 }
 
 /* "file:line: <element>: what is wrong", into the list of problems. */

@@ -73,6 +73,8 @@ struct config {
 	int		run_memory_mb;		/* without --mem; 0 any */
 	int		max_scratch_mb;		/* a run dir's size; 0 any */
 	int		peer_evict_s;	/* a dead non-member forgotten */
+	int		max_clock_skew_s;	/* peers' stamps, at most this
+					 * far from our clock (0: any) */
 	char		run_as[RUNAS_NAME_MAX + 1];	/* "": the default */
 	int		min_uid;	/* owners below run as slot users */
 	int		max_running_per_user;	/* in the pool; 0 any */

@@ -144,6 +144,9 @@ guard_admit(struct guard *g, const struct guard_dgram *d, int64_t now,
 	/* Counters start at 1: 0 is "nothing yet" in a window. */
 	if (d->sealed && d->seq >> 1 == 0)
 		return drop(g, GUARD_REPLAYED);
+	if (d->sealed && g->skew_ms > 0 && (d->sent_ms > now + g->skew_ms ||
+	    d->sent_ms < now - g->skew_ms))
+		return drop(g, GUARD_SKEWED);
 	if (i < 0) {
 		if ((s = make_room(g, d->sender, now)) == NULL)
 			return drop(g, GUARD_FULL);
@@ -195,7 +198,7 @@ guard_verdict_name(enum guard_verdict v)
 {
 	static const char *names[GUARD_NVERDICTS] = { "ok", "new",
 	    "restarted", "moved", "replayed", "stale", "old incarnation",
-	    "impostor", "too many senders" };
+	    "impostor", "too many senders", "clock skewed" };
 
 	return (unsigned)v < GUARD_NVERDICTS ? names[v] : "?";
 }

@@ -118,3 +118,38 @@ class Capture:
 
     def close(self):
         self.sock.close()
+
+
+class KeyHolder:
+    """A host that holds the cluster key and nothing more (a compromised
+    workstation): it seals whatever it likes under a name of its choice,
+    from its own UDP socket."""
+
+    def __init__(self, key, cluster, port, name="mallory"):
+        import time
+        self.key, self.cluster, self.port, self.name = key, cluster, port, name
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.incarnation = int(time.time() * 1000)
+        self.seq = 0
+
+    def frame(self, body, sent_ms=None):
+        """A sealed broadcast of body (type and arguments), stamped now
+        by default."""
+        import time
+        self.seq += 1
+        text = ("VOLERY/1 %s %s %016x %d %s" % (
+            self.cluster, self.name, self.incarnation,
+            self.sock.getsockname()[1], body)).encode()
+        if sent_ms is None:
+            sent_ms = int(time.time() * 1000)
+        return seal(self.key, self.name, self.incarnation, 2 * self.seq + 1,
+                    sent_ms, text)
+
+    def broadcast(self, body, sent_ms=None):
+        self.sock.sendto(self.frame(body, sent_ms),
+                         ("127.255.255.255", self.port))
+
+    def close(self):
+        self.sock.close()

@@ -223,6 +223,7 @@ sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 	s->cfg.failure_timeout_ms = 1000;
 	s->cfg.node_timeout_ms = 1000;
 	s->cfg.quiet_heartbeat_ms = 2500;
+	s->cfg.max_clock_skew_ms = 30000;	/* as the shell's default */
 	/* Any fixed key: what is checked is the codec, not the secret. */
 	memset(key, 0x5e, sizeof key);
 	keyring_add(&s->ring, key);

@@ -1,0 +1,110 @@
+/*
+ * plausible.c -- values no honest peer could send (plausible.h).  Each
+ * bound is a root check: one datagram with a time of 2^63 ms or an
+ * epoch of 2^48 never reaches a sum, an order or a race.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "nodestate.h"
+#include "peer.h"
+#include "plausible.h"
+#include "ratelimit.h"
+#include "wire.h"
+
+static int
+refuse(struct node *n, const char *sender, const char *what, int64_t v,
+    int64_t now)
+{
+	struct plausible	*pl = &n->plausible;
+
+	pl->refused++;
+	snprintf(pl->last_from, sizeof pl->last_from, "%s", sender);
+	if (ratelimit_due(&pl->logged, now))
+		outbox_log(&n->out, VLOG_WARNING, "node %s sent %s %" PRId64
+		    ", which no node could: dropped (%llu implausible so far)",
+		    sender, what, v, (unsigned long long)pl->refused);
+	return 0;
+}
+
+/* A stamp of the sender's clock, of something at most age_ms old. */
+static int
+stamp_ok(const struct node *n, int64_t ts, int64_t age_ms, int64_t now)
+{
+	int64_t	skew = n->cfg.max_clock_skew_ms;
+
+	return skew <= 0 || (ts <= now + skew && ts >= now - skew - age_ms);
+}
+
+/* The highest epoch we know of, ours or any peer's. */
+static uint64_t
+known_epoch(const struct node *n)
+{
+	const struct peer	*p;
+	uint64_t		 e = election_epoch(n);
+	size_t			 i;
+
+	for (i = 0; i < peertab_count(n); i++)
+		if ((p = peertab_at(n, (int)i)) != NULL && p->epoch > e)
+			e = p->epoch;
+	return e;
+}
+
+int
+plausible_msg(struct node *n, const struct peer_msg *m, int64_t now)
+{
+	int	claims_master = m->type == PEER_NEW_MASTER ||
+		    (m->type == PEER_HEARTBEAT && m->master);
+
+	switch (m->type) {
+	case PEER_HEARTBEAT:
+		if (!stamp_ok(n, m->timestamp, 0, now))
+			return refuse(n, m->sender, "a heartbeat stamped",
+			    m->timestamp, now);
+		break;
+	case PEER_TRY_DEQUEUE:
+	case PEER_TRY_TO_BE_MASTER:
+		if (!stamp_ok(n, m->timestamp, STAMP_AGE_MAX_MS, now))
+			return refuse(n, m->sender, m->type == PEER_TRY_DEQUEUE ?
+			    "a claim stamped" : "a candidacy stamped",
+			    m->timestamp, now);
+		break;
+	case PEER_PROGRESS:
+		if (!stamp_ok(n, m->timestamp, INT64_MAX / 4, now))
+			return refuse(n, m->sender, "a run started at",
+			    m->timestamp, now);
+		break;
+	default:
+		break;
+	}
+	if (claims_master && m->epoch > known_epoch(n) + EPOCH_STEP_MAX)
+		return refuse(n, m->sender, "master epoch", (int64_t)m->epoch,
+		    now);
+	return 1;
+}
+
+int
+plausible_record(struct node *n, const char *sender, const struct task *r,
+    int64_t now)
+{
+	static const char	*names[] = { "a submit time", "a ready time",
+				    "a start time", "an end time" };
+	int64_t			 v[4];
+	size_t			 i;
+
+	v[0] = r->submit_ms;
+	v[1] = r->ready_ms;
+	v[2] = r->start_ms;
+	v[3] = r->end_ms;
+	for (i = 0; i < 4; i++)
+		if (!stamp_ok(n, v[i], INT64_MAX / 4, now))
+			return refuse(n, sender, names[i], v[i], now);
+	return 1;
+}
+
+uint64_t
+plausible_refused(const struct node *n, const char **last_from)
+{
+	*last_from = n->plausible.last_from;
+	return n->plausible.refused;
+}

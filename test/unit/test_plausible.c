@@ -1,0 +1,156 @@
+/*
+ * test_plausible.c -- values no peer could know (plausible.c): a record
+ * time of 2^63, a heartbeat stamped a minute off, a claim stamped 0 and
+ * an epoch of 2^48 are refused and counted, change nothing, and leave
+ * the node serving its own clients; honest values pass.
+ */
+#include "testutil.h"
+#include "plausible.h"
+
+#define NOW	1700000000000LL		/* a wall clock's ms */
+
+static struct node *
+skewed_node(struct taskdesc_set *set, int64_t skew_ms)
+{
+	struct node_config	 cfg;
+	struct node		*n;
+
+	plmi2_descs(set);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "alpha");
+	cfg.reputation = 0;
+	cfg.max_clock_skew_ms = skew_ms;
+	assert_non_null(n = node_new(&cfg, set));
+	node_start(n, NOW);
+	return n;
+}
+
+static uint64_t
+refused(const struct node *n)
+{
+	struct node_status	st;
+
+	node_status(n, &st);
+	return st.implausible;
+}
+
+static void
+count_peer(const struct peer *p, void *arg)
+{
+	(void)p;
+	(*(int *)arg)++;
+}
+
+static int
+peers_known(const struct node *n)
+{
+	int	count = 0;
+
+	node_each_peer(n, count_peer, &count);
+	return count;
+}
+
+static void
+test_a_record_from_the_far_future_is_refused(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*n = skewed_node(&set, 30000);
+	char			 rec[512];
+
+	(void)state;
+	snprintf(rec, sizeof rec, "ENQUEUE v=1 id=%s exec=free prio=low "
+	    "aged=0 st=Submitted sb=mallory cl=x sub=9223372036854775807 "
+	    "rdy=-1 stt=-1 end=-1 pg=0 att=0 fail=0 ver=1", uuid_n(9));
+	clear(n);
+	hear(n, "mallory", rec, NOW + 10);
+	assert_null(node_find(n, uuid_n(9)));
+	assert_null(sent(n, "mallory", "ENQUEUE_ACK"));
+	assert_int_equal(refused(n), 1);
+	assert_non_null(logged(n, "node mallory sent a submit time "
+	    "9223372036854775807, which no node could"));
+	/* Its own clients are served as before. */
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, NOW + 20, 0, NULL,
+	    NULL), 0);
+	assert_true(node_find(n, uuid_n(1))->submit_ms <= NOW + 20);
+	/* Within the skew: believed. */
+	snprintf(rec, sizeof rec, "ENQUEUE v=1 id=%s exec=free prio=low "
+	    "aged=0 st=Submitted sb=mallory cl=x sub=%lld rdy=-1 stt=-1 "
+	    "end=-1 pg=0 att=0 fail=0 ver=1", uuid_n(8), NOW + 29000);
+	hear(n, "mallory", rec, NOW + 30);
+	assert_non_null(node_find(n, uuid_n(8)));
+	assert_int_equal(refused(n), 1);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
+static void
+test_stamps_far_from_our_clock_are_refused(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*n = skewed_node(&set, 30000);
+	char			 body[256];
+
+	(void)state;
+	snprintf(body, sizeof body, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 "
+	    "0 %lld 500", NOW - 60000);
+	hear(n, "beta", body, NOW + 10);
+	assert_int_equal(peers_known(n), 0);
+	/* A claim stamped 0 would beat every honest one. */
+	snprintf(body, sizeof body, "TRY_DEQUEUE %s 0", uuid_n(1));
+	hear(n, "beta", body, NOW + 20);
+	assert_int_equal(refused(n), 2);
+	snprintf(body, sizeof body, "HEARTBEAT 0 0 1 1 idle 10 0 0 7600 1000 "
+	    "0 %lld 500", NOW + 25);
+	hear(n, "beta", body, NOW + 30);
+	assert_int_equal(peers_known(n), 1);
+	assert_int_equal(refused(n), 2);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
+static void
+test_an_epoch_far_above_any_known_is_refused(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*n = skewed_node(&set, 30000);
+	char			 body[64];
+
+	(void)state;
+	hear(n, "beta", "NEW_MASTER ffffffffffff", NOW + 10);
+	assert_string_equal(node_master(n), "");
+	assert_int_equal(refused(n), 1);
+	snprintf(body, sizeof body, "NEW_MASTER %x", EPOCH_STEP_MAX);
+	hear(n, "beta", body, NOW + 20);
+	assert_string_equal(node_master(n), "beta");
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
+/* 0: unchecked (the unit tests' clocks start at 0). */
+static void
+test_no_skew_bound_checks_no_stamp(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*n = skewed_node(&set, 0);
+	char			 body[64];
+
+	(void)state;
+	snprintf(body, sizeof body, "TRY_DEQUEUE %s 0", uuid_n(1));
+	hear(n, "beta", body, NOW + 20);
+	assert_int_equal(refused(n), 0);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_record_from_the_far_future_is_refused),
+		cmocka_unit_test(test_stamps_far_from_our_clock_are_refused),
+		cmocka_unit_test(test_an_epoch_far_above_any_known_is_refused),
+		cmocka_unit_test(test_no_skew_bound_checks_no_stamp),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
