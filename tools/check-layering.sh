@@ -44,11 +44,12 @@ hits=$(grep -rnE '\b(fork|vfork|execv|execvp|execve|execl|execlp|posix_spawn|sys
 [ -z "$hits" ] || { echo "layering: only src/run/job.c forks:"; echo "$hits"; fail=1; }
 # The core is pure: besides its own functions it calls only libc's pure
 # ones (memory, strings, numbers), zlib's crc32 and libsodium's
-# deterministic AEAD and hash (never its random bytes) -- no clock,
+# deterministic AEAD, hashes, signatures and key agreement (never its
+# random bytes) -- no clock,
 # socket, fork, file or libevent call, whatever header brought it in.
 lib=${1:-build/libvolerycore.a}
 if [ -f "$lib" ]; then
-	pure='^(__ctype_b_loc|__ctype_tolower_loc|__errno_location|calloc|free|malloc|realloc|memchr|memcmp|memcpy|memmove|memset|qsort|snprintf|vsnprintf|vasprintf|strcasecmp|strncasecmp|strchr|strrchr|strcmp|strncmp|strcpy|strncpy|strcspn|strspn|strdup|strndup|strlen|strnlen|strsep|strstr|strtod|strtol|strtoll|strtoul|strtoull|crc32|crypto_aead_xchacha20poly1305_ietf_(en|de)crypt|crypto_generichash|crypto_auth_hmacsha256_(init|update|final)|sodium_bin2hex|__stack_chk_fail|__asan_.*|__ubsan_.*|__sanitizer_.*)$'
+	pure='^(__ctype_b_loc|__ctype_tolower_loc|__errno_location|calloc|free|malloc|realloc|memchr|memcmp|memcpy|memmove|memset|qsort|snprintf|vsnprintf|vasprintf|strcasecmp|strncasecmp|strchr|strrchr|strcmp|strncmp|strcpy|strncpy|strcspn|strspn|strdup|strndup|strlen|strnlen|strsep|strstr|strtod|strtol|strtoll|strtoul|strtoull|crc32|crypto_aead_xchacha20poly1305_ietf_(en|de)crypt|crypto_generichash(_init|_update|_final)?|crypto_auth_hmacsha256_(init|update|final)|crypto_sign_detached|crypto_sign_verify_detached|crypto_sign_ed25519_[ps]k_to_curve25519|crypto_scalarmult|sodium_bin2hex|sodium_bin2base64|sodium_base642bin|sodium_memcmp|sodium_memzero|__stack_chk_fail|__asan_.*|__ubsan_.*|__sanitizer_.*)$'
 	defined=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 {print $3}' | sort -u)
 	impure=$(nm -u "$lib" | awk 'NF == 2 {print $2}' | sort -u |
 	    grep -vxF "$defined" | grep -vE "$pure")

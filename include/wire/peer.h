@@ -23,6 +23,8 @@
  *                                  on a proposed end, confirm.c)
  *   RETIRED <uuid>                 (the task ended long ago and left the
  *                                  maps: forget a stale copy, retire.c)
+ *   REVOKE <revocation>            (the admin withdrew a node's certificate:
+ *                                  ident.h; the shell's, identity.c)
  *
  * A task record is wire_task_encode()'s line.  Parsing is pure.
  */
@@ -51,8 +53,9 @@ enum peer_type {
 	PEER_TASKS_TRANSFER,
 	PEER_VOTE,
 	PEER_RETIRED,
+	PEER_REVOKE,
 };
-#define PEER_NTYPES 14
+#define PEER_NTYPES 15
 
 struct peer_msg {
 	/* Header. */

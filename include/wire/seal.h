@@ -35,7 +35,10 @@
 #define SEAL_TAG_BYTES	16
 #define SEAL_FIXED	33	/* header bytes before the name */
 #define SEAL_OVERHEAD_MAX (SEAL_FIXED + NAME_MAXLEN + SEAL_TAG_BYTES)
-#define SEAL_FRAME_MAX	(DATAGRAM_MAX + SEAL_OVERHEAD_MAX)
+/* What a seal holds: a datagram's text, and the sender's authenticator
+ * after it (ident.h). */
+#define SEAL_PLAIN_MAX	(DATAGRAM_MAX + 2048)
+#define SEAL_FRAME_MAX	(SEAL_PLAIN_MAX + SEAL_OVERHEAD_MAX)
 #define KEYRING_MAX	8
 
 struct seal_key {

@@ -32,6 +32,8 @@ enum client_cmd {
 	CMD_HOLD,
 	CMD_RELEASE,
 	CMD_PRIO,
+	CMD_PEERKEY,
+	CMD_REVOKE,
 };
 
 
@@ -84,6 +86,10 @@ struct client_req {
 	unsigned		 acct_states;
 	const char		*acct_node;
 	const char		*acct_user;
+	/* PEERKEY: a node's name; REVOKE: a revocation's words after its
+	 * first (ident.h) */
+	const char		*peer_name;
+	const char		*revoke[4];
 	/* API: a GET of the JSON API ("/api/tasks?state=Ready") */
 	const char		*api_uri;
 	/* OUTPUT (uuid[0]) */

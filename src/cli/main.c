@@ -26,6 +26,9 @@ static const struct cmd_entry *commands[] = {
 	&cmd_idle_entry,
 	&cmd_serve_entry,
 	&cmd_keygen_entry,
+	&cmd_id_entry,
+	&cmd_enroll_entry,
+	&cmd_revoke_entry,
 	&cmd_auth_entry,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

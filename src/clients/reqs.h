@@ -23,6 +23,8 @@ void	req_task_init(void);
 void	req_progress_extras(char *line, size_t size, const struct task *);
 /* req-view.c */
 req_fn	req_tasks, req_nodes, req_api, req_account;
+/* req-ident.c */
+req_fn	req_peerkey, req_revoke;
 /* req-log.c */
 req_fn	req_log, req_output;
 

@@ -61,6 +61,10 @@ static const struct request {
 	/* The screensaver hook: this host's own say. */
 	{ CMD_IDLE,	"IDLE",		CLIENT_LOCAL,
 	    CHANGES | NOT_FROM_RUN | PRESENT, req_idle },
+	/* A revocation proves itself (the admin's signature): anyone may
+	 * hand one in. */
+	{ CMD_PEERKEY,	"PEERKEY",	ANYONE,	0, req_peerkey },
+	{ CMD_REVOKE,	"REVOKE",	ANYONE,	0, req_revoke },
 	{ CMD_HELP,	"HELP",		ANYONE,	0, req_help },
 	{ CMD_QUIT,	"QUIT",		ANYONE | CLIENT_PEER, 0, req_quit },
 };

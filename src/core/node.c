@@ -365,6 +365,8 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	case PEER_RETIRED:
 		retire_recv_retired(n, m, now);
 		break;
+	case PEER_REVOKE:	/* the shell's: identity.c */
+		break;
 	}
 	node_settle(n, now);
 }

@@ -26,17 +26,12 @@
 	sodium_base64_VARIANT_ORIGINAL)
 
 int
-keys_generate(const char *path, char *err, size_t errlen)
+keys_write_private(const char *path, const char *text, char *err,
+    size_t errlen)
 {
-	uint8_t	key[SEAL_KEY_BYTES];
-	char	text[KEY_B64_LEN + 1];
-	size_t	len;
+	size_t	len = strlen(text);
 	int	fd, ok;
 
-	if (sodium_init() == -1) {
-		snprintf(err, errlen, "libsodium cannot start");
-		return -1;
-	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd == -1) {
 		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
@@ -44,14 +39,7 @@ keys_generate(const char *path, char *err, size_t errlen)
 		    "it first)" : "");
 		return -1;
 	}
-	randombytes_buf(key, sizeof key);
-	sodium_bin2base64(text, sizeof text - 1, key, sizeof key,
-	    sodium_base64_VARIANT_ORIGINAL);
-	sodium_memzero(key, sizeof key);
-	len = strlen(text);
-	text[len++] = '\n';
 	ok = write(fd, text, len) == (ssize_t)len && fsync(fd) == 0;
-	sodium_memzero(text, sizeof text);
 	if (close(fd) == -1 || !ok) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		unlink(path);
@@ -61,12 +49,35 @@ keys_generate(const char *path, char *err, size_t errlen)
 }
 
 int
-keys_read(const char *path, uint8_t key[SEAL_KEY_BYTES], char *err,
-    size_t errlen)
+keys_generate(const char *path, char *err, size_t errlen)
+{
+	uint8_t	key[SEAL_KEY_BYTES];
+	char	text[KEY_B64_LEN + 1];
+	size_t	len;
+	int	rc;
+
+	if (sodium_init() == -1) {
+		snprintf(err, errlen, "libsodium cannot start");
+		return -1;
+	}
+	randombytes_buf(key, sizeof key);
+	sodium_bin2base64(text, sizeof text - 1, key, sizeof key,
+	    sodium_base64_VARIANT_ORIGINAL);
+	sodium_memzero(key, sizeof key);
+	len = strlen(text);
+	text[len++] = '\n';
+	text[len] = '\0';
+	rc = keys_write_private(path, text, err, errlen);
+	sodium_memzero(text, sizeof text);
+	return rc;
+}
+
+int
+keys_read_line(const char *path, int private, char *text, size_t size,
+    char *err, size_t errlen)
 {
 	struct stat	 st;
-	char		 text[KEY_B64_LEN + 64];
-	size_t		 len, binlen;
+	size_t		 len;
 	ssize_t		 n;
 	int		 fd;
 
@@ -77,22 +88,34 @@ keys_read(const char *path, uint8_t key[SEAL_KEY_BYTES], char *err,
 			close(fd);
 		return -1;
 	}
-	if (st.st_mode & 077) {
+	if (private && (st.st_mode & 077)) {
 		snprintf(err, errlen, "key file %s can be read by others "
 		    "(mode %03o): chmod 600 it", path,
 		    (unsigned)st.st_mode & 0777);
 		close(fd);
 		return -1;
 	}
-	n = read(fd, text, sizeof text - 1);
+	n = read(fd, text, size - 1);
 	close(fd);
 	len = n > 0 ? (size_t)n : 0;
 	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' ||
 	    text[len - 1] == ' '))
 		len--;
 	text[len] = '\0';
-	if (sodium_base642bin(key, SEAL_KEY_BYTES, text, len, NULL, &binlen,
-	    NULL, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+	return 0;
+}
+
+int
+keys_read(const char *path, uint8_t key[SEAL_KEY_BYTES], char *err,
+    size_t errlen)
+{
+	char	text[KEY_B64_LEN + 64];
+	size_t	binlen;
+
+	if (keys_read_line(path, 1, text, sizeof text, err, errlen) == -1)
+		return -1;
+	if (sodium_base642bin(key, SEAL_KEY_BYTES, text, strlen(text), NULL,
+	    &binlen, NULL, sodium_base64_VARIANT_ORIGINAL) != 0 ||
 	    binlen != SEAL_KEY_BYTES) {
 		sodium_memzero(text, sizeof text);
 		snprintf(err, errlen, "key file %s is not a volery key (one "
@@ -189,8 +212,8 @@ user_key_make(const char *path, char *err, size_t errlen)
 	return 1;
 }
 
-static int
-is_loopback(const char *ip)
+int
+keys_is_loopback(const char *ip)
 {
 	return strncmp(ip, "127.", 4) == 0;
 }
@@ -223,7 +246,7 @@ keys_load(const struct config *c, struct keyring *ring, char *made,
 	}
 	if (ring->n > 0)
 		goto done;
-	if (!is_loopback(c->broadcast)) {
+	if (!keys_is_loopback(c->broadcast)) {
 		snprintf(err, errlen, "peer address %s is not loopback and no "
 		    "cluster key is configured: run `volery keygen FILE` once, "
 		    "copy FILE to every node and name it in <keyring><key>"

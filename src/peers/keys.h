@@ -15,6 +15,15 @@
 
 struct config;
 
+/* Write text to path, which must not exist, readable by us only. */
+int	keys_write_private(const char *path, const char *text, char *err,
+	    size_t errlen);
+/* The first line of a key file, trimmed; private: refuse one that others
+ * can read. */
+int	keys_read_line(const char *path, int private, char *text,
+	    size_t size, char *err, size_t errlen);
+/* Is the peer address ip loopback (a pool of one host)? */
+int	keys_is_loopback(const char *ip);
 /* Write a new random key to path (which must not exist). */
 int	keys_generate(const char *path, char *err, size_t errlen);
 /* Read one key file; refuses one that others can read. */

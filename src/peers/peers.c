@@ -20,6 +20,7 @@
 
 #include "clock.h"
 #include "guard.h"
+#include "identity.h"
 #include "log.h"
 #include "nameidx.h"
 #include "peer.h"
@@ -33,8 +34,12 @@ enum reject {
 	REJ_FORGED, REJ_MALFORMED, REJ_FOREIGN, REJ_MISMATCH, REJ_NAME_CLASH,
 	REJ_REPLAYED, REJ_STALE, REJ_OLD_INCARNATION, REJ_IMPOSTOR, REJ_FULL,
 	REJ_SKEWED,
+	/* identity.c's verdicts, in its order after IDV_OK */
+	REJ_NO_IDENTITY, REJ_UNKNOWN_SENDER, REJ_UNCERTIFIED, REJ_EXPIRED,
+	REJ_REVOKED, REJ_FORGED_IDENTITY, REJ_NOT_KNOWN_YET,
+	REJ_OVER_CAP,
 };
-#define REJ_N 15
+#define REJ_N 23
 
 static const char *reject_names[REJ_N] = {
 	"oversized", "not sealed", "sealed, but this node runs <insecure/>",
@@ -44,6 +49,11 @@ static const char *reject_names[REJ_N] = {
 	"our own name, another incarnation", "replayed", "stale",
 	"from an old incarnation", "a name bound to another address",
 	"too many senders", "stamped too far from our clock",
+	"no node identity", "from a node whose certificate we have not heard",
+	"a certificate the admin did not sign", "an expired certificate",
+	"a revoked certificate", "a forged identity",
+	"from a node that does not know us yet",
+	"a reputation over its certificate's",
 };
 
 /*
@@ -119,6 +129,10 @@ reject(enum reject why, const char *from, const char *detail)
 	snprintf(p.last_from[why], sizeof p.last_from[why], "%s", from);
 	log_debug("peer datagram from %s dropped: %s%s%s", from,
 	    reject_names[why], detail[0] != '\0' ? ": " : "", detail);
+	/* A node that joins is not known, or knows no one, for a heartbeat:
+	 * counted, not an alarm. */
+	if (why == REJ_UNKNOWN_SENDER || why == REJ_NOT_KNOWN_YET)
+		return;
 	if (!ratelimit_due(&p.last_log_ms, now)) {
 		p.unlogged++;
 		return;
@@ -138,6 +152,34 @@ static const enum reject guard_reject[GUARD_NVERDICTS] = {
 	[GUARD_SKEWED] = REJ_SKEWED,
 };
 
+static void	send_to(const struct sockaddr_in *, const char *,
+		    const char *);
+
+/* A new peer at addr hears the revocations we keep (it may have been
+ * off when the admin revoked). */
+static void
+tell_revocation(const char *line, void *addr)
+{
+	char	body[IDENT_TEXT_MAX + 16];
+
+	snprintf(body, sizeof body, "REVOKE %s", line);
+	peers_unicast(NULL, addr, body);
+}
+
+/* The admin withdrew a node's certificate: kept, and passed on once. */
+static void
+recv_revocation(const struct peer_msg *m, const char *from)
+{
+	char	err[256] = "", line[IDENT_TEXT_MAX];
+
+	snprintf(line, sizeof line, "%.*s", (int)m->record_len, m->record);
+	if (identity_revoke(line, err, sizeof err) == 1)
+		peers_revoke_spread(line);
+	else if (err[0] != '\0')
+		log_warnx("a revocation from %s (%s) dropped: %s", m->sender,
+		    from, err);
+}
+
 /*
  * One datagram from `from`: opened (when the cluster is keyed) before
  * anything in it is believed, parsed, and admitted by the guard.
@@ -146,10 +188,12 @@ static void
 receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 {
 	static struct peer_msg	 m;
-	static char		 text[DATAGRAM_MAX + 1];
+	static char		 text[SEAL_PLAIN_MAX + 1];
 	struct seal_hdr		 h;
 	struct guard_dgram	 d;
 	enum guard_verdict	 v;
+	enum identity_verdict	 iv;
+	size_t			 textlen;
 	char			 err[160], was[ADDR_MAXLEN + 1];
 	char			 addr[ADDR_MAXLEN + 1];
 	const char		*body = (const char *)frame;
@@ -173,6 +217,22 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 		}
 		body = text;
 		len = (size_t)r;
+		iv = identity_on() ? identity_check(&h, p.o.name,
+		    (const uint8_t *)text, len, &textlen, clock_node_ms()) :
+		    IDV_OK;
+		if (iv != IDV_OK) {
+			reject(REJ_NO_IDENTITY + (iv - IDV_NONE), from,
+			    h.sender);
+			return;
+		}
+		if (identity_on()) {
+			len = textlen;
+			text[len] = '\0';
+		}
+		if (len > DATAGRAM_MAX) {
+			reject(REJ_OVERSIZED, from, h.sender);
+			return;
+		}
 	} else if (sealed) {
 		reject(REJ_SEALED_INSECURE, from, h.sender);
 		return;
@@ -183,6 +243,13 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 	}
 	if (strcmp(m.cluster, p.o.cluster) != 0) {
 		reject(REJ_FOREIGN, from, m.cluster);
+		return;
+	}
+	/* What the admin let it claim, at most. */
+	if (identity_on() && (m.type == PEER_HEARTBEAT ||
+	    m.type == PEER_TRY_TO_BE_MASTER) &&
+	    m.reputation > identity_max_reputation(m.sender)) {
+		reject(REJ_OVER_CAP, from, m.sender);
 		return;
 	}
 	if (strcmp(m.sender, p.o.name) == 0) {
@@ -214,7 +281,12 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 	if (v == GUARD_MOVED && was[0] != '\0')
 		log_warnx("node %s moved from %s to %s", m.sender, was, from);
 	snprintf(addr, sizeof addr, "%s:%d", ip, m.reply_port);
-	p.recv(&m, addr);
+	if (v == GUARD_NEW && identity_on())
+		identity_each_revocation(tell_revocation, addr);
+	if (m.type == PEER_REVOKE)
+		recv_revocation(&m, from);
+	else
+		p.recv(&m, addr);
 }
 
 static void
@@ -351,8 +423,9 @@ static void
 send_to(const struct sockaddr_in *to, const char *name, const char *body)
 {
 	struct seal_addr a;
-	char		 text[DATAGRAM_MAX + 1];
-	uint8_t		 frame[SEAL_FRAME_MAX];
+	struct ident_frame f;
+	static char	 text[SEAL_PLAIN_MAX];
+	static uint8_t	 frame[SEAL_FRAME_MAX];
 	const void	*out = text;
 	size_t		 len = strlen(body);
 	int		 n;
@@ -375,6 +448,19 @@ send_to(const struct sockaddr_in *to, const char *name, const char *body)
 		a.sent_ms = clock_node_ms();
 		a.to = name;
 		p.sent++;
+		if (identity_on()) {
+			f.sender = a.sender;
+			f.incarnation = a.incarnation;
+			f.seq = a.seq;
+			f.sent_ms = a.sent_ms;
+			f.to = name;
+			f.text = text;
+			f.len = len;
+			if ((n = identity_authenticate(&f, (uint8_t *)text,
+			    sizeof text)) < 0)
+				return;
+			len = (size_t)n;
+		}
 		n = seal(&p.o.ring->k[0], &a, text, len, frame, sizeof frame);
 		if (n < 0)
 			return;		/* cannot be: len <= DATAGRAM_MAX */
@@ -426,4 +512,13 @@ int
 peers_reply_port(void)
 {
 	return p.reply_port;
+}
+
+void
+peers_revoke_spread(const char *line)
+{
+	char	body[IDENT_TEXT_MAX + 16];
+
+	snprintf(body, sizeof body, "REVOKE %s", line);
+	peers_broadcast(body);
 }

@@ -30,6 +30,7 @@
 #include "contain.h"
 #include "history.h"
 #include "http.h"
+#include "identity.h"
 #include "idle.h"
 #include "job.h"
 #include "journal.h"
@@ -189,7 +190,9 @@ open_peers(const struct node_config *nc)
 	struct peers_opts	po;
 	char			err[1024];
 
-	if (keys_open(srv.cfg, &srv.ring, err, sizeof err) == -1)
+	if (keys_open(srv.cfg, &srv.ring, err, sizeof err) == -1 ||
+	    identity_open(srv.cfg, &srv.ring, clock_wall_ms(), err,
+	    sizeof err) == -1)
 		fatalx("%s", err);
 	srv.incarnation = keys_incarnation(srv.cfg->state_dir);
 	memset(&po, 0, sizeof po);

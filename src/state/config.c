@@ -74,6 +74,7 @@ static const struct element {
 	{ N(max_peers, 16, 65536) },
 	{ S(socket, K_PATH), 0, 0 },
 	{ S(operator_key, K_PATH), 0, 0 },
+	{ S(admin_key, K_PATH), 0, 0 },
 	{ N(max_clients, 1, 65536) },
 	{ N(max_clients_per_user, 1, 65536) },
 	{ N(client_idle_s, 0, 86400 * 7) },

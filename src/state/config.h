@@ -65,6 +65,7 @@ struct config {
 	int		max_peers;	/* senders remembered, at most */
 	char		socket[PATH_MAX];	/* "": <state_dir>/volery.sock */
 	char		operator_key[PATH_MAX];	/* "": no remote operators */
+	char		admin_key[PATH_MAX];	/* "": a loopback pool's own */
 	int		max_clients;
 	int		max_clients_per_user;	/* or per remote host */
 	int		client_idle_s;		/* 0: never dropped */

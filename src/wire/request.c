@@ -63,6 +63,9 @@ static const struct client_command {
 	  "ACCOUNT [-s <since_ms>] [-u <until_ms>] "
 	  "[-S <state>[,<state>]...] [-n <node>] [-U <user>]" },
 	{ "API", CMD_API, 1, 1, 0, "API </api/...?query>" },
+	{ "PEERKEY", CMD_PEERKEY, 1, 1, 0, "PEERKEY <node>" },
+	{ "REVOKE", CMD_REVOKE, 4, 4, 0,
+	  "REVOKE <node> <public_key> <stamp_ms> <signature>" },
 	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
 	{ "QUIT", CMD_QUIT, 0, 0, 0, "QUIT" },
 };
@@ -680,6 +683,19 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 			return -1;
 		}
 		req->api_uri = tk.v[1];
+		return 0;
+	case CMD_PEERKEY:
+		if (!task_name_valid(tk.v[1])) {
+			snprintf(err, errlen, "usage: %s",
+			    usage_of(CMD_PEERKEY));
+			return -1;
+		}
+		req->peer_name = tk.v[1];
+		return 0;
+	case CMD_REVOKE:
+		/* Checked whole by the node (ident.c): the admin signed it. */
+		for (k = 0; k < 4; k++)
+			req->revoke[k] = tk.v[k + 1];
 		return 0;
 	default:
 		return 0;

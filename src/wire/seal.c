@@ -12,6 +12,7 @@
 #include <sodium/crypto_generichash.h>
 #include <sodium/utils.h>
 
+#include "be64.h"
 #include "seal.h"
 #include "task.h"
 
@@ -40,26 +41,6 @@ keyring_add(struct keyring *r, const uint8_t key[SEAL_KEY_BYTES])
 			return -1;
 	r->n++;
 	return 0;
-}
-
-static void
-put64(uint8_t *p, uint64_t v)
-{
-	int	i;
-
-	for (i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t
-get64(const uint8_t *p)
-{
-	uint64_t	v = 0;
-	int		i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
 }
 
 /* The associated data: the header, then the receiver's name. */
@@ -95,14 +76,14 @@ seal(const struct seal_key *k, const struct seal_addr *a, const void *text,
 	size_t			adlen;
 	unsigned long long	clen;
 
-	if (nlen == 0 || nlen > NAME_MAXLEN || len > DATAGRAM_MAX ||
+	if (nlen == 0 || nlen > NAME_MAXLEN || len > SEAL_PLAIN_MAX ||
 	    hlen + len + SEAL_TAG_BYTES > outsize)
 		return SEAL_TOO_BIG;
 	memcpy(out, SEAL_MAGIC, 4);
 	memcpy(out + 4, k->id, SEAL_ID_BYTES);
-	put64(out + 8, a->incarnation);
-	put64(out + 16, a->seq);
-	put64(out + 24, (uint64_t)a->sent_ms);
+	be64_put(out + 8, a->incarnation);
+	be64_put(out + 16, a->seq);
+	be64_put(out + 24, (uint64_t)a->sent_ms);
 	out[32] = (uint8_t)nlen;
 	memcpy(out + SEAL_FIXED, a->sender, nlen);
 	adlen = ad_of(ad, out, hlen, a->seq & 1 ? NULL : a->to);
@@ -124,9 +105,9 @@ seal_peek(const uint8_t *in, size_t len, struct seal_hdr *h)
 	    len < SEAL_FIXED + nlen + SEAL_TAG_BYTES)
 		return SEAL_NOT_SEALED;
 	memcpy(h->key_id, in + 4, SEAL_ID_BYTES);
-	h->incarnation = get64(in + 8);
-	h->seq = get64(in + 16);
-	h->sent_ms = (int64_t)get64(in + 24);
+	h->incarnation = be64_get(in + 8);
+	h->seq = be64_get(in + 16);
+	h->sent_ms = (int64_t)be64_get(in + 24);
 	memcpy(h->sender, in + SEAL_FIXED, nlen);
 	h->sender[nlen] = '\0';
 	h->len = SEAL_FIXED + nlen;
@@ -155,7 +136,7 @@ seal_open(const struct keyring *r, const uint8_t *in, size_t len,
 			k = &r->k[i];
 	if (k == NULL)
 		return SEAL_UNKNOWN_KEY;
-	if (clen - SEAL_TAG_BYTES > DATAGRAM_MAX ||
+	if (clen - SEAL_TAG_BYTES > SEAL_PLAIN_MAX ||
 	    clen - SEAL_TAG_BYTES + 1 > textsize)
 		return SEAL_TOO_BIG;
 	adlen = ad_of(ad, in, h->len, h->seq & 1 ? NULL : me);

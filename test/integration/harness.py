@@ -104,6 +104,23 @@ def cluster_key(cluster):
     return _KEYS[cluster]
 
 
+def admin_key(cluster):
+    """The admin key of a cluster (`volery keygen --admin`): its nodes
+    name the secret one and so enrol themselves; a test enrols others
+    with it (`volery enroll -k`)."""
+    if cluster not in _ADMIN_KEYS:
+        d = tempfile.mkdtemp(prefix="volery-admin-")
+        atexit.register(shutil.rmtree, d, True)
+        path = os.path.join(d, "admin.key")
+        subprocess.run([VOLERY, "keygen", "--admin", path], check=True,
+                       stdout=subprocess.DEVNULL)
+        _ADMIN_KEYS[cluster] = path
+    return _ADMIN_KEYS[cluster]
+
+
+_ADMIN_KEYS = {}
+
+
 class Node:
     def __init__(self, name="alpha", slots=1, extra="", workdir=None, cluster=None,
                  key=True):
@@ -114,6 +131,8 @@ class Node:
         # Nodes of a named cluster share its key; a lone node makes its own.
         if key and cluster and "<keyring>" not in extra and "<insecure/>" not in extra:
             extra += "\n  <keyring><key>%s</key></keyring>" % cluster_key(cluster)
+            if "<admin_key>" not in extra:
+                extra += "\n  <admin_key>%s</admin_key>" % admin_key(cluster)
         self.tasks = os.path.join(self.dir, "tasks")
         if not os.path.isdir(self.tasks):
             tasks_dir(self.dir)

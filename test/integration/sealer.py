@@ -120,35 +120,85 @@ class Capture:
         self.sock.close()
 
 
-class KeyHolder:
-    """A host that holds the cluster key and nothing more (a compromised
-    workstation): it seals whatever it likes under a name of its choice,
-    from its own UDP socket."""
+def _b64url(text):
+    return base64.urlsafe_b64decode(text)
 
-    def __init__(self, key, cluster, port, name="mallory"):
+
+class Identity:
+    """A node's identity as include/wire/ident.h lays it out: an Ed25519
+    key (libsodium) and the admin's certificate line for it."""
+
+    def __init__(self, seed=None):
+        import os
+        self.seed = seed or os.urandom(32)
+        self.pk = ctypes.create_string_buffer(32)
+        self.sk = ctypes.create_string_buffer(64)
+        _sodium.crypto_sign_seed_keypair(self.pk, self.sk, self.seed)
+        self.cert = None
+
+    def public(self):
+        return base64.urlsafe_b64encode(self.pk.raw).decode()
+
+    def certify(self, cert_line):
+        """Take the line `volery enroll` printed: kept in binary."""
+        word, name, pk, expires, maxrep, sig = cert_line.split()
+        assert word == "volery-cert1" and _b64url(pk) == self.pk.raw
+        n = name.encode()
+        self.cert = (bytes([len(n)]) + n + self.pk.raw +
+                     struct.pack(">qI", int(expires), int(maxrep)) + _b64url(sig))
+
+    def authenticator(self, sender, incarnation, seq, sent_ms, text, to=None):
+        """'S': the certificate, a signature over the frame's digest and an
+        empty MAC list (we claim to know no one)."""
+        d = hashlib.blake2b(digest_size=32)
+        d.update(b"volery-frame1")
+        d.update(bytes([len(sender)]) + sender.encode())
+        d.update(struct.pack(">QQq", incarnation, seq, sent_ms))
+        t = (to or "").encode() if seq % 2 == 0 else b""
+        d.update(bytes([len(t)]) + t)
+        d.update(text)
+        macs = b"\0\0"
+        m = d.digest() + macs
+        sig = ctypes.create_string_buffer(64)
+        _sodium.crypto_sign_detached(sig, None, m, ctypes.c_ulonglong(len(m)), self.sk)
+        body = b"S" + self.cert + sig.raw + macs
+        return body + struct.pack(">H", len(body) + 2)
+
+
+class KeyHolder:
+    """A host that holds the cluster key (a compromised workstation): it
+    seals whatever it likes under a name of its choice, from its own UDP
+    socket; with an Identity, certified by the admin, it signs it too."""
+
+    def __init__(self, key, cluster, port, name="mallory", identity=None):
         import time
         self.key, self.cluster, self.port, self.name = key, cluster, port, name
+        self.identity = identity
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.incarnation = int(time.time() * 1000)
         self.seq = 0
 
-    def frame(self, body, sent_ms=None):
+    def frame(self, body, sent_ms=None, name=None):
         """A sealed broadcast of body (type and arguments), stamped now
-        by default."""
+        by default, as name (ours by default)."""
         import time
+        name = name or self.name
         self.seq += 1
         text = ("VOLERY/1 %s %s %016x %d %s" % (
-            self.cluster, self.name, self.incarnation,
+            self.cluster, name, self.incarnation,
             self.sock.getsockname()[1], body)).encode()
         if sent_ms is None:
             sent_ms = int(time.time() * 1000)
-        return seal(self.key, self.name, self.incarnation, 2 * self.seq + 1,
-                    sent_ms, text)
+        seq = 2 * self.seq + 1
+        if self.identity is not None:
+            text += self.identity.authenticator(name, self.incarnation, seq,
+                                                sent_ms, text)
+        return seal(self.key, name, self.incarnation, seq, sent_ms, text)
 
-    def broadcast(self, body, sent_ms=None):
-        self.sock.sendto(self.frame(body, sent_ms),
+    def broadcast(self, body, sent_ms=None, name=None):
+        self.sock.sendto(self.frame(body, sent_ms, name),
                          ("127.255.255.255", self.port))
 
     def close(self):

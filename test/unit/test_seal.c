@@ -161,14 +161,14 @@ test_seal_limits(void **state)
 {
 	struct keyring	 r = ring_of(1, 0);
 	struct seal_addr a = { "a", 1, 3, 0, NULL };
-	static char	 big[DATAGRAM_MAX + 2];
+	static char	 big[SEAL_PLAIN_MAX + 2];
 	uint8_t		 frame[SEAL_FRAME_MAX];
 	char		 name[NAME_MAXLEN + 2];
 
 	memset(big, 'x', sizeof big - 1);
-	assert_true(seal(&r.k[0], &a, big, DATAGRAM_MAX, frame,
+	assert_true(seal(&r.k[0], &a, big, SEAL_PLAIN_MAX, frame,
 	    sizeof frame) > 0);
-	assert_int_equal(seal(&r.k[0], &a, big, DATAGRAM_MAX + 1, frame,
+	assert_int_equal(seal(&r.k[0], &a, big, SEAL_PLAIN_MAX + 1, frame,
 	    sizeof frame), SEAL_TOO_BIG);
 	assert_int_equal(seal(&r.k[0], &a, big, DATAGRAM_MAX, frame, 100),
 	    SEAL_TOO_BIG);

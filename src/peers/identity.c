@@ -1,0 +1,569 @@
+/*
+ * identity.c -- this node's key and certificate, the certificates of the
+ * peers it heard, the revocations (identity.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "config.h"
+#include "identity.h"
+#include "keys.h"
+#include "log.h"
+#include "nameidx.h"
+#include "statefile.h"
+
+#define KNOWN_MAX	4096	/* certified peers remembered */
+/* A peer heard within this is MAC'd in our broadcasts, and one of them
+ * that does not know us makes us sign. */
+#define RECENT_MS	600000
+#define ENROL_DAYS	365
+#define DAY_MS		86400000LL
+
+static const char node_prefix[] = "volery-node-secret ";
+static const char admin_secret_prefix[] = "volery-admin-secret ";
+static const char admin_public_prefix[] = "volery-admin-public ";
+
+struct known {
+	struct ident_cert cert;
+	uint8_t		 pair[IDENT_PAIR_BYTES];
+	int		 paired;	/* pair derived (lazily: X25519) */
+	int		 knows_me;	/* its last frame had a MAC for us */
+	int64_t		 heard;
+};
+
+static struct {
+	int			 on;
+	uint8_t			 pk[IDENT_PK_BYTES], sk[64];
+	struct ident_cert	 cert;
+	uint8_t			 admin_pk[IDENT_PK_BYTES];
+	char			 revoked_path[PATH_MAX + 16];
+	struct known		*v;
+	size_t			 n;
+	struct nameidx		 idx;
+	struct ident_revoke	*rv;
+	size_t			 nrv;
+	int64_t			 now;	/* the wall clock of the last check */
+} id;
+
+static const char *
+known_name(const void *ctx, size_t i)
+{
+	(void)ctx;
+	return id.v[i].cert.name;
+}
+
+int
+identity_on(void)
+{
+	return id.on;
+}
+
+const char *
+identity_verdict_name(enum identity_verdict v)
+{
+	static const char *names[IDV_N] = { "ok", "no node identity",
+	    "from a node whose certificate we have not heard",
+	    "a certificate the admin did not sign", "an expired certificate",
+	    "a revoked certificate", "a forged identity",
+	    "from a node that does not know us yet" };
+
+	return (unsigned)v < IDV_N ? names[v] : "?";
+}
+
+/* "PREFIX base64(32 bytes)" from path into out. */
+static int
+read_b64_file(const char *path, const char *prefix, int private,
+    uint8_t out[32], char *err, size_t errlen)
+{
+	char	text[256];
+	size_t	plen = strlen(prefix), got;
+	int	rc = -1;
+
+	if (keys_read_line(path, private, text, sizeof text, err,
+	    errlen) == -1)
+		return -1;
+	if (strncmp(text, prefix, plen) == 0 &&
+	    sodium_base642bin(out, 32, text + plen, strlen(text + plen), NULL,
+	    &got, NULL, sodium_base64_VARIANT_URLSAFE) == 0 && got == 32)
+		rc = 0;
+	else
+		snprintf(err, errlen, "%s is not a volery key file (%s...)",
+		    path, prefix);
+	sodium_memzero(text, sizeof text);
+	return rc;
+}
+
+static int
+write_b64_file(const char *path, const char *prefix, const uint8_t in[32],
+    int private, char *err, size_t errlen)
+{
+	char	text[256], b64[64];
+	int	rc;
+
+	sodium_bin2base64(b64, sizeof b64, in, 32,
+	    sodium_base64_VARIANT_URLSAFE);
+	snprintf(text, sizeof text, "%s%s\n", prefix, b64);
+	if (private)
+		rc = keys_write_private(path, text, err, errlen);
+	else if ((rc = statefile_write(path, text)) == -1)
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	sodium_memzero(text, sizeof text);
+	sodium_memzero(b64, sizeof b64);
+	return rc;
+}
+
+int
+identity_admin_read(const char *path, uint8_t pk[IDENT_PK_BYTES],
+    uint8_t sk[64], int *has_secret, char *err, size_t errlen)
+{
+	char	text[256], e2[256];
+	uint8_t	seed[32];
+
+	*has_secret = 0;
+	if (keys_read_line(path, 0, text, sizeof text, err, errlen) == -1)
+		return -1;
+	if (strncmp(text, admin_public_prefix,
+	    sizeof admin_public_prefix - 1) == 0)
+		return read_b64_file(path, admin_public_prefix, 0, pk, err,
+		    errlen);
+	if (read_b64_file(path, admin_secret_prefix, 1, seed, e2,
+	    sizeof e2) == -1) {
+		snprintf(err, errlen, "%s", e2);
+		return -1;
+	}
+	crypto_sign_seed_keypair(pk, sk, seed);
+	sodium_memzero(seed, sizeof seed);
+	*has_secret = 1;
+	return 0;
+}
+
+int
+identity_admin_generate(const char *path, char *err, size_t errlen)
+{
+	uint8_t	seed[32], pk[IDENT_PK_BYTES], sk[64];
+	char	pub[PATH_MAX + 8];
+	int	rc;
+
+	if (sodium_init() == -1) {
+		snprintf(err, errlen, "libsodium cannot start");
+		return -1;
+	}
+	randombytes_buf(seed, sizeof seed);
+	crypto_sign_seed_keypair(pk, sk, seed);
+	snprintf(pub, sizeof pub, "%s.pub", path);
+	rc = write_b64_file(path, admin_secret_prefix, seed, 1, err, errlen);
+	if (rc == 0 && (rc = write_b64_file(pub, admin_public_prefix, pk, 0,
+	    err, errlen)) == -1)
+		unlink(path);
+	sodium_memzero(seed, sizeof seed);
+	sodium_memzero(sk, sizeof sk);
+	return rc;
+}
+
+/* Our key from <state_dir>/node.key, made on first use. */
+static int
+node_key(const char *state_dir, uint8_t pk[IDENT_PK_BYTES], uint8_t sk[64],
+    char *err, size_t errlen)
+{
+	char	path[PATH_MAX + 16];
+	uint8_t	seed[32];
+	int	rc;
+
+	snprintf(path, sizeof path, "%s/node.key", state_dir);
+	if (access(path, F_OK) == -1) {
+		randombytes_buf(seed, sizeof seed);
+		if (write_b64_file(path, node_prefix, seed, 1, err,
+		    errlen) == -1)
+			return -1;
+		log_info("made this node's identity key in %s", path);
+	}
+	rc = read_b64_file(path, node_prefix, 1, seed, err, errlen);
+	if (rc == 0)
+		crypto_sign_seed_keypair(pk, sk, seed);
+	sodium_memzero(seed, sizeof seed);
+	return rc;
+}
+
+int
+identity_node_public(const char *state_dir, char out[IDENT_PK_TEXT],
+    char *err, size_t errlen)
+{
+	uint8_t	pk[IDENT_PK_BYTES], sk[64];
+
+	if (sodium_init() == -1 || node_key(state_dir, pk, sk, err,
+	    errlen) == -1)
+		return -1;
+	sodium_memzero(sk, sizeof sk);
+	ident_pk_format(pk, out);
+	return 0;
+}
+
+static int
+is_revoked(const struct ident_cert *c)
+{
+	size_t	i;
+
+	for (i = 0; i < id.nrv; i++)
+		if (strcmp(id.rv[i].name, c->name) == 0 &&
+		    memcmp(id.rv[i].pk, c->pk, IDENT_PK_BYTES) == 0)
+			return 1;
+	return 0;
+}
+
+/* Our certificate: node.cert if it is ours and good for a week more,
+ * else one we sign when the admin's secret is here. */
+static int
+own_cert(const struct config *c, const uint8_t *admin_sk, int64_t now,
+    char *err, size_t errlen)
+{
+	char	path[PATH_MAX + 16], text[IDENT_TEXT_MAX], e2[256];
+	int	ok = 0;
+
+	snprintf(path, sizeof path, "%s/node.cert", c->state_dir);
+	if (keys_read_line(path, 0, text, sizeof text, e2, sizeof e2) == 0 &&
+	    ident_cert_parse(text, &id.cert, e2, sizeof e2) == 0)
+		ok = strcmp(id.cert.name, c->name) == 0 &&
+		    memcmp(id.cert.pk, id.pk, IDENT_PK_BYTES) == 0 &&
+		    ident_cert_verify(&id.cert, id.admin_pk) &&
+		    id.cert.expires_ms > now + (admin_sk != NULL ? 7 * DAY_MS :
+		    0);
+	if (ok)
+		return 0;
+	if (admin_sk == NULL) {
+		snprintf(err, errlen, "this node (%s) has no certificate of "
+		    "the admin key in %s: on the admin's host, run `volery id "
+		    "| volery enroll -k ADMIN.key` with this node's `volery "
+		    "id` and install the answer here with `volery enroll -i` "
+		    "(volery(1), ENROLMENT)", c->name, path);
+		return -1;
+	}
+	memset(&id.cert, 0, sizeof id.cert);
+	snprintf(id.cert.name, sizeof id.cert.name, "%s", c->name);
+	memcpy(id.cert.pk, id.pk, IDENT_PK_BYTES);
+	id.cert.expires_ms = now + ENROL_DAYS * DAY_MS;
+	id.cert.max_reputation = c->reputation;
+	ident_cert_sign(&id.cert, admin_sk);
+	if (ident_cert_format(&id.cert, text, sizeof text) < 0 ||
+	    strlen(text) + 1 >= sizeof text)
+		return -1;
+	strcat(text, "\n");
+	if (statefile_write(path, text) == -1)
+		log_warn("cannot keep this node's certificate in %s", path);
+	log_info("enrolled this node with the admin key: %s", path);
+	return 0;
+}
+
+static void
+load_revocations(void)
+{
+	struct ident_revoke	 r;
+	char			 line[IDENT_TEXT_MAX], err[256];
+	FILE			*f;
+
+	if ((f = fopen(id.revoked_path, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (ident_revoke_parse(line, &r, err, sizeof err) == 0 &&
+		    ident_revoke_verify(&r, id.admin_pk)) {
+			struct ident_revoke *v = realloc(id.rv,
+			    (id.nrv + 1) * sizeof *v);
+			if (v == NULL)
+				break;
+			id.rv = v;
+			id.rv[id.nrv++] = r;
+		}
+	fclose(f);
+}
+
+int
+identity_open(const struct config *c, const struct keyring *ring,
+    int64_t now, char *err, size_t errlen)
+{
+	uint8_t	sk[64], seed[32];
+	int	has_secret = 0, rc;
+
+	memset(&id, 0, sizeof id);
+	id.idx.name = known_name;
+	if (ring->n == 0)
+		return 0;
+	if (c->admin_key[0] != '\0') {
+		if (identity_admin_read(c->admin_key, id.admin_pk, sk,
+		    &has_secret, err, errlen) == -1)
+			return -1;
+	} else if (keys_is_loopback(c->broadcast)) {
+		/* One host's pool: its admin is whoever holds its key. */
+		crypto_generichash(seed, sizeof seed,
+		    (const uint8_t *)"volery-admin-seed", 17, ring->k[0].key,
+		    SEAL_KEY_BYTES);
+		crypto_sign_seed_keypair(id.admin_pk, sk, seed);
+		sodium_memzero(seed, sizeof seed);
+		has_secret = 1;
+	} else {
+		snprintf(err, errlen, "peer address %s is not loopback and no "
+		    "<admin_key> is named: run `volery keygen --admin FILE` "
+		    "once on the admin's host and name FILE.pub in every "
+		    "node's <admin_key> (volery(1), ENROLMENT)", c->broadcast);
+		return -1;
+	}
+	snprintf(id.revoked_path, sizeof id.revoked_path, "%s/revoked",
+	    c->state_dir);
+	load_revocations();
+	rc = node_key(c->state_dir, id.pk, id.sk, err, errlen);
+	if (rc == 0)
+		rc = own_cert(c, has_secret ? sk : NULL, now, err, errlen);
+	sodium_memzero(sk, sizeof sk);
+	if (rc == 0 && is_revoked(&id.cert)) {
+		snprintf(err, errlen, "the admin revoked this node's "
+		    "certificate (%s): enrol it anew with a new key", 
+		    id.revoked_path);
+		rc = -1;
+	}
+	id.on = rc == 0;
+	return rc;
+}
+
+void
+identity_close(void)
+{
+	sodium_memzero(id.sk, sizeof id.sk);
+	free(id.v);
+	free(id.rv);
+	nameidx_free(&id.idx);
+	memset(&id, 0, sizeof id);
+}
+
+/* The pair key we share with k (X25519, once). */
+static const uint8_t *
+pair_of(struct known *k)
+{
+	if (!k->paired && ident_pair_key(k->pair, id.sk, id.pk,
+	    k->cert.pk) == 0)
+		k->paired = 1;
+	return k->paired ? k->pair : NULL;
+}
+
+int
+identity_authenticate(const struct ident_frame *f, uint8_t *plain,
+    size_t size)
+{
+	static uint8_t	ids[IDENT_MACS_MAX][IDENT_ID_BYTES];
+	static uint8_t	keys[IDENT_MACS_MAX][IDENT_PAIR_BYTES];
+	const uint8_t	*pair;
+	struct known	*k;
+	size_t		 i;
+	int		 n = 0, sign = 0, recent = 0, at;
+
+	id.now = f->sent_ms;
+	if (f->to != NULL) {
+		at = nameidx_find(&id.idx, f->to);
+		k = at >= 0 ? &id.v[at] : NULL;
+		if (k != NULL && (pair = pair_of(k)) != NULL) {
+			memcpy(ids[0], k->cert.pk, IDENT_ID_BYTES);
+			memcpy(keys[0], pair, IDENT_PAIR_BYTES);
+			n = 1;
+		}
+		sign = k == NULL || !k->knows_me ||
+		    id.now - k->heard > RECENT_MS;
+	} else {
+		for (i = 0; i < id.n; i++) {
+			k = &id.v[i];
+			if (id.now - k->heard > RECENT_MS)
+				continue;
+			recent++;
+			if (!k->knows_me)
+				sign = 1;
+			if (n < IDENT_MACS_MAX && (pair = pair_of(k)) != NULL) {
+				memcpy(ids[n], k->cert.pk, IDENT_ID_BYTES);
+				memcpy(keys[n], pair, IDENT_PAIR_BYTES);
+				n++;
+			}
+		}
+		if (recent == 0 || recent > IDENT_MACS_MAX)
+			sign = 1;
+	}
+	return ident_auth_append(f, plain, size, n,
+	    (const uint8_t (*)[IDENT_ID_BYTES])ids,
+	    (const uint8_t (*)[IDENT_PAIR_BYTES])keys,
+	    sign ? &id.cert : NULL, id.sk);
+}
+
+/* Remember a certified sender (its certificate checked). */
+static struct known *
+learn(const struct ident_cert *c)
+{
+	struct known	*v;
+	size_t		 i, old = 0;
+	int		 at = nameidx_find(&id.idx, c->name);
+
+	if (at >= 0) {
+		v = &id.v[at];
+		if (memcmp(v->cert.pk, c->pk, IDENT_PK_BYTES) != 0)
+			v->paired = 0;	/* enrolled anew */
+		v->cert = *c;
+		return v;
+	}
+	if (id.n == KNOWN_MAX) {
+		for (i = 1; i < id.n; i++)
+			if (id.v[i].heard < id.v[old].heard)
+				old = i;
+		memset(&id.v[old], 0, sizeof id.v[old]);
+		id.v[old].cert = *c;
+		nameidx_rebuild(&id.idx, id.n);
+		return &id.v[old];
+	}
+	if ((v = realloc(id.v, (id.n + 1) * sizeof *v)) == NULL)
+		return NULL;
+	id.v = v;
+	memset(&id.v[id.n], 0, sizeof id.v[id.n]);
+	id.v[id.n].cert = *c;
+	if (nameidx_add(&id.idx, ++id.n) == -1) {
+		id.n--;
+		return NULL;
+	}
+	return &id.v[id.n - 1];
+}
+
+enum identity_verdict
+identity_check(const struct seal_hdr *h, const char *me,
+    const uint8_t *plain, size_t len, size_t *textlen, int64_t now)
+{
+	struct ident_auth	 a;
+	struct ident_frame	 f;
+	struct known		*k;
+	uint8_t			 d[IDENT_DIGEST_BYTES];
+	const uint8_t		*pair;
+	int			 at, mac;
+
+	id.now = now;
+	if (ident_auth_split(plain, len, textlen, &a) == -1)
+		return IDV_NONE;
+	f.sender = h->sender;
+	f.incarnation = h->incarnation;
+	f.seq = h->seq;
+	f.sent_ms = h->sent_ms;
+	f.to = h->seq & 1 ? NULL : me;
+	f.text = (const char *)plain;
+	f.len = *textlen;
+	ident_digest(&f, d);
+	at = nameidx_find(&id.idx, h->sender);
+	k = at >= 0 ? &id.v[at] : NULL;
+	if (a.is_signed) {
+		if (strcmp(a.cert.name, h->sender) != 0)
+			return IDV_UNCERTIFIED;
+		if (is_revoked(&a.cert))
+			return IDV_REVOKED;
+		if (a.cert.expires_ms <= now)
+			return IDV_EXPIRED;
+		/* A certificate we checked already need not be again. */
+		if ((k == NULL || memcmp(&k->cert, &a.cert,
+		    sizeof a.cert) != 0) &&
+		    !ident_cert_verify(&a.cert, id.admin_pk))
+			return IDV_UNCERTIFIED;
+		if (!ident_auth_signed_ok(&a, d))
+			return IDV_FORGED;
+		if ((k = learn(&a.cert)) == NULL)
+			return IDV_UNKNOWN;	/* out of memory */
+	} else if (k == NULL)
+		return IDV_UNKNOWN;
+	else if (is_revoked(&k->cert))
+		return IDV_REVOKED;
+	else if (k->cert.expires_ms <= now)
+		return IDV_EXPIRED;
+	pair = pair_of(k);
+	mac = pair != NULL ? ident_auth_mac_ok(&a, id.pk, pair, d) : 0;
+	k->knows_me = mac == 1;
+	if (!a.is_signed && mac != 1)
+		return mac == 0 ? IDV_NOT_FOR_US : IDV_FORGED;
+	k->heard = now;
+	return IDV_OK;
+}
+
+int
+identity_peer_key(const char *name, char out[IDENT_PK_TEXT])
+{
+	int	at = nameidx_find(&id.idx, name);
+
+	if (at < 0)
+		return -1;
+	ident_pk_format(id.v[at].cert.pk, out);
+	return 0;
+}
+
+int
+identity_max_reputation(const char *name)
+{
+	int	at;
+
+	if (strcmp(name, id.cert.name) == 0)
+		return id.cert.max_reputation;
+	at = nameidx_find(&id.idx, name);
+	return at >= 0 ? id.v[at].cert.max_reputation : 0;
+}
+
+int
+identity_revoke(const char *line, char *err, size_t errlen)
+{
+	struct ident_revoke	 r, *v;
+	char			 text[IDENT_TEXT_MAX];
+	size_t			 i;
+	FILE			*f;
+	int			 at;
+
+	if (!id.on) {
+		snprintf(err, errlen, "this node has no identities "
+		    "(<insecure/>)");
+		return -1;
+	}
+	if (ident_revoke_parse(line, &r, err, errlen) == -1)
+		return -1;
+	if (!ident_revoke_verify(&r, id.admin_pk)) {
+		snprintf(err, errlen, "a revocation the admin key did not "
+		    "sign");
+		return -1;
+	}
+	for (i = 0; i < id.nrv; i++)
+		if (strcmp(id.rv[i].name, r.name) == 0 &&
+		    memcmp(id.rv[i].pk, r.pk, IDENT_PK_BYTES) == 0)
+			return 0;	/* known */
+	if ((v = realloc(id.rv, (id.nrv + 1) * sizeof *v)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	id.rv = v;
+	id.rv[id.nrv++] = r;
+	if (ident_revoke_format(&r, text, sizeof text) > 0 &&
+	    (f = fopen(id.revoked_path, "a")) != NULL) {
+		fprintf(f, "%s\n", text);
+		if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+			log_warn("%s", id.revoked_path);
+		fclose(f);
+	}
+	if ((at = nameidx_find(&id.idx, r.name)) >= 0 &&
+	    memcmp(id.v[at].cert.pk, r.pk, IDENT_PK_BYTES) == 0)
+		id.v[at].heard = 0;	/* out of our MACs; its frames fail */
+	if (strcmp(r.name, id.cert.name) == 0 &&
+	    memcmp(r.pk, id.pk, IDENT_PK_BYTES) == 0)
+		log_warnx("the admin revoked this node's certificate: no "
+		    "other node hears it any more");
+	else
+		log_msg(VLOG_NORMAL, "node %s's certificate is revoked: its "
+		    "datagrams are dropped from now on", r.name);
+	return 1;
+}
+
+void
+identity_each_revocation(void (*cb)(const char *, void *), void *arg)
+{
+	char	text[IDENT_TEXT_MAX];
+	size_t	i;
+
+	for (i = 0; i < id.nrv; i++)
+		if (ident_revoke_format(&id.rv[i], text, sizeof text) > 0)
+			cb(text, arg);
+}
