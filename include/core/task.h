@@ -172,6 +172,9 @@ int		 task_set_outputs(struct task *, char *const *, int);
 /* Copy the end (state, runner, outputs, reason, times) of src into t,
  * and the inputs it ran on; -1 out of memory. */
 int		 task_copy_end(struct task *, const struct task *src);
+/* Do a and b (one task's records) agree on what only its submitting node
+ * set: program, owner, submit time, inputs, needs, array? */
+int		 task_same_origin(const struct task *, const struct task *);
 int		 task_inputs_bound(const struct task *);
 /* How many outputs t has when it ends well: its command's declared
  * outputs, or -1 (its description says). */

@@ -12,8 +12,10 @@
 #include "ratelimit.h"
 #include "wire.h"
 
+/* Count and (once in a while) say a refusal: what is "a submit time
+ * 9223372036854775807" or the like. */
 static int
-refuse(struct node *n, const char *sender, const char *what, int64_t v,
+refuse_what(struct node *n, const char *sender, const char *what,
     int64_t now)
 {
 	struct plausible	*pl = &n->plausible;
@@ -21,10 +23,20 @@ refuse(struct node *n, const char *sender, const char *what, int64_t v,
 	pl->refused++;
 	snprintf(pl->last_from, sizeof pl->last_from, "%s", sender);
 	if (ratelimit_due(&pl->logged, now))
-		outbox_log(&n->out, VLOG_WARNING, "node %s sent %s %" PRId64
-		    ", which no node could: dropped (%llu implausible so far)",
-		    sender, what, v, (unsigned long long)pl->refused);
+		outbox_log(&n->out, VLOG_WARNING, "node %s sent %s, which no "
+		    "node could: dropped (%llu implausible so far)", sender,
+		    what, (unsigned long long)pl->refused);
 	return 0;
+}
+
+static int
+refuse(struct node *n, const char *sender, const char *what, int64_t v,
+    int64_t now)
+{
+	char	text[96];
+
+	snprintf(text, sizeof text, "%s %" PRId64, what, v);
+	return refuse_what(n, sender, text, now);
 }
 
 /* A stamp of the sender's clock, of something at most age_ms old. */
@@ -100,6 +112,19 @@ plausible_record(struct node *n, const char *sender, const struct task *r,
 		if (!stamp_ok(n, v[i], INT64_MAX / 4, now))
 			return refuse(n, sender, names[i], v[i], now);
 	return 1;
+}
+
+int
+plausible_same_origin(struct node *n, const char *sender,
+    const struct task *t, const struct task *r, int64_t now)
+{
+	char	what[UUID_STRLEN + NAME_MAXLEN + 96];
+
+	if (task_same_origin(t, r))
+		return 1;
+	snprintf(what, sizeof what, "a record of task %s that changes what "
+	    "node %s set when it took it", t->uuid, t->scheduled_by);
+	return refuse_what(n, sender, what, now);
 }
 
 uint64_t

@@ -35,6 +35,11 @@ int	plausible_msg(struct node *, const struct peer_msg *, int64_t now);
 /* May r, a record from sender, be believed? */
 int	plausible_record(struct node *, const char *sender,
 	    const struct task *r, int64_t now);
+/* r, a record from sender, of the task we hold as t: does it leave what
+ * its submitting node set (program, owner, submit time, inputs) as we
+ * hold it?  A record that changes it is no one's to send. */
+int	plausible_same_origin(struct node *, const char *sender,
+	    const struct task *t, const struct task *r, int64_t now);
 /* Messages and records refused so far, and who sent the latest. */
 uint64_t plausible_refused(const struct node *, const char **last_from);
 

@@ -309,6 +309,10 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 			confirm_answer(n, m->sender, t);
 		return;
 	}
+	if (!plausible_same_origin(n, m->sender, t, r, now)) {
+		task_free(r);
+		return;
+	}
 	/* Our own run of it decides for itself; an older claim is stale. */
 	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING &&
 	    !task_is_final(r->state)) {

@@ -163,3 +163,51 @@ task_cmd_noutputs(const struct task *t)
 	return t->cmd != NULL ? t->cmd->nouts : -1;
 }
 
+
+static int
+same_str(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static int
+same_list(char *const *a, int na, char *const *b, int nb)
+{
+	int	i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++)
+		if (!same_str(a[i], b[i]))
+			return 0;
+	return 1;
+}
+
+int
+task_same_origin(const struct task *a, const struct task *b)
+{
+	const struct task_cmd	*x = a->cmd, *y = b->cmd;
+	int			 i;
+
+	if (strcmp(a->exec, b->exec) != 0 ||
+	    strcmp(a->scheduled_by, b->scheduled_by) != 0 ||
+	    strcmp(a->user, b->user) != 0 || a->uid != b->uid ||
+	    a->submit_ms != b->submit_ms || a->begin_ms != b->begin_ms ||
+	    strcmp(a->array, b->array) != 0 ||
+	    a->array_index != b->array_index ||
+	    a->array_max != b->array_max || a->req_cores != b->req_cores ||
+	    a->req_memory_mb != b->req_memory_mb ||
+	    !same_str(a->req_tags, b->req_tags) ||
+	    !same_str(a->path, b->path) || !same_str(a->params, b->params) ||
+	    a->ninputs != b->ninputs || (x == NULL) != (y == NULL))
+		return 0;
+	for (i = 0; i < a->ninputs; i++)
+		if (strcmp(a->inputs[i].from, b->inputs[i].from) != 0 ||
+		    a->inputs[i].nth != b->inputs[i].nth)
+			return 0;
+	return x == NULL || (same_list(x->argv, x->argc, y->argv, y->argc) &&
+	    same_list(x->env, x->nenv, y->env, y->nenv) &&
+	    same_str(x->cwd, y->cwd) && same_str(x->out, y->out) &&
+	    same_str(x->err, y->err) && x->time_limit_ms == y->time_limit_ms &&
+	    same_list(x->outs, x->nouts, y->outs, y->nouts));
+}

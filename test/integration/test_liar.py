@@ -117,6 +117,21 @@ class CertifiedLiar(Liar):
         for n in self.names:
             self.assertNotIn(GHOST, self.client(n).tasks())
 
+    def test_a_rewritten_submit_time_then_retired_forgets_nothing(self):
+        u = self.run_one()
+        tasks = {n: self.client(n).tasks() for n in self.names}
+        self.liar.broadcast("STATE " + RECORD % (u, "Terminated", "a", 1, 999)
+                            + " conf=1 out=666EVIL,x,y on=a")
+        self.liar.broadcast("RETIRED " + u)
+        # Datagrams of one socket arrive in order: once this one is
+        # counted, the RETIRED before it was read.
+        self.liar.broadcast(heartbeat(), sent_ms=now_ms() - 60000)
+        self.wait_rejected("implausible values", 1)
+        self.wait_rejected("stamped too far from our clock", 1)
+        for n in self.names:
+            self.assertEqual(self.client(n).tasks(), tasks[n])
+            self.assertNotIn("666EVIL", self.cl.nodes[n].log())
+
     def test_absurd_epochs_and_reputations_do_not_make_a_master(self):
         self.liar.broadcast(heartbeat(master=1, epoch=2**48 - 1))
         self.liar.broadcast("NEW_MASTER ffffffffffff")

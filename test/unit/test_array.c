@@ -119,7 +119,8 @@ test_the_last_place_is_raced_for_as_one_task(void **state)
 }
 
 /* A run hears of earlier ones of its array past the limit (a claim came
- * too late): it yields, back to Ready, not a failure; the earlier stay. */
+ * too late): it yields, back to Ready, not a failure; the earlier stay.
+ * (Their records keep what alpha set when it took them: plausible.c.) */
 static void
 test_the_runs_started_last_yield(void **state)
 {
@@ -141,22 +142,25 @@ test_the_runs_started_last_yield(void **state)
 	clear(n);
 	/* One run of the array started before ours: two, the limit. */
 	snprintf(body, sizeof body, "STATE v=1 id=%s exec=free arr=%s aix=2 "
-	    "amax=2 prio=low aged=0 st=Running sb=alpha cl=- on=gamma sub=100 "
+	    "amax=2 prio=low aged=0 st=Running sb=alpha cl=- on=gamma sub=%lld "
 	    "rdy=100 stt=%lld end=-1 pg=0 att=1 fail=0 ver=3", uuid_n(2), ARRAY,
+	    (long long)node_find(n, uuid_n(2))->submit_ms,
 	    (long long)t->start_ms - 5);
 	hear(n, "gamma", body, t->start_ms + 20);
 	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 0);
 	/* One started after ours: it is the one to yield, not ours. */
 	snprintf(body, sizeof body, "STATE v=1 id=%s exec=free arr=%s aix=3 "
-	    "amax=2 prio=low aged=0 st=Running sb=alpha cl=- on=delta sub=100 "
+	    "amax=2 prio=low aged=0 st=Running sb=alpha cl=- on=delta sub=%lld "
 	    "rdy=100 stt=%lld end=-1 pg=0 att=1 fail=0 ver=3", uuid_n(3), ARRAY,
+	    (long long)node_find(n, uuid_n(3))->submit_ms,
 	    (long long)t->start_ms + 5);
 	hear(n, "delta", body, t->start_ms + 21);
 	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 0);
 	/* Another that started before ours: now ours is one too many. */
 	snprintf(body, sizeof body, "STATE v=1 id=%s exec=free arr=%s aix=4 "
-	    "amax=2 prio=low aged=0 st=Running sb=alpha cl=- on=eps sub=100 "
+	    "amax=2 prio=low aged=0 st=Running sb=alpha cl=- on=eps sub=%lld "
 	    "rdy=100 stt=%lld end=-1 pg=0 att=1 fail=0 ver=3", uuid_n(4), ARRAY,
+	    (long long)node_find(n, uuid_n(4))->submit_ms,
 	    (long long)t->start_ms - 1);
 	hear(n, "eps", body, t->start_ms + 22);
 	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);

@@ -631,13 +631,16 @@ test_a_free_slot_waits_for_dependents_of_a_result_being_confirmed(
 
 	follow_beta(n);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 50, 0, NULL, NULL), 0);
-	hear(n, "beta", record_on(1, "Running", "beta"), 55);
+	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low aged=0 "
+	    "st=Running sb=alpha cl=x on=beta sub=50 rdy=50 stt=50 end=-1 "
+	    "pg=0 att=1 fail=0 ver=3", uuid_n(1));
+	hear(n, "beta", rec, 55);
 	node_tick(n, 60);
 	assert_int_equal(count_actions(n, ACT_START, NULL), 0);
 	memcpy(b.uuid, uuid_n(1), sizeof b.uuid);
 	assert_int_equal(sched(n, 2, "any", PRIO_LOW, 95, 1, &b, NULL), 0);
 	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low aged=0 "
-	    "st=Terminated sb=beta cl=x on=beta sub=50 rdy=50 stt=50 end=100 "
+	    "st=Terminated sb=alpha cl=x on=beta sub=50 rdy=50 stt=50 end=100 "
 	    "pg=100 att=1 fail=0 ver=4 rnd=1 out=r1", uuid_n(1));
 	hear(n, "beta", rec, 100);
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_TERMINATED);

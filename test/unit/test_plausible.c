@@ -126,6 +126,39 @@ test_an_epoch_far_above_any_known_is_refused(void **state)
 	taskdesc_clear(&set);
 }
 
+/* A record of a task we hold may not change what its submitting node
+ * set: its submit time (then RETIRED would make us forget it), owner,
+ * program. */
+static void
+test_a_record_may_not_change_a_tasks_origin(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*n = skewed_node(&set, 30000);
+	struct task		*t;
+	char			 rec[512];
+
+	(void)state;
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, NOW + 10, 0, NULL,
+	    NULL), 0);
+	t = node_find(n, uuid_n(1));
+	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low aged=0 "
+	    "st=Cancelled sb=alpha cl=x sub=1 rdy=-1 stt=-1 end=%lld pg=0 "
+	    "att=0 fail=0 ver=99", uuid_n(1), NOW + 20);
+	hear(n, "mallory", rec, NOW + 30);
+	assert_int_equal(refused(n), 1);
+	assert_true(t->state != TASK_CANCELLED);
+	assert_int_equal(t->submit_ms, NOW + 10);
+	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low aged=0 "
+	    "st=Ready sb=mallory cl=x sub=%lld rdy=-1 stt=-1 end=-1 pg=0 "
+	    "att=0 fail=0 ver=99 usr=root", uuid_n(1), NOW + 10);
+	hear(n, "mallory", rec, NOW + 40);
+	assert_int_equal(refused(n), 2);
+	assert_string_equal(t->scheduled_by, "alpha");
+	assert_string_equal(t->user, "");
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
 /* 0: unchecked (the unit tests' clocks start at 0). */
 static void
 test_no_skew_bound_checks_no_stamp(void **state)
@@ -149,6 +182,7 @@ main(void)
 		cmocka_unit_test(test_a_record_from_the_far_future_is_refused),
 		cmocka_unit_test(test_stamps_far_from_our_clock_are_refused),
 		cmocka_unit_test(test_an_epoch_far_above_any_known_is_refused),
+		cmocka_unit_test(test_a_record_may_not_change_a_tasks_origin),
 		cmocka_unit_test(test_no_skew_bound_checks_no_stamp),
 	};
 
