@@ -16,6 +16,13 @@ hint_slot(const char *uuid)
 	return task_hash(uuid) & (DEQUEUE_HINTS - 1);
 }
 
+static struct claim_streak *
+streak_of(const struct claims *cl, const char *uuid, const char *node)
+{
+	return (struct claim_streak *)&cl->streaks[(task_hash(uuid) ^
+	    task_hash(node) * 0x9e3779b97f4a7c15ULL) & (DEQUEUE_STREAKS - 1)];
+}
+
 /*
  * node has kept claiming uuid for CLAIM_EXPIRES windows without
  * starting it (it would have: the task would not be Ready): a node that
@@ -26,10 +33,10 @@ static int
 expired(const struct claims *cl, const char *uuid, const char *node,
     int64_t now, int64_t window_ms)
 {
-	const struct claim_hint *h = &cl->hints[hint_slot(uuid)];
+	const struct claim_streak *s = streak_of(cl, uuid, node);
 
-	return strcmp(h->uuid, uuid) == 0 && strcmp(h->node, node) == 0 &&
-	    now - h->first >= CLAIM_EXPIRES * window_ms;
+	return strcmp(s->uuid, uuid) == 0 && strcmp(s->node, node) == 0 &&
+	    now - s->first >= CLAIM_EXPIRES * window_ms;
 }
 
 int
@@ -49,18 +56,22 @@ claims_remember(struct claims *cl, const char *uuid, const char *node,
 {
 	struct claim		*c = &cl->ring[cl->n++ % DEQUEUE_CLAIMS];
 	struct claim_hint	*h = &cl->hints[hint_slot(uuid)];
+	struct claim_streak	*s = streak_of(cl, uuid, node);
 
 	snprintf(c->uuid, sizeof c->uuid, "%s", uuid);
 	snprintf(c->node, sizeof c->node, "%s", node);
 	c->ts = ts;
 	c->seen = now;
-	/* A streak: the same claimant again while its claim is fresh. */
-	if (strcmp(h->uuid, uuid) != 0 || strcmp(h->node, node) != 0 ||
-	    now - h->seen > claims_memory_ms(window_ms))
-		h->first = now;
 	snprintf(h->uuid, sizeof h->uuid, "%s", uuid);
 	snprintf(h->node, sizeof h->node, "%s", node);
 	h->seen = now;
+	/* A streak: the same claimant again while its claim is fresh. */
+	if (strcmp(s->uuid, uuid) != 0 || strcmp(s->node, node) != 0 ||
+	    now - s->seen > claims_memory_ms(window_ms))
+		s->first = now;
+	snprintf(s->uuid, sizeof s->uuid, "%s", uuid);
+	snprintf(s->node, sizeof s->node, "%s", node);
+	s->seen = now;
 }
 
 /* Remembered claim c, for uuid, heard in the claim memory before a

@@ -16,6 +16,7 @@
 				 * it claims, counted from its first claim of
 				 * a streak; then its claims count no more */
 #define DEQUEUE_HINTS	512	/* power of two */
+#define DEQUEUE_STREAKS	256	/* power of two */
 
 struct claims {
 	/* Recent proposals: a proposal made just before ours competes
@@ -33,8 +34,15 @@ struct claims {
 		char	 uuid[UUID_STRLEN + 1];
 		char	 node[NAME_MAXLEN + 1];	/* the newest claimant */
 		int64_t	 seen;
-		int64_t	 first;	/* of its streak of claims */
 	}		 hints[DEQUEUE_HINTS];
+	/* Since when a claimant has kept claiming a task, direct-mapped by
+	 * both: another claimant of the task does not end its streak. */
+	struct claim_streak {
+		char	 uuid[UUID_STRLEN + 1];
+		char	 node[NAME_MAXLEN + 1];
+		int64_t	 seen;
+		int64_t	 first;
+	}		 streaks[DEQUEUE_STREAKS];
 };
 
 /* window_ms below is the configured dequeue window: claims are

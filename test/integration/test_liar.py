@@ -3,6 +3,7 @@ key but no certificate is heard by no one; a certified one that lies is
 believed only within what it could know.  Each of the review's attacks,
 sent for real to real nodes, changes nothing and is counted."""
 import subprocess
+import threading
 import time
 import unittest
 
@@ -155,6 +156,27 @@ class CertifiedLiar(Liar):
             time.sleep(0.01)	# a liar's pace, not a wait for volery
         a.wait_states({u: "Terminated"})
         self.wait_rejected("implausible values", 100)
+
+    def test_claims_that_never_become_runs_lose_the_race(self):
+        """Claims stamped as early as may be, for a task the liar never
+        runs, sent all along: after a few windows they count no more."""
+        a = self.client("a")
+        u = a.schedule("import low -p /x -b %d -x %s"
+                       % (now_ms() + 500, params_file(self.cl.nodes["a"].dir, 10)))
+        a.ask("SUBSCRIBE " + u)
+        done = threading.Event()
+
+        def claim():
+            while not done.is_set():
+                self.liar.broadcast("TRY_DEQUEUE %s %d" % (u, now_ms() - 60000))
+                done.wait(0.01)	# a liar's pace, not a wait for volery
+        t = threading.Thread(target=claim)
+        t.start()
+        try:
+            a.wait_states({u: "Terminated"}, timeout=10)
+        finally:
+            done.set()
+            t.join()
 
     def test_stamps_far_from_our_clock_are_dropped(self):
         """A sealed datagram stamped a minute ago (a capture replayed after
