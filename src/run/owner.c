@@ -4,6 +4,8 @@
  * and start (an account added or removed since is seen at once; the
  * name service caches what is costly).
  */
+#include <grp.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -165,5 +167,39 @@ owner_of(const struct task *t, int slot, struct runas *ra, char *why,
 		runas_free(ra);
 		return -1;
 	}
+	return 0;
+}
+
+int
+owner_in_group(const char *user, const char *group)
+{
+	struct group	*g;
+	struct passwd	*pw;
+	char		**m;
+
+	if (group[0] == '\0' || user[0] == '\0' ||
+	    (g = getgrnam(group)) == NULL)
+		return 0;
+	for (m = g->gr_mem; *m != NULL; m++)
+		if (strcmp(*m, user) == 0)
+			return 1;
+	return (pw = getpwnam(user)) != NULL && pw->pw_gid == g->gr_gid;
+}
+
+int
+owner_may_command(const struct task *t, const char *policy, char *why,
+    size_t whylen)
+{
+	if (t->cmd == NULL || strcmp(policy, "all") == 0)
+		return 1;
+	if (strcmp(policy, "none") == 0)
+		snprintf(why, whylen, "this node runs no command tasks "
+		    "(<commands>none</commands>)");
+	else if (t->uid < 0 || !owner_in_group(t->user, policy))
+		snprintf(why, whylen, "this node runs the commands of group "
+		    "%s only, and %s is not in it", policy,
+		    t->user[0] != '\0' ? t->user : "an unknown user");
+	else
+		return 1;
 	return 0;
 }

@@ -64,4 +64,12 @@ int	owner_uses_slot(const struct task *t);
 int	owner_take_slot(const struct task *t);
 void	owner_put_slot(int slot);
 
+/* Is the local account user a member of group (its primary one, or
+ * listed)? */
+int	owner_in_group(const char *user, const char *group);
+/* May t's owner run commands here, by <commands> (policy: "all", "none"
+ * or a group)?  0 with why if not; a described task always may. */
+int	owner_may_command(const struct task *t, const char *policy,
+	    char *why, size_t whylen);
+
 #endif

@@ -123,7 +123,9 @@ check_command(const char *uuid)
 		if (t->uid >= 0)
 			node_owner_account(act.env->core, t->user, 0);
 		if (t->cmd != NULL)
-			ok = cmdrun_find(t, &ra, prog, sizeof prog, why,
+			ok = owner_may_command(t, act.env->commands, why,
+			    sizeof why) &&
+			    cmdrun_find(t, &ra, prog, sizeof prog, why,
 			    sizeof why) == 0;
 		else if (snprintf(prog, sizeof prog, "%s/%s",
 		    act.env->tasks_dir, t->exec) < (int)sizeof prog)

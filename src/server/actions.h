@@ -18,6 +18,7 @@ struct actions_env {
 	const char			*state_dir;	/* the members file */
 	const char			*tasks_dir;	/* absolute */
 	const struct taskdesc_set	*descs;		/* what SCHEDULE runs */
+	const char			*commands;	/* <commands> */
 };
 
 /* env must outlive the node; its core may be set after this call. */

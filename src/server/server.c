@@ -372,6 +372,7 @@ server_run(const struct config *cfg, int echo)
 	srv.actions.state_dir = cfg->state_dir;
 	srv.actions.tasks_dir = srv.tasks_dir;
 	srv.actions.descs = &srv.descs;
+	srv.actions.commands = cfg->commands;
 	if (actions_init(&srv.actions) == -1)
 		fatalx("out of memory");
 

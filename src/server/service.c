@@ -5,9 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +25,7 @@
 #include "log.h"
 #include "logsearch.h"
 #include "node.h"
+#include "owner.h"
 #include "runas.h"
 #include "runner.h"
 #include "service.h"
@@ -146,19 +145,9 @@ service_schedule(const struct client_req *req, const char *client,
 int
 service_is_admin(const char *user)
 {
-	struct group	*g;
-	struct passwd	*pw;
-	char		**m;
-
 	if (strcmp(user, "root") == 0 || strcmp(user, "operator") == 0)
 		return 1;
-	if (env->cfg->admins[0] == '\0' || user[0] == '\0' ||
-	    (g = getgrnam(env->cfg->admins)) == NULL)
-		return 0;
-	for (m = g->gr_mem; *m != NULL; m++)
-		if (strcmp(*m, user) == 0)
-			return 1;
-	return (pw = getpwnam(user)) != NULL && pw->pw_gid == g->gr_gid;
+	return owner_in_group(user, env->cfg->admins);
 }
 
 int

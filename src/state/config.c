@@ -75,6 +75,7 @@ static const struct element {
 	{ S(socket, K_PATH), 0, 0 },
 	{ S(operator_key, K_PATH), 0, 0 },
 	{ S(admin_key, K_PATH), 0, 0 },
+	{ S(commands, K_USER), 0, 0 },
 	{ N(max_clients, 1, 65536) },
 	{ N(max_clients_per_user, 1, 65536) },
 	{ N(client_idle_s, 0, 86400 * 7) },
@@ -163,6 +164,7 @@ config_default(struct config *c)
 	c->fairshare_halflife_s = (int)(nd.fairshare_halflife_ms / 1000);
 	c->peer_evict_s = (int)(nd.peer_evict_ms / 1000);
 	c->max_clock_skew_s = 30;	/* the core's 0 is for tests */
+	snprintf(c->commands, sizeof c->commands, "all");
 }
 
 /* "file:line: <element>: what is wrong", into the list of problems. */

@@ -66,6 +66,8 @@ struct config {
 	char		socket[PATH_MAX];	/* "": <state_dir>/volery.sock */
 	char		operator_key[PATH_MAX];	/* "": no remote operators */
 	char		admin_key[PATH_MAX];	/* "": a loopback pool's own */
+	/* Whose command tasks run here: "all", "none", or a group. */
+	char		commands[RUNAS_NAME_MAX + 1];
 	int		max_clients;
 	int		max_clients_per_user;	/* or per remote host */
 	int		client_idle_s;		/* 0: never dropped */

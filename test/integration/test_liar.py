@@ -9,6 +9,7 @@ import unittest
 
 import harness
 import sealer
+import test_run
 from harness import VOLERY, Cluster, params_file
 from test_security import rejected
 
@@ -206,3 +207,34 @@ class CertifiedLiar(Liar):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CommandsPolicy(unittest.TestCase):
+    """<commands>: a workstation whose admin says so runs no one's
+    command tasks, or only a group's; described tasks run as before."""
+
+    def test_a_node_that_runs_no_commands_leaves_them_to_the_others(self):
+        cl = Cluster(("b",), extra="<dequeue_window_ms>10</dequeue_window_ms>")
+        self.addCleanup(cl.cleanup)
+        cl.add("a", extra="<commands>none</commands>", start=False)
+        cl.start()
+        cl.master()
+        work = test_run.shared_dir(cl.nodes["a"].dir, "work")
+        uuids = subprocess.run(
+            [VOLERY, "-H", "127.0.0.1:%d" % cl.nodes["a"].port, "run",
+             "--array", "1-6", "--", "true"], cwd=work, check=True,
+            capture_output=True, text=True).stdout.split()
+        self.assertEqual(len(uuids), 6)
+        c = cl.nodes["a"].client()
+        self.addCleanup(c.close)
+        c.ask("SUBSCRIBE " + " ".join(uuids))
+        seen = c.wait_states({u: "Terminated" for u in uuids})
+        runners = {l.split()[1]: l for l in seen if " Terminated " in l}
+        for u in uuids:
+            self.assertIn("node=b", runners[u])
+        cl.nodes["a"].wait_log(r"this node runs no command tasks "
+                               r"\(<commands>none</commands>\)")
+        # A described task still runs anywhere.
+        u = c.schedule("import low -p /x -x %s" % params_file(cl.nodes["a"].dir, 10))
+        c.ask("SUBSCRIBE " + u)
+        c.wait_states({u: "Terminated"})
