@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "identity.h"
 #include "keys.h"
 #include "runas.h"
 #include "server.h"
@@ -33,7 +34,8 @@ cmd_serve_exec(const struct cmd_args *a)
 		 * to start fails the check (a loopback node's own key is
 		 * made at start). */
 		if (keys_load(&cfg, &ring, NULL, 0, err, sizeof err) == -1 ||
-		    runas_resolve(cfg.run_as, &user, warn, sizeof warn, err,
+		    identity_config_check(&cfg, &ring, err, sizeof err) ==
+		    -1 || runas_resolve(cfg.run_as, &user, warn, sizeof warn, err,
 		    sizeof err) == -1) {
 			fprintf(stderr, "volery: %s\n", err);
 			return 1;

@@ -281,36 +281,66 @@ load_revocations(void)
 	fclose(f);
 }
 
-int
-identity_open(const struct config *c, const struct keyring *ring,
-    int64_t now, char *err, size_t errlen)
+/* The admin key: <admin_key>'s file, or a loopback pool's, derived
+ * from its cluster key; the secret too when there is one. */
+static int
+admin_keys(const struct config *c, const struct keyring *ring,
+    uint8_t pk[IDENT_PK_BYTES], uint8_t sk[64], int *has_secret,
+    char *err, size_t errlen)
 {
-	uint8_t	sk[64], seed[32];
-	int	has_secret = 0, rc;
+	uint8_t	seed[32];
 
-	memset(&id, 0, sizeof id);
-	id.idx.name = known_name;
-	if (ring->n == 0)
-		return 0;
-	if (c->admin_key[0] != '\0') {
-		if (identity_admin_read(c->admin_key, id.admin_pk, sk,
-		    &has_secret, err, errlen) == -1)
-			return -1;
-	} else if (keys_is_loopback(c->broadcast)) {
-		/* One host's pool: its admin is whoever holds its key. */
-		crypto_generichash(seed, sizeof seed,
-		    (const uint8_t *)"volery-admin-seed", 17, ring->k[0].key,
-		    SEAL_KEY_BYTES);
-		crypto_sign_seed_keypair(id.admin_pk, sk, seed);
-		sodium_memzero(seed, sizeof seed);
-		has_secret = 1;
-	} else {
+	*has_secret = 0;
+	if (c->admin_key[0] != '\0')
+		return identity_admin_read(c->admin_key, pk, sk, has_secret,
+		    err, errlen);
+	if (!keys_is_loopback(c->broadcast)) {
 		snprintf(err, errlen, "peer address %s is not loopback and no "
 		    "<admin_key> is named: run `volery keygen --admin FILE` "
 		    "once on the admin's host and name FILE.pub in every "
 		    "node's <admin_key> (volery(1), ENROLMENT)", c->broadcast);
 		return -1;
 	}
+	/* One host's pool: its admin is whoever holds its key. */
+	if (ring->n > 0) {
+		crypto_generichash(seed, sizeof seed,
+		    (const uint8_t *)"volery-admin-seed", 17, ring->k[0].key,
+		    SEAL_KEY_BYTES);
+		crypto_sign_seed_keypair(pk, sk, seed);
+		sodium_memzero(seed, sizeof seed);
+		*has_secret = 1;
+	}
+	return 0;
+}
+
+int
+identity_config_check(const struct config *c, const struct keyring *ring,
+    char *err, size_t errlen)
+{
+	uint8_t	pk[IDENT_PK_BYTES], sk[64];
+	int	has_secret, rc;
+
+	if (c->insecure)
+		return 0;
+	rc = admin_keys(c, ring, pk, sk, &has_secret, err, errlen);
+	sodium_memzero(sk, sizeof sk);
+	return rc;
+}
+
+int
+identity_open(const struct config *c, const struct keyring *ring,
+    int64_t now, char *err, size_t errlen)
+{
+	uint8_t	sk[64];
+	int	has_secret = 0, rc;
+
+	memset(&id, 0, sizeof id);
+	id.idx.name = known_name;
+	if (ring->n == 0)
+		return 0;
+	if (admin_keys(c, ring, id.admin_pk, sk, &has_secret, err,
+	    errlen) == -1)
+		return -1;
 	snprintf(id.revoked_path, sizeof id.revoked_path, "%s/revoked",
 	    c->state_dir);
 	load_revocations();

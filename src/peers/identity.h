@@ -48,6 +48,9 @@ enum identity_verdict {
 int	identity_open(const struct config *, const struct keyring *,
 	    int64_t now_wall, char *err, size_t errlen);
 void	identity_close(void);
+/* What identity_open would refuse of c's admin key (volery serve -n). */
+int	identity_config_check(const struct config *, const struct keyring *,
+	    char *err, size_t errlen);
 int	identity_on(void);
 const char *identity_verdict_name(enum identity_verdict);
 

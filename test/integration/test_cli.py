@@ -637,12 +637,22 @@ class Keys(unittest.TestCase):
         key = os.path.join(self.dir, "cluster.key")
         self.run_volery("keygen", key)
         lan = "<broadcast>10.213.0.255</broadcast>"
-        # A LAN node without a key refuses; with one, or insecure, starts.
+        admin = os.path.join(self.dir, "admin.key")
+        self.run_volery("keygen", "--admin", admin)
+        # A LAN node without a key refuses; without an admin key too;
+        # with both, or insecure, starts.
         r = self.check(lan)
         self.assertEqual(r.returncode, 1)
         self.assertIn("is not loopback and no cluster key", r.stderr)
-        self.assertEqual(self.check(lan + "<keyring><key>cluster.key</key></keyring>")
+        r = self.check(lan + "<keyring><key>cluster.key</key></keyring>")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("is not loopback and no <admin_key> is named", r.stderr)
+        self.assertEqual(self.check(lan + "<keyring><key>cluster.key</key></keyring>"
+                                    "<admin_key>admin.key.pub</admin_key>")
                          .returncode, 0)
+        r = self.check(lan + "<keyring><key>cluster.key</key></keyring>"
+                       "<admin_key>cluster.key</admin_key>")
+        self.assertIn("is not a volery key file", r.stderr)
         self.assertEqual(self.check(lan + "<insecure/>").returncode, 0)
         # A loopback node needs nothing: it takes its user's key at start.
         self.assertEqual(self.check("").returncode, 0)
