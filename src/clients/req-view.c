@@ -198,6 +198,9 @@ req_nodes(struct client *c, const struct client_req *req)
 	if (st.implausible > 0)
 		nodes_rejected_cb("implausible values", st.implausible,
 		    st.implausible_from, &x);
+	if (st.void_claims > 0)
+		nodes_rejected_cb("claims that never became runs",
+		    st.void_claims, st.void_claims_from, &x);
 	text_add(&x, ".\n");
 	client_reply(c, 0, x.buf);
 	free(x.buf);

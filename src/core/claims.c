@@ -50,7 +50,7 @@ claims_taken(const struct claims *cl, const char *uuid, int64_t now,
 	    !expired(cl, uuid, h->node, now, window_ms);
 }
 
-void
+int
 claims_remember(struct claims *cl, const char *uuid, const char *node,
     int64_t ts, int64_t now, int64_t window_ms)
 {
@@ -67,11 +67,17 @@ claims_remember(struct claims *cl, const char *uuid, const char *node,
 	h->seen = now;
 	/* A streak: the same claimant again while its claim is fresh. */
 	if (strcmp(s->uuid, uuid) != 0 || strcmp(s->node, node) != 0 ||
-	    now - s->seen > claims_memory_ms(window_ms))
+	    now - s->seen > claims_memory_ms(window_ms)) {
 		s->first = now;
+		s->expired = 0;
+	}
 	snprintf(s->uuid, sizeof s->uuid, "%s", uuid);
 	snprintf(s->node, sizeof s->node, "%s", node);
 	s->seen = now;
+	if (s->expired || now - s->first < CLAIM_EXPIRES * window_ms)
+		return 0;
+	s->expired = 1;
+	return 1;
 }
 
 /* Remembered claim c, for uuid, heard in the claim memory before a

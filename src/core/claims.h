@@ -42,6 +42,7 @@ struct claims {
 		char	 node[NAME_MAXLEN + 1];
 		int64_t	 seen;
 		int64_t	 first;
+		int	 expired;	/* said: its claims count no more */
 	}		 streaks[DEQUEUE_STREAKS];
 };
 
@@ -52,7 +53,9 @@ claims_memory_ms(int64_t window_ms)
 {
 	return CLAIM_WINDOWS * window_ms;
 }
-void	claims_remember(struct claims *, const char *uuid, const char *node,
+/* 1 when this claim is the one that ends its claimant's streak on the
+ * task: from now on its claims count no more (the caller says so). */
+int	claims_remember(struct claims *, const char *uuid, const char *node,
 	    int64_t ts, int64_t now, int64_t window_ms);
 /* Someone proposed to take uuid lately (as far as the hints tell: a
  * collision may hide a claim; the race settles it). */

@@ -95,8 +95,7 @@ claimed(const struct node *n, const char *uuid, int64_t now)
 	    n->cfg.dequeue_window_ms);
 }
 
-/* How long the peers keep off a task we claimed (they remember the
- * claim this long after it came). */
+/* How long the peers keep off a task we claimed (claims.h). */
 static int64_t
 claim_memory_ms(const struct node *n)
 {
@@ -383,8 +382,9 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	int64_t		 first;
 
 	dequeue_heard_stamp(n, m->timestamp, now);
-	claims_remember(&dq->claims, m->uuid, m->sender, m->timestamp, now,
-	    n->cfg.dequeue_window_ms);
+	if (claims_remember(&dq->claims, m->uuid, m->sender, m->timestamp, now,
+	    n->cfg.dequeue_window_ms))
+		plausible_void_claims(n, m->sender, m->uuid, now);
 	t = taskmap_find(&n->map, m->uuid);
 	/* A later claim for the task we are claiming: its node must lose
 	 * to ours, so make sure it heard ours -- it may have missed the

@@ -150,6 +150,8 @@ node_status(const struct node *n, struct node_status *st)
 	st->unacked = replicate_unacked(n);
 	st->duplicates = runwatch_duplicates(n);
 	st->implausible = plausible_refused(n, &st->implausible_from);
+	st->void_claims = plausible_void_claims_count(n,
+	    &st->void_claims_from);
 	st->timer = n->tick.timer;
 }
 

@@ -133,3 +133,25 @@ plausible_refused(const struct node *n, const char **last_from)
 	*last_from = n->plausible.last_from;
 	return n->plausible.refused;
 }
+
+void
+plausible_void_claims(struct node *n, const char *node, const char *uuid,
+    int64_t now)
+{
+	struct plausible	*pl = &n->plausible;
+
+	pl->void_claims++;
+	snprintf(pl->void_from, sizeof pl->void_from, "%s", node);
+	if (ratelimit_due(&pl->void_logged, now))
+		outbox_log(&n->out, VLOG_WARNING, "node %s kept claiming task "
+		    "%s and never started it: its claims count no more (%llu "
+		    "such so far)", node, uuid,
+		    (unsigned long long)pl->void_claims);
+}
+
+uint64_t
+plausible_void_claims_count(const struct node *n, const char **last_from)
+{
+	*last_from = n->plausible.void_from;
+	return n->plausible.void_claims;
+}

@@ -28,6 +28,10 @@ struct plausible {
 	uint64_t	 refused;	/* messages and records refused */
 	char		 last_from[NAME_MAXLEN + 1];	/* the latest's sender */
 	int64_t		 logged;	/* when last said */
+	/* Streaks of claims on a task that never became a run (claims.c) */
+	uint64_t	 void_claims;
+	char		 void_from[NAME_MAXLEN + 1];
+	int64_t		 void_logged;
 };
 
 /* May m, from a peer, be believed?  If not it is counted and dropped. */
@@ -40,6 +44,13 @@ int	plausible_record(struct node *, const char *sender,
  * hold it?  A record that changes it is no one's to send. */
 int	plausible_same_origin(struct node *, const char *sender,
 	    const struct task *t, const struct task *r, int64_t now);
+/* node kept claiming task uuid and never started it: its claims on it
+ * count no more; counted, and said once in a while. */
+void	plausible_void_claims(struct node *, const char *node,
+	    const char *uuid, int64_t now);
+/* Such streaks so far, and whose was the latest. */
+uint64_t plausible_void_claims_count(const struct node *,
+	    const char **last_from);
 /* Messages and records refused so far, and who sent the latest. */
 uint64_t plausible_refused(const struct node *, const char **last_from);
 

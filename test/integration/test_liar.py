@@ -181,6 +181,10 @@ class CertifiedLiar(Liar):
         finally:
             done.set()
             t.join()
+        # And volery nodes names it.
+        harness.wait_until(lambda: any(
+            r.startswith("REJECTED ") and " mallory claims that never became runs" in r
+            for r in a.ask_multi("NODES")), "mallory named")
 
     def test_stamps_far_from_our_clock_are_dropped(self):
         """A sealed datagram stamped a minute ago (a capture replayed after
