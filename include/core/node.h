@@ -47,6 +47,10 @@ struct node_config {
 	/* A peer's stamps and record times further than this from our
 	 * clock are refused (plausible.c); 0: unchecked. */
 	int64_t		max_clock_skew_ms;
+	/* This node's signing key (64 bytes, Ed25519): it signs the origin
+	 * of the tasks it takes, and checks others' (origin.c).  NULL: no
+	 * identities (the simulator, <insecure/>). */
+	const uint8_t	*sign_sk;
 	int64_t		peer_evict_ms;	/* a dead non-member this long
 					 * leaves the peer table */
 	/* A settled task leaves the map this long after its end (to the
@@ -220,6 +224,9 @@ const char *node_peer_containment(const struct node *, const struct peer *);
 int64_t	node_task_run_estimate(const struct node *, const struct task *);
 int64_t	node_task_end_estimate(const struct node *, const struct task *,
 	    int64_t now);
+/* name's key, certified (the shell's identity.c): its signatures of the
+ * tasks it took can be checked. */
+void	node_peer_key(struct node *, const char *name, const uint8_t pk[32]);
 void	node_each_peer(const struct node *,
 	    void (*)(const struct peer *, void *), void *);
 /* Where the peer called name takes datagrams, or NULL. */

@@ -160,6 +160,11 @@ struct task {
 	char		 run_error[REASON_MAXLEN + 1];	/* local: run has failed */
 	int		 run_final;	/* local: and no attempt may follow */
 	struct task_cmd	*cmd;		/* a command task, or NULL */
+	/* Its taker's signature over its origin (origin.c), base64url, or
+	 * NULL; and, local, whether this node checked it (or heard the task
+	 * from its taker itself). */
+	char		*sig;
+	int		 origin_ok;
 };
 
 /* The uuid of t's workflow: its first task's. */

@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "identity.h"
+#include "idfiles.h"
 #include "statefile.h"
 #include "task.h"
 
@@ -45,7 +46,7 @@ cmd_id_exec(const struct cmd_args *a)
 
 	if (load_config(a, &cfg) != 0)
 		return 1;
-	if (identity_node_public(cfg.state_dir, pk, err, sizeof err) == -1)
+	if (idfiles_node_public(cfg.state_dir, pk, err, sizeof err) == -1)
 		return cmd_fail("%s", err);
 	printf("%s %s\n", cfg.name, pk);
 	return 0;
@@ -66,7 +67,7 @@ install(const struct cmd_args *a)
 		line[0] = '\0';
 	if (ident_cert_parse(line, &c, err, sizeof err) == -1)
 		return cmd_fail("stdin: %s", err);
-	if (identity_node_public(cfg.state_dir, pk, err, sizeof err) == -1)
+	if (idfiles_node_public(cfg.state_dir, pk, err, sizeof err) == -1)
 		return cmd_fail("%s", err);
 	ident_pk_format(c.pk, cpk);
 	if (strcmp(c.name, cfg.name) != 0 || strcmp(cpk, pk) != 0)
@@ -98,7 +99,7 @@ cmd_enroll_exec(const struct cmd_args *a)
 	if (cmd_arg(a, 'k') == NULL)
 		return cmd_fail("enroll: -k ADMIN_KEY (the admin's secret "
 		    "key, from `volery keygen --admin`), or -i to install");
-	if (sodium_init() == -1 || identity_admin_read(cmd_arg(a, 'k'),
+	if (sodium_init() == -1 || idfiles_admin_read(cmd_arg(a, 'k'),
 	    admin_pk, sk, &has_secret, err, sizeof err) == -1)
 		return cmd_fail("%s", err);
 	if (!has_secret)

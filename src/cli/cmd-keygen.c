@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "identity.h"
+#include "idfiles.h"
 #include "keys.h"
 
 static int
@@ -17,7 +18,7 @@ cmd_keygen_exec(const struct cmd_args *a)
 	char	err[512];
 
 	if (cmd_given(a, 'a')) {
-		if (identity_admin_generate(a->operands[0], err,
+		if (idfiles_admin_generate(a->operands[0], err,
 		    sizeof err) == -1)
 			return cmd_fail("%s", err);
 		printf("%s: a new admin key; keep it on the admin's host only "

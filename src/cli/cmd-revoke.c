@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "conn.h"
 #include "identity.h"
+#include "idfiles.h"
 
 static int
 cmd_revoke_exec(const struct cmd_args *a)
@@ -28,7 +29,7 @@ cmd_revoke_exec(const struct cmd_args *a)
 	int			 has_secret, rc;
 
 	if (sodium_init() == -1 || cmd_arg(a, 'k') == NULL ||
-	    identity_admin_read(cmd_arg(a, 'k'), admin_pk, sk, &has_secret,
+	    idfiles_admin_read(cmd_arg(a, 'k'), admin_pk, sk, &has_secret,
 	    err, sizeof err) == -1 || !has_secret) {
 		sodium_memzero(sk, sizeof sk);
 		return cmd_fail("revoke: -k ADMIN_KEY, the admin's secret key "

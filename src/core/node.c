@@ -85,6 +85,7 @@ node_new(const struct node_config *cfg, const struct taskdesc_set *descs)
 	antientropy_init(n);
 	placement_init(n);
 	cmdcheck_init(n);
+	origin_init(n);
 	return n;
 }
 
@@ -104,6 +105,7 @@ node_free(struct node *n)
 	antientropy_free(n);
 	cmdcheck_free(n);
 	capset_free(n);
+	origin_free(n);
 	free(n);
 }
 
@@ -288,6 +290,12 @@ node_settle(struct node *n, int64_t now)
 	dequeue_dispatch(n, now);
 	heartbeat_busy(n, now);
 	rearm(n, now);
+}
+
+void
+node_peer_key(struct node *n, const char *name, const uint8_t pk[32])
+{
+	origin_learn(n, name, pk);
 }
 
 void

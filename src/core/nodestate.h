@@ -31,6 +31,7 @@
  *   capset.c     capset     what nodes have (heartbeats), tasks need
  *   fairshare.c  fairshare  users' recent usage, for the fairshare order
  *   plausible.c  plausible  peers' values no peer could know: refused
+ *   origin.c     origin     the taker's signature over a task's origin
  */
 #ifndef VOLERY_NODESTATE_H
 #define VOLERY_NODESTATE_H
@@ -46,6 +47,7 @@
 #include "heartbeat.h"
 #include "node.h"
 #include "order.h"
+#include "origin.h"
 #include "outbox.h"
 #include "peerrate.h"
 #include "peerrun.h"
@@ -87,6 +89,7 @@ struct node {
 	struct peertab		   peertab;
 	struct peerrate		   peerrate;
 	struct plausible	   plausible;
+	struct origin		   origin;
 	struct placement	   placement;
 	struct retire		   retire;
 	struct runwatch		   runwatch;

@@ -127,6 +127,17 @@ plausible_same_origin(struct node *n, const char *sender,
 	return refuse_what(n, sender, what, now);
 }
 
+void
+plausible_forged_origin(struct node *n, const char *sender,
+    const struct task *r, int64_t now)
+{
+	char	what[UUID_STRLEN + NAME_MAXLEN + 96];
+
+	snprintf(what, sizeof what, "task %s as taken by %s, who did not "
+	    "sign it", r->uuid, r->scheduled_by);
+	refuse_what(n, sender, what, now);
+}
+
 uint64_t
 plausible_refused(const struct node *n, const char **last_from)
 {

@@ -51,6 +51,10 @@ void	plausible_void_claims(struct node *, const char *node,
 /* Such streaks so far, and whose was the latest. */
 uint64_t plausible_void_claims_count(const struct node *,
 	    const char **last_from);
+/* r, a task new to us from sender, bears a signature its taker did not
+ * make (origin.c): refused, counted, said. */
+void	plausible_forged_origin(struct node *, const char *sender,
+	    const struct task *r, int64_t now);
 /* Messages and records refused so far, and who sent the latest. */
 uint64_t plausible_refused(const struct node *, const char **last_from);
 

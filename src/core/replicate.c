@@ -288,6 +288,11 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 	proposal = m->type == PEER_STATE && task_is_final(r->state) &&
 	    !r->confirmed;
 	if ((t = taskmap_find(&n->map, r->uuid)) == NULL) {
+		if (!origin_admit(n, m->sender, r)) {
+			plausible_forged_origin(n, m->sender, r, now);
+			task_free(r);
+			return;
+		}
 		if (retire_too_old(n, r, m->sender, now)) {
 			task_free(r);	/* in the history already */
 			return;

@@ -46,6 +46,8 @@ run_admissible(struct node *n, const struct task *t, char *why,
 		snprintf(why, whylen, "held: volery release %s", t->uuid);
 		return 0;
 	}
+	if (!origin_runnable(n, t, why, whylen))
+		return 0;
 	if (!capset_fits_here(n, t, why, whylen))
 		return 0;
 	/* A command, or a task of a known owner, runs as that owner: the

@@ -263,6 +263,7 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 		    DATAGRAM_MAX - 256);
 		return -1;
 	}
+	origin_sign(n, t);
 	if (taskmap_insert(&n->map, t) == -1) {
 		task_free(t);
 		goto nomem;

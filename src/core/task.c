@@ -79,6 +79,7 @@ task_free(struct task *t)
 	free(t->path);
 	free(t->params);
 	free(t->req_tags);
+	free(t->sig);
 	task_cmd_free(t->cmd);
 	free(t);
 }

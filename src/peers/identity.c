@@ -2,7 +2,6 @@
  * identity.c -- this node's key and certificate, the certificates of the
  * peers it heard, the revocations (identity.h).
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "config.h"
 #include "identity.h"
+#include "idfiles.h"
 #include "keys.h"
 #include "log.h"
 #include "nameidx.h"
@@ -25,9 +25,6 @@
 #define ENROL_DAYS	365
 #define DAY_MS		86400000LL
 
-static const char node_prefix[] = "volery-node-secret ";
-static const char admin_secret_prefix[] = "volery-admin-secret ";
-static const char admin_public_prefix[] = "volery-admin-public ";
 
 struct known {
 	struct ident_cert cert;
@@ -49,6 +46,7 @@ static struct {
 	struct ident_revoke	*rv;
 	size_t			 nrv;
 	int64_t			 now;	/* the wall clock of the last check */
+	void			(*learnt)(const char *, const uint8_t *);
 } id;
 
 static const char *
@@ -74,134 +72,6 @@ identity_verdict_name(enum identity_verdict v)
 	    "from a node that does not know us yet" };
 
 	return (unsigned)v < IDV_N ? names[v] : "?";
-}
-
-/* "PREFIX base64(32 bytes)" from path into out. */
-static int
-read_b64_file(const char *path, const char *prefix, int private,
-    uint8_t out[32], char *err, size_t errlen)
-{
-	char	text[256];
-	size_t	plen = strlen(prefix), got;
-	int	rc = -1;
-
-	if (keys_read_line(path, private, text, sizeof text, err,
-	    errlen) == -1)
-		return -1;
-	if (strncmp(text, prefix, plen) == 0 &&
-	    sodium_base642bin(out, 32, text + plen, strlen(text + plen), NULL,
-	    &got, NULL, sodium_base64_VARIANT_URLSAFE) == 0 && got == 32)
-		rc = 0;
-	else
-		snprintf(err, errlen, "%s is not a volery key file (%s...)",
-		    path, prefix);
-	sodium_memzero(text, sizeof text);
-	return rc;
-}
-
-static int
-write_b64_file(const char *path, const char *prefix, const uint8_t in[32],
-    int private, char *err, size_t errlen)
-{
-	char	text[256], b64[64];
-	int	rc;
-
-	sodium_bin2base64(b64, sizeof b64, in, 32,
-	    sodium_base64_VARIANT_URLSAFE);
-	snprintf(text, sizeof text, "%s%s\n", prefix, b64);
-	if (private)
-		rc = keys_write_private(path, text, err, errlen);
-	else if ((rc = statefile_write(path, text)) == -1)
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-	sodium_memzero(text, sizeof text);
-	sodium_memzero(b64, sizeof b64);
-	return rc;
-}
-
-int
-identity_admin_read(const char *path, uint8_t pk[IDENT_PK_BYTES],
-    uint8_t sk[64], int *has_secret, char *err, size_t errlen)
-{
-	char	text[256], e2[256];
-	uint8_t	seed[32];
-
-	*has_secret = 0;
-	if (keys_read_line(path, 0, text, sizeof text, err, errlen) == -1)
-		return -1;
-	if (strncmp(text, admin_public_prefix,
-	    sizeof admin_public_prefix - 1) == 0)
-		return read_b64_file(path, admin_public_prefix, 0, pk, err,
-		    errlen);
-	if (read_b64_file(path, admin_secret_prefix, 1, seed, e2,
-	    sizeof e2) == -1) {
-		snprintf(err, errlen, "%s", e2);
-		return -1;
-	}
-	crypto_sign_seed_keypair(pk, sk, seed);
-	sodium_memzero(seed, sizeof seed);
-	*has_secret = 1;
-	return 0;
-}
-
-int
-identity_admin_generate(const char *path, char *err, size_t errlen)
-{
-	uint8_t	seed[32], pk[IDENT_PK_BYTES], sk[64];
-	char	pub[PATH_MAX + 8];
-	int	rc;
-
-	if (sodium_init() == -1) {
-		snprintf(err, errlen, "libsodium cannot start");
-		return -1;
-	}
-	randombytes_buf(seed, sizeof seed);
-	crypto_sign_seed_keypair(pk, sk, seed);
-	snprintf(pub, sizeof pub, "%s.pub", path);
-	rc = write_b64_file(path, admin_secret_prefix, seed, 1, err, errlen);
-	if (rc == 0 && (rc = write_b64_file(pub, admin_public_prefix, pk, 0,
-	    err, errlen)) == -1)
-		unlink(path);
-	sodium_memzero(seed, sizeof seed);
-	sodium_memzero(sk, sizeof sk);
-	return rc;
-}
-
-/* Our key from <state_dir>/node.key, made on first use. */
-static int
-node_key(const char *state_dir, uint8_t pk[IDENT_PK_BYTES], uint8_t sk[64],
-    char *err, size_t errlen)
-{
-	char	path[PATH_MAX + 16];
-	uint8_t	seed[32];
-	int	rc;
-
-	snprintf(path, sizeof path, "%s/node.key", state_dir);
-	if (access(path, F_OK) == -1) {
-		randombytes_buf(seed, sizeof seed);
-		if (write_b64_file(path, node_prefix, seed, 1, err,
-		    errlen) == -1)
-			return -1;
-		log_info("made this node's identity key in %s", path);
-	}
-	rc = read_b64_file(path, node_prefix, 1, seed, err, errlen);
-	if (rc == 0)
-		crypto_sign_seed_keypair(pk, sk, seed);
-	sodium_memzero(seed, sizeof seed);
-	return rc;
-}
-
-int
-identity_node_public(const char *state_dir, char out[IDENT_PK_TEXT],
-    char *err, size_t errlen)
-{
-	uint8_t	pk[IDENT_PK_BYTES], sk[64];
-
-	if (sodium_init() == -1 || node_key(state_dir, pk, sk, err,
-	    errlen) == -1)
-		return -1;
-	sodium_memzero(sk, sizeof sk);
-	ident_pk_format(pk, out);
-	return 0;
 }
 
 static int
@@ -292,7 +162,7 @@ admin_keys(const struct config *c, const struct keyring *ring,
 
 	*has_secret = 0;
 	if (c->admin_key[0] != '\0')
-		return identity_admin_read(c->admin_key, pk, sk, has_secret,
+		return idfiles_admin_read(c->admin_key, pk, sk, has_secret,
 		    err, errlen);
 	if (!keys_is_loopback(c->broadcast)) {
 		snprintf(err, errlen, "peer address %s is not loopback and no "
@@ -344,7 +214,7 @@ identity_open(const struct config *c, const struct keyring *ring,
 	snprintf(id.revoked_path, sizeof id.revoked_path, "%s/revoked",
 	    c->state_dir);
 	load_revocations();
-	rc = node_key(c->state_dir, id.pk, id.sk, err, errlen);
+	rc = idfiles_node_key(c->state_dir, id.pk, id.sk, err, errlen);
 	if (rc == 0)
 		rc = own_cert(c, has_secret ? sk : NULL, now, err, errlen);
 	sodium_memzero(sk, sizeof sk);
@@ -431,6 +301,9 @@ learn(const struct ident_cert *c)
 	size_t		 i, old = 0;
 	int		 at = nameidx_find(&id.idx, c->name);
 
+	if (id.learnt != NULL && (at < 0 ||
+	    memcmp(id.v[at].cert.pk, c->pk, IDENT_PK_BYTES) != 0))
+		id.learnt(c->name, c->pk);
 	if (at >= 0) {
 		v = &id.v[at];
 		if (memcmp(v->cert.pk, c->pk, IDENT_PK_BYTES) != 0)
@@ -596,4 +469,23 @@ identity_each_revocation(void (*cb)(const char *, void *), void *arg)
 	for (i = 0; i < id.nrv; i++)
 		if (ident_revoke_format(&id.rv[i], text, sizeof text) > 0)
 			cb(text, arg);
+}
+
+const uint8_t *
+identity_signing_key(void)
+{
+	return id.on ? id.sk : NULL;
+}
+
+void
+identity_on_learn(void (*fn)(const char *, const uint8_t *))
+{
+	size_t	i;
+
+	id.learnt = fn;
+	if (!id.on)
+		return;
+	fn(id.cert.name, id.pk);
+	for (i = 0; i < id.n; i++)
+		fn(id.v[i].cert.name, id.v[i].cert.pk);
 }

@@ -74,14 +74,9 @@ int	identity_revoke(const char *line, char *err, size_t errlen);
 void	identity_each_revocation(void (*)(const char *line, void *),
 	    void *);
 
-/* For the command line: an admin key file's keys (secret is NULL for a
- * public key file, which then has none: -1). */
-int	identity_admin_read(const char *path, uint8_t pk[IDENT_PK_BYTES],
-	    uint8_t sk[64], int *has_secret, char *err, size_t errlen);
-/* Make an admin key: path (secret, 0600) and path.pub. */
-int	identity_admin_generate(const char *path, char *err, size_t errlen);
-/* This node's public key (made if it has none yet), as text. */
-int	identity_node_public(const char *state_dir, char out[IDENT_PK_TEXT],
-	    char *err, size_t errlen);
-
+/* Our signing key (64 bytes), or NULL with no identities. */
+const uint8_t *identity_signing_key(void);
+/* fn hears every certified key: ours and the known ones now, each new
+ * or changed one later (the core checks signatures with them). */
+void	identity_on_learn(void (*fn)(const char *name, const uint8_t *pk));
 #endif

@@ -4,9 +4,7 @@
  * datagrams and the idle probes' decisions become core events; what the
  * core asks for then is carried out (actions.c).
  */
-#include <sys/utsname.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -29,6 +27,7 @@
 #include "config.h"
 #include "contain.h"
 #include "history.h"
+#include "hostcaps.h"
 #include "http.h"
 #include "identity.h"
 #include "idle.h"
@@ -79,45 +78,6 @@ static struct {
 
 static void	decide(void);
 
-/*
- * What this host offers tasks (node_config: cores, memory, tags): the
- * config's, else the host's own CPUs and memory; its tags, and the
- * operating system and architecture as two more ("linux", "x86_64").
- */
-static void
-host_caps(struct node_config *nc, const struct config *cfg)
-{
-	struct utsname	u;
-	long		pages = sysconf(_SC_PHYS_PAGES);
-	long		psize = sysconf(_SC_PAGESIZE);
-	char		sys[NAME_MAXLEN + 1] = "linux", arch[NAME_MAXLEN + 1];
-	size_t		i;
-
-	nc->cores = cfg->cores > 0 ? cfg->cores :
-	    (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (nc->cores < 1)
-		nc->cores = 1;
-	nc->memory_mb = cfg->memory_mb > 0 ? cfg->memory_mb :
-	    pages > 0 && psize > 0 ? (int64_t)pages / (1048576 / psize) : 0;
-	arch[0] = '\0';
-	if (uname(&u) == 0) {
-		for (i = 0; u.sysname[i] != '\0' && i < NAME_MAXLEN; i++)
-			sys[i] = (char)tolower((unsigned char)u.sysname[i]);
-		sys[i] = '\0';
-		snprintf(arch, sizeof arch, "%s", u.machine);
-	}
-	snprintf(nc->tags, sizeof nc->tags, "%s", cfg->tags);
-	if (task_name_valid(sys) && !task_names_have(nc->tags, sys))
-		snprintf(nc->tags + strlen(nc->tags), sizeof nc->tags -
-		    strlen(nc->tags), "%s%s", nc->tags[0] != '\0' ? "," : "",
-		    sys);
-	if (task_name_valid(arch) && !task_names_have(nc->tags, arch))
-		snprintf(nc->tags + strlen(nc->tags), sizeof nc->tags -
-		    strlen(nc->tags), ",%s", arch);
-	log_msg(VLOG_NORMAL, "this node offers %d cores, %lld MB of memory, "
-	    "tags %s", nc->cores, (long long)nc->memory_mb, nc->tags);
-}
-
 static void
 runner_msg(const char *uuid, const struct runner_msg *m)
 {
@@ -130,6 +90,12 @@ runner_exit(const char *uuid, const struct node_exit *e)
 {
 	node_runner_exit(srv.core, uuid, e, clock_node_ms());
 	actions_carry_out();
+}
+
+static void
+key_learnt(const char *name, const uint8_t *pk)
+{
+	node_peer_key(srv.core, name, pk);
 }
 
 static void
@@ -190,10 +156,6 @@ open_peers(const struct node_config *nc)
 	struct peers_opts	po;
 	char			err[1024];
 
-	if (keys_open(srv.cfg, &srv.ring, err, sizeof err) == -1 ||
-	    identity_open(srv.cfg, &srv.ring, clock_wall_ms(), err,
-	    sizeof err) == -1)
-		fatalx("%s", err);
 	srv.incarnation = keys_incarnation(srv.cfg->state_dir);
 	memset(&po, 0, sizeof po);
 	po.cluster = srv.cfg->cluster;
@@ -392,7 +354,7 @@ server_run(const struct config *cfg, int echo)
 	memset(&nc, 0, sizeof nc);
 	snprintf(nc.name, sizeof nc.name, "%s", cfg->name);
 	nc.slots = cfg->slots;
-	host_caps(&nc, cfg);
+	hostcaps_fill(&nc, cfg);
 	snprintf(nc.containment, sizeof nc.containment, "%s", contain_how());
 	srv.caps = nc;
 	nc.max_attempts = cfg->max_attempts;
@@ -417,6 +379,11 @@ server_run(const struct config *cfg, int echo)
 	nc.peer_evict_ms = (int64_t)cfg->peer_evict_s * 1000;
 	nc.max_clock_skew_ms = (int64_t)cfg->max_clock_skew_s * 1000;
 	nc.log_min = cfg->log_level;
+	if (keys_open(cfg, &srv.ring, err, sizeof err) == -1 ||
+	    identity_open(cfg, &srv.ring, clock_wall_ms(), err,
+	    sizeof err) == -1)
+		fatalx("%s", err);
+	nc.sign_sk = identity_signing_key();
 	/* Clients are served once the loop runs, after the journal. */
 	open_clients();
 	nc.client_port = atoi(strrchr(srv.address, ':') + 1);
@@ -424,6 +391,7 @@ server_run(const struct config *cfg, int echo)
 		fatalx("out of memory");
 	}
 	srv.actions.core = srv.service.core = srv.requests.core = srv.core;
+	identity_on_learn(key_learnt);
 	srv.requests.name = cfg->name;
 	srv.requests.address = srv.address;
 	srv.requests.reputation = srv.reputation;

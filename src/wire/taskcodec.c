@@ -194,6 +194,7 @@ static const struct field {
 	  sizeof(((struct task *)0)->maxrss_kib), -1, INT64_MAX, W_KNOWN,
 	  "bad peak memory" },
 	A("rsn", K_LINE, reason, "bad reason"),
+	N("sig", K_PATH, sig, 0, 86, "bad origin signature"),
 #undef A
 #undef N
 };
@@ -351,6 +352,7 @@ wire_task_worst_len(const struct task *t, int noutputs)
 	return (size_t)len + (size_t)t->ninputs * 3 * DATASET_MAXLEN +
 	    sizeof " out=" + (size_t)noutputs * (3 * DATASET_MAXLEN + 1) +
 	    sizeof " rsn=" + 3 * REASON_MAXLEN + sizeof " on=" + NAME_MAXLEN +
+	    sizeof " sig=" + 86 +
 	    NFIELDS * 20 + sizeof " st=Terminated" + sizeof " susp=1";
 }
 

@@ -2,6 +2,7 @@
 key but no certificate is heard by no one; a certified one that lies is
 believed only within what it could know.  Each of the review's attacks,
 sent for real to real nodes, changes nothing and is counted."""
+import os
 import subprocess
 import threading
 import time
@@ -136,6 +137,21 @@ class CertifiedLiar(Liar):
         for n in self.names:
             self.assertEqual(self.client(n).tasks(), tasks[n])
             self.assertNotIn("666EVIL", self.cl.nodes[n].log())
+
+    def test_command_tasks_in_another_nodes_name_never_run(self):
+        """A command task 'scheduled by' b and another user, straight from
+        the liar: b's signature is missing (or false), so no node takes it
+        into its map, let alone runs it."""
+        mark = os.path.join(self.cl.nodes["a"].dir, "pwned")
+        rec = (RECORD % (GHOST, "Ready", "b", now_ms() - 1000, 1)).replace(
+            "exec=import", "exec=sh") + " usr=root uid=0 cmd=sh,-c,touch%%20%s" % mark
+        self.liar.broadcast("ENQUEUE " + rec)
+        self.liar.broadcast("STATE " + rec + " sig=" + "A" * 86)
+        self.wait_rejected("implausible values", 2)
+        self.run_one()
+        for n in self.names:
+            self.assertNotIn(GHOST, self.client(n).tasks())
+        self.assertFalse(os.path.exists(mark))
 
     def test_absurd_epochs_and_reputations_do_not_make_a_master(self):
         self.liar.broadcast(heartbeat(master=1, epoch=2**48 - 1))
