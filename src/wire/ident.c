@@ -47,46 +47,56 @@ signed_part(uint8_t *out, const char *context, const char *name,
 
 #define SIGNED_MAX (32 + 1 + NAME_MAXLEN + IDENT_PK_BYTES + 16)
 
+static void
+admin_sign(const char *context, const char *name,
+    const uint8_t pk[IDENT_PK_BYTES], int64_t a, int64_t b,
+    uint8_t sig[IDENT_SIG_BYTES], const uint8_t admin_sk[64])
+{
+	uint8_t	m[SIGNED_MAX];
+	size_t	len = signed_part(m, context, name, pk, a, b);
+
+	crypto_sign_detached(sig, NULL, m, len, admin_sk);
+}
+
+static int
+admin_signed(const char *context, const char *name,
+    const uint8_t pk[IDENT_PK_BYTES], int64_t a, int64_t b,
+    const uint8_t sig[IDENT_SIG_BYTES], const uint8_t admin_pk[32])
+{
+	uint8_t	m[SIGNED_MAX];
+	size_t	len = signed_part(m, context, name, pk, a, b);
+
+	return crypto_sign_verify_detached(sig, m, len, admin_pk) == 0;
+}
+
 void
 ident_cert_sign(struct ident_cert *c, const uint8_t admin_sk[64])
 {
-	uint8_t	m[SIGNED_MAX];
-	size_t	len = signed_part(m, cert_context, c->name, c->pk,
-		    c->expires_ms, c->max_reputation);
-
-	crypto_sign_detached(c->sig, NULL, m, len, admin_sk);
+	admin_sign(cert_context, c->name, c->pk, c->expires_ms,
+	    c->max_reputation, c->sig, admin_sk);
 }
 
 int
 ident_cert_verify(const struct ident_cert *c,
     const uint8_t admin_pk[IDENT_PK_BYTES])
 {
-	uint8_t	m[SIGNED_MAX];
-	size_t	len = signed_part(m, cert_context, c->name, c->pk,
-		    c->expires_ms, c->max_reputation);
-
-	return crypto_sign_verify_detached(c->sig, m, len, admin_pk) == 0;
+	return admin_signed(cert_context, c->name, c->pk, c->expires_ms,
+	    c->max_reputation, c->sig, admin_pk);
 }
 
 void
 ident_revoke_sign(struct ident_revoke *r, const uint8_t admin_sk[64])
 {
-	uint8_t	m[SIGNED_MAX];
-	size_t	len = signed_part(m, revoke_context, r->name, r->pk,
-		    r->stamp_ms, 0);
-
-	crypto_sign_detached(r->sig, NULL, m, len, admin_sk);
+	admin_sign(revoke_context, r->name, r->pk, r->stamp_ms, 0, r->sig,
+	    admin_sk);
 }
 
 int
 ident_revoke_verify(const struct ident_revoke *r,
     const uint8_t admin_pk[IDENT_PK_BYTES])
 {
-	uint8_t	m[SIGNED_MAX];
-	size_t	len = signed_part(m, revoke_context, r->name, r->pk,
-		    r->stamp_ms, 0);
-
-	return crypto_sign_verify_detached(r->sig, m, len, admin_pk) == 0;
+	return admin_signed(revoke_context, r->name, r->pk, r->stamp_ms, 0,
+	    r->sig, admin_pk);
 }
 
 void
