@@ -379,6 +379,8 @@ node_restore(struct node *n, struct task *t)
 		antientropy_gone(n, old);
 	t->run = RUN_NONE;
 	t->in_digest = 0;
+	/* What we took is ours, signed or (before identities) not. */
+	t->origin_ok = strcmp(t->scheduled_by, n->cfg.name) == 0;
 	schedule_saw(n, t->submit_ms);
 	in = taskmap_insert(&n->map, t) == 0;
 	order_replaced(n, old, in ? t : NULL);

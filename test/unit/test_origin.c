@@ -87,12 +87,51 @@ test_a_relayed_task_runs_only_as_its_taker_signed_it(void **state)
 	taskdesc_clear(&set);
 }
 
+/* A journal written before identities: our own tasks in it still run
+ * here; another's, unsigned, do not. */
+static void
+test_our_own_unsigned_tasks_from_the_journal_still_run(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*b;
+	struct task		*t;
+	char			 why[256], err[128];
+	const char		*rec[2] = {
+		"v=1 id=00000000-0000-4000-8000-000000000001 exec=free "
+		"prio=low aged=0 st=Ready sb=beta cl=x sub=5 rdy=5 stt=-1 "
+		"end=-1 pg=0 att=0 fail=0 ver=2",
+		"v=1 id=00000000-0000-4000-8000-000000000002 exec=free "
+		"prio=low aged=0 st=Ready sb=alpha cl=x sub=6 rdy=6 stt=-1 "
+		"end=-1 pg=0 att=0 fail=0 ver=2",
+	};
+	int			 k;
+
+	(void)state;
+	plmi2_descs(&set);
+	b = signing_node(&set, "beta", beta_sk);
+	node_peer_key(b, "beta", beta_pk);
+	node_peer_key(b, "alpha", alpha_pk);
+	for (k = 0; k < 2; k++) {
+		assert_non_null(t = wire_task_decode(rec[k], strlen(rec[k]),
+		    err, sizeof err));
+		node_restore(b, t);
+	}
+	assert_true(run_admissible(b, node_find(b, uuid_n(1)), why,
+	    sizeof why));
+	assert_false(run_admissible(b, node_find(b, uuid_n(2)), why,
+	    sizeof why));
+	node_free(b);
+	taskdesc_clear(&set);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
 		    test_a_relayed_task_runs_only_as_its_taker_signed_it),
+		cmocka_unit_test(
+		    test_our_own_unsigned_tasks_from_the_journal_still_run),
 	};
 	uint8_t	seed[32];
 
