@@ -29,6 +29,13 @@ streak_of(const struct claims *cl, const char *uuid, const char *node)
  * lost its STATE, or one that only blocks the task.  Its claims no
  * longer keep us from it.
  */
+static int64_t
+expire_ms(const struct claims *cl, int64_t window_ms)
+{
+	return CLAIM_EXPIRES * window_ms > cl->expire_min_ms ?
+	    CLAIM_EXPIRES * window_ms : cl->expire_min_ms;
+}
+
 static int
 expired(const struct claims *cl, const char *uuid, const char *node,
     int64_t now, int64_t window_ms)
@@ -36,7 +43,7 @@ expired(const struct claims *cl, const char *uuid, const char *node,
 	const struct claim_streak *s = streak_of(cl, uuid, node);
 
 	return strcmp(s->uuid, uuid) == 0 && strcmp(s->node, node) == 0 &&
-	    now - s->first >= CLAIM_EXPIRES * window_ms;
+	    now - s->first >= expire_ms(cl, window_ms);
 }
 
 int
@@ -74,7 +81,7 @@ claims_remember(struct claims *cl, const char *uuid, const char *node,
 	snprintf(s->uuid, sizeof s->uuid, "%s", uuid);
 	snprintf(s->node, sizeof s->node, "%s", node);
 	s->seen = now;
-	if (s->expired || now - s->first < CLAIM_EXPIRES * window_ms)
+	if (s->expired || now - s->first < expire_ms(cl, window_ms))
 		return 0;
 	s->expired = 1;
 	return 1;

@@ -44,6 +44,10 @@ struct claims {
 		int64_t	 first;
 		int	 expired;	/* said: its claims count no more */
 	}		 streaks[DEQUEUE_STREAKS];
+	/* A streak ends a claimant's say after this, at least (0: just
+	 * CLAIM_EXPIRES windows): an honest winner slow to start its run
+	 * shows it within a failure timeout. */
+	int64_t		 expire_min_ms;
 };
 
 /* window_ms below is the configured dequeue window: claims are

@@ -24,8 +24,8 @@
 void
 dequeue_init(struct node *n)
 {
-	n->dequeue.retry_at = -1;
-	n->dequeue.begin_at = -1;
+	n->dequeue.retry_at = n->dequeue.begin_at = -1;
+	n->dequeue.claims.expire_min_ms = n->cfg.failure_timeout_ms;
 	lateness_init(&n->dequeue.late);
 }
 

@@ -700,18 +700,20 @@ test_a_claim_never_acted_on_expires(void **state)
 	follow_beta(n);
 	hear_alive(n, "mallory", 50);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 100, 0, NULL, NULL), 0);
-	for (t = 100; t < 1000 && state_of(n, uuid_n(1)) == TASK_READY;
+	for (t = 100; t < 5000 && state_of(n, uuid_n(1)) == TASK_READY;
 	    t += 5) {
 		if (t % 15 == 10)
 			hear(n, "mallory", try_for(1, 0), t);
 		node_tick(n, t);
 	}
+	/* After a failure timeout (more than CLAIM_EXPIRES windows): an
+	 * honest winner slow to start shows its run by then. */
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
-	assert_true(t <= 100 + (CLAIM_EXPIRES + 3) * 10);
+	assert_true(t >= 100 + 2000 && t <= 100 + 2000 + 3 * 10);
 	/* Thirty TRY_DEQUEUEs in one window: a batch's worth count. */
 	clear(n);
 	for (i = 0; i < 30; i++)
-		hear(n, "mallory", try_for(2, 0), 2000);
+		hear(n, "mallory", try_for(2, 0), t + 1000);
 	assert_non_null(logged(n, "node mallory sends TRY_DEQUEUE faster "
 	    "than any node should"));
 	assert_int_equal(count_logged(n, "from mallory processed"),
