@@ -40,6 +40,8 @@ static struct {
 	struct ident_cert	 cert;
 	uint8_t			 admin_pk[IDENT_PK_BYTES];
 	char			 revoked_path[PATH_MAX + 16];
+	char			 certs_path[PATH_MAX + 16];
+	int			 loading;	/* certs_path: no save */
 	struct known		*v;
 	size_t			 n;
 	struct nameidx		 idx;
@@ -128,6 +130,8 @@ own_cert(const struct config *c, const uint8_t *admin_sk, int64_t now,
 	log_info("enrolled this node with the admin key: %s", path);
 	return 0;
 }
+
+static void	load_certs(int64_t);
 
 static void
 load_revocations(void)
@@ -224,6 +228,10 @@ identity_open(const struct config *c, const struct keyring *ring,
 		    id.revoked_path);
 		rc = -1;
 	}
+	snprintf(id.certs_path, sizeof id.certs_path, "%s/peers.certs",
+	    c->state_dir);
+	if (rc == 0)
+		load_certs(now);
 	id.on = rc == 0;
 	return rc;
 }
@@ -293,6 +301,49 @@ identity_authenticate(const struct ident_frame *f, uint8_t *plain,
 	    sign ? &id.cert : NULL, id.sk);
 }
 
+/* The certificates heard, kept across restarts: a restarted node
+ * checks the tasks of a taker that is gone, and MACs at once. */
+static void
+save_certs(void)
+{
+	char	*text, line[IDENT_TEXT_MAX];
+	size_t	 i, len = 0, size = id.n * (IDENT_TEXT_MAX + 1) + 1;
+
+	if (id.loading || (text = malloc(size)) == NULL)
+		return;
+	text[0] = '\0';
+	for (i = 0; i < id.n; i++)
+		if (ident_cert_format(&id.v[i].cert, line, sizeof line) > 0)
+			len += (size_t)snprintf(text + len, size - len, "%s\n",
+			    line);
+	if (statefile_write(id.certs_path, text) == -1)
+		log_warn("cannot keep the certificates heard in %s",
+		    id.certs_path);
+	free(text);
+}
+
+static struct known *learn(const struct ident_cert *);
+
+static void
+load_certs(int64_t now)
+{
+	struct ident_cert	 c;
+	char			 line[IDENT_TEXT_MAX + 2], err[256];
+	FILE			*f;
+
+	if ((f = fopen(id.certs_path, "r")) == NULL)
+		return;
+	id.loading = 1;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (ident_cert_parse(line, &c, err, sizeof err) == 0 &&
+		    strcmp(c.name, id.cert.name) != 0 &&
+		    c.expires_ms > now && !is_revoked(&c) &&
+		    ident_cert_verify(&c, id.admin_pk))
+			learn(&c);
+	id.loading = 0;
+	fclose(f);
+}
+
 /* Remember a certified sender (its certificate checked). */
 static struct known *
 learn(const struct ident_cert *c)
@@ -308,7 +359,10 @@ learn(const struct ident_cert *c)
 		v = &id.v[at];
 		if (memcmp(v->cert.pk, c->pk, IDENT_PK_BYTES) != 0)
 			v->paired = 0;	/* enrolled anew */
-		v->cert = *c;
+		if (memcmp(&v->cert, c, sizeof *c) != 0) {
+			v->cert = *c;
+			save_certs();
+		}
 		return v;
 	}
 	if (id.n == KNOWN_MAX) {
@@ -318,6 +372,7 @@ learn(const struct ident_cert *c)
 		memset(&id.v[old], 0, sizeof id.v[old]);
 		id.v[old].cert = *c;
 		nameidx_rebuild(&id.idx, id.n);
+		save_certs();
 		return &id.v[old];
 	}
 	if ((v = realloc(id.v, (id.n + 1) * sizeof *v)) == NULL)
@@ -329,6 +384,7 @@ learn(const struct ident_cert *c)
 		id.n--;
 		return NULL;
 	}
+	save_certs();
 	return &id.v[id.n - 1];
 }
 

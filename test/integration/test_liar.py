@@ -232,6 +232,27 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class CertificatesKept(unittest.TestCase):
+    """A node keeps the certificates it heard: restarted while a peer is
+    off, it still knows that peer's key (to check the tasks it took)."""
+
+    def test_a_restarted_node_knows_a_peer_that_is_gone(self):
+        cl = Cluster(("a", "b")).start()
+        self.addCleanup(cl.cleanup)
+        cl.master()
+        a = cl.nodes["a"]
+        c = a.client()
+        before = c.ask("PEERKEY b")
+        c.close()
+        self.assertTrue(before.startswith("PEERKEY b "), before)
+        cl.nodes["b"].kill9()
+        a.stop()
+        a.start()
+        c = a.client()
+        self.addCleanup(c.close)
+        self.assertEqual(c.ask("PEERKEY b"), before)
+
+
 class CommandsPolicy(unittest.TestCase):
     """<commands>: a workstation whose admin says so runs no one's
     command tasks, or only a group's; described tasks run as before."""
