@@ -161,8 +161,9 @@ struct task {
 	int		 run_final;	/* local: and no attempt may follow */
 	struct task_cmd	*cmd;		/* a command task, or NULL */
 	/* Its taker's signature over its origin (origin.c), base64url, or
-	 * NULL; and, local, whether this node checked it (or heard the task
-	 * from its taker itself). */
+	 * NULL; and, local, what this node found of it: 1 good (or heard
+	 * from its taker itself), -1 false, 0 not checked yet (its taker's
+	 * key unknown). */
 	char		*sig;
 	int		 origin_ok;
 };

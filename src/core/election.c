@@ -128,11 +128,11 @@ follow_master(struct node *n, const char *name, uint64_t epoch, int64_t now)
 		antientropy_sync(n, now);		/* join: thesis 3.6.3 */
 }
 
-/* The highest master epoch any peer told, or e if none is higher. */
-static uint64_t
-highest_epoch(const struct node *n, uint64_t e)
+uint64_t
+election_highest_epoch(const struct node *n)
 {
 	const struct peer	*p;
+	uint64_t		 e = n->election.epoch;
 	size_t			 i;
 
 	for (i = 0; i < peertab_count(n); i++)
@@ -156,7 +156,7 @@ decide(struct node *n, int64_t now)
 		return;
 	}
 	/* Epochs never wrap: peers' are at most COUNTER_MAX (peer.c). */
-	epoch = highest_epoch(n, e->epoch);
+	epoch = election_highest_epoch(n);
 	if (epoch < COUNTER_MAX)
 		epoch++;
 	outbox_log(&n->out, VLOG_NORMAL, "I won the master election (epoch "

@@ -28,6 +28,8 @@ struct election {
 void	election_init(struct node *);
 const char *election_master(const struct node *);	/* "" unknown */
 uint64_t election_epoch(const struct node *);
+/* The highest master epoch we know of: ours, or any peer's. */
+uint64_t election_highest_epoch(const struct node *);
 /* Anything from sender: if it is our master, it is alive. */
 void	election_heard(struct node *, const char *sender, int64_t now);
 /* Joining: who is the master?  (thesis 3.6.3) */

@@ -193,13 +193,16 @@ int
 origin_runnable(struct node *n, const struct task *t, char *why,
     size_t whylen)
 {
-	if (n->cfg.sign_sk == NULL || t->origin_ok)
+	int	v;
+
+	if (n->cfg.sign_sk == NULL || t->origin_ok == 1)
 		return 1;
-	/* The key may have come since: t's local flag, set once. */
-	if (verify(n, t) == 1) {
-		((struct task *)t)->origin_ok = 1;
+	/* The key may have come since: checked once it has, and the answer
+	 * kept in t's local flag (a dispatch asks on every event). */
+	if (t->origin_ok == 0 && (v = verify(n, t)) != -1)
+		((struct task *)t)->origin_ok = v == 1 ? 1 : -1;
+	if (t->origin_ok == 1)
 		return 1;
-	}
 	snprintf(why, whylen, "its origin is signed by no node known here "
 	    "(%s)", t->scheduled_by);
 	return 0;

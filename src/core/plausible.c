@@ -48,20 +48,6 @@ stamp_ok(const struct node *n, int64_t ts, int64_t age_ms, int64_t now)
 	return skew <= 0 || (ts <= now + skew && ts >= now - skew - age_ms);
 }
 
-/* The highest epoch we know of, ours or any peer's. */
-static uint64_t
-known_epoch(const struct node *n)
-{
-	const struct peer	*p;
-	uint64_t		 e = election_epoch(n);
-	size_t			 i;
-
-	for (i = 0; i < peertab_count(n); i++)
-		if ((p = peertab_at(n, (int)i)) != NULL && p->epoch > e)
-			e = p->epoch;
-	return e;
-}
-
 int
 plausible_msg(struct node *n, const struct peer_msg *m, int64_t now)
 {
@@ -89,7 +75,7 @@ plausible_msg(struct node *n, const struct peer_msg *m, int64_t now)
 	default:
 		break;
 	}
-	if (claims_master && m->epoch > known_epoch(n) + EPOCH_STEP_MAX)
+	if (claims_master && m->epoch > election_highest_epoch(n) + EPOCH_STEP_MAX)
 		return refuse(n, m->sender, "master epoch", (int64_t)m->epoch,
 		    now);
 	return 1;

@@ -77,13 +77,13 @@ identity_verdict_name(enum identity_verdict v)
 }
 
 static int
-is_revoked(const struct ident_cert *c)
+is_revoked(const char *name, const uint8_t pk[IDENT_PK_BYTES])
 {
 	size_t	i;
 
 	for (i = 0; i < id.nrv; i++)
-		if (strcmp(id.rv[i].name, c->name) == 0 &&
-		    memcmp(id.rv[i].pk, c->pk, IDENT_PK_BYTES) == 0)
+		if (strcmp(id.rv[i].name, name) == 0 &&
+		    memcmp(id.rv[i].pk, pk, IDENT_PK_BYTES) == 0)
 			return 1;
 	return 0;
 }
@@ -222,7 +222,7 @@ identity_open(const struct config *c, const struct keyring *ring,
 	if (rc == 0)
 		rc = own_cert(c, has_secret ? sk : NULL, now, err, errlen);
 	sodium_memzero(sk, sizeof sk);
-	if (rc == 0 && is_revoked(&id.cert)) {
+	if (rc == 0 && is_revoked(id.cert.name, id.cert.pk)) {
 		snprintf(err, errlen, "the admin revoked this node's "
 		    "certificate (%s): enrol it anew with a new key", 
 		    id.revoked_path);
@@ -337,7 +337,7 @@ load_certs(int64_t now)
 	while (fgets(line, sizeof line, f) != NULL)
 		if (ident_cert_parse(line, &c, err, sizeof err) == 0 &&
 		    strcmp(c.name, id.cert.name) != 0 &&
-		    c.expires_ms > now && !is_revoked(&c) &&
+		    c.expires_ms > now && !is_revoked(c.name, c.pk) &&
 		    ident_cert_verify(&c, id.admin_pk))
 			learn(&c);
 	id.loading = 0;
@@ -415,7 +415,7 @@ identity_check(const struct seal_hdr *h, const char *me,
 	if (a.is_signed) {
 		if (strcmp(a.cert.name, h->sender) != 0)
 			return IDV_UNCERTIFIED;
-		if (is_revoked(&a.cert))
+		if (is_revoked(a.cert.name, a.cert.pk))
 			return IDV_REVOKED;
 		if (a.cert.expires_ms <= now)
 			return IDV_EXPIRED;
@@ -430,7 +430,7 @@ identity_check(const struct seal_hdr *h, const char *me,
 			return IDV_UNKNOWN;	/* out of memory */
 	} else if (k == NULL)
 		return IDV_UNKNOWN;
-	else if (is_revoked(&k->cert))
+	else if (is_revoked(k->cert.name, k->cert.pk))
 		return IDV_REVOKED;
 	else if (k->cert.expires_ms <= now)
 		return IDV_EXPIRED;
@@ -470,7 +470,6 @@ identity_revoke(const char *line, char *err, size_t errlen)
 {
 	struct ident_revoke	 r, *v;
 	char			 text[IDENT_TEXT_MAX];
-	size_t			 i;
 	FILE			*f;
 	int			 at;
 
@@ -486,10 +485,8 @@ identity_revoke(const char *line, char *err, size_t errlen)
 		    "sign");
 		return -1;
 	}
-	for (i = 0; i < id.nrv; i++)
-		if (strcmp(id.rv[i].name, r.name) == 0 &&
-		    memcmp(id.rv[i].pk, r.pk, IDENT_PK_BYTES) == 0)
-			return 0;	/* known */
+	if (is_revoked(r.name, r.pk))
+		return 0;	/* known */
 	if ((v = realloc(id.rv, (id.nrv + 1) * sizeof *v)) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

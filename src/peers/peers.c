@@ -152,18 +152,25 @@ static const enum reject guard_reject[GUARD_NVERDICTS] = {
 	[GUARD_SKEWED] = REJ_SKEWED,
 };
 
-static void	send_to(const struct sockaddr_in *, const char *,
-		    const char *);
+/* A revocation (identity.c) to the node at addr, or to all (NULL). */
+static void
+send_revocation(const char *addr, const char *line)
+{
+	char	body[IDENT_TEXT_MAX + 16];
+
+	snprintf(body, sizeof body, "REVOKE %s", line);
+	if (addr != NULL)
+		peers_unicast(NULL, addr, body);
+	else
+		peers_broadcast(body);
+}
 
 /* A new peer at addr hears the revocations we keep (it may have been
  * off when the admin revoked). */
 static void
 tell_revocation(const char *line, void *addr)
 {
-	char	body[IDENT_TEXT_MAX + 16];
-
-	snprintf(body, sizeof body, "REVOKE %s", line);
-	peers_unicast(NULL, addr, body);
+	send_revocation(addr, line);
 }
 
 /* The admin withdrew a node's certificate: kept, and passed on once. */
@@ -517,8 +524,5 @@ peers_reply_port(void)
 void
 peers_revoke_spread(const char *line)
 {
-	char	body[IDENT_TEXT_MAX + 16];
-
-	snprintf(body, sizeof body, "REVOKE %s", line);
-	peers_broadcast(body);
+	send_revocation(NULL, line);
 }
