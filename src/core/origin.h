@@ -38,6 +38,8 @@ void	origin_init(struct node *);
 void	origin_free(struct node *);
 /* name's key (heard certified, identity.c). */
 void	origin_learn(struct node *, const char *name, const uint8_t pk[32]);
+/* name's key, or NULL if not known here. */
+const uint8_t *origin_key(const struct node *, const char *name);
 /* Sign t's origin as its taker (we just accepted it). */
 void	origin_sign(struct node *, struct task *);
 /*
