@@ -226,7 +226,8 @@ int64_t	node_task_end_estimate(const struct node *, const struct task *,
 	    int64_t now);
 /* name's key, certified (the shell's identity.c): its signatures of the
  * tasks it took can be checked. */
-void	node_peer_key(struct node *, const char *name, const uint8_t pk[32]);
+void	node_peer_key(struct node *, const char *name, const uint8_t pk[32],
+	    int64_t now);
 void	node_each_peer(const struct node *,
 	    void (*)(const struct peer *, void *), void *);
 /* Where the peer called name takes datagrams, or NULL. */

@@ -166,6 +166,14 @@ struct task {
 	 * key unknown). */
 	char		*sig;
 	int		 origin_ok;
+	/* Who wrote its run's part -- a start, an end, a cancel -- and that
+	 * node's signature over it (authorship.c), or "" and NULL (a state
+	 * no one signs, or keys off); and, local, the statement the
+	 * signature covers, checked or made here (esg_ok). */
+	char		 eby[NAME_MAXLEN + 1];
+	char		*esg;
+	int		 esg_ok;
+	uint8_t		 esg_for[32];
 };
 
 /* The uuid of t's workflow: its first task's. */

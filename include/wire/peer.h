@@ -25,6 +25,9 @@
  *                                  maps: forget a stale copy, retire.c)
  *   REVOKE <revocation>            (the admin withdrew a node's certificate:
  *                                  ident.h; the shell's, identity.c)
+ *   CERT_WANTED <node>             (the sender relayed a record that node
+ *                                  wrote, and we lack its certificate)
+ *   CERT <certificate>             (the answer: the shell's, identity.c)
  *
  * A task record is wire_task_encode()'s line.  Parsing is pure.
  */
@@ -54,8 +57,10 @@ enum peer_type {
 	PEER_VOTE,
 	PEER_RETIRED,
 	PEER_REVOKE,
+	PEER_CERT_WANTED,
+	PEER_CERT,
 };
-#define PEER_NTYPES 15
+#define PEER_NTYPES 17
 
 struct peer_msg {
 	/* Header. */
@@ -91,7 +96,8 @@ struct peer_msg {
 	const char	*noacct;	/* owners it has no account for */
 	int		 percent;
 	uint64_t	 ver;
-	const char	*record;	/* ENQUEUE, STATE, VOTE: into buf */
+	const char	*record;	/* ENQUEUE, STATE, VOTE, REVOKE,
+					 * CERT_WANTED, CERT: into buf */
 	size_t		 record_len;
 
 	char		 buf[DATAGRAM_MAX + 1];

@@ -106,6 +106,7 @@ node_free(struct node *n)
 	cmdcheck_free(n);
 	capset_free(n);
 	origin_free(n);
+	authorship_free(n);
 	free(n);
 }
 
@@ -293,9 +294,11 @@ node_settle(struct node *n, int64_t now)
 }
 
 void
-node_peer_key(struct node *n, const char *name, const uint8_t pk[32])
+node_peer_key(struct node *n, const char *name, const uint8_t pk[32],
+    int64_t now)
 {
 	origin_learn(n, name, pk);
+	authorship_learned(n, name, now);
 }
 
 void
@@ -376,6 +379,8 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		retire_recv_retired(n, m, now);
 		break;
 	case PEER_REVOKE:	/* the shell's: identity.c */
+	case PEER_CERT_WANTED:
+	case PEER_CERT:
 		break;
 	}
 	node_settle(n, now);

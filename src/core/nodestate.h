@@ -32,11 +32,14 @@
  *   fairshare.c  fairshare  users' recent usage, for the fairshare order
  *   plausible.c  plausible  peers' values no peer could know: refused
  *   origin.c     origin     the taker's signature over a task's origin
+ *   authorship.c authorship who may write a run; the author's signature;
+ *                           records awaiting their author's key
  */
 #ifndef VOLERY_NODESTATE_H
 #define VOLERY_NODESTATE_H
 
 #include "antientropy.h"
+#include "authorship.h"
 #include "cascade.h"
 #include "capset.h"
 #include "cmdcheck.h"
@@ -90,6 +93,7 @@ struct node {
 	struct peerrate		   peerrate;
 	struct plausible	   plausible;
 	struct origin		   origin;
+	struct authorship	   authorship;
 	struct placement	   placement;
 	struct retire		   retire;
 	struct runwatch		   runwatch;

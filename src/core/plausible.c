@@ -14,8 +14,8 @@
 
 /* Count and (once in a while) say a refusal: what is "a submit time
  * 9223372036854775807" or the like. */
-static int
-refuse_what(struct node *n, const char *sender, const char *what,
+int
+plausible_refuse(struct node *n, const char *sender, const char *what,
     int64_t now)
 {
 	struct plausible	*pl = &n->plausible;
@@ -36,7 +36,7 @@ refuse(struct node *n, const char *sender, const char *what, int64_t v,
 	char	text[96];
 
 	snprintf(text, sizeof text, "%s %" PRId64, what, v);
-	return refuse_what(n, sender, text, now);
+	return plausible_refuse(n, sender, text, now);
 }
 
 /* A stamp of the sender's clock, of something at most age_ms old. */
@@ -110,7 +110,7 @@ plausible_same_origin(struct node *n, const char *sender,
 		return 1;
 	snprintf(what, sizeof what, "a record of task %s that changes what "
 	    "node %s set when it took it", t->uuid, t->scheduled_by);
-	return refuse_what(n, sender, what, now);
+	return plausible_refuse(n, sender, what, now);
 }
 
 void
@@ -121,7 +121,7 @@ plausible_forged_origin(struct node *n, const char *sender,
 
 	snprintf(what, sizeof what, "task %s as taken by %s, who did not "
 	    "sign it", r->uuid, r->scheduled_by);
-	refuse_what(n, sender, what, now);
+	plausible_refuse(n, sender, what, now);
 }
 
 uint64_t

@@ -55,6 +55,9 @@ uint64_t plausible_void_claims_count(const struct node *,
  * make (origin.c): refused, counted, said. */
 void	plausible_forged_origin(struct node *, const char *sender,
 	    const struct task *r, int64_t now);
+/* sender sent what, which no node could: counted, said; 0. */
+int	plausible_refuse(struct node *, const char *sender, const char *what,
+	    int64_t now);
 /* Messages and records refused so far, and who sent the latest. */
 uint64_t plausible_refused(const struct node *, const char **last_from);
 

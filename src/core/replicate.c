@@ -43,6 +43,8 @@ replicate_send(struct node *n, const char *peer, enum peer_type type,
 	struct peer_msg	m;
 	int		len;
 
+	/* Ours to state: signed (once per change) on its way out. */
+	authorship_sign(n, (struct task *)t);
 	if ((len = wire_task_encode(t, rec, sizeof rec - 256)) == -1) {
 		outbox_log(&n->out, VLOG_ERROR, "Task UUID{%s} does not fit a "
 		    "datagram; not sent", t->uuid);
@@ -293,6 +295,10 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 			task_free(r);
 			return;
 		}
+		if (!authorship_admit(n, m, r, NULL, now)) {
+			task_free(r);
+			return;
+		}
 		if (retire_too_old(n, r, m->sender, now)) {
 			task_free(r);	/* in the history already */
 			return;
@@ -314,7 +320,8 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 			confirm_answer(n, m->sender, t);
 		return;
 	}
-	if (!plausible_same_origin(n, m->sender, t, r, now)) {
+	if (!plausible_same_origin(n, m->sender, t, r, now) ||
+	    !authorship_admit(n, m, r, t, now)) {
 		task_free(r);
 		return;
 	}

@@ -381,6 +381,7 @@ node_restore(struct node *n, struct task *t)
 	t->in_digest = 0;
 	/* What we took is ours, signed or (before identities) not. */
 	t->origin_ok = strcmp(t->scheduled_by, n->cfg.name) == 0;
+	authorship_restored(n, t);
 	schedule_saw(n, t->submit_ms);
 	in = taskmap_insert(&n->map, t) == 0;
 	order_replaced(n, old, in ? t : NULL);

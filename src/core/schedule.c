@@ -300,6 +300,12 @@ node_cancel(struct node *n, const char *uuid, int64_t now, char *err,
 		    " (not confirmed yet)");
 		return -1;
 	}
+	if (!authorship_may_cancel(n, t)) {
+		snprintf(err, errlen, "task %s was scheduled on node %s: only "
+		    "that node (or the one running it) cancels it; ask "
+		    "there", uuid, t->scheduled_by);
+		return -1;
+	}
 	cascade_end_tree(n, t, TASK_CANCELLED, "cancelled-by-client", now);
 	node_settle(n, now);
 	return 0;

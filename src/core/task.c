@@ -80,6 +80,7 @@ task_free(struct task *t)
 	free(t->params);
 	free(t->req_tags);
 	free(t->sig);
+	free(t->esg);
 	task_cmd_free(t->cmd);
 	free(t);
 }
@@ -143,6 +144,12 @@ task_copy_end(struct task *t, const struct task *src)
 	t->exit_status = src->exit_status;
 	t->cpu_ms = src->cpu_ms;
 	t->maxrss_kib = src->maxrss_kib;
+	/* Its author's word for it goes with it. */
+	if (task_set_string(&t->esg, src->esg) == -1)
+		return -1;
+	memcpy(t->eby, src->eby, sizeof t->eby);
+	t->esg_ok = src->esg_ok;
+	memcpy(t->esg_for, src->esg_for, sizeof t->esg_for);
 	return 0;
 }
 

@@ -455,6 +455,40 @@ identity_peer_key(const char *name, char out[IDENT_PK_TEXT])
 }
 
 int
+identity_cert_of(const char *name, char *line, size_t size)
+{
+	int	at = nameidx_find(&id.idx, name);
+
+	if (strcmp(name, id.cert.name) == 0)
+		return ident_cert_format(&id.cert, line, size) > 0 ? 0 : -1;
+	if (at < 0)
+		return -1;
+	return ident_cert_format(&id.v[at].cert, line, size) > 0 ? 0 : -1;
+}
+
+int
+identity_learn_cert(const char *line, char *err, size_t errlen)
+{
+	struct ident_cert	c;
+	int			at;
+
+	if (ident_cert_parse(line, &c, err, errlen) == -1)
+		return -1;
+	if (strcmp(c.name, id.cert.name) == 0)
+		return 0;	/* ours: we know it */
+	at = nameidx_find(&id.idx, c.name);
+	if (at >= 0 && memcmp(&id.v[at].cert, &c, sizeof c) == 0)
+		return 0;
+	if (is_revoked(c.name, c.pk) || c.expires_ms <= id.now ||
+	    !ident_cert_verify(&c, id.admin_pk)) {
+		snprintf(err, errlen, "node %s's certificate is revoked, "
+		    "expired or not the admin's", c.name);
+		return -1;
+	}
+	return learn(&c) != NULL ? 1 : -1;
+}
+
+int
 identity_max_reputation(const char *name)
 {
 	int	at;

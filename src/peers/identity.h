@@ -69,6 +69,12 @@ int	identity_peer_key(const char *name, char out[IDENT_PK_TEXT]);
 /* The most reputation name's certificate lets it claim. */
 int	identity_max_reputation(const char *name);
 /* A revocation (its text): checked, kept, and 1 if it is news. */
+/* name's certificate, as text into line (a relay asks for it); -1 if
+ * we know none. */
+int	identity_cert_of(const char *name, char *line, size_t size);
+/* A certificate a peer passed on: learned if the admin signed it and it
+ * is neither revoked nor expired (1), known already (0), -1 and why. */
+int	identity_learn_cert(const char *line, char *err, size_t errlen);
 int	identity_revoke(const char *line, char *err, size_t errlen);
 /* Each revocation we keep, as text. */
 void	identity_each_revocation(void (*)(const char *line, void *),

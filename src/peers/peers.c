@@ -187,6 +187,23 @@ recv_revocation(const struct peer_msg *m, const char *from)
 		    from, err);
 }
 
+/* A peer asks for the certificate of a node whose record we relayed to
+ * it, or answers ours: what the admin signed needs no other trust. */
+static void
+recv_cert(const struct peer_msg *m, const char *addr)
+{
+	char	err[256] = "", line[IDENT_TEXT_MAX], body[IDENT_TEXT_MAX + 8];
+
+	snprintf(line, sizeof line, "%.*s", (int)m->record_len, m->record);
+	if (m->type == PEER_CERT_WANTED) {
+		if (identity_cert_of(line, body + 5, sizeof body - 5) == 0) {
+			memcpy(body, "CERT ", 5);
+			peers_unicast(m->sender, addr, body);
+		}
+	} else if (identity_learn_cert(line, err, sizeof err) == -1)
+		log_warnx("a certificate from %s dropped: %s", m->sender, err);
+}
+
 /*
  * One datagram from `from`: opened (when the cluster is keyed) before
  * anything in it is believed, parsed, and admitted by the guard.
@@ -292,6 +309,8 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 		identity_each_revocation(tell_revocation, addr);
 	if (m.type == PEER_REVOKE)
 		recv_revocation(&m, from);
+	else if (m.type == PEER_CERT_WANTED || m.type == PEER_CERT)
+		recv_cert(&m, addr);
 	else
 		p.recv(&m, addr);
 }

@@ -95,7 +95,8 @@ runner_exit(const char *uuid, const struct node_exit *e)
 static void
 key_learnt(const char *name, const uint8_t *pk)
 {
-	node_peer_key(srv.core, name, pk);
+	node_peer_key(srv.core, name, pk, clock_node_ms());
+	actions_carry_out();
 }
 
 static void

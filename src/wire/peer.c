@@ -17,7 +17,7 @@ static const char *type_names[PEER_NTYPES] = {
 	"HEARTBEAT", "WHO_IS_MASTER", "START_NEW_MASTER_ELECTION",
 	"TRY_TO_BE_MASTER", "NEW_MASTER", "ENQUEUE", "ENQUEUE_ACK",
 	"TRY_DEQUEUE", "STATE", "PROGRESS", "GET_TASK", "TASKS_TRANSFER",
-	"VOTE", "RETIRED", "REVOKE",
+	"VOTE", "RETIRED", "REVOKE", "CERT_WANTED", "CERT",
 };
 
 const char *
@@ -92,6 +92,8 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 	case PEER_STATE:
 	case PEER_VOTE:
 	case PEER_REVOKE:
+	case PEER_CERT_WANTED:
+	case PEER_CERT:
 		n = snprintf(buf, size, "%s %.*s", type, (int)m->record_len,
 		    m->record);
 		break;
@@ -283,6 +285,8 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 	case PEER_STATE:
 	case PEER_VOTE:
 	case PEER_REVOKE:
+	case PEER_CERT_WANTED:
+	case PEER_CERT:
 		if (*p == '\0') {
 			what = "record";
 			goto bad;

@@ -195,6 +195,8 @@ static const struct field {
 	  "bad peak memory" },
 	A("rsn", K_LINE, reason, "bad reason"),
 	N("sig", K_PATH, sig, 0, 86, "bad origin signature"),
+	A("eby", K_NAME, eby, "bad author"),
+	N("esg", K_PATH, esg, 0, 86, "bad author's signature"),
 #undef A
 #undef N
 };
@@ -352,7 +354,8 @@ wire_task_worst_len(const struct task *t, int noutputs)
 	return (size_t)len + (size_t)t->ninputs * 3 * DATASET_MAXLEN +
 	    sizeof " out=" + (size_t)noutputs * (3 * DATASET_MAXLEN + 1) +
 	    sizeof " rsn=" + 3 * REASON_MAXLEN + sizeof " on=" + NAME_MAXLEN +
-	    sizeof " sig=" + 86 +
+	    sizeof " sig=" + 86 + sizeof " eby=" + NAME_MAXLEN +
+	    sizeof " esg=" + 86 +
 	    NFIELDS * 20 + sizeof " st=Terminated" + sizeof " susp=1";
 }
 

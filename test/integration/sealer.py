@@ -201,5 +201,21 @@ class KeyHolder:
         self.sock.sendto(self.frame(body, sent_ms, name),
                          ("127.255.255.255", self.port))
 
+    def wait_for(self, what, timeout=20):
+        """Read what nodes send us (their replies come to our socket)
+        until a datagram that opens holds what; its text."""
+        import time
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.sock.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                frame, _ = self.sock.recvfrom(65536)
+            except socket.timeout:
+                break
+            text = open_frame(self.key, frame, self.name)
+            if text is not None and what in text:
+                return text
+        raise AssertionError("no datagram to %s held %r" % (self.name, what))
+
     def close(self):
         self.sock.close()

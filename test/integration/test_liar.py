@@ -236,6 +236,77 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class SignedRuns(Liar):
+    """A start, a result, a cancel: each is one node's to write, signed by
+    it.  A certified liar can state neither another node's run nor a
+    cancel the task's own node did not make."""
+
+    def record(self, u, state):
+        """u's latest record in state, as node a journaled it."""
+        path = os.path.join(self.cl.nodes["a"].dir, "state", "journal")
+        found = {}
+
+        def journaled():
+            with open(path, "rb") as f:
+                for line in f.read().decode(errors="replace").splitlines():
+                    rec = line[9:].split()
+                    if " id=%s " % u in line and "st=" + state in rec:
+                        found["rec"] = dict(kv.split("=", 1) for kv in rec)
+            return "rec" in found
+        harness.wait_until(journaled, "a journaled %s %s" % (u, state))
+        return found["rec"]
+
+    @staticmethod
+    def forge(rec, **change):
+        rec = dict(rec, **{k: v for k, v in change.items() if v is not None})
+        for k, v in change.items():
+            if v is None:
+                rec.pop(k, None)
+        return "STATE " + " ".join("%s=%s" % kv for kv in rec.items())
+
+    def test_results_and_cancels_of_others_runs_are_refused(self):
+        a = self.client("a")
+        u = a.schedule("import low -p /x -x %s" % params_file(self.cl.nodes["a"].dir, 1500))
+        a.ask("SUBSCRIBE " + u)
+        seen = a.wait_states({u: "Running"})
+        runner = [kv[5:] for kv in seen[-1].split() if kv.startswith("node=")][0]
+        rec = self.record(u, "Running")
+        self.assertEqual(rec.get("eby"), runner)	# its start, signed
+        end = str(now_ms())
+        # The runner's result, under the runner's signature of its start.
+        self.liar.broadcast(self.forge(rec, st="Terminated", end=end, pg="100",
+                                       out="666EVIL", conf="1"))
+        # A cancel in the liar's own name: neither taker nor runner.
+        self.liar.broadcast(self.forge(rec, st="Cancelled", end=end, conf="1",
+                                       rsn="cancelled-by-client", eby="mallory",
+                                       esg=None))
+        self.wait_rejected("implausible values", 2)
+        # A result by a node no one knows: kept aside while its
+        # certificate is asked of the relay, who has none to give.
+        self.liar.broadcast(self.forge(rec, st="Terminated", end=end, out="666EVIL",
+                                       conf="1", on="aaa", eby="aaa"))
+        self.liar.wait_for(b"CERT_WANTED aaa")
+        seen = a.wait_states({u: "Terminated"})
+        self.assertFalse(any(" Cancelled " in l for l in seen), seen)
+        self.assertEqual(self.cl.starts(u), [runner])
+        for n in self.names:
+            self.assertNotIn("666EVIL", self.cl.nodes[n].log())
+            self.assertNotIn("666EVIL", " ".join(self.client(n).ask_multi("ACCOUNT")))
+
+    def test_only_the_tasks_own_node_cancels_it(self):
+        a = self.client("a")
+        u = a.schedule("import low -p /x -x %s" % params_file(self.cl.nodes["a"].dir, 30000))
+        a.ask("SUBSCRIBE " + u)
+        a.wait_states({u: "Running"})
+        self.assertRegex(self.client("b").ask("CANCEL " + u),
+                         r"^ERROR task %s was scheduled on node a: only that node" % u)
+        self.assertEqual(self.client("a").ask("CANCEL " + u), "CANCELLED " + u)
+        for n in self.names:
+            c = self.client(n)
+            c.ask("SUBSCRIBE " + u)
+            c.wait_states({u: "Cancelled"})
+
+
 class CertificatesKept(unittest.TestCase):
     """A node keeps the certificates it heard: restarted while a peer is
     off, it still knows that peer's key (to check the tasks it took)."""

@@ -3,7 +3,9 @@
  * a task alpha takes is signed; relayed by gamma it is taken as long as
  * the signature is alpha's over what alpha set; a changed command, a
  * missing or false signature is refused; a task of a taker whose key is
- * not known yet is kept but never run, until the key comes.
+ * not known yet is kept but never run, until the key comes.  And who
+ * wrote a run (authorship.c): a start and a result the runner, a cancel
+ * the taker; relayed, each as they signed it.
  */
 #include "testutil.h"
 
@@ -38,6 +40,27 @@ record_of(struct node *n, int k, char *rec, size_t size)
 	    size - len) > 0);
 }
 
+/* rec (a STATE) as its task was before it ran: Ready, no run to sign. */
+static void
+as_ready(const char *rec, char *out, size_t size)
+{
+	const char	*w, *e;
+	size_t		 len = 0;
+
+	for (w = rec; *w != '\0'; w = *e != '\0' ? e + 1 : e) {
+		e = w + strcspn(w, " ");
+		if (strncmp(w, "eby=", 4) == 0 || strncmp(w, "esg=", 4) == 0)
+			continue;
+		if (strncmp(w, "st=", 3) == 0)
+			len += snprintf(out + len, size - len, "st=Ready ");
+		else
+			len += snprintf(out + len, size - len, "%.*s ",
+			    (int)(e - w), w);
+		assert_true(len < size);
+	}
+	out[len - 1] = '\0';
+}
+
 static void
 test_a_relayed_task_runs_only_as_its_taker_signed_it(void **state)
 {
@@ -50,21 +73,32 @@ test_a_relayed_task_runs_only_as_its_taker_signed_it(void **state)
 	plmi2_descs(&set);
 	a = signing_node(&set, "alpha", alpha_sk);
 	b = signing_node(&set, "beta", beta_sk);
-	node_peer_key(a, "alpha", alpha_pk);
+	node_peer_key(a, "alpha", alpha_pk, 0);
 	node_start(b, 0);
 	assert_int_equal(sched(a, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
 	assert_non_null(node_find(a, uuid_n(1))->sig);
 	record_of(a, 1, rec, sizeof rec);
-	/* Relayed by gamma before beta knows alpha's key: kept, not run. */
+	/* alpha runs it (alone), and signed its start (authorship.c):
+	 * relayed by gamma before beta knows alpha's key, the run waits
+	 * aside for it. */
+	assert_non_null(strstr(rec, " st=Running "));
+	assert_non_null(strstr(rec, " eby=alpha "));
 	hear(b, "gamma", rec, 20);
+	assert_null(node_find(b, uuid_n(1)));
+	/* The task as Ready: its origin alone, kept but not run. */
+	as_ready(rec, bad, sizeof bad);
+	hear(b, "gamma", bad, 21);
 	assert_non_null(node_find(b, uuid_n(1)));
 	assert_false(run_admissible(b, node_find(b, uuid_n(1)), why,
 	    sizeof why));
 	assert_non_null(strstr(why, "signed by no node known here"));
-	/* alpha's key comes: now it may run. */
-	node_peer_key(b, "alpha", alpha_pk);
+	/* alpha's key comes: now it may run, and the run set aside is
+	 * taken. */
+	node_peer_key(b, "alpha", alpha_pk, 22);
 	assert_true(run_admissible(b, node_find(b, uuid_n(1)), why,
 	    sizeof why));
+	assert_int_equal(node_find(b, uuid_n(1))->state, TASK_RUNNING);
+	assert_string_equal(node_find(b, uuid_n(1))->running_on, "alpha");
 	/* Task 2, its params changed on the way: refused. */
 	assert_int_equal(sched(a, 2, "free", PRIO_LOW, 30, 0, NULL, NULL), 0);
 	record_of(a, 2, rec, sizeof rec);
@@ -82,6 +116,57 @@ test_a_relayed_task_runs_only_as_its_taker_signed_it(void **state)
 	/* As alpha signed it: taken. */
 	hear(b, "gamma", rec, 42);
 	assert_non_null(node_find(b, uuid_n(2)));
+	node_free(a);
+	node_free(b);
+	taskdesc_clear(&set);
+}
+
+/* Its run is its runner's to state, its cancel its taker's: relayed,
+ * each is believed as signed by them, and nothing else is. */
+static void
+test_a_run_is_its_runners_and_a_cancel_its_takers(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*a, *b;
+	char			 rec[2048], bad[2300], err[128];
+	uint64_t		 refused;
+
+	(void)state;
+	plmi2_descs(&set);
+	a = signing_node(&set, "alpha", alpha_sk);
+	b = signing_node(&set, "beta", beta_sk);
+	node_start(b, 0);
+	node_peer_key(b, "alpha", alpha_pk, 0);
+	assert_int_equal(sched(a, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
+	record_of(a, 1, rec, sizeof rec);
+	hear(b, "gamma", rec, 20);
+	assert_int_equal(node_find(b, uuid_n(1))->state, TASK_RUNNING);
+	/* Its result, made up on the way under alpha's signature of its
+	 * start: refused. */
+	refused = status_of(b).implausible;
+	snprintf(bad, sizeof bad, "%s", rec);
+	*strstr(bad, " st=Running") = '\0';
+	snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " st=Terminated"
+	    "%s out=EVIL end=30", strstr(rec, " st=Running") + 11);
+	hear(b, "gamma", bad, 30);
+	assert_int_equal(node_find(b, uuid_n(1))->state, TASK_RUNNING);
+	assert_int_equal(status_of(b).implausible, refused + 1);
+	/* A cancel gamma writes itself: neither its taker nor its runner. */
+	snprintf(bad, sizeof bad, "%s", rec);
+	*strstr(bad, " st=Running") = '\0';
+	snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " st=Cancelled"
+	    "%s rsn=cancelled-by-client", strstr(rec, " st=Running") + 11);
+	*strstr(bad, " eby=") = '\0';
+	hear(b, "gamma", bad, 31);
+	assert_int_equal(node_find(b, uuid_n(1))->state, TASK_RUNNING);
+	assert_int_equal(status_of(b).implausible, refused + 2);
+	/* Its taker cancels it: signed by alpha, relayed, believed. */
+	assert_int_equal(node_cancel(a, uuid_n(1), 40, err, sizeof err), 0);
+	record_of(a, 1, rec, sizeof rec);
+	assert_non_null(strstr(rec, " st=Cancelled "));
+	hear(b, "gamma", rec, 41);
+	assert_int_equal(node_find(b, uuid_n(1))->state, TASK_CANCELLED);
+	assert_int_equal(status_of(b).implausible, refused + 2);
 	node_free(a);
 	node_free(b);
 	taskdesc_clear(&set);
@@ -109,8 +194,8 @@ test_our_own_unsigned_tasks_from_the_journal_still_run(void **state)
 	(void)state;
 	plmi2_descs(&set);
 	b = signing_node(&set, "beta", beta_sk);
-	node_peer_key(b, "beta", beta_pk);
-	node_peer_key(b, "alpha", alpha_pk);
+	node_peer_key(b, "beta", beta_pk, 0);
+	node_peer_key(b, "alpha", alpha_pk, 0);
 	for (k = 0; k < 2; k++) {
 		assert_non_null(t = wire_task_decode(rec[k], strlen(rec[k]),
 		    err, sizeof err));
@@ -132,6 +217,8 @@ main(void)
 		    test_a_relayed_task_runs_only_as_its_taker_signed_it),
 		cmocka_unit_test(
 		    test_our_own_unsigned_tasks_from_the_journal_still_run),
+		cmocka_unit_test(
+		    test_a_run_is_its_runners_and_a_cancel_its_takers),
 	};
 	uint8_t	seed[32];
 
