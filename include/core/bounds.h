@@ -40,6 +40,11 @@
  * (a record must fit a datagram, and a request a client line). */
 #define CMD_ARGS_MAX 256
 #define CMD_ENV_MAX 64
+/* --secret-env: names in the record; the values (at most this many
+ * bytes in all) only with the node that took the task and, sealed to
+ * its key, the one that runs it. */
+#define CMD_SECRETS_MAX 16
+#define CMD_SECRET_TEXT_MAX 4096
 #define CMD_TEXT_MAX 3072
 #define CMD_OUTSPEC_MAXLEN 256	/* "file:PATH" or "line:REGEX" */
 #define CMD_TIME_LIMIT_MAX (366LL * 86400 * 1000)	/* ms */

@@ -66,6 +66,8 @@ struct task_cmd {
 	int64_t		  time_limit_ms;	/* 0: none */
 	int		  nouts;
 	char		**outs;
+	int		  nsecrets;
+	char		**secrets;	/* names of --secret-env variables */
 };
 
 /*

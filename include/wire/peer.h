@@ -28,6 +28,9 @@
  *   CERT_WANTED <node>             (the sender relayed a record that node
  *                                  wrote, and we lack its certificate)
  *   CERT <certificate>             (the answer: the shell's, identity.c)
+ *   SECRET_WANTED <uuid>           (the runner asks the taker for the task's
+ *                                  --secret-env values: secrets.c)
+ *   SECRET <uuid> <sealed values>  (the answer, sealed to the runner's key)
  *
  * A task record is wire_task_encode()'s line.  Parsing is pure.
  */
@@ -59,8 +62,10 @@ enum peer_type {
 	PEER_REVOKE,
 	PEER_CERT_WANTED,
 	PEER_CERT,
+	PEER_SECRET_WANTED,
+	PEER_SECRET,
 };
-#define PEER_NTYPES 17
+#define PEER_NTYPES 19
 
 struct peer_msg {
 	/* Header. */

@@ -77,6 +77,11 @@ struct client_req {
 	char			*cmd_argv[CMD_ARGS_MAX];
 	char			*cmd_env[CMD_ENV_MAX];
 	char			*cmd_outs[TASK_OUTPUTS_MAX];
+	/* RUN -S NAME=value (--secret-env): the names go in run.secrets,
+	 * the "NAME=value" words stay with the node that takes it. */
+	char			*cmd_secrets[CMD_SECRETS_MAX];
+	char			 secret_names[CMD_SECRETS_MAX][NAME_MAXLEN + 1];
+	char			*secret_kv[CMD_SECRETS_MAX];
 	/* ACCOUNT: finished tasks that ended at or after since and were
 	 * submitted at or before until (ms since the epoch; -1 no bound),
 	 * in one of the states (bit 1 << state; 0: any final), run on node,

@@ -107,6 +107,28 @@ out:
 	return rc;
 }
 
+/* --secret-env NAME=VALUE, or NAME: its value from our environment
+ * (so it is in no shell history nor process list). */
+static char *
+secret_word(char *arg)
+{
+	const char	*v;
+	char		*kv;
+
+	if (strchr(arg, '=') != NULL)
+		return arg;
+	if ((v = getenv(arg)) == NULL) {
+		cmd_fail("--secret-env %s: no such variable here (give "
+		    "NAME=VALUE, or export it)", arg);
+		return NULL;
+	}
+	if (asprintf(&kv, "%s=%s", arg, v) == -1) {
+		cmd_fail("out of memory");
+		return NULL;
+	}
+	return kv;
+}
+
 static int
 cmd_run_exec(const struct cmd_args *a)
 {
@@ -116,6 +138,7 @@ cmd_run_exec(const struct cmd_args *a)
 	const char		*prio = cmd_arg(a, 'P'), *limit = cmd_arg(a, 't');
 	const char		*name = cmd_arg(a, 'n');
 	char			*env[CMD_ENV_MAX], *outs[TASK_OUTPUTS_MAX];
+	static char		*secrets[CMD_SECRETS_MAX];
 	char			*argv[CMD_ARGS_MAX + 2];
 	char			 here[PATH_MAX], nm[NAME_MAXLEN + 1];
 	char			 req[CLIENT_LINE_MAX + 1];
@@ -128,6 +151,7 @@ cmd_run_exec(const struct cmd_args *a)
 		return 2;
 	tc.env = env;
 	tc.outs = outs;
+	x.secrets = secrets;
 	tc.argv = argv;
 	if (prio == NULL)
 		prio = "low";
@@ -161,6 +185,13 @@ cmd_run_exec(const struct cmd_args *a)
 				return cmd_fail("more than %d --env",
 				    CMD_ENV_MAX) * 2;
 			env[tc.nenv++] = u->v[0];
+		} else if (u->flag == 'S') {
+			if (x.nsecrets == CMD_SECRETS_MAX)
+				return cmd_fail("more than %d --secret-env",
+				    CMD_SECRETS_MAX) * 2;
+			if ((secrets[x.nsecrets++] = secret_word(u->v[0])) ==
+			    NULL)
+				return 2;
 		} else if (u->flag == 'O') {
 			if (tc.nouts == TASK_OUTPUTS_MAX)
 				return cmd_fail("more than %d --output",
@@ -212,6 +243,7 @@ const struct cmd_entry cmd_run_entry = {
 	  { 'o', "stdout", 0, 1, 0, "FILE" },
 	  { 'e', "stderr", 0, 1, 0, "FILE" },
 	  { 'E', "env", 0, 1, 1, "NAME=VALUE" },
+	  { 'S', "secret-env", 0, 1, 1, "NAME[=VALUE]" },
 	  { 't', "time", 0, 1, 0, "LIMIT" },
 	  { 'n', "name", 0, 1, 0, "NAME" },
 	  { 'O', "output", 0, 1, 1, "file:PATH|line:REGEX" },

@@ -381,6 +381,8 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	case PEER_REVOKE:	/* the shell's: identity.c */
 	case PEER_CERT_WANTED:
 	case PEER_CERT:
+	case PEER_SECRET_WANTED:	/* the shell's: secrets.c */
+	case PEER_SECRET:
 		break;
 	}
 	node_settle(n, now);

@@ -91,6 +91,10 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 		statement_str(&st, c->err);
 		statement_num(&st, c->time_limit_ms);
 		statement_list(&st, c->outs, c->nouts);
+		/* Appended only if any: the same bytes as before for
+		 * tasks without. */
+		if (c->nsecrets > 0)
+			statement_list(&st, c->secrets, c->nsecrets);
 	}
 	statement_final(&st, h);
 }

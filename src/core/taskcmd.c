@@ -47,6 +47,7 @@ task_cmd_free(struct task_cmd *c)
 	strv_free(c->argv, c->argc);
 	strv_free(c->env, c->nenv);
 	strv_free(c->outs, c->nouts);
+	strv_free(c->secrets, c->nsecrets);
 	free(c->cwd);
 	free(c->out);
 	free(c->err);
@@ -63,10 +64,12 @@ task_cmd_dup(const struct task_cmd *c)
 	d->argc = c->argc;
 	d->nenv = c->nenv;
 	d->nouts = c->nouts;
+	d->nsecrets = c->nsecrets;
 	d->time_limit_ms = c->time_limit_ms;
 	if (strv_dup(c->argv, c->argc, &d->argv) == -1 ||
 	    strv_dup(c->env, c->nenv, &d->env) == -1 ||
 	    strv_dup(c->outs, c->nouts, &d->outs) == -1 ||
+	    strv_dup(c->secrets, c->nsecrets, &d->secrets) == -1 ||
 	    task_set_string(&d->cwd, c->cwd) == -1 ||
 	    task_set_string(&d->out, c->out) == -1 ||
 	    task_set_string(&d->err, c->err) == -1) {
@@ -119,6 +122,9 @@ task_cmd_check(const struct task_cmd *c, char *why, size_t whylen)
 		    CMD_ENV_MAX);
 	else if (c->nouts < 0 || c->nouts > TASK_OUTPUTS_MAX)
 		snprintf(why, whylen, "at most %d outputs", TASK_OUTPUTS_MAX);
+	else if (c->nsecrets < 0 || c->nsecrets > CMD_SECRETS_MAX)
+		snprintf(why, whylen, "at most %d secret variables",
+		    CMD_SECRETS_MAX);
 	else if (!path_valid(c->cwd) || !path_valid(c->out) ||
 	    !path_valid(c->err))
 		snprintf(why, whylen, "a directory or file name is empty, not "
@@ -135,6 +141,16 @@ task_cmd_check(const struct task_cmd *c, char *why, size_t whylen)
 		if (!env_valid(c->env[i])) {
 			snprintf(why, whylen, "environment variable %d is not "
 			    "NAME=value", i + 1);
+			return -1;
+		}
+	}
+	for (i = 0; i < c->nsecrets; i++) {
+		char kv[NAME_MAXLEN + 2];
+		snprintf(kv, sizeof kv, "%s=", c->secrets[i]);
+		bytes += strlen(c->secrets[i]) + 1;
+		if (strlen(c->secrets[i]) > NAME_MAXLEN || !env_valid(kv)) {
+			snprintf(why, whylen, "secret variable %d is not a "
+			    "NAME", i + 1);
 			return -1;
 		}
 	}
@@ -207,6 +223,7 @@ task_same_origin(const struct task *a, const struct task *b)
 			return 0;
 	return x == NULL || (same_list(x->argv, x->argc, y->argv, y->argc) &&
 	    same_list(x->env, x->nenv, y->env, y->nenv) &&
+	    same_list(x->secrets, x->nsecrets, y->secrets, y->nsecrets) &&
 	    same_str(x->cwd, y->cwd) && same_str(x->out, y->out) &&
 	    same_str(x->err, y->err) && x->time_limit_ms == y->time_limit_ms &&
 	    same_list(x->outs, x->nouts, y->outs, y->nouts));

@@ -443,14 +443,22 @@ identity_check(const struct seal_hdr *h, const char *me,
 	return IDV_OK;
 }
 
-int
-identity_peer_key(const char *name, char out[IDENT_PK_TEXT])
+const uint8_t *
+identity_peer_pk(const char *name)
 {
 	int	at = nameidx_find(&id.idx, name);
 
-	if (at < 0)
+	return at >= 0 ? id.v[at].cert.pk : NULL;
+}
+
+int
+identity_peer_key(const char *name, char out[IDENT_PK_TEXT])
+{
+	const uint8_t	*pk = identity_peer_pk(name);
+
+	if (pk == NULL)
 		return -1;
-	ident_pk_format(id.v[at].cert.pk, out);
+	ident_pk_format(pk, out);
 	return 0;
 }
 

@@ -66,6 +66,8 @@ enum identity_verdict identity_check(const struct seal_hdr *h,
 	    size_t *textlen, int64_t now_wall);
 /* A certified peer's public key as text; -1 if none heard. */
 int	identity_peer_key(const char *name, char out[IDENT_PK_TEXT]);
+/* The same, its 32 bytes, or NULL. */
+const uint8_t *identity_peer_pk(const char *name);
 /* The most reputation name's certificate lets it claim. */
 int	identity_max_reputation(const char *name);
 /* A revocation (its text): checked, kept, and 1 if it is news. */

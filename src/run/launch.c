@@ -119,7 +119,7 @@ launch_command_argv(const struct task *t, struct strings *k, const char **argv,
  * inputs, a command's own variables (NULL-terminated in env). */
 int
 launch_env(const struct task *t, const char *dir, const struct runas *user,
-    struct strings *k, char **env, int max)
+    char *const *secrets, struct strings *k, char **env, int max)
 {
 	char	*s;
 	int	 n = 0, i;
@@ -142,6 +142,8 @@ launch_env(const struct task *t, const char *dir, const struct runas *user,
 		if ((s = cmdrun_expand(t, t->cmd->env[i])) == NULL ||
 		    n == max - 1 || (env[n++] = keep(k, s)) == NULL)
 			return -1;
+	for (i = 0; secrets != NULL && secrets[i] != NULL; i++)
+		PUT("%s", secrets[i]);
 #undef PUT
 	env[n] = NULL;
 	return n;

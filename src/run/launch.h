@@ -32,9 +32,10 @@ int	launch_desc_argv(const char *tasks_dir, const struct task *,
 int	launch_command_argv(const struct task *, struct strings *k,
 	    const char **argv, int max, char *args, size_t argslen);
 /* VOLERY_TASK, TMPDIR (dir), HOME/USER/LOGNAME of user, a command's
- * inputs and variables, NULL-terminated in env (at most max); -1 out
- * of memory. */
+ * inputs and variables, its secret ones ("NAME=value", NULL-terminated,
+ * or NULL), NULL-terminated in env (at most max); -1 out of memory. */
 int	launch_env(const struct task *, const char *dir,
-	    const struct runas *user, struct strings *k, char **env, int max);
+	    const struct runas *user, char *const *secrets, struct strings *k,
+	    char **env, int max);
 
 #endif

@@ -365,11 +365,11 @@ command_progress(const struct runner_msg *m, void *uuid)
 }
 
 int
-runner_start(const struct task *t, const struct taskdesc *d, char *err,
-    size_t errlen)
+runner_start(const struct task *t, const struct taskdesc *d,
+    char *const *secrets, char *err, size_t errlen)
 {
 	const char	*argv[CMD_ARGS_MAX + 8 + 2 * TASK_INPUTS_MAX + 1];
-	char		*env[16 + TASK_INPUTS_MAX + CMD_ENV_MAX];
+	char		*env[16 + TASK_INPUTS_MAX + CMD_ENV_MAX + CMD_SECRETS_MAX];
 	char		 path[PATH_MAX + NAME_MAXLEN + 2], dir[PATH_MAX];
 	char		 args[1024] = "", cgroup[PATH_MAX];
 	struct strings	 k = { NULL, 0 };
@@ -401,8 +401,8 @@ runner_start(const struct task *t, const struct taskdesc *d, char *err,
 		    sizeof args);
 	if (rundir_make(t->uuid, &ra, dir, sizeof dir, err, errlen) == -1)
 		goto fail;
-	if (launch_env(t, dir, &ra, &k, env, sizeof env / sizeof env[0])
-	    == -1 ||
+	if (launch_env(t, dir, &ra, secrets, &k, env,
+	    sizeof env / sizeof env[0]) == -1 ||
 	    (r = calloc(1, sizeof *r)) == NULL)
 		goto nomem_dir;
 	if ((cap = output_open(t, &ra, err, errlen)) == NULL)

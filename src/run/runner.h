@@ -44,9 +44,10 @@ int	runner_init(struct event_base *, const struct runner_hooks *,
  * own (rundir.h) as the working directory, as the run user.  A command
  * (t->cmd, d NULL) runs its own argv in its own directory; its stdout
  * and stderr are kept as they are (output.h), its exit status and
- * declared outputs make its result. */
+ * declared outputs make its result.  secrets: its --secret-env
+ * variables, "NAME=value" NULL-terminated (secrets.h), or NULL. */
 int	runner_start(const struct task *t, const struct taskdesc *d,
-	    char *err, size_t errlen);
+	    char *const *secrets, char *err, size_t errlen);
 void	runner_stop(const char *uuid);
 /* SIGSTOP (1) or SIGCONT (0) the run's whole process group. */
 void	runner_suspend(const char *uuid, int stop);

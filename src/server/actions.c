@@ -24,6 +24,7 @@
 #include "peers.h"
 #include "runas.h"
 #include "runner.h"
+#include "secrets.h"
 #include "task.h"
 #include "taskdesc.h"
 
@@ -32,6 +33,7 @@ static struct {
 	struct event		*tick_ev;	/* the core's timer */
 	struct event		*commit_ev;	/* the journal's commit */
 	int			 forgot;	/* a task left: compact */
+	int			 carrying;	/* in actions_carry_out */
 } act;
 
 static void
@@ -139,32 +141,95 @@ check_command(const char *uuid)
 }
 
 static int
-start_run(const struct task *t, char *err, size_t errlen)
+start_run(const struct task *t, char *const *secrets, char *err,
+    size_t errlen)
 {
 	const struct taskdesc	*d = taskdesc_find(act.env->descs, t->exec);
 
 	if (t->cmd != NULL)
-		return runner_start(t, NULL, err, errlen);
+		return runner_start(t, NULL, secrets, err, errlen);
 	if (d == NULL) {	/* run_admissible saw one; never removed */
 		snprintf(err, errlen, "no description");
 		return -1;
 	}
-	return runner_start(t, d, err, errlen);
+	return runner_start(t, d, NULL, err, errlen);
 }
 
-/* ACT_START that cannot start: the core hears of it as a failed run. */
+/* A run that cannot start: the core hears of it as a failed run. */
 static void
-start_or_fail(struct task *t)
+start_failed(const struct task *t, const char *err)
 {
 	struct node_exit	e = { -1, 0, -1, -1, NULL };
-	char			uuid[UUID_STRLEN + 1], err[256];
+	char			uuid[UUID_STRLEN + 1];
 
-	if (start_run(t, err, sizeof err) == 0)
-		return;
 	log_msg(VLOG_ERROR, "Task UUID{%s} name{%s} cannot start: %s",
 	    t->uuid, t->exec, err);
 	memcpy(uuid, t->uuid, sizeof uuid);
 	node_runner_exit(act.env->core, uuid, &e, clock_node_ms());
+}
+
+static void
+start_or_fail(struct task *t)
+{
+	char	err[256];
+
+	/* Its secret variables first: ours, or its taker's (secrets.h). */
+	if (t->cmd != NULL && t->cmd->nsecrets > 0) {
+		secrets_fetch(t);
+		return;
+	}
+	if (start_run(t, NULL, err, sizeof err) == -1)
+		start_failed(t, err);
+}
+
+/* Are kv the variables t declares secret, each once? */
+static int
+declared(const struct task *t, char *const *kv)
+{
+	int	i, j, n = 0;
+
+	for (i = 0; kv[i] != NULL; i++, n++) {
+		for (j = 0; j < t->cmd->nsecrets; j++)
+			if (strncmp(kv[i], t->cmd->secrets[j],
+			    strlen(t->cmd->secrets[j])) == 0 &&
+			    kv[i][strlen(t->cmd->secrets[j])] == '=')
+				break;
+		if (j == t->cmd->nsecrets)
+			return 0;
+	}
+	return n == t->cmd->nsecrets;
+}
+
+void
+actions_secrets_ready(const char *uuid, char *const *kv, const char *why)
+{
+	struct task	*t = node_find(act.env->core, uuid);
+	char		 err[256];
+
+	/* Stopped, or handed on, while its secrets came. */
+	if (t == NULL || t->run != RUN_ACTIVE || t->state != TASK_RUNNING ||
+	    t->cmd == NULL)
+		return;
+	if (kv == NULL)
+		snprintf(err, sizeof err, "%s", why);
+	else if (!declared(t, kv))
+		snprintf(err, sizeof err, "the secret variables its taker "
+		    "gave are not the ones it declares");
+	else if (start_run(t, kv, err, sizeof err) == 0)
+		return;
+	start_failed(t, err);
+	if (!act.carrying)
+		actions_carry_out();
+}
+
+/* Its values leave us with its end (secrets.h). */
+static void
+forget_secrets(const struct task *t)
+{
+	if (t->cmd != NULL && t->cmd->nsecrets > 0 && task_is_final(t->state)
+	    && t->confirmed && strcmp(t->scheduled_by,
+	    node_name(act.env->core)) == 0)
+		secrets_forget(t->uuid);
 }
 
 void
@@ -174,6 +239,7 @@ actions_carry_out(void)
 	struct task	*t;
 	size_t		 i, retired = 0;
 
+	act.carrying = 1;
 	for (i = 0; i < o->n; i++) {
 		struct action *a = &o->v[i];
 		/* The core may append while we go: re-read o->v each time. */
@@ -221,13 +287,16 @@ actions_carry_out(void)
 		case ACT_START:
 			if ((t = node_find(act.env->core, a->uuid)) == NULL)
 				break;
-			if (a->type == ACT_JOURNAL)
+			if (a->type == ACT_JOURNAL) {
 				journal_append(t);
+				forget_secrets(t);
+			}
 			else
 				start_or_fail(t);
 			break;
 		}
 	}
+	act.carrying = 0;
 	outbox_clear(o);
 	notify_settled();
 	/* Retirement is rare (a batch a tick at most): sync it at once. */

@@ -25,6 +25,9 @@ struct actions_env {
 int	actions_init(const struct actions_env *);
 /* After every event given to the core. */
 void	actions_carry_out(void);
+/* A run waiting for its --secret-env values gets them (secrets_cb). */
+void	actions_secrets_ready(const char *uuid, char *const *kv,
+	    const char *why);
 void	actions_shutdown(void);
 
 #endif

@@ -49,6 +49,7 @@
 #include "rundir.h"
 #include "scratch.h"
 #include "runner.h"
+#include "secrets.h"
 #include "server.h"
 #include "service.h"
 #include "task.h"
@@ -102,6 +103,10 @@ key_learnt(const char *name, const uint8_t *pk)
 static void
 peer_recv(const struct peer_msg *m, const char *addr)
 {
+	if (m->type == PEER_SECRET_WANTED || m->type == PEER_SECRET) {
+		secrets_recv(m, addr);
+		return;
+	}
 	node_peer_msg(srv.core, m, addr, clock_node_ms());
 	actions_carry_out();
 	if (m->type == PEER_HEARTBEAT)
@@ -392,6 +397,9 @@ server_run(const struct config *cfg, int echo)
 		fatalx("out of memory");
 	}
 	srv.actions.core = srv.service.core = srv.requests.core = srv.core;
+	if (secrets_open(srv.base, srv.core, cfg->state_dir,
+	    actions_secrets_ready, err, sizeof err) == -1)
+		fatalx("%s", err);
 	identity_on_learn(key_learnt);
 	srv.requests.name = cfg->name;
 	srv.requests.address = srv.address;
@@ -442,6 +450,7 @@ server_run(const struct config *cfg, int echo)
 	journal_commit();
 	idle_shutdown();
 	runner_shutdown();
+	secrets_close();
 	output_shutdown();
 	contain_shutdown();
 	job_shutdown();

@@ -21,6 +21,7 @@
 #include "contain.h"
 #include "descs.h"
 #include "history.h"
+#include "identity.h"
 #include "journal.h"
 #include "log.h"
 #include "logsearch.h"
@@ -28,6 +29,7 @@
 #include "owner.h"
 #include "runas.h"
 #include "runner.h"
+#include "secrets.h"
 #include "service.h"
 #include "task.h"
 #include "taskdesc.h"
@@ -87,9 +89,11 @@ executable_exists(const char *exec)
 	return access(path, X_OK) == 0;
 }
 
-int
-service_schedule_task(const struct node_schedule_req *req, char *uuid,
-    char *err, size_t errlen)
+/* req, its --secret-env words kv (n) kept before any node may start
+ * it (secrets.h). */
+static int
+schedule_task(const struct node_schedule_req *req, char *const *kv, int n,
+    char *uuid, char *err, size_t errlen)
 {
 	uuid_t	raw;
 	int	rc;
@@ -106,12 +110,29 @@ service_schedule_task(const struct node_schedule_req *req, char *uuid,
 	/* A description added since start-up is picked up here. */
 	if (req->cmd == NULL && taskdesc_find(env->descs, req->exec) == NULL)
 		service_load_descs();
+	if (n > 0 && !identity_on()) {
+		snprintf(err, errlen, "--secret-env needs node identities (an "
+		    "<admin_key>, or a pool on one host): the values are "
+		    "sealed to the key of the node that runs the task");
+		return -1;
+	}
 	uuid_generate_random(raw);
 	uuid_unparse_lower(raw, uuid);
+	if (n > 0 && secrets_keep(uuid, kv, n, err, errlen) == -1)
+		return -1;
 	rc = node_schedule(env->core, req, uuid, clock_node_ms(), err,
 	    errlen);
+	if (rc == -1 && n > 0)
+		secrets_forget(uuid);
 	actions_carry_out();
 	return rc;
+}
+
+int
+service_schedule_task(const struct node_schedule_req *req, char *uuid,
+    char *err, size_t errlen)
+{
+	return schedule_task(req, NULL, 0, uuid, err, errlen);
 }
 
 int
@@ -139,7 +160,8 @@ service_schedule(const struct client_req *req, const char *client,
 	sr.user = user;
 	sr.has_uid = uid >= 0;
 	sr.uid = uid;
-	return service_schedule_task(&sr, uuid, err, errlen);
+	return schedule_task(&sr, req->secret_kv, sr.cmd != NULL ?
+	    sr.cmd->nsecrets : 0, uuid, err, errlen);
 }
 
 int

@@ -104,6 +104,8 @@ runreq_format(char *buf, size_t size, const char *name, const char *prio,
 	add_value(&l, "-e", c->err);
 	for (i = 0; i < c->nenv; i++)
 		add_value(&l, "-E", c->env[i]);
+	for (i = 0; extra != NULL && i < extra->nsecrets; i++)
+		add_value(&l, "-S", extra->secrets[i]);
 	if (c->time_limit_ms > 0) {
 		snprintf(num, sizeof num, "%" PRId64,
 		    (c->time_limit_ms + 999) / 1000);

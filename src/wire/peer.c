@@ -18,6 +18,7 @@ static const char *type_names[PEER_NTYPES] = {
 	"TRY_TO_BE_MASTER", "NEW_MASTER", "ENQUEUE", "ENQUEUE_ACK",
 	"TRY_DEQUEUE", "STATE", "PROGRESS", "GET_TASK", "TASKS_TRANSFER",
 	"VOTE", "RETIRED", "REVOKE", "CERT_WANTED", "CERT",
+	"SECRET_WANTED", "SECRET",
 };
 
 const char *
@@ -94,6 +95,8 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 	case PEER_REVOKE:
 	case PEER_CERT_WANTED:
 	case PEER_CERT:
+	case PEER_SECRET_WANTED:
+	case PEER_SECRET:
 		n = snprintf(buf, size, "%s %.*s", type, (int)m->record_len,
 		    m->record);
 		break;
@@ -287,6 +290,8 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 	case PEER_REVOKE:
 	case PEER_CERT_WANTED:
 	case PEER_CERT:
+	case PEER_SECRET_WANTED:
+	case PEER_SECRET:
 		if (*p == '\0') {
 			what = "record";
 			goto bad;

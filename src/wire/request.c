@@ -52,7 +52,8 @@ static const struct client_command {
 	{ "IDLE", CMD_IDLE, 1, 1, 0, "IDLE <on|off|auto>" },
 	{ "RUN", CMD_RUN, 2, MAX_TOKENS, 1,
 	  "RUN <name> <low|interactive> [-d <dir>] [-o <file>] [-e <file>] "
-	  "[-E <NAME=value>]... [-t <seconds>] [-a <uuid> <nth_output>]... "
+	  "[-E <NAME=value>]... [-S <NAME=value>]... [-t <seconds>] "
+	  "[-a <uuid> <nth_output>]... "
 	  "[-O <file:PATH|line:REGEX>]... [-A <array_uuid> <index> "
 	  "<max_running>] [-c <cores>] [-m <memory_mb>] [-g <tag>[,<tag>]...] "
 	  "[-b <begin_ms>] "
@@ -347,6 +348,37 @@ push(char **v, int *n, int max, char *value, const char *what, char *err,
 	return 0;
 }
 
+/* -S NAME=value: the name for the record, the word for the taker. */
+static int
+take_secret(struct client_req *req, char *kv, char *err, size_t errlen)
+{
+	struct task_cmd	*c = &req->run;
+	size_t		 len = strcspn(kv, "="), bytes = 0;
+	int		 i;
+
+	if (kv[len] != '=' || len == 0 || len > NAME_MAXLEN) {
+		snprintf(err, errlen, "-S: NAME=value");
+		return -1;
+	}
+	if (c->nsecrets == CMD_SECRETS_MAX) {
+		snprintf(err, errlen, "more than %d secret variables",
+		    CMD_SECRETS_MAX);
+		return -1;
+	}
+	for (i = 0; i < c->nsecrets; i++)
+		bytes += strlen(req->secret_kv[i]) + 1;
+	if (bytes + strlen(kv) + 1 > CMD_SECRET_TEXT_MAX) {
+		snprintf(err, errlen, "the secret variables are over %d bytes",
+		    CMD_SECRET_TEXT_MAX);
+		return -1;
+	}
+	memcpy(req->secret_names[c->nsecrets], kv, len);
+	req->secret_names[c->nsecrets][len] = '\0';
+	req->cmd_secrets[c->nsecrets] = req->secret_names[c->nsecrets];
+	req->secret_kv[c->nsecrets++] = kv;
+	return 0;
+}
+
 /*
  * RUN: a command task.  Its values are %XX-escaped words (a blank is
  * %20, and a lone '%' the empty string), so argv comes through exactly:
@@ -367,6 +399,7 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 	c->argv = req->cmd_argv;
 	c->env = req->cmd_env;
 	c->outs = req->cmd_outs;
+	c->secrets = req->cmd_secrets;
 	for (i = 3; i < tk->n && strcmp(tk->v[i], "--") != 0; i++) {
 		const char *opt = tk->v[i];
 		if (strcmp(opt, "-a") == 0 || strcmp(opt, "-A") == 0) {
@@ -381,7 +414,7 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 			continue;
 		}
 		if (strlen(opt) != 2 || opt[0] != '-' ||
-		    strchr("doeEtO", opt[1]) == NULL) {
+		    strchr("doeEtOS", opt[1]) == NULL) {
 			complain(err, errlen, "unknown option", opt, "");
 			return -1;
 		}
@@ -398,6 +431,9 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 		} else if (opt[1] == 'E') {
 			if (push(c->env, &c->nenv, CMD_ENV_MAX, v,
 			    "environment variables", err, errlen) == -1)
+				return -1;
+		} else if (opt[1] == 'S') {
+			if (take_secret(req, v, err, errlen) == -1)
 				return -1;
 		} else if (opt[1] == 'O') {
 			if (push(c->outs, &c->nouts, TASK_OUTPUTS_MAX, v,

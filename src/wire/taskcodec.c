@@ -12,7 +12,7 @@
  * and a command task's (struct task_cmd) after them:
  *
  *   cmd=<word>,... [env=<NAME=value>,...] [cwd=<dir>] [so=<file>]
- *   [se=<file>] [tl=<ms>] [outs=<file:PATH|line:REGEX>,...]
+ *   [se=<file>] [tl=<ms>] [outs=<file:PATH|line:REGEX>,...] [sen=<NAME>,...]
  *
  * Empty optional fields are left out.
  */
@@ -393,6 +393,7 @@ encode_cmd(struct out *o, const struct task_cmd *c)
 	if (c->time_limit_ms > 0)
 		put_num(o, "tl", c->time_limit_ms);
 	put_list(o, "outs", c->outs, c->nouts);
+	put_list(o, "sen", c->secrets, c->nsecrets);
 	return 0;
 }
 
@@ -495,7 +496,7 @@ bad:
 /* A command task's fields as they came, before its struct exists:
  * lists still escaped, the rest unescaped. */
 struct cmd_fields {
-	char	*argv, *env, *outs;
+	char	*argv, *env, *outs, *secrets;
 	char	*cwd, *out, *err;
 	int64_t	 time_limit_ms;
 	int	 any;
@@ -507,7 +508,8 @@ cmd_field(struct cmd_fields *cf, const char *key, char *val)
 {
 	char	**list = strcmp(key, "cmd") == 0 ? &cf->argv :
 		    strcmp(key, "env") == 0 ? &cf->env :
-		    strcmp(key, "outs") == 0 ? &cf->outs : NULL;
+		    strcmp(key, "outs") == 0 ? &cf->outs :
+		    strcmp(key, "sen") == 0 ? &cf->secrets : NULL;
 
 	if (list != NULL) {
 		*list = val;
@@ -555,6 +557,8 @@ decode_cmd(struct task *t, struct cmd_fields *cf)
 	    decode_list(cf->env, CMD_ENV_MAX, &c->env, &c->nenv) == -1 ||
 	    decode_list(cf->outs, TASK_OUTPUTS_MAX, &c->outs,
 	    &c->nouts) == -1 ||
+	    decode_list(cf->secrets, CMD_SECRETS_MAX, &c->secrets,
+	    &c->nsecrets) == -1 ||
 	    task_set_string(&c->cwd, cf->cwd) == -1 ||
 	    task_set_string(&c->out, cf->out) == -1 ||
 	    task_set_string(&c->err, cf->err) == -1)
