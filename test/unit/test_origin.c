@@ -40,25 +40,28 @@ record_of(struct node *n, int k, char *rec, size_t size)
 	    size - len) > 0);
 }
 
-/* rec (a STATE) as its task was before it ran: Ready, no run to sign. */
+/* rec (a STATE) said to be in state, more fields appended; without its
+ * author's name and signature unless signed. */
 static void
-as_ready(const char *rec, char *out, size_t size)
+restated(const char *rec, const char *state, const char *more, int signed_,
+    char *out, size_t size)
 {
 	const char	*w, *e;
 	size_t		 len = 0;
 
 	for (w = rec; *w != '\0'; w = *e != '\0' ? e + 1 : e) {
 		e = w + strcspn(w, " ");
-		if (strncmp(w, "eby=", 4) == 0 || strncmp(w, "esg=", 4) == 0)
+		if (!signed_ && (strncmp(w, "eby=", 4) == 0 ||
+		    strncmp(w, "esg=", 4) == 0))
 			continue;
 		if (strncmp(w, "st=", 3) == 0)
-			len += snprintf(out + len, size - len, "st=Ready ");
+			len += snprintf(out + len, size - len, "st=%s ", state);
 		else
 			len += snprintf(out + len, size - len, "%.*s ",
 			    (int)(e - w), w);
 		assert_true(len < size);
 	}
-	out[len - 1] = '\0';
+	snprintf(out + len - 1, size - len + 1, "%s", more);
 }
 
 static void
@@ -86,7 +89,7 @@ test_a_relayed_task_runs_only_as_its_taker_signed_it(void **state)
 	hear(b, "gamma", rec, 20);
 	assert_null(node_find(b, uuid_n(1)));
 	/* The task as Ready: its origin alone, kept but not run. */
-	as_ready(rec, bad, sizeof bad);
+	restated(rec, "Ready", "", 0, bad, sizeof bad);
 	hear(b, "gamma", bad, 21);
 	assert_non_null(node_find(b, uuid_n(1)));
 	assert_false(run_admissible(b, node_find(b, uuid_n(1)), why,
@@ -144,19 +147,13 @@ test_a_run_is_its_runners_and_a_cancel_its_takers(void **state)
 	/* Its result, made up on the way under alpha's signature of its
 	 * start: refused. */
 	refused = status_of(b).implausible;
-	snprintf(bad, sizeof bad, "%s", rec);
-	*strstr(bad, " st=Running") = '\0';
-	snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " st=Terminated"
-	    "%s out=EVIL end=30", strstr(rec, " st=Running") + 11);
+	restated(rec, "Terminated", " out=EVIL end=30", 1, bad, sizeof bad);
 	hear(b, "gamma", bad, 30);
 	assert_int_equal(node_find(b, uuid_n(1))->state, TASK_RUNNING);
 	assert_int_equal(status_of(b).implausible, refused + 1);
 	/* A cancel gamma writes itself: neither its taker nor its runner. */
-	snprintf(bad, sizeof bad, "%s", rec);
-	*strstr(bad, " st=Running") = '\0';
-	snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " st=Cancelled"
-	    "%s rsn=cancelled-by-client", strstr(rec, " st=Running") + 11);
-	*strstr(bad, " eby=") = '\0';
+	restated(rec, "Cancelled", " rsn=cancelled-by-client", 0, bad,
+	    sizeof bad);
 	hear(b, "gamma", bad, 31);
 	assert_int_equal(node_find(b, uuid_n(1))->state, TASK_RUNNING);
 	assert_int_equal(status_of(b).implausible, refused + 2);
