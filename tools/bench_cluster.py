@@ -19,6 +19,7 @@ prints the medians side by side: what the crypto costs.  It also prints
 the bytes a seal adds to a datagram, measured on the wire.
 """
 import argparse
+import json
 import math
 import os
 import statistics
@@ -80,6 +81,19 @@ def throughput(clients, zero, per):
     return sum(map(len, mine.values())) / (time.monotonic() - t0)
 
 
+def signatures(clients):
+    """Signatures over tasks' origins and runs the nodes made and checked
+    (GET /api/nodes, each node's own entry)."""
+    made = checked = 0
+    for c in clients:
+        c.send("API /api/nodes\n")
+        c.line()    # JSON <status> <bytes>
+        me = [n for n in json.loads(c.line()) if n["self"]][0]
+        made += me.get("signatures", {}).get("made", 0)
+        checked += me.get("signatures", {}).get("checked", 0)
+    return made, checked
+
+
 def latency_and_throughput(args, extra, report_overhead=False):
     names = ["n%d" % k for k in range(args.nodes)]
     cl = Cluster(names, extra=DEFAULT_TIMING + extra).start()
@@ -92,7 +106,12 @@ def latency_and_throughput(args, extra, report_overhead=False):
             print("a seal adds %.0f bytes to a datagram (mean datagram on the "
                   "wire %.0f bytes)" % (added, size))
         lat = latency(clients[names[-1]], zero, 30)
-        tput = throughput(list(clients.values()), zero, args.tasks // args.nodes)
+        per = args.tasks // args.nodes
+        tput = throughput(list(clients.values()), zero, per)
+        made, checked = signatures(clients.values())
+        ran = len(lat) + per * len(names)
+        print("signatures per task: %.2f made, %.2f checked (%d tasks)" % (
+            made / ran, checked / ran, ran))
         for c in clients.values():
             c.close()
         return statistics.median(lat), lat[int(len(lat) * 0.9)], tput

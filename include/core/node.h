@@ -138,6 +138,8 @@ struct node_status {
 	uint64_t	 duplicates;	/* our runs stopped as duplicates */
 	uint64_t	 implausible;	/* peers' values refused (plausible.c) */
 	const char	*implausible_from;	/* the latest's sender */
+	uint64_t	 signed_made;	/* signatures over origins and runs */
+	uint64_t	 signed_checked;
 	uint64_t	 void_claims;	/* claims that never became runs */
 	const char	*void_claims_from;
 	int64_t		 timer;		/* the armed tick, or -1 */

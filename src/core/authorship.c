@@ -116,6 +116,7 @@ authorship_sign(struct node *n, struct task *t)
 	if (!may_write(n, t, n->cfg.name))
 		return;		/* not ours: sent as held (a peer's word) */
 	statement_sign(h, n->cfg.sign_sk, text);
+	n->authorship.made++;
 	if (task_set_string(&t->esg, text) == -1)
 		return;
 	snprintf(t->eby, sizeof t->eby, "%s", n->cfg.name);
@@ -210,6 +211,13 @@ authorship_learned(struct node *n, const char *name, int64_t now)
 }
 
 void
+authorship_counts(const struct node *n, uint64_t *made, uint64_t *checked)
+{
+	*made += n->authorship.made;
+	*checked += n->authorship.checked;
+}
+
+void
 authorship_free(struct node *n)
 {
 	size_t	i;
@@ -253,6 +261,8 @@ authorship_admit(struct node *n, const struct peer_msg *m, struct task *r,
 			await_key(n, m, author);
 			return 0;
 		}
+		if (pk != NULL)
+			n->authorship.checked++;
 		if (pk == NULL || !statement_signed(r->esg, h, pk)) {
 			snprintf(what, sizeof what, "task %s %s as written by "
 			    "%s, who did not sign it", r->uuid,

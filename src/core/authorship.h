@@ -38,9 +38,13 @@ struct authorship {
 	}		*v;
 	size_t		 n;
 	uint64_t	 dropped;	/* more than that awaited at once */
+	uint64_t	 made, checked;	/* signatures, for node_status */
 };
 
 void	authorship_free(struct node *);
+/* Add the signatures made and checked so far to *made, *checked. */
+void	authorship_counts(const struct node *, uint64_t *made,
+	    uint64_t *checked);
 /* name's key came (node_peer_key): what awaited it is taken again. */
 void	authorship_learned(struct node *, const char *name, int64_t now);
 

@@ -331,8 +331,7 @@ confirm_recv_vote(struct node *n, const struct peer_msg *m, int64_t now)
 	if ((r = replicate_decode(n, m, now)) == NULL)
 		return;
 	/* A vote for an end its voter may not pass on counts for none. */
-	if (!authorship_admit(n, m, r,
-	    taskmap_find(&n->map, r->uuid), now)) {
+	if (!authorship_admit(n, m, r, taskmap_find(&n->map, r->uuid), now)) {
 		task_free(r);
 		return;
 	}

@@ -153,6 +153,9 @@ node_status(const struct node *n, struct node_status *st)
 	st->unacked = replicate_unacked(n);
 	st->duplicates = runwatch_duplicates(n);
 	st->implausible = plausible_refused(n, &st->implausible_from);
+	st->signed_made = st->signed_checked = 0;
+	origin_counts(n, &st->signed_made, &st->signed_checked);
+	authorship_counts(n, &st->signed_made, &st->signed_checked);
 	st->void_claims = plausible_void_claims_count(n,
 	    &st->void_claims_from);
 	st->timer = n->tick.timer;
@@ -378,12 +381,9 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	case PEER_RETIRED:
 		retire_recv_retired(n, m, now);
 		break;
-	case PEER_REVOKE:	/* the shell's: identity.c */
-	case PEER_CERT_WANTED:
-	case PEER_CERT:
-	case PEER_SECRET_WANTED:	/* the shell's: secrets.c */
-	case PEER_SECRET:
-		break;
+	case PEER_REVOKE: case PEER_CERT_WANTED: case PEER_CERT:
+	case PEER_SECRET_WANTED: case PEER_SECRET:
+		break;		/* the shell's: identity.c, secrets.c */
 	}
 	node_settle(n, now);
 }

@@ -109,6 +109,7 @@ origin_sign(struct node *n, struct task *t)
 		return;
 	digest(t, h);
 	statement_sign(h, n->cfg.sign_sk, text);
+	n->origin.made++;
 	if (task_set_string(&t->sig, text) == 0)
 		t->origin_ok = 1;
 }
@@ -121,9 +122,16 @@ origin_key(const struct node *n, const char *name)
 	return at >= 0 ? n->origin.v[at].pk : NULL;
 }
 
+void
+origin_counts(const struct node *n, uint64_t *made, uint64_t *checked)
+{
+	*made += n->origin.made;
+	*checked += n->origin.checked;
+}
+
 /* 1 verified, 0 false (or unsigned), -1 its taker's key unknown. */
 static int
-verify(const struct node *n, const struct task *t)
+verify(struct node *n, const struct task *t)
 {
 	uint8_t		 h[STATEMENT_BYTES];
 	const uint8_t	*pk = origin_key(n, t->scheduled_by);
@@ -133,6 +141,7 @@ verify(const struct node *n, const struct task *t)
 	if (t->sig == NULL)
 		return 0;	/* a taker we know signs all it takes */
 	digest(t, h);
+	n->origin.checked++;
 	return statement_signed(t->sig, h, pk);
 }
 

@@ -32,6 +32,7 @@ struct origin {
 	}		*v;
 	size_t		 n;
 	struct nameidx	 idx;
+	uint64_t	 made, checked;	/* signatures, for node_status */
 };
 
 void	origin_init(struct node *);
@@ -40,6 +41,9 @@ void	origin_free(struct node *);
 void	origin_learn(struct node *, const char *name, const uint8_t pk[32]);
 /* name's key, or NULL if not known here. */
 const uint8_t *origin_key(const struct node *, const char *name);
+/* Add the signatures made and checked so far to *made, *checked. */
+void	origin_counts(const struct node *, uint64_t *made,
+	    uint64_t *checked);
 /* Sign t's origin as its taker (we just accepted it). */
 void	origin_sign(struct node *, struct task *);
 /*

@@ -141,14 +141,20 @@ json_t *
 api_nodes(void)
 {
 	struct node_status	 st;
-	json_t			*v = json_array();
+	json_t			*v = json_array(), *self;
 
 	node_status(api.core, &st);
-	json_array_append_new(v, node_json(st.name, api.self.address,
+	self = node_json(st.name, api.self.address,
 	    st.is_master ? "master" : "peer", st.volunteer_state,
 	    st.slots - st.running, st.slots, api.self.reputation,
 	    api.self.cores, api.self.memory_mb, api.self.tags,
-	    api.self.containment, 1));
+	    api.self.containment, 1);
+	/* What identities cost it: signatures over tasks' origins and
+	 * runs it made and checked (origin.c, authorship.c). */
+	json_object_set_new(self, "signatures", json_pack("{s:I, s:I}",
+	    "made", (json_int_t)st.signed_made, "checked",
+	    (json_int_t)st.signed_checked));
+	json_array_append_new(v, self);
 	node_each_peer(api.core, peer_cb, v);
 	return v;
 }
