@@ -135,9 +135,10 @@ authorship_restored(struct node *n, struct task *t)
 }
 
 /* m's record is by author, whose key we lack: kept, and its
- * certificate asked of the relay (once per author awaited). */
+ * certificate asked of the relay (once a second per author awaited). */
 static void
-await_key(struct node *n, const struct peer_msg *m, const char *author)
+await_key(struct node *n, const struct peer_msg *m, const char *author,
+    int64_t now)
 {
 	struct authorship	*a = &n->authorship;
 	struct awaiting		*w;
@@ -146,7 +147,8 @@ await_key(struct node *n, const struct peer_msg *m, const char *author)
 	int			 asked = 0;
 
 	for (i = 0; i < a->n; i++)
-		if (strcmp(a->v[i].author, author) == 0)
+		if (strcmp(a->v[i].author, author) == 0 &&
+		    now - a->v[i].asked < AUTHORSHIP_ASK_MS)
 			asked = 1;
 	if (a->n == AUTHORSHIP_AWAIT_MAX) {
 		a->dropped++;	/* the oldest goes: anti-entropy has it */
@@ -166,6 +168,7 @@ await_key(struct node *n, const struct peer_msg *m, const char *author)
 	w->incarnation = m->incarnation;
 	snprintf(w->author, sizeof w->author, "%s", author);
 	snprintf(w->sender, sizeof w->sender, "%s", m->sender);
+	w->asked = asked ? INT64_MIN / 2 : now;
 	a->n++;
 	if (asked)
 		return;
@@ -258,7 +261,7 @@ authorship_admit(struct node *n, const struct peer_msg *m, struct task *r,
 	if (strcmp(author, sender) != 0) {
 		if ((pk = origin_key(n, author)) == NULL &&
 		    m->record != NULL) {
-			await_key(n, m, author);
+			await_key(n, m, author, now);
 			return 0;
 		}
 		if (pk != NULL)

@@ -24,8 +24,10 @@ struct node;
 struct task;
 
 /* Records relayed before we knew their author's key: kept (at most this
- * many) until its certificate comes, asked of the relay. */
+ * many) until its certificate comes, asked of the relay (again after a
+ * while: the answer is a datagram, and may be lost). */
 #define AUTHORSHIP_AWAIT_MAX	256
+#define AUTHORSHIP_ASK_MS	1000
 
 struct authorship {
 	struct awaiting {
@@ -35,6 +37,7 @@ struct authorship {
 		enum peer_type	 type;
 		char		*record;
 		size_t		 len;
+		int64_t		 asked;		/* its certificate, when */
 	}		*v;
 	size_t		 n;
 	uint64_t	 dropped;	/* more than that awaited at once */

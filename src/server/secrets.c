@@ -203,6 +203,16 @@ secrets_fetch(const struct task *t)
 		sodium_memzero(plain, sizeof plain);
 		return;
 	}
+	/* Asked already (an attempt stopped while we waited): again. */
+	TAILQ_FOREACH(a, &sec.asking, entry)
+		if (strcmp(a->uuid, t->uuid) == 0) {
+			a->times = 0;
+			snprintf(a->taker, sizeof a->taker, "%s",
+			    t->scheduled_by);
+			event_del(a->ev);
+			ask(a);
+			return;
+		}
 	if ((a = calloc(1, sizeof *a)) == NULL ||
 	    (a->ev = evtimer_new(sec.base, ask_again, a)) == NULL) {
 		free(a);

@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "authorship.h"
 #include "run.h"
 
 static uint8_t	alpha_pk[32], alpha_sk[64], beta_pk[32], beta_sk[64];
@@ -88,16 +89,22 @@ test_a_relayed_task_runs_only_as_its_taker_signed_it(void **state)
 	assert_non_null(strstr(rec, " eby=alpha "));
 	hear(b, "gamma", rec, 20);
 	assert_null(node_find(b, uuid_n(1)));
+	/* alpha's certificate is asked of the relay: once a second. */
+	assert_non_null(sent(b, "gamma", "CERT_WANTED alpha"));
+	hear(b, "gamma", rec, 21);
+	assert_null(sent_nth(b, "gamma", "CERT_WANTED alpha", 1));
+	hear(b, "gamma", rec, 20 + AUTHORSHIP_ASK_MS);
+	assert_non_null(sent_nth(b, "gamma", "CERT_WANTED alpha", 1));
 	/* The task as Ready: its origin alone, kept but not run. */
 	restated(rec, "Ready", "", 0, bad, sizeof bad);
-	hear(b, "gamma", bad, 21);
+	hear(b, "gamma", bad, 1030);
 	assert_non_null(node_find(b, uuid_n(1)));
 	assert_false(run_admissible(b, node_find(b, uuid_n(1)), why,
 	    sizeof why));
 	assert_non_null(strstr(why, "signed by no node known here"));
 	/* alpha's key comes: now it may run, and the run set aside is
 	 * taken. */
-	node_peer_key(b, "alpha", alpha_pk, 22);
+	node_peer_key(b, "alpha", alpha_pk, 1040);
 	assert_true(run_admissible(b, node_find(b, uuid_n(1)), why,
 	    sizeof why));
 	assert_int_equal(node_find(b, uuid_n(1))->state, TASK_RUNNING);
@@ -107,17 +114,17 @@ test_a_relayed_task_runs_only_as_its_taker_signed_it(void **state)
 	record_of(a, 2, rec, sizeof rec);
 	refused = status_of(b).implausible;
 	snprintf(bad, sizeof bad, "%s par=/tmp/evil", rec);
-	hear(b, "gamma", bad, 40);
+	hear(b, "gamma", bad, 1050);
 	assert_null(node_find(b, uuid_n(2)));
 	assert_int_equal(status_of(b).implausible, refused + 1);
 	/* Without its signature: refused too (alpha signs all it takes). */
 	snprintf(bad, sizeof bad, "%s", rec);
 	p = strstr(bad, " sig=");
 	*p = '\0';
-	hear(b, "gamma", bad, 41);
+	hear(b, "gamma", bad, 1051);
 	assert_null(node_find(b, uuid_n(2)));
 	/* As alpha signed it: taken. */
-	hear(b, "gamma", rec, 42);
+	hear(b, "gamma", rec, 1052);
 	assert_non_null(node_find(b, uuid_n(2)));
 	node_free(a);
 	node_free(b);
