@@ -40,6 +40,7 @@ struct opts {
 	int		 progress;	/* runs report progress */
 	int		 oversize;	/* % of requests near the limits */
 	int		 replay;	/* -Z: % of datagrams replayed */
+	int		 lies;		/* -F: forgeries by a certified liar */
 	int		 insecure;	/* -U: datagrams neither sealed nor
 					 * guarded against replays */
 	int64_t		 retention;	/* ms; 0: the default (a week) */
@@ -99,7 +100,8 @@ usage(void)
 "                  [-P partitions]"
 " [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
-"                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-G] [-U]\n"
+"                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-F lies]\n"
+"                  [-G] [-U]\n"
 "                  [-o fcfs|lret|fairshare] [-V lo-hi] [-I blind|informed]\n"
 "                  [-E warmup] [-L limit] [-g gpu_nodes] [-R] [-q] [-v]\n"
 "  -g N  nodes tell what they have (heartbeats): the first N the tag gpu,\n"
@@ -130,6 +132,11 @@ usage(void)
 "  -Z P  an attacker on the LAN replays P%% of the datagrams, each up to\n"
 "        10 s later, to any node (the guard drops them, but a node that\n"
 "        restarted since takes them in once)\n"
+"  -F N  node identities (each node signs what it writes, and knows every\n"
+"        other's key), and the last node lies N times: it forges a result\n"
+"        of another node's run in that node's name, a cancel of a task it\n"
+"        neither took nor runs, a result of a runner no one knows; no node\n"
+"        may ever hold or tell one\n"
 "  -U    insecure: datagrams are not sealed (by default they are, and each\n"
 "        node's guard drops replays, duplicates among them)\n"
 "  -A F  node availability from a trace: lines '<node> <down_ms> <up_ms>',\n"
@@ -406,6 +413,8 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		s.cfg.retention_ms = o->retention;
 	for (i = 1; i <= o->lacking && i < o->nodes; i++)
 		s.lacks[i] = 1;
+	if (o->lies > 0)
+		sim_identities(&s);
 	t0 = s.now;
 	for (i = 0; i < o->nodes; i++)
 		boot(&s, o, i);
@@ -492,13 +501,14 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	/* Faults, at seeded times over the expected makespan. */
 	horizon = ideal_ms * 2;
 	nfaults = o->crashes + o->partitions + o->busy + o->cancels +
-	    o->oneway;
+	    o->oneway + o->lies;
 	f = sim_calloc(2 * nfaults + 2 * o->nodes * 64 + 1, sizeof *f);
 	for (k = 0; k < nfaults; k++) {
 		struct fault *x = &f[nf++];
 		int c = o->crashes, p = c + o->partitions, b = p + o->busy;
 		x->kind = k < c ? 0 : k < p ? 1 : k < b ? 2 :
-		    k < b + o->cancels ? 3 : 4;
+		    k < b + o->cancels ? 3 : k < b + o->cancels + o->oneway ?
+		    4 : 5;
 		x->at = start + (int64_t)(uniform(&s) * horizon);
 		x->node = (int)(sim_random(&s) % o->nodes);
 		x->len = 500 + (int64_t)(uniform(&s) * 4000);
@@ -593,6 +603,12 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 					s.cut_in[f[k].node] = !f[k].undo;
 				else
 					s.cut_out[f[k].node] = !f[k].undo;
+				break;
+			case 5:
+				/* -F: the liar forges an end of a task. */
+				if (!f[k].undo && ntasks > 0)
+					sim_lie(&s, u[sim_random(&s) %
+					    (uint64_t)ntasks]);
 				break;
 			}
 			k++;
@@ -743,7 +759,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:o:V:I:E:L:g:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:F:o:V:I:E:L:g:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -774,6 +790,7 @@ main(int argc, char **argv)
 		case 'G': o.progress = 1; break;
 		case 'U': o.insecure = 1; break;
 		case 'Z': o.replay = atoi(optarg); break;
+		case 'F': o.lies = atoi(optarg); break;
 		case 'R': o.table = 1; break;
 		case 'V':
 			if (sscanf(optarg, "%lf-%lf", &o.speed_lo,

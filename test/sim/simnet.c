@@ -501,6 +501,10 @@ check_notify(struct simnet *s, int i, const char *line)
 	/* A result told final ran on its upstreams' final results. */
 	if (final && strncmp(key, "Terminated ", 11) == 0)
 		check_inputs(s, i, uuid, "told final");
+	/* -F: no forgery is ever told final. */
+	if (final && sim_forged(key))
+		sim_violation(s, "task %s: %s told the liar's '%s'", uuid,
+		    node_name(s->nodes[i]), key);
 	ts = tally(s, uuid);	/* the table may have grown */
 	if (final) {
 		if (ts->told == NULL)
@@ -773,6 +777,19 @@ disk_load(struct simnet *s, int i)
 }
 
 void
+sim_inject(struct simnet *s, int i, const char *body)
+{
+	struct sim_msg	*msg = make_msg(s, i, body, -1);
+	int		 j;
+
+	msg->refs++;
+	for (j = 0; j < s->n; j++)
+		if (j != i)
+			post(s, i, j, msg);
+	msg_release(msg);
+}
+
+void
 sim_flush(struct simnet *s, int i)
 {
 	struct outbox	*o = node_outbox(s->nodes[i]);
@@ -926,6 +943,8 @@ sim_boot(struct simnet *s, int i, int reputation)
 	node_free(s->nodes[i]);
 	snprintf(cfg.name, sizeof cfg.name, "n%02d", i);
 	cfg.reputation = reputation;
+	if (s->identities)
+		cfg.sign_sk = s->sk[i];
 	if (s->gpu_nodes > 0) {
 		cfg.cores = 4;
 		cfg.memory_mb = 8192;
@@ -934,6 +953,8 @@ sim_boot(struct simnet *s, int i, int reputation)
 	}
 	if ((s->nodes[i] = node_new(&cfg, s->descs)) == NULL)
 		abort();
+	if (s->identities)
+		sim_learn_keys(s, i);
 	s->timer[i] = -1;
 	s->alive[i] = 1;
 	s->incarnation[i]++;
@@ -1361,6 +1382,11 @@ sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 				sim_violation(s, "task %s still %s on %s",
 				    uuids[k], task_state_name(t->state),
 				    node_name(s->nodes[i]));
+			if ((t->noutputs > 0 && sim_forged(t->outputs[0])) ||
+			    sim_forged(t->reason))
+				sim_violation(s, "task %s: %s holds the liar's "
+				    "%s", uuids[k], node_name(s->nodes[i]),
+				    task_state_name(t->state));
 			if (ref != NULL && (t->state != ref->state ||
 			    strcmp(t->running_on, ref->running_on) != 0 ||
 			    t->noutputs != ref->noutputs ||

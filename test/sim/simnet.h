@@ -114,6 +114,13 @@ struct simnet {
 	uint64_t		*ucounter[SIM_MAXNODES];	/* unicasts, by
 							 * destination */
 	uint64_t		 rejected;	/* dropped by a guard */
+	/* -F: node identities (liar.c): each node's key, every other's
+	 * known; the last node a liar that forges others' ends. */
+	int			 identities;
+	uint8_t			 pk[SIM_MAXNODES][32];
+	uint8_t			 sk[SIM_MAXNODES][64];
+	int			 liar;		/* its index, or -1 */
+	uint64_t		 lies;		/* forgeries sent */
 	/* Invariant violations: count and the first one's text. */
 	int			 violations;
 	char			 violation[1024];
@@ -154,6 +161,16 @@ void	sim_violation(struct simnet *, const char *, ...)
  * and ready queues.  Returns the number of violations found.
  */
 int	sim_check(struct simnet *, char (*uuids)[UUID_STRLEN + 1], int n);
+/* Broadcast body (type and arguments) from node i, as it would. */
+void	sim_inject(struct simnet *, int i, const char *body);
+
+/* liar.c: keys for the nodes, and the last one a liar; node i learns
+ * every key; a key told final that only a forgery holds; forge an end of
+ * task uuid, from the liar's record of it. */
+void	sim_identities(struct simnet *);
+void	sim_learn_keys(struct simnet *, int i);
+int	sim_forged(const char *key);
+void	sim_lie(struct simnet *, const char *uuid);
 
 /* The simulator's allocations: out of memory, it says so and exits 2
  * (a huge pool can outgrow the machine; it must not crash instead). */
