@@ -4,12 +4,14 @@
  *
  * A record in a signed state (Running or final) says its author (eby=)
  * and carries that node's signature (esg=) over the run's statement:
- * state, runner, attempt, times, outputs, reason, accounting.  The
- * round and the confirmed flag are the vote's (confirm.c), progress the
- * runner's heartbeat: none is signed.  We sign what we change, on its
- * way out (authorship_sign), and only what we may write; a record from
- * its author needs no check (the shell authenticated the datagram), one
- * relayed is verified once, unless it is the statement we hold already.
+ * state, runner, times, outputs, reason, accounting -- what an end
+ * copied into a later round carries (task_copy_end).  The round and the
+ * confirmed flag are the vote's (confirm.c), progress the runner's
+ * heartbeat, the attempt count each node's own tally: none is signed.
+ * We sign what we change, on its way out (authorship_sign), and only
+ * what we may write; a record from its author needs no check (the shell
+ * authenticated the datagram), one relayed is verified once, unless it
+ * is the statement we hold already.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +35,6 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 	statement_str(&st, t->uuid);
 	statement_num(&st, t->state);
 	statement_str(&st, t->running_on);
-	statement_num(&st, t->attempts);
 	statement_num(&st, t->start_ms);
 	statement_num(&st, t->end_ms);
 	statement_list(&st, t->outputs, t->noutputs);
