@@ -94,6 +94,16 @@ authorship_may_cancel(const struct node *n, const struct task *t)
 	    t->state == TASK_RUNNING);
 }
 
+static void
+unsign(struct task *t)
+{
+	if (t->esg != NULL || t->eby[0] != '\0') {
+		task_set_string(&t->esg, NULL);
+		t->eby[0] = '\0';
+		t->esg_ok = 0;
+	}
+}
+
 void
 authorship_sign(struct node *n, struct task *t)
 {
@@ -102,20 +112,21 @@ authorship_sign(struct node *n, struct task *t)
 
 	if (n->cfg.sign_sk == NULL)
 		return;
+	/* Nothing to sign: what it says went with its last run. */
 	if (!signed_state(t->state)) {
-		/* Nothing to sign: what it says went with its last run. */
-		if (t->esg != NULL || t->eby[0] != '\0') {
-			task_set_string(&t->esg, NULL);
-			t->eby[0] = '\0';
-			t->esg_ok = 0;
-		}
+		unsign(t);
 		return;
 	}
 	digest(t, h);
 	if (t->esg != NULL && memcmp(h, t->esg_for, sizeof h) == 0)
 		return;		/* what it says is signed already */
-	if (!may_write(n, t, n->cfg.name))
-		return;		/* not ours: sent as held (a peer's word) */
+	/* Changed here but not ours to write (a run learned from its
+	 * runner's heartbeat): sent unsigned, not under a signature
+	 * that no longer covers it. */
+	if (!may_write(n, t, n->cfg.name)) {
+		unsign(t);
+		return;
+	}
 	statement_sign(h, n->cfg.sign_sk, text);
 	n->authorship.made++;
 	if (task_set_string(&t->esg, text) == -1)
@@ -242,6 +253,12 @@ authorship_admit(struct node *n, const struct peer_msg *m, struct task *r,
 	char		 what[UUID_STRLEN + 2 * NAME_MAXLEN + 96];
 
 	if (n->cfg.sign_sk == NULL || !signed_state(r->state))
+		return 1;
+	/* A start relayed unsigned: a node that learned it from the
+	 * runner's heartbeat.  Believed as a hint only -- no end rests on
+	 * it, and the runner's silence sends it back to Ready. */
+	if (r->esg == NULL && r->eby[0] == '\0' &&
+	    r->state == TASK_RUNNING)
 		return 1;
 	author = r->eby[0] != '\0' ? r->eby : sender;
 	if (!may_write(n, r, author)) {

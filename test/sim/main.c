@@ -41,6 +41,7 @@ struct opts {
 	int		 oversize;	/* % of requests near the limits */
 	int		 replay;	/* -Z: % of datagrams replayed */
 	int		 lies;		/* -F: forgeries by a certified liar */
+	int		 identities;	/* -F, -R: nodes sign (liar.c) */
 	int		 insecure;	/* -U: datagrams neither sealed nor
 					 * guarded against replays */
 	int64_t		 retention;	/* ms; 0: the default (a week) */
@@ -142,7 +143,8 @@ usage(void)
 "  -A F  node availability from a trace: lines '<node> <down_ms> <up_ms>',\n"
 "        times from the start of the workload\n"
 "  -S N  sweep seeds s..s+N-1, stop at the first violation\n"
-"  -R    the report table: 9, 100, 1000 nodes at 0%%, 1%%, 10%% loss\n"
+"  -R    the report table: 9, 100, 1000 nodes at 0%%, 1%%, 10%% loss,\n"
+"        with node identities\n"
 "  -v    print every event (replay a seed with the same options)\n");
 	exit(2);
 }
@@ -413,7 +415,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		s.cfg.retention_ms = o->retention;
 	for (i = 1; i <= o->lacking && i < o->nodes; i++)
 		s.lacks[i] = 1;
-	if (o->lies > 0)
+	if (o->lies > 0 || o->identities)
 		sim_identities(&s);
 	t0 = s.now;
 	for (i = 0; i < o->nodes; i++)
@@ -837,6 +839,9 @@ main(int argc, char **argv)
 				p.workflows = sizes[a] + sizes[a] / 9;
 				if (p.workflows > 250)
 					p.workflows = 250;
+				/* As a real pool: enrolled nodes, each
+				 * signing what it writes (no liar). */
+				p.identities = 1;
 				run_one(&p, o.seed, &r);
 				print_result(&p, &r);
 				fflush(stdout);

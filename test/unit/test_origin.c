@@ -176,6 +176,52 @@ test_a_run_is_its_runners_and_a_cancel_its_takers(void **state)
 	taskdesc_clear(&set);
 }
 
+/* A run beta learned from its runner's heartbeat is beta's to relay,
+ * not to sign: it goes unsigned (not under a signature of an older
+ * statement), and a third node takes it as a hint. */
+static void
+test_a_run_heard_in_a_heartbeat_is_relayed_unsigned(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*a, *b, *c;
+	char			 rec[2048], ready[2048], body[256];
+	struct task		*t;
+
+	(void)state;
+	plmi2_descs(&set);
+	a = signing_node(&set, "alpha", alpha_sk);
+	b = signing_node(&set, "beta", beta_sk);
+	c = signing_node(&set, "gamma", beta_sk);
+	node_start(b, 0);
+	node_start(c, 0);
+	node_peer_key(b, "alpha", alpha_pk, 0);
+	node_peer_key(c, "alpha", alpha_pk, 0);
+	node_peer_key(c, "beta", beta_pk, 0);
+	/* Task 1 as Ready at beta, from alpha; alpha's run is heard only
+	 * in its heartbeat. */
+	assert_int_equal(sched(a, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
+	record_of(a, 1, rec, sizeof rec);
+	restated(rec, "Ready", "", 0, ready, sizeof ready);
+	hear(b, "alpha", ready, 20);
+	snprintf(body, sizeof body, "PROGRESS %s 50 9 15", uuid_n(1));
+	hear(b, "alpha", body, 30);
+	t = node_find(b, uuid_n(1));
+	assert_int_equal(t->state, TASK_RUNNING);
+	authorship_sign(b, t);
+	assert_null(t->esg);
+	assert_string_equal(t->eby, "");
+	/* beta relays it to gamma: taken, Running on alpha. */
+	record_of(b, 1, rec, sizeof rec);
+	hear(c, "beta", rec, 40);
+	assert_non_null(t = node_find(c, uuid_n(1)));
+	assert_int_equal(t->state, TASK_RUNNING);
+	assert_string_equal(t->running_on, "alpha");
+	node_free(a);
+	node_free(b);
+	node_free(c);
+	taskdesc_clear(&set);
+}
+
 /* A journal written before identities: our own tasks in it still run
  * here; another's, unsigned, do not. */
 static void
@@ -223,6 +269,8 @@ main(void)
 		    test_our_own_unsigned_tasks_from_the_journal_still_run),
 		cmocka_unit_test(
 		    test_a_run_is_its_runners_and_a_cancel_its_takers),
+		cmocka_unit_test(
+		    test_a_run_heard_in_a_heartbeat_is_relayed_unsigned),
 	};
 	uint8_t	seed[32];
 
