@@ -77,6 +77,18 @@ class SecretEnv(test_liar.Liar):
                                                            self.liar.name) or b"")
         self.assertEqual(a.ask("CANCEL " + u), "CANCELLED " + u)
 
+    def test_a_run_whose_taker_is_gone_fails_with_why(self):
+        """The values never left a's keeping: with a switched off, b
+        cannot start the task, and says why."""
+        u = self.volery_run("--begin", "now+2s", "--", "true")[0]
+        b = self.client("b")
+        b.ask("SUBSCRIBE " + u)
+        b.wait_states({u: "Ready"})
+        self.cl.nodes["a"].kill9()
+        self.cl.nodes["b"].wait_log(
+            r"Task UUID\{%s\} name\{true\} cannot start: node a, which "
+            r"took it, did not give its secret variables" % u, timeout=30)
+
 
 if __name__ == "__main__":
     unittest.main()
