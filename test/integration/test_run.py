@@ -206,11 +206,22 @@ class Arrays(unittest.TestCase):
             for line in f:
                 what, i, ns = line.split()
                 events.append((int(ns), 0 if what == "end" else 1, int(i)))
-        self.assertEqual(sorted(i for _, s, i in events if s), list(range(1, 51)))
-        running = most = 0
-        for _, start, _ in sorted(events):
-            running += 1 if start else -1
-            most = max(most, running)
+        starts = sorted(i for _, s, i in events if s)
+        if harness.WRAP:
+            # Under valgrind a node fifty times slower can read a rival's
+            # claim after its dequeue window (sized for a LAN) and start
+            # the task too; the later run is stopped as a duplicate, its
+            # end never written.  Each task runs; the limit counts tasks.
+            self.assertEqual(sorted(set(starts)), list(range(1, 51)))
+        else:
+            self.assertEqual(starts, list(range(1, 51)))
+        running, most = set(), 0
+        for _, start, i in sorted(events):
+            if start:
+                running.add(i)
+            else:
+                running.discard(i)
+            most = max(most, len(running))
         self.assertLessEqual(most, 5)
         self.assertGreaterEqual(most, 2)	# the pool ran them side by side
         # Each shows as name[value] in the table.
