@@ -45,10 +45,11 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 	statement_final(&st, h);
 }
 
-/* r's end follows from an upstream's end without a result that we hold
- * as confirmed: any node derives it (cascade_end_dependents). */
+/* r's end in state follows from an upstream's end without a result
+ * that we hold as confirmed: any node derives it
+ * (cascade_end_dependents). */
 static int
-derived(const struct node *n, const struct task *r)
+derived(const struct node *n, const struct task *r, enum task_state state)
 {
 	const char	*from;
 	struct task	*up;
@@ -61,37 +62,41 @@ derived(const struct node *n, const struct task *r)
 	for (i = 0; i < r->ninputs; i++)
 		if (strcmp(r->inputs[i].from, from) == 0)
 			break;
-	if (i == r->ninputs ||
-	    (up = taskmap_find(&((struct node *)n)->map, from)) == NULL)
+	if (i == r->ninputs || (up = taskmap_find(&n->map, from)) == NULL)
 		return 0;
 	return up->confirmed && (up->state == TASK_CANCELLED ||
-	    up->state == TASK_FAILED) && up->state == r->state;
+	    up->state == TASK_FAILED) && up->state == state;
 }
 
 /*
- * May author have written r's run?  A start and a result are the
+ * May author write r's run as in state?  A start and a result are the
  * runner's; a failure or a cancel its runner's (its own run gave up),
  * its taker's (the node its owner asked), or anyone's where it follows
  * from an upstream's end.
  */
 static int
-may_write(const struct node *n, const struct task *r, const char *author)
+may_write_as(const struct node *n, const struct task *r,
+    enum task_state state, const char *author)
 {
 	if (r->running_on[0] != '\0' && strcmp(author, r->running_on) == 0)
 		return 1;
-	if (r->state == TASK_RUNNING || r->state == TASK_TERMINATED)
+	if (state == TASK_RUNNING || state == TASK_TERMINATED)
 		return 0;
-	return strcmp(author, r->scheduled_by) == 0 || derived(n, r);
+	return strcmp(author, r->scheduled_by) == 0 || derived(n, r, state);
+}
+
+static int
+may_write(const struct node *n, const struct task *r, const char *author)
+{
+	return may_write_as(n, r, r->state, author);
 }
 
 int
 authorship_may_cancel(const struct node *n, const struct task *t)
 {
+	/* The rule every other node applies to the cancel it will get. */
 	return n->cfg.sign_sk == NULL ||
-	    strcmp(n->cfg.name, t->scheduled_by) == 0 ||
-	    (t->running_on[0] != '\0' &&
-	    strcmp(n->cfg.name, t->running_on) == 0 &&
-	    t->state == TASK_RUNNING);
+	    may_write_as(n, t, TASK_CANCELLED, n->cfg.name);
 }
 
 static void
@@ -248,7 +253,7 @@ authorship_admit(struct node *n, const struct peer_msg *m, struct task *r,
     const struct task *held, int64_t now)
 {
 	uint8_t		 h[STATEMENT_BYTES];
-	const uint8_t	*pk = NULL;
+	const uint8_t	*pk;
 	const char	*author, *sender = m->sender;
 	char		 what[UUID_STRLEN + 2 * NAME_MAXLEN + 96];
 
@@ -277,14 +282,12 @@ authorship_admit(struct node *n, const struct peer_msg *m, struct task *r,
 	/* From its author, the datagram's authenticator said who wrote it
 	 * (its signature is checked wherever it is relayed). */
 	if (strcmp(author, sender) != 0) {
-		if ((pk = origin_key(n, author)) == NULL &&
-		    m->record != NULL) {
+		if ((pk = origin_key(n, author)) == NULL) {
 			await_key(n, m, author, now);
 			return 0;
 		}
-		if (pk != NULL)
-			n->authorship.checked++;
-		if (pk == NULL || !statement_signed(r->esg, h, pk)) {
+		n->authorship.checked++;
+		if (!statement_signed(r->esg, h, pk)) {
 			snprintf(what, sizeof what, "task %s %s as written by "
 			    "%s, who did not sign it", r->uuid,
 			    task_state_name(r->state), author);

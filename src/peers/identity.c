@@ -133,6 +133,15 @@ own_cert(const struct config *c, const uint8_t *admin_sk, int64_t now,
 
 static void	load_certs(int64_t);
 
+/* c, a certificate heard or kept, may be believed now: the admin
+ * signed it, and it is neither expired nor revoked. */
+static int
+trusted(const struct ident_cert *c, int64_t now)
+{
+	return c->expires_ms > now && !is_revoked(c->name, c->pk) &&
+	    ident_cert_verify(c, id.admin_pk);
+}
+
 static void
 load_revocations(void)
 {
@@ -336,9 +345,7 @@ load_certs(int64_t now)
 	id.loading = 1;
 	while (fgets(line, sizeof line, f) != NULL)
 		if (ident_cert_parse(line, &c, err, sizeof err) == 0 &&
-		    strcmp(c.name, id.cert.name) != 0 &&
-		    c.expires_ms > now && !is_revoked(c.name, c.pk) &&
-		    ident_cert_verify(&c, id.admin_pk))
+		    strcmp(c.name, id.cert.name) != 0 && trusted(&c, now))
 			learn(&c);
 	id.loading = 0;
 	fclose(f);
@@ -465,13 +472,11 @@ identity_peer_key(const char *name, char out[IDENT_PK_TEXT])
 int
 identity_cert_of(const char *name, char *line, size_t size)
 {
-	int	at = nameidx_find(&id.idx, name);
+	int			 at = nameidx_find(&id.idx, name);
+	const struct ident_cert	*c = strcmp(name, id.cert.name) == 0 ?
+				    &id.cert : at >= 0 ? &id.v[at].cert : NULL;
 
-	if (strcmp(name, id.cert.name) == 0)
-		return ident_cert_format(&id.cert, line, size) > 0 ? 0 : -1;
-	if (at < 0)
-		return -1;
-	return ident_cert_format(&id.v[at].cert, line, size) > 0 ? 0 : -1;
+	return c != NULL && ident_cert_format(c, line, size) > 0 ? 0 : -1;
 }
 
 int
@@ -487,8 +492,7 @@ identity_learn_cert(const char *line, char *err, size_t errlen)
 	at = nameidx_find(&id.idx, c.name);
 	if (at >= 0 && memcmp(&id.v[at].cert, &c, sizeof c) == 0)
 		return 0;
-	if (is_revoked(c.name, c.pk) || c.expires_ms <= id.now ||
-	    !ident_cert_verify(&c, id.admin_pk)) {
+	if (!trusted(&c, id.now)) {
 		snprintf(err, errlen, "node %s's certificate is revoked, "
 		    "expired or not the admin's", c.name);
 		return -1;

@@ -360,11 +360,6 @@ take_secret(struct client_req *req, char *kv, char *err, size_t errlen)
 		snprintf(err, errlen, "-S: NAME=value");
 		return -1;
 	}
-	if (c->nsecrets == CMD_SECRETS_MAX) {
-		snprintf(err, errlen, "more than %d secret variables",
-		    CMD_SECRETS_MAX);
-		return -1;
-	}
 	for (i = 0; i < c->nsecrets; i++)
 		bytes += strlen(req->secret_kv[i]) + 1;
 	if (bytes + strlen(kv) + 1 > CMD_SECRET_TEXT_MAX) {
@@ -372,10 +367,13 @@ take_secret(struct client_req *req, char *kv, char *err, size_t errlen)
 		    CMD_SECRET_TEXT_MAX);
 		return -1;
 	}
-	memcpy(req->secret_names[c->nsecrets], kv, len);
-	req->secret_names[c->nsecrets][len] = '\0';
-	req->cmd_secrets[c->nsecrets] = req->secret_names[c->nsecrets];
-	req->secret_kv[c->nsecrets++] = kv;
+	if (push(req->secret_kv, &c->nsecrets, CMD_SECRETS_MAX, kv,
+	    "secret variables", err, errlen) == -1)
+		return -1;
+	i = c->nsecrets - 1;
+	memcpy(req->secret_names[i], kv, len);
+	req->secret_names[i][len] = '\0';
+	req->cmd_secrets[i] = req->secret_names[i];
 	return 0;
 }
 

@@ -5,13 +5,12 @@ certified node that asks for it without running the task get it."""
 import hashlib
 import os
 import select
-import subprocess
 import unittest
 
 import harness
 import sealer
 import test_liar
-from harness import VOLERY
+import test_run
 
 SECRET = "s3cr3t-v4lue-%d" % os.getpid()
 
@@ -24,13 +23,11 @@ class SecretEnv(test_liar.Liar):
         self.key = sealer.read_key(harness.cluster_key(self.cl.name))
 
     def volery_run(self, *words):
-        env = dict(os.environ, TOKEN=SECRET)
-        r = subprocess.run(harness.WRAP + [VOLERY, "-H", "127.0.0.1:%d" % self.cl.nodes["a"].port,
-                                           "run", "--secret-env", "TOKEN"] + list(words),
-                           capture_output=True, text=True, env=env, timeout=harness.TIMEOUT,
-                           cwd="/")
+        r = test_run.volery("-H", "127.0.0.1:%d" % self.cl.nodes["a"].port, "run",
+                            "--secret-env", "TOKEN", *words,
+                            env=dict(os.environ, TOKEN=SECRET), cwd="/")
         self.assertEqual(r.returncode, 0, r.stderr)
-        return r.stdout.split()
+        return r.stdout.decode().split()
 
     def test_the_value_reaches_the_runs_and_nothing_else(self):
         # Runs on both nodes (four of 300 ms on two one-slot nodes): each
