@@ -65,4 +65,7 @@ $sim -S $((50 / div)) -n 7 -w bag -t 60 -T 300 -g 2 -l 10 -d 5 -j 5 -c 10 -C 2 -
 # Node identities and a certified liar (-F): its forged results and
 # cancels of others' tasks are never held nor told, under every fault.
 $sim -S $((300 / div)) -n 4 -w bag -t 12 -T 200 -F 10 -l 10 -d 5 -C 1 -P 1 -X 2 -q &&
-$sim -S $((100 / div)) -n 5 -k 6 -T 300 -F 10 -l 10 -d 5 -j 5 -C 2 -P 2 -X 3 -c 10 -q
+$sim -S $((100 / div)) -n 5 -k 6 -T 300 -F 10 -l 10 -d 5 -j 5 -C 2 -P 2 -X 3 -c 10 -q &&
+# ... and no partition: a run the liar claims is told final only once a
+# majority of the fewest nodes up voted for it (check_liar_run).
+$sim -S $((100 / div)) -n 5 -k 6 -T 300 -F 10 -l 10 -d 5 -j 5 -C 2 -X 3 -c 10 -q

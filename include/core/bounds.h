@@ -20,6 +20,15 @@
 
 #define DATAGRAM_MAX 8192	/* one peer datagram */
 
+/* A confirmed end's certificate (quorum.c): at most this many votes,
+ * each "name/members/signature", joined by '+'; a vote alone is
+ * "members/signature".  A pool of up to 17 members certifies by a
+ * majority; a larger one by this many votes (a datagram holds no more). */
+#define QC_SIGNERS_MAX 9
+#define QC_MEMBERS_MAX 99999
+#define QC_VOTE_TEXT_MAX (11 + 1 + 86)
+#define QC_TEXT_MAX (QC_SIGNERS_MAX * (NAME_MAXLEN + 1 + QC_VOTE_TEXT_MAX + 1))
+
 /* Epochs and record versions count up by one per election or change:
  * 2^48 is never reached, and a larger number from a peer is refused. */
 #define COUNTER_MAX ((1ULL << 48) - 1)

@@ -195,6 +195,16 @@ int64_t	node_config_silence_ms(const struct node_config *);
 struct node *node_new(const struct node_config *,
 	    const struct taskdesc_set *);
 void	node_free(struct node *);
+/*
+ * Before a client is told task uuid's end as final: 1 if it is (its
+ * certificate holds, checked once; or it is not final, or unknown), 0
+ * if its certificate does not hold -- it is unconfirmed here now, and
+ * its end will be told when a majority's is.
+ */
+int	node_certify(struct node *, const char *uuid, int64_t now);
+/* Sign t's run as this node (its runner) would: what a compromised node
+ * can do with its own key (the simulator's liar). */
+void	node_sign_run(struct node *, struct task *);
 
 /* Views: nothing here changes the node. */
 struct task *node_find(const struct node *, const char *);

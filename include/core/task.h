@@ -176,6 +176,15 @@ struct task {
 	char		*esg;
 	int		 esg_ok;
 	uint8_t		 esg_for[32];
+	/* A confirmed end's certificate: the votes of a majority, each its
+	 * voter's signature (quorum.c), or NULL; and, local, what this node
+	 * found of it: 1 it holds (or we made it), 2 taken on its runner's
+	 * word, -1 it does not, 0 not checked yet (an end we held already,
+	 * checked when it matters).
+	 * vote: our signed vote, only in the VOTE we send. */
+	char		*qc;
+	int		 qc_ok;
+	char		*vote;
 };
 
 /* The uuid of t's workflow: its first task's. */

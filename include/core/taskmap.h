@@ -52,6 +52,8 @@ struct task	**taskmap_in_order(const struct taskmap *,
 		    size_t *count);
 /* Some task bound to outputs of `up` is still Submitted: it waits. */
 int		 taskmap_awaits(const struct taskmap *, const char *up);
+/* Does any task take an input from `up`? */
+int		 taskmap_has_dependents(const struct taskmap *, const char *up);
 /* The tasks bound to outputs of `up`, the same way. */
 struct task	**taskmap_dependents(const struct taskmap *, const char *up,
 		    size_t *count);

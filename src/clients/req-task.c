@@ -47,6 +47,9 @@ task_changed(const char *uuid, const char *snapshot)
 
 	if (!clients_subscribed(uuid))
 		return;
+	/* An end told final must be a majority's (node.h). */
+	if (!service_certify(uuid))
+		return;
 	snprintf(line, sizeof line, "%s", snapshot);
 	req_progress_extras(line, sizeof line, node_find(req_env()->core,
 	    uuid));
@@ -161,6 +164,7 @@ req_subscribe(struct client *c, const struct client_req *req)
 	client_reply(c, 0, line);
 	/* Where each task stands now, so a late subscriber misses nothing. */
 	for (i = 0; i < req->nuuid; i++) {
+		(void)service_certify(req->uuid[i]);
 		wire_progress_line(t[i], line, sizeof line);
 		req_progress_extras(line, sizeof line, t[i]);
 		client_reply(c, 0, line);

@@ -91,6 +91,12 @@ may_write(const struct node *n, const struct task *r, const char *author)
 	return may_write_as(n, r, r->state, author);
 }
 
+void
+node_sign_run(struct node *n, struct task *t)
+{
+	authorship_sign(n, t);
+}
+
 int
 authorship_may_cancel(const struct node *n, const struct task *t)
 {
@@ -270,6 +276,13 @@ authorship_admit(struct node *n, const struct peer_msg *m, struct task *r,
 		snprintf(what, sizeof what, "task %s %s as written by %s, "
 		    "whose it is not to write", r->uuid,
 		    task_state_name(r->state), author);
+		return plausible_refuse(n, sender, what, now);
+	}
+	/* An end unsigned, even from its author, could not be passed on:
+	 * the nodes that held it would vote for what no other believes. */
+	if (r->esg == NULL && task_is_final(r->state)) {
+		snprintf(what, sizeof what, "task %s %s unsigned", r->uuid,
+		    task_state_name(r->state));
 		return plausible_refuse(n, sender, what, now);
 	}
 	if (r->esg == NULL && strcmp(author, sender) == 0)

@@ -95,16 +95,17 @@ cascade_bind_outputs(struct node *n, const struct task *from, int64_t now)
 
 /* Fill t's missing inputs from upstream results we already have. */
 static void
-bind_inputs(struct node *n, struct task *t)
+bind_inputs(struct node *n, struct task *t, int64_t now)
 {
 	int	i;
 
 	for (i = 0; i < t->ninputs; i++) {
 		struct task_input *in = &t->inputs[i];
-		const struct task *up;
+		struct task *up;
 		if (in->dataset != NULL ||
 		    (up = taskmap_find(&n->map, in->from)) == NULL ||
-		    !task_result_kept(up) || in->nth > up->noutputs)
+		    !task_result_kept(up) || in->nth > up->noutputs ||
+		    !quorum_settled(n, up, now))
 			continue;
 		task_set_string(&in->dataset, up->outputs[in->nth - 1]);
 	}
@@ -234,7 +235,7 @@ cascade_derive(struct node *n, struct task *t, int64_t now)
 {
 	readyq_remove(&n->ready, t);
 	if (!task_is_final(t->state))
-		bind_inputs(n, t);
+		bind_inputs(n, t, now);
 	switch (t->state) {
 	case TASK_SUBMITTED:
 		if (task_inputs_bound(t))
@@ -257,7 +258,7 @@ cascade_derive(struct node *n, struct task *t, int64_t now)
 		if (t->state != TASK_TERMINATED ||
 		    strcmp(t->running_on, n->cfg.name) != 0)
 			run_stop(n, t);
-		if (t->confirmed) {
+		if (t->confirmed && quorum_binds(n, t, now)) {
 			confirm_forget(n, t->uuid);
 			cascade_settled(n, t, now, 0);
 		} else

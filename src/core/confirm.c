@@ -42,6 +42,7 @@ confirm_free(struct node *n)
 	for (i = 0; i < n->confirm.n; i++) {
 		free(n->confirm.v[i].voted);
 		task_free(n->confirm.v[i].best_other);
+		quorum_votes_free(&n->confirm.v[i].qv);
 	}
 	free(n->confirm.v);
 	uuidmap_free(&n->confirm.index);
@@ -62,6 +63,7 @@ reset(struct tally *ty, int round)
 {
 	free(ty->voted);
 	task_free(ty->best_other);
+	quorum_votes_free(&ty->qv);
 	ty->voted = NULL;
 	ty->nvoted = 0;
 	ty->nvalues = 0;
@@ -151,19 +153,13 @@ quorum(const struct node *n)
 static void
 settle(struct node *n, struct task *t, int64_t now)
 {
+	struct tally	*ty = find(n, t->uuid);
+
+	quorum_certify(n, t, ty != NULL ? ty->qv : NULL);
 	t->confirmed = 1;
 	confirm_forget(n, t->uuid);
 	replicate_publish(n, t);
 	cascade_settled(n, t, now, 1);
-}
-
-static void
-commit(struct node *n, struct task *t, int votes, int64_t now)
-{
-	outbox_log(&n->out, VLOG_INFO, "Task UUID{%s} name{%s} %s confirmed "
-	    "by %d of %d nodes", t->uuid, t->exec, task_state_name(t->state),
-	    votes, 1 + peertab_members(n));
-	settle(n, t, now);
 }
 
 /*
@@ -183,7 +179,10 @@ evaluate(struct node *n, struct task *t, struct tally *ty, int64_t now)
 			mine += ty->counts[k];
 	}
 	if (mine >= q) {
-		commit(n, t, mine, now);
+		outbox_log(&n->out, VLOG_INFO, "Task UUID{%s} name{%s} %s "
+		    "confirmed by %d of %d nodes", t->uuid, t->exec,
+		    task_state_name(t->state), mine, members);
+		settle(n, t, now);
 		return;
 	}
 	unknown = members > voted ? members - voted : 0;
@@ -214,7 +213,7 @@ confirm_propose(struct node *n, struct task *t, int64_t now)
 
 	if (t->round == 0)
 		t->round = 1;
-	t->confirmed = 0;
+	quorum_unconfirm(t);
 	if (quorum(n) == 1) {		/* alone: our vote is the majority */
 		settle(n, t, now);
 		return;
@@ -285,7 +284,7 @@ confirm_answer(struct node *n, const char *peer, const struct task *t)
 /* Record voter's vote r (a final record) in the tally of our t. */
 static void
 count_vote(struct node *n, struct tally *ty, const struct task *t,
-    const char *voter, struct task **r)
+    const char *voter, struct task **r, int64_t now)
 {
 	int		 idx = peertab_index(n, voter), k;
 	uint64_t	 value = rules_end_value(*r);
@@ -302,8 +301,9 @@ count_vote(struct node *n, struct tally *ty, const struct task *t,
 		ty->voted = v;
 		ty->nvoted = cap;
 	}
-	if (ty->voted[idx] != 0)
-		return;		/* a vote is for good */
+	if (ty->voted[idx] != 0 || (value == rules_end_value(t) &&
+	    !quorum_keep(n, &ty->qv, t, voter, *r, now)))
+		return;		/* a vote is for good; ours must be signed */
 	for (k = 0; k < ty->nvalues && k < OTHER_SLOT; k++)
 		if (ty->values[k] == value)
 			break;
@@ -341,7 +341,7 @@ confirm_recv_vote(struct node *n, const struct peer_msg *m, int64_t now)
 	t = taskmap_find(&n->map, r->uuid);
 	if (t != NULL && task_is_final(t->state) && !t->confirmed &&
 	    task_is_final(r->state) && (ty = hold(n, t, now)) != NULL) {
-		count_vote(n, ty, t, m->sender, &r);
+		count_vote(n, ty, t, m->sender, &r, now);
 		evaluate(n, t, ty, now);
 	}
 	task_free(r);

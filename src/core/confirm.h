@@ -19,6 +19,7 @@
 struct node;
 struct task;
 struct peer_msg;
+struct qvotes;
 
 /* What we know of the votes on one task we hold an unconfirmed end of. */
 struct tally {
@@ -30,6 +31,7 @@ struct tally {
 	int		 counts[8];
 	int		 nvalues;
 	struct task	*best_other;	/* the rule's pick of the others' ends */
+	struct qvotes	*qv;		/* signed votes for ours (quorum.h) */
 	int		 proposer;	/* we proposed it: we resend it */
 	int		 asked;		/* those who know it best were asked */
 	int64_t		 sent_ms;	/* last proposal sent, or when held */

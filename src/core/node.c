@@ -156,6 +156,7 @@ node_status(const struct node *n, struct node_status *st)
 	st->signed_made = st->signed_checked = 0;
 	origin_counts(n, &st->signed_made, &st->signed_checked);
 	authorship_counts(n, &st->signed_made, &st->signed_checked);
+	quorum_counts(n, &st->signed_made, &st->signed_checked);
 	st->void_claims = plausible_void_claims_count(n,
 	    &st->void_claims_from);
 	st->timer = n->tick.timer;

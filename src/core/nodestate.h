@@ -34,6 +34,7 @@
  *   origin.c     origin     the taker's signature over a task's origin
  *   authorship.c authorship who may write a run; the author's signature;
  *                           records awaiting their author's key
+ *   quorum.c     quorum     certificates of confirmed ends: signed votes
  */
 #ifndef VOLERY_NODESTATE_H
 #define VOLERY_NODESTATE_H
@@ -57,6 +58,7 @@
 #include "peertab.h"
 #include "placement.h"
 #include "plausible.h"
+#include "quorum.h"
 #include "readyq.h"
 #include "replicate.h"
 #include "retire.h"
@@ -94,6 +96,7 @@ struct node {
 	struct plausible	   plausible;
 	struct origin		   origin;
 	struct authorship	   authorship;
+	struct quorum		   quorum;
 	struct placement	   placement;
 	struct retire		   retire;
 	struct runwatch		   runwatch;

@@ -10,6 +10,7 @@
 #include "peer.h"
 #include "plausible.h"
 #include "ratelimit.h"
+#include "taskdesc.h"
 #include "wire.h"
 
 /* Count and (once in a while) say a refusal: what is "a submit time
@@ -87,9 +88,25 @@ plausible_record(struct node *n, const char *sender, const struct task *r,
 {
 	static const char	*names[] = { "a submit time", "a ready time",
 				    "a start time", "an end time" };
+	const struct taskdesc	*d;
+	char			 what[UUID_STRLEN + 96];
 	int64_t			 v[4];
 	size_t			 i;
+	int			 want;
 
+	/* A result has the outputs its task declares (run.c ends a run
+	 * that reports others as failed): a dependent waits on each. */
+	if (r->state == TASK_TERMINATED) {
+		want = r->cmd != NULL ? r->cmd->nouts :
+		    (d = taskdesc_find(n->descs, r->exec)) != NULL ?
+		    d->noutputs : r->noutputs;
+		if (r->noutputs != want) {
+			snprintf(what, sizeof what, "a result of task %s with "
+			    "%d outputs of the %d it declares", r->uuid,
+			    r->noutputs, want);
+			return plausible_refuse(n, sender, what, now);
+		}
+	}
 	v[0] = r->submit_ms;
 	v[1] = r->ready_ms;
 	v[2] = r->start_ms;

@@ -45,7 +45,12 @@ replicate_send(struct node *n, const char *peer, enum peer_type type,
 
 	/* Ours to state: signed (once per change) on its way out. */
 	authorship_sign(n, (struct task *)t);
-	if ((len = wire_task_encode(t, rec, sizeof rec - 256)) == -1) {
+	if (type == PEER_VOTE)		/* and a vote, by its voter */
+		quorum_vote_on(n, (struct task *)t);
+	len = wire_task_encode(t, rec, sizeof rec - 256);
+	if (type == PEER_VOTE)
+		quorum_vote_done((struct task *)t);
+	if (len == -1) {
 		outbox_log(&n->out, VLOG_ERROR, "Task UUID{%s} does not fit a "
 		    "datagram; not sent", t->uuid);
 		return;
@@ -299,6 +304,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 			task_free(r);
 			return;
 		}
+		quorum_admit(n, m->sender, r, NULL, now);
 		if (retire_too_old(n, r, m->sender, now)) {
 			task_free(r);	/* in the history already */
 			return;
@@ -325,6 +331,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 		task_free(r);
 		return;
 	}
+	quorum_admit(n, m->sender, r, t, now);
 	/* Our own run of it decides for itself; an older claim is stale. */
 	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING &&
 	    !task_is_final(r->state)) {

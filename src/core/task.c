@@ -81,6 +81,8 @@ task_free(struct task *t)
 	free(t->req_tags);
 	free(t->sig);
 	free(t->esg);
+	free(t->qc);
+	free(t->vote);
 	task_cmd_free(t->cmd);
 	free(t);
 }

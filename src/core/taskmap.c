@@ -242,6 +242,15 @@ taskmap_awaits(const struct taskmap *m, const char *up)
 	return 0;
 }
 
+int
+taskmap_has_dependents(const struct taskmap *m, const char *up)
+{
+	int	nd;
+
+	(void)depindex_get(&m->deps, up, &nd);
+	return nd > 0;
+}
+
 struct task **
 taskmap_dependents(const struct taskmap *m, const char *up, size_t *count)
 {

@@ -238,7 +238,12 @@ actions_carry_out(void)
 	struct outbox	*o = node_outbox(act.env->core);
 	struct task	*t;
 	size_t		 i, retired = 0;
+	char		 uuid[UUID_STRLEN + 1];
 
+	/* Called again from what it carries out (a listener that asked the
+	 * core): the loop below goes on with what was added. */
+	if (act.carrying)
+		return;
 	act.carrying = 1;
 	for (i = 0; i < o->n; i++) {
 		struct action *a = &o->v[i];
@@ -281,7 +286,9 @@ actions_carry_out(void)
 			act.forgot = 1;		/* compact the journal */
 			break;
 		case ACT_NOTIFY:	/* the line is a snapshot */
-			notify_task(a->uuid, a->text);
+			/* A listener may add actions: o->v may move. */
+			memcpy(uuid, a->uuid, sizeof uuid);
+			notify_task(uuid, a->text);
 			break;
 		case ACT_JOURNAL:
 		case ACT_START:

@@ -247,6 +247,15 @@ service_log_view_free(struct log_view *v)
 }
 
 int
+service_certify(const char *uuid)
+{
+	int	final = node_certify(env->core, uuid, clock_node_ms());
+
+	actions_carry_out();	/* or the carrying one goes on with them */
+	return final;
+}
+
+int
 service_cancel(const char *uuid, void (*await)(void *), void *arg,
     char *err, size_t errlen)
 {

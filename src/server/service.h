@@ -55,6 +55,9 @@ int	service_schedule(const struct client_req *, const char *client,
  * then its effects; -1 with why. */
 int	service_cancel(const char *uuid, void (*await)(void *), void *arg,
 	    char *err, size_t errlen);
+/* Before a client is told uuid's end as final: 1 if it is, 0 if its
+ * certificate did not hold (node_certify); what follows is carried out. */
+int	service_certify(const char *uuid);
 /*
  * What of the log a user may read: every line but those naming another
  * user's task (its command, its output's name, its reason), unless the

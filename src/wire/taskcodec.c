@@ -197,6 +197,8 @@ static const struct field {
 	N("sig", K_PATH, sig, 0, 86, "bad origin signature"),
 	A("eby", K_NAME, eby, "bad author"),
 	N("esg", K_PATH, esg, 0, 86, "bad author's signature"),
+	N("qc", K_PATH, qc, 0, QC_TEXT_MAX, "bad certificate"),
+	N("vt", K_PATH, vote, 0, QC_VOTE_TEXT_MAX, "bad vote"),
 #undef A
 #undef N
 };
@@ -355,7 +357,7 @@ wire_task_worst_len(const struct task *t, int noutputs)
 	    sizeof " out=" + (size_t)noutputs * (3 * DATASET_MAXLEN + 1) +
 	    sizeof " rsn=" + 3 * REASON_MAXLEN + sizeof " on=" + NAME_MAXLEN +
 	    sizeof " sig=" + 86 + sizeof " eby=" + NAME_MAXLEN +
-	    sizeof " esg=" + 86 +
+	    sizeof " esg=" + 86 + sizeof " qc=" + QC_TEXT_MAX +
 	    NFIELDS * 20 + sizeof " st=Terminated" + sizeof " susp=1";
 }
 

@@ -147,6 +147,32 @@ class Identity:
         self.cert = (bytes([len(n)]) + n + self.pk.raw +
                      struct.pack(">qI", int(expires), int(maxrep)) + _b64url(sig))
 
+    def sign_run(self, rec):
+        """The signature its runner makes over a record's run (the run
+        statement of src/core/authorship.c), the record a dict of its
+        fields: what a certified node can sign of a run it claims."""
+        def text(s):
+            b = s.encode()
+            return struct.pack(">Q", len(b) + 1) + b
+
+        def num(v):
+            return struct.pack(">q", int(v))
+        states = ("Submitted", "Ready", "Running", "Terminated", "Cancelled", "Failed")
+        outs = rec["out"].split(",") if rec.get("out") else []
+        d = hashlib.blake2b(digest_size=32)
+        for part in (text("volery-run1"), text(rec["id"]), num(states.index(rec["st"])),
+                     text(rec.get("on", "")), num(rec.get("stt", -1)),
+                     num(rec.get("end", -1)), num(len(outs))):
+            d.update(part)
+        for o in outs:
+            d.update(text(o))
+        for part in (text(rec.get("rsn", "")), num(rec.get("ws", -1)),
+                     num(rec.get("cpu", -1)), num(rec.get("rss", -1))):
+            d.update(part)
+        sig = ctypes.create_string_buffer(64)
+        _sodium.crypto_sign_detached(sig, None, d.digest(), ctypes.c_ulonglong(32), self.sk)
+        return base64.urlsafe_b64encode(sig.raw).decode().rstrip("=")
+
     def authenticator(self, sender, incarnation, seq, sent_ms, text, to=None):
         """'S': the certificate, a signature over the frame's digest and an
         empty MAC list (we claim to know no one)."""

@@ -15,6 +15,7 @@ from harness import VOLERY, Cluster, params_file
 from test_security import rejected
 
 GHOST = "00000000-0000-4000-8000-00000000beef"
+EVIL = "666EVIL-1,666EVIL-2,666EVIL-3"	# import's three outputs
 RECORD = ("v=1 id=%s exec=import prio=low aged=0 st=%s sb=%s "
           "cl=x sub=%d rdy=-1 stt=-1 end=-1 pg=0 att=0 fail=0 ver=%d")
 
@@ -30,6 +31,7 @@ def heartbeat(reputation=10, master=0, epoch=0):
 
 class Liar(unittest.TestCase):
     names = ("a", "b")
+    liar_name = "mallory"
     skew_s = 2
     certified = True
     max_reputation = 50
@@ -43,11 +45,14 @@ class Liar(unittest.TestCase):
             ident = sealer.Identity()
             line = subprocess.run(
                 [VOLERY, "enroll", "-k", harness.admin_key(self.cl.name),
-                 "-r", str(self.max_reputation)], input="mallory %s\n" % ident.public(),
+                 "-r", str(self.max_reputation)],
+                input="%s %s\n" % (self.liar_name, ident.public()),
                 check=True, capture_output=True, text=True).stdout
             ident.certify(line)
+        self.ident = ident
         self.liar = sealer.KeyHolder(sealer.read_key(harness.cluster_key(self.cl.name)),
-                                     self.cl.name, self.cl.port, identity=ident)
+                                     self.cl.name, self.cl.port, name=self.liar_name,
+                                     identity=ident)
         self.addCleanup(self.liar.close)
         self.master = self.cl.master()
 
@@ -275,7 +280,7 @@ class SignedRuns(Liar):
         end = str(now_ms())
         # The runner's result, under the runner's signature of its start.
         self.liar.broadcast(self.forge(rec, st="Terminated", end=end, pg="100",
-                                       out="666EVIL", conf="1"))
+                                       out=EVIL, conf="1"))
         # A cancel in the liar's own name: neither taker nor runner.
         self.liar.broadcast(self.forge(rec, st="Cancelled", end=end, conf="1",
                                        rsn="cancelled-by-client", eby="mallory",
@@ -283,7 +288,7 @@ class SignedRuns(Liar):
         self.wait_rejected("implausible values", 2)
         # A result by a node no one knows: kept aside while its
         # certificate is asked of the relay, who has none to give.
-        self.liar.broadcast(self.forge(rec, st="Terminated", end=end, out="666EVIL",
+        self.liar.broadcast(self.forge(rec, st="Terminated", end=end, out=EVIL,
                                        conf="1", on="aaa", eby="aaa"))
         self.liar.wait_for(b"CERT_WANTED aaa")
         seen = a.wait_states({u: "Terminated"})
@@ -305,6 +310,51 @@ class SignedRuns(Liar):
             c = self.client(n)
             c.ask("SUBSCRIBE " + u)
             c.wait_states({u: "Cancelled"})
+
+
+class ConfirmedEnds(Liar):
+    """An end is final only with the signed votes of a majority.  A
+    certified liar -- named to sort first, so that between two confirmed
+    ends of one task its would win -- claims a run of a task the pool has
+    confirmed already, signed by itself as its runner, and sends it as
+    confirmed: with votes it made up, or with none."""
+    liar_name = "0liar"
+    record = SignedRuns.record
+
+    def claimed_run(self, rec, qc):
+        claim = dict(rec, on=self.liar_name, eby=self.liar_name, conf="1",
+                     out=EVIL, end=str(now_ms()),
+                     ver=str(int(rec["ver"]) + 100))
+        claim.pop("qc", None)
+        claim.pop("esg", None)
+        claim["esg"] = self.ident.sign_run(claim)
+        if qc is not None:
+            claim["qc"] = qc
+        return "STATE " + " ".join("%s=%s" % kv for kv in claim.items())
+
+    def test_a_claimed_run_confirmed_by_made_up_votes_replaces_nothing(self):
+        a = self.client("a")
+        u = a.schedule("import low -p /x -x %s" % params_file(self.cl.nodes["a"].dir, 10))
+        a.ask("SUBSCRIBE " + u)
+        a.wait_states({u: "Terminated"})
+        rec = self.record(u, "Terminated")
+        self.assertIn("qc", rec)			# the majority's votes
+        self.assertEqual(len(rec["qc"].split("+")), 2)
+        fake = "A" * 86
+        self.liar.broadcast(self.claimed_run(rec, "a/2/%s+b/2/%s+%s/2/%s" % (
+            fake, fake, self.liar_name, fake)))
+        self.liar.broadcast(self.claimed_run(rec, None))
+        for n in self.names:
+            harness.wait_until(
+                lambda: self.cl.nodes[n].log().count(
+                    "came confirmed by 0 good signatures") >= 2,
+                "%s refused both" % n)
+        for n in self.names:
+            c = self.client(n)
+            c.ask("SUBSCRIBE " + u)
+            seen = c.wait_states({u: "Terminated"})
+            self.assertIn("outputs=" + rec["out"], seen[-1])
+            self.assertNotIn("666EVIL", " ".join(c.ask_multi("ACCOUNT")))
 
 
 class CertificatesKept(unittest.TestCase):

@@ -6,9 +6,13 @@
  * honestly and, at the fault times, forges with the real codec what the
  * authorship rules refuse: a result for another node's run under that
  * runner's name, a cancel in its own name of a task it neither took nor
- * runs, a result of a runner no one knows.  Its forgeries say so in
- * their outputs (EVIL) or reason (cancelled-by-liar): an honest node
- * that tells one final breaks an invariant (check_notify, sim_check).
+ * runs, a result of a runner no one knows; and a run it claims of a
+ * task another node runs, sent as confirmed with a certificate of votes
+ * it made up.  Its forgeries say so in their outputs (EVIL) or reason
+ * (cancelled-by-liar): an honest node that tells one final breaks an
+ * invariant (check_notify, sim_check).  The claimed run (LIARRUN) is
+ * a run like any other once honest nodes vote for it; told final
+ * without a majority's votes, it breaks one (check_liar_run).
  */
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +31,7 @@ sim_identities(struct simnet *s)
 
 	s->identities = 1;
 	s->liar = s->n > 1 ? s->n - 1 : -1;
+	s->fewest_up = s->n;
 	for (i = 0; i < s->n; i++) {
 		memset(seed, 0, sizeof seed);
 		memcpy(seed, &i, sizeof i);
@@ -47,6 +52,22 @@ sim_learn_keys(struct simnet *s, int i)
 	}
 }
 
+void
+sim_split(struct simnet *s)
+{
+	int	i, side[2] = { 0, 0 };
+
+	for (i = 0; i < s->n; i++) {
+		if (s->cut_in[i] || s->cut_out[i])
+			s->fewest_up = 1;
+		if (s->alive[i])
+			side[s->group[i] != 0]++;
+	}
+	for (i = 0; i < 2; i++)
+		if (side[i] > 0 && side[i] < s->fewest_up)
+			s->fewest_up = side[i];
+}
+
 int
 sim_forged(const char *key)
 {
@@ -58,7 +79,9 @@ void
 sim_lie(struct simnet *s, const char *uuid)
 {
 	static char	 line[DATAGRAM_MAX], body[DATAGRAM_MAX + 8];
-	static char	 evil[64], *outs[1] = { evil };
+	static char	 evil[64], *outs[1] = { evil }, qc[512];
+	static const char fake[] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 	const char	*me;
 	struct task	*t, *r;
 	char		 err[128];
@@ -81,7 +104,7 @@ sim_lie(struct simnet *s, const char *uuid)
 	r->round = 1;
 	r->end_ms = sim_local(s, s->liar);
 	r->ver += 1000;
-	switch (s->lies++ % 3) {
+	switch (s->lies++ % 4) {
 	case 0:		/* the runner's result, under its name */
 		r->state = TASK_TERMINATED;
 		task_set_outputs(r, outs, 1);
@@ -92,11 +115,22 @@ sim_lie(struct simnet *s, const char *uuid)
 		snprintf(r->eby, sizeof r->eby, "%s", me);
 		task_set_string(&r->esg, NULL);
 		break;
-	default:	/* a result of a runner no one knows */
+	case 2:		/* a result of a runner no one knows */
 		r->state = TASK_TERMINATED;
 		task_set_outputs(r, outs, 1);
 		snprintf(r->running_on, sizeof r->running_on, "zz-ghost");
 		snprintf(r->eby, sizeof r->eby, "zz-ghost");
+		break;
+	default:	/* a run it claims, confirmed by votes it made up */
+		snprintf(evil, sizeof evil, "%.8s-LIARRUN", uuid);
+		r->state = TASK_TERMINATED;
+		task_set_outputs(r, outs, 1);
+		snprintf(r->running_on, sizeof r->running_on, "%s", me);
+		task_set_string(&r->esg, NULL);
+		node_sign_run(s->nodes[s->liar], r);
+		snprintf(qc, sizeof qc, "n00/%d/%.86s+n01/%d/%.86s+%s/%d/%.86s",
+		    s->n, fake, s->n, fake, me, s->n, fake);
+		task_set_string(&r->qc, qc);
 		break;
 	}
 	if ((len = wire_task_encode(r, line, sizeof line)) > 0) {

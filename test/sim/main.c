@@ -585,6 +585,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 				break;
 			case 1:
 				s.group[f[k].node] = f[k].undo ? 0 : 1;
+				sim_split(&s);
 				break;
 			case 2:
 				if (s.alive[f[k].node]) {
@@ -605,6 +606,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 					s.cut_in[f[k].node] = !f[k].undo;
 				else
 					s.cut_out[f[k].node] = !f[k].undo;
+				sim_split(&s);
 				break;
 			case 5:
 				/* -F: the liar forges an end of a task. */

@@ -96,6 +96,9 @@ struct tally_slot {
 	char			*final;		/* the end first told final */
 	unsigned char		*told;		/* by node: told it final */
 	struct task		*rec;		/* the record first retired */
+	/* -F: the honest nodes that voted for the liar's claimed run
+	 * (liar.c), by node. */
+	unsigned char		*for_liar_run;
 };
 
 struct sim_tally {
@@ -249,6 +252,7 @@ sim_free(struct simnet *s)
 	for (i = 0; (size_t)i < s->tally->cap; i++) {
 		free(s->tally->v[i].final);
 		free(s->tally->v[i].told);
+		free(s->tally->v[i].for_liar_run);
 		task_free(s->tally->v[i].rec);
 	}
 	free(s->tally->v);
@@ -472,6 +476,44 @@ check_inputs(struct simnet *s, int i, const char *uuid, const char *when)
 	}
 }
 
+/* -F: node i sent text; a vote (or proposal) for the liar's claimed run
+ * is counted. */
+static void
+note_liar_run_vote(struct simnet *s, int i, const char *text)
+{
+	struct tally_slot	*ts;
+	char			 uuid[UUID_STRLEN + 1];
+	const char		*id;
+
+	if (i == s->liar || strstr(text, "LIARRUN") == NULL ||
+	    strstr(text, " conf=1") != NULL ||
+	    (strncmp(text, "VOTE ", 5) != 0 &&
+	    strncmp(text, "STATE ", 6) != 0) ||
+	    (id = strstr(text, " id=")) == NULL ||
+	    sscanf(id + 4, "%36s", uuid) != 1)
+		return;
+	ts = tally(s, uuid);
+	if (ts->for_liar_run == NULL)
+		ts->for_liar_run = sim_calloc(SIM_MAXNODES, 1);
+	ts->for_liar_run[i] = 1;
+}
+
+/* The liar's claimed run told final by node i: a majority of the
+ * fewest nodes ever up at once (the liar among them) voted for it. */
+static void
+check_liar_run(struct simnet *s, int i, const char *uuid,
+    struct tally_slot *ts)
+{
+	int	j, votes = 1;
+
+	for (j = 0; ts->for_liar_run != NULL && j < s->n; j++)
+		votes += ts->for_liar_run[j];
+	if (votes < s->fewest_up / 2 + 1)
+		sim_violation(s, "task %s: %s told the liar's claimed run, "
+		    "for which %d of the %d needed voted", uuid,
+		    node_name(s->nodes[i]), votes, s->fewest_up / 2 + 1);
+}
+
 /*
  * Online, at every line a subscriber of node i would get: a task told
  * ended (confirmed) is told the same end by every node, and node i tells
@@ -501,10 +543,13 @@ check_notify(struct simnet *s, int i, const char *line)
 	/* A result told final ran on its upstreams' final results. */
 	if (final && strncmp(key, "Terminated ", 11) == 0)
 		check_inputs(s, i, uuid, "told final");
-	/* -F: no forgery is ever told final. */
+	/* -F: no forgery is ever told final, and the liar's claim of a
+	 * run is told final only once a majority voted for it. */
 	if (final && sim_forged(key))
 		sim_violation(s, "task %s: %s told the liar's '%s'", uuid,
 		    node_name(s->nodes[i]), key);
+	if (final && strstr(key, "LIARRUN") != NULL)
+		check_liar_run(s, i, uuid, tally(s, uuid));
 	ts = tally(s, uuid);	/* the table may have grown */
 	if (final) {
 		if (ts->told == NULL)
@@ -803,6 +848,9 @@ sim_flush(struct simnet *s, int i)
 		struct sim_ev e;
 		struct sim_msg *msg;
 		trace_action(s, i, a);
+		if (s->identities && (a->type == ACT_BROADCAST ||
+		    a->type == ACT_UNICAST))
+			note_liar_run_vote(s, i, a->text);
 		switch (a->type) {
 		case ACT_BROADCAST:
 			msg = make_msg(s, i, a->text, -1);
@@ -913,7 +961,11 @@ sim_flush(struct simnet *s, int i)
 				    node_name(s->nodes[i]), a->text);
 			break;
 		case ACT_NOTIFY:
-			check_notify(s, i, a->text);
+			/* The server tells a subscriber an end as final only
+			 * once its certificate holds (node_certify); here every
+			 * line is told. */
+			if (node_certify(s->nodes[i], a->uuid, sim_local(s, i)))
+				check_notify(s, i, o->v[k].text);
 			break;
 		case ACT_RETIRE:
 			check_retire(s, i, a->uuid, a->text);
@@ -986,8 +1038,13 @@ void
 sim_crash(struct simnet *s, int i)
 {
 	struct sim_run	*r;
+	int		 j, up = 0;
 
 	s->alive[i] = 0;
+	for (j = 0; j < s->n; j++)
+		up += s->alive[j];
+	if (up < s->fewest_up)
+		s->fewest_up = up;
 	disk_tear(s, i);
 	for (r = s->runs; r != NULL; r = r->next)
 		if (r->node == i)

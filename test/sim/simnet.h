@@ -121,6 +121,7 @@ struct simnet {
 	uint8_t			 sk[SIM_MAXNODES][64];
 	int			 liar;		/* its index, or -1 */
 	uint64_t		 lies;		/* forgeries sent */
+	int			 fewest_up;	/* nodes up at once, at least */
 	/* Invariant violations: count and the first one's text. */
 	int			 violations;
 	char			 violation[1024];
@@ -171,6 +172,9 @@ void	sim_identities(struct simnet *);
 void	sim_learn_keys(struct simnet *, int i);
 int	sim_forged(const char *key);
 void	sim_lie(struct simnet *, const char *uuid);
+/* The pool was split (a partition, a cut link): the fewest nodes that
+ * may count as all the members, for the liar's claimed runs. */
+void	sim_split(struct simnet *);
 
 /* The simulator's allocations: out of memory, it says so and exits 2
  * (a huge pool can outgrow the machine; it must not crash instead). */

@@ -39,21 +39,6 @@ end_record(struct node *n, const char *type, int k, const char *runner,
 	return rec;
 }
 
-/* The last PROGRESS line told of uuid, or NULL. */
-static const char *
-told(struct node *n, const char *uuid)
-{
-	const struct outbox	*o = node_outbox(n);
-	const char		*last = NULL;
-	size_t			 i;
-
-	for (i = 0; i < o->n; i++)
-		if (o->v[i].type == ACT_NOTIFY &&
-		    strcmp(o->v[i].uuid, uuid) == 0)
-			last = o->v[i].text;
-	return last;
-}
-
 /* alpha runs the workflow's import with beta (and others) as members. */
 static void
 run_import(struct node *n, int64_t now)

@@ -259,6 +259,21 @@ sent(struct node *n, const char *peer, const char *prefix)
 	return sent_nth(n, peer, prefix, 0);
 }
 
+/* The last PROGRESS line told of uuid, or NULL. */
+static inline const char *
+told(struct node *n, const char *uuid)
+{
+	const struct outbox	*o = node_outbox(n);
+	const char		*last = NULL;
+	size_t			 i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->v[i].type == ACT_NOTIFY &&
+		    strcmp(o->v[i].uuid, uuid) == 0)
+			last = o->v[i].text;
+	return last;
+}
+
 /* A log line of the outbox containing text, or NULL. */
 static inline const char *
 logged(struct node *n, const char *text)
