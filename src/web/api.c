@@ -18,7 +18,6 @@
 #include "clock.h"
 #include "history.h"
 #include "node.h"
-#include "service.h"
 #include "stats.h"
 #include "task.h"
 #include "taskjson.h"
@@ -248,8 +247,9 @@ api_task(const char *uuid)
 	size_t			  n, i;
 
 	/* One task asked for: an end shown final is a majority's (a
-	 * listing shows ends as the map holds them). */
-	(void)service_certify(uuid);
+	 * listing shows ends as the map holds them).  What a false
+	 * certificate changes goes out with the node's next event. */
+	(void)node_certify(api.core, uuid, clock_node_ms());
 	if ((t = node_find(api.core, uuid)) != NULL)
 		return live_task_json(t);
 	if ((hist = history_read(&n)) == NULL)
