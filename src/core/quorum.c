@@ -125,10 +125,14 @@ int
 quorum_keep(struct node *n, struct qvotes **qv, const struct task *t,
     const char *voter, const struct task *r, int64_t now)
 {
-	char	what[UUID_STRLEN + NAME_MAXLEN + 64];
-	int	m;
+	char		 what[UUID_STRLEN + NAME_MAXLEN + 64];
+	struct qvote	*k;
+	int		 m;
 
-	if (n->cfg.sign_sk == NULL)
+	/* A certificate's worth kept: the others count as their voters'
+	 * word (the shell authenticated each datagram), unchecked. */
+	if (n->cfg.sign_sk == NULL ||
+	    (*qv != NULL && (*qv)->n == QC_SIGNERS_MAX - 1))
 		return 1;
 	if (r->vote == NULL || !vote_holds(n, t, voter, r->vote, &m)) {
 		snprintf(what, sizeof what, "a vote on task %s round %d that "
@@ -141,11 +145,9 @@ quorum_keep(struct node *n, struct qvotes **qv, const struct task *t,
 		return 0;
 	if (*qv == NULL && (*qv = calloc(1, sizeof **qv)) == NULL)
 		return 0;
-	if ((*qv)->n < QC_SIGNERS_MAX - 1) {
-		struct qvote *k = &(*qv)->v[(*qv)->n++];
-		snprintf(k->voter, sizeof k->voter, "%s", voter);
-		snprintf(k->text, sizeof k->text, "%s", r->vote);
-	}
+	k = &(*qv)->v[(*qv)->n++];
+	snprintf(k->voter, sizeof k->voter, "%s", voter);
+	snprintf(k->text, sizeof k->text, "%s", r->vote);
 	return 1;
 }
 

@@ -42,9 +42,9 @@ struct qvotes {
 void	quorum_vote_on(struct node *, struct task *);
 void	quorum_vote_done(struct task *);
 /*
- * voter's vote r for our end t: 1 to count it (keys off, or its
- * signature holds: kept in *qv for the certificate), 0 not (refused
- * and counted, or a vote we cannot use).
+ * voter's vote r for our end t: 1 to count it (keys off, its signature
+ * holds: kept in *qv for the certificate, or a certificate's worth is
+ * kept already), 0 not (refused and counted, or a vote we cannot use).
  */
 int	quorum_keep(struct node *, struct qvotes **qv, const struct task *t,
 	    const char *voter, const struct task *r, int64_t now);
