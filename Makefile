@@ -292,7 +292,8 @@ build/fuzz/%: test/fuzz/%.c build/fuzz/libcore.a | $(DEPS_OK)
 -include $(FUZZ_CORE_OBJ:.o=.d)
 
 # Nothing here waits on a clock: the fuzzers are built and run two at a
-# time (clang installed first, once).
+# time (clang installed first, once).  An input that takes 30 s is a
+# hang, and fails the run (libFuzzer would wait 20 minutes).
 FUZZ_JOBS ?= 2
 fuzz: | $(DEPS_OK)
 	@tools/install-deps.sh clang:clang libclang-rt-dev
@@ -300,7 +301,7 @@ fuzz: | $(DEPS_OK)
 	@printf '%s\n' $(FUZZ_BIN) | xargs -P $(FUZZ_JOBS) -I @ sh -c '\
 	    n=$$(basename @); echo "fuzz: @ ($(FUZZ_SECONDS)s)"; \
 	    mkdir -p build/fuzz/corpus-$$n; \
-	    @ -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	    @ -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=30 \
 	        build/fuzz/corpus-$$n test/fuzz/seeds 2>build/fuzz/$$n.log || \
 	        { tail -40 build/fuzz/$$n.log; exit 255; }'
 

@@ -76,12 +76,16 @@ requeue_wf(struct node *n, const struct order_wf *w)
 		readyq_resort(&n->ready);
 }
 
-/* The longest path from t grew: so may its upstream's, up the DAG. */
+/*
+ * The longest path from t grew: so may its upstream's, up the DAG.  No
+ * path is longer than the map: records that make a cycle (a peer's,
+ * crafted) stop there instead of lengthening each other for ever.
+ */
 static void
 lengthen_upstream(struct node *n, struct task *t)
 {
 	struct task	**stack = NULL, **bigger;
-	size_t		  sn = 0, scap = 0;
+	size_t		  sn = 0, scap = 0, most = taskmap_count(&n->map);
 	int		  i;
 
 	for (;;) {
@@ -89,7 +93,8 @@ lengthen_upstream(struct node *n, struct task *t)
 			struct task *up = taskmap_find(&n->map,
 			    t->inputs[i].from);
 			int queued;
-			if (up == NULL || up->path_left > t->path_left)
+			if (up == NULL || up->path_left > t->path_left ||
+			    (size_t)t->path_left >= most)
 				continue;
 			queued = readyq_remove(&n->ready, up) == 0;
 			up->path_left = t->path_left + 1;

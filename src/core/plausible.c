@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "nodestate.h"
 #include "peer.h"
@@ -94,6 +95,13 @@ plausible_record(struct node *n, const char *sender, const struct task *r,
 	size_t			 i;
 	int			 want;
 
+	/* A task is not its own upstream (no node takes one that is). */
+	for (i = 0; i < (size_t)r->ninputs; i++)
+		if (strcmp(r->inputs[i].from, r->uuid) == 0) {
+			snprintf(what, sizeof what, "task %s taking an input "
+			    "from itself", r->uuid);
+			return plausible_refuse(n, sender, what, now);
+		}
 	/* A result has the outputs its task declares (run.c ends a run
 	 * that reports others as failed): a dependent waits on each. */
 	if (r->state == TASK_TERMINATED) {
