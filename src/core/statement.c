@@ -1,11 +1,8 @@
 /*
- * statement.c -- length-prefixed BLAKE2b statements, and their
- * signatures (statement.h).
+ * statement.c -- length-prefixed BLAKE2b statements (statement.h); their
+ * signatures are signature.c's.
  */
 #include <string.h>
-
-#include <sodium/crypto_sign.h>
-#include <sodium/utils.h>
 
 #include "be64.h"
 #include "statement.h"
@@ -51,30 +48,4 @@ void
 statement_final(statement *st, uint8_t out[STATEMENT_BYTES])
 {
 	crypto_generichash_final(st, out, STATEMENT_BYTES);
-}
-
-void
-statement_sign(const uint8_t h[STATEMENT_BYTES], const uint8_t *sk,
-    char text[STATEMENT_SIG_TEXT])
-{
-	uint8_t	sig[64];
-
-	crypto_sign_detached(sig, NULL, h, STATEMENT_BYTES, sk);
-	sodium_bin2base64(text, STATEMENT_SIG_TEXT, sig, sizeof sig,
-	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-}
-
-int
-statement_signed(const char *text, const uint8_t h[STATEMENT_BYTES],
-    const uint8_t pk[32])
-{
-	uint8_t	sig[64];
-	size_t	got;
-
-	if (text == NULL || sodium_base642bin(sig, sizeof sig, text,
-	    strlen(text), NULL, &got, NULL,
-	    sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
-	    got != sizeof sig)
-		return 0;
-	return crypto_sign_verify_detached(sig, h, STATEMENT_BYTES, pk) == 0;
 }
