@@ -26,6 +26,10 @@ void	statement_final(statement *, uint8_t out[STATEMENT_BYTES]);
 /* A signature's text: 64 bytes, base64url without padding, and a NUL. */
 #define STATEMENT_SIG_TEXT	87
 
+/* A signature's 64 bytes as text; and back (-1: not a signature's). */
+void	statement_sig_text(const uint8_t sig[64],
+	    char text[STATEMENT_SIG_TEXT]);
+int	statement_sig_bytes(const char *text, uint8_t sig[64]);
 /* Sign h with sk (Ed25519) into text. */
 void	statement_sign(const uint8_t h[STATEMENT_BYTES], const uint8_t *sk,
 	    char text[STATEMENT_SIG_TEXT]);

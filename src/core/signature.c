@@ -4,10 +4,7 @@
  * model of them instead (test/sim/modelsig.c): a thousand simulated
  * nodes sign a million votes.
  */
-#include <string.h>
-
 #include <sodium/crypto_sign.h>
-#include <sodium/utils.h>
 
 #include "statement.h"
 
@@ -18,8 +15,7 @@ statement_sign(const uint8_t h[STATEMENT_BYTES], const uint8_t *sk,
 	uint8_t	sig[64];
 
 	crypto_sign_detached(sig, NULL, h, STATEMENT_BYTES, sk);
-	sodium_bin2base64(text, STATEMENT_SIG_TEXT, sig, sizeof sig,
-	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	statement_sig_text(sig, text);
 }
 
 int
@@ -27,12 +23,8 @@ statement_signed(const char *text, const uint8_t h[STATEMENT_BYTES],
     const uint8_t pk[32])
 {
 	uint8_t	sig[64];
-	size_t	got;
 
-	if (text == NULL || sodium_base642bin(sig, sizeof sig, text,
-	    strlen(text), NULL, &got, NULL,
-	    sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
-	    got != sizeof sig)
+	if (statement_sig_bytes(text, sig) == -1)
 		return 0;
 	return crypto_sign_verify_detached(sig, h, STATEMENT_BYTES, pk) == 0;
 }

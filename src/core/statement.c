@@ -4,6 +4,8 @@
  */
 #include <string.h>
 
+#include <sodium/utils.h>
+
 #include "be64.h"
 #include "statement.h"
 
@@ -48,4 +50,23 @@ void
 statement_final(statement *st, uint8_t out[STATEMENT_BYTES])
 {
 	crypto_generichash_final(st, out, STATEMENT_BYTES);
+}
+
+void
+statement_sig_text(const uint8_t sig[64], char text[STATEMENT_SIG_TEXT])
+{
+	sodium_bin2base64(text, STATEMENT_SIG_TEXT, sig, 64,
+	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+}
+
+int
+statement_sig_bytes(const char *text, uint8_t sig[64])
+{
+	size_t	got;
+
+	if (text == NULL || sodium_base642bin(sig, 64, text, strlen(text),
+	    NULL, &got, NULL, sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
+	    got != 64)
+		return -1;
+	return 0;
 }

@@ -12,7 +12,6 @@
 
 #include <sodium/crypto_generichash.h>
 #include <sodium/crypto_sign.h>
-#include <sodium/utils.h>
 
 #include "statement.h"
 
@@ -30,8 +29,7 @@ statement_sign(const uint8_t h[STATEMENT_BYTES], const uint8_t *sk,
 
 	/* An Ed25519 secret key ends with its public key. */
 	model(h, sk + crypto_sign_SEEDBYTES, sig);
-	sodium_bin2base64(text, STATEMENT_SIG_TEXT, sig, sizeof sig,
-	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	statement_sig_text(sig, text);
 }
 
 int
@@ -39,12 +37,8 @@ statement_signed(const char *text, const uint8_t h[STATEMENT_BYTES],
     const uint8_t pk[32])
 {
 	uint8_t	sig[64], want[64];
-	size_t	got;
 
-	if (text == NULL || sodium_base642bin(sig, sizeof sig, text,
-	    strlen(text), NULL, &got, NULL,
-	    sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
-	    got != sizeof sig)
+	if (statement_sig_bytes(text, sig) == -1)
 		return 0;
 	model(h, pk, want);
 	return memcmp(sig, want, sizeof sig) == 0;

@@ -83,6 +83,19 @@ test_a_record_from_the_far_future_is_refused(void **state)
 	taskdesc_clear(&set);
 }
 
+/* Task k from mallory, submitted, taking input 1 of task from. */
+static void
+hear_bound(struct node *n, int k, int from, int64_t now)
+{
+	char	rec[512];
+
+	snprintf(rec, sizeof rec, "ENQUEUE v=1 id=%s exec=any prio=low "
+	    "aged=0 st=Submitted sb=mallory cl=x sub=%lld rdy=-1 stt=-1 "
+	    "end=-1 pg=0 att=0 fail=0 ver=1 in=%s:1:-", uuid_n(k), NOW,
+	    uuid_n(from));
+	hear(n, "mallory", rec, now);
+}
+
 /* Found by fuzz_quorum: a task taking an input from itself, or two
  * that take inputs from each other, hung the node (each lengthened the
  * other's longest path for ever). */
@@ -91,29 +104,16 @@ test_a_task_that_is_its_own_upstream_hangs_nothing(void **state)
 {
 	struct taskdesc_set	 set;
 	struct node		*n = skewed_node(&set, 30000);
-	char			 rec[512];
 
 	(void)state;
-	snprintf(rec, sizeof rec, "ENQUEUE v=1 id=%s exec=any prio=low "
-	    "aged=0 st=Submitted sb=mallory cl=x sub=%lld rdy=-1 stt=-1 "
-	    "end=-1 pg=0 att=0 fail=0 ver=1 in=%s:1:-", uuid_n(9), NOW,
-	    uuid_n(9));
-	hear(n, "mallory", rec, NOW + 10);
+	hear_bound(n, 9, 9, NOW + 10);
 	assert_null(node_find(n, uuid_n(9)));
 	assert_int_equal(refused(n), 1);
 	assert_non_null(logged(n, "taking an input from itself"));
 	/* A cycle of two: each is kept (neither is runnable), and the
 	 * node goes on. */
-	snprintf(rec, sizeof rec, "ENQUEUE v=1 id=%s exec=any prio=low "
-	    "aged=0 st=Submitted sb=mallory cl=x sub=%lld rdy=-1 stt=-1 "
-	    "end=-1 pg=0 att=0 fail=0 ver=1 in=%s:1:-", uuid_n(7), NOW,
-	    uuid_n(8));
-	hear(n, "mallory", rec, NOW + 20);
-	snprintf(rec, sizeof rec, "ENQUEUE v=1 id=%s exec=any prio=low "
-	    "aged=0 st=Submitted sb=mallory cl=x sub=%lld rdy=-1 stt=-1 "
-	    "end=-1 pg=0 att=0 fail=0 ver=1 in=%s:1:-", uuid_n(8), NOW,
-	    uuid_n(7));
-	hear(n, "mallory", rec, NOW + 30);
+	hear_bound(n, 7, 8, NOW + 20);
+	hear_bound(n, 8, 7, NOW + 30);
 	assert_int_equal(state_of(n, uuid_n(7)), TASK_SUBMITTED);
 	assert_int_equal(state_of(n, uuid_n(8)), TASK_SUBMITTED);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, NOW + 40, 0, NULL,
