@@ -218,8 +218,7 @@ actions_secrets_ready(const char *uuid, char *const *kv, const char *why)
 	else if (start_run(t, kv, err, sizeof err) == 0)
 		return;
 	start_failed(t, err);
-	if (!act.carrying)
-		actions_carry_out();
+	actions_carry_out();	/* returns at once if we are in it */
 }
 
 /* Its values leave us with its end (secrets.h). */
