@@ -68,4 +68,8 @@ $sim -S $((300 / div)) -n 4 -w bag -t 12 -T 200 -F 10 -l 10 -d 5 -C 1 -P 1 -X 2 
 $sim -S $((100 / div)) -n 5 -k 6 -T 300 -F 10 -l 10 -d 5 -j 5 -C 2 -P 2 -X 3 -c 10 -q &&
 # ... and no partition: a run the liar claims is told final only once a
 # majority of the fewest nodes up voted for it (check_liar_run).
-$sim -S $((100 / div)) -n 5 -k 6 -T 300 -F 10 -l 10 -d 5 -j 5 -C 2 -X 3 -c 10 -q
+$sim -S $((100 / div)) -n 5 -k 6 -T 300 -F 10 -l 10 -d 5 -j 5 -C 2 -X 3 -c 10 -q &&
+# --verify (-r): every task checked by replicas, the liar's reporting
+# results of its own: none is ever a verified task's result told final.
+$sim -S $((100 / div)) -n 5 -k 3 -r 2 -F 6 -l 10 -d 5 -C 1 -P 1 -X 1 -q &&
+$sim -S $((100 / div)) -n 4 -w bag -t 6 -T 200 -r 3 -F 6 -l 10 -d 5 -C 1 -P 1 -q

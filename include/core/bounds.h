@@ -68,5 +68,10 @@
 /* An array's values and its limit of tasks running at once. */
 #define ARRAY_INDEX_MAX 1000000000
 #define ARRAY_MAX_MAX 1000000
+/* volery run --verify N: runs of one task on N distinct nodes. */
+#define VERIFY_MIN 2
+#define VERIFY_MAX 9
+/* A replica's digest: BLAKE2b-256, hex. */
+#define DIGEST_HEX 64
 
 #endif

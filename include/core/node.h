@@ -142,6 +142,8 @@ struct node_status {
 	uint64_t	 signed_checked;
 	uint64_t	 void_claims;	/* claims that never became runs */
 	const char	*void_claims_from;
+	uint64_t	 disputes;	/* --verify replicas that disagreed */
+	const char	*disputed;	/* the latest's odd runner */
 	int64_t		 timer;		/* the armed tick, or -1 */
 };
 
@@ -171,6 +173,9 @@ struct node_schedule_req {
 	int			 cores;
 	int64_t			 memory_mb;
 	const char		*tags;
+	/* Run on this many distinct nodes and kept only if all agree
+	 * (verify.h); 0: once, as any task. */
+	int			 verify;
 };
 
 /* How a task's process ended (from wait4).  Its result counts once it
@@ -218,7 +223,8 @@ const struct task *node_next_task(const struct node *, size_t *it);
 struct task **node_tasks_sorted(const struct node *, size_t *count);
 const struct task *node_ready_at(const struct node *, size_t);
 /* Why no live node can run t ("waiting: no node has tag gpu"), or ""
- * if one can, into why (capset.c). */
+ * if one can, into why (capset.c); where a --verify task's replicas
+ * are, or which one t is (verify.c). */
 void	node_task_waiting(struct node *, const struct task *, char *why,
 	    size_t whylen);
 /* What the peer p has: cores, memory and tags, executables ("" and 0

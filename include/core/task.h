@@ -130,6 +130,14 @@ struct task {
 	char		 array[UUID_STRLEN + 1];
 	int		 array_index;
 	int		 array_max;
+	/* Checked by replicas (volery run --verify N, verify.c): on the
+	 * task the user sees, N and replica_of ""; on each of its N runs,
+	 * N, the task's uuid and its index (0..N-1).  The task itself
+	 * never runs: its end is derived from its replicas'.  Set once at
+	 * SCHEDULE, replicated. */
+	int		 verify;
+	char		 replica_of[UUID_STRLEN + 1];
+	int		 replica_index;
 	/* What it needs of a node: cores (0 counts as 1), memory (MB, 0:
 	 * nothing counted) and tags (a comma list, or NULL).  Set once at
 	 * SCHEDULE, replicated. */
@@ -185,6 +193,10 @@ struct task {
 	char		*qc;
 	int		 qc_ok;
 	char		*vote;
+	/* A replica's result as its runner hashed it (BLAKE2b-256 of its
+	 * stdout, exit status and output files, hex), or NULL: signed
+	 * with its end. */
+	char		*digest;
 };
 
 /* The uuid of t's workflow: its first task's. */
@@ -197,6 +209,17 @@ int		 task_set_outputs(struct task *, char *const *, int);
 /* Copy the end (state, runner, outputs, reason, times) of src into t,
  * and the inputs it ran on; -1 out of memory. */
 int		 task_copy_end(struct task *, const struct task *src);
+/* Have a and b the same outputs? */
+int		 task_same_outputs(const struct task *, const struct task *);
+/* Is t the task of a --verify group (never run; its replicas are)? */
+int		 task_is_verified(const struct task *);
+/* Is t one replica of such a task? */
+int		 task_is_replica(const struct task *);
+/* The uuid of replica i of the task of uuid `of` (derived: every node
+ * finds a task's replicas without a list). */
+void		 task_replica_uuid(const char *of, int i,
+		    char out[UUID_STRLEN + 1]);
+
 /* Do a and b (one task's records) agree on what only its submitting node
  * set: program, owner, submit time, inputs, needs, array? */
 int		 task_same_origin(const struct task *, const struct task *);

@@ -48,6 +48,7 @@ struct wf_task {
 	int		 cores;
 	int64_t		 memory_mb;
 	char		*tags;		/* a comma list, or NULL */
+	int		 verify;	/* verify="N": replicas, 0 none */
 };
 
 struct workflow {

@@ -51,6 +51,7 @@ struct client_req {
 	int64_t			 memory_mb;
 	const char		*tags;
 	int64_t			 begin_ms;	/* -b: not before; 0 now */
+	int			 verify;	/* -V: replicas; 0 none */
 	/* SCHEDULE, RUN -A: its array ("" none), value and limit */
 	char			 array[UUID_STRLEN + 1];
 	int			 array_index;
@@ -127,6 +128,9 @@ struct runner_msg {
 	int			 noutputs;
 	char			*outputs[TASK_OUTPUTS_MAX];
 	const char		*message;
+	/* A command's result: BLAKE2b-256 of its stdout and output files,
+	 * hex ("" none): what --verify compares (verify.h). */
+	char			 digest[DIGEST_HEX + 1];
 	char			 buf[RUNNER_LINE_MAX + 1];
 };
 

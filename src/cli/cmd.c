@@ -365,7 +365,7 @@ int
 cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 {
 	const char	*cores = cmd_arg(a, 'c'), *mem = cmd_arg(a, 'm');
-	const char	*begin = cmd_arg(a, 'b');
+	const char	*begin = cmd_arg(a, 'b'), *vfy = cmd_arg(a, 'V');
 	time_t		 at;
 	static char	 tags[CAPS_TEXT_MAX + 1];
 	const char	*req = cmd_arg(a, 'r');
@@ -387,6 +387,13 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 			return cmd_fail("--begin %s: %s", begin,
 			    WHEN_BEGIN_FORMS) * -1;
 		x->begin_ms = (int64_t)at * 1000;
+	}
+	if (vfy != NULL) {
+		if (lex_int(vfy, VERIFY_MIN, VERIFY_MAX, &v) == -1)
+			return cmd_fail("--verify %s: how many nodes must "
+			    "agree, %d to %d", vfy, VERIFY_MIN,
+			    VERIFY_MAX) * -1;
+		x->verify = (int)v;
 	}
 	if (req == NULL)
 		return 0;

@@ -60,7 +60,8 @@ struct cmd_entry {
 #define CMD_OPTS_NEEDS	{ 'c', "cores", 1, 1, 0, "N" }, \
 	{ 'm', "mem", 1, 1, 0, "SIZE" }, \
 	{ 'r', "requires", 1, 1, 0, "TAG[,TAG]..." }, \
-	{ 'b', "begin", 1, 1, 0, "TIME" }
+	{ 'b', "begin", 1, 1, 0, "TIME" }, \
+	{ 'V', "verify", 1, 1, 0, "N" }
 
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_schedule_entry;

@@ -144,18 +144,36 @@ output_cb(struct client *c, void *arg)
 	free(o);
 }
 
+/* The task of uuid in the map or the history (read into *hist once). */
+static const struct task *
+lookup(const char *uuid, struct task ***hist, size_t *nhist)
+{
+	const struct task	*t = node_find(req_env()->core, uuid);
+
+	if (t != NULL)
+		return t;
+	if (*hist == NULL)
+		*hist = history_read(nhist);
+	return history_find(*hist, *nhist, uuid);
+}
+
 void
 req_output(struct client *c, const struct client_req *req)
 {
-	const struct task	*t = node_find(req_env()->core, req->uuid[0]);
+	const struct task	*t, *r;
 	struct task		**hist = NULL;
 	struct output_req	*o;
 	char			 rec[RECORD_LINE_MAX], err[128];
+	char			 ruuid[UUID_STRLEN + 1];
 	size_t			 nhist = 0;
 
-	if (t == NULL) {
-		hist = history_read(&nhist);
-		t = history_find(hist, nhist, req->uuid[0]);
+	t = lookup(req->uuid[0], &hist, &nhist);
+	/* A --verify task's output is its first replica's: the others
+	 * printed the same, or it failed. */
+	if (t != NULL && task_is_verified(t)) {
+		task_replica_uuid(t->uuid, 0, ruuid);
+		if ((r = lookup(ruuid, &hist, &nhist)) != NULL)
+			t = r;
 	}
 	if (t == NULL)
 		client_replyf(c, "ERROR unknown task %s\n", req->uuid[0]);

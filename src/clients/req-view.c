@@ -90,7 +90,7 @@ task_lines(struct text *x, struct task *const *v, size_t n,
 		snprintf(r.array, sizeof r.array, "%s", t->array);
 		r.array_index = t->array_index;
 		/* Why it waits, to the end of the line (it has blanks). */
-		if (req->cmd != CMD_HISTORY && t->state == TASK_READY)
+		if (req->cmd != CMD_HISTORY)
 			node_task_waiting(core, t, r.why, sizeof r.why);
 		if (wire_reply_task_format(&r, line, sizeof line) > 0)
 			text_add(x, "%s", line);
@@ -201,6 +201,9 @@ req_nodes(struct client *c, const struct client_req *req)
 	if (st.void_claims > 0)
 		nodes_rejected_cb("claims that never became runs",
 		    st.void_claims, st.void_claims_from, &x);
+	if (st.disputes > 0)
+		nodes_rejected_cb("results that disagreed under --verify",
+		    st.disputes, st.disputed, &x);
 	text_add(&x, ".\n");
 	client_reply(c, 0, x.buf);
 	free(x.buf);

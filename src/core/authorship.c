@@ -42,6 +42,8 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 	statement_num(&st, t->exit_status);
 	statement_num(&st, t->cpu_ms);
 	statement_num(&st, t->maxrss_kib);
+	if (t->digest != NULL)		/* a replica's (verify.c) */
+		statement_str(&st, t->digest);
 	statement_final(&st, h);
 }
 
@@ -75,9 +77,15 @@ derived(const struct node *n, const struct task *r, enum task_state state)
  * from an upstream's end.
  */
 static int
-may_write_as(const struct node *n, const struct task *r,
+may_write_as(struct node *n, const struct task *r,
     enum task_state state, const char *author)
 {
+	/* A verified task's end is its replicas' (verify.c), not any
+	 * node's word. */
+	if (task_is_verified(r))
+		return task_is_final(state) && (derived(n, r, state) ||
+		    (state == r->state && verify_agrees(n, r,
+		    n->cmdcheck.now)));
 	if (r->running_on[0] != '\0' && strcmp(author, r->running_on) == 0)
 		return 1;
 	if (state == TASK_RUNNING || state == TASK_TERMINATED)
@@ -86,7 +94,7 @@ may_write_as(const struct node *n, const struct task *r,
 }
 
 static int
-may_write(const struct node *n, const struct task *r, const char *author)
+may_write(struct node *n, const struct task *r, const char *author)
 {
 	return may_write_as(n, r, r->state, author);
 }
@@ -98,7 +106,7 @@ node_sign_run(struct node *n, struct task *t)
 }
 
 int
-authorship_may_cancel(const struct node *n, const struct task *t)
+authorship_may_cancel(struct node *n, const struct task *t)
 {
 	/* The rule every other node applies to the cancel it will get. */
 	return n->cfg.sign_sk == NULL ||

@@ -65,6 +65,6 @@ void	authorship_restored(struct node *, struct task *);
 int	authorship_admit(struct node *, const struct peer_msg *m,
 	    struct task *r, const struct task *held, int64_t now);
 /* May a client of ours cancel t here?  Its taker may, and its runner. */
-int	authorship_may_cancel(const struct node *, const struct task *);
+int	authorship_may_cancel(struct node *, const struct task *);
 
 #endif

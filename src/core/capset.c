@@ -287,7 +287,7 @@ node_task_waiting(struct node *n, const struct task *t, char *why,
 	int			 k, rc, any, able = 0, taking = 0, here;
 
 	why[0] = '\0';
-	if (t->state != TASK_READY)
+	if (verify_waiting(n, t, why, whylen) || t->state != TASK_READY)
 		return;
 	if (t->held) {
 		snprintf(why, whylen, "held: volery release %s", t->uuid);

@@ -28,7 +28,8 @@ cascade_make_ready(struct node *n, struct task *t, int64_t now)
 	t->progress = 0;
 	t->suspended = 0;
 	t->running_on[0] = '\0';
-	if (!task_inputs_bound(t)) {
+	/* A verified task never runs: its replicas do (verify.c). */
+	if (!task_inputs_bound(t) || task_is_verified(t)) {
 		t->state = TASK_SUBMITTED;
 		return;
 	}
@@ -88,6 +89,7 @@ cascade_bind_outputs(struct node *n, const struct task *from, int64_t now)
 			cascade_make_ready(n, t, now);
 			node_log_task(n, VLOG_INFO, t, NULL);
 		}
+		verify_try(n, t, now, 0);	/* its replicas may have ended */
 		replicate_changed(n, t);
 	}
 	free(deps);
@@ -227,6 +229,8 @@ cascade_settled(struct node *n, const struct task *t, int64_t now,
 		cascade_bind_outputs(n, t, now);
 	} else
 		cascade_end_dependents(n, t, now, propose);
+	if (task_is_replica(t))
+		verify_replica_settled(n, t, now, propose);
 }
 
 /* A task record took effect here: queue, bind, cascade, stop. */
@@ -238,11 +242,13 @@ cascade_derive(struct node *n, struct task *t, int64_t now)
 		bind_inputs(n, t, now);
 	switch (t->state) {
 	case TASK_SUBMITTED:
-		if (task_inputs_bound(t))
+		if (task_is_verified(t))
+			verify_try(n, t, now, 0);
+		else if (task_inputs_bound(t))
 			cascade_make_ready(n, t, now);
 		break;
 	case TASK_READY:
-		if (!task_inputs_bound(t))
+		if (!task_inputs_bound(t) || task_is_verified(t))
 			t->state = TASK_SUBMITTED;
 		else if (order_queue(n, t) == -1)
 			outbox_log(&n->out, VLOG_ERROR, "out of memory");

@@ -39,6 +39,26 @@ waiting_copy(struct node *n, const char *uuid, struct task **tp, char *err,
 	return r;
 }
 
+/* A --verify task's replicas are held, released and ranked with it (a
+ * replica running already is not: its error is not the request's). */
+static void
+replicas_too(struct node *n, const char *uuid, int hold, int prio,
+    int64_t now)
+{
+	const struct task	*v = taskmap_find(&n->map, uuid);
+	char			 ruuid[UUID_STRLEN + 1];
+	char			 err[REASON_MAXLEN + 1];
+	int			 i;
+
+	for (i = 0; v != NULL && task_is_verified(v) && i < v->verify; i++) {
+		task_replica_uuid(v->uuid, i, ruuid);
+		if (hold >= 0)
+			(void)node_hold(n, ruuid, hold, now, err, sizeof err);
+		else
+			(void)node_prio(n, ruuid, prio, now, err, sizeof err);
+	}
+}
+
 int
 node_hold(struct node *n, const char *uuid, int hold, int64_t now,
     char *err, size_t errlen)
@@ -56,6 +76,7 @@ node_hold(struct node *n, const char *uuid, int hold, int64_t now,
 		outbox_log(&n->out, VLOG_INFO, "Task UUID{%s} name{%s} user{%s} "
 		    "%s", t->uuid, t->exec, t->user, hold ? "held: it waits "
 		    "until released" : "released");
+	replicas_too(n, uuid, hold, 0, now);
 	node_settle(n, now);
 	return 0;
 }
@@ -77,6 +98,7 @@ node_prio(struct node *n, const char *uuid, enum task_prio prio,
 		outbox_log(&n->out, VLOG_INFO, "Task UUID{%s} name{%s} user{%s} "
 		    "priority now %s", t->uuid, t->exec, t->user,
 		    task_prio_name(prio));
+	replicas_too(n, uuid, -1, prio, now);
 	node_settle(n, now);
 	return 0;
 }

@@ -153,12 +153,12 @@ node_status(const struct node *n, struct node_status *st)
 	st->unacked = replicate_unacked(n);
 	st->duplicates = runwatch_duplicates(n);
 	st->implausible = plausible_refused(n, &st->implausible_from);
-	st->signed_made = st->signed_checked = 0;
 	origin_counts(n, &st->signed_made, &st->signed_checked);
 	authorship_counts(n, &st->signed_made, &st->signed_checked);
 	quorum_counts(n, &st->signed_made, &st->signed_checked);
 	st->void_claims = plausible_void_claims_count(n,
 	    &st->void_claims_from);
+	st->disputes = verify_disputes(n, &st->disputed);
 	st->timer = n->tick.timer;
 }
 

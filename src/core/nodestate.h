@@ -66,6 +66,7 @@
 #include "run.h"
 #include "schedule.h"
 #include "taskmap.h"
+#include "verify.h"
 
 /* node.c: when the tick must come. */
 struct node_tick {
@@ -104,6 +105,7 @@ struct node {
 	struct cmdcheck		   cmdcheck;
 	struct capset		   capset;
 	struct fairshare	   fairshare;
+	struct verify		   verify;
 };
 
 /* node.c: helpers every sub-protocol uses. */

@@ -96,6 +96,11 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 		if (c->nsecrets > 0)
 			statement_list(&st, c->secrets, c->nsecrets);
 	}
+	if (t->verify > 0) {		/* likewise (verify.c) */
+		statement_num(&st, t->verify);
+		statement_str(&st, t->replica_of);
+		statement_num(&st, t->replica_index);
+	}
 	statement_final(&st, h);
 }
 

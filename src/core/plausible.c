@@ -83,6 +83,33 @@ plausible_msg(struct node *n, const struct peer_msg *m, int64_t now)
 	return 1;
 }
 
+/* A verified task is never taken (it waits, then ends as its replicas
+ * say); a replica's uuid is the one its index gives; a digest is a
+ * replica's, 64 hex digits. */
+static int
+plausible_replica(const struct task *r)
+{
+	char	uuid[UUID_STRLEN + 1];
+	size_t	i;
+
+	if (r->digest != NULL) {
+		if (!task_is_replica(r) || strlen(r->digest) != DIGEST_HEX)
+			return 0;
+		for (i = 0; i < DIGEST_HEX; i++)
+			if (strchr("0123456789abcdef", r->digest[i]) == NULL)
+				return 0;
+	}
+	if (task_is_verified(r))
+		return r->state != TASK_READY && r->state != TASK_RUNNING;
+	if (!task_is_replica(r))
+		return r->verify == 0 && r->replica_index == 0;
+	if (r->verify == 0 || r->replica_index >= r->verify ||
+	    r->array[0] != '\0')
+		return 0;
+	task_replica_uuid(r->replica_of, r->replica_index, uuid);
+	return strcmp(uuid, r->uuid) == 0;
+}
+
 int
 plausible_record(struct node *n, const char *sender, const struct task *r,
     int64_t now)
@@ -102,6 +129,11 @@ plausible_record(struct node *n, const char *sender, const struct task *r,
 			    "from itself", r->uuid);
 			return plausible_refuse(n, sender, what, now);
 		}
+	if (!plausible_replica(r)) {
+		snprintf(what, sizeof what, "task %s as a --verify task or "
+		    "replica that none could be", r->uuid);
+		return plausible_refuse(n, sender, what, now);
+	}
 	/* A result has the outputs its task declares (run.c ends a run
 	 * that reports others as failed): a dependent waits on each. */
 	if (r->state == TASK_TERMINATED) {

@@ -237,17 +237,9 @@ refuse(struct node *n, struct task *t, int got, int need)
 static int
 same_end(const struct task *a, const struct task *b)
 {
-	int	i;
-
-	if (!task_is_final(a->state) || a->state != b->state ||
-	    a->round != b->round || a->noutputs != b->noutputs ||
-	    strcmp(a->running_on, b->running_on) != 0 ||
-	    strcmp(a->reason, b->reason) != 0)
-		return 0;
-	for (i = 0; i < a->noutputs; i++)
-		if (strcmp(a->outputs[i], b->outputs[i]) != 0)
-			return 0;
-	return 1;
+	return task_is_final(a->state) && a->state == b->state &&
+	    a->round == b->round && strcmp(a->running_on, b->running_on) == 0 &&
+	    strcmp(a->reason, b->reason) == 0 && task_same_outputs(a, b);
 }
 
 /* t's certificate holds (checked now), or t is unconfirmed here now. */

@@ -48,6 +48,8 @@ run_admissible(struct node *n, const struct task *t, char *why,
 	}
 	if (!origin_runnable(n, t, why, whylen))
 		return 0;
+	if (!verify_admissible(n, t, why, whylen))
+		return 0;
 	if (!capset_fits_here(n, t, why, whylen))
 		return 0;
 	/* A command, or a task of a known owner, runs as that owner: the
@@ -242,7 +244,8 @@ terminated(struct node *n, struct task *t, const struct runner_msg *m,
 		run_failed(n, t, why, 0);
 		return;
 	}
-	if (task_set_outputs(t, m->outputs, m->noutputs) == -1) {
+	if (task_set_outputs(t, m->outputs, m->noutputs) == -1 ||
+	    verify_keep_digest(t, m->digest) == -1) {
 		run_failed(n, t, "out of memory storing outputs", 0);
 		return;
 	}
@@ -435,6 +438,7 @@ node_recover(struct node *n, int64_t now)
 		 * a desktop that reboots every day keeps what it learned. */
 		if (v[i]->state == TASK_TERMINATED && v[i]->confirmed)
 			placement_learn(n, v[i]);
+		verify_try(n, v[i], now, 0);	/* its replicas ended */
 		if (task_result_kept(v[i]))
 			cascade_bind_outputs(n, v[i], now);
 		else if (task_is_final(v[i]->state) && !v[i]->confirmed)

@@ -230,27 +230,52 @@ nomem:
 	return NULL;
 }
 
-int
-node_schedule(struct node *n, const struct node_schedule_req *req,
-    const char *uuid, int64_t now, char *err, size_t errlen)
+/* Enter a checked new task into the map: journaled, queued if it may
+ * be, sent to every node. */
+static void
+enter(struct node *n, struct task *t, int64_t now)
 {
-	const struct taskdesc	*d;
-	struct task		*t;
-	size_t			 worst;
+	t->ver = 1;
+	order_added(n, t);
+	retire_track(n, t);
+	if (task_inputs_bound(t))
+		cascade_make_ready(n, t, now);
+	node_log_task(n, VLOG_INFO, t, NULL);
+	run_warn_not_here(n, t, NULL);
+	replicate_changed(n, t);
+	replicate_enqueue(n, t);
+}
 
-	if (check_schedule(n, req, &d, err, errlen) == -1)
-		return -1;
+/* The task a checked request makes under uuid, replica `index` of the
+ * task `of` if of is not NULL; NULL and *err if it cannot be. */
+static struct task *
+make(struct node *n, const struct node_schedule_req *req,
+    const struct taskdesc *d, const char *uuid, const char *of, int index,
+    int64_t now, char *err, size_t errlen)
+{
+	struct task	*t;
+	size_t		 worst;
+
 	if (!task_uuid_valid(uuid) || taskmap_find(&n->map, uuid) != NULL) {
 		snprintf(err, errlen, "internal: bad new uuid");
-		return -1;
+		return NULL;
 	}
-	if ((t = new_task(n, req, uuid, now)) == NULL)
-		goto nomem;
+	if ((t = new_task(n, req, uuid, now)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
 	if (set_needs(t, req, d) == -1) {
 		task_free(t);
 		snprintf(err, errlen, "more than %d tags, or %d bytes of them",
 		    CAPS_NAMES_MAX, CAPS_TEXT_MAX);
-		return -1;
+		return NULL;
+	}
+	t->verify = req->verify;
+	if (of != NULL) {
+		snprintf(t->replica_of, sizeof t->replica_of, "%s", of);
+		t->replica_index = index;
+		t->array[0] = '\0';	/* the task itself is the array's */
+		t->array_index = t->array_max = 0;
 	}
 	/* Its every STATE must fit a datagram (replicate_send), as large
 	 * as it may grow. */
@@ -261,27 +286,85 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 		snprintf(err, errlen, "task too large: its record could grow "
 		    "to %zu bytes, over the %d a datagram holds", worst,
 		    DATAGRAM_MAX - 256);
-		return -1;
+		return NULL;
 	}
 	origin_sign(n, t);
-	if (taskmap_insert(&n->map, t) == -1) {
-		task_free(t);
-		goto nomem;
+	return t;
+}
+
+int
+node_schedule(struct node *n, const struct node_schedule_req *req,
+    const char *uuid, int64_t now, char *err, size_t errlen)
+{
+	const struct taskdesc	*d;
+	struct task		*t[1 + VERIFY_MAX];
+	char			 ruuid[UUID_STRLEN + 1];
+	int			 i, k, nt = 1 + req->verify;
+
+	if (check_schedule(n, req, &d, err, errlen) == -1)
+		return -1;
+	if (req->verify != 0 && (req->verify < VERIFY_MIN ||
+	    req->verify > VERIFY_MAX)) {
+		snprintf(err, errlen, "--verify takes %d to %d nodes, not %d",
+		    VERIFY_MIN, VERIFY_MAX, req->verify);
+		return -1;
 	}
-	t->ver = 1;
-	order_added(n, t);
-	retire_track(n, t);
-	if (task_inputs_bound(t))
-		cascade_make_ready(n, t, now);
-	node_log_task(n, VLOG_INFO, t, NULL);
-	run_warn_not_here(n, t, NULL);
-	replicate_changed(n, t);
-	replicate_enqueue(n, t);
+	if (req->verify > 1 + peertab_members(n)) {
+		snprintf(err, errlen, "--verify %d needs %d nodes; the pool "
+		    "has %d", req->verify, req->verify, 1 + peertab_members(n));
+		return -1;
+	}
+	/* The task, then its replicas: all made before any enters. */
+	for (k = 0; k < nt; k++) {
+		if (k > 0)
+			task_replica_uuid(uuid, k - 1, ruuid);
+		t[k] = make(n, req, d, k == 0 ? uuid : ruuid, k == 0 ? NULL :
+		    uuid, k - 1, now, err, errlen);
+		if (t[k] == NULL)
+			goto fail;
+	}
+	for (i = 0; i < nt; i++) {
+		if (taskmap_insert(&n->map, t[i]) == -1) {
+			while (i < nt)
+				task_free(t[i++]);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		enter(n, t[i], now);
+	}
 	node_settle(n, now);
 	return 0;
-nomem:
-	snprintf(err, errlen, "out of memory");
+fail:
+	while (k-- > 0)
+		task_free(t[k]);
 	return -1;
+}
+
+/* v, a verified task, is cancelled through its replicas: it ends as
+ * they do (verify.c). */
+static int
+cancel_replicas(struct node *n, const struct task *v, int64_t now, char *err,
+    size_t errlen)
+{
+	char		 uuid[UUID_STRLEN + 1];
+	struct task	*r;
+	int		 i, any = 0;
+
+	for (i = 0; i < v->verify; i++) {
+		task_replica_uuid(v->uuid, i, uuid);
+		if ((r = taskmap_find(&n->map, uuid)) == NULL ||
+		    task_is_final(r->state))
+			continue;
+		if (node_cancel(n, uuid, now, err, errlen) == -1)
+			return -1;
+		any = 1;
+	}
+	if (!any) {
+		snprintf(err, errlen, "task %s: its replicas have ended; its "
+		    "end follows", v->uuid);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -300,6 +383,8 @@ node_cancel(struct node *n, const char *uuid, int64_t now, char *err,
 		    " (not confirmed yet)");
 		return -1;
 	}
+	if (task_is_verified(t))
+		return cancel_replicas(n, t, now, err, errlen);
 	if (!authorship_may_cancel(n, t)) {
 		snprintf(err, errlen, "task %s was scheduled on node %s: only "
 		    "that node (or the one running it) cancels it; ask "

@@ -83,6 +83,7 @@ task_free(struct task *t)
 	free(t->esg);
 	free(t->qc);
 	free(t->vote);
+	free(t->digest);
 	task_cmd_free(t->cmd);
 	free(t);
 }
@@ -147,12 +148,59 @@ task_copy_end(struct task *t, const struct task *src)
 	t->cpu_ms = src->cpu_ms;
 	t->maxrss_kib = src->maxrss_kib;
 	/* Its author's word for it goes with it. */
-	if (task_set_string(&t->esg, src->esg) == -1)
+	if (task_set_string(&t->esg, src->esg) == -1 ||
+	    task_set_string(&t->digest, src->digest) == -1)
 		return -1;
 	memcpy(t->eby, src->eby, sizeof t->eby);
 	t->esg_ok = src->esg_ok;
 	memcpy(t->esg_for, src->esg_for, sizeof t->esg_for);
 	return 0;
+}
+
+void
+task_replica_uuid(const char *of, int i, char out[UUID_STRLEN + 1])
+{
+	static const char	 hex[] = "0123456789abcdef";
+	const char		*digits = strchr(hex, of[UUID_STRLEN - 2] |
+				    0x20);
+	const char		*digit2 = strchr(hex, of[UUID_STRLEN - 1] |
+				    0x20);
+	int			 b;
+
+	memcpy(out, of, UUID_STRLEN + 1);
+	if (digits == NULL || digit2 == NULL || *digits == '\0' ||
+	    *digit2 == '\0')
+		return;		/* never: the uuid was checked */
+	/* The last byte, xor i + 1: distinct from the task's and from
+	 * each other's, the uuid's version and variant bits kept. */
+	b = ((int)(digits - hex) << 4 | (int)(digit2 - hex)) ^ (i + 1);
+	out[UUID_STRLEN - 2] = hex[b >> 4 & 15];
+	out[UUID_STRLEN - 1] = hex[b & 15];
+}
+
+int
+task_same_outputs(const struct task *a, const struct task *b)
+{
+	int	i;
+
+	if (a->noutputs != b->noutputs)
+		return 0;
+	for (i = 0; i < a->noutputs; i++)
+		if (strcmp(a->outputs[i], b->outputs[i]) != 0)
+			return 0;
+	return 1;
+}
+
+int
+task_is_verified(const struct task *t)
+{
+	return t->verify > 0 && t->replica_of[0] == '\0';
+}
+
+int
+task_is_replica(const struct task *t)
+{
+	return t->replica_of[0] != '\0';
 }
 
 const char *

@@ -211,7 +211,9 @@ task_same_origin(const struct task *a, const struct task *b)
 	    a->submit_ms != b->submit_ms || a->begin_ms != b->begin_ms ||
 	    strcmp(a->array, b->array) != 0 ||
 	    a->array_index != b->array_index ||
-	    a->array_max != b->array_max || a->req_cores != b->req_cores ||
+	    a->array_max != b->array_max || a->verify != b->verify ||
+	    strcmp(a->replica_of, b->replica_of) != 0 ||
+	    a->replica_index != b->replica_index || a->req_cores != b->req_cores ||
 	    a->req_memory_mb != b->req_memory_mb ||
 	    !same_str(a->req_tags, b->req_tags) ||
 	    !same_str(a->path, b->path) || !same_str(a->params, b->params) ||

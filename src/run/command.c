@@ -12,6 +12,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <sodium.h>
 
 #include "bounds.h"
 #include "clock.h"
@@ -40,6 +41,11 @@ struct command_run {
 	void		 *expired_arg;
 	void		(*progress)(const struct runner_msg *, void *);
 	void		 *progress_arg;
+	/* A replica's result as --verify compares it: stdout, then the
+	 * output files' contents (command_run_result); other runs hash
+	 * nothing. */
+	int		  hashing;
+	crypto_generichash_state hash;
 };
 
 void
@@ -107,6 +113,8 @@ command_run_new(const struct task *t, char *err, size_t errlen)
 		}
 	}
 	cr->limit_total_ms = cr->limit_ms = c->time_limit_ms;
+	if ((cr->hashing = task_is_replica(t)))
+		crypto_generichash_init(&cr->hash, NULL, 0, DIGEST_HEX / 2);
 	return cr;
 nomem:
 	snprintf(err, errlen, "out of memory");
@@ -156,6 +164,9 @@ command_run_stdout(struct command_run *cr, const char *p, size_t n)
 	const char	*nl;
 	size_t		 k;
 
+	if (cr->hashing)
+		crypto_generichash_update(&cr->hash, (const unsigned char *)p,
+		    n);
 	while (n > 0) {
 		nl = memchr(p, '\n', n);
 		k = nl != NULL ? (size_t)(nl - p) : n;
@@ -236,6 +247,39 @@ command_run_limit_s(const struct command_run *cr)
 	return (long long)(cr->limit_total_ms / 1000);
 }
 
+/* A result's digest: what was hashed of stdout, then each output --
+ * a file's length and bytes as the run user reads them, a line's
+ * value -- so two runs agree only if all of it is the same. */
+static void
+digest(struct command_run *cr, const struct runas *user,
+    const struct runner_msg *m, char hex[DIGEST_HEX + 1])
+{
+	unsigned char	buf[16384], h[DIGEST_HEX / 2];
+	uint64_t	total;
+	ssize_t		got;
+	int		i, fd;
+
+	for (i = 0; i < cr->nouts && i < m->noutputs; i++) {
+		total = 0;
+		if (cr->paths[i] != NULL && (fd = runas_open(user,
+		    cr->paths[i], O_RDONLY | O_CLOEXEC, 0)) != -1) {
+			while ((got = read(fd, buf, sizeof buf)) > 0) {
+				crypto_generichash_update(&cr->hash, buf,
+				    (size_t)got);
+				total += (uint64_t)got;
+			}
+			close(fd);
+		} else
+			crypto_generichash_update(&cr->hash, (const unsigned
+			    char *)m->outputs[i], strlen(m->outputs[i]));
+		/* Where one output ends and the next begins. */
+		crypto_generichash_update(&cr->hash, (const unsigned char *)
+		    &total, sizeof total);
+	}
+	crypto_generichash_final(&cr->hash, h, sizeof h);
+	sodium_bin2hex(hex, DIGEST_HEX + 1, h, sizeof h);
+}
+
 /* Is path (a command's file output) there, as the run user sees it? */
 static int
 file_there(const char *path, void *arg)
@@ -273,4 +317,6 @@ command_run_result(struct command_run *cr, int code, int signo,
 	f.file_there = file_there;
 	f.arg = (void *)user;
 	cmdend_decide(&f, m);
+	if (cr->hashing && m->type == RMSG_TERMINATED)
+		digest(cr, user, m, m->digest);
 }

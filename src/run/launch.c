@@ -129,7 +129,12 @@ launch_env(const struct task *t, const char *dir, const struct runas *user,
 		    (env[n++] = keep(k, s)) == NULL)			\
 			return -1;					\
 	} while (0)
-	PUT("VOLERY_TASK=%s", t->uuid);
+	/* A replica (--verify) runs as the task it checks: a program that
+	 * names its results after its task gives the same names. */
+	PUT("VOLERY_TASK=%s", t->replica_of[0] != '\0' ? t->replica_of :
+	    t->uuid);
+	if (t->replica_of[0] != '\0')
+		PUT("VOLERY_REPLICA=%d", t->replica_index + 1);
 	PUT("TMPDIR=%s", dir);
 	if (user->change) {
 		PUT("HOME=%s", user->home);

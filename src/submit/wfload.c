@@ -134,13 +134,13 @@ load_input(struct errlist *l, struct wf_task *t, xmlNode *n)
 }
 
 /* cores="2" memory="4G" requires="gpu,matlab": what t needs of a
- * node. */
+ * node; verify="3": how many must agree on its result. */
 static void
 load_needs(struct errlist *l, struct wf_task *t, xmlNode *n,
     const char *el)
 {
 	char	*cores = xml_attr(n, "cores"), *mem = xml_attr(n, "memory");
-	char	*req = xml_attr(n, "requires");
+	char	*req = xml_attr(n, "requires"), *vfy = xml_attr(n, "verify");
 	int64_t	 v;
 	size_t	 i;
 
@@ -160,9 +160,15 @@ load_needs(struct errlist *l, struct wf_task *t, xmlNode *n,
 		    "needed, separated by ','", el, req);
 	else if (req != NULL && *req != '\0')
 		t->tags = req, req = NULL;
+	if (vfy != NULL && lex_int(vfy, VERIFY_MIN, VERIFY_MAX, &v) == -1)
+		errlist_add(l, t->line, "<%s> verify=\"%.20s\": nodes to "
+		    "agree, %d to %d", el, vfy, VERIFY_MIN, VERIFY_MAX);
+	else if (vfy != NULL)
+		t->verify = (int)v;
 	free(cores);
 	free(mem);
 	free(req);
+	free(vfy);
 }
 
 /* The attributes <task> and <command> share: id, name, priority.  A

@@ -53,6 +53,7 @@ wf_schedule_req(const struct workflow *wf, const struct wf_task *t,
 	sr->cores = t->cores;
 	sr->memory_mb = t->memory_mb;
 	sr->tags = t->tags;
+	sr->verify = t->verify;
 }
 
 int
@@ -76,6 +77,7 @@ wf_request(const struct workflow *wf, const struct wf_task *t,
 	x.cores = sr.cores;
 	x.memory_mb = sr.memory_mb;
 	x.tags = sr.tags;
+	x.verify = sr.verify;
 	if (sr.cmd != NULL)
 		return runreq_format(req, size, sr.exec,
 		    task_prio_name(sr.prio), sr.cmd, sr.bind, sr.nbind, &x);

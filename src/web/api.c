@@ -174,7 +174,7 @@ live_task_json(const struct task *t)
 		run = node_task_run_estimate(api.core, t);
 		end = node_task_end_estimate(api.core, t, now);
 	}
-	if (t->state == TASK_READY)
+	if (!task_is_final(t->state))
 		node_task_waiting(api.core, t, why, sizeof why);
 	json_object_set_new(o, "estimate_ms", run >= 0 ? json_integer(run) :
 	    json_null());

@@ -81,6 +81,14 @@ task_json(const struct task *t)
 	json_object_set_new(o, "array", text(t->array));
 	json_object_set_new(o, "array_index", t->array[0] != '\0' ?
 	    json_integer(t->array_index) : json_null());
+	/* --verify: how many replicas must agree; a replica's task, index
+	 * (from 1) and the digest of its result. */
+	json_object_set_new(o, "verify", t->verify > 0 ?
+	    json_integer(t->verify) : json_null());
+	json_object_set_new(o, "replica_of", text(t->replica_of));
+	json_object_set_new(o, "replica", task_is_replica(t) ?
+	    json_integer(t->replica_index + 1) : json_null());
+	json_object_set_new(o, "digest", text(t->digest));
 	json_object_set_new(o, "path", text(t->path));
 	json_object_set_new(o, "params", text(t->params));
 	json_object_set_new(o, "inputs", inputs_json(t));

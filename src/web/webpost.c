@@ -205,7 +205,8 @@ task_from_json(json_t *in, struct wf_task *t)
 {
 	static const char *known[] = { "name", "priority", "path", "params",
 		"command", "cwd", "env", "time_limit_s", "stdout", "stderr",
-		"outputs", "inputs", "cores", "memory_mb", "requires", NULL };
+		"outputs", "inputs", "cores", "memory_mb", "requires", "verify",
+		NULL };
 	const char	*key, *prio = "low";
 	json_t		*v, *inp;
 	size_t		 i;
@@ -217,7 +218,8 @@ task_from_json(json_t *in, struct wf_task *t)
 		if (known[k] == NULL)
 			return "unknown field: a task is name, priority, path, "
 			    "params, command, cwd, env, time_limit_s, stdout, "
-			    "stderr, outputs, inputs, cores, memory_mb, requires";
+			    "stderr, outputs, inputs, cores, memory_mb, requires, "
+			    "verify";
 	}
 	if ((v = json_object_get(in, "priority")) != NULL &&
 	    (!json_is_string(v) || (strcmp(prio = json_string_value(v), "low")
@@ -279,6 +281,11 @@ task_from_json(json_t *in, struct wf_task *t)
 	    "memory_mb")) != NULL && (!json_is_integer(v) ||
 	    json_integer_value(v) < 1)))
 		return "cores, memory_mb: whole numbers from 1";
+	if ((v = json_object_get(in, "verify")) != NULL &&
+	    (!json_is_integer(v) || json_integer_value(v) < VERIFY_MIN ||
+	    json_integer_value(v) > VERIFY_MAX))
+		return "verify: how many nodes must agree, 2 to 9";
+	t->verify = (int)json_integer_value(v);
 	t->cores = (int)json_integer_value(json_object_get(in, "cores"));
 	t->memory_mb = json_integer_value(json_object_get(in, "memory_mb"));
 	/* requires: the tags as a workflow file's comma list. */

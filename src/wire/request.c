@@ -37,7 +37,8 @@ static const struct client_command {
 	  "SCHEDULE <exec_name> <low|interactive> [-p <path>] "
 	  "[-a <uuid> <nth_output>]... [-x <params_file>] "
 	  "[-A <array_uuid> <index> <max_running>] [-c <cores>] "
-	  "[-m <memory_mb>] [-g <tag>[,<tag>]...] [-b <begin_ms>]" },
+	  "[-m <memory_mb>] [-g <tag>[,<tag>]...] [-b <begin_ms>] "
+	  "[-V <nodes>]" },
 	{ "SUBSCRIBE", CMD_SUBSCRIBE, 1, SUBSCRIBE_MAX, 0,
 	  "SUBSCRIBE <uuid> [<uuid>...]" },
 	{ "CANCEL", CMD_CANCEL, 1, 1, 0, "CANCEL <uuid>" },
@@ -56,7 +57,7 @@ static const struct client_command {
 	  "[-a <uuid> <nth_output>]... "
 	  "[-O <file:PATH|line:REGEX>]... [-A <array_uuid> <index> "
 	  "<max_running>] [-c <cores>] [-m <memory_mb>] [-g <tag>[,<tag>]...] "
-	  "[-b <begin_ms>] "
+	  "[-b <begin_ms>] [-V <nodes>] "
 	  "-- <word>... (every value %XX-escaped)" },
 	{ "OUTPUT", CMD_OUTPUT, 1, 6, 1,
 	  "OUTPUT <uuid> [-e] [-f] [-c <offset>]" },
@@ -219,8 +220,9 @@ take_array(struct tokens *tk, int *i, struct client_req *req, char *err,
 	return 0;
 }
 
-/* -c <cores>, -m <memory_mb> or -g <tags> at tk->v[*i]: what the task
- * needs of a node; 0 if opt is none of them. */
+/* -c <cores>, -m <memory_mb>, -g <tags>, -b <begin_ms> or -V <nodes>
+ * at tk->v[*i]: what the task needs of a node, when and how often it
+ * runs; 0 if opt is none of them. */
 static int
 take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
     size_t errlen)
@@ -230,7 +232,8 @@ take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
 	int64_t		 v;
 
 	if (strcmp(opt, "-c") != 0 && strcmp(opt, "-m") != 0 &&
-	    strcmp(opt, "-g") != 0 && strcmp(opt, "-b") != 0)
+	    strcmp(opt, "-g") != 0 && strcmp(opt, "-b") != 0 &&
+	    strcmp(opt, "-V") != 0)
 		return 0;
 	if (arg == NULL) {
 		snprintf(err, errlen, "%s needs a value", opt);
@@ -242,7 +245,14 @@ take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
 		return -1;
 	} else if (opt[1] == 'g')
 		req->tags = arg;
-	else if (opt[1] == 'b') {
+	else if (opt[1] == 'V') {
+		if (lex_int(arg, VERIFY_MIN, VERIFY_MAX, &v) == -1) {
+			snprintf(err, errlen, "-V: nodes to agree, %d to %d",
+			    VERIFY_MIN, VERIFY_MAX);
+			return -1;
+		}
+		req->verify = (int)v;
+	} else if (opt[1] == 'b') {
 		if (lex_int(arg, 1, INT64_MAX / 2, &req->begin_ms) == -1) {
 			snprintf(err, errlen, "-b: a time in ms since the epoch");
 			return -1;

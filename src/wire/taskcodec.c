@@ -3,7 +3,8 @@
  * journal (and the peers' ENQUEUE).  Values are %-escaped so that a
  * record never holds a blank, newline, ',', ':' or '='.
  *
- *   v=1 id=<uuid> exec=<name> [wf=<uuid>] [arr=<uuid> aix=<n> amax=<n>] prio=low aged=0 st=Ready sb=<node> cl=<addr>
+ *   v=1 id=<uuid> exec=<name> [wf=<uuid>] [arr=<uuid> aix=<n> amax=<n>]
+ *   [vfy=<n> vof=<uuid> vix=<n>] prio=low aged=0 st=Ready sb=<node> cl=<addr>
  *   on=<node> sub=<ms> rdy=<ms> stt=<ms> end=<ms> pg=<0-100> att=<n>
  *   fail=<n> ver=<n> [susp=1] [rc=<cores>] [rm=<MB>] [rt=<tag>,...] path=<s>
  *   par=<s> rsn=<s> in=<uuid>:<nth>:<dataset|->,...
@@ -143,6 +144,13 @@ static const struct field {
 	{ "amax", K_INT, offsetof(struct task, array_max),
 	  sizeof(((struct task *)0)->array_max), 0, ARRAY_MAX_MAX,
 	  W_NONZERO, "bad array limit" },
+	{ "vfy", K_INT, offsetof(struct task, verify),
+	  sizeof(((struct task *)0)->verify), 0, VERIFY_MAX,
+	  W_NONZERO, "bad verify count" },
+	A("vof", K_UUID, replica_of, "bad replica-of uuid"),
+	{ "vix", K_INT, offsetof(struct task, replica_index),
+	  sizeof(((struct task *)0)->replica_index), 0, VERIFY_MAX - 1,
+	  W_NONZERO, "bad replica index" },
 	N("prio", K_PRIO, prio, 0, 0, "bad priority"),
 	N("aged", K_INT, aged, 0, 1, "bad aged flag"),
 	N("st", K_STATE, state, 0, 0, "bad state"),
@@ -199,6 +207,7 @@ static const struct field {
 	N("esg", K_PATH, esg, 0, 86, "bad author's signature"),
 	N("qc", K_PATH, qc, 0, QC_TEXT_MAX, "bad certificate"),
 	N("vt", K_PATH, vote, 0, QC_VOTE_TEXT_MAX, "bad vote"),
+	N("dg", K_PATH, digest, 0, DIGEST_HEX, "bad digest"),
 #undef A
 #undef N
 };
@@ -358,6 +367,7 @@ wire_task_worst_len(const struct task *t, int noutputs)
 	    sizeof " rsn=" + 3 * REASON_MAXLEN + sizeof " on=" + NAME_MAXLEN +
 	    sizeof " sig=" + 86 + sizeof " eby=" + NAME_MAXLEN +
 	    sizeof " esg=" + 86 + sizeof " qc=" + QC_TEXT_MAX +
+	    sizeof " dg=" + DIGEST_HEX +
 	    NFIELDS * 20 + sizeof " st=Terminated" + sizeof " susp=1";
 }
 

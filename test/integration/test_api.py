@@ -314,8 +314,21 @@ class Api(unittest.TestCase):
             "name": "import", "path": "/x", "params": params_file(
                 self.a.dir, 10)})
         self.assertEqual(status, 201, i)
-        c.ask("SUBSCRIBE %s %s" % (g["uuid"], i["uuid"]))
-        c.wait_states({g["uuid"]: "Terminated", i["uuid"]: "Terminated"})
+        # Checked by three nodes (issue 35): its replicas are listed.
+        status, v = self.post("/api/tasks", {"command": ["echo", "same"],
+                                             "verify": 3})
+        self.assertEqual(status, 201, v)
+        c.ask("SUBSCRIBE %s %s %s" % (g["uuid"], i["uuid"], v["uuid"]))
+        c.wait_states({g["uuid"]: "Terminated", i["uuid"]: "Terminated",
+                       v["uuid"]: "Terminated"})
+        status, v = self.get("/api/tasks/" + v["uuid"])
+        self.assertEqual(v["verify"], 3)
+        self.assertRegex(v["reason"], r"^verified-by:[abc],[abc],[abc]$")
+        replicas = [t for t in self.get("/api/tasks")[1]
+                    if t["replica_of"] == v["uuid"]]
+        self.assertEqual(sorted(t["replica"] for t in replicas), [1, 2, 3])
+        self.assertEqual(len({t["digest"] for t in replicas}), 1)
+        self.assertEqual(len({t["node"] for t in replicas}), 3)
         before = len(self.get("/api/tasks")[1])
         for body, why in (({"name": "nosuch"}, "no task named 'nosuch'"),
                           ({"name": "georeferencing"}, "takes 3 inputs"),
@@ -334,6 +347,9 @@ class Api(unittest.TestCase):
                                                              "output": 1}]},
                            "inputs"),
                           ({"command": ["true"], "cores": 0}, "cores"),
+                          ({"command": ["true"], "verify": 1}, "verify"),
+                          ({"command": ["true"], "verify": 4},
+                           "needs 4 nodes; the pool has 3"),
                           ({"command": ["true"], "cwd": "src"}, "absolute"),
                           ({}, "a name"), ([], "JSON object")):
             status, v = self.post("/api/tasks", body)

@@ -35,6 +35,8 @@ EXPECT = {
     ("README.md", "./volery output $u"): [r"(?m)^1000 data\.csv$"],
     ("README.md", "ls parts | wc -l"): [r"(?m)^12$"],
     ("README.md", "./volery submit --watch wc.xml"): [r"Terminated"],
+    ("README.md", "./volery -H 127.0.0.1:7610 watch $u"):
+        [r"Terminated(.|\n)*verified-by:(acor|gaviao|pato)(,(acor|gaviao|pato)){2}"],
     ("README.md", './volery -H 127.0.0.1:7600 nodes'):
         [r"(?m)^acor +127\.0\.0\.1:7600 ", r"(?m)^gaviao +127\.0\.0\.1:7610 ",
          r"(?m)^pato +127\.0\.0\.1:7620 ",

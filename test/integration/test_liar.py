@@ -357,6 +357,33 @@ class ConfirmedEnds(Liar):
             self.assertNotIn("666EVIL", " ".join(c.ask_multi("ACCOUNT")))
 
 
+class VerifiedResults(Liar):
+    """--verify: a task's end is its replicas', which every node derives.
+    A certified liar's end for the task itself, signed as its runner's,
+    is no one's to write."""
+    record = SignedRuns.record
+
+    def test_a_liars_end_of_a_verified_task_is_refused(self):
+        a = self.client("a")
+        u = a.schedule("import low -p /x -V 2 -x %s"
+                       % params_file(self.cl.nodes["a"].dir, 1500))
+        a.ask("SUBSCRIBE " + u)
+        rec = self.record(u, "Submitted")
+        self.assertEqual(rec["vfy"], "2")
+        forged = dict(rec, st="Terminated", end=str(now_ms()), pg="100",
+                      out=EVIL, conf="1", rsn="verified-by:a,b",
+                      on=self.liar_name, eby=self.liar_name, ver=str(int(rec["ver"]) + 100))
+        forged.pop("esg", None)
+        forged["esg"] = self.ident.sign_run(forged)
+        self.liar.broadcast("STATE " + " ".join("%s=%s" % kv
+                                                for kv in forged.items()))
+        self.wait_rejected("implausible values", 1)
+        seen = a.wait_states({u: "Terminated"})
+        self.assertRegex(seen[-1], r"reason=verified-by:(a,b|b,a)$")
+        for n in self.names:
+            self.assertNotIn("666EVIL", self.cl.nodes[n].log())
+
+
 class CertificatesKept(unittest.TestCase):
     """A node keeps the certificates it heard: restarted while a peer is
     off, it still knows that peer's key (to check the tasks it took)."""

@@ -24,6 +24,20 @@ def volery(*args, env=None, timeout=TIMEOUT, cwd=None):
                           capture_output=True, timeout=timeout, env=env, cwd=cwd)
 
 
+def wait_end(test, node, uuid):
+    """The PROGRESS line in which node tells uuid's final end."""
+    c = node.client()
+    test.addCleanup(c.close)
+    c.send("SUBSCRIBE %s\n" % uuid)
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        l = c.line(deadline - time.monotonic())
+        f = l.split()
+        if f[:2] == ["PROGRESS", uuid] and \
+                f[3] in ("Terminated", "Failed", "Cancelled"):
+            return l
+
+
 def proc_stat(pid):
     """/proc/PID/stat's fields, or [] if the process is gone already."""
     try:
@@ -58,17 +72,7 @@ class RunOnAPool(unittest.TestCase):
         return r.stdout.decode()
 
     def wait_end(self, uuid, host="a"):
-        """The PROGRESS line that tells uuid's final end."""
-        c = self.cl.nodes[host].client()
-        self.addCleanup(c.close)
-        c.send("SUBSCRIBE %s\n" % uuid)
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            l = c.line(deadline - time.monotonic())
-            f = l.split()
-            if f[:2] == ["PROGRESS", uuid] and \
-                    f[3] in ("Terminated", "Failed", "Cancelled"):
-                return l
+        return wait_end(self, self.cl.nodes[host], uuid)
 
     def runner_of(self, uuid):
         return re.search(r"node=(\S+)", self.wait_end(uuid)).group(1)

@@ -41,6 +41,7 @@ struct opts {
 	int		 oversize;	/* % of requests near the limits */
 	int		 replay;	/* -Z: % of datagrams replayed */
 	int		 lies;		/* -F: forgeries by a certified liar */
+	int		 verify;	/* -r: replicas of every task */
 	int		 identities;	/* -F, -R: nodes sign (liar.c) */
 	int		 insecure;	/* -U: datagrams neither sealed nor
 					 * guarded against replays */
@@ -102,7 +103,7 @@ usage(void)
 " [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
 "                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-F lies]\n"
-"                  [-G] [-U]\n"
+"                  [-r replicas] [-G] [-U]\n"
 "                  [-o fcfs|lret|fairshare] [-V lo-hi] [-I blind|informed]\n"
 "                  [-E warmup] [-L limit] [-g gpu_nodes] [-R] [-q] [-v]\n"
 "  -g N  nodes tell what they have (heartbeats): the first N the tag gpu,\n"
@@ -138,6 +139,9 @@ usage(void)
 "        of another node's run in that node's name, a cancel of a task it\n"
 "        neither took nor runs, a result of a runner no one knows; no node\n"
 "        may ever hold or tell one\n"
+"  -r N  every task is checked by N replicas on distinct nodes (--verify);\n"
+"        with -F, the liar's replicas report results of its own: no task\n"
+"        may ever be told final with one\n"
 "  -U    insecure: datagrams are not sealed (by default they are, and each\n"
 "        node's guard drops replays, duplicates among them)\n"
 "  -A F  node availability from a trace: lines '<node> <down_ms> <up_ms>',\n"
@@ -398,6 +402,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		    o->crashes == 0 && o->avail == NULL && o->trace == NULL &&
 		    o->replay == 0 && o->queue == 0;
 	}
+	s.verify = o->verify;
 	s.oversize_percent = o->oversize;
 	s.insecure = o->insecure;
 	s.replay_percent = o->replay;
@@ -763,7 +768,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:F:o:V:I:E:L:g:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:F:o:V:I:E:L:g:r:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -795,6 +800,7 @@ main(int argc, char **argv)
 		case 'U': o.insecure = 1; break;
 		case 'Z': o.replay = atoi(optarg); break;
 		case 'F': o.lies = atoi(optarg); break;
+		case 'r': o.verify = atoi(optarg); break;
 		case 'R': o.table = 1; break;
 		case 'V':
 			if (sscanf(optarg, "%lf-%lf", &o.speed_lo,

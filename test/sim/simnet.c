@@ -550,6 +550,13 @@ check_notify(struct simnet *s, int i, const char *line)
 		    node_name(s->nodes[i]), key);
 	if (final && strstr(key, "LIARRUN") != NULL)
 		check_liar_run(s, i, uuid, tally(s, uuid));
+	/* -r: a verified task's result is never one the liar made up for
+	 * its replica (its replica's own end may be). */
+	if (final && strstr(key, "LIE") != NULL &&
+	    strncmp(key, "Terminated ", 11) == 0 &&
+	    strcmp(uuid + UUID_STRLEN - 2, "a0") == 0)
+		sim_violation(s, "task %s: %s told a result the liar made up "
+		    "for its replica: '%s'", uuid, node_name(s->nodes[i]), key);
 	ts = tally(s, uuid);	/* the table may have grown */
 	if (final) {
 		if (ts->told == NULL)
@@ -1098,8 +1105,18 @@ end_run(struct simnet *s, struct sim_run *r)
 		memset(&m, 0, sizeof m);
 		m.type = RMSG_TERMINATED;
 		m.noutputs = d != NULL ? d->noutputs : 0;
+		/* A replica's outputs are the task's, as a program that
+		 * names them after VOLERY_TASK gives; the liar's (-F), and
+		 * its digest, its own. */
+		int lie = t->replica_of[0] != '\0' && r->node == s->liar &&
+		    s->lies > 0;
+		if (t->replica_of[0] != '\0')
+			memset(m.digest, lie ? 'f' : '0', DIGEST_HEX);
 		for (k = 0; k < m.noutputs; k++) {
-			int len = snprintf(ids[k], sizeof ids[k], "%.8s-%s-%d",
+			int len = t->replica_of[0] != '\0' ?
+			    snprintf(ids[k], sizeof ids[k], "%.12s-%s%d",
+			    t->replica_of + 24, lie ? "LIE" : "", k + 1) :
+			    snprintf(ids[k], sizeof ids[k], "%.8s-%s-%d",
 			    r->uuid, node_name(n), k + 1);
 			/* -O: a large request's outputs are the longest ids,
 			 * every byte padded with one the codec escapes. */
@@ -1300,7 +1317,12 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 			req.exec = "wide";
 		big = 1;
 	}
-	snprintf(uuid_out, UUID_STRLEN + 1, "00000000-0000-4000-8000-%012u",
+	/* -r: a verified task's uuid ends in a0, its replicas' in a1...:
+	 * none is another task's. */
+	if (s->verify > 0)
+		req.verify = s->verify;
+	snprintf(uuid_out, UUID_STRLEN + 1, s->verify > 0 ?
+	    "00000000-0000-4000-8001-%010ua0" : "00000000-0000-4000-8000-%012u",
 	    ++s->scheduled);
 	rc = node_schedule(s->nodes[i], &req, uuid_out, sim_local(s, i), err,
 	    sizeof err);

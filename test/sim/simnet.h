@@ -97,6 +97,9 @@ struct simnet {
 	 * hide a claim). */
 	char			 array[UUID_STRLEN + 1];
 	int			 array_max;
+	/* -r: every task is checked by this many replicas (verify.c); the
+	 * liar (-F) reports results of its own of the replicas it runs. */
+	int			 verify;
 	int			 array_strict;
 	int			 array_most;	/* the most seen at once */
 	/* -g: nodes tell what they have (4 cores, 8 GB; the first gpu_nodes

@@ -2,7 +2,8 @@
  * test_plausible.c -- values no peer could know (plausible.c): a record
  * time of 2^63, a heartbeat stamped a minute off, a claim stamped 0 and
  * an epoch of 2^48 are refused and counted, change nothing, and leave
- * the node serving its own clients; honest values pass.
+ * the node serving its own clients; honest values pass.  So are
+ * --verify records no node could write.
  */
 #include "testutil.h"
 #include "plausible.h"
@@ -122,6 +123,58 @@ test_a_task_that_is_its_own_upstream_hangs_nothing(void **state)
 	taskdesc_clear(&set);
 }
 
+/* Task k from mallory as "what": a --verify task or replica. */
+static void
+hear_verify(struct node *n, const char *uuid, const char *what,
+    int64_t now)
+{
+	char	rec[512];
+
+	snprintf(rec, sizeof rec, "ENQUEUE v=1 id=%s exec=free %s prio=low "
+	    "aged=0 sb=mallory cl=x sub=%lld rdy=-1 stt=-1 end=-1 pg=0 att=0 "
+	    "fail=0 ver=1", uuid, what, NOW);
+	hear(n, "mallory", rec, now);
+}
+
+/* --verify: a task its replicas check is never taken (Ready or
+ * Running), a replica's uuid is the one its index gives, and only a
+ * replica's result has a digest. */
+static void
+test_verify_records_no_node_could_write_are_refused(void **state)
+{
+	static const char v[] = "00000000-0000-4000-8000-0000000000a0";
+	struct taskdesc_set	 set;
+	struct node		*n = skewed_node(&set, 30000);
+	char			 what[256], r1[UUID_STRLEN + 1];
+
+	(void)state;
+	task_replica_uuid(v, 1, r1);
+	assert_string_equal(r1, "00000000-0000-4000-8000-0000000000a2");
+	hear_verify(n, v, "vfy=2 st=Ready", NOW + 10);
+	hear_verify(n, v, "vfy=2 st=Running on=mallory", NOW + 10);
+	assert_null(node_find(n, v));
+	snprintf(what, sizeof what, "vfy=2 vof=%s vix=0 st=Submitted", v);
+	hear_verify(n, r1, what, NOW + 10);	/* replica 1's uuid, index 0 */
+	assert_null(node_find(n, r1));
+	snprintf(what, sizeof what, "vfy=2 vof=%s vix=2 st=Submitted", v);
+	hear_verify(n, r1, what, NOW + 10);	/* past the count */
+	assert_null(node_find(n, r1));
+	hear_verify(n, uuid_n(3), "st=Submitted dg=00", NOW + 10);
+	assert_null(node_find(n, uuid_n(3)));
+	assert_int_equal(refused(n), 5);
+	assert_non_null(logged(n, "as a --verify task or replica that none "
+	    "could be"));
+	/* As its node would send them: taken, the task never Ready. */
+	hear_verify(n, v, "vfy=2 st=Submitted", NOW + 20);
+	snprintf(what, sizeof what, "vfy=2 vof=%s vix=1 st=Submitted", v);
+	hear_verify(n, r1, what, NOW + 20);
+	assert_int_equal(state_of(n, v), TASK_SUBMITTED);
+	assert_int_equal(state_of(n, r1), TASK_READY);
+	assert_int_equal(refused(n), 5);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
 static void
 test_stamps_far_from_our_clock_are_refused(void **state)
 {
@@ -221,6 +274,8 @@ main(void)
 		cmocka_unit_test(test_a_record_from_the_far_future_is_refused),
 		cmocka_unit_test(
 		    test_a_task_that_is_its_own_upstream_hangs_nothing),
+		cmocka_unit_test(
+		    test_verify_records_no_node_could_write_are_refused),
 		cmocka_unit_test(test_stamps_far_from_our_clock_are_refused),
 		cmocka_unit_test(test_an_epoch_far_above_any_known_is_refused),
 		cmocka_unit_test(test_a_record_may_not_change_a_tasks_origin),

@@ -8,8 +8,14 @@
  * end sent as confirmed with votes it made up, or with none, is an
  * unconfirmed end wherever it lands; a vote its voter did not sign counts
  * for nothing.
+ *
+ * A task run with --verify (verify.c) is run by replicas on distinct
+ * nodes; every node derives its end from theirs once each is
+ * certified: kept if all agree, failed naming two that differ, and a
+ * liar's end for it is no one's to write.
  */
 #include "testutil.h"
+#include "verify.h"
 
 #include <sodium.h>
 
@@ -355,6 +361,173 @@ test_a_vote_its_voter_did_not_sign_counts_for_nothing(void **state)
 	pool_close(&p);
 }
 
+/* --verify: the task of uuid V, its replicas run on three nodes. */
+#define V	"00000000-0000-4000-8000-0000000000a0"
+
+static void
+schedule_verified(struct pool *p, int n)
+{
+	struct node_schedule_req	req;
+	char				err[256];
+	int				i;
+
+	memset(&req, 0, sizeof req);
+	req.exec = "free";
+	req.client = "127.0.0.1:1";
+	req.verify = n;
+	assert_int_equal(node_schedule(p->n[0], &req, V, p->now, err,
+	    sizeof err), 0);
+	for (i = 0; i < p->up; i++)
+		node_set_volunteer(p->n[i], 1, "idle", p->now);
+	pump(p, 20);
+}
+
+/* Replica i's runner: its index, each node having taken one. */
+static int
+runner_of(struct pool *p, int i)
+{
+	char	uuid[UUID_STRLEN + 1];
+	int	j;
+
+	task_replica_uuid(V, i, uuid);
+	for (j = 0; j < p->up; j++)
+		if (strcmp(node_find(p->n[0], uuid)->running_on,
+		    names[j]) == 0)
+			return j;
+	fail_msg("replica %d not running", i);
+	return -1;
+}
+
+/* Replica i ends on its runner with output `out` and digest `dg`. */
+static void
+replica_ends(struct pool *p, int i, const char *out, const char *dg)
+{
+	struct runner_msg	m;
+	char			uuid[UUID_STRLEN + 1];
+	int			r = runner_of(p, i);
+
+	task_replica_uuid(V, i, uuid);
+	memset(&m, 0, sizeof m);
+	m.type = RMSG_TERMINATED;
+	m.noutputs = 1;
+	snprintf(m.buf, sizeof m.buf, "%s", out);
+	m.outputs[0] = m.buf;
+	snprintf(m.digest, sizeof m.digest, "%s", dg);
+	node_runner_msg(p->n[r], uuid, &m, p->now);
+	exit_with(p->n[r], uuid, 0, p->now);
+	pump(p, 20);
+}
+
+static const char dg_a[] =
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+static const char dg_b[] =
+    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+
+static void
+test_replicas_on_distinct_nodes_that_agree_end_the_task(void **state)
+{
+	struct pool		 p;
+	const struct task	*t;
+	int			 i, seen = 0;
+
+	(void)state;
+	pool_open(&p);
+	schedule_verified(&p, 3);
+	for (i = 0; i < 3; i++)
+		seen |= 1 << runner_of(&p, i);
+	assert_int_equal(seen, 7);	/* alpha, beta, gamma: one each */
+	assert_int_equal(state_of(p.n[1], V), TASK_SUBMITTED);
+	for (i = 0; i < 3; i++) {
+		replica_ends(&p, i, "42", dg_a);
+		/* Not before the last replica's end. */
+		assert_int_equal(state_of(p.n[2], V), i < 2 ?
+		    TASK_SUBMITTED : TASK_TERMINATED);
+	}
+	for (i = 0; i < p.up; i++) {
+		t = node_find(p.n[i], V);
+		assert_int_equal(t->state, TASK_TERMINATED);
+		assert_true(t->confirmed);
+		assert_non_null(t->qc);
+		assert_int_equal(t->noutputs, 1);
+		assert_string_equal(t->outputs[0], "42");
+		assert_non_null(strstr(t->reason, "verified-by:"));
+	}
+	pool_close(&p);
+}
+
+static void
+test_replicas_that_disagree_fail_the_task_naming_both(void **state)
+{
+	struct pool		 p;
+	const struct task	*t;
+	const char		*odd;
+	uint64_t		 n;
+	int			 i;
+
+	(void)state;
+	pool_open(&p);
+	schedule_verified(&p, 3);
+	replica_ends(&p, 0, "42", dg_a);
+	replica_ends(&p, 1, "42", dg_b);	/* the same output, not stdout */
+	replica_ends(&p, 2, "42", dg_a);
+	for (i = 0; i < p.up; i++) {
+		t = node_find(p.n[i], V);
+		assert_int_equal(t->state, TASK_FAILED);
+		assert_true(t->confirmed);
+		assert_int_equal(t->noutputs, 0);
+		assert_non_null(strstr(t->reason, "replicas-disagree: "));
+		assert_non_null(strstr(t->reason, "aaaaaaaaaaaa/42"));
+		assert_non_null(strstr(t->reason, "bbbbbbbbbbbb/42"));
+		/* The odd one out is the one counted. */
+		n = verify_disputes(p.n[i], &odd);
+		assert_true(n == 1 || i != 0);
+		if (n == 1)
+			assert_string_equal(odd, names[runner_of(&p, 1)]);
+	}
+	pool_close(&p);
+}
+
+/* gamma, certified but lying, ends the task itself as it likes. */
+static void
+liars_verdict(struct pool *p, struct task *t)
+{
+	static char	 evil[] = "EVIL-1", *outs[1] = { evil };
+
+	t->state = TASK_TERMINATED;
+	t->running_on[0] = '\0';
+	assert_int_equal(task_set_outputs(t, outs, 1), 0);
+	snprintf(t->reason, sizeof t->reason, "verified-by:gamma,beta");
+	snprintf(t->eby, sizeof t->eby, "gamma");
+	task_set_string(&t->esg, NULL);
+	t->ver += 100;
+}
+
+static void
+test_a_liars_end_of_a_verified_task_is_refused(void **state)
+{
+	char		 line[RECORD_LINE_MAX], rec[RECORD_LINE_MAX + 8], err[128];
+	struct pool	 p;
+	struct task	*t;
+
+	(void)state;
+	pool_open(&p);
+	schedule_verified(&p, 2);
+	assert_true(wire_task_encode(node_find(p.n[2], V), line,
+	    sizeof line) > 0);
+	assert_non_null(t = wire_task_decode(line, strlen(line), err,
+	    sizeof err));
+	liars_verdict(&p, t);
+	snprintf(rec, sizeof rec, "STATE ");
+	assert_true(wire_task_encode(t, rec + 6, sizeof rec - 6) > 0);
+	task_free(t);
+	hear(p.n[0], "gamma", rec, p.now);
+	assert_int_equal(state_of(p.n[0], V), TASK_SUBMITTED);
+	assert_non_null(logged(p.n[0], "whose it is not to write"));
+	/* Nor may a verified task be taken: it is never Ready. */
+	assert_int_equal(state_of(p.n[1], V), TASK_SUBMITTED);
+	pool_close(&p);
+}
+
 int
 main(void)
 {
@@ -369,6 +542,12 @@ main(void)
 		    test_a_confirmed_end_without_a_certificate_is_unconfirmed),
 		cmocka_unit_test(
 		    test_a_vote_its_voter_did_not_sign_counts_for_nothing),
+		cmocka_unit_test(
+		    test_replicas_on_distinct_nodes_that_agree_end_the_task),
+		cmocka_unit_test(
+		    test_replicas_that_disagree_fail_the_task_naming_both),
+		cmocka_unit_test(
+		    test_a_liars_end_of_a_verified_task_is_refused),
 	};
 	uint8_t	seed[32];
 	int	i;
