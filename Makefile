@@ -75,7 +75,7 @@ SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c test/sim/liar.c \
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core \
+.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core bench-start \
 	layering \
 	install uninstall deb FORCE
 .DEFAULT_GOAL := all
@@ -115,6 +115,14 @@ $(BUILD)/bench-core: tools/bench_core.c $(CORE_LIB)
 
 bench-core: $(BUILD)/bench-core
 	$(BUILD)/bench-core
+
+# How long a run takes to start: RUN or `volery run` to the task's first
+# instruction, and the node's start to it (a benchmark, not a test).
+$(BUILD)/stamp: tools/stamp.c
+	$(CC) $(ALL_CFLAGS) $< -o $@
+
+bench-start: all $(BUILD)/stamp
+	$(PYTHON) tools/bench_start.py --stamp $(BUILD)/stamp
 
 # make bench [QUICK=1]: the thesis' tables, kills, throughput, latency and
 # idle cost on a LAN of network namespaces (root); tables on stdout, data

@@ -407,7 +407,7 @@ run_cgroup(const char *uuid, const struct contain_bounds *b, char *path,
 	if ((ct.bounds & CONTAIN_MEMORY) && (b->memory_bytes == 0 ||
 	    write_file(dir, "memory.max", v) == 0))
 		held |= CONTAIN_MEMORY;
-	snprintf(path, size, "%s/cgroup.procs", dir);
+	snprintf(path, size, "%s", dir);
 	return held;
 }
 

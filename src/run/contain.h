@@ -33,8 +33,8 @@ struct contain_bounds {
 	int64_t	memory_bytes;	/* memory.max */
 };
 /*
- * A run begins: the cgroup.procs its child writes itself into before it
- * executes ("" if runs have no cgroup), into path.  Its cgroup gets b
+ * A run begins: the cgroup its child is born in (job.h; "" if runs
+ * have no cgroup), into path.  Its cgroup gets b
  * (pids.max, memory.max) where the host has the controllers; else spec
  * gets rlimits: RLIMIT_NPROC, which counts the run user's processes (a
  * run's own where it has a slot user, its owner's all where it runs as

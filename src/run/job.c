@@ -1,10 +1,16 @@
 /*
- * job.c -- the one place volery forks (see job.h), by vfork.  Pipes are
- * created close-on-exec, so a child inherits nothing but its three
- * descriptors even before close_range(); signals are blocked across the
- * vfork so that no handler of the node runs in the child before its
- * dispositions are the defaults again.
+ * job.c -- the one place volery forks (see job.h).  A child that has a
+ * cgroup is born in it (clone3 with CLONE_INTO_CGROUP, Linux 5.7):
+ * moving a process into a cgroup afterwards, by a write to its
+ * cgroup.procs, waits for an RCU grace period, 10 ms of a 15 ms start.
+ * Where the kernel cannot, or for a child without a cgroup, vfork (no
+ * copy of the node's page tables) and the write.  Pipes are created
+ * close-on-exec, so a child inherits nothing but its three descriptors
+ * even before close_range(); signals are blocked across the fork so
+ * that no handler of the node runs in the child before its dispositions
+ * are the defaults again.
  */
+#include <linux/sched.h>
 #include <sys/prctl.h>
 #include <sys/queue.h>
 #include <sys/syscall.h>
@@ -12,7 +18,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +39,7 @@ struct job {
 
 static TAILQ_HEAD(, job)	jobs = TAILQ_HEAD_INITIALIZER(jobs);
 static struct event		*sigchld_ev;
+static int			 no_clone3;	/* the kernel said so */
 
 static struct job *
 find(pid_t pid)
@@ -126,17 +135,18 @@ fail(const struct job_spec *s, const char *what, int err)
  */
 static void __attribute__((noreturn))
 child(const struct job_spec *s, char *const *envp, pid_t parent, int in,
-    int out, int err)
+    int out, int err, const char *procs)
 {
 	struct sigaction sa;
 	sigset_t	 none;
 	int		 sig, i, fd;
 
 	setpgid(0, 0);
-	/* Into the run's cgroup before anything else: all that it forks
-	 * is in it too (contain.h).  Without it, its process group. */
-	if (s->cgroup_procs != NULL && s->cgroup_procs[0] != '\0' &&
-	    (fd = open(s->cgroup_procs, O_WRONLY | O_CLOEXEC)) != -1) {
+	/* Into the run's cgroup before anything else, if not born in it:
+	 * all that it forks is in it too (contain.h).  Without it, its
+	 * process group. */
+	if (procs != NULL &&
+	    (fd = open(procs, O_WRONLY | O_CLOEXEC)) != -1) {
 		ssize_t n = write(fd, "0", 1);	/* failed: the group holds */
 		(void)n;
 		close(fd);
@@ -211,6 +221,33 @@ child_env(char *const *set)
 	return v;
 }
 
+/*
+ * A child born in the cgroup of dir (a fork: clone3 shares no memory
+ * unless given a stack of its own); -1 with errno set if it cannot be.
+ * The kernel's answer for clone3 itself is kept: asked once.
+ */
+static pid_t
+spawn_into(const char *dir)
+{
+	struct clone_args ca;
+	pid_t		  pid;
+	int		  fd;
+
+	if (no_clone3 || (fd = open(dir, O_PATH | O_DIRECTORY |
+	    O_CLOEXEC)) == -1)
+		return -1;
+	memset(&ca, 0, sizeof ca);
+	ca.flags = CLONE_INTO_CGROUP;
+	ca.exit_signal = SIGCHLD;
+	ca.cgroup = (uint64_t)fd;
+	pid = (pid_t)syscall(SYS_clone3, &ca, sizeof ca);
+	if (pid == -1 && (errno == ENOSYS || errno == E2BIG))
+		no_clone3 = 1;
+	if (pid != 0)
+		close(fd);
+	return pid;
+}
+
 static void
 close_all(int *fd, int n)
 {
@@ -229,8 +266,8 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 	int		 fd[7] = { -1, -1, -1, -1, -1, -1, -1 };
 	sigset_t	 all, old;
 	struct job	*j;
-	char		**envp = NULL;
-	pid_t		 pid, parent = getpid();
+	char		**envp = NULL, procs[PATH_MAX] = "";
+	pid_t		 pid = -1, parent = getpid();
 
 	if ((j = calloc(1, sizeof *j)) == NULL ||
 	    (envp = child_env(s->env)) == NULL) {
@@ -248,17 +285,25 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 		free(j);
 		return -1;
 	}
-	/* vfork: no copy of the node's page tables, which grow with its
-	 * map; we wait the few system calls until the child executes. */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if ((pid = vfork()) == 0)
+	if (s->cgroup != NULL && s->cgroup[0] != '\0' &&
+	    (pid = spawn_into(s->cgroup)) == 0)
 		child(s, envp, parent, s->stdin_pipe ? fd[0] : fd[6], fd[3],
-		    s->stderr_pipe ? fd[5] : fd[6]);
+		    s->stderr_pipe ? fd[5] : fd[6], NULL);
+	/* Else vfork: no copy of the node's page tables, which grow with
+	 * its map; we wait the few system calls until the child executes,
+	 * and it moves itself into its cgroup. */
+	if (pid == -1 && s->cgroup != NULL && s->cgroup[0] != '\0')
+		snprintf(procs, sizeof procs, "%s/cgroup.procs", s->cgroup);
+	if (pid == -1 && (pid = vfork()) == 0)
+		child(s, envp, parent, s->stdin_pipe ? fd[0] : fd[6], fd[3],
+		    s->stderr_pipe ? fd[5] : fd[6], procs[0] != '\0' ? procs :
+		    NULL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(envp);
 	if (pid == -1) {
-		snprintf(err, errlen, "vfork: %s", strerror(errno));
+		snprintf(err, errlen, "fork: %s", strerror(errno));
 		close_all(fd, 7);
 		free(j);
 		return -1;

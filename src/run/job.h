@@ -1,6 +1,7 @@
 /*
  * job.h -- child processes: the one place volery forks (the task runner
- * and the idle probes' commands are built on it).  Signals are blocked
+ * and the idle probes' commands are built on it), in a cgroup from
+ * birth where it has one.  Signals are blocked
  * across fork; the child restores every signal's default disposition
  * (SIGPIPE is ignored in the node) and an empty mask, keeps only its
  * three standard descriptors, and runs in a process group of its own.
@@ -34,7 +35,8 @@ struct job_spec {
 	int		  nice;			/* 0: as the node */
 	int		  idle_io;		/* the idle I/O class */
 	int		  die_with_parent;	/* PR_SET_PDEATHSIG, SIGKILL */
-	const char	 *cgroup_procs;		/* joined first; NULL or "" */
+	const char	 *cgroup;		/* its cgroup's directory, where
+						 * it is born; NULL or "" */
 	int		  stdin_pipe;		/* else /dev/null */
 	int		  stderr_pipe;		/* else /dev/null */
 	/* If the child cannot become the program, "ERROR cannot execute

@@ -423,7 +423,7 @@ runner_start(const struct task *t, const struct taskdesc *d,
 	bounds.memory_bytes = (t->req_memory_mb > 0 ? t->req_memory_mb :
 	    opts.memory_mb) << 20;
 	contain_prepare(t->uuid, &bounds, &spec, cgroup, sizeof cgroup);
-	spec.cgroup_procs = cgroup;
+	spec.cgroup = cgroup;
 	spec.stdin_pipe = t->cmd == NULL;	/* a command reads nothing */
 	spec.stderr_pipe = 1;
 	spec.exec_error_line = t->cmd == NULL;
