@@ -26,6 +26,8 @@ CORE_LIBS = -lz -lsodium
 # Recursive (=) so pkg-config runs after the packages are installed.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
+# The binary loads libxml2 when it first reads XML (src/sys/xmllazy.c).
+VOLERY_LIBS = $(shell pkg-config --libs $(filter-out libxml-2.0,$(PKGS)))
 
 WARN	= -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes \
 	  -Wmissing-prototypes -Wno-unused-parameter
@@ -223,7 +225,7 @@ $(WEB_OBJ): $(BUILD)/webfiles.c
 	$(CC) $(ALL_CFLAGS) -Isrc/web -c $< -o $@
 
 $(VOLERY): $(SHELL_OBJ) $(CORE_LIB)
-	$(CC) $(LDFLAGS) -o $@ $(SHELL_OBJ) $(CORE_LIB) $(PKG_LIBS) -pthread
+	$(CC) $(LDFLAGS) -o $@ $(SHELL_OBJ) $(CORE_LIB) $(VOLERY_LIBS) -pthread
 
 # The sample PLMI2 tasks: one source, four programs.
 tasks/import: TASK_DEFS = -DTASK_INPUTS=0 -DTASK_OUTPUTS=3 -DTASK_NEEDS_PATH=1

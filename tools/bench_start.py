@@ -8,7 +8,9 @@ An idle pool of loopback nodes runs build/stamp (tools/stamp.c), whose
 first instruction reads the wall clock, once at a time:
 
   protocol  RUN on a connection open already -> the task's first instruction
-  cli       `volery run` started -> the task's first instruction
+  cli       `volery run` started -> the task's first instruction (the
+            command line talks to the node of its host by its socket)
+  cli -H    the same over loopback TCP (-H 127.0.0.1:port)
   start     the node's decision to start it (its journal's stt=, ms) -> the
             task's first instruction
 
@@ -72,21 +74,23 @@ def main():
         first = next(iter(cl.nodes.values()))
         host = "127.0.0.1:%d" % first.port
         c = first.client()
-        proto, cli, start = [], [], []
-        for k in range(2 * args.samples):
+        env = dict(os.environ, VOLERY_SOCKET=os.path.join(first.dir, "state",
+                                                           "volery.sock"))
+        proto, cli, tcp, start = [], [], [], []
+        for k in range(3 * args.samples):
             path = os.path.join(out, "s%d" % k)
-            if k % 2 == 0:
-                t0 = time.time_ns()
+            t0 = time.time_ns()
+            if k % 3 == 0:
                 reply = c.ask("RUN stamp interactive -o %s -- %s" % (path, stamp))
                 uuid = reply.split()[1]
                 proto.append((stamp_of(path) - t0) / 1e6)
             else:
-                t0 = time.time_ns()
                 uuid = subprocess.run(
-                    [VOLERY, "-H", host, "run", "-P", "interactive", "-o", path,
-                     "--", stamp], check=True, capture_output=True,
+                    [VOLERY] + (["-H", host] if k % 3 == 2 else []) +
+                    ["run", "-P", "interactive", "-o", path, "--", stamp],
+                    env=env, check=True, capture_output=True,
                     text=True).stdout.strip()
-                cli.append((stamp_of(path) - t0) / 1e6)
+                (cli if k % 3 == 1 else tcp).append((stamp_of(path) - t0) / 1e6)
             start.append(stamp_of(path) / 1e6 - started_ms(cl, uuid))
             c.ask("SUBSCRIBE " + uuid)
             c.wait_states({uuid: "Terminated"})
@@ -94,6 +98,7 @@ def main():
         print("idle pool of %d loopback nodes, one run at a time:" % args.nodes)
         print(summary("protocol", proto))
         print(summary("cli", cli))
+        print(summary("cli -H", tcp))
         print(summary("start", start))
     finally:
         cl.cleanup()
