@@ -22,7 +22,7 @@ class Verify(unittest.TestCase):
     def volery_ok(self, *args, host="a"):
         r = volery("-H", "127.0.0.1:%d" % self.cl.nodes[host].port, *args,
                    cwd=self.work)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
         return r.stdout.decode()
 
     def wait_end(self, uuid, host="a"):
@@ -60,8 +60,8 @@ class Verify(unittest.TestCase):
         wf = os.path.join(self.work, "v.xml")
         with open(wf, "w") as f:
             f.write("""<workflow>
-  <command id="gen" verify="2"><shell>seq 1 5 | tee nums.txt</shell>
-    <output file="nums.txt"/></command>
+  <command id="gen" verify="2"><shell>seq 1 5 | tee nums-{uuid}.txt</shell>
+    <output file="nums-{uuid}.txt"/></command>
   <command id="count"><arg>wc</arg><arg>-l</arg><arg>{in1}</arg>
     <input task="gen" output="1"/></command>
 </workflow>
@@ -69,11 +69,16 @@ class Verify(unittest.TestCase):
         out = self.volery_ok("submit", "--watch", wf)
         self.assertIn("2 of 2 terminated", out)
         ids = dict(l.split()[:2] for l in out.splitlines()[:2])
-        # The file output is the first replica's path; both files were
-        # hashed alike, or it would have failed.
+        # Each replica wrote a file of its own, named after its uuid (in
+        # one directory, they would overwrite each other's): hashed
+        # alike, or it would have failed; the task's output is the first
+        # replica's file, which the dependent read.
         self.assertEqual(self.volery_ok("output", ids["gen"], host="c"),
                          "1\n2\n3\n4\n5\n")
-        self.assertIn("verified-by:", self.wait_end(ids["gen"]))
+        end = self.wait_end(ids["gen"])
+        self.assertIn("verified-by:", end)
+        replica1 = ids["gen"][:-2] + "%02x" % (int(ids["gen"][-2:], 16) ^ 1)
+        self.assertIn("outputs=nums-%s.txt" % replica1, end)
 
     def test_held_and_cancelled_with_its_replicas(self):
         # A tag no node has: its replicas wait, Ready.
