@@ -44,8 +44,10 @@ class Verify(unittest.TestCase):
     def test_a_disagreement_fails_the_task_and_its_dependent(self):
         # Each replica prints its own index: the runs differ, as a
         # runner that lies about its result would.
+        # (A second first: the dependent is scheduled while they run.)
         u = self.volery_ok("run", "--verify", "2", "--output", "line:(.*)",
-                           "--", "sh", "-c", 'echo "replica$VOLERY_REPLICA"').strip()
+                           "--", "sh", "-c",
+                           'sleep 1; echo "replica$VOLERY_REPLICA"').strip()
         d = self.volery_ok("run", "--input", u, "1", "--", "true").strip()
         end = self.wait_end(u, host="c")
         self.assertIn("Failed", end)
