@@ -209,6 +209,8 @@ int		 task_set_outputs(struct task *, char *const *, int);
 /* Copy the end (state, runner, outputs, reason, times) of src into t,
  * and the inputs it ran on; -1 out of memory. */
 int		 task_copy_end(struct task *, const struct task *src);
+/* Are a and b the same string, or both NULL? */
+int		 task_same_str(const char *, const char *);
 /* Have a and b the same outputs? */
 int		 task_same_outputs(const struct task *, const struct task *);
 /* Is t the task of a --verify group (never run; its replicas are)? */

@@ -114,6 +114,33 @@ bind_inputs(struct node *n, struct task *t, int64_t now)
 }
 
 /*
+ * t ends in state for why, an end every node derives alike from ends it
+ * holds confirmed: proposed by the node that confirmed the last of those
+ * (propose), held by every other as its vote.
+ */
+void
+cascade_end_derived(struct node *n, struct task *t, enum task_state state,
+    const char *why, int64_t now, int propose)
+{
+	readyq_remove(&n->ready, t);
+	run_stop(n, t);
+	t->state = state;
+	t->end_ms = now;
+	t->running_on[0] = '\0';
+	t->round = 1;
+	t->confirmed = 0;
+	snprintf(t->reason, sizeof t->reason, "%s", why);
+	node_log_task(n, state == TASK_TERMINATED ? VLOG_INFO : VLOG_WARNING,
+	    t, why);
+	if (propose)
+		confirm_propose(n, t, now);
+	else {
+		replicate_changed(n, t);
+		confirm_hold(n, t, now);
+	}
+}
+
+/*
  * The tasks downstream of t end as t did (t's end is confirmed).  Every
  * node derives the same end, which is its vote; the node that confirmed
  * t's end proposes them (propose), so they are confirmed in turn, and
@@ -138,21 +165,7 @@ cascade_end_dependents(struct node *n, const struct task *t, int64_t now,
 		for (i = 0; i < d->ninputs; i++) {
 			if (strcmp(d->inputs[i].from, t->uuid) != 0)
 				continue;
-			readyq_remove(&n->ready, d);
-			run_stop(n, d);
-			d->state = t->state;
-			d->end_ms = now;
-			d->running_on[0] = '\0';
-			d->round = 1;
-			d->confirmed = 0;
-			snprintf(d->reason, sizeof d->reason, "%s", why);
-			node_log_task(n, VLOG_WARNING, d, why);
-			if (propose)
-				confirm_propose(n, d, now);
-			else {
-				replicate_changed(n, d);
-				confirm_hold(n, d, now);
-			}
+			cascade_end_derived(n, d, t->state, why, now, propose);
 			break;
 		}
 	}

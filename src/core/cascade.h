@@ -16,6 +16,10 @@ struct node;
 void	cascade_make_ready(struct node *, struct task *, int64_t now);
 void	cascade_bind_outputs(struct node *, const struct task *from,
 	    int64_t now);
+/* t ends in state for why, an end every node derives alike (its
+ * upstream's, its replicas'): proposed if propose, else our vote. */
+void	cascade_end_derived(struct node *, struct task *, enum task_state,
+	    const char *why, int64_t now, int propose);
 void	cascade_end_dependents(struct node *, const struct task *,
 	    int64_t now, int propose);
 void	cascade_redo(struct node *, struct task *, int64_t now);

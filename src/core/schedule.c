@@ -346,16 +346,14 @@ static int
 cancel_replicas(struct node *n, const struct task *v, int64_t now, char *err,
     size_t errlen)
 {
-	char		 uuid[UUID_STRLEN + 1];
 	struct task	*r;
 	int		 i, any = 0;
 
 	for (i = 0; i < v->verify; i++) {
-		task_replica_uuid(v->uuid, i, uuid);
-		if ((r = taskmap_find(&n->map, uuid)) == NULL ||
+		if ((r = verify_replica(n, v->uuid, i)) == NULL ||
 		    task_is_final(r->state))
 			continue;
-		if (node_cancel(n, uuid, now, err, errlen) == -1)
+		if (node_cancel(n, r->uuid, now, err, errlen) == -1)
 			return -1;
 		any = 1;
 	}

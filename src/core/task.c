@@ -179,6 +179,12 @@ task_replica_uuid(const char *of, int i, char out[UUID_STRLEN + 1])
 }
 
 int
+task_same_str(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+int
 task_same_outputs(const struct task *a, const struct task *b)
 {
 	int	i;

@@ -181,12 +181,6 @@ task_cmd_noutputs(const struct task *t)
 
 
 static int
-same_str(const char *a, const char *b)
-{
-	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-static int
 same_list(char *const *a, int na, char *const *b, int nb)
 {
 	int	i;
@@ -194,7 +188,7 @@ same_list(char *const *a, int na, char *const *b, int nb)
 	if (na != nb)
 		return 0;
 	for (i = 0; i < na; i++)
-		if (!same_str(a[i], b[i]))
+		if (!task_same_str(a[i], b[i]))
 			return 0;
 	return 1;
 }
@@ -213,10 +207,12 @@ task_same_origin(const struct task *a, const struct task *b)
 	    a->array_index != b->array_index ||
 	    a->array_max != b->array_max || a->verify != b->verify ||
 	    strcmp(a->replica_of, b->replica_of) != 0 ||
-	    a->replica_index != b->replica_index || a->req_cores != b->req_cores ||
+	    a->replica_index != b->replica_index ||
+	    a->req_cores != b->req_cores ||
 	    a->req_memory_mb != b->req_memory_mb ||
-	    !same_str(a->req_tags, b->req_tags) ||
-	    !same_str(a->path, b->path) || !same_str(a->params, b->params) ||
+	    !task_same_str(a->req_tags, b->req_tags) ||
+	    !task_same_str(a->path, b->path) ||
+	    !task_same_str(a->params, b->params) ||
 	    a->ninputs != b->ninputs || (x == NULL) != (y == NULL))
 		return 0;
 	for (i = 0; i < a->ninputs; i++)
@@ -226,7 +222,8 @@ task_same_origin(const struct task *a, const struct task *b)
 	return x == NULL || (same_list(x->argv, x->argc, y->argv, y->argc) &&
 	    same_list(x->env, x->nenv, y->env, y->nenv) &&
 	    same_list(x->secrets, x->nsecrets, y->secrets, y->nsecrets) &&
-	    same_str(x->cwd, y->cwd) && same_str(x->out, y->out) &&
-	    same_str(x->err, y->err) && x->time_limit_ms == y->time_limit_ms &&
+	    task_same_str(x->cwd, y->cwd) && task_same_str(x->out, y->out) &&
+	    task_same_str(x->err, y->err) &&
+	    x->time_limit_ms == y->time_limit_ms &&
 	    same_list(x->outs, x->nouts, y->outs, y->nouts));
 }

@@ -13,6 +13,15 @@
 
 #include "nodestate.h"
 
+struct task *
+verify_replica(const struct node *n, const char *of, int i)
+{
+	char	uuid[UUID_STRLEN + 1];
+
+	task_replica_uuid(of, i, uuid);
+	return taskmap_find(&n->map, uuid);
+}
+
 int
 verify_keep_digest(struct task *t, const char *digest)
 {
@@ -26,7 +35,6 @@ int
 verify_waiting(struct node *n, const struct task *t, char *why,
     size_t whylen)
 {
-	char		 uuid[UUID_STRLEN + 1];
 	const struct task *r;
 	int		 i, running = 0, ended = 0;
 
@@ -39,8 +47,7 @@ verify_waiting(struct node *n, const struct task *t, char *why,
 	if (!task_is_verified(t) || task_is_final(t->state))
 		return 0;
 	for (i = 0; i < t->verify; i++) {
-		task_replica_uuid(t->uuid, i, uuid);
-		if ((r = taskmap_find(&n->map, uuid)) == NULL)
+		if ((r = verify_replica(n, t->uuid, i)) == NULL)
 			continue;
 		running += r->state == TASK_RUNNING;
 		ended += task_is_settled(r);
@@ -61,7 +68,6 @@ int
 verify_admissible(const struct node *n, const struct task *t, char *why,
     size_t whylen)
 {
-	char		 uuid[UUID_STRLEN + 1];
 	const struct task *s;
 	int		 i;
 
@@ -73,8 +79,7 @@ verify_admissible(const struct node *n, const struct task *t, char *why,
 	for (i = 0; task_is_replica(t) && i < t->verify; i++) {
 		if (i == t->replica_index)
 			continue;
-		task_replica_uuid(t->replica_of, i, uuid);
-		if ((s = taskmap_find(&n->map, uuid)) != NULL &&
+		if ((s = verify_replica(n, t->replica_of, i)) != NULL &&
 		    strcmp(s->running_on, n->cfg.name) == 0) {
 			snprintf(why, whylen, "replica %d of %s runs or ran "
 			    "here", i + 1, t->replica_of);
@@ -82,12 +87,6 @@ verify_admissible(const struct node *n, const struct task *t, char *why,
 		}
 	}
 	return 1;
-}
-
-static int
-same_str(const char *a, const char *b)
-{
-	return strcmp(a != NULL ? a : "", b != NULL ? b : "") == 0;
 }
 
 /*
@@ -101,7 +100,7 @@ static int
 same_result(const struct task *a, const struct task *b)
 {
 	if (a->digest != NULL || b->digest != NULL)
-		return same_str(a->digest, b->digest) &&
+		return task_same_str(a->digest, b->digest) &&
 		    a->noutputs == b->noutputs;
 	return task_same_outputs(a, b);
 }
@@ -133,7 +132,7 @@ same_inputs(const struct task *v, const struct task *r)
 		return 0;
 	for (k = 0; k < v->ninputs; k++)
 		if (v->inputs[k].dataset == NULL ||
-		    !same_str(v->inputs[k].dataset, r->inputs[k].dataset))
+		    !task_same_str(v->inputs[k].dataset, r->inputs[k].dataset))
 			return 0;
 	return 1;
 }
@@ -150,15 +149,14 @@ verdict(struct node *n, const struct task *v, int64_t now,
     struct verdict *out)
 {
 	struct task	*r[VERIFY_MAX];
-	char		 uuid[UUID_STRLEN + 1], a[40], b[40];
+	char		 a[40], b[40];
 	size_t		 off;
 	int		 i, j, k, best;
 
 	if (v->verify < VERIFY_MIN || v->verify > VERIFY_MAX)
 		return 0;
 	for (i = 0; i < v->verify; i++) {
-		task_replica_uuid(v->uuid, i, uuid);
-		if ((r[i] = taskmap_find(&n->map, uuid)) == NULL ||
+		if ((r[i] = verify_replica(n, v->uuid, i)) == NULL ||
 		    !task_is_settled(r[i]) || !quorum_settled(n, r[i], now) ||
 		    (r[i]->state == TASK_TERMINATED && !same_inputs(v, r[i])))
 			return 0;
@@ -235,27 +233,14 @@ verify_try(struct node *n, struct task *v, int64_t now, int propose)
 		outbox_log(&n->out, VLOG_ERROR, "out of memory");
 		return;
 	}
-	readyq_remove(&n->ready, v);
-	v->state = d.state;
-	v->end_ms = now;
-	v->progress = d.state == TASK_TERMINATED ? 100 : v->progress;
-	v->running_on[0] = '\0';
-	v->round = 1;
-	v->confirmed = 0;
-	snprintf(v->reason, sizeof v->reason, "%s", d.reason);
-	node_log_task(n, d.state == TASK_TERMINATED ? VLOG_INFO :
-	    VLOG_WARNING, v, d.reason);
+	if (d.state == TASK_TERMINATED)
+		v->progress = 100;
 	if (d.odd != NULL) {
 		n->verify.disputes++;
 		snprintf(n->verify.disputed, sizeof n->verify.disputed, "%s",
 		    d.odd->running_on);
 	}
-	if (propose)
-		confirm_propose(n, v, now);
-	else {
-		replicate_changed(n, v);
-		confirm_hold(n, v, now);
-	}
+	cascade_end_derived(n, v, d.state, d.reason, now, propose);
 }
 
 void

@@ -34,6 +34,8 @@ int	verify_keep_digest(struct task *t, const char *digest);
  * replica not Ready) is, into why for node_task_waiting; 1 if said. */
 int	verify_waiting(struct node *, const struct task *, char *why,
 	    size_t whylen);
+/* Replica i of the task of uuid `of`, if we hold it. */
+struct task *verify_replica(const struct node *, const char *of, int i);
 /* Replicas found disagreeing here, and the latest odd one's runner. */
 uint64_t verify_disputes(const struct node *, const char **runner);
 /* May t run here as far as --verify goes?  Not a verified task (its

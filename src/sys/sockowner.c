@@ -29,30 +29,6 @@
 #include "sockowner.h"
 #include "task.h"
 
-/* addr:port as /proc/net/tcp writes it. */
-static void
-proc_addr(const struct sockaddr_storage *ss, char *out, size_t size)
-{
-	const uint32_t	*w;
-	size_t		 off = 0;
-	int		 i, nw, port;
-
-	if (ss->ss_family == AF_INET) {
-		const struct sockaddr_in *sin = (const void *)ss;
-		w = (const uint32_t *)(const void *)&sin->sin_addr;
-		nw = 1;
-		port = ntohs(sin->sin_port);
-	} else {
-		const struct sockaddr_in6 *sin6 = (const void *)ss;
-		w = (const uint32_t *)(const void *)&sin6->sin6_addr;
-		nw = 4;
-		port = ntohs(sin6->sin6_port);
-	}
-	for (i = 0; i < nw; i++)
-		off += snprintf(out + off, size - off, "%08X", w[i]);
-	snprintf(out + off, size - off, ":%04X", port);
-}
-
 /* An address's port and 16 bytes as inet_diag takes them. */
 static void
 diag_addr(const struct sockaddr_storage *ss, __be16 *port, __be32 *addr)
@@ -67,6 +43,22 @@ diag_addr(const struct sockaddr_storage *ss, __be16 *port, __be32 *addr)
 		*port = sin6->sin6_port;
 		memcpy(addr, &sin6->sin6_addr, 16);
 	}
+}
+
+/* addr:port as /proc/net/tcp writes it: the address's 32-bit words as
+ * stored, the port in host order. */
+static void
+proc_addr(const struct sockaddr_storage *ss, char *out, size_t size)
+{
+	__be32	w[4];
+	__be16	port;
+	size_t	off = 0;
+	int	i;
+
+	diag_addr(ss, &port, w);
+	for (i = 0; i < (ss->ss_family == AF_INET ? 1 : 4); i++)
+		off += snprintf(out + off, size - off, "%08X", w[i]);
+	snprintf(out + off, size - off, ":%04X", ntohs(port));
 }
 
 /* The kernel's word on the socket whose local end is theirs and whose
