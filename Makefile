@@ -77,7 +77,7 @@ SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c test/sim/liar.c \
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core bench-start \
+.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core bench-start bench-side \
 	layering \
 	install uninstall deb FORCE
 .DEFAULT_GOAL := all
@@ -125,6 +125,15 @@ $(BUILD)/stamp: tools/stamp.c
 
 bench-start: all $(BUILD)/stamp
 	$(PYTHON) tools/bench_start.py --stamp $(BUILD)/stamp
+
+# Side by side in one sitting (issue 36): W1 throughput (a workflow file,
+# a CLI call per task, pipelined RUNs), W2 chains and W3 idle starts, for
+# volery, a fork loop, task-spooler and Slurm at its best (root: 9 slurmd);
+# ratios printed.  A benchmark, not a test.
+bench-side: all $(BUILD)/stamp
+	@tools/install-deps.sh python3:python3 tsp:task-spooler \
+	    sbatch:slurm-wlm
+	$(PYTHON) tools/bench_side.py --stamp $(BUILD)/stamp
 
 # make bench [QUICK=1]: the thesis' tables, kills, throughput, latency and
 # idle cost on a LAN of network namespaces (root); tables on stdout, data

@@ -6,10 +6,11 @@ temporary directory, started in the foreground and stopped by pid.
 Slurm's own defaults schedule once a second; batch_sched_delay=0 plus an
 Epilog (even /bin/true) make it schedule at every job end, its best case.
 
-The pool is one slurmd with 9 CPUs (Slurm needs a build of its own to run
-several slurmd on one host).  A grid cell of n nodes submits to partition
-p<n>, which may use n of those CPUs at a time: n one-slot hosts with no
-network between them, which favours Slurm.  Jobs stamp their start and
+The pool is one slurmd with 9 CPUs, or (Slurm(hosts=9)) nine one-CPU
+slurmd on this host, `slurmd -N n<k>` each on a port of its own (Debian
+builds Slurm with multiple-slurmd).  A grid cell of n nodes submits to
+partition p<n>, which may use n of those CPUs (or hosts) at a time: n
+one-slot hosts with no network between them, which favours Slurm.  Jobs stamp their start and
 end with the wall clock into files; the harness waits for the files.
 """
 import os
@@ -45,6 +46,27 @@ def _free_tcp_port():
     return port
 
 
+def _free_tcp_ports(count):
+    """The first of count consecutive free TCP ports (slurmd's Port=a-b)."""
+    for _ in range(100):
+        base = _free_tcp_port()
+        if base + count > 65535:
+            continue
+        socks = []
+        try:
+            for p in range(base, base + count):
+                s = socket.socket()
+                socks.append(s)
+                s.bind(("127.0.0.1", p))
+            return base
+        except OSError:
+            pass
+        finally:
+            for s in socks:
+                s.close()
+    raise RuntimeError("no %d consecutive free TCP ports" % count)
+
+
 def _daemon(name):
     return shutil.which(name) or "/usr/sbin/" + name
 
@@ -52,7 +74,8 @@ def _daemon(name):
 class Slurm:
     """A running Slurm of one host; close() stops it and removes its state."""
 
-    def __init__(self):
+    def __init__(self, hosts=1):
+        self.hosts = hosts
         self.dir = tempfile.mkdtemp(prefix="volery-slurm-")
         # munged wants its socket's directories searchable by all.
         os.chmod(self.dir, 0o755)
@@ -82,28 +105,49 @@ class Slurm:
         self._await(lambda: os.path.exists(sock), "munged")
         for d in ("state", "spool", "jobs"):
             os.mkdir(self.path(d))
-        parts = "".join(
-            "PartitionName=p%d Nodes=localhost MaxCPUsPerNode=%d "
-            "MaxTime=INFINITE State=UP OverSubscribe=NO%s\n"
-            % (n, n, " Default=YES" if n == CPUS else "")
-            for n in range(1, CPUS + 1))
+        if self.hosts == 1:
+            nodes = "NodeName=localhost CPUs=%d State=UNKNOWN\n" % CPUS
+            parts = "".join(
+                "PartitionName=p%d Nodes=localhost MaxCPUsPerNode=%d "
+                "MaxTime=INFINITE State=UP OverSubscribe=NO%s\n"
+                % (n, n, " Default=YES" if n == CPUS else "")
+                for n in range(1, CPUS + 1))
+        else:
+            base = _free_tcp_ports(self.hosts)
+            nodes = ("NodeName=n[1-%d] NodeHostname=localhost Port=%d-%d "
+                     "CPUs=1 State=UNKNOWN\n"
+                     % (self.hosts, base, base + self.hosts - 1))
+            parts = "".join(
+                "PartitionName=p%d Nodes=n[1-%d] MaxTime=INFINITE State=UP "
+                "OverSubscribe=NO%s\n"
+                % (n, n, " Default=YES" if n == self.hosts else "")
+                for n in range(1, self.hosts + 1))
+        for name in (["localhost"] if self.hosts == 1 else
+                     ["n%d" % k for k in range(1, self.hosts + 1)]):
+            os.mkdir(self.path("spool", name))
         conf = self.path("slurm.conf")
         with open(conf, "w") as f:
             f.write(_CONF % {"dir": self.dir, "sock": sock,
-                             "ctld": _free_tcp_port(), "slurmd": _free_tcp_port(),
-                             "cpus": CPUS} + parts)
+                             "ctld": _free_tcp_port(), "slurmd": _free_tcp_port()}
+                    + nodes + parts)
         self.env = dict(os.environ, SLURM_CONF=conf)
         self._spawn([_daemon("slurmctld"), "-D", "-f", conf])
-        self._spawn([_daemon("slurmd"), "-D", "-f", conf])
-        self._await(lambda: self.cmd("sinfo", "-h", "-p", "p9", "-o", "%T",
-                                     check=False).strip() == "idle", "slurmd")
+        if self.hosts == 1:
+            self._spawn([_daemon("slurmd"), "-D", "-f", conf])
+        for k in range(1, self.hosts + 1 if self.hosts > 1 else 1):
+            self._spawn([_daemon("slurmd"), "-D", "-f", conf, "-N", "n%d" % k],
+                        "slurmd.n%d" % k)
+        top = "p%d" % max(CPUS if self.hosts == 1 else self.hosts, 1)
+        self._await(lambda: set(self.cmd("sinfo", "-h", "-p", top, "-o", "%T",
+                                         check=False).split()) == {"idle"},
+                    "slurmd")
         # Its first job waits for a scheduling pass a second or two
         # away; the measured ones should not.
         first = self.sbatch(self.stamp("first"))
         self.stamps("first", [first])
 
-    def _spawn(self, argv):
-        log = open(self.path(os.path.basename(argv[0]) + ".out"), "w")
+    def _spawn(self, argv, name=None):
+        log = open(self.path((name or os.path.basename(argv[0])) + ".out"), "w")
         self.procs.append(subprocess.Popen(argv, stdout=log, stderr=log,
                                            env=getattr(self, "env", None)))
         log.close()
@@ -182,11 +226,11 @@ AuthType=auth/munge
 AuthInfo=socket=%(sock)s
 CredType=cred/munge
 StateSaveLocation=%(dir)s/state
-SlurmdSpoolDir=%(dir)s/spool
+SlurmdSpoolDir=%(dir)s/spool/%%n
 SlurmctldPidFile=%(dir)s/slurmctld.pid
-SlurmdPidFile=%(dir)s/slurmd.pid
+SlurmdPidFile=%(dir)s/slurmd.%%n.pid
 SlurmctldLogFile=%(dir)s/slurmctld.log
-SlurmdLogFile=%(dir)s/slurmd.log
+SlurmdLogFile=%(dir)s/slurmd.%%n.log
 SlurmctldPort=%(ctld)d
 SlurmdPort=%(slurmd)d
 ProctrackType=proctrack/linuxproc
@@ -200,7 +244,6 @@ MpiDefault=none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 SlurmdParameters=config_overrides
-NodeName=localhost CPUs=%(cpus)d State=UNKNOWN
 """
 
 
