@@ -45,53 +45,120 @@ tasks_dir(const char *given)
 	return VOLERY_TASKS_DIR;
 }
 
-/* A workflow is submitted whole or not at all: cancel the first n. */
+/* A workflow is submitted whole or not at all: cancel those of the
+ * first `sent` that were scheduled. */
 static void
 unschedule(struct conn *c, const int *order, char (*uuids)[UUID_STRLEN + 1],
-    int n)
+    int sent)
 {
 	char	req[64], reply[CLIENT_LINE_MAX], err[256];
-	int	i;
+	int	i, n = 0;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < sent; i++) {
+		if (uuids[order[i]][0] == '\0')
+			continue;
 		snprintf(req, sizeof req, "CANCEL %s", uuids[order[i]]);
 		conn_ask(c, req, reply, sizeof reply, err, sizeof err);
+		n++;
 	}
 	if (n > 0)
-		fprintf(stderr, "volery: the %d task%s scheduled before it "
-		    "%s cancelled\n", n, n == 1 ? "" : "s",
-		    n == 1 ? "was" : "were");
+		fprintf(stderr, "volery: the %d task%s of the file that %s "
+		    "scheduled %s cancelled\n", n, n == 1 ? "" : "s",
+		    n == 1 ? "was" : "were", n == 1 ? "was" : "were");
 }
 
-/* SCHEDULE (or RUN) each task, upstream first; uuids[i] gets task i's,
- * arrays[k] the uuid of array k + 1 (one per task of a <foreach>). */
+/* Requests in flight at once: the node commits those it reads together
+ * (one fsync), and its replies stay small. */
+#define SUBMIT_WINDOW	64
+
+/* Every task of the file t reads from has its uuid: t can be sent. */
+static int
+inputs_known(const struct workflow *wf, const struct wf_task *t,
+    char (*uuids)[UUID_STRLEN + 1])
+{
+	int	k, up;
+
+	for (k = 0; k < t->ninputs; k++)
+		if ((up = workflow_find(wf, t->inputs[k].task)) >= 0 &&
+		    uuids[up][0] == '\0')
+			return 0;
+	return 1;
+}
+
+/* Send task i of the order; -1 (said) if it cannot be. */
+static int
+send_task(struct conn *c, const struct workflow *wf, const int *order,
+    int i, char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1])
+{
+	const struct wf_task	*t = &wf->tasks[order[i]];
+	char			 req[CLIENT_LINE_MAX + 2], err[256];
+	int			 n;
+
+	if (wf_request(wf, t, uuids, arrays, req, CLIENT_LINE_MAX + 1) == -1)
+		return cmd_fail("%s:%ld: task '%s': the request is longer "
+		    "than %d bytes", wf->file, t->line, t->id,
+		    CLIENT_LINE_MAX) * -1;
+	n = (int)strlen(req);
+	req[n] = '\n';
+	req[n + 1] = '\0';
+	if (conn_send(c, req, err, sizeof err) == -1)
+		return cmd_fail("%s", err) * -1;
+	return 0;
+}
+
+/*
+ * SCHEDULE (or RUN) each task, upstream first, SUBMIT_WINDOW at once: a
+ * task is sent once the tasks it reads from have their uuids (replies
+ * come in order).  uuids[i] gets task i's, arrays[k] the uuid of array
+ * k + 1 (one per task of a <foreach>).  If one is refused, those sent
+ * after it are waited for, and all that were scheduled cancelled.
+ */
 static int
 schedule_all(struct conn *c, const struct workflow *wf, const int *order,
     char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1])
 {
-	char	req[CLIENT_LINE_MAX + 1], reply[CLIENT_LINE_MAX];
-	int	i;
+	const struct wf_task	*t;
+	char			 reply[CLIENT_LINE_MAX];
+	char			 err[CLIENT_LINE_MAX + 64];
+	int			 sent = 0, got = 0, failed = 0;
 
-	for (i = 0; i < wf->ntasks; i++) {
-		const struct wf_task *t = &wf->tasks[order[i]];
-		if (wf_request(wf, t, uuids, arrays, req, sizeof req) == -1)
-			return cmd_fail("%s:%ld: task '%s': the request is "
-			    "longer than %d bytes", wf->file, t->line, t->id,
-			    CLIENT_LINE_MAX) * -1;
-		if (cmd_ask(c, req, reply, sizeof reply) == -1) {
+	while (got < sent || (!failed && sent < wf->ntasks)) {
+		while (!failed && sent < wf->ntasks && sent - got <
+		    SUBMIT_WINDOW && inputs_known(wf, &wf->tasks[order[sent]],
+		    uuids)) {
+			if (send_task(c, wf, order, sent, uuids, arrays) == -1)
+				failed = 1;
+			else
+				sent++;
+		}
+		if (got == sent)
+			break;		/* the first could not be sent */
+		t = &wf->tasks[order[got++]];
+		if (conn_reply(c, reply, sizeof reply, err, sizeof err) == -1) {
+			cmd_fail("%s", err);
+			failed = 1;
+			break;		/* no more replies will come */
+		}
+		if (strncmp(reply, "SCHEDULED ", 10) == 0 &&
+		    strlen(reply + 10) == UUID_STRLEN) {
+			memcpy(uuids[t - wf->tasks], reply + 10,
+			    UUID_STRLEN + 1);
+			if (!failed)
+				printf("%s %s\n", t->id, reply + 10);
+			continue;
+		}
+		if (!failed)
+			cmd_fail("%s", strncmp(reply, "ERROR ", 6) == 0 ?
+			    reply + 6 : reply);
+		if (!failed)
 			fprintf(stderr, "volery: %s:%ld: task '%s' was not "
 			    "scheduled\n", wf->file, t->line, t->id);
-			unschedule(c, order, uuids, i);
-			return -1;
-		}
-		if (strncmp(reply, "SCHEDULED ", 10) != 0 ||
-		    strlen(reply + 10) != UUID_STRLEN)
-			return cmd_fail("unexpected reply: %s", reply) * -1;
-		memcpy(uuids[order[i]], reply + 10, UUID_STRLEN + 1);
-		printf("%s %s\n", t->id, uuids[order[i]]);
-		fflush(stdout);
+		failed = 1;
 	}
-	return 0;
+	fflush(stdout);
+	if (failed)
+		unschedule(c, order, uuids, sent);
+	return failed ? -1 : 0;
 }
 
 static int

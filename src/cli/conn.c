@@ -412,11 +412,24 @@ conn_ask(struct conn *c, const char *request, char *reply, size_t size,
     char *err, size_t errlen)
 {
 	char	line[CLIENT_LINE_MAX + 2];
-	int	rc;
 
 	snprintf(line, sizeof line, "%s\n", request);
-	if (conn_send(c, line, err, errlen) == -1)
+	if (conn_send(c, line, err, errlen) == -1 ||
+	    conn_reply(c, reply, size, err, errlen) == -1)
 		return -1;
+	if (strncmp(reply, "ERROR", 5) == 0) {
+		snprintf(err, errlen, "%s", reply[5] == ' ' ? reply + 6 : reply);
+		return -1;
+	}
+	return 0;
+}
+
+int
+conn_reply(struct conn *c, char *reply, size_t size, char *err,
+    size_t errlen)
+{
+	int	rc;
+
 	for (;;) {
 		rc = conn_line(c, reply, size, CONN_REPLY_MS, err, errlen);
 		if (rc == 0)
@@ -424,13 +437,7 @@ conn_ask(struct conn *c, const char *request, char *reply, size_t size,
 			    CONN_REPLY_MS / 1000);
 		if (rc <= 0)
 			return -1;
-		if (strncmp(reply, "PROGRESS ", 9) == 0)
-			continue;
-		if (strncmp(reply, "ERROR", 5) == 0) {
-			snprintf(err, errlen, "%s", reply[5] == ' ' ?
-			    reply + 6 : reply);
-			return -1;
-		}
-		return 0;
+		if (strncmp(reply, "PROGRESS ", 9) != 0)
+			return 0;
 	}
 }

@@ -51,5 +51,9 @@ int	conn_read(struct conn *, void *buf, size_t n, int timeout_ms,
  * line; -1 (err) if the node is unreachable or answers ERROR. */
 int	conn_ask(struct conn *, const char *request, char *reply,
 	    size_t size, char *err, size_t errlen);
+/* The next reply line that is not a PROGRESS line, to a request sent
+ * (ERROR lines too); -1 (err) if none comes. */
+int	conn_reply(struct conn *, char *reply, size_t size, char *err,
+	    size_t errlen);
 
 #endif

@@ -351,6 +351,33 @@ class Submit(CliTest):
         self.assertEqual(r.stderr, "volery: /nonexistent/wf.xml: No such file "
                          "or directory\n")
 
+    def test_a_task_the_node_refuses_cancels_the_files_others(self):
+        """submit sends many tasks at once: when the node refuses one (its
+        input is a uuid it does not know), those sent before it and those
+        already on their way after it are all cancelled."""
+        before = set(self.node.client().tasks())
+        unknown = "33333333-3333-4333-8333-333333333333"
+        cmds = "".join('<command id="c%d" requires="nosuchtag"><arg>/bin/true'
+                       '</arg></command>\n' % k for k in range(100))
+        path = self.workflow_file(
+            "<workflow>\n" + cmds +
+            '<command id="bad"><arg>/bin/true</arg><input task="%s" '
+            'output="1"/></command>\n' % unknown +
+            cmds.replace('id="c', 'id="d') + "</workflow>\n")
+        r = volery("submit", path, env=self.env)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("unknown task %s" % unknown, r.stderr)
+        self.assertIn(":102: task 'bad' was not scheduled", r.stderr)
+        m = re.search(r"the (\d+) tasks of the file that were scheduled were "
+                      r"cancelled", r.stderr)
+        self.assertIsNotNone(m, r.stderr)
+        ours = {u: f for u, f in self.node.client().tasks().items()
+                if u not in before}
+        # The hundred before it, and some sent after it.
+        self.assertGreaterEqual(len(ours), 100)
+        self.assertEqual(len(ours), int(m.group(1)))
+        self.assertEqual({f[2] for f in ours.values()}, {"Cancelled"})
+
 
 class LogSearch(CliTest):
     LINES = [
