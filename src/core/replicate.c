@@ -360,8 +360,10 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 		return;
 	outbox_log(&n->out, VLOG_DEBUG, "Task UUID{%s} State{%s} received "
 	    "from {%s}", t->uuid, task_state_name(t->state), m->sender);
-	if (t->state == TASK_TERMINATED || t->state == TASK_READY ||
-	    task_is_final(t->state))
+	/* An end heard once it is confirmed: one line, not the proposal's
+	 * and then the same again. */
+	if (t->state == TASK_READY || (task_is_final(t->state) &&
+	    t->confirmed))
 		node_log_task(n, VLOG_INFO, t, NULL);
 	cascade_derive(n, t, now);
 	if ((t = taskmap_find(&n->map, uuid)) == NULL)
