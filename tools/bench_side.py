@@ -130,6 +130,15 @@ def start_quiet(node):
                                                            node.logfile))
 
 
+def udp_counts():
+    """(InDatagrams, OutDatagrams) of this host's UDP."""
+    with open("/proc/net/snmp") as f:
+        rows = [l.split() for l in f if l.startswith("Udp:")]
+    head, vals = rows[0], rows[1]
+    return (int(vals[head.index("InDatagrams")]),
+            int(vals[head.index("OutDatagrams")]))
+
+
 class Volery:
     def __init__(self, scratch, extra=""):
         self.cl = Cluster(["n%d" % k for k in range(SLOTS)], extra=extra)
@@ -143,6 +152,26 @@ class Volery:
 
     def close(self):
         self.cl.cleanup()
+
+    def cpu_s(self):
+        """CPU the nodes and their reaped runs used so far, s."""
+        ticks = 0
+        for node in self.cl.nodes.values():
+            with open("/proc/%d/stat" % node.proc.pid) as f:
+                ticks += sum(int(x) for x in
+                             f.read().rsplit(")", 1)[1].split()[11:15])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def costed(self, what, n):
+        """Run W1's `what` for n tasks: (tasks/s, the nodes' CPU per task
+        in ms, UDP datagrams sent and delivered per task).  The datagram
+        counters are the host's (/proc/net/snmp): only the nodes send
+        any while volery's W1 runs."""
+        cpu, udp = self.cpu_s(), udp_counts()
+        rate = getattr(self, "w1_" + what)(n)
+        udp2 = udp_counts()
+        return (rate, (self.cpu_s() - cpu) * 1000 / n,
+                (udp2[1] - udp[1]) / n, (udp2[0] - udp[0]) / n)
 
     def cli(self, *argv):
         return subprocess.run([VOLERY] + list(argv), env=self.env, check=True,
@@ -408,9 +437,10 @@ def main():
         note(("W1 fork loop", "fork"), fork_loop(n))
         v = Volery(scratch)
         try:
-            note(("W1 file", "volery"), v.w1_file(n))
-            note(("W1 cli", "volery"), v.w1_cli(n))
-            note(("W1 pipelined", "volery"), v.w1_pipelined(n))
+            for what in ("file", "cli", "pipelined"):
+                rate, cpu, sent, got = v.costed(what, n)
+                note(("W1 " + what, "volery"), rate)
+                r.setdefault(("W1 cost", what), []).append((cpu, sent, got))
         finally:
             v.close()
         if "tsp" not in skip:
@@ -505,6 +535,16 @@ def report(r, steps, n, rounds):
           " journal stamps are whole milliseconds):")
     for name, v in steps.items():
         print("  %-34s %6.2f" % (name, med(v)))
+    print("What W1 cost volery's nine nodes per task (medians): their CPU,"
+          " with the runs'; UDP datagrams sent, and delivered (a broadcast"
+          " reaches every node):")
+    for what in ("file", "cli", "pipelined"):
+        c = r.get(("W1 cost", what), [])
+        if c:
+            print("  %-10s %5.2f ms CPU   %5.1f datagrams sent   %5.1f "
+                  "delivered" % (what, med([x[0] for x in c]),
+                                 med([x[1] for x in c]),
+                                 med([x[2] for x in c])))
     print("(%d round(s) of W1; medians.)" % rounds)
 
 
