@@ -78,12 +78,12 @@ def wait_file(path, timeout=60):
     raise RuntimeError("no stamp in %s" % path)
 
 
-def shell_loop(n, command, out=None):
+def shell_loop(n, command, out=None, env=None):
     """Run `command` n times from one dash loop (its stdout to out)."""
     script = 'i=0; while [ $i -lt %d ]; do %s || exit 1; i=$((i+1)); done' \
         % (n, command)
     with open(out or os.devnull, "w") as f:
-        subprocess.run(["sh", "-c", script], stdout=f, check=True)
+        subprocess.run(["sh", "-c", script], stdout=f, env=env, check=True)
 
 
 def fork_loop(n):
@@ -177,16 +177,19 @@ class Volery:
         return subprocess.run([VOLERY] + list(argv), env=self.env, check=True,
                               capture_output=True, text=True).stdout
 
-    def until_ended(self, uuids, timeout=900):
-        """Subscribe to uuids on the first node; the monotonic time its
-        last Terminated arrived (a task already ended is told at once)."""
-        c = self.first.client()
+    def until_ended(self, uuids, c=None):
+        """Subscribe to uuids on the first node (by c, else a connection
+        of its own); the monotonic time its last Terminated arrived (a
+        task already ended is told at once)."""
+        own = c is None
+        c = c or self.first.client()
         try:
             c.send("".join("SUBSCRIBE %s\n" % u for u in uuids))
-            c.wait_states({u: "Terminated" for u in uuids}, timeout=timeout)
+            c.wait_states({u: "Terminated" for u in uuids}, timeout=900)
             return time.monotonic()
         finally:
-            c.close()
+            if own:
+                c.close()
 
     def w1_file(self, n):
         path = os.path.join(self.scratch, "w1.xml")
@@ -201,8 +204,7 @@ class Volery:
     def w1_cli(self, n):
         out = os.path.join(self.scratch, "w1-cli.uuids")
         t0 = time.monotonic()
-        shell_loop(n, "VOLERY_SOCKET=%s %s run -- /bin/true"
-                   % (self.env["VOLERY_SOCKET"], VOLERY), out)
+        shell_loop(n, "%s run -- /bin/true" % VOLERY, out, self.env)
         with open(out) as f:
             uuids = f.read().split()
         return n / (self.until_ended(uuids) - t0)
@@ -213,9 +215,7 @@ class Volery:
             t0 = time.monotonic()
             c.send("RUN t low -- /bin/true\n" * n)
             uuids = [c.line().split()[1] for _ in range(n)]
-            c.send("".join("SUBSCRIBE %s\n" % u for u in uuids))
-            c.wait_states({u: "Terminated" for u in uuids}, timeout=900)
-            return n / (time.monotonic() - t0)
+            return n / (self.until_ended(uuids, c) - t0)
         finally:
             c.close()
 
@@ -320,10 +320,7 @@ class Tsp:
         self.cmd("-C")
         out = os.path.join(self.dir, "ids")
         t0 = time.monotonic()
-        with open(out, "w") as f:
-            subprocess.run(["sh", "-c", 'i=0; while [ $i -lt %d ]; do '
-                            'tsp /bin/true || exit 1; i=$((i+1)); done' % n],
-                           stdout=f, env=self.env, check=True)
+        shell_loop(n, "tsp /bin/true", out, self.env)
         with open(out) as f:
             ids = f.read().split()
         return n / (self.until_ended(ids) - t0)
@@ -381,9 +378,7 @@ def slurm_w1_file(slurm, n):
 
 def slurm_w1_cli(slurm, n):
     t0 = time.monotonic()
-    subprocess.run(["sh", "-c", 'i=0; while [ $i -lt %d ]; do sbatch -Q -o '
-                    '/dev/null --wrap /bin/true > /dev/null || exit 1; '
-                    'i=$((i+1)); done' % n], env=slurm.env, check=True)
+    shell_loop(n, "sbatch -Q -o /dev/null --wrap /bin/true", env=slurm.env)
     return n / (slurm_until_empty(slurm) - t0)
 
 

@@ -147,12 +147,12 @@ schedule_all(struct conn *c, const struct workflow *wf, const int *order,
 				printf("%s %s\n", t->id, reply + 10);
 			continue;
 		}
-		if (!failed)
+		if (!failed) {
 			cmd_fail("%s", strncmp(reply, "ERROR ", 6) == 0 ?
 			    reply + 6 : reply);
-		if (!failed)
 			fprintf(stderr, "volery: %s:%ld: task '%s' was not "
 			    "scheduled\n", wf->file, t->line, t->id);
+		}
 		failed = 1;
 	}
 	fflush(stdout);

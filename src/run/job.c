@@ -268,6 +268,7 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 	struct job	*j;
 	char		**envp = NULL, procs[PATH_MAX] = "";
 	pid_t		 pid = -1, parent = getpid();
+	int		 cgroup = s->cgroup != NULL && s->cgroup[0] != '\0';
 
 	if ((j = calloc(1, sizeof *j)) == NULL ||
 	    (envp = child_env(s->env)) == NULL) {
@@ -287,14 +288,13 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 	}
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if (s->cgroup != NULL && s->cgroup[0] != '\0' &&
-	    (pid = spawn_into(s->cgroup)) == 0)
+	if (cgroup && (pid = spawn_into(s->cgroup)) == 0)
 		child(s, envp, parent, s->stdin_pipe ? fd[0] : fd[6], fd[3],
 		    s->stderr_pipe ? fd[5] : fd[6], NULL);
 	/* Else vfork: no copy of the node's page tables, which grow with
 	 * its map; we wait the few system calls until the child executes,
 	 * and it moves itself into its cgroup. */
-	if (pid == -1 && s->cgroup != NULL && s->cgroup[0] != '\0')
+	if (pid == -1 && cgroup)
 		snprintf(procs, sizeof procs, "%s/cgroup.procs", s->cgroup);
 	if (pid == -1 && (pid = vfork()) == 0)
 		child(s, envp, parent, s->stdin_pipe ? fd[0] : fd[6], fd[3],
