@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -143,22 +144,23 @@ own_cgroup(char *path, size_t size)
  * we wait for up to wait_ms (in the watchdog and at start; the node's
  * loop does not wait, and removes it at its next run or stop).
  */
-static void
+static int
 cgroup_kill(const char *dir, int wait_ms)
 {
 	struct timespec	ms = { 0, 1000000 };
 
 	if (rmdir(dir) == 0 || errno != EBUSY)
-		return;		/* its tree is gone already: the usual end */
+		return 0;	/* its tree is gone already: the usual end */
 	/* An old kernel has none: kill(-pgid) does. */
 	(void)write_file(dir, "cgroup.kill", "1");
 	while (rmdir(dir) == -1 && errno == EBUSY) {
 		if (wait_ms-- <= 0) {
 			ct.leftovers++;		/* for sweep_empty() */
-			return;
+			return 1;
 		}
 		nanosleep(&ms, NULL);
 	}
+	return 0;
 }
 
 /* Empty run-* cgroups the loop could not remove yet (if there are):
@@ -478,18 +480,19 @@ cgroup_number(const char *dir, const char *name, const char *key)
 	return sscanf(p, " %lld", &v) == 1 && v >= 0 ? v : -1;
 }
 
-void
+int
 contain_ended(const char *uuid, pid_t pid, struct contain_usage *u)
 {
 	char	line[64], dir[PATH_MAX];
 	int64_t	v;
+	int	left = 0;
 
 	if (u != NULL)
 		u->cpu_ms = u->peak_kib = -1;
 	if (pid > 0)
 		kill(-pid, SIGKILL);
-	if (ct.dir[0] == '\0' && (v = leftover_kill_orphans(ct.marker,
-	    uuid)) > 0)
+	if (ct.dir[0] == '\0' && (left = v = leftover_kill_orphans(
+	    ct.marker, uuid)) > 0)
 		log_info("Task UUID{%s}: killed %d process%s its run left",
 		    uuid, (int)v, v == 1 ? "" : "es");
 	if (ct.dir[0] != '\0' &&
@@ -504,11 +507,37 @@ contain_ended(const char *uuid, pid_t pid, struct contain_usage *u)
 			u->peak_kib = v / 1024;
 		else if (u != NULL && errno == ENOENT)
 			ct.no_peak = 1;
-		cgroup_kill(dir, 0);
+		left = cgroup_kill(dir, 0);
 	}
 	snprintf(line, sizeof line, "-%d\n", (int)pid);
 	if (pid > 0)
 		watch_send(line);
+	return left;
+}
+
+int
+contain_gone(const char *uuid)
+{
+	siginfo_t	si;
+	char		dir[PATH_MAX];
+
+	/* A dead child not reaped yet (ours: we are the subreaper) is the
+	 * SIGCHLD that asks again. */
+	memset(&si, 0, sizeof si);
+	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	    si.si_pid != 0)
+		return 0;
+	if (ct.dir[0] == '\0')
+		return leftover_orphans(ct.marker, uuid) == 0;
+	if (snprintf(dir, sizeof dir, "%s/run-%s", ct.dir, uuid) >=
+	    (int)sizeof dir)
+		return 1;
+	if (rmdir(dir) == 0) {
+		if (ct.leftovers > 0)
+			ct.leftovers--;
+		return 1;
+	}
+	return errno == ENOENT;
 }
 
 void

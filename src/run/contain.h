@@ -53,7 +53,11 @@ struct contain_usage {
 };
 /* It ended: what it cost into u (if not NULL), then kill what is left
  * of its tree, forget it. */
-void	contain_ended(const char *uuid, pid_t pid, struct contain_usage *u);
+/* The run ended: what is left of it killed; whether anything was. */
+int	contain_ended(const char *uuid, pid_t pid, struct contain_usage *u);
+/* Whether nothing of the run is left, not even a dead process that
+ * still counts against its user's process limit. */
+int	contain_gone(const char *uuid);
 /* Is pid in the cgroup of one of this node's runs (0 without them)? */
 int	contain_pid_in_run(pid_t pid);
 /* Whether runs get cgroups (for the log and the tests). */

@@ -40,6 +40,7 @@ struct job {
 static TAILQ_HEAD(, job)	jobs = TAILQ_HEAD_INITIALIZER(jobs);
 static struct event		*sigchld_ev;
 static int			 no_clone3;	/* the kernel said so */
+static void			(*on_reaped)(void);
 
 static struct job *
 find(pid_t pid)
@@ -69,6 +70,14 @@ sigchld_cb(evutil_socket_t sig, short what, void *arg)
 			j->exit.cb(pid, status, &ru, j->exit.arg);
 		free(j);
 	}
+	if (on_reaped != NULL)
+		on_reaped();
+}
+
+void
+job_on_reaped(void (*fn)(void))
+{
+	on_reaped = fn;
 }
 
 int

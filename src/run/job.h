@@ -66,6 +66,8 @@ void	job_forget(pid_t);
 /* Is pid a child we started and have not reaped? */
 int	job_running(pid_t);
 void	job_shutdown(void);
+/* fn is called after each SIGCHLD's children are reaped. */
+void	job_on_reaped(void (*fn)(void));
 /*
  * Fork a watchdog: a child running fn(3), fd 3 the read end of a pipe
  * whose write end is returned (close-on-exec, so no run inherits it: it

@@ -57,8 +57,10 @@ leftover_kill_marked(const char *marker)
 	return n;
 }
 
-int
-leftover_kill_orphans(const char *marker, const char *uuid)
+/* The children of ours that leftover_kill_orphans() names: killed with
+ * their process groups if kill_them; how many. */
+static int
+orphans(const char *marker, const char *uuid, int kill_them)
 {
 	DIR		*d = opendir("/proc/self/task");
 	struct dirent	*e;
@@ -82,13 +84,26 @@ leftover_kill_orphans(const char *marker, const char *uuid)
 			if (job_running(pid) || (env_has(pid, marker) ==
 			    1 && env_has(pid, mine) != 1))
 				continue;
-			if (getpgid(pid) == pid)
+			if (kill_them && getpgid(pid) == pid)
 				kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
+			if (kill_them)
+				kill(pid, SIGKILL);
 			n++;
 		}
 	}
 	if (d != NULL)
 		closedir(d);
 	return n;
+}
+
+int
+leftover_kill_orphans(const char *marker, const char *uuid)
+{
+	return orphans(marker, uuid, 1);
+}
+
+int
+leftover_orphans(const char *marker, const char *uuid)
+{
+	return orphans(marker, uuid, 0);
 }

@@ -18,5 +18,8 @@ int	leftover_kill_marked(const char *marker);
  * groups; another live run's are left to it.  How many.
  */
 int	leftover_kill_orphans(const char *marker, const char *uuid);
+/* How many of those are still our children (dying, or dead and not yet
+ * reaped: a zombie still counts against its user's process limit). */
+int	leftover_orphans(const char *marker, const char *uuid);
 
 #endif

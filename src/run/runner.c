@@ -25,6 +25,7 @@
 #include "contain.h"
 #include "job.h"
 #include "launch.h"
+#include "leftwait.h"
 #include "log.h"
 #include "node.h"
 #include "output.h"
@@ -48,6 +49,7 @@ struct run {
 	int			 out_eof, err_eof;
 	int			 discard_out, discard_err;
 	int			 exited, code, signo;
+	struct leftwait		*left;		/* for what it left */
 	int64_t			 cpu_ms;	/* user + system, from wait4 */
 	long			 maxrss_kib;
 	int			 cpu_seconds;	/* its limit, 0 none */
@@ -84,6 +86,7 @@ run_free(struct run *r)
 	if (r->in_fd != -1)
 		close(r->in_fd);
 	stop_free(&r->stop);
+	leftwait_cancel(r->left);
 	scratch_free(r->scratch);
 	if (r->cap != NULL)
 		output_close(r->cap);
@@ -103,7 +106,7 @@ maybe_done(struct run *r)
 	struct runner_msg	*m = r->result;
 	struct command_run	*cr;
 
-	if (!r->exited || !r->out_eof || !r->err_eof)
+	if (!r->exited || !r->out_eof || !r->err_eof || r->left != NULL)
 		return;
 	if (e.signo != 0)
 		snprintf(how, sizeof how, "killed by signal %d (%s)", e.signo,
@@ -289,6 +292,16 @@ pipe_event_cb(struct bufferevent *bev, short what, void *arg)
 	maybe_done(r);
 }
 
+/* What r left is gone: its end can be told. */
+static void
+left_gone(void *arg)
+{
+	struct run	*r = arg;
+
+	r->left = NULL;
+	maybe_done(r);
+}
+
 /* The process of r ended (job.c reaped it). */
 static void
 run_exited(pid_t pid, int status, const struct rusage *ru, void *arg)
@@ -319,7 +332,8 @@ run_exited(pid_t pid, int status, const struct rusage *ru, void *arg)
 	/* The run is over: leave nothing of it behind.  Its cgroup tells
 	 * what its whole tree cost; ru_maxrss counts the node's own pages
 	 * the child had before it executed, so the cgroup's peak wins. */
-	contain_ended(r->uuid, pid, &use);
+	if (contain_ended(r->uuid, pid, &use) > 0)
+		r->left = leftwait_start(r->uuid, r->exec, left_gone, r);
 	if (use.cpu_ms > r->cpu_ms)
 		r->cpu_ms = use.cpu_ms;
 	if (use.peak_kib >= 0)
@@ -335,6 +349,7 @@ runner_init(struct event_base *b, const struct runner_hooks *h,
 	hooks = *h;
 	opts = *o;
 	stop_init(b, o->grace_ms);
+	leftwait_init(b);
 	return 0;
 }
 

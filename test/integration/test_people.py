@@ -432,9 +432,14 @@ class BoundedRuns(People):
         u = self.run_as(ALICE, "--", "sh", "-c", "for i in $(seq 200); do "
                         "sleep 30 & echo $! >> %s/forked.$$; done" % self.shared)
         err = self.ends(u, "Failed")
-        self.assertIn("Cannot fork", err)
+        self.assertIn("Cannot fork", err, "%s\n%s" % (
+            self.reason(u), self.node.log()))
         # Each attempt (a fork bomb fails, and is tried again) forked
-        # fewer than the bound allows: it counts the shell too.
+        # fewer than the bound allows: it counts the shell too.  And
+        # each of the three did: an attempt's slot is free only once
+        # the processes of the one before are gone (a user's process
+        # count bounds them where no cgroup does).
+        self.assertEqual(len(os.listdir(self.shared)), 3, self.node.log())
         for name in os.listdir(self.shared):
             with open(os.path.join(self.shared, name)) as f:
                 forked = len(f.read().split())
