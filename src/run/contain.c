@@ -138,11 +138,14 @@ own_cgroup(char *path, size_t size)
 	return found;
 }
 
+static int	has_processes(const char *);
+
 /*
  * Kill every process of the cgroup at dir and remove it.  The kill is
  * asynchronous: the dir stays busy until the last process is gone, which
  * we wait for up to wait_ms (in the watchdog and at start; the node's
- * loop does not wait, and removes it at its next run or stop).
+ * loop does not wait, and removes it at its next run or stop).  Whether
+ * processes are left, killed but not gone yet.
  */
 static int
 cgroup_kill(const char *dir, int wait_ms)
@@ -156,7 +159,8 @@ cgroup_kill(const char *dir, int wait_ms)
 	while (rmdir(dir) == -1 && errno == EBUSY) {
 		if (wait_ms-- <= 0) {
 			ct.leftovers++;		/* for sweep_empty() */
-			return 1;
+			/* Busy with no process left: nothing to wait for. */
+			return has_processes(dir);
 		}
 		nanosleep(&ms, NULL);
 	}
