@@ -252,6 +252,7 @@ void	node_each_peer(const struct node *,
 const char *node_peer_addr(const struct node *, const char *name);
 uint64_t node_digest(struct node *);
 uint64_t node_digest_recomputed(const struct node *);
+int	node_digest_buckets_ok(const struct node *);
 /* What the last events asked for; the caller empties it. */
 struct outbox *node_outbox(struct node *);
 

@@ -67,6 +67,18 @@ enum peer_type {
 };
 #define PEER_NTYPES 19
 
+/*
+ * TASKS_TRANSFER: the whole map asked for ("TASKS_TRANSFER"), or only
+ * what differs: "ask <digests>", the asker's map digest in each of
+ * PEER_BUCKETS buckets of uuids (16 hex digits each), answered by the
+ * records of the buckets that differ and by "send <mask>", which of them
+ * the asker sends back (a bit each, 4 to a hex digit).
+ */
+#define PEER_BUCKETS		256
+#define PEER_TRANSFER_ALL	0
+#define PEER_TRANSFER_ASK	1
+#define PEER_TRANSFER_SEND	2
+
 struct peer_msg {
 	/* Header. */
 	char		 cluster[NAME_MAXLEN + 1];
@@ -101,8 +113,10 @@ struct peer_msg {
 	const char	*noacct;	/* owners it has no account for */
 	int		 percent;
 	uint64_t	 ver;
+	int		 transfer;	/* TASKS_TRANSFER: PEER_TRANSFER_* */
 	const char	*record;	/* ENQUEUE, STATE, VOTE, REVOKE,
-					 * CERT_WANTED, CERT: into buf */
+					 * CERT_WANTED, CERT; TASKS_TRANSFER's
+					 * digests or mask: into buf */
 	size_t		 record_len;
 
 	char		 buf[DATAGRAM_MAX + 1];

@@ -3,7 +3,10 @@
  * the map digest every heartbeat carries, a node that disagrees with its
  * master three times running synchronises (TASKS_TRANSFER both ways),
  * and so does a node that joins or steps down (thesis 3.6.3); the master
- * sends its map to a node that disagrees with it three times running.
+ * syncs with a node that disagrees with it three times running.  A sync
+ * moves only the buckets of the map whose digests differ: under load
+ * the maps differ at every heartbeat by the records on their way, and a
+ * whole map each time would be most of the pool's traffic.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@ void
 antientropy_init(struct node *n)
 {
 	n->antientropy.digest = 0;	/* of the empty map */
+	memset(n->antientropy.bucket, 0, sizeof n->antientropy.bucket);
 }
 
 /*
@@ -25,13 +29,35 @@ antientropy_init(struct node *n)
  * task keeps its share, so that a change costs one hash, not a walk.
  */
 static uint64_t
-digest_part(const struct task *t)
+uuid_hash(const char *uuid)
 {
 	uint64_t	 h = 1469598103934665603ULL;
 	const char	*p;
 
-	for (p = t->uuid; *p != '\0'; p++)
+	for (p = uuid; *p != '\0'; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
+/* FNV-1a's last bytes reach its high bits barely: mixed first (the
+ * finaliser of MurmurHash3), uuids that differ at their end spread. */
+static unsigned
+bucket_of(const char *uuid)
+{
+	uint64_t	h = uuid_hash(uuid);
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (unsigned)(h >> 56) % PEER_BUCKETS;
+}
+
+static uint64_t
+digest_part(const struct task *t)
+{
+	uint64_t	 h = uuid_hash(t->uuid);
+	const char	*p;
+
 	h = (h ^ t->ver) * 1099511628211ULL;
 	h = (h ^ (uint64_t)t->state) * 1099511628211ULL;
 	h = (h ^ (uint64_t)(t->confirmed | t->round << 1)) * 1099511628211ULL;
@@ -41,21 +67,29 @@ digest_part(const struct task *t)
 	return h;
 }
 
+/* t's share in or out of the digest and of its bucket's. */
+static void
+flip(struct antientropy *a, const struct task *t)
+{
+	a->digest ^= t->digest_part;
+	a->bucket[bucket_of(t->uuid)] ^= t->digest_part;
+}
+
 void
 antientropy_changed(struct node *n, struct task *t)
 {
 	if (t->in_digest)
-		n->antientropy.digest ^= t->digest_part;
+		flip(&n->antientropy, t);
 	t->digest_part = digest_part(t);
 	t->in_digest = 1;
-	n->antientropy.digest ^= t->digest_part;
+	flip(&n->antientropy, t);
 }
 
 void
 antientropy_gone(struct node *n, struct task *t)
 {
 	if (t->in_digest)
-		n->antientropy.digest ^= t->digest_part;
+		flip(&n->antientropy, t);
 	t->in_digest = 0;
 }
 
@@ -66,6 +100,7 @@ antientropy_recount(struct node *n)
 	size_t		 it = 0;
 
 	n->antientropy.digest = 0;
+	memset(n->antientropy.bucket, 0, sizeof n->antientropy.bucket);
 	while ((t = taskmap_next(&n->map, &it)) != NULL) {
 		t->in_digest = 0;
 		antientropy_changed(n, t);
@@ -107,9 +142,17 @@ end_transfer(struct node *n, int i)
 	a->xfer[i] = a->xfer[--a->nxfer];
 }
 
-/* Our whole map to peer: the first chunk now, the rest tick by tick. */
+/* Whether bucket b is one mask (PEER_BUCKETS bits) holds. */
+static int
+in_mask(const uint8_t *mask, unsigned b)
+{
+	return mask == NULL || (mask[b / 8] & 1u << (b % 8)) != 0;
+}
+
+/* Our map's records in the buckets of mask (NULL: all) to peer: the
+ * first chunk now, the rest tick by tick. */
 static void
-send_all(struct node *n, const char *peer)
+send_all(struct node *n, const char *peer, const uint8_t *mask)
 {
 	struct antientropy	*a = &n->antientropy;
 	struct transfer		*x = NULL;
@@ -130,8 +173,9 @@ send_all(struct node *n, const char *peer)
 	if ((v = taskmap_sorted(&n->map, &count)) != NULL &&
 	    (x->uuids = malloc(count * sizeof *x->uuids)) != NULL) {
 		for (k = 0; k < count; k++)
-			memcpy(x->uuids[k], v[k]->uuid, sizeof x->uuids[k]);
-		x->n = count;
+			if (in_mask(mask, bucket_of(v[k]->uuid)))
+				memcpy(x->uuids[x->n++], v[k]->uuid,
+				    sizeof x->uuids[0]);
 	}
 	free(v);
 	if (send_chunk(n, x))
@@ -141,14 +185,33 @@ send_all(struct node *n, const char *peer)
 int
 antientropy_transferring(const struct node *n)
 {
-	return n->antientropy.nxfer > 0;
+	return n->antientropy.nxfer > 0 || n->antientropy.nasks > 0;
 }
 
-void
-antientropy_housekeeping(struct node *n)
-{
-	int	i = 0;
+static void	ask_send(struct node *, const char *);
 
+void
+antientropy_housekeeping(struct node *n, int64_t now)
+{
+	struct antientropy	*a = &n->antientropy;
+	int			 i = 0;
+
+	while (i < a->nasks) {
+		struct ask *k = &a->asks[i];
+		if (now - k->sent_ms < n->cfg.progress_interval_ms) {
+			i++;
+			continue;
+		}
+		if (k->tries >= ANTIENTROPY_ASK_TRIES) {
+			a->asks[i] = a->asks[--a->nasks];
+			continue;
+		}
+		k->tries++;
+		k->sent_ms = now;
+		ask_send(n, k->peer);
+		i++;
+	}
+	i = 0;
 	while (i < n->antientropy.nxfer) {
 		if (send_chunk(n, &n->antientropy.xfer[i]))
 			end_transfer(n, i);
@@ -157,19 +220,72 @@ antientropy_housekeeping(struct node *n)
 	}
 }
 
+/* Our bucket digests to peer: it sends what differs, and asks us for
+ * the same. */
+static void
+ask_send(struct node *n, const char *peer)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	char			 buf[PEER_BUCKETS * 16 + 1];
+	struct peer_msg		 m;
+	int			 b, i;
+
+	for (b = 0; b < PEER_BUCKETS; b++)
+		for (i = 0; i < 16; i++)
+			buf[b * 16 + i] = hex[n->antientropy.bucket[b] >>
+			    (60 - 4 * i) & 0xf];
+	peer_msg_init(&m, PEER_TASKS_TRANSFER);
+	m.transfer = PEER_TRANSFER_ASK;
+	m.record = buf;
+	m.record_len = PEER_BUCKETS * 16;
+	outbox_peer(&n->out, peer, &m);
+}
+
+/* Ask peer, and again until it answers. */
+static void
+ask(struct node *n, const char *peer, int64_t now)
+{
+	struct antientropy	*a = &n->antientropy;
+	struct ask		*k = NULL;
+	int			 i;
+
+	for (i = 0; i < a->nasks && k == NULL; i++)
+		if (strcmp(a->asks[i].peer, peer) == 0)
+			k = &a->asks[i];
+	if (k == NULL && a->nasks < ANTIENTROPY_TRANSFERS)
+		k = &a->asks[a->nasks++];
+	if (k != NULL) {
+		snprintf(k->peer, sizeof k->peer, "%s", peer);
+		k->sent_ms = now;
+		k->tries = 1;
+	}
+	ask_send(n, peer);
+}
+
+/* peer answered our ask. */
+static void
+answered(struct node *n, const char *peer)
+{
+	struct antientropy	*a = &n->antientropy;
+	int			 i;
+
+	for (i = 0; i < a->nasks; i++)
+		if (strcmp(a->asks[i].peer, peer) == 0) {
+			a->asks[i] = a->asks[--a->nasks];
+			return;
+		}
+}
+
 void
 antientropy_sync(struct node *n, int64_t now)
 {
 	const char	*master = election_master(n);
-	struct peer_msg	 m;
 
 	if (master[0] == '\0' || node_is_master(n))
 		return;
 	n->antientropy.last_sync = now;
 	n->antientropy.mismatches = 0;
-	peer_msg_init(&m, PEER_TASKS_TRANSFER);
-	outbox_peer(&n->out, master, &m);
-	send_all(n, master);
+	ask(n, master, now);
 }
 
 uint64_t
@@ -210,9 +326,9 @@ master_recv_heartbeat(struct node *n, struct peer *p,
 		return;
 	p->ae_mismatches = 0;
 	p->ae_sent_ms = now;
-	outbox_log(&n->out, VLOG_INFO, "state of %s differs from ours; sending "
-	    "it our map", p->name);
-	send_all(n, p->name);
+	outbox_log(&n->out, VLOG_INFO, "state of %s differs from ours; "
+	    "synchronising", p->name);
+	ask(n, p->name, now);
 }
 
 /* Anti-entropy: a lasting difference from the master's map is a miss. */
@@ -240,9 +356,78 @@ antientropy_recv_heartbeat(struct node *n, struct peer *p,
 	}
 }
 
+static int
+hexval(char c)
+{
+	/* A hex digit: wire checked. */
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/*
+ * Asked for our whole map (a node of an older version), for the buckets
+ * that differ from the asker's (sent, and which of ours it should send
+ * us: the same -- none if they agree by now), or told which to send.
+ */
 void
 antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 {
-	send_all(n, m->sender);
+	static const char	 hex[] = "0123456789abcdef";
+	uint8_t			 mask[PEER_BUCKETS / 8];
+	char			 buf[PEER_BUCKETS / 4 + 1];
+	struct peer_msg		 reply;
+	uint64_t		 d;
+	int			 b, i, differ = 0;
+
+	memset(mask, 0, sizeof mask);
+	switch (m->transfer) {
+	case PEER_TRANSFER_ALL:
+		send_all(n, m->sender, NULL);
+		return;
+	case PEER_TRANSFER_SEND:
+		for (b = 0; b < PEER_BUCKETS; b++)
+			if (hexval(m->record[b / 4]) & 1 << (b % 4)) {
+				mask[b / 8] |= 1u << (b % 8);
+				differ++;
+			}
+		/* Until the maps agree: a record of the exchange may be
+		 * lost too -- asked again at the next tick, a few times.
+		 * Not while most buckets differ: that is records on their
+		 * way (a busy pool), and each ask would move them all. */
+		if (differ == 0 || differ > ANTIENTROPY_FEW_BUCKETS)
+			answered(n, m->sender);
+		send_all(n, m->sender, mask);
+		return;
+	}
+	for (b = 0; b < PEER_BUCKETS; b++) {
+		for (d = 0, i = 0; i < 16; i++)
+			d = d << 4 | (uint64_t)hexval(m->record[b * 16 + i]);
+		if (d != n->antientropy.bucket[b]) {
+			mask[b / 8] |= 1u << (b % 8);
+			differ++;
+		}
+	}
+	if (differ > 0)
+		send_all(n, m->sender, mask);
+	for (i = 0; i < PEER_BUCKETS / 4; i++)
+		buf[i] = hex[mask[i / 2] >> (4 * (i % 2)) & 0xf];
+	peer_msg_init(&reply, PEER_TASKS_TRANSFER);
+	reply.transfer = PEER_TRANSFER_SEND;
+	reply.record = buf;
+	reply.record_len = PEER_BUCKETS / 4;
+	outbox_peer(&n->out, m->sender, &reply);
+}
+
+/* The buckets from scratch agree with those kept. */
+int
+node_digest_buckets_ok(const struct node *n)
+{
+	const struct task	*t;
+	uint64_t		 bucket[PEER_BUCKETS];
+	size_t			 it = 0;
+
+	memset(bucket, 0, sizeof bucket);
+	while ((t = taskmap_next(&n->map, &it)) != NULL)
+		bucket[bucket_of(t->uuid)] ^= digest_part(t);
+	return memcmp(bucket, n->antientropy.bucket, sizeof bucket) == 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bounds.h"
+#include "peer.h"
 
 struct node;
 struct peer;
@@ -28,18 +29,39 @@ struct transfer {
 #define ANTIENTROPY_TRANSFERS	8	/* peers at a time */
 #define ANTIENTROPY_CHUNK	32	/* records a tick to each */
 
+/*
+ * An ask not answered yet, or answered with a few buckets that differed:
+ * every ask is answered ("send", an empty mask if the maps agree), so a
+ * lost one, a lost answer or a lost record of the exchange is asked again
+ * at the next housekeeping ticks -- until the maps agree, or a few times
+ * -- not after three more heartbeats.
+ */
+struct ask {
+	char		 peer[NAME_MAXLEN + 1];
+	int64_t		 sent_ms;
+	int		 tries;
+};
+#define ANTIENTROPY_ASK_TRIES	3
+#define ANTIENTROPY_FEW_BUCKETS	(PEER_BUCKETS / 8)	/* asked again */
+
 struct antientropy {
 	uint64_t	 digest;	/* of the map, kept as tasks change */
+	/* The same, bucket by bucket (the uuid's hash picks its bucket):
+	 * a sync moves the buckets that differ, not the whole map. */
+	uint64_t	 bucket[PEER_BUCKETS];
 	int		 mismatches;	/* digests unlike the master's */
 	int64_t		 last_sync;
 	struct transfer	 xfer[ANTIENTROPY_TRANSFERS];
 	int		 nxfer;
+	struct ask	 asks[ANTIENTROPY_TRANSFERS];
+	int		 nasks;
 };
 
 void	antientropy_init(struct node *);
 void	antientropy_free(struct node *);
-/* Every progress interval: the next chunk of each transfer. */
-void	antientropy_housekeeping(struct node *);
+/* Every progress interval: the next chunk of each transfer, and the
+ * asks not answered again. */
+void	antientropy_housekeeping(struct node *, int64_t now);
 /* A sync is under way: housekeeping sends its next chunks. */
 int	antientropy_transferring(const struct node *);
 /* t changed (or came into the map): its share of the digest anew. */
@@ -48,7 +70,7 @@ void	antientropy_changed(struct node *, struct task *);
 void	antientropy_gone(struct node *, struct task *);
 /* Every task's share anew (after a restart changed them in place). */
 void	antientropy_recount(struct node *);
-/* Ask the master for the whole state, and tell it ours. */
+/* Ask the master for what differs of the state, and tell it ours. */
 void	antientropy_sync(struct node *, int64_t now);
 /* A heartbeat's digest against ours: a follower syncs with its master,
  * the master sends its map to a follower, when they differ for long. */

@@ -426,7 +426,7 @@ housekeeping(struct node *n, int64_t now)
 	peertab_sweep(n, now);
 	confirm_housekeeping(n, now);
 	retire_housekeeping(n, now);
-	antientropy_housekeeping(n);
+	antientropy_housekeeping(n, now);
 	election_check_master(n, now);
 	n->tick.housekeeping_beat = now;
 	if ((due = housekeeping_due(n, now)) < 0)

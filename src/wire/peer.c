@@ -79,8 +79,15 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:
-	case PEER_TASKS_TRANSFER:
 		n = snprintf(buf, size, "%s", type);
+		break;
+	case PEER_TASKS_TRANSFER:
+		if (m->transfer == PEER_TRANSFER_ALL)
+			n = snprintf(buf, size, "%s", type);
+		else
+			n = snprintf(buf, size, "%s %s %.*s", type,
+			    m->transfer == PEER_TRANSFER_ASK ? "ask" : "send",
+			    (int)m->record_len, m->record);
 		break;
 	case PEER_TRY_TO_BE_MASTER:
 		n = snprintf(buf, size, "%s %d %" PRIx64 " %" PRId64, type,
@@ -190,6 +197,31 @@ uuid(char **p, char *dst)
 	return 0;
 }
 
+/* TASKS_TRANSFER's "ask <digests>" or "send <mask>": hex of the one
+ * length each has, left in the datagram's buffer. */
+static int
+transfer(char **p, struct peer_msg *m)
+{
+	char	*w = lex_word(p, LEX_STRICT), *hex;
+	size_t	 want;
+
+	if (w == NULL || (hex = lex_word(p, LEX_STRICT)) == NULL)
+		return -1;
+	if (strcmp(w, "ask") == 0) {
+		m->transfer = PEER_TRANSFER_ASK;
+		want = PEER_BUCKETS * 16;
+	} else if (strcmp(w, "send") == 0) {
+		m->transfer = PEER_TRANSFER_SEND;
+		want = PEER_BUCKETS / 4;
+	} else
+		return -1;
+	if (strlen(hex) != want || strspn(hex, "0123456789abcdefABCDEF") != want)
+		return -1;
+	m->record = hex;
+	m->record_len = want;
+	return 0;
+}
+
 #define NEED(x) do { if ((x) == -1) { what = #x; goto bad; } } while (0)
 
 int
@@ -273,7 +305,10 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:
+		break;
 	case PEER_TASKS_TRANSFER:
+		if (*p != '\0')
+			NEED(transfer(&p, m));
 		break;
 	case PEER_TRY_TO_BE_MASTER:
 		NEED(num(&p, 0, 1000000, &v));

@@ -39,6 +39,7 @@ round_trip(const struct peer_msg *m, struct peer_msg *m2)
 	    m2->percent != m->percent || m2->ver != m->ver ||
 	    m2->record_len != m->record_len || (m->record != NULL &&
 	    memcmp(m2->record, m->record, m->record_len) != 0) ||
+	    m2->transfer != m->transfer ||
 	    m2->cores != m->cores || m2->memory_mb != m->memory_mb ||
 	    (m->cores > 0 && (strcmp(m2->tags, m->tags) != 0 ||
 	    strcmp(m2->execs, m->execs) != 0)))

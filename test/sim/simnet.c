@@ -1503,6 +1503,10 @@ sim_check(struct simnet *s, char (*uuids)[UUID_STRLEN + 1], int n)
 			    (unsigned long long)node_digest(s->nodes[i]),
 			    (unsigned long long)node_digest_recomputed(
 			    s->nodes[i]));
+	for (i = 0; i < s->n; i++)
+		if (s->alive[i] && !node_digest_buckets_ok(s->nodes[i]))
+			sim_violation(s, "%s: kept bucket digests are not its "
+			    "map's", node_name(s->nodes[i]));
 	/* One master; the same map and queue everywhere. */
 	if (sim_master_count(s, &master) != 1)
 		sim_violation(s, "%d masters once the network is calm",

@@ -248,6 +248,52 @@ test_a_lasting_digest_difference_syncs(void **state)
 	assert_non_null(sent(n, "beta", "TASKS_TRANSFER"));
 }
 
+/*
+ * An ask is asked again at the next housekeeping ticks while it goes
+ * unanswered (lost, or its answer lost) or answered with buckets that
+ * differed (a record of the exchange may be lost too) -- three asks at
+ * most -- and no more once the answer says the maps agree.
+ */
+static void
+test_an_ask_is_asked_again_until_the_maps_agree(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+	char		 agree[128];
+	int64_t		 t = 2100;
+	int		 i, asks = 0;
+
+	follow_beta(n);
+	for (i = 0; i < 3; i++)
+		hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 1 abc 7600 1000 60 "
+		    "0 500", t + i);
+	assert_non_null(sent(n, "beta", "TASKS_TRANSFER ask "));
+	clear(n);
+	for (t = 2200; t < 5000; t += 50) {	/* beta is silent */
+		node_tick(n, t);
+		asks += sent(n, "beta", "TASKS_TRANSFER ask ") != NULL;
+		clear(n);
+	}
+	assert_int_equal(asks, 2);		/* three in all */
+	/* Answered "they differ": asked again; "they agree": no more. */
+	for (i = 0; i < 3; i++)
+		hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 1 abd 7600 1000 60 "
+		    "0 500", 10000 + i);
+	hear(n, "beta", "TASKS_TRANSFER send "
+	    "8000000000000000000000000000000000000000000000000000000000000000",
+	    10010);
+	clear(n);
+	node_tick(n, 10400);
+	assert_non_null(sent(n, "beta", "TASKS_TRANSFER ask "));
+	snprintf(agree, sizeof agree, "TASKS_TRANSFER send %064d", 0);
+	hear(n, "beta", agree, 10410);
+	clear(n);
+	for (t = 10450; t < 12000; t += 50) {
+		node_tick(n, t);
+		assert_null(sent(n, "beta", "TASKS_TRANSFER"));
+	}
+}
+
 /* gamma's heartbeat at now, telling digest d. */
 static void
 gamma_beats(struct node *n, uint64_t d, int64_t now)
@@ -260,10 +306,10 @@ gamma_beats(struct node *n, uint64_t d, int64_t now)
 }
 
 /*
- * The master sends its map to a node whose digest stays unlike its own
- * for three heartbeats, without waiting for the node to ask (one
- * datagram, lost again and again on a lossy LAN); at most once a node
- * timeout, and never to a node that agrees.
+ * The master syncs with a node whose digest stays unlike its own for
+ * three heartbeats, without waiting for the node to ask (one datagram,
+ * lost again and again on a lossy LAN); at most once a node timeout, and
+ * never with a node that agrees.
  */
 static void
 test_the_master_sends_its_map_to_a_node_that_differs(void **state)
@@ -280,17 +326,133 @@ test_the_master_sends_its_map_to_a_node_that_differs(void **state)
 		gamma_beats(n, node_digest(n), t + i);
 	for (i = 0; i < 2; i++)
 		gamma_beats(n, node_digest(n) ^ 1, t + 10 + i);
-	assert_null(sent(n, "gamma", "ENQUEUE"));
+	assert_null(sent(n, "gamma", "TASKS_TRANSFER"));
 	gamma_beats(n, node_digest(n) ^ 1, t + 12);
 	assert_non_null(logged(n, "state of gamma differs from ours"));
-	assert_non_null(strstr(sent(n, "gamma", "ENQUEUE"), uuid_n(1)));
+	assert_non_null(sent(n, "gamma", "TASKS_TRANSFER ask "));
 	clear(n);
 	for (i = 0; i < 3; i++)		/* again, too soon */
 		gamma_beats(n, node_digest(n) ^ 1, t + 20 + i);
-	assert_null(sent(n, "gamma", "ENQUEUE"));
+	assert_null(sent(n, "gamma", "TASKS_TRANSFER"));
 	for (i = 0; i < 3; i++)		/* a node timeout later */
 		gamma_beats(n, node_digest(n) ^ 1, t + 100000 + i);
-	assert_non_null(sent(n, "gamma", "ENQUEUE"));
+	assert_non_null(sent(n, "gamma", "TASKS_TRANSFER ask "));
+}
+
+/* Forward every ENQUEUE one sent to peer (NULL: broadcast) to another
+ * node: how many, and whether one was uuid's. */
+static int
+forward_enqueues(struct node *from, const char *from_name, const char *peer,
+    struct node *to, const char *uuid, int *had, int64_t now)
+{
+	char		 body[DATAGRAM_MAX];
+	const char	*s;
+	int		 k;
+
+	for (k = 0; (s = sent_nth(from, peer, "ENQUEUE ", k)) != NULL; k++) {
+		*had |= uuid != NULL && strstr(s, uuid) != NULL;
+		snprintf(body, sizeof body, "%s", s);
+		hear(to, from_name, body, now);
+	}
+	return k;
+}
+
+/* The TASKS_TRANSFER from to peer, copied into buf. */
+static void
+transfer_sent(struct node *from, const char *peer, char *buf, size_t size)
+{
+	assert_non_null(sent(from, peer, "TASKS_TRANSFER"));
+	snprintf(buf, size, "%s", sent(from, peer, "TASKS_TRANSFER"));
+}
+
+/* alpha, master, asks beta after three heartbeats of beta's unlike its
+ * own map (they tell beta's digest xor flip). */
+static void
+alpha_asks(struct fixture *f, uint64_t flip, char *ask, size_t size,
+    int64_t now)
+{
+	char	body[256];
+	int	i;
+
+	clear(f->n);
+	for (i = 0; i < 3; i++) {
+		snprintf(body, sizeof body, "HEARTBEAT 0 1 1 1 idle 10 1 %"
+		    PRIx64 " 7600 1000 60 0 500", node_digest(f->b) ^ flip);
+		hear(f->n, "beta", body, now + i);
+	}
+	transfer_sent(f->n, "beta", ask, size);
+	assert_non_null(strstr(ask, "TASKS_TRANSFER ask "));
+	assert_null(sent(f->n, "beta", "ENQUEUE "));
+	clear(f->n);
+}
+
+/*
+ * A sync moves only what differs (under load the maps differ at every
+ * heartbeat by the records on their way; the whole map each time was
+ * most of a busy pool's datagrams): the master asks with its digest of
+ * each bucket of the map, the node sends its records of the buckets that
+ * differ and says which they are, the master sends its own of those --
+ * and the maps agree.  Maps that agree by the time a node is asked move
+ * nothing; an older node's bare TASKS_TRANSFER gets the whole map.
+ */
+static void
+test_a_sync_moves_only_the_buckets_that_differ(void **state)
+{
+	struct fixture		*f = *state;
+	struct node		*g = test_node_named(&f->set, "gamma", 1);
+	char			 ask[DATAGRAM_MAX], send[DATAGRAM_MAX];
+	int			 k, had = 0;
+
+	master(f->n);
+	node_set_volunteer(f->n, 0, "busy", 150);	/* all stay Ready */
+	node_set_volunteer(f->b, 0, "busy", 150);
+	for (k = 1; k <= 40; k++)
+		assert_int_equal(sched(f->n, k, "free", PRIO_LOW, 200, 0, NULL,
+		    NULL), 0);
+	assert_int_equal(forward_enqueues(f->n, "alpha", NULL, f->b, NULL,
+	    &had, 201), 40);
+	assert_true(node_digest(f->n) == node_digest(f->b));
+	/* Then one each that the other missed. */
+	clear(f->n);
+	assert_int_equal(sched(f->n, 41, "free", PRIO_LOW, 300, 0, NULL,
+	    NULL), 0);
+	assert_int_equal(sched(g, 42, "free", PRIO_LOW, 300, 0, NULL, NULL),
+	    0);
+	forward_enqueues(g, "gamma", NULL, f->b, NULL, &had, 301);
+	node_free(g);
+	clear(f->b);
+
+	alpha_asks(f, 0, ask, sizeof ask, 100000);
+	hear(f->b, "alpha", ask, 100010);
+	transfer_sent(f->b, "alpha", send, sizeof send);
+	assert_non_null(strstr(send, "TASKS_TRANSFER send "));
+	had = 0;
+	k = forward_enqueues(f->b, "beta", "alpha", f->n, uuid_n(42), &had,
+	    100011);
+	assert_true(had);
+	assert_in_range(k, 1, 8);	/* not the 41 of a whole map */
+	clear(f->b);
+	clear(f->n);
+	hear(f->n, "beta", send, 100012);
+	had = 0;
+	k = forward_enqueues(f->n, "alpha", "beta", f->b, uuid_n(41), &had,
+	    100013);
+	assert_true(had);
+	assert_in_range(k, 1, 8);
+	assert_true(node_digest(f->n) == node_digest(f->b));
+
+	/* Equal by the time it is asked: nothing moves, and the answer
+	 * says so (the asker asks no more). */
+	clear(f->b);
+	alpha_asks(f, 1, ask, sizeof ask, 300000);
+	hear(f->b, "alpha", ask, 300010);
+	assert_null(sent(f->b, "alpha", "ENQUEUE "));
+	transfer_sent(f->b, "alpha", send, sizeof send);
+	assert_string_equal(send, "TASKS_TRANSFER send "
+	    "0000000000000000000000000000000000000000000000000000000000000000");
+	hear(f->b, "alpha", "TASKS_TRANSFER", 300030);
+	assert_int_equal(forward_enqueues(f->b, "beta", "alpha", f->n, NULL,
+	    &had, 300031), 32);		/* the first chunk of all 42 */
 }
 
 /*
@@ -367,6 +529,12 @@ main(void)
 		    test_a_lasting_digest_difference_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_the_master_sends_its_map_to_a_node_that_differs,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_a_sync_moves_only_the_buckets_that_differ,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_an_ask_is_asked_again_until_the_maps_agree,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_records_without_a_description_never_start, setup,

@@ -806,6 +806,52 @@ test_command_record_rejects_garbage(void **state)
 	assert_null(wire_task_decode(line, off, err, sizeof err));
 }
 
+/* TASKS_TRANSFER asks for all, or for what differs by bucket digests,
+ * or says which buckets to send: each of its one length, in hex. */
+static void
+test_a_transfer_asks_for_all_or_for_buckets(void **state)
+{
+	struct peer_msg	*m = malloc(sizeof *m), *back = malloc(sizeof *back);
+	char		 hex[PEER_BUCKETS * 16 + 2], text[DATAGRAM_MAX + 128];
+	char		 body[DATAGRAM_MAX];
+	const char	*bad[] = { "ask", "send", "ask 12", "give %.64s",
+			    "send %.63s", "send %.65s", "send %.64s 0",
+			    "ask %.4095s", "ask %.4097s", "send %.62sgg",
+			    "ask %.64s" };
+	size_t		 i;
+	int		 hl;
+
+	assert_non_null(m);
+	assert_non_null(back);
+	memset(hex, '0', sizeof hex - 1);
+	hex[sizeof hex - 1] = '\0';
+	hex[7] = 'A';
+	for (i = 0; i < 3; i++) {
+		peer_msg_init(m, PEER_TASKS_TRANSFER);
+		m->transfer = (int)i;
+		m->record = hex;
+		m->record_len = i == PEER_TRANSFER_ASK ? PEER_BUCKETS * 16 :
+		    PEER_BUCKETS / 4;
+		assert_true(peer_encode(m, body, sizeof body) > 0);
+		hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+		snprintf(text + hl, sizeof text - hl, "%s", body);
+		assert_int_equal(peer_parse(text, strlen(text), back, err,
+		    sizeof err), 0);
+		assert_int_equal(back->transfer, (int)i);
+		if (i != PEER_TRANSFER_ALL)
+			assert_memory_equal(back->record, hex, m->record_len);
+	}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+		hl += snprintf(text + hl, sizeof text - hl, "TASKS_TRANSFER ");
+		snprintf(text + hl, sizeof text - hl, bad[i], hex);
+		if (peer_parse(text, strlen(text), back, err, sizeof err) == 0)
+			fail_msg("accepted datagram: %s", text + hl);
+	}
+	free(m);
+	free(back);
+}
+
 int
 main(void)
 {
@@ -828,6 +874,7 @@ main(void)
 		cmocka_unit_test(test_task_record_rejects_garbage),
 		cmocka_unit_test(test_record_framing),
 		cmocka_unit_test(test_numbers_mean_the_same_in_every_codec),
+		cmocka_unit_test(test_a_transfer_asks_for_all_or_for_buckets),
 		cmocka_unit_test(test_help_comes_from_the_command_table),
 	};
 
