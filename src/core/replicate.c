@@ -373,15 +373,23 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 		confirm_answer(n, m->sender, t);
 }
 
+/*
+ * The master acknowledges a node's own submissions, which it sends again
+ * until it does (replicate_enqueue); not the others' records a sync
+ * moves, which nobody waits for.
+ */
 void
 replicate_recv_enqueue(struct node *n, const struct peer_msg *m,
     int64_t now)
 {
-	char		uuid[UUID_STRLEN + 1];
-	struct peer_msg	ack;
+	char			 uuid[UUID_STRLEN + 1];
+	struct peer_msg		 ack;
+	const struct task	*t;
 
 	merge_record(n, m, now, uuid);
-	if (node_is_master(n) && uuid[0] != '\0') {
+	if (node_is_master(n) && uuid[0] != '\0' &&
+	    ((t = taskmap_find(&n->map, uuid)) == NULL ||	/* retired */
+	    strcmp(t->scheduled_by, m->sender) == 0)) {
 		peer_msg_init(&ack, PEER_ENQUEUE_ACK);
 		memcpy(ack.uuid, uuid, sizeof ack.uuid);
 		outbox_peer(&n->out, m->sender, &ack);
