@@ -150,8 +150,9 @@ in_mask(const uint8_t *mask, unsigned b)
 }
 
 /* Our map's records in the buckets of mask (NULL: all) to peer: the
- * first chunk now, the rest tick by tick. */
-static void
+ * first chunk now, the rest tick by tick.  -1 if as many transfers as we
+ * keep are on their way already. */
+static int
 send_all(struct node *n, const char *peer, const uint8_t *mask)
 {
 	struct antientropy	*a = &n->antientropy;
@@ -164,9 +165,9 @@ send_all(struct node *n, const char *peer, const uint8_t *mask)
 	 * over would never get past the first chunks of a big map). */
 	for (i = 0; i < a->nxfer; i++)
 		if (strcmp(a->xfer[i].peer, peer) == 0)
-			return;
+			return 0;
 	if (a->nxfer == ANTIENTROPY_TRANSFERS)
-		return;		/* it will ask again */
+		return -1;	/* it will ask again */
 	x = &a->xfer[a->nxfer++];
 	memset(x, 0, sizeof *x);
 	snprintf(x->peer, sizeof x->peer, "%s", peer);
@@ -180,6 +181,7 @@ send_all(struct node *n, const char *peer, const uint8_t *mask)
 	free(v);
 	if (send_chunk(n, x))
 		end_transfer(n, (int)(x - a->xfer));
+	return 0;
 }
 
 int
@@ -381,7 +383,7 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 	memset(mask, 0, sizeof mask);
 	switch (m->transfer) {
 	case PEER_TRANSFER_ALL:
-		send_all(n, m->sender, NULL);
+		(void)send_all(n, m->sender, NULL);
 		return;
 	case PEER_TRANSFER_SEND:
 		for (b = 0; b < PEER_BUCKETS; b++)
@@ -395,7 +397,7 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 		 * way (a busy pool), and each ask would move them all. */
 		if (differ == 0 || differ > ANTIENTROPY_FEW_BUCKETS)
 			answered(n, m->sender);
-		send_all(n, m->sender, mask);
+		(void)send_all(n, m->sender, mask);
 		return;
 	}
 	for (b = 0; b < PEER_BUCKETS; b++) {
@@ -406,8 +408,9 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 			differ++;
 		}
 	}
-	if (differ > 0)
-		send_all(n, m->sender, mask);
+	/* Too busy to send: no answer, so that it asks again. */
+	if (differ > 0 && send_all(n, m->sender, mask) == -1)
+		return;
 	for (i = 0; i < PEER_BUCKETS / 4; i++)
 		buf[i] = hex[mask[i / 2] >> (4 * (i % 2)) & 0xf];
 	peer_msg_init(&reply, PEER_TASKS_TRANSFER);

@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 
+#include "antientropy.h"
 #include "testutil.h"
 
 struct fixture {
@@ -294,6 +295,41 @@ test_an_ask_is_asked_again_until_the_maps_agree(void **state)
 	}
 }
 
+/*
+ * A node keeps ANTIENTROPY_TRANSFERS transfers on their way at once; an
+ * ask past them is left unanswered, so that its asker asks again, rather
+ * than told "send" for records that are not coming.
+ */
+static void
+test_a_busy_node_leaves_an_ask_unanswered(void **state)
+{
+	struct fixture	*f = *state;
+	struct node	*n = f->n;
+	char		 ask[32 + PEER_BUCKETS * 16], peer[16];
+	int		 i, k;
+
+	master(n);
+	node_set_volunteer(n, 0, "busy", 150);
+	for (k = 1; k <= ANTIENTROPY_CHUNK + 8; k++)	/* two chunks each */
+		assert_int_equal(sched(n, k, "free", PRIO_LOW, 200, 0, NULL,
+		    NULL), 0);
+	clear(n);
+	k = snprintf(ask, sizeof ask, "TASKS_TRANSFER ask ");
+	memset(ask + k, '0', PEER_BUCKETS * 16);	/* an empty map's */
+	ask[k + PEER_BUCKETS * 16] = '\0';
+	for (i = 0; i <= ANTIENTROPY_TRANSFERS; i++) {
+		snprintf(peer, sizeof peer, "p%d", i);
+		hear(n, peer, ask, 300 + i);
+		if (i < ANTIENTROPY_TRANSFERS) {
+			assert_non_null(sent(n, peer, "TASKS_TRANSFER send "));
+			assert_non_null(sent(n, peer, "ENQUEUE "));
+		} else {
+			assert_null(sent(n, peer, "TASKS_TRANSFER"));
+			assert_null(sent(n, peer, "ENQUEUE "));
+		}
+	}
+}
+
 /* gamma's heartbeat at now, telling digest d. */
 static void
 gamma_beats(struct node *n, uint64_t d, int64_t now)
@@ -538,6 +574,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    test_an_ask_is_asked_again_until_the_maps_agree,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_a_busy_node_leaves_an_ask_unanswered, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_records_without_a_description_never_start, setup,
 		    teardown),
