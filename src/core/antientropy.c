@@ -149,11 +149,20 @@ in_mask(const uint8_t *mask, unsigned b)
 	return mask == NULL || (mask[b / 8] & 1u << (b % 8)) != 0;
 }
 
-/* Our map's records in the buckets of mask (NULL: all) to peer: the
+static const char	hexdigits[] = "0123456789abcdef";
+
+static int
+hexval(char c)
+{
+	/* A hex digit: wire checked. */
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* Our records in the buckets of mask (NULL: all) to peer: the
  * first chunk now, the rest tick by tick.  -1 if as many transfers as we
  * keep are on their way already. */
 static int
-send_all(struct node *n, const char *peer, const uint8_t *mask)
+send_buckets(struct node *n, const char *peer, const uint8_t *mask)
 {
 	struct antientropy	*a = &n->antientropy;
 	struct transfer		*x = NULL;
@@ -227,14 +236,13 @@ antientropy_housekeeping(struct node *n, int64_t now)
 static void
 ask_send(struct node *n, const char *peer)
 {
-	static const char	 hex[] = "0123456789abcdef";
 	char			 buf[PEER_BUCKETS * 16 + 1];
 	struct peer_msg		 m;
 	int			 b, i;
 
 	for (b = 0; b < PEER_BUCKETS; b++)
 		for (i = 0; i < 16; i++)
-			buf[b * 16 + i] = hex[n->antientropy.bucket[b] >>
+			buf[b * 16 + i] = hexdigits[n->antientropy.bucket[b] >>
 			    (60 - 4 * i) & 0xf];
 	peer_msg_init(&m, PEER_TASKS_TRANSFER);
 	m.transfer = PEER_TRANSFER_ASK;
@@ -358,13 +366,6 @@ antientropy_recv_heartbeat(struct node *n, struct peer *p,
 	}
 }
 
-static int
-hexval(char c)
-{
-	/* A hex digit: wire checked. */
-	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
 /*
  * Asked for our whole map (a node of an older version), for the buckets
  * that differ from the asker's (sent, and which of ours it should send
@@ -373,7 +374,6 @@ hexval(char c)
 void
 antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 {
-	static const char	 hex[] = "0123456789abcdef";
 	uint8_t			 mask[PEER_BUCKETS / 8];
 	char			 buf[PEER_BUCKETS / 4 + 1];
 	struct peer_msg		 reply;
@@ -383,9 +383,9 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 	memset(mask, 0, sizeof mask);
 	switch (m->transfer) {
 	case PEER_TRANSFER_ALL:
-		(void)send_all(n, m->sender, NULL);
+		(void)send_buckets(n, m->sender, NULL);
 		return;
-	case PEER_TRANSFER_SEND:
+	case PEER_TRANSFER_SEND:	/* bit b % 4 of digit b / 4 */
 		for (b = 0; b < PEER_BUCKETS; b++)
 			if (hexval(m->record[b / 4]) & 1 << (b % 4)) {
 				mask[b / 8] |= 1u << (b % 8);
@@ -397,7 +397,7 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 		 * way (a busy pool), and each ask would move them all. */
 		if (differ == 0 || differ > ANTIENTROPY_FEW_BUCKETS)
 			answered(n, m->sender);
-		(void)send_all(n, m->sender, mask);
+		(void)send_buckets(n, m->sender, mask);
 		return;
 	}
 	for (b = 0; b < PEER_BUCKETS; b++) {
@@ -409,10 +409,10 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 		}
 	}
 	/* Too busy to send: no answer, so that it asks again. */
-	if (differ > 0 && send_all(n, m->sender, mask) == -1)
+	if (differ > 0 && send_buckets(n, m->sender, mask) == -1)
 		return;
 	for (i = 0; i < PEER_BUCKETS / 4; i++)
-		buf[i] = hex[mask[i / 2] >> (4 * (i % 2)) & 0xf];
+		buf[i] = hexdigits[mask[i / 2] >> (4 * (i % 2)) & 0xf];
 	peer_msg_init(&reply, PEER_TASKS_TRANSFER);
 	reply.transfer = PEER_TRANSFER_SEND;
 	reply.record = buf;

@@ -52,8 +52,7 @@ struct contain_usage {
 	int64_t	peak_kib;
 };
 /* It ended: what it cost into u (if not NULL), then kill what is left
- * of its tree, forget it. */
-/* The run ended: what is left of it killed; whether anything was. */
+ * of its tree, forget it.  Whether anything was left. */
 int	contain_ended(const char *uuid, pid_t pid, struct contain_usage *u);
 /* Whether nothing of the run is left, not even a dead process that
  * still counts against its user's process limit. */

@@ -84,10 +84,11 @@ orphans(const char *marker, const char *uuid, int kill_them)
 			if (job_running(pid) || (env_has(pid, marker) ==
 			    1 && env_has(pid, mine) != 1))
 				continue;
-			if (kill_them && getpgid(pid) == pid)
-				kill(-pid, SIGKILL);
-			if (kill_them)
+			if (kill_them) {
+				if (getpgid(pid) == pid)
+					kill(-pid, SIGKILL);
 				kill(pid, SIGKILL);
+			}
 			n++;
 		}
 	}

@@ -53,8 +53,6 @@ expired(evutil_socket_t fd, short what, void *arg)
 {
 	struct leftwait	*w = arg;
 
-	(void)fd;
-	(void)what;
 	log_warnx("Task UUID{%s} name{%s}: processes of its run outlived "
 	    "SIGKILL for %d s; its slot is free again", w->uuid, w->name,
 	    LEFTWAIT_S);

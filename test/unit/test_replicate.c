@@ -330,15 +330,15 @@ test_a_busy_node_leaves_an_ask_unanswered(void **state)
 	}
 }
 
-/* gamma's heartbeat at now, telling digest d. */
+/* A heartbeat of peer's (not master) at now, telling digest d. */
 static void
-gamma_beats(struct node *n, uint64_t d, int64_t now)
+peer_beats(struct node *n, const char *peer, uint64_t d, int64_t now)
 {
 	char	body[256];
 
 	snprintf(body, sizeof body, "HEARTBEAT 0 1 1 1 idle 10 1 %" PRIx64
 	    " 7600 1000 60 0 500", d);
-	hear(n, "gamma", body, now);
+	hear(n, peer, body, now);
 }
 
 /*
@@ -359,19 +359,19 @@ test_the_master_sends_its_map_to_a_node_that_differs(void **state)
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 200, 0, NULL, NULL), 0);
 	clear(n);
 	for (i = 0; i < 5; i++)		/* agreeing: nothing */
-		gamma_beats(n, node_digest(n), t + i);
+		peer_beats(n, "gamma", node_digest(n), t + i);
 	for (i = 0; i < 2; i++)
-		gamma_beats(n, node_digest(n) ^ 1, t + 10 + i);
+		peer_beats(n, "gamma", node_digest(n) ^ 1, t + 10 + i);
 	assert_null(sent(n, "gamma", "TASKS_TRANSFER"));
-	gamma_beats(n, node_digest(n) ^ 1, t + 12);
+	peer_beats(n, "gamma", node_digest(n) ^ 1, t + 12);
 	assert_non_null(logged(n, "state of gamma differs from ours"));
 	assert_non_null(sent(n, "gamma", "TASKS_TRANSFER ask "));
 	clear(n);
 	for (i = 0; i < 3; i++)		/* again, too soon */
-		gamma_beats(n, node_digest(n) ^ 1, t + 20 + i);
+		peer_beats(n, "gamma", node_digest(n) ^ 1, t + 20 + i);
 	assert_null(sent(n, "gamma", "TASKS_TRANSFER"));
 	for (i = 0; i < 3; i++)		/* a node timeout later */
-		gamma_beats(n, node_digest(n) ^ 1, t + 100000 + i);
+		peer_beats(n, "gamma", node_digest(n) ^ 1, t + 100000 + i);
 	assert_non_null(sent(n, "gamma", "TASKS_TRANSFER ask "));
 }
 
@@ -407,15 +407,11 @@ static void
 alpha_asks(struct fixture *f, uint64_t flip, char *ask, size_t size,
     int64_t now)
 {
-	char	body[256];
 	int	i;
 
 	clear(f->n);
-	for (i = 0; i < 3; i++) {
-		snprintf(body, sizeof body, "HEARTBEAT 0 1 1 1 idle 10 1 %"
-		    PRIx64 " 7600 1000 60 0 500", node_digest(f->b) ^ flip);
-		hear(f->n, "beta", body, now + i);
-	}
+	for (i = 0; i < 3; i++)
+		peer_beats(f->n, "beta", node_digest(f->b) ^ flip, now + i);
 	transfer_sent(f->n, "beta", ask, size);
 	assert_non_null(strstr(ask, "TASKS_TRANSFER ask "));
 	assert_null(sent(f->n, "beta", "ENQUEUE "));
