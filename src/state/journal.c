@@ -30,6 +30,7 @@ static struct {
 	size_t		 nwait, capwait;
 	size_t		 records;
 	off_t		 size;		/* bytes known good on disk */
+	int		 unsynced;	/* written, fdatasync still to come */
 	int		 lost;		/* records dropped: rewrite all */
 } j = { .fd = -1 };
 
@@ -220,6 +221,18 @@ journal_pending(void)
 }
 
 int
+journal_durable(void)
+{
+	return j.len == 0 && !j.unsynced;
+}
+
+int
+journal_waited_on(void)
+{
+	return j.nwait > 0;
+}
+
+int
 journal_write_all(int fd, const char *p, size_t len)
 {
 	while (len > 0) {
@@ -235,28 +248,53 @@ journal_write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* The records appended go to the file (-1: they could not, and the
+ * file is back to what was good; a later rewrite puts them in). */
+static int
+write_appended(void)
+{
+	if (j.len == 0)
+		return 0;
+	if (j.fd == -1 || journal_write_all(j.fd, j.buf, j.len) == -1) {
+		log_msg(VLOG_ERROR, "journal %s: %s; %zu bytes not written",
+		    j.path, strerror(errno), j.len);
+		/* No torn record may stay in the middle of the file: cut
+		 * back to what was good, rewrite all later. */
+		if (j.fd != -1 && ftruncate(j.fd, j.size) == -1)
+			log_msg(VLOG_ERROR, "journal %s: truncate: %s",
+			    j.path, strerror(errno));
+		j.lost = 1;
+		j.len = 0;
+		return -1;
+	}
+	j.size += j.len;
+	j.len = 0;
+	j.unsynced = 1;
+	return 0;
+}
+
+int
+journal_write_unsynced(void)
+{
+	return write_appended();
+}
+
 int
 journal_commit(void)
 {
 	struct waiter	*w;
 	size_t		 nwait, i;
-	int		 ok = 1;
+	int		 ok = write_appended() == 0;
 
-	if (j.len > 0) {
-		if (j.fd == -1 || journal_write_all(j.fd, j.buf, j.len) == -1 ||
-		    fdatasync(j.fd) == -1) {
-			log_msg(VLOG_ERROR, "journal %s: %s; %zu bytes not "
-			    "written", j.path, strerror(errno), j.len);
+	if (ok && j.unsynced) {
+		if (fdatasync(j.fd) == -1) {
+			/* What it held may be lost: rewrite all later. */
+			log_msg(VLOG_ERROR, "journal %s: fdatasync: %s",
+			    j.path, strerror(errno));
 			ok = 0;
-			/* No torn record may stay in the middle of the file:
-			 * cut back to what was good, rewrite all later. */
-			if (j.fd != -1 && ftruncate(j.fd, j.size) == -1)
-				log_msg(VLOG_ERROR, "journal %s: truncate: %s",
-				    j.path, strerror(errno));
 			j.lost = 1;
-		} else
-			j.size += j.len;
-		j.len = 0;
+		}
+		j.unsynced = 0;
 	}
 	/* Callbacks may append and wait again: take the list first. */
 	w = j.waiters;

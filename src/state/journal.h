@@ -4,7 +4,10 @@
  * Records are appended to memory by journal_append() and made durable
  * together by journal_commit() (write + fdatasync), which then runs the
  * callbacks waiting for durability: a reply is sent only after its task
- * is on disk.  No libevent here; the server decides when to commit.
+ * is on disk.  Records nothing waits on may be written without the
+ * fdatasync (journal_write_unsynced): a crash of the node keeps them,
+ * and the next commit syncs them.  No libevent here; the server decides
+ * when to commit.
  */
 #ifndef VOLERY_JOURNAL_H
 #define VOLERY_JOURNAL_H
@@ -24,8 +27,15 @@ int	journal_load(journal_load_cb *, void *);
 int	journal_rewrite(struct task *const *, size_t);
 void	journal_append(const struct task *);
 void	journal_after_commit(journal_done_cb *, void *);
+/* Records not yet written, or someone waits for durability. */
 int	journal_pending(void);
+/* Every record appended is on disk. */
+int	journal_durable(void);
+/* Someone waits (journal_after_commit): commit now. */
+int	journal_waited_on(void);
 int	journal_commit(void);
+/* Write what was appended, not durable until the next commit. */
+int	journal_write_unsynced(void);
 size_t	journal_records(void);
 /* The journal's file primitives, which the history shares: append to a
  * growing buffer; write all of it (-1, errno set). */

@@ -165,6 +165,22 @@ class Failures(ClusterTest):
         dc.wait_states({more: "Terminated"})
         self.assertEqual(set(dc.tasks()), set(wf) | {more})
 
+    def test_a_record_heard_outlives_a_kill9_at_once(self):
+        # A record nobody waits on (another node's run) is written at
+        # once, though synced only with the next that is waited on: a
+        # node killed the moment it hears it restarts with it.
+        u, runner, a = self.start_slow(3000)
+        other = [n for n in self.names if n not in ("a", runner)][0]
+        w = self.client(other)
+        w.ask("SUBSCRIBE " + u)
+        w.wait_states({u: "Running"})
+        for n in self.names:
+            self.cl.nodes[n].kill9()
+        self.cl.nodes[other].start()
+        c = self.cl.nodes[other].client()
+        self.addCleanup(c.close)
+        self.assertIn(u, c.tasks())
+
     def test_clean_stop_hands_the_task_back_at_once(self):
         u, runner, a = self.start_slow(1500)
         watcher = "b" if runner != "b" else "c"
