@@ -114,6 +114,8 @@ struct peer_msg {
 	int		 percent;
 	uint64_t	 ver;
 	int		 transfer;	/* TASKS_TRANSFER: PEER_TRANSFER_* */
+	int		 again;		/* STATE: its proposer asks every
+					 * voter ("STATE again <record>") */
 	const char	*record;	/* ENQUEUE, STATE, VOTE, REVOKE,
 					 * CERT_WANTED, CERT; TASKS_TRANSFER's
 					 * digests or mask: into buf */

@@ -5,7 +5,8 @@
  * first end it holds in a round, never replaced by another unconfirmed
  * end of that round (rules_record_wins).  The record is journaled
  * before the vote goes out, so a restart does not forget it.  The
- * proposer counts the votes it is sent; a majority of the members
+ * proposer counts the votes it is sent (the first voters' at once, the
+ * others' when it asks again: voters.h); a majority of the members
  * (peertab_members) confirms the end, and the confirmed record beats
  * every unconfirmed one everywhere.  Two ends cannot both gather a
  * majority of one membership, so at most one is ever confirmed.
@@ -14,14 +15,12 @@
  * may leave no end able to reach a majority: once the votes counted
  * show that, whatever the members not heard from vote, the end the rule
  * prefers (rules_end_beats) is proposed again in the next round, where
- * every node may vote anew.  No end was confirmed in the earlier round,
- * so none is lost.
+ * every node may vote anew.  No end was confirmed in the earlier round.
  *
- * A partition side without a majority proposes and votes, but confirms
- * nothing until it heals.  A member silent for the membership timeout
- * leaves the count (peertab.c), so a pool that shrinks still confirms;
- * a partition longer than that timeout can confirm two ends, one per
- * side (volery-protocol(7) says so).
+ * A partition side without a majority confirms nothing until it heals.
+ * A member silent for the membership timeout leaves the count
+ * (peertab.c), so a shrunk pool still confirms; a partition longer than
+ * that can confirm two ends, one per side (volery-protocol(7) says so).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,20 +32,6 @@
 #include "wire.h"
 
 #define OTHER_SLOT	7	/* ends beyond the first 7 share one count */
-
-void
-confirm_free(struct node *n)
-{
-	size_t	i;
-
-	for (i = 0; i < n->confirm.n; i++) {
-		free(n->confirm.v[i].voted);
-		task_free(n->confirm.v[i].best_other);
-		quorum_votes_free(&n->confirm.v[i].qv);
-	}
-	free(n->confirm.v);
-	uuidmap_free(&n->confirm.index);
-}
 
 static struct tally *
 find(struct node *n, const char *uuid)
@@ -71,6 +56,17 @@ reset(struct tally *ty, int round)
 	ty->round = round;
 }
 
+void
+confirm_free(struct node *n)
+{
+	size_t	i;
+
+	for (i = 0; i < n->confirm.n; i++)
+		reset(&n->confirm.v[i], 0);
+	free(n->confirm.v);
+	uuidmap_free(&n->confirm.index);
+}
+
 /* ty's task t: note its end if it awaits confirmation as Terminated. */
 static void
 note_end(struct confirm *c, struct tally *ty, const struct task *t)
@@ -80,8 +76,8 @@ note_end(struct confirm *c, struct tally *ty, const struct task *t)
 		c->latest_end = ty->end_ms;
 }
 
-static struct tally *
-hold(struct node *n, const struct task *t, int64_t now)
+struct tally *
+confirm_hold(struct node *n, const struct task *t, int64_t now)
 {
 	struct confirm	*c = &n->confirm;
 	struct tally	*ty = find(n, t->uuid);
@@ -108,12 +104,6 @@ hold(struct node *n, const struct task *t, int64_t now)
 		reset(ty, t->round);
 	note_end(c, ty, t);
 	return ty;
-}
-
-void
-confirm_hold(struct node *n, const struct task *t, int64_t now)
-{
-	hold(n, t, now);
 }
 
 void
@@ -218,7 +208,7 @@ confirm_propose(struct node *n, struct task *t, int64_t now)
 		settle(n, t, now);
 		return;
 	}
-	if ((ty = hold(n, t, now)) == NULL) {
+	if ((ty = confirm_hold(n, t, now)) == NULL) {
 		outbox_log(&n->out, VLOG_ERROR, "out of memory counting votes "
 		    "on task %s", t->uuid);
 		return;
@@ -226,6 +216,15 @@ confirm_propose(struct node *n, struct task *t, int64_t now)
 	ty->proposer = 1;
 	ty->sent_ms = now;
 	replicate_publish(n, t);
+	voters_asked(n, t, now);
+}
+
+int
+confirm_proposing(struct node *n, const char *uuid, int round)
+{
+	struct tally	*ty = n->confirm.n > 0 ? find(n, uuid) : NULL;
+
+	return ty != NULL && ty->proposer && ty->round == round;
 }
 
 /*
@@ -340,7 +339,7 @@ confirm_recv_vote(struct node *n, const struct peer_msg *m, int64_t now)
 	replicate_recv_state(n, m, now);
 	t = taskmap_find(&n->map, r->uuid);
 	if (t != NULL && task_is_final(t->state) && !t->confirmed &&
-	    task_is_final(r->state) && (ty = hold(n, t, now)) != NULL) {
+	    task_is_final(r->state) && (ty = confirm_hold(n, t, now)) != NULL) {
 		count_vote(n, ty, t, m->sender, &r, now);
 		evaluate(n, t, ty, now);
 	}
@@ -423,7 +422,7 @@ confirm_housekeeping(struct node *n, int64_t now)
 				ask_who_knows(n, t);
 			} else {
 				ty->proposer = 1;
-				replicate_send(n, NULL, PEER_STATE, t);
+				replicate_ask_votes(n, t);
 			}
 			resent++;
 		}

@@ -58,9 +58,13 @@ struct confirm {
 void	confirm_free(struct node *);
 /* t has just ended here (its state is final): propose the end to all. */
 void	confirm_propose(struct node *, struct task *, int64_t now);
+/* We proposed the end of round `round` of task uuid and count its
+ * votes: it is not confirmed yet. */
+int	confirm_proposing(struct node *, const char *uuid, int round);
 /* We hold t's unconfirmed end (adopted, derived, restored): count the
- * votes on it, and resend it if its proposer falls silent. */
-void	confirm_hold(struct node *, const struct task *, int64_t now);
+ * votes on it, and resend it if its proposer falls silent.  Its tally
+ * (NULL: out of memory). */
+struct tally *confirm_hold(struct node *, const struct task *, int64_t now);
 /* t's end is confirmed here, or t is no longer ended: stop counting. */
 void	confirm_forget(struct node *, const char *uuid);
 /* t changed (replicate_changed): its tally, if any, notes its end. */

@@ -8,19 +8,17 @@
  * and told to subscribers (ACT_NOTIFY).
  *
  * Changes come in two kinds.  An authoritative change is made by one node
- * (the scheduler, the dequeue winner, the node running the task, the one
- * cancelling it): it bumps the task's version and is broadcast as STATE.
- * A derived change follows from replicated ones (a task becomes Ready when
- * its upstream Terminated; a dependent of a Cancelled task is Cancelled):
- * every node derives it alike (cascade.c), so it is neither versioned nor
- * sent.  The sub-protocols are listed in nodestate.h.
+ * (scheduler, dequeue winner, runner, canceller): it bumps the task's
+ * version and is broadcast as STATE.  A derived change follows from
+ * replicated ones (Ready when the upstream Terminated; Cancelled with a
+ * Cancelled upstream): every node derives it alike (cascade.c), neither
+ * versioned nor sent.  nodestate.h lists the sub-protocols.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nodestate.h"
-#include "heartbeat.h"
 #include "peer.h"
 #include "wire.h"
 
@@ -278,6 +276,7 @@ rearm(struct node *n, int64_t now)
 
 	next = earliest(next, dequeue_deadline(n, now));
 	next = earliest(next, election_deadline(n));
+	next = earliest(next, voters_deadline(n));
 	if (n->tick.next_housekeeping >= 0) {
 		next = earliest(next, n->tick.next_housekeeping);
 		next = earliest(next, n->tick.next_heartbeat);
@@ -439,6 +438,7 @@ node_tick(struct node *n, int64_t now)
 {
 	n->tick.timer = -1;
 	dequeue_tick(n, now);
+	voters_tick(n, now);
 	election_tick(n, now);
 	if (n->tick.next_housekeeping >= 0 &&
 	    now >= n->tick.next_housekeeping)

@@ -21,6 +21,7 @@
  *   runwatch.c   runwatch   the tasks Running or unacked: PROGRESS,
  *                           failure detection of runs, duplicates
  *   confirm.c    confirm    votes on ends: one confirmed end per task
+ *   voters.c     voters     who votes on an end at once; asking the rest
  *   antientropy.c antientropy  map digest, synchronising with the master
  *   peertab.c    peertab    the other nodes: table, index, liveness
  *   heartbeat.c  heartbeat  our heartbeat: its period, quiet when idle
@@ -67,6 +68,7 @@
 #include "schedule.h"
 #include "taskmap.h"
 #include "verify.h"
+#include "voters.h"
 
 /* node.c: when the tick must come. */
 struct node_tick {
@@ -91,6 +93,7 @@ struct node {
 	struct election		   election;
 	struct replicate	   replicate;
 	struct confirm		   confirm;
+	struct voters		   voters;
 	struct antientropy	   antientropy;
 	struct peertab		   peertab;
 	struct peerrate		   peerrate;

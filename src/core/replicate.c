@@ -15,6 +15,7 @@
 #include "nodestate.h"
 #include "peer.h"
 #include "rules.h"
+#include "voters.h"
 #include "wire.h"
 
 int
@@ -35,9 +36,10 @@ replicate_changed(struct node *n, struct task *t)
 	runwatch_watch(n, t);
 }
 
-void
-replicate_send(struct node *n, const char *peer, enum peer_type type,
-    const struct task *t)
+/* replicate_send, a STATE maybe marked as its proposer's ask to all. */
+static void
+send_record(struct node *n, const char *peer, enum peer_type type,
+    const struct task *t, int again)
 {
 	char		rec[DATAGRAM_MAX];
 	struct peer_msg	m;
@@ -58,10 +60,24 @@ replicate_send(struct node *n, const char *peer, enum peer_type type,
 	peer_msg_init(&m, type);
 	m.record = rec;
 	m.record_len = (size_t)len;
+	m.again = again;
 	if (type == PEER_VOTE || (type == PEER_STATE && t->confirmed))
 		outbox_peer_durable(&n->out, peer, &m);
 	else
 		outbox_peer(&n->out, peer, &m);
+}
+
+void
+replicate_send(struct node *n, const char *peer, enum peer_type type,
+    const struct task *t)
+{
+	send_record(n, peer, type, t, 0);
+}
+
+void
+replicate_ask_votes(struct node *n, const struct task *t)
+{
+	send_record(n, NULL, PEER_STATE, t, 1);
 }
 
 void
@@ -277,7 +293,9 @@ replicate_decode(struct node *n, const struct peer_msg *m, int64_t now)
 /*
  * A record from a peer (ENQUEUE, STATE or VOTE): merge it into our map.
  * The record's uuid goes to uuid if it decoded ("" if not).  A STATE
- * proposing an end is answered with our vote.
+ * proposing an end is answered with our vote if we are among its
+ * first voters (voters.h), if its proposer asks every voter, or if we
+ * held that end, or another, already.
  */
 static void
 merge_record(struct node *n, const struct peer_msg *m, int64_t now,
@@ -322,7 +340,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 		if ((t = taskmap_find(&n->map, uuid)) == NULL)
 			return;
 		arraycap_heard(n, t, now);
-		if (proposal)
+		if (proposal && (m->again || voters_first(n, m->sender, t)))
 			confirm_answer(n, m->sender, t);
 		return;
 	}
@@ -369,7 +387,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 	if ((t = taskmap_find(&n->map, uuid)) == NULL)
 		return;
 	arraycap_heard(n, t, now);
-	if (proposal)
+	if (proposal && (m->again || voters_first(n, m->sender, t)))
 		confirm_answer(n, m->sender, t);
 }
 

@@ -26,6 +26,8 @@ void	replicate_publish(struct node *, struct task *);
 /* The whole task as ENQUEUE or STATE, to peer or (NULL) to all. */
 void	replicate_send(struct node *, const char *peer, enum peer_type,
 	    const struct task *);
+/* Our unconfirmed end again, every voter asked to answer (voters.h). */
+void	replicate_ask_votes(struct node *, const struct task *);
 /* r, a copy of t (same uuid) that a client changed here (held, its
  * priority): taken as a record from a peer is, and published.  t and
  * r are the map's or freed; the task now, or NULL (out of memory). */

@@ -104,8 +104,9 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 	case PEER_CERT:
 	case PEER_SECRET_WANTED:
 	case PEER_SECRET:
-		n = snprintf(buf, size, "%s %.*s", type, (int)m->record_len,
-		    m->record);
+		n = snprintf(buf, size, "%s %s%.*s", type, m->type ==
+		    PEER_STATE && m->again ? "again " : "",
+		    (int)m->record_len, m->record);
 		break;
 	case PEER_ENQUEUE_ACK:
 	case PEER_GET_TASK:
@@ -327,6 +328,10 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 	case PEER_CERT:
 	case PEER_SECRET_WANTED:
 	case PEER_SECRET:
+		if (m->type == PEER_STATE && strncmp(p, "again ", 6) == 0) {
+			m->again = 1;
+			p += 6;
+		}
 		if (*p == '\0') {
 			what = "record";
 			goto bad;

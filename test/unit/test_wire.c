@@ -852,6 +852,48 @@ test_a_transfer_asks_for_all_or_for_buckets(void **state)
 	free(back);
 }
 
+/* A proposer's ask to every voter is a STATE marked "again": the mark
+ * goes and comes back, only a STATE carries it, and the record is the
+ * same. */
+static void
+test_a_state_may_ask_every_voter(void **state)
+{
+	struct peer_msg	*m = malloc(sizeof *m), *back = malloc(sizeof *back);
+	char		 text[DATAGRAM_MAX + 128], body[DATAGRAM_MAX];
+	const char	*rec = "v=1 id=" U1 " exec=x";
+	int		 again, hl;
+
+	assert_non_null(m);
+	assert_non_null(back);
+	for (again = 0; again < 2; again++) {
+		peer_msg_init(m, PEER_STATE);
+		m->again = again;
+		m->record = rec;
+		m->record_len = strlen(rec);
+		assert_true(peer_encode(m, body, sizeof body) > 0);
+		hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+		snprintf(text + hl, sizeof text - hl, "%s", body);
+		assert_int_equal(peer_parse(text, strlen(text), back, err,
+		    sizeof err), 0);
+		assert_int_equal(back->again, again);
+		assert_string_equal(back->record, rec);
+	}
+	/* A VOTE "again" is a record that starts with "again". */
+	hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+	snprintf(text + hl, sizeof text - hl, "VOTE again %s", rec);
+	assert_int_equal(peer_parse(text, strlen(text), back, err, sizeof err),
+	    0);
+	assert_int_equal(back->again, 0);
+	assert_string_equal(back->record, "again v=1 id=" U1 " exec=x");
+	/* "again" alone carries no record. */
+	hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+	snprintf(text + hl, sizeof text - hl, "STATE again ");
+	assert_int_not_equal(peer_parse(text, strlen(text), back, err,
+	    sizeof err), 0);
+	free(m);
+	free(back);
+}
+
 int
 main(void)
 {
@@ -866,6 +908,7 @@ main(void)
 		cmocka_unit_test(test_client_line_limit),
 		cmocka_unit_test(test_runner_lines),
 		cmocka_unit_test(test_task_record_roundtrip),
+		cmocka_unit_test(test_a_state_may_ask_every_voter),
 		cmocka_unit_test(test_accounting_record_roundtrip),
 		cmocka_unit_test(test_client_account),
 		cmocka_unit_test(test_host_and_port),

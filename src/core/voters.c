@@ -1,0 +1,116 @@
+/*
+ * voters.c -- which nodes answer a proposed end at once, and when its
+ * proposer asks the others (voters.h).
+ *
+ * An end needs a majority's votes, the proposer's own among them; when
+ * every member answered every proposal, a pool of nine sent eight
+ * signed votes for four that count, and a pool of a thousand a thousand
+ * votes a task.  So the live members, the proposer aside, rank by a
+ * hash of the task and their name (the same order on every node that
+ * knows the same members), and the first of them vote at once: the
+ * q - 1 votes a majority of q needs and a quarter more, at least one,
+ * so that a lost vote or a few cost nothing.  The rest hold the end as
+ * their vote all the same and give it when the proposer asks every
+ * voter ("STATE again"): four windows on without a majority (a round
+ * trip is one), and at each resend for votes lost (confirm.c).  Whom a node votes for does not
+ * change, only when it says so: what lets one end at most win is
+ * untouched.
+ */
+#include <string.h>
+
+#include "nodestate.h"
+
+/* Rendezvous key of a member for a task: FNV-1a of both, mixed (the
+ * finaliser of MurmurHash3), so that every task draws its own order. */
+static uint64_t
+key(const char *uuid, const char *name)
+{
+	uint64_t	h = task_hash(uuid) ^ task_hash(name) * 0x9e3779b97f4a7c15ULL;
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+int
+voters_first(const struct node *n, const char *proposer,
+    const struct task *t)
+{
+	int		 need = (1 + peertab_members(n)) / 2;	/* q - 1 */
+	int		 first = need + (need / 4 > 1 ? need / 4 : 1), ahead = 0;
+	uint64_t	 ours = key(t->uuid, n->cfg.name);
+	size_t		 i;
+
+	for (i = 0; i < peertab_count(n) && ahead < first; i++) {
+		const struct peer *p = peertab_at(n, (int)i);
+		if (p == NULL || !p->alive || !p->member ||
+		    strcmp(p->name, proposer) == 0)
+			continue;
+		if (key(t->uuid, p->name) < ours)
+			ahead++;
+	}
+	return ahead < first;
+}
+
+void
+voters_asked(struct node *n, const struct task *t, int64_t now)
+{
+	struct voters		*v = &n->voters;
+	struct voters_ask	*a;
+
+	if (v->n == VOTERS_ASKS) {	/* the oldest asks at housekeeping */
+		v->first = (v->first + 1) % VOTERS_ASKS;
+		v->n--;
+	}
+	a = &v->ring[(v->first + v->n++) % VOTERS_ASKS];
+	memcpy(a->uuid, t->uuid, sizeof a->uuid);
+	a->round = t->round;
+	a->due = now + 4 * dequeue_window_ms(n, now);
+}
+
+/* The oldest ask, if its end still awaits a majority; else NULL. */
+static struct task *
+pending(struct node *n, const struct voters_ask *a)
+{
+	struct task	*t = taskmap_find(&n->map, a->uuid);
+
+	if (t == NULL || t->confirmed || !task_is_final(t->state) ||
+	    t->round != a->round || !confirm_proposing(n, a->uuid, a->round))
+		return NULL;
+	return t;
+}
+
+int64_t
+voters_deadline(struct node *n)
+{
+	struct voters	*v = &n->voters;
+
+	/* Those confirmed meanwhile (most) leave as the deadline is asked
+	 * for: each once. */
+	while (v->n > 0 && pending(n, &v->ring[v->first]) == NULL) {
+		v->first = (v->first + 1) % VOTERS_ASKS;
+		v->n--;
+	}
+	return v->n > 0 ? v->ring[v->first].due : -1;
+}
+
+void
+voters_tick(struct node *n, int64_t now)
+{
+	struct voters	*v = &n->voters;
+	struct task	*t;
+
+	while (v->n > 0 && v->ring[v->first].due <= now) {
+		t = pending(n, &v->ring[v->first]);
+		v->first = (v->first + 1) % VOTERS_ASKS;
+		v->n--;
+		if (t == NULL)
+			continue;
+		outbox_log(&n->out, VLOG_DEBUG, "Task UUID{%s}: its end asks "
+		    "every voter", t->uuid);
+		replicate_ask_votes(n, t);
+	}
+}
