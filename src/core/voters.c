@@ -12,9 +12,9 @@
  * so that a lost vote or a few cost nothing.  The rest hold the end as
  * their vote all the same and give it when the proposer asks every
  * voter ("STATE again"): four windows on without a majority (a round
- * trip is one), and at each resend for votes lost (confirm.c).  Whom a node votes for does not
- * change, only when it says so: what lets one end at most win is
- * untouched.
+ * trip is one), and at each resend for votes lost (confirm.c).  Whom
+ * a node votes for does not change, only when it says so: what lets
+ * one end at most win is untouched.
  */
 #include <string.h>
 
@@ -25,7 +25,8 @@
 static uint64_t
 key(const char *uuid, const char *name)
 {
-	uint64_t	h = task_hash(uuid) ^ task_hash(name) * 0x9e3779b97f4a7c15ULL;
+	uint64_t	h = task_hash(uuid) ^
+			    task_hash(name) * 0x9e3779b97f4a7c15ULL;
 
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
@@ -40,7 +41,8 @@ voters_first(const struct node *n, const char *proposer,
     const struct task *t)
 {
 	int		 need = (1 + peertab_members(n)) / 2;	/* q - 1 */
-	int		 first = need + (need / 4 > 1 ? need / 4 : 1), ahead = 0;
+	int		 spare = need / 4 > 1 ? need / 4 : 1;
+	int		 first = need + spare, ahead = 0;
 	uint64_t	 ours = key(t->uuid, n->cfg.name);
 	size_t		 i;
 
