@@ -42,9 +42,8 @@ dequeue_window_ms(const struct node *n, int64_t now)
 	    now);
 }
 
-/* A task we may run (run_admissible), now (an array's limit). */
-static int
-ours(struct node *n, const struct task *t, int64_t now)
+int
+dequeue_ours(struct node *n, const struct task *t, int64_t now)
 {
 	char	why[REASON_MAXLEN + 1];
 
@@ -65,34 +64,19 @@ dequeue_claims_beating_where(struct node *n, int64_t ts, int64_t now,
 	    n->cfg.dequeue_window_ms, pred, arg);
 }
 
-/*
- * Interactive rule (thesis 4.5): an interactive task scheduled here runs
- * here at once when nothing runs here, volunteer or not.
- */
-static struct task *
-interactive_own(struct node *n, int64_t now)
-{
-	size_t	k;
-
-	for (k = 0; k < readyq_len(&n->ready); k++) {
-		struct task *t = readyq_at(&n->ready, k);
-		if (n->ready.order == ORDER_FCFS &&
-		    t->prio != PRIO_INTERACTIVE && !t->aged && !t->urgent)
-			break;		/* the low tasks' part of the queue */
-		if (t->prio == PRIO_INTERACTIVE &&
-		    strcmp(t->scheduled_by, n->cfg.name) == 0 &&
-		    ours(n, t, now))
-			return t;
-	}
-	return NULL;
-}
-
-/* Someone else is taking uuid, as far as we heard. */
-static int
-claimed(const struct node *n, const char *uuid, int64_t now)
+int
+dequeue_taken(const struct node *n, const char *uuid, int64_t now)
 {
 	return claims_taken(&n->dequeue.claims, uuid, now,
 	    n->cfg.dequeue_window_ms);
+}
+
+/* Someone else is taking t, as far as we heard, or its scheduler
+ * starts it at once (interactive.h). */
+static int
+claimed(struct node *n, const struct task *t, int64_t now)
+{
+	return dequeue_taken(n, t->uuid, now) || interactive_theirs(n, t, now);
 }
 
 /* How long the peers keep off a task we claimed (claims.h). */
@@ -117,7 +101,8 @@ next_held(struct node *n, int64_t now)
 
 	while (dq->next_held < dq->nheld && now < dq->held_until) {
 		t = taskmap_find(&n->map, dq->held[dq->next_held++]);
-		if (t != NULL && t->state == TASK_READY && ours(n, t, now))
+		if (t != NULL && t->state == TASK_READY &&
+		    dequeue_ours(n, t, now))
 			return t;
 	}
 	if ((left = dq->nheld - dq->next_held) > 0)
@@ -159,8 +144,8 @@ batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 	    k += stride) {
 		t = readyq_at(&n->ready, k);
 		/* An array's limit is raced for one task at a time. */
-		if (claimed(n, t->uuid, now) || t->array_max > 0 ||
-		    !ours(n, t, now))
+		if (claimed(n, t, now) || t->array_max > 0 ||
+		    !dequeue_ours(n, t, now))
 			continue;
 		if ((cost = batch_cost(n, t)) < 0 || cost > budget)
 			break;
@@ -197,13 +182,14 @@ dequeue_dispatch(struct node *n, int64_t now)
 
 	fairshare_refresh(n);
 	while (run_count(n) < n->cfg.slots && !dq->active) {
-		if (!run_volunteering(n)) {
-			/* Our own interactive task runs here, uncontested. */
-			if (run_count(n) == 0 &&
-			    (t = interactive_own(n, now)) != NULL)
-				run_start(n, t, now);
-			return;
+		/* Our own interactive task runs here, uncontested. */
+		if (run_count(n) == 0 &&
+		    (t = interactive_own(n, now)) != NULL) {
+			run_start(n, t, now);
+			continue;
 		}
+		if (!run_volunteering(n))
+			return;
 		if ((len = readyq_len(&n->ready)) == 0)
 			return;
 		if ((wake = confirm_awaited(n, now)) >= 0) {
@@ -217,9 +203,11 @@ dequeue_dispatch(struct node *n, int64_t now)
 			continue;
 		}
 		if (peertab_live(n) == 0) {
-			for (k = 0; k < len; k++)
-				if (ours(n, t = readyq_at(&n->ready, k), now))
+			for (k = 0; k < len; k++) {
+				t = readyq_at(&n->ready, k);
+				if (dequeue_ours(n, t, now))
 					break;
+			}
 			if (k == len)
 				return;
 			run_start(n, t, now);
@@ -236,7 +224,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		    (size_t)peertab_idle_rank(n, now);
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
-			if (!claimed(n, t->uuid, now) && ours(n, t, now)) {
+			if (!claimed(n, t, now) && dequeue_ours(n, t, now)) {
 				pos = k;
 				break;
 			}
@@ -251,7 +239,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		for (k = 0; t == NULL && k < len && k < place; k++) {
 			struct task *w = readyq_at(&n->ready, k);
 			if (now >= due_at(n, w, place, k, memory) &&
-			    !claimed(n, w->uuid, now) && ours(n, w, now))
+			    !claimed(n, w, now) && dequeue_ours(n, w, now))
 				t = w, pos = k;
 		}
 		/* Backwards: dues rise towards the head, so the soonest is
@@ -260,7 +248,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 			struct task *w = readyq_at(&n->ready, k);
 			int64_t due = due_at(n, w, place, k, memory);
 			if (now < due && (wake < 0 || due < wake) &&
-			    !claimed(n, w->uuid, now) && ours(n, w, now))
+			    !claimed(n, w, now) && dequeue_ours(n, w, now))
 				wake = due;
 		}
 		if (t == NULL) {

@@ -14,6 +14,7 @@
 
 struct node;
 struct peer_msg;
+struct task;
 
 #define DEQUEUE_BATCH	8	/* tasks one race may claim */
 #define BATCH_START_MS	2	/* a start and an end's bookkeeping, beside
@@ -42,6 +43,10 @@ struct dequeue {
 };
 
 void	dequeue_init(struct node *);
+/* Someone else claimed uuid, as far as we heard. */
+int	dequeue_taken(const struct node *, const char *uuid, int64_t now);
+/* A task we may run (run_admissible), now (an array's limit). */
+int	dequeue_ours(struct node *, const struct task *, int64_t now);
 /* Take ready tasks while slots are free. */
 void	dequeue_dispatch(struct node *, int64_t now);
 void	dequeue_recv_try(struct node *, const struct peer_msg *, int64_t now);

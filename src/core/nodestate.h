@@ -15,7 +15,8 @@
  *   cascade.c    (none)     ready, bind, derive, end dependents, redo
  *   order.c      order      the ready queue's keys: workflows, paths
  *   dequeue.c    dequeue    Algorithm 3.2: ranks, races, batches (claims.c,
- *                           lateness.c: its claims and window)
+ *                           lateness.c: its claims and window;
+ *                           interactive.c: the interactive rule)
  *   election.c   election   Algorithm 3.1: candidacy, epochs, master
  *   replicate.c  replicate  records, merge, ENQUEUE/ACK, GET_TASK
  *   runwatch.c   runwatch   the tasks Running or unacked: PROGRESS,
@@ -50,6 +51,7 @@
 #include "election.h"
 #include "fairshare.h"
 #include "heartbeat.h"
+#include "interactive.h"
 #include "node.h"
 #include "order.h"
 #include "origin.h"

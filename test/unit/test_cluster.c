@@ -602,6 +602,48 @@ test_a_majority_votes_at_once_the_rest_when_asked(void **state)
 	assert_true(took > calm && took < 100);
 }
 
+/* TRY_DEQUEUEs sent. */
+static int	tries_sent;
+
+static int
+count_tries(struct simnet *s, int from, int to, const char *body)
+{
+	tries_sent += strncmp(body, "TRY_DEQUEUE ", 12) == 0;
+	return 0;
+}
+
+/*
+ * The interactive rule on an idle pool: the node a person schedules an
+ * interactive task on starts it at once, without a race (whose window
+ * was most of what `volery run` took), and no other node tries for it;
+ * a low task is raced for as ever.
+ */
+static void
+test_an_interactive_task_starts_at_once_where_it_was_scheduled(void **state)
+{
+	struct fixture	*f = boot(9, NULL);
+	char		 u[UUID_STRLEN + 1], who[NAME_MAXLEN + 1];
+	int64_t		 at;
+
+	f->s.task_ms = 10;
+	sim_run_until(&f->s, f->s.now + 500);
+	tries_sent = 0;
+	f->s.drop = count_tries;
+	at = f->s.now;
+	sim_schedule(&f->s, 3, "free", PRIO_INTERACTIVE, 0, NULL, u);
+	sim_run_until(&f->s, f->s.now + 100);
+	assert_int_equal(sim_starts(&f->s, u, who), 1);
+	assert_string_equal(who, "n03");
+	assert_int_equal(node_find(f->s.nodes[3], u)->start_ms, at);
+	assert_int_equal(tries_sent, 0);
+	/* A low one is raced for. */
+	sim_schedule(&f->s, 3, "free", PRIO_LOW, 0, NULL, u);
+	sim_run_until(&f->s, f->s.now + 100);
+	assert_int_equal(sim_starts(&f->s, u, who), 1);
+	assert_true(tries_sent > 0);
+	done(f);
+}
+
 int
 main(void)
 {
@@ -623,6 +665,8 @@ main(void)
 		cmocka_unit_test(test_own_interactive_run_not_suspended),
 		cmocka_unit_test(
 		    test_a_majority_votes_at_once_the_rest_when_asked),
+		cmocka_unit_test(
+		    test_an_interactive_task_starts_at_once_where_it_was_scheduled),
 	};
 
 	return cmocka_run_group_tests_name("cluster", tests, NULL, NULL);
