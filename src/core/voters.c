@@ -20,13 +20,13 @@
 
 #include "nodestate.h"
 
-/* Rendezvous key of a member for a task: FNV-1a of both, mixed (the
- * finaliser of MurmurHash3), so that every task draws its own order. */
+/* Rendezvous key of a member for a task (th: the task's hash): FNV-1a
+ * of its name, with th, mixed (the finaliser of MurmurHash3), so that
+ * every task draws its own order. */
 static uint64_t
-key(const char *uuid, const char *name)
+key(uint64_t th, const char *name)
 {
-	uint64_t	h = task_hash(uuid) ^
-			    task_hash(name) * 0x9e3779b97f4a7c15ULL;
+	uint64_t	h = th ^ task_hash(name) * 0x9e3779b97f4a7c15ULL;
 
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
@@ -43,7 +43,7 @@ voters_first(const struct node *n, const char *proposer,
 	int		 need = (1 + peertab_members(n)) / 2;	/* q - 1 */
 	int		 spare = need / 4 > 1 ? need / 4 : 1;
 	int		 first = need + spare, ahead = 0;
-	uint64_t	 ours = key(t->uuid, n->cfg.name);
+	uint64_t	 th = task_hash(t->uuid), ours = key(th, n->cfg.name);
 	size_t		 i;
 
 	for (i = 0; i < peertab_count(n) && ahead < first; i++) {
@@ -51,7 +51,7 @@ voters_first(const struct node *n, const char *proposer,
 		if (p == NULL || !p->alive || !p->member ||
 		    strcmp(p->name, proposer) == 0)
 			continue;
-		if (key(t->uuid, p->name) < ours)
+		if (key(th, p->name) < ours)
 			ahead++;
 	}
 	return ahead < first;
