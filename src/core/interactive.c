@@ -15,26 +15,32 @@
 
 #include "nodestate.h"
 
+/* Ours, interactive, not an array with a limit, not claimed by
+ * another while we were busy (the winner's then), runnable here. */
+static int
+mine(struct node *n, const struct task *t, int64_t now)
+{
+	return t->prio == PRIO_INTERACTIVE && t->array_max == 0 &&
+	    strcmp(t->scheduled_by, n->cfg.name) == 0 &&
+	    !dequeue_taken(n, t->uuid, now) && dequeue_ours(n, t, now);
+}
+
 struct task *
 interactive_own(struct node *n, int64_t now)
 {
-	int	volunteering = run_volunteering(n);
-	size_t	k;
+	struct task	*t;
+	size_t		 k;
 
+	/* Volunteering, we take the queue in its order: ours at its head
+	 * starts at once; behind another task (promoted, older) it is
+	 * raced for (a look at the head: this comes after every event). */
+	if (run_volunteering(n))
+		return (t = readyq_at(&n->ready, 0)) != NULL &&
+		    mine(n, t, now) ? t : NULL;
 	for (k = 0; k < readyq_len(&n->ready); k++) {
-		struct task *t = readyq_at(&n->ready, k);
-		int mine = t->prio == PRIO_INTERACTIVE && t->array_max == 0 &&
-		    strcmp(t->scheduled_by, n->cfg.name) == 0;
-		/* Raced for while we were busy: the winner's. */
-		if (dequeue_taken(n, t->uuid, now) ||
-		    interactive_theirs(n, t, now))
-			continue;
-		if (mine && dequeue_ours(n, t, now))
+		t = readyq_at(&n->ready, k);
+		if (mine(n, t, now))
 			return t;
-		/* Volunteering, we take the queue in its order: a task
-		 * before ours (promoted, older) is raced for first. */
-		if (volunteering)
-			return NULL;
 		/* Past the interactive (or promoted) head of the queue,
 		 * but in the longest-path order, which mixes them. */
 		if (n->ready.order != ORDER_LRET &&
