@@ -89,6 +89,7 @@ struct peer {
 	/* What each datagram from it reads first (its name is the key). */
 	char		name[NAME_MAXLEN + 1];
 	int		name_before_us;	/* its name sorts before ours */
+	uint64_t	name_hash;	/* task_hash(name) (voters.c) */
 	uint64_t	incarnation;
 	int64_t		heard_ms;
 	int		alive;

@@ -125,6 +125,7 @@ name_peer(const struct node *n, struct peer *p, const char *name)
 {
 	snprintf(p->name, sizeof p->name, "%s", name);
 	p->name_before_us = strcmp(name, n->cfg.name) < 0;
+	p->name_hash = task_hash(p->name);
 }
 
 /* A slot for a new name: a free one, a new one, or an evicted one. */

@@ -8,25 +8,26 @@
  * votes a task.  So the live members, the proposer aside, rank by a
  * hash of the task and their name (the same order on every node that
  * knows the same members), and the first of them vote at once: the
- * q - 1 votes a majority of q needs and a quarter more, at least one,
- * so that a lost vote or a few cost nothing.  The rest hold the end as
- * their vote all the same and give it when the proposer asks every
- * voter ("STATE again"): four windows on without a majority (a round
- * trip is one), and at each resend for votes lost (confirm.c).  Whom
- * a node votes for does not change, only when it says so: what lets
- * one end at most win is untouched.
+ * q - 1 votes a majority of q needs and one more -- half again as many
+ * from 17 members up, where losses add up -- so that lost votes cost
+ * nothing (asking everyone again costs a broadcast and every vote).
+ * The rest hold the end as their vote all the same and give it when the
+ * proposer asks every voter ("STATE again"): four windows on without a
+ * majority (a round trip is one), and at each resend for votes lost
+ * (confirm.c). Whom a node votes for does not change, only when it says
+ * so: what lets one end at most win is untouched.
  */
 #include <string.h>
 
 #include "nodestate.h"
 
-/* Rendezvous key of a member for a task (th: the task's hash): FNV-1a
- * of its name, with th, mixed (the finaliser of MurmurHash3), so that
+/* Rendezvous key of a member for a task: the hashes (FNV-1a) of the
+ * task and of its name, mixed (the finaliser of MurmurHash3), so that
  * every task draws its own order. */
 static uint64_t
-key(uint64_t th, const char *name)
+key(uint64_t task, uint64_t name)
 {
-	uint64_t	h = th ^ task_hash(name) * 0x9e3779b97f4a7c15ULL;
+	uint64_t	h = task ^ name * 0x9e3779b97f4a7c15ULL;
 
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
@@ -41,17 +42,26 @@ voters_first(const struct node *n, const char *proposer,
     const struct task *t)
 {
 	int		 need = (1 + peertab_members(n)) / 2;	/* q - 1 */
-	int		 spare = need / 4 > 1 ? need / 4 : 1;
+	int		 spare = need >= 8 ? need / 2 : 1;
 	int		 first = need + spare, ahead = 0;
-	uint64_t	 th = task_hash(t->uuid), ours = key(th, n->cfg.name);
+	int		 skip, others = peertab_live(n) - 1;
+	uint64_t	 th = task_hash(t->uuid);
+	uint64_t	 ours = key(th, task_hash(n->cfg.name));
 	size_t		 i;
 
+	/* A big pool: each node by its own draw, first of `others` on
+	 * average (a rank would cost every node a pass over the table
+	 * for every proposal); half again what the majority needs
+	 * leaves it short once in millions from 64 members up. */
+	if (others >= VOTERS_RANKED)
+		return ours / (UINT64_MAX / (uint64_t)others + 1) <
+		    (uint64_t)first;
+	skip = peertab_index(n, proposer);
 	for (i = 0; i < peertab_count(n) && ahead < first; i++) {
 		const struct peer *p = peertab_at(n, (int)i);
-		if (p == NULL || !p->alive || !p->member ||
-		    strcmp(p->name, proposer) == 0)
+		if (p == NULL || (int)i == skip || !p->alive || !p->member)
 			continue;
-		if (key(th, p->name) < ours)
+		if (key(th, p->name_hash) < ours)
 			ahead++;
 	}
 	return ahead < first;

@@ -10,6 +10,7 @@
 #include "bounds.h"
 
 #define VOTERS_ASKS	256	/* our proposals awaiting their first votes */
+#define VOTERS_RANKED	64	/* live peers from which each draws alone */
 
 struct node;
 struct task;

@@ -549,9 +549,9 @@ count_votes(struct simnet *s, int from, int to, const char *body)
  * within 2 s); every node holds it confirmed in the end.
  */
 static int64_t
-confirmed_after(int lose)
+confirmed_after_of(int nodes, int lose)
 {
-	struct fixture	*f = boot(9, NULL);
+	struct fixture	*f = boot(nodes, NULL);
 	char		 u[UUID_STRLEN + 1], who[NAME_MAXLEN + 1];
 	struct task	*t = NULL;
 	int64_t		 until, took = -1;
@@ -573,10 +573,16 @@ confirmed_after(int lose)
 		}
 	}
 	sim_run_until(&f->s, f->s.now + 1000);
-	for (i = 0; i < 9; i++)
+	for (i = 0; i < nodes; i++)
 		assert_true(node_find(f->s.nodes[i], u)->confirmed);
 	done(f);
 	return took;
+}
+
+static int64_t
+confirmed_after(int lose)
+{
+	return confirmed_after_of(9, lose);
 }
 
 /*
@@ -600,6 +606,20 @@ test_a_majority_votes_at_once_the_rest_when_asked(void **state)
 	assert_true(votes_sent > 5);
 	/* Four windows on, not at the next resend (2 progress intervals). */
 	assert_true(took > calm && took < 100);
+}
+
+/*
+ * Eighty nodes: each of the 79 others draws alone whether it votes at
+ * once, three in four of them on average (the 40 a majority needs and
+ * half again): far fewer than all, always enough, at once.
+ */
+static void
+test_a_big_pool_draws_its_first_voters(void **state)
+{
+	int64_t	took = confirmed_after_of(80, 0);
+
+	assert_true(votes_sent >= 40 && votes_sent < 75);
+	assert_true(took >= 0 && took < 20);
 }
 
 /* TRY_DEQUEUEs sent. */
@@ -665,6 +685,7 @@ main(void)
 		cmocka_unit_test(test_own_interactive_run_not_suspended),
 		cmocka_unit_test(
 		    test_a_majority_votes_at_once_the_rest_when_asked),
+		cmocka_unit_test(test_a_big_pool_draws_its_first_voters),
 		cmocka_unit_test(
 		    test_an_interactive_task_starts_at_once_where_it_was_scheduled),
 	};
