@@ -497,9 +497,13 @@ class UserStartedNode(People):
         os.chmod(self.fifo, 0o666)
 
     def escaped(self, then):
-        """A run of alice's whose child leaves its session; its pid."""
-        u = self.run_as(ALICE, "--", "sh", "-c", "setsid sleep 300 & echo $! "
-                        "> %s; %s" % (self.fifo, then))
+        """A run of alice's whose child leaves its session; its pid, told
+        once the child leads a session of its own (the run waits for
+        that): a run that ended before its child's setsid had it killed
+        with its process group, not as a process it left."""
+        u = self.run_as(ALICE, "--", "sh", "-c", "setsid sleep 300 & c=$!; "
+                        "while [ \"$(cut -d' ' -f6 /proc/$c/stat)\" != $c ]; "
+                        "do :; done; echo $c > %s; %s" % (self.fifo, then))
         got = []
 
         def read():
