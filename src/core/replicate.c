@@ -15,7 +15,6 @@
 #include "nodestate.h"
 #include "peer.h"
 #include "rules.h"
-#include "voters.h"
 #include "wire.h"
 
 int

@@ -67,16 +67,22 @@ voters_first(const struct node *n, const char *proposer,
 	return ahead < first;
 }
 
+/* The oldest ask leaves the ring. */
+static void
+pop(struct voters *v)
+{
+	v->first = (v->first + 1) % VOTERS_ASKS;
+	v->n--;
+}
+
 void
 voters_asked(struct node *n, const struct task *t, int64_t now)
 {
 	struct voters		*v = &n->voters;
 	struct voters_ask	*a;
 
-	if (v->n == VOTERS_ASKS) {	/* the oldest asks at housekeeping */
-		v->first = (v->first + 1) % VOTERS_ASKS;
-		v->n--;
-	}
+	if (v->n == VOTERS_ASKS)	/* the oldest asks at its resend */
+		pop(v);
 	a = &v->ring[(v->first + v->n++) % VOTERS_ASKS];
 	memcpy(a->uuid, t->uuid, sizeof a->uuid);
 	a->round = t->round;
@@ -102,10 +108,8 @@ voters_deadline(struct node *n)
 
 	/* Those confirmed meanwhile (most) leave as the deadline is asked
 	 * for: each once. */
-	while (v->n > 0 && pending(n, &v->ring[v->first]) == NULL) {
-		v->first = (v->first + 1) % VOTERS_ASKS;
-		v->n--;
-	}
+	while (v->n > 0 && pending(n, &v->ring[v->first]) == NULL)
+		pop(v);
 	return v->n > 0 ? v->ring[v->first].due : -1;
 }
 
@@ -117,8 +121,7 @@ voters_tick(struct node *n, int64_t now)
 
 	while (v->n > 0 && v->ring[v->first].due <= now) {
 		t = pending(n, &v->ring[v->first]);
-		v->first = (v->first + 1) % VOTERS_ASKS;
-		v->n--;
+		pop(v);
 		if (t == NULL)
 			continue;
 		outbox_log(&n->out, VLOG_DEBUG, "Task UUID{%s}: its end asks "

@@ -392,5 +392,5 @@ actions_shutdown(void)
 	event_free(act.tick_ev);
 	event_free(act.commit_ev);
 	event_free(act.sync_ev);
-	act.tick_ev = act.commit_ev = NULL;
+	act.tick_ev = act.commit_ev = act.sync_ev = NULL;
 }

@@ -250,8 +250,8 @@ journal_write_all(int fd, const char *p, size_t len)
 
 /* The records appended go to the file (-1: they could not, and the
  * file is back to what was good; a later rewrite puts them in). */
-static int
-write_appended(void)
+int
+journal_write_unsynced(void)
 {
 	if (j.len == 0)
 		return 0;
@@ -274,17 +274,11 @@ write_appended(void)
 }
 
 int
-journal_write_unsynced(void)
-{
-	return write_appended();
-}
-
-int
 journal_commit(void)
 {
 	struct waiter	*w;
 	size_t		 nwait, i;
-	int		 ok = write_appended() == 0;
+	int		 ok = journal_write_unsynced() == 0;
 
 	if (ok && j.unsynced) {
 		if (fdatasync(j.fd) == -1) {
