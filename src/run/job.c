@@ -3,14 +3,18 @@
  * cgroup is born in it (clone3 with CLONE_INTO_CGROUP, Linux 5.7):
  * moving a process into a cgroup afterwards, by a write to its
  * cgroup.procs, waits for an RCU grace period, 10 ms of a 15 ms start.
- * Where the kernel cannot, or for a child without a cgroup, vfork (no
- * copy of the node's page tables) and the write.  Pipes are created
+ * Either way the child shares the node's memory until it executes, as
+ * vfork's does: a fork's copy of the node's page tables, and their
+ * teardown at the child's execve, were a tenth of a busy pool's CPU.
+ * Where the kernel cannot, or for a child without a cgroup, vfork and
+ * the write.  Pipes are created
  * close-on-exec, so a child inherits nothing but its three descriptors
  * even before close_range(); signals are blocked across the fork so
  * that no handler of the node runs in the child before its dispositions
  * are the defaults again.
  */
 #include <linux/sched.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/queue.h>
 #include <sys/syscall.h>
@@ -230,13 +234,96 @@ child_env(char *const *set)
 	return v;
 }
 
+/* What child() is given, through the one pointer a clone passes. */
+struct child_args {
+	const struct job_spec	*s;
+	char *const		*envp;
+	pid_t			 parent;
+	int			 in, out, err;
+};
+
+static void __attribute__((noreturn))
+child_of_clone(void *arg)
+{
+	const struct child_args *a = arg;
+
+	child(a->s, a->envp, a->parent, a->in, a->out, a->err, NULL);
+}
+
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define CHILD_STACK	(128 * 1024)
+
 /*
- * A child born in the cgroup of dir (a fork: clone3 shares no memory
- * unless given a stack of its own); -1 with errno set if it cannot be.
- * The kernel's answer for clone3 itself is kept: asked once.
+ * clone3 for a child that shares our memory: it must not return into
+ * our frames, so it starts fn(arg) on a stack of its own, which no C
+ * wrapper of the system call can do (glibc keeps its clone3 to itself).
+ * The registers other than rax, rcx and r11 survive the call in both.
  */
 static pid_t
-spawn_into(const char *dir)
+clone3_call(struct clone_args *ca, void (*fn)(void *), void *arg)
+{
+	register void	(*r12)(void *) __asm__("r12") = fn;
+	register void	*r13 __asm__("r13") = arg;
+	long		 ret;
+
+	__asm__ volatile(
+	    "syscall\n\t"
+	    "testq %%rax, %%rax\n\t"
+	    "jnz 1f\n\t"
+	    "xorl %%ebp, %%ebp\n\t"	/* the child: its first frame */
+	    "movq %%r13, %%rdi\n\t"
+	    "callq *%%r12\n\t"
+	    "ud2\n"			/* fn executes or exits */
+	    "1:"
+	    : "=a" (ret)
+	    : "0" ((long)SYS_clone3), "D" (ca), "S" (sizeof *ca),
+	      "r" (r12), "r" (r13)
+	    : "rcx", "r11", "memory");
+	if (ret < 0) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return (pid_t)ret;
+}
+
+/* The suspended parent waits for the child's execve (CLONE_VFORK): one
+ * child uses the stack at a time. */
+static pid_t
+clone3_shared(struct clone_args *ca, struct child_args *a)
+{
+	static void	*stack;
+
+	if (stack == NULL && (stack = mmap(NULL, CHILD_STACK, PROT_READ |
+	    PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0)) ==
+	    MAP_FAILED) {
+		stack = NULL;
+		return -1;
+	}
+	ca->flags |= CLONE_VM | CLONE_VFORK;
+	ca->stack = (uint64_t)(uintptr_t)stack;
+	ca->stack_size = CHILD_STACK;
+	return clone3_call(ca, child_of_clone, a);
+}
+#else
+/* A plain clone3 returns in the child too: a fork's copy. */
+static pid_t
+clone3_shared(struct clone_args *ca, struct child_args *a)
+{
+	pid_t	pid = (pid_t)syscall(SYS_clone3, ca, sizeof *ca);
+
+	if (pid == 0)
+		child_of_clone(a);
+	return pid;
+}
+#endif
+
+/*
+ * A child born in the cgroup of dir, running a's program; -1 with errno
+ * set if it cannot be.  The kernel's answer for clone3 itself is kept:
+ * asked once.
+ */
+static pid_t
+spawn_into(const char *dir, struct child_args *a)
 {
 	struct clone_args ca;
 	pid_t		  pid;
@@ -249,11 +336,10 @@ spawn_into(const char *dir)
 	ca.flags = CLONE_INTO_CGROUP;
 	ca.exit_signal = SIGCHLD;
 	ca.cgroup = (uint64_t)fd;
-	pid = (pid_t)syscall(SYS_clone3, &ca, sizeof ca);
+	pid = clone3_shared(&ca, a);
 	if (pid == -1 && (errno == ENOSYS || errno == E2BIG))
 		no_clone3 = 1;
-	if (pid != 0)
-		close(fd);
+	close(fd);
 	return pid;
 }
 
@@ -274,6 +360,7 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 	/* [0] [1]: stdin; [2] [3]: stdout; [4] [5]: stderr; [6]: null */
 	int		 fd[7] = { -1, -1, -1, -1, -1, -1, -1 };
 	sigset_t	 all, old;
+	struct child_args a;
 	struct job	*j;
 	char		**envp = NULL, procs[PATH_MAX] = "";
 	pid_t		 pid = -1, parent = getpid();
@@ -297,18 +384,22 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 	}
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if (cgroup && (pid = spawn_into(s->cgroup)) == 0)
-		child(s, envp, parent, s->stdin_pipe ? fd[0] : fd[6], fd[3],
-		    s->stderr_pipe ? fd[5] : fd[6], NULL);
+	a.s = s;
+	a.envp = envp;
+	a.parent = parent;
+	a.in = s->stdin_pipe ? fd[0] : fd[6];
+	a.out = fd[3];
+	a.err = s->stderr_pipe ? fd[5] : fd[6];
+	if (cgroup)
+		pid = spawn_into(s->cgroup, &a);
 	/* Else vfork: no copy of the node's page tables, which grow with
 	 * its map; we wait the few system calls until the child executes,
 	 * and it moves itself into its cgroup. */
 	if (pid == -1 && cgroup)
 		snprintf(procs, sizeof procs, "%s/cgroup.procs", s->cgroup);
 	if (pid == -1 && (pid = vfork()) == 0)
-		child(s, envp, parent, s->stdin_pipe ? fd[0] : fd[6], fd[3],
-		    s->stderr_pipe ? fd[5] : fd[6], procs[0] != '\0' ? procs :
-		    NULL);
+		child(s, envp, parent, a.in, a.out, a.err, procs[0] != '\0' ?
+		    procs : NULL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(envp);
 	if (pid == -1) {

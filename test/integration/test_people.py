@@ -551,6 +551,32 @@ class Containment(unittest.TestCase):
         shown = {l.split()[0]: l[col:].split()[0] for l in out[1:] if l.strip()}
         self.assertEqual(shown, how)
 
+    def test_a_run_is_in_its_cgroup_from_its_first_instruction(self):
+        """The program's first look at /proc/self/cgroup names its run's
+        cgroup (born in it, or moved before execve), several runs in a
+        row: a child that shares the node's memory until it executes
+        starts each of them."""
+        node = Node("a")
+        self.addCleanup(node.cleanup)
+        node.start()
+        how = node.wait_log(r"containment: (\S+)").group(1)
+        if not how.startswith("cgroup"):
+            self.skipTest("runs are not held in cgroups here: %s" % how)
+        c = node.client()
+        self.addCleanup(c.close)
+        runs = []
+        for _ in range(3):
+            u = c.ask("RUN cg low -- /bin/cat /proc/self/cgroup").split()[1]
+            runs.append(u)
+            c.send("SUBSCRIBE %s\n" % u)
+            c.wait_states({u: "Terminated"})
+        for u in runs:
+            out = subprocess.run([harness.VOLERY, "-H", "127.0.0.1:%d"
+                                  % node.port, "output", u],
+                                 capture_output=True, text=True,
+                                 timeout=TIMEOUT, check=True).stdout
+            self.assertRegex(out, r"(?m)^0::/\S*/run-%s$" % u, node.log())
+
 
 
 class SharingThePool(People):
