@@ -18,7 +18,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 fail=0
-for pair in tick:node schedule:schedule dequeue:dequeue election:election \
+for pair in tick:node schedule:schedule dequeue:dequeue ahead:ahead election:election \
     replicate:replicate confirm:confirm antientropy:antientropy \
     peertab:peertab retire:retire runwatch:runwatch runs:run \
     heartbeat:heartbeat; do

@@ -113,6 +113,13 @@ next_held(struct node *n, int64_t now)
 	return NULL;
 }
 
+static void
+start(struct node *n, struct task *t, int64_t now)
+{
+	run_start(n, t, now);
+	ahead_started(n, t, now);
+}
+
 /* What running t costs a batch of ours, in ms: -1 unknown. */
 static int64_t
 batch_cost(const struct node *n, const struct task *t)
@@ -181,11 +188,14 @@ dequeue_dispatch(struct node *n, int64_t now)
 	int64_t		 wake;
 
 	fairshare_refresh(n);
-	while (run_count(n) < n->cfg.slots && !dq->active) {
+	/* Slots busy: a race may start before one frees (ahead.h). */
+	while ((run_count(n) < n->cfg.slots || (dq->next_held == dq->nheld &&
+	    ahead_now(n, now, dequeue_window_ms(n, now), &dq->retry_at))) &&
+	    !dq->active) {
 		/* Our own interactive task runs here, uncontested. */
 		if (run_count(n) == 0 &&
 		    (t = interactive_own(n, now)) != NULL) {
-			run_start(n, t, now);
+			start(n, t, now);
 			continue;
 		}
 		if (!run_volunteering(n))
@@ -199,10 +209,12 @@ dequeue_dispatch(struct node *n, int64_t now)
 		if (dq->nheld > 0 && (t = next_held(n, now)) != NULL) {
 			outbox_log(&n->out, VLOG_DEBUG, "task UUID[%s], won "
 			    "in a batch, starts now", t->uuid);
-			run_start(n, t, now);
+			start(n, t, now);
 			continue;
 		}
 		if (peertab_live(n) == 0) {
+			if (run_count(n) == n->cfg.slots)
+				return;		/* no race to start early */
 			for (k = 0; k < len; k++) {
 				t = readyq_at(&n->ready, k);
 				if (dequeue_ours(n, t, now))
@@ -210,7 +222,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 			}
 			if (k == len)
 				return;
-			run_start(n, t, now);
+			start(n, t, now);
 			continue;
 		}
 		/*
@@ -315,7 +327,7 @@ decide(struct node *n, int64_t now)
 		if (run_count(n) < n->cfg.slots) {
 			outbox_log(&n->out, VLOG_DEBUG, "I won the race to "
 			    "dequeue task UUID[%s]", t->uuid);
-			run_start(n, t, now);
+			start(n, t, now);
 		} else
 			memcpy(dq->held[dq->nheld++], t->uuid,
 			    sizeof dq->held[0]);

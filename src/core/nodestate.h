@@ -41,6 +41,7 @@
 #ifndef VOLERY_NODESTATE_H
 #define VOLERY_NODESTATE_H
 
+#include "ahead.h"
 #include "antientropy.h"
 #include "authorship.h"
 #include "cascade.h"
@@ -92,6 +93,7 @@ struct node {
 	struct schedule		   schedule;
 	struct order		   order;
 	struct dequeue		   dequeue;
+	struct ahead		   ahead;
 	struct election		   election;
 	struct replicate	   replicate;
 	struct confirm		   confirm;

@@ -734,15 +734,17 @@ end_the_first_of_three(struct node *n, const char *exec)
 	learn_free_takes(n, 1);
 	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 0 0 500",
 	    9000);
+	/* The first of unknown length: no race starts while it runs
+	 * (ahead.c). */
 	for (k = 4; k <= 6; k++)
-		assert_int_equal(sched(n, k, k == 4 ? "free" : exec, PRIO_LOW,
-		    9001, 0, NULL, NULL), 0);
+		assert_int_equal(sched(n, k, k == 4 ? "import" : exec,
+		    PRIO_LOW, 9001, 0, NULL, NULL), 0);
 	while (state_of(n, uuid_n(4)) != TASK_RUNNING &&
 	    (t = status_of(n).timer) >= 0 && t < 9100)
 		node_tick(n, t);
 	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
 	clear(n);
-	terminate(n, uuid_n(4), 1, 9030);
+	terminate(n, uuid_n(4), 3, 9030);	/* an import's three */
 	exit_with(n, uuid_n(4), 0, 9030);
 }
 
@@ -821,6 +823,90 @@ test_tasks_of_unknown_length_race_one_at_a_time(void **state)
 	assert_null(sent_nth(n, NULL, "TRY_DEQUEUE", 1));
 }
 
+/* Run task 4 (of type exec) from `at`, beta busy; 4 has ended when 5
+ * and 6 are scheduled, `later` ms after it started. */
+static int64_t
+run_the_fourth(struct node *n, const char *exec, int64_t at)
+{
+	int64_t	t;
+
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 0 0 500",
+	    at);
+	assert_int_equal(sched(n, 4, exec, PRIO_LOW, at, 0, NULL, NULL), 0);
+	while (state_of(n, uuid_n(4)) != TASK_RUNNING &&
+	    (t = status_of(n).timer) >= 0 && t < at + 100)
+		node_tick(n, t);
+	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
+	clear(n);
+	return node_find(n, uuid_n(4))->start_ms;
+}
+
+/* A node whose slot runs a short task races for the next one a window
+ * before it should end: the window passes while it runs, and the task
+ * it won starts the moment the slot frees, with no race of its own. */
+static void
+test_a_busy_node_races_a_window_before_its_short_run_ends(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t0;
+
+	learn_free_takes(n, 30);	/* 30 ms: a window is 10 */
+	t0 = run_the_fourth(n, "free", 9000);
+	assert_int_equal(sched(n, 5, "free", PRIO_LOW, t0 + 1, 0, NULL,
+	    NULL), 0);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	assert_int_equal(status_of(n).timer, t0 + 20);
+	node_tick(n, t0 + 20);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(5, t0 + 20));
+	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
+	node_tick(n, t0 + 30);		/* its window closed: held */
+	assert_int_equal(state_of(n, uuid_n(5)), TASK_READY);
+	clear(n);
+	terminate(n, uuid_n(4), 1, t0 + 31);
+	exit_with(n, uuid_n(4), 0, t0 + 31);
+	assert_int_equal(state_of(n, uuid_n(5)), TASK_RUNNING);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+}
+
+/* Not while a run whose end readies dependents goes on: they go first
+ * (confirm.c), the slot frees, then the race. */
+static void
+test_no_race_ahead_of_a_run_with_dependents(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct task_binding b = { "", 1 };
+	int64_t		 t0;
+
+	learn_free_takes(n, 30);
+	t0 = run_the_fourth(n, "free", 9000);
+	memcpy(b.uuid, uuid_n(4), sizeof b.uuid);
+	assert_int_equal(sched(n, 7, "any", PRIO_LOW, t0 + 1, 1, &b, NULL),
+	    0);
+	assert_int_equal(sched(n, 5, "free", PRIO_LOW, t0 + 1, 0, NULL,
+	    NULL), 0);
+	node_tick(n, t0 + 25);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+}
+
+/* Nor after a run too long for a batch. */
+static void
+test_no_race_ahead_of_a_long_run(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t0;
+
+	learn_free_takes_1s(n);
+	t0 = run_the_fourth(n, "free", 9000);
+	assert_int_equal(sched(n, 5, "free", PRIO_LOW, t0 + 1, 0, NULL,
+	    NULL), 0);
+	node_tick(n, t0 + 995);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	assert_int_equal(state_of(n, uuid_n(5)), TASK_READY);
+}
+
 int
 main(void)
 {
@@ -850,6 +936,9 @@ main(void)
 		NODE_TEST(test_ranks_compare_what_the_heartbeats_told),
 		NODE_TEST(test_a_peers_run_states_say_whether_it_is_idle),
 		NODE_TEST(test_short_tasks_are_won_in_a_batch_and_start_in_turn),
+		NODE_TEST(test_a_busy_node_races_a_window_before_its_short_run_ends),
+		NODE_TEST(test_no_race_ahead_of_a_long_run),
+		NODE_TEST(test_no_race_ahead_of_a_run_with_dependents),
 		NODE_TEST(test_a_held_task_not_started_in_time_is_raced_again),
 		NODE_TEST(test_a_rival_is_told_our_claim_on_a_held_task),
 		NODE_TEST(test_tasks_of_unknown_length_race_one_at_a_time),
