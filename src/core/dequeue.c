@@ -88,9 +88,10 @@ claim_memory_ms(const struct node *n)
 
 /*
  * A held task (won in a batch while our slots were full) to start now:
- * the next still Ready and ours, while the peers still keep off it --
- * they forget a claim CLAIM_WINDOWS windows after it came.  Past that
- * the rest are raced for again.
+ * the next still Ready, ours and beaten by no earlier claim heard since
+ * (a late one), while the peers still keep off it -- they forget a
+ * claim CLAIM_WINDOWS windows after it came.  Past that the rest are
+ * raced for again.
  */
 static struct task *
 next_held(struct node *n, int64_t now)
@@ -102,7 +103,8 @@ next_held(struct node *n, int64_t now)
 	while (dq->next_held < dq->nheld && now < dq->held_until) {
 		t = taskmap_find(&n->map, dq->held[dq->next_held++]);
 		if (t != NULL && t->state == TASK_READY &&
-		    dequeue_ours(n, t, now))
+		    !claims_beating(&dq->claims, t->uuid, dq->ts, n->cfg.name,
+		    now, n->cfg.dequeue_window_ms) && dequeue_ours(n, t, now))
 			return t;
 	}
 	if ((left = dq->nheld - dq->next_held) > 0)
@@ -243,10 +245,8 @@ dequeue_dispatch(struct node *n, int64_t now)
 			t = NULL;
 		}
 		/* The first task before our place that is due, else when the
-		 * soonest will be.  Dues cost a sum, claims and admission a
-		 * hash and a look-up: only tasks that can change the answer
-		 * are asked (idle nodes far down the rank looked at every
-		 * task on every datagram). */
+		 * soonest will be.  Only tasks that can change the answer are
+		 * asked for claims and admission (a hash, a look-up). */
 		wake = -1;
 		for (k = 0; t == NULL && k < len && k < place; k++) {
 			struct task *w = readyq_at(&n->ready, k);

@@ -192,7 +192,9 @@ class Arrays(unittest.TestCase):
 
     def volery_ok(self, *args):
         r = volery("-H", self.host, *args, cwd=self.work)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.returncode, 0, "%s\n%s\n%s" % (
+            r.stderr.decode(), r.stdout.decode(),
+            "\n".join(n.log() for n in self.cl.nodes.values())))
         return r.stdout.decode()
 
     def test_an_array_of_50_never_runs_more_than_5_at_once(self):
