@@ -761,6 +761,19 @@ race_a_batch(struct node *n)
 	node_tick(n, 9040);
 }
 
+/* Task `running` ends at `at`: the held task starts at once, with no
+ * race of its own. */
+static void
+held_starts_as_the_slot_frees(struct node *n, int running, int held,
+    int64_t at)
+{
+	clear(n);
+	terminate(n, uuid_n(running), 1, at);
+	exit_with(n, uuid_n(running), 0, at);
+	assert_int_equal(state_of(n, uuid_n(held)), TASK_RUNNING);
+	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+}
+
 /* Short tasks are claimed several to a race, and the ones won while the
  * slot is busy start one after another with no race of their own. */
 static void
@@ -773,11 +786,7 @@ test_short_tasks_are_won_in_a_batch_and_start_in_turn(void **state)
 	assert_int_equal(state_of(n, uuid_n(5)), TASK_RUNNING);
 	assert_int_equal(state_of(n, uuid_n(6)), TASK_READY);
 	assert_non_null(logged(n, "won 1 more task"));
-	clear(n);
-	terminate(n, uuid_n(5), 1, 9042);
-	exit_with(n, uuid_n(5), 0, 9042);
-	assert_int_equal(state_of(n, uuid_n(6)), TASK_RUNNING);
-	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	held_starts_as_the_slot_frees(n, 5, 6, 9042);
 }
 
 /* A task won in a batch but not started before the peers forget our
@@ -862,11 +871,7 @@ test_a_busy_node_races_a_window_before_its_short_run_ends(void **state)
 	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
 	node_tick(n, t0 + 30);		/* its window closed: held */
 	assert_int_equal(state_of(n, uuid_n(5)), TASK_READY);
-	clear(n);
-	terminate(n, uuid_n(4), 1, t0 + 31);
-	exit_with(n, uuid_n(4), 0, t0 + 31);
-	assert_int_equal(state_of(n, uuid_n(5)), TASK_RUNNING);
-	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
+	held_starts_as_the_slot_frees(n, 4, 5, t0 + 31);
 }
 
 /* Not while a run whose end readies dependents goes on: they go first
