@@ -7,11 +7,10 @@
  * vfork's does: a fork's copy of the node's page tables, and their
  * teardown at the child's execve, were a tenth of a busy pool's CPU.
  * Where the kernel cannot, or for a child without a cgroup, vfork and
- * the write.  Pipes are created
- * close-on-exec, so a child inherits nothing but its three descriptors
- * even before close_range(); signals are blocked across the fork so
- * that no handler of the node runs in the child before its dispositions
- * are the defaults again.
+ * the write.  Pipes are created close-on-exec, so a child inherits
+ * nothing but its three descriptors even before close_range(); signals
+ * are blocked across the fork so that no handler of the node runs in
+ * the child before its dispositions are the defaults again.
  */
 #include <linux/sched.h>
 #include <sys/mman.h>
