@@ -19,15 +19,13 @@ void
 ahead_started(struct node *n, const struct task *t, int64_t now)
 {
 	struct ahead	*a = &n->ahead;
-	int64_t		 run = placement_estimate(n, t->exec,
-			    placement_speed(n));
+	int64_t		 cost = dequeue_batch_cost(n, t);
 
 	a->uuid[0] = '\0';
-	if (run < 0 || run + BATCH_START_MS >
-	    claims_memory_ms(n->cfg.dequeue_window_ms))
+	if (cost < 0 || cost > claims_memory_ms(n->cfg.dequeue_window_ms))
 		return;
 	memcpy(a->uuid, t->uuid, sizeof a->uuid);
-	a->end_at = now + run;
+	a->end_at = now + cost - BATCH_START_MS;
 }
 
 int

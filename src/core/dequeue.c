@@ -122,9 +122,8 @@ start(struct node *n, struct task *t, int64_t now)
 	ahead_started(n, t, now);
 }
 
-/* What running t costs a batch of ours, in ms: -1 unknown. */
-static int64_t
-batch_cost(const struct node *n, const struct task *t)
+int64_t
+dequeue_batch_cost(const struct node *n, const struct task *t)
 {
 	int64_t	run = placement_estimate(n, t->exec, placement_speed(n));
 
@@ -146,7 +145,7 @@ batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 	int64_t		 budget, cost;
 	size_t		 k, stride = (size_t)peertab_idle_count(n, now) + 1;
 
-	if ((cost = batch_cost(n, t)) < 0)
+	if ((cost = dequeue_batch_cost(n, t)) < 0)
 		return;
 	budget = claim_memory_ms(n) - 2 * dequeue_window_ms(n, now) - cost;
 	for (k = pos + stride; k < len && dq->nbatch < DEQUEUE_BATCH;
@@ -156,7 +155,7 @@ batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 		if (claimed(n, t, now) || t->array_max > 0 ||
 		    !dequeue_ours(n, t, now))
 			continue;
-		if ((cost = batch_cost(n, t)) < 0 || cost > budget)
+		if ((cost = dequeue_batch_cost(n, t)) < 0 || cost > budget)
 			break;
 		budget -= cost;
 		memcpy(dq->batch[dq->nbatch++], t->uuid, UUID_STRLEN + 1);

@@ -536,16 +536,20 @@ class Containment(unittest.TestCase):
     """`volery nodes` says how each node contains its runs (told in its
     heartbeats): a cgroup (with the bounds it holds), else a subreaper."""
 
+    @staticmethod
+    def cli(node, *args):
+        """The command line's output, as root, against node."""
+        return subprocess.run([harness.VOLERY, "-H", "127.0.0.1:%d"
+                               % node.port] + list(args), capture_output=True,
+                              text=True, timeout=TIMEOUT, check=True).stdout
+
     def test_volery_nodes_says_how_each_node_contains_its_runs(self):
         cl = harness.Cluster(("a", "b")).start()
         self.addCleanup(cl.cleanup)
         cl.master()
         how = {name: n.wait_log(r"containment: (\S+)").group(1)
                for name, n in cl.nodes.items()}
-        out = subprocess.run([harness.VOLERY, "-H", "127.0.0.1:%d"
-                              % cl.nodes["a"].port, "nodes"],
-                             capture_output=True, text=True, timeout=TIMEOUT,
-                             check=True).stdout.splitlines()
+        out = self.cli(cl.nodes["a"], "nodes").splitlines()
         self.assertIn("CONTAINMENT", out[0])
         col = out[0].index("CONTAINMENT")
         shown = {l.split()[0]: l[col:].split()[0] for l in out[1:] if l.strip()}
@@ -571,10 +575,7 @@ class Containment(unittest.TestCase):
             c.send("SUBSCRIBE %s\n" % u)
             c.wait_states({u: "Terminated"})
         for u in runs:
-            out = subprocess.run([harness.VOLERY, "-H", "127.0.0.1:%d"
-                                  % node.port, "output", u],
-                                 capture_output=True, text=True,
-                                 timeout=TIMEOUT, check=True).stdout
+            out = self.cli(node, "output", u)
             self.assertRegex(out, r"(?m)^0::/\S*/run-%s$" % u, node.log())
 
 
