@@ -192,6 +192,8 @@ struct node_exit {
 
 /* Every field at its default (volery.conf(5)). */
 void	node_config_default(struct node_config *);
+/* Can a node run with c?  (Its ranges were checked before: config.c.) */
+int	node_config_valid(const struct node_config *);
 /* The longest a live node may be silent at this timing, up to ten nodes:
  * four quiet heartbeats, or the node timeout.  Another address may
  * take its name only after that (guard.h's bind_ms). */

@@ -22,51 +22,12 @@
 #include "peer.h"
 #include "wire.h"
 
-/*
- * The defaults, once: volery.conf(5) documents them and config.c starts
- * from them.  Windows are sized for a LAN: milliseconds.
- */
-void
-node_config_default(struct node_config *c)
-{
-	memset(c, 0, sizeof *c);
-	snprintf(c->name, sizeof c->name, "node");
-	c->slots = 1;
-	c->max_attempts = 3;
-	c->ageing_ms = 600000;
-	c->reputation = 10;
-	c->dequeue_window_ms = 10;
-	c->election_window_ms = 50;
-	c->progress_interval_ms = 250;
-	c->failure_timeout_ms = 2000;
-	c->node_timeout_ms = 2000;
-	c->quiet_heartbeat_ms = 5000;
-	c->membership_timeout_ms = 600000;
-	c->retention_ms = 7 * 86400000LL;
-	c->max_peers = 1024;
-	c->peer_evict_ms = 86400000;
-	c->fairshare_halflife_ms = 3600000;
-}
-
-/* What no node can run with: the caller checked ranges before (config.c). */
-static int
-config_valid(const struct node_config *c)
-{
-	return task_name_valid(c->name) && c->slots >= 1 &&
-	    c->max_attempts >= 1 && c->ageing_ms >= 0 &&
-	    c->dequeue_window_ms >= 1 && c->election_window_ms >= 1 &&
-	    c->progress_interval_ms >= 1 && c->failure_timeout_ms >= 1 &&
-	    c->membership_timeout_ms >= c->node_timeout_ms &&
-	    c->node_timeout_ms >= 1 && c->max_peers >= 1 &&
-	    c->peer_evict_ms >= c->membership_timeout_ms;
-}
-
 struct node *
 node_new(const struct node_config *cfg, const struct taskdesc_set *descs)
 {
 	struct node	*n;
 
-	if (!config_valid(cfg) || (n = calloc(1, sizeof *n)) == NULL)
+	if (!node_config_valid(cfg) || (n = calloc(1, sizeof *n)) == NULL)
 		return NULL;
 	n->cfg = *cfg;
 	n->descs = descs;
