@@ -62,6 +62,13 @@ $sim -S $((50 / div)) -n 7 -w bag -t 60 -T 300 -L 3 -l 10 -d 5 -j 20 -c 10 -C 2 
 # Capabilities in heartbeats: a third of the tasks need a tag two nodes
 # have, and never start anywhere else.
 $sim -S $((50 / div)) -n 7 -w bag -t 60 -T 300 -g 2 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -X 2 -q &&
+# Black holes (-H): every run of the last nodes fails.  No task fails
+# for them, each stops volunteering after a few runs, under loss, with
+# crashes and partitions too.
+$sim -S $((50 / div)) -n 7 -w bag -t 100 -T 300 -H 1 -l 5 -j 5 -q &&
+$sim -S $((30 / div)) -n 7 -w bag -t 200 -T 5 -H 1 -l 5 -j 2 -q &&
+$sim -S $((50 / div)) -n 9 -k 10 -T 500 -H 2 -l 10 -d 5 -j 5 -P 2 -X 2 -q &&
+$sim -S $((30 / div)) -n 7 -k 8 -T 500 -H 1 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
 # Node identities and a certified liar (-F): its forged results and
 # cancels of others' tasks are never held nor told, under every fault.
 $sim -S $((300 / div)) -n 4 -w bag -t 12 -T 200 -F 10 -l 10 -d 5 -C 1 -P 1 -X 2 -q &&

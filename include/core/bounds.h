@@ -73,5 +73,8 @@
 #define VERIFY_MAX 9
 /* A replica's digest: BLAKE2b-256, hex. */
 #define DIGEST_HEX 64
+#define TRIES_MAX 4		/* failed attempts a task record keeps */
+#define TRIES_TEXT_MAX (TRIES_MAX * (NAME_MAXLEN + 5))
+#define RETRY_DELAY_MAX_MS 3600000LL	/* the longest wait before a retry */
 
 #endif

@@ -30,6 +30,15 @@ struct node_config {
 	char		name[NAME_MAXLEN + 1];
 	int		slots;
 	int		max_attempts;
+	/* A failed attempt waits this long before it is retried, twice as
+	 * long after each failure (retry.c); 0: none. */
+	int64_t		retry_delay_ms;
+	/* A node whose runs of quarantine_after tasks fail within
+	 * quarantine_window_ms while they succeed elsewhere takes no tasks
+	 * for quarantine_ms (0: never). */
+	int		quarantine_after;
+	int64_t		quarantine_window_ms;
+	int64_t		quarantine_ms;
 	int64_t		ageing_ms;
 	int		reputation;
 	int64_t		dequeue_window_ms;
@@ -146,6 +155,9 @@ struct node_status {
 	uint64_t	 disputes;	/* --verify replicas that disagreed */
 	const char	*disputed;	/* the latest's odd runner */
 	int64_t		 timer;		/* the armed tick, or -1 */
+	/* Quarantined (retry.h): until then (epoch ms; 0 not), and why. */
+	int64_t		 quarantine_until;
+	const char	*quarantine_why;
 };
 
 /* A SCHEDULE request, already parsed and syntax-checked. */
@@ -190,6 +202,9 @@ struct node_exit {
 	const struct runner_msg	*result;
 };
 
+/* An admin's `volery nodes --clear`: this node takes tasks again after
+ * a quarantine (retry.h); -1 if it was not quarantined. */
+int	node_quarantine_clear(struct node *, int64_t now);
 /* Every field at its default (volery.conf(5)). */
 void	node_config_default(struct node_config *);
 /* Can a node run with c?  (Its ranges were checked before: config.c.) */

@@ -93,6 +93,8 @@ struct task {
 	int		 suspended;	/* Running, but stopped: the user is back */
 	int		 held;		/* waiting, never taken until released */
 	int64_t		 begin_ms;	/* not taken before (epoch ms); 0 */
+	int64_t		 retry_ms;	/* after a failed attempt: not taken
+					 * before (epoch ms); 0 */
 	double		 fair_key;	/* local: its user's usage (fairshare.c) */
 
 	int64_t		 submit_ms;	/* wall clock, ms since the epoch */
@@ -197,6 +199,11 @@ struct task {
 	 * stdout, exit status and output files, hex), or NULL: signed
 	 * with its end. */
 	char		*digest;
+	/* Its failed attempts, oldest first, the latest TRIES_MAX of them:
+	 * "node:status,..." with status as exit_status (-1: none measured),
+	 * or NULL.  Each is written by the node whose run failed
+	 * (retry.c); replicated. */
+	char		*tries;
 };
 
 /* The uuid of t's workflow: its first task's. */
@@ -257,6 +264,14 @@ int		 task_token_valid(const char *, int);
 int		 task_names_valid(const char *, int max);
 /* Does the comma list hold name? */
 int		 task_names_have(const char *list, const char *name);
+/* A failed-attempt list ("node:status,...", task.h's tries), at most
+ * TRIES_MAX items, statuses in -1..320. */
+int		 task_tries_valid(const char *);
+/* Did node fail an attempt of the list? */
+int		 task_tries_have(const char *tries, const char *node);
+/* Add node's failed attempt to t's list, the oldest dropped past
+ * TRIES_MAX; -1 out of memory. */
+int		 task_tries_add(struct task *, const char *node, int status);
 /* The cores t takes: its request, at least 1. */
 int		 task_cores(const struct task *);
 

@@ -73,6 +73,11 @@ int	wire_reply_rejected_format(const struct reply_rejected *, char *,
 int	wire_reply_rejected_parse(const char *line, struct reply_rejected *);
 int	wire_reply_clash_format(const char *address, char *, size_t);
 int	wire_reply_clash_parse(const char *line, char *address, size_t);
+/* QUARANTINED until_ms why...: this node takes no tasks (retry.h). */
+int	wire_reply_quarantined_format(int64_t until_ms, const char *why,
+	    char *, size_t);
+int	wire_reply_quarantined_parse(const char *line, int64_t *until_ms,
+	    char *why, size_t);
 /* RECORD: a task as the history keeps it (wire_task_encode); private:
  * without its command's environment (for someone not its owner). */
 int	wire_reply_record_format(const struct task *, int private, char *,

@@ -34,6 +34,7 @@ enum client_cmd {
 	CMD_PRIO,
 	CMD_PEERKEY,
 	CMD_REVOKE,
+	CMD_CLEAR,
 };
 
 
@@ -92,7 +93,7 @@ struct client_req {
 	unsigned		 acct_states;
 	const char		*acct_node;
 	const char		*acct_user;
-	/* PEERKEY: a node's name; REVOKE: a revocation's words after its
+	/* PEERKEY, CLEAR: a node's name; REVOKE: a revocation's words after its
 	 * first (ident.h) */
 	const char		*peer_name;
 	const char		*revoke[4];

@@ -165,14 +165,49 @@ col_attempts(const struct task *t, char *b, size_t n)
 
 /* sacct's ExitCode: "code:signal". */
 static void
+exit_text(int status, char *b, size_t n)
+{
+	if (status < 0)
+		snprintf(b, n, "-");
+	else if (status >= 256)
+		snprintf(b, n, "0:%d", status - 256);
+	else
+		snprintf(b, n, "%d:0", status);
+}
+
+static void
 col_exit(const struct task *t, char *b, size_t n)
 {
-	if (t->exit_status < 0)
+	exit_text(t->exit_status, b, n);
+}
+
+/* Each attempt's node and exit, oldest first: the failed ones the
+ * record keeps (the latest few), then the run that ended it. */
+static void
+col_tries(const struct task *t, char *b, size_t n)
+{
+	char	 list[TRIES_TEXT_MAX + 1], code[32], *p, *item, *colon;
+	size_t	 off = 0;
+
+	snprintf(list, sizeof list, "%s", t->tries != NULL ? t->tries : "");
+	b[0] = '\0';
+	for (p = list; (item = strsep(&p, ",")) != NULL && *item != '\0' &&
+	    off < n;) {
+		if ((colon = strchr(item, ':')) == NULL)
+			continue;
+		*colon = '\0';
+		exit_text(atoi(colon + 1), code, sizeof code);
+		off += snprintf(b + off, n - off, "%s%s=%s", off > 0 ? "," :
+		    "", item, code);
+	}
+	/* A failed end is the last of the list already. */
+	if (t->running_on[0] != '\0' && t->state != TASK_FAILED && off < n) {
+		exit_text(t->exit_status, code, sizeof code);
+		off += snprintf(b + off, n - off, "%s%s=%s", off > 0 ? "," :
+		    "", t->running_on, code);
+	}
+	if (off == 0)
 		snprintf(b, n, "-");
-	else if (t->exit_status >= 256)
-		snprintf(b, n, "0:%d", t->exit_status - 256);
-	else
-		snprintf(b, n, "%d:0", t->exit_status);
 }
 
 static void
@@ -238,6 +273,7 @@ static const struct column {
 	{ "wait", NULL, "WAIT", 1, col_wait, 0 },
 	{ "elapsed", NULL, "ELAPSED", 1, col_elapsed, 0 },
 	{ "attempts", NULL, "ATTEMPTS", 1, col_attempts, 0 },
+	{ "tries", NULL, "TRIES", 0, col_tries, 0 },
 	{ "exit", "exitcode", "EXIT", 1, col_exit, 0 },
 	{ "cpu", "totalcpu", "CPU", 1, col_cpu, 0 },
 	{ "maxrss", NULL, "MAXRSS", 1, col_maxrss, 0 },
@@ -269,8 +305,8 @@ pick_columns(const char *format, const struct column **pick, int *npick)
 		if (k == NCOLUMNS || *npick == HISTORY_COLS_MAX) {
 			cmd_fail("--format: %s '%s' (fields: uuid, name, "
 			    "state, user, node, scheduler, submit, ready, "
-			    "start, end, wait, elapsed, attempts, exit, cpu, "
-			    "maxrss, workflow, reason, command)", k ==
+			    "start, end, wait, elapsed, attempts, tries, exit, "
+			    "cpu, maxrss, workflow, reason, command)", k ==
 			    NCOLUMNS ? "no field" : "too many fields", word);
 			free(list);
 			return -1;
@@ -423,7 +459,8 @@ const struct cmd_entry cmd_history_entry = {
 	"--since, submitted by --until, in --state (Terminated, Cancelled, "
 	"Failed, a comma list), run on --node, asked by --user; the "
 	"--format fields (" DEFAULT_FORMAT "; also scheduler, submit, "
-	"ready, start, wait, attempts, workflow, reason, command), or "
+	"ready, start, wait, attempts, tries (each attempt's node=exit), "
+	"workflow, reason, command), or "
 	"--json",
 	{ CMD_OPT_HOST, { 'S', "since", 0, 1, 0, "TIME" },
 	  { 'E', "until", 0, 1, 0, "TIME" },

@@ -1,13 +1,16 @@
 /*
- * cmd-nodes.c -- `volery nodes`: the nodes a node knows, as a table.
+ * cmd-nodes.c -- `volery nodes`: the nodes a node knows, as a table;
+ * --clear: an admin ends that node's quarantine (retry.h).
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "conn.h"
 #include "reply.h"
+#include "task.h"
 
 static void
 row(const char *line, void *arg)
@@ -15,7 +18,10 @@ row(const char *line, void *arg)
 	struct reply_node	n;
 	struct reply_rejected	r;
 	char			from[ADDR_MAXLEN + 1], cores[16] = "?";
-	char			mem[32] = "?", free[32];
+	char			mem[32] = "?", free[32], why[REASON_MAXLEN + 1];
+	char			until[32];
+	int64_t			until_ms;
+	time_t			secs;
 	int			*count = arg;
 
 	/* CLASH address: another node has this one's name. */
@@ -23,6 +29,17 @@ row(const char *line, void *arg)
 		printf("name clash: the node at %s has this node's name too; "
 		    "this node takes no tasks until one of them is renamed "
 		    "(<name> in its configuration)\n", from);
+		return;
+	}
+	/* QUARANTINED until why...: this node takes no tasks. */
+	if (wire_reply_quarantined_parse(line, &until_ms, why,
+	    sizeof why) == 0) {
+		secs = (time_t)(until_ms / 1000);
+		strftime(until, sizeof until, "%Y-%m-%d %H:%M:%S",
+		    localtime(&secs));
+		printf("quarantined: %s; this node takes no tasks until %s, "
+		    "or until an admin runs volery nodes --clear NAME\n",
+		    why, until);
 		return;
 	}
 	/* REJECTED count last-source why... (after the NODE lines) */
@@ -60,8 +77,22 @@ static int
 cmd_nodes_exec(const struct cmd_args *a)
 {
 	struct conn	 c;
+	char		 req[CLIENT_LINE_MAX], reply[CLIENT_LINE_MAX];
+	const char	*clear = cmd_arg(a, 'c');
 	int		 rc, count = 0;
 
+	if (clear != NULL) {
+		if (!task_name_valid(clear))
+			return 2 * cmd_fail("not a node name: %.64s", clear);
+		if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
+			return 1;
+		snprintf(req, sizeof req, "CLEAR %s", clear);
+		rc = cmd_ask(&c, req, reply, sizeof reply);
+		conn_close(&c);
+		if (rc == 0)
+			printf("%s takes tasks again\n", clear);
+		return rc == 0 ? 0 : 1;
+	}
 	if (cmd_given(a, 'j'))
 		return cmd_print_api(cmd_arg(a, 'H'), "/api/nodes");
 	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
@@ -73,7 +104,10 @@ cmd_nodes_exec(const struct cmd_args *a)
 
 const struct cmd_entry cmd_nodes_entry = {
 	"nodes", "list the nodes of the cluster: role, volunteer state, free "
-	"slots; --json: every field, as the API's /api/nodes",
-	{ CMD_OPT_HOST, { 'j', "json", 1, 0, 0, NULL } }, 0, 0, NULL, 0,
+	"slots; --json: every field, as the API's /api/nodes; --clear NODE: "
+	"an admin lets a quarantined node take tasks again (asked of that "
+	"node)",
+	{ CMD_OPT_HOST, { 'j', "json", 1, 0, 0, NULL },
+	  { 'c', "clear", 0, 1, 0, "NODE" } }, 0, 0, NULL, 0,
 	cmd_nodes_exec, 0,
 };

@@ -204,6 +204,9 @@ req_nodes(struct client *c, const struct client_req *req)
 	if (st.disputes > 0)
 		nodes_rejected_cb("results that disagreed under --verify",
 		    st.disputes, st.disputed, &x);
+	if (st.quarantine_until > 0 && wire_reply_quarantined_format(
+	    st.quarantine_until, st.quarantine_why, line, sizeof line) > 0)
+		text_add(&x, "%s", line);
 	text_add(&x, ".\n");
 	client_reply(c, 0, x.buf);
 	free(x.buf);

@@ -24,7 +24,7 @@ void	req_progress_extras(char *line, size_t size, const struct task *);
 /* req-view.c */
 req_fn	req_tasks, req_nodes, req_api, req_account;
 /* req-ident.c */
-req_fn	req_peerkey, req_revoke;
+req_fn	req_peerkey, req_revoke, req_clear;
 /* req-log.c */
 req_fn	req_log, req_output;
 

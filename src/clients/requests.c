@@ -65,6 +65,9 @@ static const struct request {
 	 * hand one in. */
 	{ CMD_PEERKEY,	"PEERKEY",	ANYONE,	0, req_peerkey },
 	{ CMD_REVOKE,	"REVOKE",	ANYONE,	0, req_revoke },
+	/* An admin ends this node's quarantine (checked by the handler). */
+	{ CMD_CLEAR,	"CLEAR",	ANYONE,	CHANGES | NOT_FROM_RUN,
+	    req_clear },
 	{ CMD_HELP,	"HELP",		ANYONE,	0, req_help },
 	{ CMD_QUIT,	"QUIT",		ANYONE | CLIENT_PEER, 0, req_quit },
 };

@@ -298,6 +298,12 @@ node_task_waiting(struct node *n, const struct task *t, char *why,
 		    "come");
 		return;
 	}
+	if (t->retry_ms > n->cmdcheck.now) {
+		snprintf(why, whylen, "waiting: retried in %.1f s after %d "
+		    "failed attempt%s", (t->retry_ms - n->cmdcheck.now) / 1e3,
+		    t->failures, t->failures == 1 ? "" : "s");
+		return;
+	}
 	*own = (struct caps){ n->cfg.cores, n->cfg.memory_mb, n->cfg.tags,
 	    own_execs(n), n->capset.own_noacct };
 	if ((here = run_admissible(n, t, mine, sizeof mine))) {

@@ -239,6 +239,7 @@ cascade_settled(struct node *n, const struct task *t, int64_t now,
 {
 	if (t->state == TASK_TERMINATED) {
 		placement_learn(n, t);
+		retry_settled(n, t, now);
 		cascade_bind_outputs(n, t, now);
 	} else
 		cascade_end_dependents(n, t, now, propose);

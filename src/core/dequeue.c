@@ -46,13 +46,14 @@ int
 dequeue_ours(struct node *n, const struct task *t, int64_t now)
 {
 	char	why[REASON_MAXLEN + 1];
+	int64_t	at = retry_not_before(t);
 
-	if (t->begin_ms > now) {	/* not before its --begin: then */
-		if (n->dequeue.begin_at < 0 || t->begin_ms < n->dequeue.begin_at)
-			n->dequeue.begin_at = t->begin_ms;
+	if (at > now) {		/* not before its --begin or retry: then */
+		if (n->dequeue.begin_at < 0 || at < n->dequeue.begin_at)
+			n->dequeue.begin_at = at;
 		return 0;
 	}
-	return run_admissible(n, t, why, sizeof why) && run_fits_now(n, t) &&
+	return !retry_leaves(n, t) && run_admissible(n, t, why, sizeof why) && run_fits_now(n, t) &&
 	    !arraycap_full(n, t, now, now);
 }
 

@@ -119,6 +119,8 @@ node_status(const struct node *n, struct node_status *st)
 	    &st->void_claims_from);
 	st->disputes = verify_disputes(n, &st->disputed);
 	st->timer = n->tick.timer;
+	st->quarantine_until = retry_deadline(n) > 0 ? retry_deadline(n) : 0;
+	st->quarantine_why = retry_quarantine_why(n);
 }
 
 const struct task *
@@ -238,6 +240,7 @@ rearm(struct node *n, int64_t now)
 	next = earliest(next, dequeue_deadline(n, now));
 	next = earliest(next, election_deadline(n));
 	next = earliest(next, voters_deadline(n));
+	next = earliest(next, retry_deadline(n));
 	if (n->tick.next_housekeeping >= 0) {
 		next = earliest(next, n->tick.next_housekeeping);
 		next = earliest(next, n->tick.next_heartbeat);
@@ -401,6 +404,7 @@ node_tick(struct node *n, int64_t now)
 	dequeue_tick(n, now);
 	voters_tick(n, now);
 	election_tick(n, now);
+	retry_tick(n, now);
 	if (n->tick.next_housekeeping >= 0 &&
 	    now >= n->tick.next_housekeeping)
 		housekeeping(n, now);

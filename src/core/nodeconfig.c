@@ -18,6 +18,10 @@ node_config_default(struct node_config *c)
 	snprintf(c->name, sizeof c->name, "node");
 	c->slots = 1;
 	c->max_attempts = 3;
+	c->retry_delay_ms = 1000;
+	c->quarantine_after = 3;
+	c->quarantine_window_ms = 600000;
+	c->quarantine_ms = 3600000;
 	c->ageing_ms = 600000;
 	c->reputation = 10;
 	c->dequeue_window_ms = 10;
@@ -39,6 +43,8 @@ node_config_valid(const struct node_config *c)
 {
 	return task_name_valid(c->name) && c->slots >= 1 &&
 	    c->max_attempts >= 1 && c->ageing_ms >= 0 &&
+	    c->retry_delay_ms >= 0 && c->quarantine_after >= 0 &&
+	    c->quarantine_window_ms >= 0 && c->quarantine_ms >= 0 &&
 	    c->dequeue_window_ms >= 1 && c->election_window_ms >= 1 &&
 	    c->progress_interval_ms >= 1 && c->failure_timeout_ms >= 1 &&
 	    c->membership_timeout_ms >= c->node_timeout_ms &&

@@ -28,6 +28,8 @@
  *   heartbeat.c  heartbeat  our heartbeat: its period, quiet when idle
  *   placement.c  placement  our speed and availability; who goes first
  *   retire.c     retire     finished tasks leave for the history
+ *   retry.c      retry      failed attempts: their wait, another node;
+ *                           a node that fails them all stops (quarantine)
  *   run.c        runs       our own runs, volunteering, restore, recover
  *   cmdcheck.c   cmdcheck   whether a command task can run here
  *   capset.c     capset     what nodes have (heartbeats), tasks need
@@ -66,6 +68,7 @@
 #include "readyq.h"
 #include "replicate.h"
 #include "retire.h"
+#include "retry.h"
 #include "runwatch.h"
 #include "run.h"
 #include "schedule.h"
@@ -107,6 +110,7 @@ struct node {
 	struct quorum		   quorum;
 	struct placement	   placement;
 	struct retire		   retire;
+	struct retry		   retry;
 	struct runwatch		   runwatch;
 	struct runs		   runs;
 	struct cmdcheck		   cmdcheck;

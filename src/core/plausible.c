@@ -154,6 +154,12 @@ plausible_record(struct node *n, const char *sender, const struct task *r,
 	for (i = 0; i < 4; i++)
 		if (!stamp_ok(n, v[i], INT64_MAX / 4, now))
 			return refuse(n, sender, names[i], v[i], now);
+	/* A retry waits RETRY_DELAY_MAX_MS at most from a failure now (a
+	 * day's skew where clocks are not checked): never for ever. */
+	if (r->retry_ms > now + RETRY_DELAY_MAX_MS +
+	    (n->cfg.max_clock_skew_ms > 0 ? n->cfg.max_clock_skew_ms :
+	    86400000))
+		return refuse(n, sender, "a retry time", r->retry_ms, now);
 	return 1;
 }
 

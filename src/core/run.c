@@ -29,13 +29,13 @@ run_count(const struct node *n)
 int
 run_volunteering(const struct node *n)
 {
-	return n->runs.volunteer;
+	return n->runs.volunteer && !retry_quarantined(n);
 }
 
 const char *
 run_volunteer_state(const struct node *n)
 {
-	return n->runs.volunteer_state;
+	return retry_quarantined(n) ? "quarantined" : n->runs.volunteer_state;
 }
 
 int
@@ -301,7 +301,7 @@ static void
 ended_without_result(struct node *n, struct task *t,
     const struct node_exit *e, int64_t now)
 {
-	char	why[REASON_MAXLEN + 1];
+	char	why[REASON_MAXLEN + 1], reason[REASON_MAXLEN + 1];
 
 	if (t->run_error[0] != '\0')
 		snprintf(why, sizeof why, "%s", t->run_error);
@@ -312,19 +312,19 @@ ended_without_result(struct node *n, struct task *t,
 		snprintf(why, sizeof why, "exited with status %d without "
 		    "TERMINATED", e->code);
 	t->failures++;
+	retry_failed(n, t, e->signo > 0 ? 256 + e->signo : e->code, now);
 	if (t->run_final) {
-		char reason[REASON_MAXLEN + 1];
 		snprintf(reason, sizeof reason, "failed: %.150s", why);
 		cascade_end_tree(n, t, TASK_FAILED, reason, now);
 	} else if (t->failures >= n->cfg.max_attempts) {
-		char reason[REASON_MAXLEN + 1];
 		snprintf(reason, sizeof reason, "attempts-exhausted (%d): "
 		    "%.120s", t->failures, why);
 		cascade_end_tree(n, t, TASK_FAILED, reason, now);
 	} else {
 		outbox_log(&n->out, VLOG_WARNING, "Task UUID{%s} name{%s} "
-		    "attempt %d of %d failed: %s; back to Ready", t->uuid,
-		    t->exec, t->failures, n->cfg.max_attempts, why);
+		    "attempt %d of %d failed: %s; back to Ready, retried in "
+		    "%.1f s", t->uuid, t->exec, t->failures,
+		    n->cfg.max_attempts, why, (retry_not_before(t) - now) / 1e3);
 		cascade_make_ready(n, t, now);
 		replicate_publish(n, t);
 	}

@@ -84,6 +84,7 @@ task_free(struct task *t)
 	free(t->qc);
 	free(t->vote);
 	free(t->digest);
+	free(t->tries);
 	task_cmd_free(t->cmd);
 	free(t);
 }
@@ -366,20 +367,34 @@ task_names_valid(const char *list, int max)
 	return 1;
 }
 
-int
-task_names_have(const char *list, const char *name)
+/* Does the comma list hold an item that is name, or (tail) name and
+ * then tail? */
+static int
+list_has(const char *list, const char *name, int tail)
 {
 	size_t		 len = strlen(name);
 	const char	*p = list;
 
 	while (p != NULL && *p != '\0') {
-		if (strncmp(p, name, len) == 0 && (p[len] == ',' ||
-		    p[len] == '\0'))
+		if (strncmp(p, name, len) == 0 && (tail != 0 ? p[len] == tail :
+		    p[len] == ',' || p[len] == '\0'))
 			return 1;
 		if ((p = strchr(p, ',')) != NULL)
 			p++;
 	}
 	return 0;
+}
+
+int
+task_names_have(const char *list, const char *name)
+{
+	return list_has(list, name, 0);
+}
+
+int
+task_tries_have(const char *tries, const char *node)
+{
+	return list_has(tries, node, ':');
 }
 
 int

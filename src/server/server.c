@@ -364,6 +364,10 @@ server_run(const struct config *cfg, int echo)
 	snprintf(nc.containment, sizeof nc.containment, "%s", contain_how());
 	srv.caps = nc;
 	nc.max_attempts = cfg->max_attempts;
+	nc.retry_delay_ms = (int64_t)cfg->retry_delay_s * 1000;
+	nc.quarantine_after = cfg->quarantine_after;
+	nc.quarantine_window_ms = (int64_t)cfg->quarantine_window_s * 1000;
+	nc.quarantine_ms = (int64_t)cfg->quarantine_s * 1000;
 	nc.ageing_ms = (int64_t)cfg->ageing_s * 1000;
 	nc.order = cfg->order;
 	nc.placement_blind = cfg->placement_blind;

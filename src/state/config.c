@@ -108,6 +108,10 @@ static const struct element {
 	{ S(admins, K_USER), 0, 0 },
 	{ N(cancel_grace_ms, 0, 600000) },
 	{ N(max_attempts, 1, 1000) },
+	{ N(retry_delay_s, 0, 3600) },
+	{ N(quarantine_after, 0, 1000) },
+	{ N(quarantine_window_s, 1, 604800) },
+	{ N(quarantine_s, 1, 604800) },
 	{ N(ageing_s, 0, 31536000) },
 #undef S
 #undef N
@@ -145,6 +149,10 @@ config_default(struct config *c)
 	c->membership_timeout_s = (int)(nd.membership_timeout_ms / 1000);
 	c->retention_s = (int)(nd.retention_ms / 1000);
 	c->max_attempts = nd.max_attempts;
+	c->retry_delay_s = (int)(nd.retry_delay_ms / 1000);
+	c->quarantine_after = nd.quarantine_after;
+	c->quarantine_window_s = (int)(nd.quarantine_window_ms / 1000);
+	c->quarantine_s = (int)(nd.quarantine_ms / 1000);
 	c->ageing_s = (int)(nd.ageing_ms / 1000);
 	c->idle_check_s = 5;
 	c->input_idle_s = 900;

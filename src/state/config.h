@@ -88,6 +88,11 @@ struct config {
 	char		admins[RUNAS_NAME_MAX + 1];
 	int		cancel_grace_ms;
 	int		max_attempts;
+	int		retry_delay_s;	/* doubling after each failure */
+	int		quarantine_after;	/* tasks failed here, ran
+						 * elsewhere; 0: never */
+	int		quarantine_window_s;
+	int		quarantine_s;
 	int		ageing_s;
 };
 

@@ -154,6 +154,11 @@ api_nodes(void)
 	json_object_set_new(self, "signatures", json_pack("{s:I, s:I}",
 	    "made", (json_int_t)st.signed_made, "checked",
 	    (json_int_t)st.signed_checked));
+	/* Why it takes no tasks, if its runs kept failing (retry.h). */
+	json_object_set_new(self, "quarantine", st.quarantine_until > 0 ?
+	    json_pack("{s:I, s:o}", "until_ms", (json_int_t)
+	    st.quarantine_until, "why", json_text(st.quarantine_why)) :
+	    json_null());
 	json_array_append_new(v, self);
 	node_each_peer(api.core, peer_cb, v);
 	return v;

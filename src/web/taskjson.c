@@ -56,6 +56,29 @@ strings_json(char *const *s, int n)
 	return v;
 }
 
+/* Its failed attempts, oldest first: [{"node", "exit_code",
+ * "exit_signal"}], each exit null where none was measured. */
+static json_t *
+tries_json(const struct task *t)
+{
+	json_t		*v = json_array();
+	char		 list[TRIES_TEXT_MAX + 1], *p, *item, *colon;
+	int		 status;
+
+	snprintf(list, sizeof list, "%s", t->tries != NULL ? t->tries : "");
+	for (p = list; (item = strsep(&p, ",")) != NULL && *item != '\0';) {
+		if ((colon = strchr(item, ':')) == NULL)
+			continue;
+		*colon = '\0';
+		status = atoi(colon + 1);
+		json_array_append_new(v, json_pack("{s:s, s:o, s:o}", "node",
+		    item, "exit_code", status >= 0 && status < 256 ?
+		    json_integer(status) : json_null(), "exit_signal",
+		    status >= 256 ? json_integer(status - 256) : json_null()));
+	}
+	return v;
+}
+
 json_t *
 task_json(const struct task *t)
 {
@@ -110,6 +133,9 @@ task_json(const struct task *t)
 	    t->end_ms)));
 	json_object_set_new(o, "attempts", json_integer(t->attempts));
 	json_object_set_new(o, "failures", json_integer(t->failures));
+	json_object_set_new(o, "failed_attempts", tries_json(t));
+	json_object_set_new(o, "retry_ms", t->retry_ms > 0 ?
+	    json_integer(t->retry_ms) : json_null());
 	json_object_set_new(o, "exit_code", t->exit_status >= 0 &&
 	    t->exit_status < 256 ? json_integer(t->exit_status) :
 	    json_null());

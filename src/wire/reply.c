@@ -304,6 +304,39 @@ wire_reply_clash_parse(const char *line, char *address, size_t size)
 }
 
 int
+wire_reply_quarantined_format(int64_t until_ms, const char *why, char *buf,
+    size_t size)
+{
+	if (until_ms <= 0 || !lex_printable(why) || *why == '\0')
+		return -1;
+	return put(buf, size, 0, "QUARANTINED %lld %s\n", (long long)until_ms,
+	    why);
+}
+
+int
+wire_reply_quarantined_parse(const char *line, int64_t *until_ms, char *why,
+    size_t size)
+{
+	size_t		 len = strcspn(line, "\n");
+	const char	*p;
+	char		 word[24];
+
+	if (strncmp(line, "QUARANTINED ", 12) != 0 ||
+	    (p = memchr(line + 12, ' ', len - 12)) == NULL ||
+	    (size_t)(p - line - 12) >= sizeof word)
+		return -1;
+	memcpy(word, line + 12, p - line - 12);
+	word[p - line - 12] = '\0';
+	/* The number as formatted: no sign, no leading zero. */
+	if (word[0] == '0' || lex_int(word, 1, INT64_MAX, until_ms) == -1 ||
+	    (size_t)(line + len - p - 1) >= size)
+		return -1;
+	memcpy(why, p + 1, line + len - p - 1);
+	why[line + len - p - 1] = '\0';
+	return lex_printable(why) && *why != '\0' ? 0 : -1;
+}
+
+int
 wire_reply_record_format(const struct task *t, int private, char *buf,
     size_t size)
 {

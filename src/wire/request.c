@@ -68,6 +68,7 @@ static const struct client_command {
 	{ "PEERKEY", CMD_PEERKEY, 1, 1, 0, "PEERKEY <node>" },
 	{ "REVOKE", CMD_REVOKE, 4, 4, 0,
 	  "REVOKE <node> <public_key> <stamp_ms> <signature>" },
+	{ "CLEAR", CMD_CLEAR, 1, 1, 0, "CLEAR <node>" },
 	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
 	{ "QUIT", CMD_QUIT, 0, 0, 0, "QUIT" },
 };
@@ -729,9 +730,10 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		req->api_uri = tk.v[1];
 		return 0;
 	case CMD_PEERKEY:
+	case CMD_CLEAR:
 		if (!task_name_valid(tk.v[1])) {
 			snprintf(err, errlen, "usage: %s",
-			    usage_of(CMD_PEERKEY));
+			    usage_of(req->cmd));
 			return -1;
 		}
 		req->peer_name = tk.v[1];

@@ -112,6 +112,8 @@ enum kind {
 			 * bytes */
 	K_NAMES,	/* char *, NULL when absent, a comma list of at most
 			 * max names (task_names_valid) */
+	K_TRIES,	/* char *, NULL when absent, failed attempts
+			 * (task_tries_valid) */
 };
 
 #define W_ALWAYS	0
@@ -171,6 +173,9 @@ static const struct field {
 	{ "bgn", K_I64, offsetof(struct task, begin_ms),
 	  sizeof(((struct task *)0)->begin_ms), 0, INT64_MAX, W_NONZERO,
 	  "bad begin time" },
+	{ "rty", K_I64, offsetof(struct task, retry_ms),
+	  sizeof(((struct task *)0)->retry_ms), 0, INT64_MAX, W_NONZERO,
+	  "bad retry time" },
 	{ "hold", K_INT, offsetof(struct task, held),
 	  sizeof(((struct task *)0)->held), 0, 1, W_NONZERO,
 	  "bad held flag" },
@@ -208,6 +213,7 @@ static const struct field {
 	N("qc", K_PATH, qc, 0, QC_TEXT_MAX, "bad certificate"),
 	N("vt", K_PATH, vote, 0, QC_VOTE_TEXT_MAX, "bad vote"),
 	N("dg", K_PATH, digest, 0, DIGEST_HEX, "bad digest"),
+	N("try", K_TRIES, tries, 0, TRIES_TEXT_MAX, "bad failed attempts"),
 #undef A
 #undef N
 };
@@ -219,7 +225,8 @@ static const struct field {
 static int
 text_valid(const struct field *fd, const char *s)
 {
-	size_t	max = fd->kind == K_PATH ? (size_t)fd->max :
+	size_t	max = fd->kind == K_PATH || fd->kind == K_TRIES ?
+		    (size_t)fd->max :
 		    fd->kind == K_NAMES ? CAPS_TEXT_MAX : fd->size - 1;
 
 	if (strlen(s) > max)
@@ -227,6 +234,8 @@ text_valid(const struct field *fd, const char *s)
 	switch (fd->kind) {
 	case K_NAMES:
 		return task_names_valid(s, (int)fd->max);
+	case K_TRIES:
+		return task_tries_valid(s);
 	case K_UUID:
 		return task_uuid_valid(s);
 	case K_NAME:
@@ -279,6 +288,7 @@ encode_field(struct out *o, const struct task *t, const struct field *fd)
 		return 0;
 	case K_PATH:
 	case K_NAMES:
+	case K_TRIES:
 		s = *AT(t, fd, char *const);
 		if (s != NULL && *s != '\0' && !text_valid(fd, s))
 			return -1;
@@ -318,6 +328,7 @@ decode_field(struct task *t, const struct field *fd, char *val)
 		return task_state_parse(val, AT(t, fd, enum task_state));
 	case K_PATH:
 	case K_NAMES:
+	case K_TRIES:
 		if (!text_valid(fd, val))
 			return -1;
 		*AT(t, fd, char *) = val;	/* into the line's copy */
@@ -340,7 +351,7 @@ decode_field(struct task *t, const struct field *fd, char *val)
 static int
 copy_field(struct task *t, const struct task *f, const struct field *fd)
 {
-	if (fd->kind == K_PATH || fd->kind == K_NAMES)
+	if (fd->kind == K_PATH || fd->kind == K_NAMES || fd->kind == K_TRIES)
 		return task_set_string(AT(t, fd, char *), *AT(f, fd,
 		    char *const));
 	memcpy(AT(t, fd, char), AT(f, fd, const char), fd->size);
@@ -367,7 +378,7 @@ wire_task_worst_len(const struct task *t, int noutputs)
 	    sizeof " rsn=" + 3 * REASON_MAXLEN + sizeof " on=" + NAME_MAXLEN +
 	    sizeof " sig=" + 86 + sizeof " eby=" + NAME_MAXLEN +
 	    sizeof " esg=" + 86 + sizeof " qc=" + QC_TEXT_MAX +
-	    sizeof " dg=" + DIGEST_HEX +
+	    sizeof " dg=" + DIGEST_HEX + sizeof " try=" + 3 * TRIES_TEXT_MAX +
 	    NFIELDS * 20 + sizeof " st=Terminated" + sizeof " susp=1";
 }
 

@@ -32,7 +32,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char		 line[LINE_MAX_BYTES], addr[ADDR_MAXLEN + 1];
-	char		 x[LINE_MAX_BYTES], err[128];
+	char		 x[LINE_MAX_BYTES], err[128], why[REASON_MAXLEN + 1];
+	int64_t		 until;
 	struct task	*t;
 
 	if (size >= sizeof line)
@@ -47,6 +48,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    wire_reply_rejected_format);
 	if (wire_reply_clash_parse(line, addr, sizeof addr) == 0 &&
 	    (wire_reply_clash_format(addr, x, sizeof x) < 0 ||
+	    strncmp(x, line, strlen(x) - 1) != 0))
+		abort();
+	if (wire_reply_quarantined_parse(line, &until, why, sizeof why) == 0 &&
+	    (wire_reply_quarantined_format(until, why, x, sizeof x) < 0 ||
 	    strncmp(x, line, strlen(x) - 1) != 0))
 		abort();
 	if ((t = wire_reply_record_parse(line, err, sizeof err)) != NULL) {

@@ -35,6 +35,7 @@ struct opts {
 					 * at each restart */
 	int		 queue;		/* receive queue: datagrams a ms */
 	int		 lacking;	/* nodes without segmentation */
+	int		 black_holes;	/* -H: nodes whose runs all fail */
 	int		 array_max;	/* -L: the bag is one array */
 	int		 gpu_nodes;	/* -g: nodes with the tag gpu */
 	int		 progress;	/* runs report progress */
@@ -102,6 +103,7 @@ usage(void)
 "                  [-P partitions]"
 " [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
+"                  [-H black_holes]\n"
 "                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-F lies]\n"
 "                  [-r replicas] [-G] [-U]\n"
 "                  [-o fcfs|lret|fairshare] [-V lo-hi] [-I blind|informed]\n"
@@ -121,6 +123,9 @@ usage(void)
 "        has learned from them\n"
 "  -I P  placement: informed (speed and availability, the default) or\n"
 "        blind (idle nodes rank by name)\n"
+"  -H N  the last N nodes are black holes: every run there fails (a full\n"
+"        disk).  Without other faults no task may fail for them, and each\n"
+"        must stop volunteering after a few runs (quarantine_after)\n"
 "  -X N  N client CANCELs of random tasks on random nodes, at random times\n"
 "  -Y N  N partitions in one direction: a node hears nothing, or is not heard\n"
 "  -K MS every node's clock off by up to MS, stepped anew at each restart\n"
@@ -222,6 +227,48 @@ all_final(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 			return 0;
 	}
 	return 1;
+}
+
+/*
+ * -H: black holes eat no task's retries.  Where nothing else fails a
+ * run, no task may end Failed; and where no node restarts (a quarantine
+ * is not kept across one), a black hole that failed runs of more tasks
+ * than it takes to prove it one stops volunteering.
+ */
+static void
+check_black_holes(struct simnet *s, const struct opts *o,
+    char (*u)[UUID_STRLEN + 1], int ntasks)
+{
+	const struct task	*t;
+	struct node_status	 st;
+	int			 i, k;
+
+	if (o->black_holes == 0)
+		return;
+	if (!o->quiet)
+		printf("black holes: %d node%s, %llu runs there (of %llu)\n",
+		    o->black_holes, o->black_holes == 1 ? "" : "s",
+		    (unsigned long long)s->black_hole_runs,
+		    (unsigned long long)s->starts);
+	if (o->crash_runs == 0 && o->lacking == 0 && (i = live_one(s)) >= 0)
+		for (k = 0; k < ntasks; k++)
+			if ((t = sim_record(s, i, u[k])) != NULL &&
+			    t->state == TASK_FAILED) {
+				sim_violation(s, "task %s Failed beside a black "
+				    "hole: %s", u[k], t->reason);
+				return;
+			}
+	for (i = 0; o->crashes == 0 && i < o->nodes; i++) {
+		if (!s->black_hole[i])
+			continue;
+		node_status(s->nodes[i], &st);
+		if (strcmp(st.volunteer_state, "quarantined") != 0 &&
+		    s->black_hole_runs >= (uint64_t)o->black_holes *
+		    (2 * s->cfg.quarantine_after + 2))
+			sim_violation(s, "black hole %s still volunteers after "
+			    "%llu failed runs", node_name(s->nodes[i]),
+			    (unsigned long long)s->black_hole_runs);
+	}
 }
 
 /*
@@ -418,8 +465,13 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	}
 	if (o->retention > 0)
 		s.cfg.retention_ms = o->retention;
+	/* A failed attempt waits about a run, as the other timings are
+	 * scaled to the workload's (1 s for the thesis' 2-minute tasks). */
+	s.cfg.retry_delay_ms = o->task_ms > 0 ? o->task_ms / 2 : 0;
 	for (i = 1; i <= o->lacking && i < o->nodes; i++)
 		s.lacks[i] = 1;
+	for (i = 0; i < o->black_holes && i < o->nodes - 1; i++)
+		s.black_hole[o->nodes - 1 - i] = 1;
 	if (o->lies > 0 || o->identities)
 		sim_identities(&s);
 	t0 = s.now;
@@ -700,6 +752,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		    node_name(s.nodes[i]) : "no node");
 	}
 	sim_check(&s, u, ntasks);
+	check_black_holes(&s, o, u, ntasks);
 	if (strcmp(o->workload, "users") == 0)
 		check_shares(&s, o, u, ntasks);
 
@@ -768,7 +821,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:O:W:Z:F:o:V:I:E:L:g:r:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -792,6 +845,7 @@ main(int argc, char **argv)
 		case 'K': o.skew = atoi(optarg); break;
 		case 'Q': o.queue = atoi(optarg); break;
 		case 'M': o.lacking = atoi(optarg); break;
+		case 'H': o.black_holes = atoi(optarg); break;
 		case 'L': o.array_max = atoi(optarg); break;
 		case 'g': o.gpu_nodes = atoi(optarg); break;
 		case 'O': o.oversize = atoi(optarg); break;

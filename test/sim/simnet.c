@@ -907,6 +907,10 @@ sim_flush(struct simnet *s, int i)
 			}
 			r->crash = s->crash_percent > 0 &&
 			    (int)(sim_random(s) % 100) < s->crash_percent;
+			if (s->black_hole[i]) {
+				r->crash = 1;
+				s->black_hole_runs++;
+			}
 			r->next = s->runs;
 			s->runs = r;
 			s->starts++;

@@ -85,6 +85,10 @@ struct simnet {
 	int			 cut_in[SIM_MAXNODES];	/* hears nothing */
 	int			 cut_out[SIM_MAXNODES];	/* is not heard */
 	int			 lacks[SIM_MAXNODES];	/* no segmentation */
+	/* -H: every run on such a node ends without a result (a full
+	 * disk), and how many runs started there. */
+	int			 black_hole[SIM_MAXNODES];
+	uint64_t		 black_hole_runs;
 	double			 speed[SIM_MAXNODES];	/* runs take 1/speed
 							 * of their time; 0: 1 */
 	int			 queue_max;	/* datagrams a node takes a ms */

@@ -47,16 +47,28 @@ test_failed_upstream_fails_the_tree(void **state)
 	char		 why[128];
 	int		 i;
 
+	int64_t		 at = 1100, wait = 1000;	/* retry_delay_ms */
+
 	plmi2_workflow(n, 1, PRIO_LOW, 1000);
 	for (i = 0; i < 3; i++) {		/* max_attempts 3 */
+		if (i > 0) {
+			/* Each retry waits, twice as long as the last. */
+			node_tick(n, at + wait - 1);
+			assert_int_equal(state_of(n, uuid_n(1)), TASK_READY);
+			node_tick(n, at += wait);
+			wait *= 2;
+		}
 		assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
-		exit_with(n, uuid_n(1), 1, 1100 + i);
+		exit_with(n, uuid_n(1), 1, at);
 	}
 	snprintf(why, sizeof why, "upstream-failed:%s", uuid_n(1));
 	for (i = 2; i <= 4; i++) {
 		assert_int_equal(state_of(n, uuid_n(i)), TASK_FAILED);
-		assert_int_equal(node_find(n, uuid_n(i))->end_ms, 1102);
+		assert_int_equal(node_find(n, uuid_n(i))->end_ms, at);
 	}
+	/* Every attempt is kept: its node and its exit status. */
+	assert_string_equal(node_find(n, uuid_n(1))->tries,
+	    "alpha:1,alpha:1,alpha:1");
 	assert_string_equal(node_find(n, uuid_n(2))->reason, why);
 	/* Alone, our vote is the majority: every end is confirmed, and the
 	 * node that confirmed import's end proposed its dependents'. */
@@ -70,26 +82,18 @@ test_failed_upstream_fails_the_tree(void **state)
 static const char *
 result_record(struct node *n, int k, const char *runner, const char *tag)
 {
-	static char	 rec[RECORD_LINE_MAX + 8];
-	char		 line[RECORD_LINE_MAX], err[128], out[3][32];
+	char		 out[3][32];
 	char		*outs[3];
-	struct task	*t;
+	struct task	*t = record_copy(node_find(n, uuid_n(k)));
 	int		 i;
 
-	assert_true(wire_task_encode(node_find(n, uuid_n(k)), line,
-	    sizeof line) > 0);
-	t = wire_task_decode(line, strlen(line), err, sizeof err);
-	assert_non_null(t);
 	snprintf(t->running_on, sizeof t->running_on, "%s", runner);
 	for (i = 0; i < t->noutputs; i++) {
 		snprintf(out[i], sizeof out[i], "%s-%d", tag, i + 1);
 		outs[i] = out[i];
 	}
 	assert_int_equal(task_set_outputs(t, outs, t->noutputs), 0);
-	snprintf(rec, sizeof rec, "STATE ");
-	assert_true(wire_task_encode(t, rec + 6, sizeof rec - 6) > 0);
-	task_free(t);
-	return rec;
+	return record_datagram("STATE", t);
 }
 
 static void

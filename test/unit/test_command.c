@@ -171,13 +171,15 @@ test_a_final_error_fails_at_once(void **state)
 	m.message = "exit status 2";
 	node_runner_msg(n, uuid_n(1), &m, 30);
 	exit_with(n, uuid_n(1), 2, 31);
+	assert_int_equal(t->state, TASK_READY);		/* retry_delay_ms */
+	node_tick(n, 1031);
 	assert_int_equal(t->state, TASK_RUNNING);
 	assert_int_equal(t->attempts, 2);
 	/* A time limit reached is not: the next run would reach it too. */
 	m.message = "time limit of 60 s reached";
 	m.final = 1;
-	node_runner_msg(n, uuid_n(1), &m, 40);
-	exit_with(n, uuid_n(1), -1, 41);
+	node_runner_msg(n, uuid_n(1), &m, 1040);
+	exit_with(n, uuid_n(1), -1, 1041);
 	assert_int_equal(t->state, TASK_FAILED);
 	assert_int_equal(t->attempts, 2);
 	assert_non_null(strstr(t->reason, "time limit"));

@@ -13,16 +13,11 @@ static const char *
 end_record(struct node *n, const char *type, int k, const char *runner,
     const char *tag, int round, int confirmed)
 {
-	static char	 rec[RECORD_LINE_MAX + 16];
-	char		 line[RECORD_LINE_MAX], err[128], out[3][32];
+	char		 out[3][32];
 	char		*outs[3];
-	struct task	*t;
-	int		 i, off;
+	struct task	*t = record_copy(node_find(n, uuid_n(k)));
+	int		 i;
 
-	assert_true(wire_task_encode(node_find(n, uuid_n(k)), line,
-	    sizeof line) > 0);
-	t = wire_task_decode(line, strlen(line), err, sizeof err);
-	assert_non_null(t);
 	t->state = TASK_TERMINATED;
 	snprintf(t->running_on, sizeof t->running_on, "%s", runner);
 	for (i = 0; i < 3; i++) {
@@ -33,10 +28,7 @@ end_record(struct node *n, const char *type, int k, const char *runner,
 	t->round = round;
 	t->confirmed = confirmed;
 	t->ver += 5;
-	off = snprintf(rec, sizeof rec, "%s ", type);
-	assert_true(wire_task_encode(t, rec + off, sizeof rec - off) > 0);
-	task_free(t);
-	return rec;
+	return record_datagram(type, t);
 }
 
 /* alpha runs the workflow's import with beta (and others) as members. */

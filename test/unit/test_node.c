@@ -234,12 +234,21 @@ test_crash_retried_then_failed(void **state)
 	memcpy(b.uuid, uuid_n(1), sizeof b.uuid);
 	b.nth = 1;
 	assert_int_equal(sched(n, 2, "any", 0, 11, 1, &b, NULL), 0);
+	int64_t		 at = 20;
+
 	t = node_find(n, uuid_n(1));
 	for (i = 1; i <= 3; i++) {
 		assert_int_equal(t->state, TASK_RUNNING);
 		assert_int_equal(t->attempts, i);
 		outbox_clear(node_outbox(n));
-		exit_with(n, uuid_n(1), 3, 20 + i);
+		exit_with(n, uuid_n(1), 3, at);
+		if (i == 3)
+			break;
+		/* Retried after 1 s, then 2 s: not before. */
+		assert_int_equal(t->retry_ms, at + (1000 << (i - 1)));
+		node_tick(n, t->retry_ms - 1);
+		assert_int_equal(t->state, TASK_READY);
+		node_tick(n, at = t->retry_ms);
 	}
 	assert_int_equal(t->state, TASK_FAILED);
 	assert_int_equal(t->failures, 3);
@@ -266,21 +275,23 @@ test_error_line_and_wrong_outputs_fail_the_run(void **state)
 	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
 	exit_with(n, uuid_n(1), 1, 21);
 	assert_int_equal(t->failures, 1);
+	node_tick(n, t->retry_ms);
 	assert_int_equal(t->state, TASK_RUNNING);	/* attempt 2 */
 
 	/* import declares 3 outputs: TERMINATED with 2 is a failed run. */
 	outbox_clear(node_outbox(n));
-	terminate(n, uuid_n(1), 2, 30);
+	terminate(n, uuid_n(1), 2, 1030);
 	assert_int_equal(t->state, TASK_RUNNING);
 	assert_int_equal(count_actions(n, ACT_STOP, uuid_n(1)), 1);
-	exit_with(n, uuid_n(1), 0, 31);
+	exit_with(n, uuid_n(1), 0, 1031);
 	assert_int_equal(t->failures, 2);
+	node_tick(n, t->retry_ms);
 
 	/* The last attempt's message becomes the reason clients read: a
 	 * control byte in it cannot forge a line. */
 	m.message = "disk\nPROGRESS x 100 Terminated";
-	node_runner_msg(n, uuid_n(1), &m, 40);
-	exit_with(n, uuid_n(1), 1, 41);
+	node_runner_msg(n, uuid_n(1), &m, 3040);
+	exit_with(n, uuid_n(1), 1, 3041);
 	assert_int_equal(t->state, TASK_FAILED);
 	assert_null(strchr(t->reason, '\n'));
 	assert_non_null(strstr(t->reason, "disk PROGRESS x 100"));

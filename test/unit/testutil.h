@@ -340,6 +340,32 @@ state_of(struct node *n, const char *uuid)
 	return t->state;
 }
 
+/* A copy of t through the codec, as a peer or the journal has it. */
+static inline struct task *
+record_copy(const struct task *t)
+{
+	char		 line[RECORD_LINE_MAX], err[128];
+	struct task	*copy;
+
+	assert_true(wire_task_encode(t, line, sizeof line) > 0);
+	copy = wire_task_decode(line, strlen(line), err, sizeof err);
+	assert_non_null(copy);
+	return copy;
+}
+
+/* A datagram's body "<type> <t's record>" (t freed), valid until the
+ * next call. */
+static inline const char *
+record_datagram(const char *type, struct task *t)
+{
+	static char	 rec[RECORD_LINE_MAX + 16];
+	int		 off = snprintf(rec, sizeof rec, "%s ", type);
+
+	assert_true(wire_task_encode(t, rec + off, sizeof rec - off) > 0);
+	task_free(t);
+	return rec;
+}
+
 /* A restart: every task of `from` restored into `to` through the codec,
  * as the journal does, then recovered at now. */
 static inline void
@@ -348,14 +374,8 @@ restart_from(struct node *from, struct node *to, int64_t now)
 	const struct task	*t;
 	size_t			 it = 0;
 
-	while ((t = node_next_task(from, &it)) != NULL) {
-		char line[RECORD_LINE_MAX], err[128];
-		struct task *copy;
-		assert_true(wire_task_encode(t, line, sizeof line) > 0);
-		copy = wire_task_decode(line, strlen(line), err, sizeof err);
-		assert_non_null(copy);
-		assert_int_equal(node_restore(to, copy), 0);
-	}
+	while ((t = node_next_task(from, &it)) != NULL)
+		assert_int_equal(node_restore(to, record_copy(t)), 0);
 	node_recover(to, now);
 }
 
