@@ -84,6 +84,10 @@ class BlackHole(unittest.TestCase):
         out = self.ok("nodes", on="hole")
         self.assertIn("quarantined: 3 tasks failed here and succeeded "
                       "elsewhere", out)
+        me = [n for n in json.loads(self.ok("nodes", "--json", on="hole"))
+              if n["self"]][0]
+        self.assertEqual(me["state"], "quarantined")
+        self.assertIn("succeeded elsewhere", me["quarantine"]["why"])
         harness.wait_until(
             lambda: " quarantined " in self.ok("nodes", on="good2"),
             "good2 sees the hole quarantined")

@@ -166,6 +166,9 @@ function poolGrid() {
       h("div", {class: "meta"}, n.cores ? n.cores + " cores, " +
         (n.memory_mb / 1024).toFixed(1) + " GB" : "", n.tags.length ?
         " · " + n.tags.join(", ") : ""),
+      n.quarantine ? h("div", {class: "meta quarantine"}, "quarantined: " +
+        n.quarantine.why + "; takes no tasks until " +
+        new Date(n.quarantine.until_ms).toLocaleString()) : null,
       runs.map(t => h("div", {style: "margin-top:.4em"}, taskLink(t), " ",
         h("span", {class: "pct"}, t.progress + "%"), bar(t))));
   }));
