@@ -30,7 +30,8 @@
  *   retire.c     retire     finished tasks leave for the history
  *   retry.c      retry      failed attempts: their wait, another node;
  *                           a node that fails them all stops (quarantine)
- *   run.c        runs       our own runs, volunteering, restore, recover
+ *   run.c        runs       our own runs, volunteering (recover.c: after
+ *                           a restart)
  *   cmdcheck.c   cmdcheck   whether a command task can run here
  *   capset.c     capset     what nodes have (heartbeats), tasks need
  *   fairshare.c  fairshare  users' recent usage, for the fairshare order
