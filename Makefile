@@ -77,7 +77,7 @@ SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c test/sim/liar.c \
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core bench-start bench-side \
+.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-side \
 	layering \
 	install uninstall deb FORCE
 .DEFAULT_GOAL := all
@@ -125,6 +125,11 @@ $(BUILD)/stamp: tools/stamp.c
 
 bench-start: all $(BUILD)/stamp
 	$(PYTHON) tools/bench_start.py --stamp $(BUILD)/stamp
+
+# Throttle instead of stop (issue 37): the user's busy loop beside a
+# throttled task on one CPU; shares printed.  As root.
+bench-throttle: all
+	$(PYTHON) tools/bench_throttle.py
 
 # Side by side in one sitting (issue 36): W1 throughput (a workflow file,
 # a CLI call per task, pipelined RUNs), W2 chains and W3 idle starts, for

@@ -39,6 +39,8 @@ enum action_type {
 	ACT_CHECK,	/* uuid: can this host run that command task (its
 			 * program, its directory)?  Answer with
 			 * node_command_checked() */
+	ACT_THROTTLE,	/* uuid: slow our run of it (<on_user_return>) */
+	ACT_UNTHROTTLE,	/* uuid: full speed again */
 };
 
 struct action {

@@ -171,6 +171,7 @@ struct task {
 	char		 reason[REASON_MAXLEN + 1];	/* why Cancelled/Failed */
 	char		 run_error[REASON_MAXLEN + 1];	/* local: run has failed */
 	int		 run_final;	/* local: and no attempt may follow */
+	int		 throttled;	/* local: our run slowed, the user back */
 	struct task_cmd	*cmd;		/* a command task, or NULL */
 	/* Its taker's signature over its origin (origin.c), base64url, or
 	 * NULL; and, local, what this node found of it: 1 good (or heard

@@ -18,6 +18,13 @@ enum vol_mode {
 	VOL_DEDICATED,		/* always */
 };
 
+/* What a run does while the user is back (<on_user_return>). */
+enum vol_return {
+	VOL_RETURN_STOP,	/* stopped whole (SIGSTOP); vacated later */
+	VOL_RETURN_THROTTLE,	/* at most throttle_percent of a core */
+	VOL_RETURN_NICE,	/* the lowest CPU priority */
+};
+
 enum vol_force {
 	VOL_AUTO,		/* the probes decide */
 	VOL_FORCE_ON,		/* IDLE on: the user says the host is idle */
@@ -40,6 +47,8 @@ struct vol_policy {
 	int		 suspend_input_s;	/* suspend: input this recent */
 	int		 resume_idle_s;		/* resume: no input this long */
 	int		 vacate_after_s;	/* suspended this long: vacate */
+	enum vol_return	 on_return;
+	int		 throttle_percent;	/* VOL_RETURN_THROTTLE's */
 	int		 nwindows;
 	struct vol_window windows[VOL_WINDOWS_MAX];
 };
@@ -67,9 +76,12 @@ struct vol_decision {
 	int		 volunteer;	/* may take tasks */
 	int		 suspend;	/* stop (SIGSTOP) tasks running here */
 	int		 vacate;	/* give suspended tasks back (Ready) */
-	const char	*name;		/* idle|busy|batch|dedicated|suspended */
+	const char	*name;		/* idle|busy|batch|dedicated|suspended|
+					 * throttled */
 	int		 order;		/* the batch window's queue order, or
 					 * ORDER_NODE */
+	int		 throttle;	/* slow, not stop, the tasks running
+					 * here (<on_user_return>) */
 };
 
 /* Carried from one round to the next: the hysteresis. */
@@ -79,6 +91,9 @@ struct vol {
 };
 
 void	vol_init(struct vol *);
+/* <on_user_return>: "stop", "nice" or "throttle PERCENT" (1-100); -1 if
+ * it is none of them. */
+int	vol_return_parse(const char *, enum vol_return *, int *percent);
 /* The window that covers this minute: its index + 1, or 0 if none. */
 int	vol_in_window(const struct vol_policy *, int weekday, int minute);
 /* running: how many tasks run here (suspended or not). */

@@ -141,6 +141,7 @@ adopt(struct node *n, struct task *t, struct task *r)
 	readyq_remove(&n->ready, t);
 	antientropy_gone(n, t);
 	r->run = t->run;
+	r->throttled = t->throttled;
 	memcpy(r->run_error, t->run_error, sizeof r->run_error);
 	r->heard_ms = t->heard_ms;
 	r->unacked = t->unacked;

@@ -91,7 +91,7 @@ run_start(struct node *n, struct task *t, int64_t now)
 	t->state = TASK_RUNNING;
 	t->start_ms = now;
 	t->progress = 0;
-	t->suspended = 0;
+	t->suspended = t->throttled = 0;
 	t->attempts++;
 	t->run = RUN_ACTIVE;
 	t->run_error[0] = '\0';
@@ -173,7 +173,9 @@ node_suspendable(const struct node *n)
  * suspended run keeps its slot and its PROGRESS heartbeats -- the node
  * is alive -- and every node shows it Suspended.  A vacated run is
  * stopped and its task goes back to Ready for a node that is idle; like
- * a clean stop, it does not count as a failure of the task.
+ * a clean stop, it does not count as a failure of the task.  Where the
+ * admin wants it (<on_user_return>), a run is throttled instead: it
+ * goes on, slowly, Running, and is never vacated for it.
  */
 void
 node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
@@ -200,6 +202,14 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 			node_log_task(n, VLOG_INFO, t, t->suspended ?
 			    "the host's user is back" : "the host is idle again");
 			replicate_publish(n, t);
+		}
+		if (t->run == RUN_ACTIVE && d->throttle != t->throttled) {
+			t->throttled = d->throttle != 0;
+			outbox_task(&n->out, t->throttled ? ACT_THROTTLE :
+			    ACT_UNTHROTTLE, t->uuid);
+			node_log_task(n, VLOG_INFO, t, t->throttled ? "the "
+			    "host's user is back: throttled" : "the host is "
+			    "idle again: full speed");
 		}
 	}
 	free(v);

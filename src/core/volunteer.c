@@ -4,6 +4,9 @@
  * long quiet spell, suspend at once when the user is back, continue after
  * a shorter quiet spell, vacate after a long suspension.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "volunteer.h"
 
 void
@@ -62,7 +65,7 @@ struct vol_decision
 vol_decide(struct vol *v, const struct vol_policy *p,
     const struct vol_reading *r, int running)
 {
-	struct vol_decision	d = { VOL_BUSY, 0, 0, 0, "busy", ORDER_NODE };
+	struct vol_decision	d = { VOL_BUSY, 0, 0, 0, "busy", ORDER_NODE, 0 };
 	enum vol_state		next;
 	int			window = 0;
 
@@ -107,12 +110,34 @@ vol_decide(struct vol *v, const struct vol_policy *p,
 		d.name = "dedicated";
 		break;
 	case VOL_BUSY:
-		d.suspend = running > 0;
-		d.name = running > 0 ? "suspended" : "busy";
-		d.vacate = running > 0 && v->busy_since_ms >= 0 &&
+		/* Stopped, and given back after a while; or slowed, creeping
+		 * on for as long as the user stays. */
+		d.suspend = running > 0 && p->on_return == VOL_RETURN_STOP;
+		d.throttle = running > 0 && p->on_return != VOL_RETURN_STOP;
+		d.name = d.suspend ? "suspended" : d.throttle ? "throttled" :
+		    "busy";
+		d.vacate = d.suspend && v->busy_since_ms >= 0 &&
 		    r->now_ms - v->busy_since_ms >=
 		    (int64_t)p->vacate_after_s * 1000;
 		break;
 	}
 	return d;
+}
+
+int
+vol_return_parse(const char *s, enum vol_return *how, int *percent)
+{
+	char	*end;
+	long	 v;
+
+	if (strcmp(s, "stop") == 0 || strcmp(s, "nice") == 0) {
+		*how = s[0] == 's' ? VOL_RETURN_STOP : VOL_RETURN_NICE;
+		return 0;
+	}
+	if (strncmp(s, "throttle ", 9) != 0 || s[9] < '1' || s[9] > '9' ||
+	    (v = strtol(s + 9, &end, 10)) > 100 || *end != '\0')
+		return -1;
+	*how = VOL_RETURN_THROTTLE;
+	*percent = (int)v;
+	return 0;
 }

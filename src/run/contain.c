@@ -418,6 +418,26 @@ run_cgroup(const char *uuid, const struct contain_bounds *b, char *path,
 }
 
 void
+contain_cpu_controller(void)
+{
+	char	parent[PATH_MAX];
+
+	if (ct.dir[0] == '\0' ||
+	    snprintf(parent, sizeof parent, "%s", ct.dir) >= (int)sizeof parent)
+		return;
+	*strrchr(parent, '/') = '\0';
+	(void)write_file(parent, "cgroup.subtree_control", "+cpu");
+	(void)write_file(ct.dir, "cgroup.subtree_control", "+cpu");
+}
+
+int
+contain_run_dir(const char *uuid, char *path, size_t size)
+{
+	return ct.dir[0] == '\0' || snprintf(path, size, "%s/run-%s", ct.dir,
+	    uuid) >= (int)size ? -1 : 0;
+}
+
+void
 contain_prepare(const char *uuid, const struct contain_bounds *b,
     struct job_spec *spec, char *path, size_t size)
 {

@@ -57,6 +57,11 @@ int	contain_ended(const char *uuid, pid_t pid, struct contain_usage *u);
 /* Whether nothing of the run is left, not even a dead process that
  * still counts against its user's process limit. */
 int	contain_gone(const char *uuid);
+/* Runs' cgroups get the cpu controller, where our parent passes it down
+ * (cpu.max: throttle.h). */
+void	contain_cpu_controller(void);
+/* The run's cgroup directory into path: 0, or -1 (runs have none). */
+int	contain_run_dir(const char *uuid, char *path, size_t size);
 /* Is pid in the cgroup of one of this node's runs (0 without them)? */
 int	contain_pid_in_run(pid_t pid);
 /* Whether runs get cgroups (for the log and the tests). */

@@ -35,6 +35,7 @@
 #include "runner.h"
 #include "scratch.h"
 #include "stop.h"
+#include "throttle.h"
 #include "task.h"
 #include "taskdesc.h"
 #include "wire.h"
@@ -93,6 +94,7 @@ run_free(struct run *r)
 	command_run_free(r->cmd);
 	runas_free(&r->ra);
 	owner_put_slot(r->slot);
+	throttle_gone(r->uuid);
 	free(r->result);
 	free(r);
 }
@@ -535,13 +537,17 @@ runner_stop(const char *uuid)
 }
 
 void
-runner_suspend(const char *uuid, int stop)
+runner_suspend(const char *uuid, int stop, int throttle)
 {
 	struct run	*r;
 
 	TAILQ_FOREACH(r, &runs, entry) {
 		if (strcmp(r->uuid, uuid) != 0 || r->exited)
 			continue;
+		if (throttle) {		/* slowed, not stopped */
+			(void)throttle_run(r->uuid, r->pid, stop);
+			continue;
+		}
 		if (r->cmd != NULL)
 			command_run_pause(r->cmd, stop);
 		if (kill(-r->pid, stop ? SIGSTOP : SIGCONT) == -1)

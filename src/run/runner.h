@@ -49,8 +49,9 @@ int	runner_init(struct event_base *, const struct runner_hooks *,
 int	runner_start(const struct task *t, const struct taskdesc *d,
 	    char *const *secrets, char *err, size_t errlen);
 void	runner_stop(const char *uuid);
-/* SIGSTOP (1) or SIGCONT (0) the run's whole process group. */
-void	runner_suspend(const char *uuid, int stop);
+/* SIGSTOP (stop 1) or SIGCONT (0) the run's whole process group; with
+ * throttle, slow it down (1) or free it (0) instead (throttle.h). */
+void	runner_suspend(const char *uuid, int stop, int throttle);
 /* Our runs' process groups (their leaders' pids), at most max. */
 int	runner_groups(pid_t *, int max);
 /* CPU, in clock ticks, of the runs that ended (wait4), so that the idle

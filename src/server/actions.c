@@ -260,7 +260,11 @@ actions_carry_out(void)
 			break;
 		case ACT_SUSPEND:
 		case ACT_RESUME:
-			runner_suspend(a->uuid, a->type == ACT_SUSPEND);
+			runner_suspend(a->uuid, a->type == ACT_SUSPEND, 0);
+			break;
+		case ACT_THROTTLE:
+		case ACT_UNTHROTTLE:
+			runner_suspend(a->uuid, a->type == ACT_THROTTLE, 1);
 			break;
 		case ACT_BROADCAST:
 		case ACT_UNICAST:

@@ -50,6 +50,7 @@
 #include "scratch.h"
 #include "runner.h"
 #include "secrets.h"
+#include "throttle.h"
 #include "server.h"
 #include "service.h"
 #include "task.h"
@@ -355,6 +356,8 @@ server_run(const struct config *cfg, int echo)
 	/* Before the journal's runs are taken again: what an earlier start
 	 * left running dies first. */
 	contain_init(cfg->state_dir, cfg->name);
+	throttle_init(cfg->on_return, cfg->throttle_percent,
+	    cfg->mode == VOL_SCREENSAVER ? 19 : 0, cfg->name);
 	pooltime_open(cfg->state_dir);
 	srv.reputation = reputation_start(cfg->state_dir, cfg->reputation);
 	memset(&nc, 0, sizeof nc);
@@ -457,6 +460,7 @@ server_run(const struct config *cfg, int echo)
 	secrets_close();
 	output_shutdown();
 	contain_shutdown();
+	throttle_shutdown();
 	job_shutdown();
 	peers_close();
 	clash_close();

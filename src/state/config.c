@@ -41,6 +41,7 @@ enum kind {
 	K_PLACEMENT,	/* informed or blind */
 	K_TAGS,		/* names, separated by blanks or commas */
 	K_LIMITS,	/* user:N, separated by blanks or commas */
+	K_RETURN,	/* stop | throttle PERCENT | nice */
 };
 
 static const struct element {
@@ -99,6 +100,8 @@ static const struct element {
 	{ N(suspend_input_s, 0, 86400) },
 	{ N(resume_idle_s, 0, 86400) },
 	{ N(vacate_after_s, 0, 86400) },
+	{ "on_user_return", K_RETURN, offsetof(struct config, on_return), 0,
+	  0, 0 },
 	{ S(idle_command, K_COMMAND), 0, 0 },
 	{ S(run_as, K_USER), 0, 0 },
 	{ N(min_uid, 0, INT32_MAX) },
@@ -467,6 +470,13 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 			    CAPS_NAMES_MAX - 2);
 		else
 			snprintf(field, el->size, "%s", value);
+		break;
+	case K_RETURN:
+		if (vol_return_parse(value, &c->on_return,
+		    &c->throttle_percent) == -1)
+			add_error(e, node->line, name, "expected stop, "
+			    "throttle PERCENT (1 to 100) or nice, got '%s'",
+			    value);
 		break;
 	case K_LIMITS:
 		if (userlimit_parse(value, field, el->size) == -1)

@@ -56,6 +56,8 @@ struct config {
 	int		suspend_input_s;
 	int		resume_idle_s;
 	int		vacate_after_s;
+	enum vol_return	on_return;	/* <on_user_return> */
+	int		throttle_percent;
 	char		idle_command[IDLE_COMMAND_MAX + 1];	/* "" none */
 
 	/* Security: the cluster keys (keys[0] seals), or insecure. */

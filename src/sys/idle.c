@@ -442,6 +442,8 @@ idle_init(struct event_base *base, const struct config *cfg,
 	idle.policy.suspend_input_s = cfg->suspend_input_s;
 	idle.policy.resume_idle_s = cfg->resume_idle_s;
 	idle.policy.vacate_after_s = cfg->vacate_after_s;
+	idle.policy.on_return = cfg->on_return;
+	idle.policy.throttle_percent = cfg->throttle_percent;
 	idle.policy.nwindows = cfg->nbatch;
 	memcpy(idle.policy.windows, cfg->batch, sizeof idle.policy.windows);
 

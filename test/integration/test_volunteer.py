@@ -93,23 +93,28 @@ class UserComesBack(VolunteerTest):
         self.user(100000)
         self.vacate = 600
 
-    def start_on_a(self, ms):
-        """b busy, a idle: a task of ms runs on a; (uuid, pid, client)."""
+    def a_idle_b_busy(self, extra=""):
+        """a a screensaver (and extra config), idle; b busy: what runs
+        runs on a."""
         node = self.cl.nodes["a"]
         with open(node.conf) as f:
             conf = f.read()
         with open(node.conf, "w") as f:
-            f.write(conf.replace("<mode>dedicated</mode>",
-                                 screensaver(self.idle_file, self.vacate)))
+            f.write(conf.replace("<mode>dedicated</mode>", screensaver(
+                self.idle_file, self.vacate) + extra))
         self.cl.start()
         m = node.wait_log(r"volunteer state none -> (\S+) \(no input for (\S+)")
         if m.group(1) != "idle":
             self.skipTest("this host has had keyboard input %s ago"
                           % m.group(2))
         self.cl.master()
-        b = self.client("b")
-        self.assertEqual(b.ask("IDLE off"), "OK")
+        self.assertEqual(self.client("b").ask("IDLE off"), "OK")
         self.wait_volunteer("a", "b", "busy")
+
+    def start_on_a(self, ms):
+        """b busy, a idle: a task of ms runs on a; (uuid, pid, client)."""
+        node = self.cl.nodes["a"]
+        self.a_idle_b_busy()
         a = self.client("a")
         u = a.schedule("import low -p /x -x %s"
                        % params_file(node.dir, ms))
@@ -163,6 +168,86 @@ class UserComesBack(VolunteerTest):
         self.assertEqual(sorted(self.cl.starts(u)), ["a", "b"])
         # Vacating is not the task's failure.
         self.assertNotIn("attempt 1 of", self.cl.nodes["a"].log())
+
+
+def cpu_ticks(pid):
+    """The process's user + system CPU so far, in clock ticks."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def nice_of(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        return int(f.read().rsplit(")", 1)[1].split()[16])
+
+
+class Throttled(VolunteerTest):
+    """<on_user_return>throttle 25</on_user_return> (issue 37): the user
+    back, a CPU-bound run goes on with at most a quarter of a core and
+    stays Running; the user gone, it runs at full speed again."""
+
+    setUp = UserComesBack.setUp
+    a_idle_b_busy = UserComesBack.a_idle_b_busy
+
+    def start_busy_loop_on_a(self):
+        node = self.cl.nodes["a"]
+        self.a_idle_b_busy(
+            "\n  <on_user_return>throttle 25</on_user_return>")
+        r = subprocess.run([harness.VOLERY, "-H", "127.0.0.1:%d" % node.port,
+                            "run", "--cwd", "/", "--", "sh", "-c",
+                            "while :; do :; done"], capture_output=True,
+                           text=True, timeout=TIMEOUT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        u = r.stdout.strip()
+        m = node.wait_log(r"Task UUID\{%s\} command sh started, pid (\d+)"
+                          % u)
+        return u, int(m.group(1)), self.client("a")
+
+    def limit(self, pid, u):
+        """How the run is held now: ("cpu.max", text), ("v1", quota) or
+        ("nice", value)."""
+        with open("/proc/%d/cgroup" % pid) as f:
+            lines = f.read().splitlines()
+        for l in lines:
+            _, ctrl, path = l.split(":", 2)
+            if "cpu" in ctrl.split(",") and path.endswith("-" + u):
+                with open("/sys/fs/cgroup/cpu%s/cpu.cfs_quota_us"
+                          % path) as q:
+                    return ("v1", int(q.read()))
+            if ctrl == "" and path.endswith("/run-" + u) and \
+                    os.path.exists("/sys/fs/cgroup%s/cpu.max" % path):
+                with open("/sys/fs/cgroup%s/cpu.max" % path) as q:
+                    return ("cpu.max", q.read().strip())
+        return ("nice", nice_of(pid))
+
+    def test_task_throttled_while_user_is_back(self):
+        u, pid, a = self.start_busy_loop_on_a()
+        self.user(0)
+        self.cl.nodes["a"].wait_log(r"Task\(UUID\{%s\}.*user is back: "
+                                    r"throttled" % u)
+        self.wait_volunteer("b", "a", "throttled")
+        self.assertEqual(a.tasks()[u][2], "Running")
+        how = self.limit(pid, u)
+        self.assertIn(how, [("v1", 25000), ("cpu.max", "25000 100000"),
+                            ("nice", 19)])
+        self.assertEqual(proc_state(pid) != "T", True)
+        if how[0] != "nice":
+            # At most a quarter of a core (with slack), and still some.
+            t0, c0 = time.monotonic(), cpu_ticks(pid)
+            time.sleep(2.0)   # a measurement window, not a wait
+            share = (cpu_ticks(pid) - c0) / os.sysconf("SC_CLK_TCK") / \
+                (time.monotonic() - t0)
+            self.assertLess(share, 0.4)
+        # The user gone: full speed.
+        self.user(100000)
+        self.cl.nodes["a"].wait_log(r"Task\(UUID\{%s\}.*idle again: full "
+                                    r"speed" % u)
+        # Back as it was: out of the v1 group (gone), no cpu.max, or
+        # the screensaver's nice 19 every run starts at.
+        self.assertEqual(self.limit(pid, u), ("cpu.max", "max 100000")
+                         if how[0] == "cpu.max" else ("nice", 19))
+        self.assertEqual(a.ask("CANCEL " + u).split()[0], "CANCELLED")
 
 
 class BatchWindow(VolunteerTest):

@@ -425,7 +425,7 @@ decide(struct fixture *f, int i, int volunteer, int suspend, int vacate,
     const char *name)
 {
 	struct vol_decision	d = { VOL_BUSY, volunteer, suspend, vacate,
-				    name, ORDER_NODE };
+				    name, ORDER_NODE, 0 };
 
 	node_volunteer(f->s.nodes[i], &d, f->s.now);
 	sim_flush(&f->s, i);

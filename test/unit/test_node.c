@@ -200,8 +200,9 @@ test_a_batch_window_orders_longest_path_first(void **state)
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	struct vol_decision batch = { VOL_BATCH, 1, 0, 0, "batch",
-			    ORDER_LRET };
-	struct vol_decision idle = { VOL_IDLE, 1, 0, 0, "idle", ORDER_NODE };
+			    ORDER_LRET, 0 };
+	struct vol_decision idle = { VOL_IDLE, 1, 0, 0, "idle", ORDER_NODE,
+	    0 };
 
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
 	assert_int_equal(sched(n, 5, "free", PRIO_LOW, 20, 0, NULL, NULL), 0);
@@ -219,6 +220,37 @@ test_a_batch_window_orders_longest_path_first(void **state)
 	exit_with(n, uuid_n(10), 0, 200);
 	assert_int_equal(state_of(n, uuid_n(5)), TASK_RUNNING);
 	assert_int_equal(state_of(n, uuid_n(11)), TASK_READY);
+}
+
+/* The user is back and the admin wants runs throttled: our run is slowed
+ * (ACT_THROTTLE), stays Running, and goes full speed when the user
+ * leaves; the node says "throttled". */
+static void
+test_a_run_is_throttled_while_the_user_is_back(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct vol_decision back = { VOL_BUSY, 0, 0, 0, "throttled",
+			    ORDER_NODE, 1 };
+	struct vol_decision idle = { VOL_IDLE, 1, 0, 0, "idle", ORDER_NODE,
+			    0 };
+
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	clear(n);
+	node_volunteer(n, &back, 20);
+	assert_int_equal(count_actions(n, ACT_THROTTLE, uuid_n(1)), 1);
+	assert_int_equal(count_actions(n, ACT_SUSPEND, NULL), 0);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	assert_false(node_find(n, uuid_n(1))->suspended);
+	assert_string_equal(status_of(n).volunteer_state, "throttled");
+	/* Told again: nothing new. */
+	clear(n);
+	node_volunteer(n, &back, 30);
+	assert_int_equal(count_actions(n, ACT_THROTTLE, NULL), 0);
+	node_volunteer(n, &idle, 40);
+	assert_int_equal(count_actions(n, ACT_UNTHROTTLE, uuid_n(1)), 1);
+	assert_string_equal(status_of(n).volunteer_state, "idle");
 }
 
 static void
@@ -733,6 +765,7 @@ main(void)
 		NODE_TEST(test_a_batch_window_orders_longest_path_first),
 		cmocka_unit_test(
 		    test_schedule_refuses_a_record_that_could_outgrow_a_datagram),
+		NODE_TEST(test_a_run_is_throttled_while_the_user_is_back),
 		NODE_TEST(test_crash_retried_then_failed),
 		NODE_TEST(test_error_line_and_wrong_outputs_fail_the_run),
 		NODE_TEST(test_the_end_record_carries_what_the_run_cost),

@@ -158,6 +158,52 @@ test_vacate_after_a_long_suspension(void **state)
 	assert_false(d.vacate);
 }
 
+/* <on_user_return>throttle 25</on_user_return>: the runs go on, slowly,
+ * for as long as the user stays; never vacated for it. */
+static void
+test_throttle_instead_of_stop(void **state)
+{
+	struct vol_policy	p = policy();
+	struct vol		v;
+	struct vol_decision	d;
+	enum vol_return		how = VOL_RETURN_STOP;
+	int			pct = 0;
+
+	assert_int_equal(vol_return_parse("throttle 25", &how, &pct), 0);
+	assert_int_equal(how, VOL_RETURN_THROTTLE);
+	assert_int_equal(pct, 25);
+	p.on_return = how;
+	p.throttle_percent = pct;
+	vol_init(&v);
+	decide(&v, &p, reading(0, 1000, 0), 0);
+	d = decide(&v, &p, reading(10, 5, 0), 1);	/* user back */
+	assert_true(d.throttle);
+	assert_false(d.suspend);
+	assert_false(d.volunteer);
+	assert_string_equal(d.name, "throttled");
+	d = decide(&v, &p, reading(5000, 5, 0), 1);	/* hours later */
+	assert_true(d.throttle);
+	assert_false(d.vacate);
+	/* Nothing running: just busy. */
+	assert_string_equal(decide(&v, &p, reading(5001, 5, 0), 0).name,
+	    "busy");
+	/* The user gone long enough: full speed again. */
+	d = decide(&v, &p, reading(5200, 190, 0), 1);
+	assert_false(d.throttle);
+	assert_true(d.volunteer);
+	/* What a config may say, and may not. */
+	assert_int_equal(vol_return_parse("nice", &how, &pct), 0);
+	assert_int_equal(how, VOL_RETURN_NICE);
+	assert_int_equal(vol_return_parse("stop", &how, &pct), 0);
+	assert_int_equal(how, VOL_RETURN_STOP);
+	assert_int_equal(vol_return_parse("throttle 100", &how, &pct), 0);
+	assert_int_equal(vol_return_parse("throttle 0", &how, &pct), -1);
+	assert_int_equal(vol_return_parse("throttle 101", &how, &pct), -1);
+	assert_int_equal(vol_return_parse("throttle 25%", &how, &pct), -1);
+	assert_int_equal(vol_return_parse("throttle", &how, &pct), -1);
+	assert_int_equal(vol_return_parse("freeze", &how, &pct), -1);
+}
+
 static void
 test_batch_dedicated_and_the_hook(void **state)
 {
@@ -213,6 +259,7 @@ main(void)
 		cmocka_unit_test(test_screensaver_hysteresis),
 		cmocka_unit_test(test_input_within_the_minute_suspends),
 		cmocka_unit_test(test_vacate_after_a_long_suspension),
+		cmocka_unit_test(test_throttle_instead_of_stop),
 		cmocka_unit_test(test_batch_dedicated_and_the_hook),
 		cmocka_unit_test(test_unknown_probes),
 	};
