@@ -205,6 +205,9 @@ struct node_exit {
 /* An admin's `volery nodes --clear`: this node takes tasks again after
  * a quarantine (retry.h); -1 if it was not quarantined. */
 int	node_quarantine_clear(struct node *, int64_t now);
+/* After a restart: the quarantine the last ACT_QUARANTINE told, if it
+ * still holds (0), else -1 (ended, or not what the core wrote). */
+int	node_quarantine_restore(struct node *, const char *text, int64_t now);
 /* Every field at its default (volery.conf(5)). */
 void	node_config_default(struct node_config *);
 /* Can a node run with c?  (Its ranges were checked before: config.c.) */

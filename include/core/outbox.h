@@ -41,6 +41,9 @@ enum action_type {
 			 * node_command_checked() */
 	ACT_THROTTLE,	/* uuid: slow our run of it (<on_user_return>) */
 	ACT_UNTHROTTLE,	/* uuid: full speed again */
+	ACT_QUARANTINE,	/* text: "<until_ms> <why>" while this node is
+			 * quarantined (retry.h), "" once it is not: to
+			 * keep for node_quarantine_restore() */
 };
 
 struct action {

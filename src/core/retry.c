@@ -19,8 +19,10 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "nodestate.h"
 
 void
@@ -66,6 +68,18 @@ retry_leaves(struct node *n, const struct task *t)
 		    capset_peer_can(n, p, t))
 			return 1;
 	return 0;
+}
+
+/* What the shell keeps of our quarantine across a restart. */
+static void
+tell(struct node *n)
+{
+	char	text[REASON_MAXLEN + 32] = "";
+
+	if (n->retry.until > 0)
+		snprintf(text, sizeof text, "%" PRId64 " %s", n->retry.until,
+		    n->retry.why);
+	outbox_text(&n->out, ACT_QUARANTINE, "", text);
 }
 
 /* Does another live node take tasks now? */
@@ -133,6 +147,7 @@ retry_settled(struct node *n, const struct task *t, int64_t now)
 	    n->cfg.quarantine_ms / 1000, n->cfg.name);
 	/* The peers should know at once not to count on us. */
 	node_heartbeat_soon(n, now);
+	tell(n);
 }
 
 int
@@ -166,6 +181,7 @@ lift(struct node *n, const char *how, int64_t now)
 	outbox_log(&n->out, VLOG_WARNING, "Node %s quarantine lifted (%s); "
 	    "it takes tasks again", n->cfg.name, how);
 	node_heartbeat_soon(n, now);
+	tell(n);
 }
 
 void
@@ -182,5 +198,26 @@ node_quarantine_clear(struct node *n, int64_t now)
 		return -1;
 	lift(n, "cleared by an admin", now);
 	node_settle(n, now);
+	return 0;
+}
+
+int
+node_quarantine_restore(struct node *n, const char *text, int64_t now)
+{
+	char		*end;
+	long long	 until;
+
+	/* What the shell kept: a time to come, no further than a whole
+	 * quarantine from now, and a line of text. */
+	if (text[0] < '1' || text[0] > '9' ||
+	    (until = strtoll(text, &end, 10)) <= now ||
+	    until > now + n->cfg.quarantine_ms || *end != ' ' ||
+	    strlen(end + 1) > REASON_MAXLEN || !lex_printable(end + 1) ||
+	    end[1] == '\0')
+		return -1;
+	n->retry.until = until;
+	snprintf(n->retry.why, sizeof n->retry.why, "%s", end + 1);
+	outbox_log(&n->out, VLOG_WARNING, "Node %s still quarantined after "
+	    "its restart, until %lld: %s", n->cfg.name, until, n->retry.why);
 	return 0;
 }

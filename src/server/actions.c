@@ -17,6 +17,7 @@
 #include "journal.h"
 #include "log.h"
 #include "members.h"
+#include "quarantine.h"
 #include "node.h"
 #include "notify.h"
 #include "output.h"
@@ -277,6 +278,9 @@ actions_carry_out(void)
 			break;
 		case ACT_MEMBERS:
 			members_save(act.env->state_dir, a->text);
+			break;
+		case ACT_QUARANTINE:
+			quarantine_save(act.env->state_dir, a->text);
 			break;
 		case ACT_RETIRE:
 			history_append(a->uuid, a->text);

@@ -44,6 +44,7 @@
 #include "peer.h"
 #include "peers.h"
 #include "pooltime.h"
+#include "quarantine.h"
 #include "reputation.h"
 #include "requests.h"
 #include "rundir.h"
@@ -425,6 +426,8 @@ server_run(const struct config *cfg, int echo)
 		fatal("journal");
 	}
 	members_load(cfg->state_dir, member_cb, NULL);
+	if (quarantine_load(cfg->state_dir, err, sizeof err) == 0)
+		(void)node_quarantine_restore(srv.core, err, clock_node_ms());
 	node_recover(srv.core, clock_node_ms());
 	open_peers(&nc);
 	open_http();

@@ -5,7 +5,9 @@
  * nor leaks, and tells an end final (node_certify) only with a
  * certificate found to hold.  The nodes' keys are the simulator's
  * (n00..n03, test/sim/liar.c), so a seed from a kept -F trace carries
- * signatures that verify.
+ * signatures that verify.  The same bytes, as the quarantine file a
+ * restart reads back (retry.c), quarantine the node only until a time
+ * to come, no longer than a quarantine lasts.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -100,6 +102,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int final = node_certify(n, t->uuid, 1700000000600LL);
 		if (t->confirmed && (!final || t->qc_ok < 1))
 			abort();	/* told final without a good certificate */
+	}
+	body[6 + size] = '\0';
+	if (node_quarantine_restore(n, body + 6, 1700000000700LL) == 0) {
+		struct node_status st;
+		node_status(n, &st);
+		if (st.quarantine_until <= 1700000000700LL ||
+		    st.quarantine_until > 1700000000700LL + cfg.quarantine_ms ||
+		    strlen(st.quarantine_why) > REASON_MAXLEN)
+			abort();
 	}
 	outbox_clear(node_outbox(n));
 	node_free(n);

@@ -97,6 +97,14 @@ class BlackHole(unittest.TestCase):
             self.assertEqual(t["failed_attempts"], [], t)
             self.assertNotEqual(t["node"], "hole")
 
+        # A restart does not end it (kill -9: nothing said at the end).
+        hole = self.cl.nodes["hole"]
+        hole.kill9()
+        hole.start()
+        hole.wait_log("still quarantined after its restart")
+        self.assertIn("quarantined: 3 tasks failed here",
+                      self.ok("nodes", on="hole"))
+
         # An admin lets it back, on that node.
         r = volery("-H", self.host("good1"), "nodes", "--clear", "hole")
         self.assertEqual(r.returncode, 1)

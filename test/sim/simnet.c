@@ -675,7 +675,8 @@ trace_action(struct simnet *s, int i, const struct action *a)
 {
 	static const char *names[] = { "log", "journal", "notify", "start",
 	    "stop", "suspend", "resume", "timer", "broadcast", "unicast",
-	    "members", "retire", "forget", "check", "throttle", "unthrottle" };
+	    "members", "retire", "forget", "check", "throttle", "unthrottle",
+	    "quarantine" };
 	char	text[DATAGRAM_MAX + 64];
 	size_t	len;
 

@@ -188,6 +188,66 @@ test_an_admin_clears_a_quarantine(void **state)
 	assert_true(status_of(n).volunteer);
 }
 
+/* The last ACT_QUARANTINE's text, or NULL. */
+static const char *
+quarantine_told(struct node *n)
+{
+	const struct outbox	*o = node_outbox(n);
+	const char		*text = NULL;
+	size_t			 i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->v[i].type == ACT_QUARANTINE)
+			text = o->v[i].text;
+	return text;
+}
+
+static void
+test_a_quarantine_outlives_a_restart(void **state)
+{
+	struct node_fixture	*f = *state;
+	struct node		*n = f->n, *again;
+	char			 kept[REASON_MAXLEN + 32];
+	int			 k;
+
+	fail_four(n);
+	clear(n);
+	for (k = 1; k <= 3; k++)
+		hear(n, "beta", end_on(n, k, TASK_TERMINATED, "beta",
+		    100 + k), 100 + k);
+	/* The shell is told what to keep. */
+	assert_non_null(quarantine_told(n));
+	snprintf(kept, sizeof kept, "%s", quarantine_told(n));
+	assert_int_equal(strncmp(kept, "3600103 3 tasks failed here", 27), 0);
+	/* A restart keeps it, until its end. */
+	again = test_node_named(&f->set, "alpha", 1);
+	assert_int_equal(node_quarantine_restore(again, kept, 5000), 0);
+	assert_string_equal(status_of(again).volunteer_state, "quarantined");
+	assert_int_equal(status_of(again).quarantine_until, 3600103);
+	node_start(again, 5000);
+	node_tick(again, 3600103);
+	assert_true(status_of(again).volunteer);
+	assert_string_equal(quarantine_told(again), "");	/* forget it */
+	node_free(again);
+	/* Ended already, further than a quarantine lasts, or not what the
+	 * core wrote: none. */
+	again = test_node_named(&f->set, "alpha", 1);
+	assert_int_equal(node_quarantine_restore(again, kept, 3600103), -1);
+	assert_int_equal(node_quarantine_restore(again, "99999999999 x", 5),
+	    -1);
+	assert_int_equal(node_quarantine_restore(again, "3600103", 5), -1);
+	assert_int_equal(node_quarantine_restore(again, "3600103 ", 5), -1);
+	assert_int_equal(node_quarantine_restore(again, "-1 x", 5), -1);
+	assert_int_equal(node_quarantine_restore(again, "3600103 a\nb", 5),
+	    -1);
+	assert_true(status_of(again).volunteer);
+	node_free(again);
+	/* Cleared by an admin: the shell forgets it. */
+	clear(n);
+	assert_int_equal(node_quarantine_clear(n, 200), 0);
+	assert_string_equal(quarantine_told(n), "");
+}
+
 static void
 test_a_retry_time_no_failure_could_give_is_refused(void **state)
 {
@@ -215,6 +275,7 @@ main(void)
 		NODE_TEST(test_a_retry_waits_longer_each_time),
 		NODE_TEST(test_a_node_whose_runs_fail_where_they_succeed_elsewhere_stops),
 		NODE_TEST(test_an_admin_clears_a_quarantine),
+		NODE_TEST(test_a_quarantine_outlives_a_restart),
 		NODE_TEST(test_a_retry_time_no_failure_could_give_is_refused),
 	};
 
