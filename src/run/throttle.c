@@ -29,8 +29,9 @@ static struct {
 	char		 v1[PATH_MAX];	/* its runs' cpu v1 cgroups' prefix
 					 * (<v1>-<uuid>), or "" */
 	char		 mnt[PATH_MAX / 2];	/* the cpu v1 hierarchy */
+	char		 home[PATH_MAX];	/* our group in it */
 	char		 prefix[NAME_MAXLEN + 16];	/* "volery-<node>-" */
-} th = { VOL_RETURN_STOP, 0, 0, "", "", "" };
+} th = { VOL_RETURN_STOP, 0, 0, "", "", "", "" };
 
 /* Write s into path: 0, or -1 (errno set). */
 static int
@@ -72,6 +73,30 @@ cpu_v1_mount(char *mnt, size_t size)
 	return found;
 }
 
+/* Our own group in the cpu v1 hierarchy ("4:cpu,cpuacct:/path"), as a
+ * directory under mnt, into home: where freed runs go back to. */
+static void
+own_cpu_group(const char *mnt, char *home, size_t size)
+{
+	FILE	*f = fopen("/proc/self/cgroup", "re");
+	char	 line[4096], *ctrl, *path, *one, *save;
+
+	snprintf(home, size, "%s", mnt);
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if ((ctrl = strchr(line, ':')) == NULL ||
+		    (path = strchr(ctrl + 1, ':')) == NULL)
+			continue;
+		*path++ = '\0';
+		for (one = strtok_r(ctrl + 1, ",", &save); one != NULL;
+		    one = strtok_r(NULL, ",", &save))
+			if (strcmp(one, "cpu") == 0 && strcmp(path, "/") != 0)
+				snprintf(home, size, "%s%s", mnt, path);
+	}
+	if (f != NULL)
+		fclose(f);
+}
+
 /* Remove the empty cpu v1 groups in mnt whose names start with prefix
  * (a run's: what an earlier incarnation of this node left). */
 static void
@@ -110,6 +135,7 @@ throttle_init(enum vol_return how, int percent, int nice, const char *node)
 	    snprintf(th.v1, sizeof th.v1, "%s/volery-%s-%d", mnt, node,
 	    (int)getpid()) < (int)sizeof th.v1) {
 		snprintf(th.mnt, sizeof th.mnt, "%s", mnt);
+		own_cpu_group(mnt, th.home, sizeof th.home);
 		snprintf(th.prefix, sizeof th.prefix, "volery-%s-", node);
 		sweep(th.mnt, th.prefix);
 		log_info("runs are throttled to %d%% of a core through %s-* "
@@ -195,8 +221,8 @@ move(const char *dir, const pid_t *pids, int n)
  * cgroup v1: while throttled, the run's processes (found in its v2
  * cgroup; without one, nice) are in a cpu cgroup of their own whose
  * quota is the bound -- the run creeps on at it however busy the user
- * is.  Freed, they go back where they were, and the group goes: the
- * run yields as its nice says again.
+ * is.  Freed, they go back to the node's own group, where they were
+ * born, and theirs goes: the run yields as its nice says again.
  */
 static int
 throttle_v1(const char *uuid, pid_t pgid, int on)
@@ -209,7 +235,7 @@ throttle_v1(const char *uuid, pid_t pgid, int on)
 	if ((n = run_pids(uuid, pids, 4096)) < 0)
 		return renice(uuid, pgid, on ? NICE_SLOW : th.nice);
 	if (!on) {
-		n = move(th.mnt, pids, n);
+		n = move(th.home, pids, n);
 		(void)rmdir(dir);
 		return n;
 	}
