@@ -270,6 +270,10 @@ int		 task_names_have(const char *list, const char *name);
 int		 task_tries_valid(const char *);
 /* Did node fail an attempt of the list? */
 int		 task_tries_have(const char *tries, const char *node);
+/* The next attempt of a list at *p (valid: task_tries_valid), moving
+ * *p past it: its node and status; 0, or -1 at its end. */
+int		 task_tries_next(const char **p, char node[NAME_MAXLEN + 1],
+		    int *status);
 /* Add node's failed attempt to t's list, the oldest dropped past
  * TRIES_MAX; -1 out of memory. */
 int		 task_tries_add(struct task *, const char *node, int status);

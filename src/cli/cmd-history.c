@@ -186,19 +186,16 @@ col_exit(const struct task *t, char *b, size_t n)
 static void
 col_tries(const struct task *t, char *b, size_t n)
 {
-	char	 list[TRIES_TEXT_MAX + 1], code[32], *p, *item, *colon;
-	size_t	 off = 0;
+	const char	*p = t->tries;
+	char		 node[NAME_MAXLEN + 1], code[32];
+	size_t		 off = 0;
+	int		 status;
 
-	snprintf(list, sizeof list, "%s", t->tries != NULL ? t->tries : "");
 	b[0] = '\0';
-	for (p = list; (item = strsep(&p, ",")) != NULL && *item != '\0' &&
-	    off < n;) {
-		if ((colon = strchr(item, ':')) == NULL)
-			continue;
-		*colon = '\0';
-		exit_text(atoi(colon + 1), code, sizeof code);
+	while (off < n && task_tries_next(&p, node, &status) == 0) {
+		exit_text(status, code, sizeof code);
 		off += snprintf(b + off, n - off, "%s%s=%s", off > 0 ? "," :
-		    "", item, code);
+		    "", node, code);
 	}
 	/* A failed end is the last of the list already. */
 	if (t->running_on[0] != '\0' && t->state != TASK_FAILED && off < n) {

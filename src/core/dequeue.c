@@ -53,8 +53,8 @@ dequeue_ours(struct node *n, const struct task *t, int64_t now)
 			n->dequeue.begin_at = at;
 		return 0;
 	}
-	return !retry_leaves(n, t) && run_admissible(n, t, why, sizeof why) && run_fits_now(n, t) &&
-	    !arraycap_full(n, t, now, now);
+	return !retry_leaves(n, t) && run_admissible(n, t, why, sizeof why) &&
+	    run_fits_now(n, t) && !arraycap_full(n, t, now, now);
 }
 
 int

@@ -50,6 +50,22 @@ task_tries_valid(const char *s)
 }
 
 int
+task_tries_next(const char **p, char node[NAME_MAXLEN + 1], int *status)
+{
+	const char	*colon, *comma;
+
+	if (*p == NULL || **p == '\0' || (colon = strchr(*p, ':')) == NULL ||
+	    colon - *p > NAME_MAXLEN)
+		return -1;
+	memcpy(node, *p, colon - *p);
+	node[colon - *p] = '\0';
+	*status = atoi(colon + 1);
+	*p = (comma = strchr(colon, ',')) != NULL ? comma + 1 :
+	    colon + strlen(colon);
+	return 0;
+}
+
+int
 task_tries_add(struct task *t, const char *node, int status)
 {
 	char		 buf[TRIES_TEXT_MAX + 1];

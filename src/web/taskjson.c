@@ -62,20 +62,15 @@ static json_t *
 tries_json(const struct task *t)
 {
 	json_t		*v = json_array();
-	char		 list[TRIES_TEXT_MAX + 1], *p, *item, *colon;
+	const char	*p = t->tries;
+	char		 node[NAME_MAXLEN + 1];
 	int		 status;
 
-	snprintf(list, sizeof list, "%s", t->tries != NULL ? t->tries : "");
-	for (p = list; (item = strsep(&p, ",")) != NULL && *item != '\0';) {
-		if ((colon = strchr(item, ':')) == NULL)
-			continue;
-		*colon = '\0';
-		status = atoi(colon + 1);
+	while (task_tries_next(&p, node, &status) == 0)
 		json_array_append_new(v, json_pack("{s:s, s:o, s:o}", "node",
-		    item, "exit_code", status >= 0 && status < 256 ?
+		    node, "exit_code", status >= 0 && status < 256 ?
 		    json_integer(status) : json_null(), "exit_signal",
 		    status >= 256 ? json_integer(status - 256) : json_null()));
-	}
 	return v;
 }
 
