@@ -3,6 +3,7 @@
  * times as import, georeferencing, segmentation and anomaly_detection.
  *
  *   <task> [-p <path>] [-i <input_id>]... [-x <parameters.xml>]
+ *          [-c <checkpoint>]
  *
  * It speaks the runner protocol (DESIGN.md section 4): PROGRESS every
  * tenth of its duration, CANCELLED when the node writes CANCEL on its
@@ -10,6 +11,11 @@
  * The duration comes from <parameters><duration_ms>N</duration_ms>
  * </parameters> in the -x file (default 2000 ms).  Output ids are
  * derived from the task's uuid (VOLERY_TASK), so they are unique.
+ *
+ * With <checkpoint_ms>N</checkpoint_ms> it writes a checkpoint (the
+ * hundredths of its work done) into its run dir at least N ms apart and
+ * says CHECKPOINT; started with -c, it goes on from that checkpoint's
+ * work, and says on stderr where it resumed.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -45,10 +51,11 @@ fail(const char *msg, const char *arg)
 	exit(1);
 }
 
-/* The whole number inside <duration_ms> of the parameters file. */
+/* The whole number inside <tag> of the parameters file (def if none). */
 static long
-read_duration(const char *file)
+read_param(const char *file, const char *tag, long def)
 {
+	char	 open_tag[64], close_tag[64];
 	char	 buf[65536], *p, *end;
 	size_t	 n;
 	long	 v;
@@ -61,9 +68,11 @@ read_duration(const char *file)
 	buf[n] = '\0';
 	if (strstr(buf, "<parameters") == NULL)
 		fail("parameters file has no <parameters> element", file);
-	if ((p = strstr(buf, "<duration_ms>")) == NULL)
-		return 2000;
-	p += strlen("<duration_ms>");
+	snprintf(open_tag, sizeof open_tag, "<%s>", tag);
+	snprintf(close_tag, sizeof close_tag, "</%s>", tag);
+	if ((p = strstr(buf, open_tag)) == NULL)
+		return def;
+	p += strlen(open_tag);
 	while (isspace((unsigned char)*p))
 		p++;
 	errno = 0;
@@ -71,9 +80,35 @@ read_duration(const char *file)
 	while (isspace((unsigned char)*end))
 		end++;
 	if (end == p || errno != 0 || v < 0 || v > 86400000 ||
-	    strncmp(end, "</duration_ms>", 14) != 0)
-		fail("bad <duration_ms> in", file);
+	    strncmp(end, close_tag, strlen(close_tag)) != 0)
+		fail("bad parameter in", file);
 	return v;
+}
+
+/* The hundredths done that checkpoint file says. */
+static int
+read_checkpoint(const char *file)
+{
+	FILE	*f = fopen(file, "r");
+	int	 done = -1;
+
+	if (f == NULL || fscanf(f, "simtask-checkpoint %d", &done) != 1 ||
+	    done < 0 || done > 100)
+		fail("not a checkpoint of this task", file);
+	fclose(f);
+	return done;
+}
+
+/* Write the checkpoint whole, then rename it: never half a one. */
+static void
+write_checkpoint(int done)
+{
+	FILE	*f = fopen("checkpoint.tmp", "w");
+
+	if (f == NULL || fprintf(f, "simtask-checkpoint %d\n", done) < 0 ||
+	    fclose(f) != 0 || rename("checkpoint.tmp", "checkpoint") != 0)
+		fail("cannot write its checkpoint", NULL);
+	printf("CHECKPOINT checkpoint\n");
 }
 
 static uint64_t
@@ -113,13 +148,13 @@ cancel_requested(int ms)
 int
 main(int argc, char **argv)
 {
-	const char	*path = NULL, *params = NULL, *me;
-	int		 ninputs = 0, ch, step;
-	long		 duration = 2000;
-	int64_t		 start;
+	const char	*path = NULL, *params = NULL, *me, *resume = NULL;
+	int		 ninputs = 0, ch, step, first = 1;
+	long		 duration = 2000, every = 0;
+	int64_t		 start, saved;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((ch = getopt(argc, argv, "p:i:x:")) != -1) {
+	while ((ch = getopt(argc, argv, "p:i:x:c:")) != -1) {
 		switch (ch) {
 		case 'p':
 			path = optarg;
@@ -130,9 +165,12 @@ main(int argc, char **argv)
 		case 'x':
 			params = optarg;
 			break;
+		case 'c':
+			resume = optarg;
+			break;
 		default:
 			fail("usage: " TASK_NAME " [-p path] [-i input]... "
-			    "[-x parameters.xml]", NULL);
+			    "[-x parameters.xml] [-c checkpoint]", NULL);
 		}
 	}
 	if (TASK_NEEDS_PATH && path == NULL)
@@ -143,14 +181,23 @@ main(int argc, char **argv)
 		    TASK_INPUTS, ninputs);
 		fail(TASK_NAME ": wrong number of -i inputs", want);
 	}
-	if (params != NULL)
-		duration = read_duration(params);
+	if (params != NULL) {
+		duration = read_param(params, "duration_ms", 2000);
+		every = read_param(params, "checkpoint_ms", 0);
+	}
+	if (resume != NULL) {
+		first = read_checkpoint(resume) + 1;
+		fprintf(stderr, TASK_NAME ": resumed at %d%% from its "
+		    "checkpoint\n", first - 1);
+	}
 	if ((me = getenv("VOLERY_TASK")) == NULL)
 		me = "standalone";
 
-	start = now_ms();
-	for (step = 1; step <= 10; step++) {
-		int64_t due = start + duration * step / 10;
+	/* In hundredths, from where it resumed. */
+	start = now_ms() - duration * (first - 1) / 100;
+	saved = now_ms();
+	for (step = first; step <= 100; step++) {
+		int64_t due = start + duration * step / 100;
 		for (;;) {
 			int64_t left = due - now_ms();
 			if (cancel_requested(left > 0 ? (int)left : 0)) {
@@ -160,8 +207,12 @@ main(int argc, char **argv)
 			if (left <= 0)
 				break;
 		}
-		if (step < 10)
-			printf("PROGRESS %d\n", step * 10);
+		if (step < 100 && step % 10 == 0)
+			printf("PROGRESS %d\n", step);
+		if (every > 0 && step < 100 && now_ms() - saved >= every) {
+			write_checkpoint(step);
+			saved = now_ms();
+		}
 	}
 	printf("TERMINATED");
 	for (step = 1; step <= TASK_OUTPUTS; step++)

@@ -76,5 +76,13 @@
 #define TRIES_MAX 4		/* failed attempts a task record keeps */
 #define TRIES_TEXT_MAX (TRIES_MAX * (NAME_MAXLEN + 5))
 #define RETRY_DELAY_MAX_MS 3600000LL	/* the longest wait before a retry */
+/* A task's newest checkpoint (taskckpt.c): its file's name in the run
+ * dir, the nodes that keep a copy, and the record's text of it. */
+#define CKPT_FILE_MAX 64
+#define CKPT_HOLDERS_MAX 6
+#define CKPT_SEQ_MAX 1000000000LL
+#define CKPT_BYTES_MAX (1LL << 40)
+#define CKPT_TEXT_MAX (3 * 20 + DIGEST_HEX + CKPT_FILE_MAX + 6 + \
+	CKPT_HOLDERS_MAX * (NAME_MAXLEN + 1))
 
 #endif

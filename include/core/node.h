@@ -39,6 +39,10 @@ struct node_config {
 	int		quarantine_after;
 	int64_t		quarantine_window_ms;
 	int64_t		quarantine_ms;
+	/* Copies of a run's newest checkpoint asked of other nodes, and
+	 * the largest checkpoint kept (ckpt.c). */
+	int		checkpoint_copies;
+	int64_t		max_checkpoint_bytes;
 	int64_t		ageing_ms;
 	int		reputation;
 	int64_t		dequeue_window_ms;
@@ -294,6 +298,17 @@ void	node_runner_msg(struct node *, const char *uuid,
 	    const struct runner_msg *, int64_t now);
 void	node_runner_exit(struct node *, const char *uuid,
 	    const struct node_exit *, int64_t now);
+
+/* Our run of uuid wrote a checkpoint, now in our store (its size,
+ * BLAKE2b-256 in hex, its file's name in the run dir): the task's
+ * newest, copied to other nodes (ckpt.h).  Its seq, or 0 if the run is
+ * over (the copy is not kept). */
+int64_t	node_checkpoint_made(struct node *, const char *uuid, int64_t bytes,
+	    const char *hash, const char *file, int64_t now);
+/* The shell's answer to ACT_CKPT_FETCH: seq of uuid's checkpoint is in
+ * our store (ok), or could not be fetched from its runner, from. */
+void	node_checkpoint_kept(struct node *, const char *uuid, int64_t seq,
+	    const char *from, int ok, int64_t now);
 
 /* The shell's answer to ACT_CHECK for the command task uuid: whether
  * this host can run it (its program and directory), why not if not. */

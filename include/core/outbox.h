@@ -44,6 +44,9 @@ enum action_type {
 	ACT_QUARANTINE,	/* text: "<until_ms> <why>" while this node is
 			 * quarantined (retry.h), "" once it is not: to
 			 * keep for node_quarantine_restore() */
+	ACT_CKPT_FETCH,	/* uuid, peer, text: fetch that checkpoint (task.h's
+			 * text) of the task from peer, its runner, into
+			 * our store; answer node_checkpoint_kept() */
 };
 
 struct action {

@@ -205,6 +205,13 @@ struct task {
 	 * or NULL.  Each is written by the node whose run failed
 	 * (retry.c); replicated. */
 	char		*tries;
+	/* Its newest checkpoint, kept by the pool (taskckpt.c, ckpt.c):
+	 * "seq:bytes:made_ms:hash:file:holder,...", or NULL.  Written by
+	 * its runner; replicated and signed with its run. */
+	char		*ckpt;
+	int64_t		 ckpt_kept;	/* local: the seq our store holds */
+	int64_t		 ckpt_want;	/* local: the seq we are fetching */
+	int64_t		 ckpt_asked_ms;	/* local: copies last asked for */
 };
 
 /* The uuid of t's workflow: its first task's. */
@@ -277,6 +284,25 @@ int		 task_tries_next(const char **p, char node[NAME_MAXLEN + 1],
 /* Add node's failed attempt to t's list, the oldest dropped past
  * TRIES_MAX; -1 out of memory. */
 int		 task_tries_add(struct task *, const char *node, int status);
+/* A checkpoint as its record's text says it (task.h's ckpt). */
+struct task_ckpt {
+	int64_t		 seq;		/* 1, 2, ... each newer */
+	int64_t		 bytes;
+	int64_t		 made_ms;
+	char		 hash[DIGEST_HEX + 1];	/* BLAKE2b-256, hex */
+	char		 file[CKPT_FILE_MAX + 1];	/* in the run dir */
+	int		 nholders;
+	char		 holders[CKPT_HOLDERS_MAX][NAME_MAXLEN + 1];
+};
+/* Is s a checkpoint's text?  Read it into *c (NULL: only check). */
+int		 task_ckpt_parse(const char *s, struct task_ckpt *c);
+/* c as text into buf (CKPT_TEXT_MAX + 1 bytes); -1 if it is not valid. */
+int		 task_ckpt_format(const struct task_ckpt *c, char *buf,
+		    size_t size);
+/* A checkpoint's file name: 1 to 64 of [A-Za-z0-9._-], not "." or "..". */
+int		 task_ckpt_file_valid(const char *);
+/* Does c list node among its holders? */
+int		 task_ckpt_held_by(const struct task_ckpt *c, const char *node);
 /* The cores t takes: its request, at least 1. */
 int		 task_cores(const struct task *);
 

@@ -31,6 +31,10 @@
  *   SECRET_WANTED <uuid>           (the runner asks the taker for the task's
  *                                  --secret-env values: secrets.c)
  *   SECRET <uuid> <sealed values>  (the answer, sealed to the runner's key)
+ *   CKPT_TAKE <uuid> <checkpoint>  (the runner asks the receiver to keep a
+ *                                  copy of its run's newest checkpoint,
+ *                                  task.h's text: ckpt.c)
+ *   CKPT_HELD <uuid> <seq>         (the answer: a copy of seq is kept here)
  *
  * A task record is wire_task_encode()'s line.  Parsing is pure.
  */
@@ -64,8 +68,10 @@ enum peer_type {
 	PEER_CERT,
 	PEER_SECRET_WANTED,
 	PEER_SECRET,
+	PEER_CKPT_TAKE,
+	PEER_CKPT_HELD,
 };
-#define PEER_NTYPES 19
+#define PEER_NTYPES 21
 
 /*
  * TASKS_TRANSFER: the whole map asked for ("TASKS_TRANSFER"), or only
@@ -112,7 +118,7 @@ struct peer_msg {
 	const char	*contain;	/* how runs are held, or "" */
 	const char	*noacct;	/* owners it has no account for */
 	int		 percent;
-	uint64_t	 ver;
+	uint64_t	 ver;		/* PROGRESS; CKPT_HELD: the seq */
 	int		 transfer;	/* TASKS_TRANSFER: PEER_TRANSFER_* */
 	int		 again;		/* STATE: its proposer asks every
 					 * voter ("STATE again <record>") */

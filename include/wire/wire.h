@@ -35,6 +35,7 @@ enum client_cmd {
 	CMD_PEERKEY,
 	CMD_REVOKE,
 	CMD_CLEAR,
+	CMD_CKPT,
 };
 
 
@@ -118,6 +119,7 @@ enum runner_msg_type {
 	RMSG_TERMINATED,
 	RMSG_CANCELLED,
 	RMSG_ERROR,
+	RMSG_CHECKPOINT,	/* message: the file, in its run dir */
 };
 
 struct runner_msg {

@@ -288,6 +288,19 @@ client_write(struct client *c, const void *data, size_t len)
 	return 0;
 }
 
+int
+client_write_file(struct client *c, int fd, int64_t len)
+{
+	/* Sent from the page cache as the socket drains (sendfile):
+	 * bounded by max_checkpoint_mb, not CLIENT_OUTPUT_MAX. */
+	if (c->bev == NULL || evbuffer_add_file(bufferevent_get_output(c->bev),
+	    fd, 0, len) == -1) {
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
 size_t
 client_unsent(const struct client *c)
 {

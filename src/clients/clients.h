@@ -105,6 +105,8 @@ void	client_unhold(struct client *);
 void	client_hold_writer(struct client *, void *job, void (*cancel)(void *),
 	    void (*drained)(void *));
 int	client_write(struct client *, const void *, size_t);
+/* len bytes of the file fd (which it closes) after what was written. */
+int	client_write_file(struct client *, int fd, int64_t len);
 size_t	client_unsent(const struct client *);
 /* fn(c, arg) once the replies c waits for are sent (at once if none);
  * fn(NULL, arg) if c is gone by then. */

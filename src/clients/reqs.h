@@ -27,5 +27,7 @@ req_fn	req_tasks, req_nodes, req_api, req_account;
 req_fn	req_peerkey, req_revoke, req_clear;
 /* req-log.c */
 req_fn	req_log, req_output;
+/* req-ckpt.c */
+req_fn	req_ckpt;
 
 #endif

@@ -58,6 +58,10 @@ static const struct request {
 	/* Other nodes ask OUTPUT of a task that ran here, nothing else:
 	 * their client's node checked whose it is. */
 	{ CMD_OUTPUT,	"OUTPUT",	ANYONE | CLIENT_PEER, MINE, req_output },
+	/* And a copy of a checkpoint kept here (the handler checks that a
+	 * local client is a node of this host's user). */
+	{ CMD_CKPT,	"CKPT",		CLIENT_LOCAL | CLIENT_PEER, NOT_FROM_RUN,
+	    req_ckpt },
 	/* The screensaver hook: this host's own say. */
 	{ CMD_IDLE,	"IDLE",		CLIENT_LOCAL,
 	    CHANGES | NOT_FROM_RUN | PRESENT, req_idle },
@@ -123,7 +127,8 @@ static void
 refuse(struct client *c, const struct request *r)
 {
 	if (client_who(c) == CLIENT_PEER)
-		client_reply(c, 0, "ERROR a node may only ask OUTPUT\n");
+		client_reply(c, 0, "ERROR a node may only ask OUTPUT or "
+		    "CKPT\n");
 	else
 		client_replyf(c, "ERROR %s is accepted from this host only\n",
 		    r->name);
@@ -143,7 +148,8 @@ requests_line(struct client *c, const char *line, size_t len)
 	if (wire_client_parse(line, len, req, err, sizeof err) == -1) {
 		/* A node is told what it may ask, not how to ask the rest. */
 		if (client_who(c) == CLIENT_PEER &&
-		    strncasecmp(line, "OUTPUT ", 7) != 0)
+		    strncasecmp(line, "OUTPUT ", 7) != 0 &&
+		    strncasecmp(line, "CKPT ", 5) != 0)
 			client_reply(c, 0, "ERROR a node may only ask "
 			    "OUTPUT\n");
 		else

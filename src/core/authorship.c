@@ -44,6 +44,10 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 	statement_num(&st, t->maxrss_kib);
 	if (t->digest != NULL)		/* a replica's (verify.c) */
 		statement_str(&st, t->digest);
+	if (t->ckpt != NULL) {		/* its newest checkpoint (ckpt.c) */
+		statement_str(&st, "ckpt");
+		statement_str(&st, t->ckpt);
+	}
 	statement_final(&st, h);
 }
 

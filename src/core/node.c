@@ -345,6 +345,12 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	case PEER_RETIRED:
 		retire_recv_retired(n, m, now);
 		break;
+	case PEER_CKPT_TAKE:
+		ckpt_recv_take(n, m, now);
+		break;
+	case PEER_CKPT_HELD:
+		ckpt_recv_held(n, m, now);
+		break;
 	case PEER_REVOKE: case PEER_CERT_WANTED: case PEER_CERT:
 	case PEER_SECRET_WANTED: case PEER_SECRET:
 		break;		/* the shell's: identity.c, secrets.c */

@@ -22,6 +22,8 @@ node_config_default(struct node_config *c)
 	c->quarantine_after = 3;
 	c->quarantine_window_ms = 600000;
 	c->quarantine_ms = 3600000;
+	c->checkpoint_copies = 2;
+	c->max_checkpoint_bytes = 64LL << 20;
 	c->ageing_ms = 600000;
 	c->reputation = 10;
 	c->dequeue_window_ms = 10;
@@ -45,6 +47,9 @@ node_config_valid(const struct node_config *c)
 	    c->max_attempts >= 1 && c->ageing_ms >= 0 &&
 	    c->retry_delay_ms >= 0 && c->quarantine_after >= 0 &&
 	    c->quarantine_window_ms >= 0 && c->quarantine_ms >= 0 &&
+	    c->checkpoint_copies >= 0 &&
+	    c->checkpoint_copies < CKPT_HOLDERS_MAX &&
+	    c->max_checkpoint_bytes >= 0 &&
 	    c->dequeue_window_ms >= 1 && c->election_window_ms >= 1 &&
 	    c->progress_interval_ms >= 1 && c->failure_timeout_ms >= 1 &&
 	    c->membership_timeout_ms >= c->node_timeout_ms &&

@@ -28,6 +28,8 @@
  *   heartbeat.c  heartbeat  our heartbeat: its period, quiet when idle
  *   placement.c  placement  our speed and availability; who goes first
  *   retire.c     retire     finished tasks leave for the history
+ *   ckpt.c       ckpts      checkpoints: the newest, its copies, who
+ *                           may say what it is
  *   retry.c      retry      failed attempts: their wait, another node;
  *                           a node that fails them all stops (quarantine)
  *   run.c        runs       our own runs, volunteering (recover.c: after
@@ -70,6 +72,7 @@
 #include "replicate.h"
 #include "retire.h"
 #include "retry.h"
+#include "ckpt.h"
 #include "runwatch.h"
 #include "run.h"
 #include "schedule.h"
@@ -112,6 +115,7 @@ struct node {
 	struct placement	   placement;
 	struct retire		   retire;
 	struct retry		   retry;
+	struct ckpt		   ckpts;
 	struct runwatch		   runwatch;
 	struct runs		   runs;
 	struct cmdcheck		   cmdcheck;

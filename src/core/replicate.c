@@ -144,6 +144,9 @@ adopt(struct node *n, struct task *t, struct task *r)
 	r->throttled = t->throttled;
 	memcpy(r->run_error, t->run_error, sizeof r->run_error);
 	r->heard_ms = t->heard_ms;
+	r->ckpt_kept = t->ckpt_kept;
+	r->ckpt_want = t->ckpt_want;
+	r->ckpt_asked_ms = t->ckpt_asked_ms;
 	r->unacked = t->unacked;
 	r->replied_ms = t->replied_ms;
 	r->aged = r->aged || t->aged;
@@ -350,6 +353,7 @@ merge_record(struct node *n, const struct peer_msg *m, int64_t now,
 		return;
 	}
 	quorum_admit(n, m->sender, r, t, now);
+	ckpt_admit(n, m, r, t);
 	/* Our own run of it decides for itself; an older claim is stale. */
 	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING &&
 	    !task_is_final(r->state)) {

@@ -302,6 +302,8 @@ node_runner_msg(struct node *n, const char *uuid, const struct runner_msg *m,
 	case RMSG_ERROR:
 		run_failed(n, t, m->message, m->final);
 		break;
+	case RMSG_CHECKPOINT:	/* the store's first: node_checkpoint_made */
+		break;
 	}
 	node_settle(n, now);
 }

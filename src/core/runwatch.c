@@ -220,6 +220,7 @@ runwatch_housekeeping(struct node *n, int64_t now)
 			m.ver = t->ver;
 			m.timestamp = t->start_ms;
 			outbox_peer(&n->out, NULL, &m);
+			ckpt_housekeeping(n, t, now);
 		} else if (t->state == TASK_RUNNING &&
 		    strcmp(t->running_on, n->cfg.name) != 0 &&
 		    now - t->heard_ms > n->cfg.failure_timeout_ms)

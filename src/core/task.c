@@ -85,6 +85,7 @@ task_free(struct task *t)
 	free(t->vote);
 	free(t->digest);
 	free(t->tries);
+	free(t->ckpt);
 	task_cmd_free(t->cmd);
 	free(t);
 }

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ckstore.h"
 #include "cmdrun.h"
 #include "job.h"
 #include "launch.h"
+#include "log.h"
 #include "runas.h"
 #include "task.h"
 #include "taskdesc.h"
@@ -115,11 +117,43 @@ launch_command_argv(const struct task *t, struct strings *k, const char **argv,
 	return n;
 }
 
+const char *
+launch_checkpoint(const struct task *t, const char *dir,
+    const struct runas *ra, struct strings *k, const char **argv)
+{
+	struct task_ckpt	 c;
+	char			 why[256], *path;
+	int			 argc;
+
+	if (t->ckpt == NULL || !task_ckpt_parse(t->ckpt, &c))
+		return NULL;
+	if (ckstore_restore(t->uuid, &c, dir, ra, why, sizeof why) == -1) {
+		log_warnx("Task UUID{%s} name{%s} starts from the beginning: "
+		    "%s", t->uuid, t->exec, why);
+		return NULL;
+	}
+	if (asprintf(&path, "%s/%s", dir, c.file) == -1 ||
+	    keep(k, path) == NULL)
+		return NULL;
+	log_info("Task UUID{%s} name{%s} owner{%s} starts from its checkpoint "
+	    "%lld, made by %s", t->uuid, t->exec, t->user, (long long)c.seq,
+	    c.holders[0]);
+	if (t->cmd == NULL) {		/* a described task: -c <file> */
+		for (argc = 0; argv[argc] != NULL; argc++)
+			;
+		argv[argc++] = "-c";
+		argv[argc++] = path;
+		argv[argc] = NULL;
+	}
+	return path;
+}
+
 /* The run's environment beyond the node's: who and where it is, its
  * inputs, a command's own variables (NULL-terminated in env). */
 int
 launch_env(const struct task *t, const char *dir, const struct runas *user,
-    char *const *secrets, struct strings *k, char **env, int max)
+    char *const *secrets, const char *checkpoint, struct strings *k,
+    char **env, int max)
 {
 	char	*s;
 	int	 n = 0, i;
@@ -136,6 +170,8 @@ launch_env(const struct task *t, const char *dir, const struct runas *user,
 	if (t->replica_of[0] != '\0')
 		PUT("VOLERY_REPLICA=%d", t->replica_index + 1);
 	PUT("TMPDIR=%s", dir);
+	if (checkpoint != NULL)
+		PUT("VOLERY_CHECKPOINT=%s", checkpoint);
 	if (user->change) {
 		PUT("HOME=%s", user->home);
 		PUT("USER=%s", user->name);

@@ -31,11 +31,17 @@ int	launch_desc_argv(const char *tasks_dir, const struct task *,
  * strings kept in k; argc, or -1 out of memory. */
 int	launch_command_argv(const struct task *, struct strings *k,
 	    const char **argv, int max, char *args, size_t argslen);
-/* VOLERY_TASK, TMPDIR (dir), HOME/USER/LOGNAME of user, a command's
- * inputs and variables, its secret ones ("NAME=value", NULL-terminated,
- * or NULL), NULL-terminated in env (at most max); -1 out of memory. */
+/* t's newest checkpoint, if our store keeps a copy that hashes right,
+ * put into its run dir dir as the run user's: its path (kept in k), and
+ * for a described task "-c <path>" added to argv; NULL if none. */
+const char *launch_checkpoint(const struct task *, const char *dir,
+	    const struct runas *, struct strings *k, const char **argv);
+/* VOLERY_TASK, TMPDIR (dir), VOLERY_CHECKPOINT (checkpoint, or NULL),
+ * HOME/USER/LOGNAME of user, a command's inputs and variables, its
+ * secret ones ("NAME=value", NULL-terminated, or NULL), NULL-terminated
+ * in env (at most max); -1 out of memory. */
 int	launch_env(const struct task *, const char *dir,
-	    const struct runas *user, char *const *secrets, struct strings *k,
-	    char **env, int max);
+	    const struct runas *user, char *const *secrets,
+	    const char *checkpoint, struct strings *k, char **env, int max);
 
 #endif

@@ -418,7 +418,8 @@ runner_start(const struct task *t, const struct taskdesc *d,
 		    sizeof args);
 	if (rundir_make(t->uuid, &ra, dir, sizeof dir, err, errlen) == -1)
 		goto fail;
-	if (launch_env(t, dir, &ra, secrets, &k, env,
+	if (launch_env(t, dir, &ra, secrets, launch_checkpoint(t, dir, &ra, &k,
+	    argv), &k, env,
 	    sizeof env / sizeof env[0]) == -1 ||
 	    (r = calloc(1, sizeof *r)) == NULL)
 		goto nomem_dir;

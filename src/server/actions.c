@@ -3,6 +3,7 @@
  * pure: everything it wants done in the world passes through here.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <event2/event.h>
 
 #include "actions.h"
+#include "ckpts.h"
 #include "clock.h"
 #include "cmdrun.h"
 #include "history.h"
@@ -175,6 +177,9 @@ start_or_fail(struct task *t)
 {
 	char	err[256];
 
+	/* Its newest checkpoint first, if another node keeps it. */
+	if (ckpts_before_start(t))
+		return;
 	/* Its secret variables first: ours, or its taker's (secrets.h). */
 	if (t->cmd != NULL && t->cmd->nsecrets > 0) {
 		secrets_fetch(t);
@@ -221,6 +226,22 @@ actions_secrets_ready(const char *uuid, char *const *kv, const char *why)
 		return;
 	start_failed(t, err);
 	actions_carry_out();	/* returns at once if we are in it */
+}
+
+void
+actions_ckpt_ready(const char *uuid)
+{
+	struct task		*t = node_find(act.env->core, uuid);
+	struct node_exit	 e = { -1, SIGTERM, -1, -1, NULL };
+
+	if (t == NULL || t->run == RUN_NONE)
+		return;
+	/* Stopped while its checkpoint came: it never started. */
+	if (t->run != RUN_ACTIVE || t->state != TASK_RUNNING)
+		node_runner_exit(act.env->core, uuid, &e, clock_node_ms());
+	else
+		start_or_fail(t);
+	actions_carry_out();
 }
 
 /* Its values leave us with its end (secrets.h). */
@@ -290,6 +311,9 @@ actions_carry_out(void)
 		case ACT_CHECK:
 			check_command(a->uuid);
 			break;
+		case ACT_CKPT_FETCH:
+			ckpts_fetch(a->uuid, a->peer, a->text);
+			break;
 		case ACT_FORGET:
 			act.forgot = 1;		/* compact the journal */
 			break;
@@ -305,6 +329,7 @@ actions_carry_out(void)
 			if (a->type == ACT_JOURNAL) {
 				journal_append(t);
 				forget_secrets(t);
+				ckpts_journaled(t);
 			}
 			else
 				start_or_fail(t);

@@ -21,6 +21,8 @@
 
 #include "actions.h"
 #include "api.h"
+#include "ckfetch.h"
+#include "ckpts.h"
 #include "clash.h"
 #include "clients.h"
 #include "clock.h"
@@ -84,7 +86,10 @@ static void	decide(void);
 static void
 runner_msg(const char *uuid, const struct runner_msg *m)
 {
-	node_runner_msg(srv.core, uuid, m, clock_node_ms());
+	if (m->type == RMSG_CHECKPOINT)		/* the store's first */
+		ckpts_made(uuid, m->message);
+	else
+		node_runner_msg(srv.core, uuid, m, clock_node_ms());
 	actions_carry_out();
 }
 
@@ -354,6 +359,7 @@ server_run(const struct config *cfg, int echo)
 		fatalx("%s", err);
 	}
 	outfetch_init(srv.base, &srv.ring);
+	ckfetch_init(srv.base, &srv.ring);
 	/* Before the journal's runs are taken again: what an earlier start
 	 * left running dies first. */
 	contain_init(cfg->state_dir, cfg->name);
@@ -372,6 +378,8 @@ server_run(const struct config *cfg, int echo)
 	nc.quarantine_after = cfg->quarantine_after;
 	nc.quarantine_window_ms = (int64_t)cfg->quarantine_window_s * 1000;
 	nc.quarantine_ms = (int64_t)cfg->quarantine_s * 1000;
+	nc.checkpoint_copies = cfg->checkpoint_copies;
+	nc.max_checkpoint_bytes = (int64_t)cfg->max_checkpoint_mb << 20;
 	nc.ageing_ms = (int64_t)cfg->ageing_s * 1000;
 	nc.order = cfg->order;
 	nc.placement_blind = cfg->placement_blind;
@@ -401,12 +409,13 @@ server_run(const struct config *cfg, int echo)
 	/* Clients are served once the loop runs, after the journal. */
 	open_clients();
 	nc.client_port = atoi(strrchr(srv.address, ':') + 1);
-	if ((srv.core = node_new(&nc, &srv.descs)) == NULL) {
+	if ((srv.core = node_new(&nc, &srv.descs)) == NULL)
 		fatalx("out of memory");
-	}
 	srv.actions.core = srv.service.core = srv.requests.core = srv.core;
 	if (secrets_open(srv.base, srv.core, cfg->state_dir,
-	    actions_secrets_ready, err, sizeof err) == -1)
+	    actions_secrets_ready, err, sizeof err) == -1 ||
+	    ckpts_init(srv.core, cfg->state_dir, nc.max_checkpoint_bytes,
+	    actions_ckpt_ready, actions_carry_out, err, sizeof err) == -1)
 		fatalx("%s", err);
 	identity_on_learn(key_learnt);
 	srv.requests.name = cfg->name;

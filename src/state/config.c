@@ -115,6 +115,8 @@ static const struct element {
 	{ N(quarantine_after, 0, 1000) },
 	{ N(quarantine_window_s, 1, 604800) },
 	{ N(quarantine_s, 1, 604800) },
+	{ N(checkpoint_copies, 0, CKPT_HOLDERS_MAX - 1) },
+	{ N(max_checkpoint_mb, 0, 1048576) },
 	{ N(ageing_s, 0, 31536000) },
 #undef S
 #undef N
@@ -156,6 +158,8 @@ config_default(struct config *c)
 	c->quarantine_after = nd.quarantine_after;
 	c->quarantine_window_s = (int)(nd.quarantine_window_ms / 1000);
 	c->quarantine_s = (int)(nd.quarantine_ms / 1000);
+	c->checkpoint_copies = nd.checkpoint_copies;
+	c->max_checkpoint_mb = (int)(nd.max_checkpoint_bytes >> 20);
 	c->ageing_s = (int)(nd.ageing_ms / 1000);
 	c->idle_check_s = 5;
 	c->input_idle_s = 900;

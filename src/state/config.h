@@ -95,6 +95,8 @@ struct config {
 						 * elsewhere; 0: never */
 	int		quarantine_window_s;
 	int		quarantine_s;
+	int		checkpoint_copies;	/* of a run's newest */
+	int		max_checkpoint_mb;
 	int		ageing_s;
 };
 

@@ -18,7 +18,7 @@ static const char *type_names[PEER_NTYPES] = {
 	"TRY_TO_BE_MASTER", "NEW_MASTER", "ENQUEUE", "ENQUEUE_ACK",
 	"TRY_DEQUEUE", "STATE", "PROGRESS", "GET_TASK", "TASKS_TRANSFER",
 	"VOTE", "RETIRED", "REVOKE", "CERT_WANTED", "CERT",
-	"SECRET_WANTED", "SECRET",
+	"SECRET_WANTED", "SECRET", "CKPT_TAKE", "CKPT_HELD",
 };
 
 const char *
@@ -120,6 +120,14 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 	case PEER_PROGRESS:
 		n = snprintf(buf, size, "%s %s %d %" PRIx64 " %" PRId64, type,
 		    m->uuid, m->percent, m->ver, m->timestamp);
+		break;
+	case PEER_CKPT_TAKE:
+		n = snprintf(buf, size, "%s %s %.*s", type, m->uuid,
+		    (int)m->record_len, m->record);
+		break;
+	case PEER_CKPT_HELD:
+		n = snprintf(buf, size, "%s %s %" PRIu64, type, m->uuid,
+		    m->ver);
 		break;
 	}
 	return n < 0 || (size_t)n >= size ? -1 : n;
@@ -354,6 +362,20 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 		m->percent = (int)v;
 		NEED(counter(&p, &m->ver));
 		NEED(num(&p, 0, INT64_MAX, &m->timestamp));
+		break;
+	case PEER_CKPT_TAKE:
+		NEED(uuid(&p, m->uuid));
+		if (!task_ckpt_parse(p, NULL)) {
+			what = "checkpoint";
+			goto bad;
+		}
+		m->record = p;
+		m->record_len = strlen(p);
+		return 0;
+	case PEER_CKPT_HELD:
+		NEED(uuid(&p, m->uuid));
+		NEED(num(&p, 1, CKPT_SEQ_MAX, &v));
+		m->ver = (uint64_t)v;
 		break;
 	}
 	if (*p != '\0') {

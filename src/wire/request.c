@@ -69,6 +69,7 @@ static const struct client_command {
 	{ "REVOKE", CMD_REVOKE, 4, 4, 0,
 	  "REVOKE <node> <public_key> <stamp_ms> <signature>" },
 	{ "CLEAR", CMD_CLEAR, 1, 1, 0, "CLEAR <node>" },
+	{ "CKPT", CMD_CKPT, 2, 2, 0, "CKPT <uuid> <seq>" },
 	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
 	{ "QUIT", CMD_QUIT, 0, 0, 0, "QUIT" },
 };
@@ -668,6 +669,15 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		return parse_run(&tk, req, err, errlen);
 	case CMD_OUTPUT:
 		return parse_output(&tk, req, err, errlen);
+	case CMD_CKPT:
+		if (lex_int(tk.v[2], 1, CKPT_SEQ_MAX, &req->out_offset) == -1) {
+			snprintf(err, errlen, "usage: %s", commands[i].usage);
+			return -1;
+		}
+		if (take_uuid(tk.v[1], req->uuid[0], err, errlen) == -1)
+			return -1;
+		req->nuuid = 1;
+		return 0;
 	case CMD_PRIO:
 		if (task_prio_parse(tk.v[2], &req->prio) == -1) {
 			snprintf(err, errlen, "usage: %s", commands[i].usage);

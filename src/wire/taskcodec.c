@@ -112,6 +112,8 @@ enum kind {
 			 * bytes */
 	K_NAMES,	/* char *, NULL when absent, a comma list of at most
 			 * max names (task_names_valid) */
+	K_CKPT,		/* char *, NULL when absent, a checkpoint
+			 * (taskckpt.c) */
 	K_TRIES,	/* char *, NULL when absent, failed attempts
 			 * (task_tries_valid) */
 };
@@ -214,6 +216,7 @@ static const struct field {
 	N("vt", K_PATH, vote, 0, QC_VOTE_TEXT_MAX, "bad vote"),
 	N("dg", K_PATH, digest, 0, DIGEST_HEX, "bad digest"),
 	N("try", K_TRIES, tries, 0, TRIES_TEXT_MAX, "bad failed attempts"),
+	N("ck", K_CKPT, ckpt, 0, CKPT_TEXT_MAX, "bad checkpoint"),
 #undef A
 #undef N
 };
@@ -225,7 +228,8 @@ static const struct field {
 static int
 text_valid(const struct field *fd, const char *s)
 {
-	size_t	max = fd->kind == K_PATH || fd->kind == K_TRIES ?
+	size_t	max = fd->kind == K_PATH || fd->kind == K_TRIES ||
+		    fd->kind == K_CKPT ?
 		    (size_t)fd->max :
 		    fd->kind == K_NAMES ? CAPS_TEXT_MAX : fd->size - 1;
 
@@ -236,6 +240,8 @@ text_valid(const struct field *fd, const char *s)
 		return task_names_valid(s, (int)fd->max);
 	case K_TRIES:
 		return task_tries_valid(s);
+	case K_CKPT:
+		return task_ckpt_parse(s, NULL);
 	case K_UUID:
 		return task_uuid_valid(s);
 	case K_NAME:
@@ -289,6 +295,7 @@ encode_field(struct out *o, const struct task *t, const struct field *fd)
 	case K_PATH:
 	case K_NAMES:
 	case K_TRIES:
+	case K_CKPT:
 		s = *AT(t, fd, char *const);
 		if (s != NULL && *s != '\0' && !text_valid(fd, s))
 			return -1;
@@ -329,6 +336,7 @@ decode_field(struct task *t, const struct field *fd, char *val)
 	case K_PATH:
 	case K_NAMES:
 	case K_TRIES:
+	case K_CKPT:
 		if (!text_valid(fd, val))
 			return -1;
 		*AT(t, fd, char *) = val;	/* into the line's copy */
@@ -351,7 +359,8 @@ decode_field(struct task *t, const struct field *fd, char *val)
 static int
 copy_field(struct task *t, const struct task *f, const struct field *fd)
 {
-	if (fd->kind == K_PATH || fd->kind == K_NAMES || fd->kind == K_TRIES)
+	if (fd->kind == K_PATH || fd->kind == K_NAMES || fd->kind == K_TRIES ||
+	    fd->kind == K_CKPT)
 		return task_set_string(AT(t, fd, char *), *AT(f, fd,
 		    char *const));
 	memcpy(AT(t, fd, char), AT(f, fd, const char), fd->size);
@@ -379,6 +388,7 @@ wire_task_worst_len(const struct task *t, int noutputs)
 	    sizeof " sig=" + 86 + sizeof " eby=" + NAME_MAXLEN +
 	    sizeof " esg=" + 86 + sizeof " qc=" + QC_TEXT_MAX +
 	    sizeof " dg=" + DIGEST_HEX + sizeof " try=" + 3 * TRIES_TEXT_MAX +
+	    sizeof " ck=" + CKPT_TEXT_MAX +
 	    NFIELDS * 20 + sizeof " st=Terminated" + sizeof " susp=1";
 }
 

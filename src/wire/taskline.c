@@ -1,7 +1,7 @@
 /*
  * taskline.c -- parse one line a task wrote on its stdout (DESIGN.md
  * section 4): PROGRESS <percent>, TERMINATED <output_id>..., CANCELLED,
- * ERROR <message>.
+ * ERROR <message>, CHECKPOINT <file> (written into its run dir).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -88,8 +88,19 @@ wire_runner_parse(const char *line, size_t len, struct runner_msg *m,
 		m->message = *rest != '\0' ? rest : "(no message)";
 		return 0;
 	}
+	if (strcasecmp(word, "CHECKPOINT") == 0) {
+		m->type = RMSG_CHECKPOINT;
+		m->message = rest;
+		if (!task_ckpt_file_valid(rest)) {
+			snprintf(err, errlen, "CHECKPOINT needs a file name "
+			    "in the run dir: 1 to %d of A-Z a-z 0-9 . _ -",
+			    CKPT_FILE_MAX);
+			return -1;
+		}
+		return 0;
+	}
 	snprintf(err, errlen, "not a runner message (PROGRESS, TERMINATED, "
-	    "CANCELLED, ERROR)");
+	    "CANCELLED, ERROR, CHECKPOINT)");
 	return -1;
 }
 

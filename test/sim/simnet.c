@@ -676,7 +676,7 @@ trace_action(struct simnet *s, int i, const struct action *a)
 	static const char *names[] = { "log", "journal", "notify", "start",
 	    "stop", "suspend", "resume", "timer", "broadcast", "unicast",
 	    "members", "retire", "forget", "check", "throttle", "unthrottle",
-	    "quarantine" };
+	    "quarantine", "ckpt_fetch" };
 	char	text[DATAGRAM_MAX + 64];
 	size_t	len;
 

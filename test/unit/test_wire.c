@@ -579,7 +579,7 @@ test_help_comes_from_the_command_table(void **state)
 		}
 		n++;
 	}
-	assert_int_equal(n, 20);	/* with PEERKEY, REVOKE and CLEAR */
+	assert_int_equal(n, 21);	/* with PEERKEY, REVOKE, CLEAR, CKPT */
 	assert_int_equal(wire_client_help(help, 64), -1);
 }
 

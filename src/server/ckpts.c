@@ -1,0 +1,203 @@
+/*
+ * ckpts.c -- the shell's part of checkpoints (ckpts.h).
+ */
+#include <sys/queue.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ckfetch.h"
+#include "ckpts.h"
+#include "ckstore.h"
+#include "clock.h"
+#include "log.h"
+#include "node.h"
+#include "task.h"
+
+/* A fetch before a start: the holders in turn. */
+struct before {
+	TAILQ_ENTRY(before)	 entry;
+	char			 uuid[UUID_STRLEN + 1];
+	struct task_ckpt	 c;
+	int			 next;		/* the holder to ask next */
+};
+
+static struct {
+	struct node		*core;
+	char			 runs[PATH_MAX];
+	int64_t			 max_bytes;
+	ckpts_ready_cb		 ready;
+	void			(*after)(void);
+	TAILQ_HEAD(, before)	 befores;
+	/* The last start whose fetch was over: it starts as it can. */
+	char			 tried[UUID_STRLEN + 1];
+	int64_t			 tried_seq;
+} ck;
+
+int
+ckpts_init(struct node *core, const char *state_dir, int64_t max_bytes,
+    ckpts_ready_cb ready, void (*after)(void), char *err, size_t errlen)
+{
+	ck.core = core;
+	ck.after = after;
+	ck.max_bytes = max_bytes;
+	ck.ready = ready;
+	TAILQ_INIT(&ck.befores);
+	snprintf(ck.runs, sizeof ck.runs, "%s/runs", state_dir);
+	return ckstore_open(state_dir, err, errlen);
+}
+
+void
+ckpts_made(const char *uuid, const char *file)
+{
+	char	dir[PATH_MAX + UUID_STRLEN + 2], hash[DIGEST_HEX + 1];
+	char	err[256];
+	int64_t	bytes, seq;
+
+	snprintf(dir, sizeof dir, "%s/%s", ck.runs, uuid);
+	if (ckstore_take(uuid, dir, file, ck.max_bytes, &bytes, hash, err,
+	    sizeof err) == -1) {
+		log_warnx("Task UUID{%s}: its checkpoint is not kept: %s",
+		    uuid, err);
+		return;
+	}
+	seq = node_checkpoint_made(ck.core, uuid, bytes, hash, file,
+	    clock_node_ms());
+	ckstore_name(uuid, seq);
+}
+
+struct addr_of {
+	const char	*name;
+	char		 addr[ADDR_MAXLEN + 1];
+};
+
+static void
+addr_of_cb(const struct peer *p, void *arg)
+{
+	struct addr_of	*a = arg;
+
+	if (strcmp(p->name, a->name) == 0 && p->alive)
+		snprintf(a->addr, sizeof a->addr, "%s", p->client_addr);
+}
+
+/* The client address of a live node we know, or NULL. */
+static const char *
+addr_of(const char *name, struct addr_of *a)
+{
+	a->name = name;
+	a->addr[0] = '\0';
+	node_each_peer(ck.core, addr_of_cb, a);
+	return a->addr[0] != '\0' ? a->addr : NULL;
+}
+
+static void
+fetched(const char *uuid, int64_t seq, int ok, const char *why, void *arg)
+{
+	char	*from = arg;
+
+	(void)why;
+	node_checkpoint_kept(ck.core, uuid, seq, from, ok, clock_node_ms());
+	free(from);
+	ck.after();
+}
+
+void
+ckpts_fetch(const char *uuid, const char *from, const char *text)
+{
+	struct task_ckpt	 c;
+	struct addr_of		 a;
+	const char		*addr;
+	char			*arg;
+
+	if (!task_ckpt_parse(text, &c))
+		return;
+	if ((addr = addr_of(from, &a)) == NULL ||
+	    (arg = strdup(from)) == NULL) {
+		node_checkpoint_kept(ck.core, uuid, c.seq, from, 0,
+		    clock_node_ms());
+		return;
+	}
+	ckfetch_start(uuid, &c, from, addr, fetched, arg);
+}
+
+static void	ask_next(struct before *);
+
+static void
+before_fetched(const char *uuid, int64_t seq, int ok, const char *why,
+    void *arg)
+{
+	struct before	*b = arg;
+
+	(void)uuid;
+	(void)seq;
+	(void)why;
+	if (!ok) {
+		ask_next(b);
+		return;
+	}
+	log_info("Task UUID{%s}: checkpoint %lld fetched from %s", b->uuid,
+	    (long long)b->c.seq, b->c.holders[b->next - 1]);
+	ask_next(b);
+}
+
+/* Ask the next holder of b's checkpoint, or start as we can. */
+static void
+ask_next(struct before *b)
+{
+	struct addr_of	 a;
+	const char	*addr;
+	char		 uuid[UUID_STRLEN + 1];
+
+	while (!ckstore_has(b->uuid, b->c.seq) && b->next < b->c.nholders) {
+		const char *h = b->c.holders[b->next++];
+		if (strcmp(h, node_name(ck.core)) == 0 ||
+		    (addr = addr_of(h, &a)) == NULL)
+			continue;
+		ckfetch_start(b->uuid, &b->c, h, addr, before_fetched, b);
+		return;
+	}
+	if (!ckstore_has(b->uuid, b->c.seq))
+		log_warnx("Task UUID{%s}: no live node keeps a good copy of "
+		    "its checkpoint %lld; it starts from the beginning",
+		    b->uuid, (long long)b->c.seq);
+	memcpy(uuid, b->uuid, sizeof uuid);
+	memcpy(ck.tried, b->uuid, sizeof ck.tried);
+	ck.tried_seq = b->c.seq;
+	TAILQ_REMOVE(&ck.befores, b, entry);
+	free(b);
+	ck.ready(uuid);
+}
+
+int
+ckpts_before_start(const struct task *t)
+{
+	struct task_ckpt	 c;
+	struct before		*b;
+
+	if (t->ckpt == NULL || !task_ckpt_parse(t->ckpt, &c) ||
+	    ckstore_has(t->uuid, c.seq))
+		return 0;
+	if (strcmp(ck.tried, t->uuid) == 0 && ck.tried_seq == c.seq) {
+		ck.tried[0] = '\0';	/* fetched, or given up: go */
+		return 0;
+	}
+	TAILQ_FOREACH(b, &ck.befores, entry)
+		if (strcmp(b->uuid, t->uuid) == 0)
+			return 1;	/* on its way */
+	if ((b = calloc(1, sizeof *b)) == NULL)
+		return 0;
+	memcpy(b->uuid, t->uuid, sizeof b->uuid);
+	b->c = c;
+	TAILQ_INSERT_TAIL(&ck.befores, b, entry);
+	ask_next(b);
+	return 1;
+}
+
+void
+ckpts_journaled(const struct task *t)
+{
+	if (t->ckpt != NULL && task_is_final(t->state))
+		ckstore_drop(t->uuid);
+}

@@ -1,0 +1,321 @@
+/*
+ * ckstore.c -- the checkpoints this node keeps (ckstore.h).  Files are
+ * opened by descriptor, relative to directories held open, never
+ * following a symlink: a run's directory is its user's, and a run may
+ * put anything there under the name it announced.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "ckstore.h"
+#include "log.h"
+#include "runas.h"
+#include "task.h"
+
+static int	store_fd = -1;
+
+int
+ckstore_open(const char *state_dir, char *err, size_t errlen)
+{
+	char	path[4096];
+
+	snprintf(path, sizeof path, "%s/checkpoints", state_dir);
+	if ((mkdir(path, 0700) == -1 && errno != EEXIST) ||
+	    (store_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) ==
+	    -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+name_of(const char *uuid, int64_t seq, const char *suffix, char *buf,
+    size_t size)
+{
+	snprintf(buf, size, "%s.%lld%s", uuid, (long long)seq, suffix);
+}
+
+/* Copy from in to out (-1: none, only hashed), at most max bytes:
+ * the size, or -1 (errno; EFBIG past max). */
+static int64_t
+copy_hashing(int in, int out, int64_t max, char hash[DIGEST_HEX + 1])
+{
+	crypto_generichash_state	st;
+	unsigned char			buf[65536], h[DIGEST_HEX / 2];
+	int64_t				total = 0;
+	ssize_t				n;
+
+	crypto_generichash_init(&st, NULL, 0, sizeof h);
+	while ((n = read(in, buf, sizeof buf)) != 0) {
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if ((total += n) > max) {
+			errno = EFBIG;
+			return -1;
+		}
+		crypto_generichash_update(&st, buf, n);
+		if (out != -1 && write(out, buf, n) != n) {
+			if (errno == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+	}
+	crypto_generichash_final(&st, h, sizeof h);
+	sodium_bin2hex(hash, DIGEST_HEX + 1, h, sizeof h);
+	return total;
+}
+
+/* Drop every checkpoint of uuid but seq (0: all). */
+static void
+drop_but(const char *uuid, int64_t seq)
+{
+	char		 keep[UUID_STRLEN + 32];
+	struct dirent	*de;
+	DIR		*d;
+	int		 fd;
+
+	if (store_fd == -1 || (fd = dup(store_fd)) == -1)
+		return;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return;
+	}
+	rewinddir(d);
+	name_of(uuid, seq, "", keep, sizeof keep);
+	while ((de = readdir(d)) != NULL)
+		if (strncmp(de->d_name, uuid, UUID_STRLEN) == 0 &&
+		    de->d_name[UUID_STRLEN] == '.' &&
+		    (seq == 0 || strcmp(de->d_name, keep) != 0))
+			(void)unlinkat(store_fd, de->d_name, 0);
+	closedir(d);
+}
+
+int
+ckstore_take(const char *uuid, const char *dir, const char *file,
+    int64_t max, int64_t *bytes,
+    char hash[DIGEST_HEX + 1], char *err, size_t errlen)
+{
+	char		tmp[UUID_STRLEN + 32], name[UUID_STRLEN + 32];
+	struct stat	sb, db;
+	int		dfd, in = -1, out = -1;
+
+	if (!task_ckpt_file_valid(file)) {
+		snprintf(err, errlen, "not a plain file name");
+		return -1;
+	}
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || fstat(dfd, &db) == -1 ||
+	    (in = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1 || fstat(in, &sb) == -1) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		goto fail;
+	}
+	/* Its run's own regular file: not a link to what the node may
+	 * read and the run may not. */
+	if (!S_ISREG(sb.st_mode) || sb.st_uid != db.st_uid) {
+		snprintf(err, errlen, "%s is not a regular file of the run's "
+		    "user", file);
+		goto fail;
+	}
+	if (sb.st_size > max) {
+		snprintf(err, errlen, "%s has %lld bytes, more than "
+		    "max_checkpoint_mb allows", file, (long long)sb.st_size);
+		goto fail;
+	}
+	name_of(uuid, 0, ".new", tmp, sizeof tmp);
+	if ((out = openat(store_fd, tmp, O_WRONLY | O_CREAT | O_TRUNC |
+	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
+	    (*bytes = copy_hashing(in, out, max, hash)) == -1 ||
+	    fsync(out) == -1) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		goto fail;
+	}
+	close(out);
+	out = -1;
+	/* Named by its seq once the core gives it one (ckstore_name). */
+	snprintf(name, sizeof name, "%s.taken", uuid);
+	if (renameat(store_fd, tmp, store_fd, name) == -1) {
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		goto fail;
+	}
+	close(in);
+	close(dfd);
+	return 0;
+fail:
+	if (out != -1) {
+		close(out);
+		(void)unlinkat(store_fd, tmp, 0);
+	}
+	if (in != -1)
+		close(in);
+	if (dfd != -1)
+		close(dfd);
+	return -1;
+}
+
+void
+ckstore_name(const char *uuid, int64_t seq)
+{
+	char	taken[UUID_STRLEN + 32], name[UUID_STRLEN + 32];
+
+	snprintf(taken, sizeof taken, "%s.taken", uuid);
+	if (seq <= 0) {
+		(void)unlinkat(store_fd, taken, 0);
+		return;
+	}
+	name_of(uuid, seq, "", name, sizeof name);
+	if (renameat(store_fd, taken, store_fd, name) == -1)
+		log_warn("checkpoint %s", name);
+	else
+		drop_but(uuid, seq);
+}
+
+int
+ckstore_has(const char *uuid, int64_t seq)
+{
+	char	name[UUID_STRLEN + 32];
+
+	name_of(uuid, seq, "", name, sizeof name);
+	return store_fd != -1 && faccessat(store_fd, name, F_OK,
+	    AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+int
+ckstore_open_copy(const char *uuid, int64_t seq, int64_t *bytes)
+{
+	char		name[UUID_STRLEN + 32];
+	struct stat	sb;
+	int		fd;
+
+	name_of(uuid, seq, "", name, sizeof name);
+	if (store_fd == -1 || (fd = openat(store_fd, name, O_RDONLY |
+	    O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return -1;
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	*bytes = sb.st_size;
+	return fd;
+}
+
+int
+ckstore_begin(const char *uuid, int64_t seq)
+{
+	char	name[UUID_STRLEN + 32];
+
+	name_of(uuid, seq, ".part", name, sizeof name);
+	if (store_fd == -1)
+		return -1;
+	return openat(store_fd, name, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW |
+	    O_CLOEXEC, 0600);
+}
+
+void
+ckstore_abort(int fd, const char *uuid, int64_t seq)
+{
+	char	name[UUID_STRLEN + 32];
+
+	if (fd != -1)
+		close(fd);
+	name_of(uuid, seq, ".part", name, sizeof name);
+	(void)unlinkat(store_fd, name, 0);
+}
+
+int
+ckstore_commit(int fd, const char *uuid, const struct task_ckpt *c,
+    char *why, size_t whylen)
+{
+	char	part[UUID_STRLEN + 32], name[UUID_STRLEN + 32];
+	char	hash[DIGEST_HEX + 1];
+	int64_t	n;
+
+	name_of(uuid, c->seq, ".part", part, sizeof part);
+	name_of(uuid, c->seq, "", name, sizeof name);
+	if (lseek(fd, 0, SEEK_SET) == -1 ||
+	    (n = copy_hashing(fd, -1, c->bytes, hash)) == -1) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		goto fail;
+	}
+	if (n != c->bytes || strcmp(hash, c->hash) != 0) {
+		snprintf(why, whylen, "its hash or size does not match the "
+		    "one its maker signed");
+		goto fail;
+	}
+	if (fsync(fd) == -1 || renameat(store_fd, part, store_fd, name) ==
+	    -1) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	drop_but(uuid, c->seq);
+	return 0;
+fail:
+	ckstore_abort(fd, uuid, c->seq);
+	return -1;
+}
+
+int
+ckstore_restore(const char *uuid, const struct task_ckpt *c,
+    const char *dir, const struct runas *ra, char *why, size_t whylen)
+{
+	char	name[UUID_STRLEN + 32], hash[DIGEST_HEX + 1];
+	int	in = -1, out = -1, dfd = -1;
+	int64_t	n;
+
+	name_of(uuid, c->seq, "", name, sizeof name);
+	if (store_fd == -1 || (in = openat(store_fd, name, O_RDONLY |
+	    O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		snprintf(why, whylen, "no copy of checkpoint %lld here",
+		    (long long)c->seq);
+		return -1;
+	}
+	/* The run has not started: its directory is as we made it. */
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 ||
+	    (out = openat(dfd, c->file, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
+	    (ra->change && fchown(out, ra->uid, ra->gid) == -1) ||
+	    (n = copy_hashing(in, out, c->bytes, hash)) == -1) {
+		snprintf(why, whylen, "%s: %s", c->file, strerror(errno));
+		goto fail;
+	}
+	if (n != c->bytes || strcmp(hash, c->hash) != 0) {
+		snprintf(why, whylen, "the copy of checkpoint %lld here does "
+		    "not match the hash its maker signed", (long long)c->seq);
+		(void)unlinkat(store_fd, name, 0);
+		goto fail;
+	}
+	close(in);
+	close(out);
+	close(dfd);
+	return 0;
+fail:
+	if (out != -1) {
+		close(out);
+		(void)unlinkat(dfd, c->file, 0);
+	}
+	if (dfd != -1)
+		close(dfd);
+	close(in);
+	return -1;
+}
+
+void
+ckstore_drop(const char *uuid)
+{
+	drop_but(uuid, 0);
+}
