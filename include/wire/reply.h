@@ -40,6 +40,11 @@ struct reply_task {
 	char	 array[UUID_STRLEN + 1];	/* "" none */
 	int	 array_index;
 	char	 why[REASON_MAXLEN + 1];	/* why it waits, "" */
+	/* Its newest checkpoint (ckpt.h): seq (0 none), its age when the
+	 * line was made, and the nodes that keep it, a comma list. */
+	int64_t	 ckpt_seq;
+	int64_t	 ckpt_age_ms;
+	char	 ckpt_at[CKPT_HOLDERS_MAX * (NAME_MAXLEN + 1)];
 };
 
 /* A NODE line of NODES. */

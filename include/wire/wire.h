@@ -164,6 +164,10 @@ struct wire_progress {
 	double	eta;				/* s from then; -1 none */
 	char	array[UUID_STRLEN + 1];		/* "" if none */
 	int	array_index;
+	/* Its newest checkpoint: seq (0 none), when its maker made it
+	 * (its clock, ms) and the nodes that keep it, a comma list. */
+	int64_t	ckpt_seq, ckpt_made_ms;
+	char	ckpt_at[CKPT_HOLDERS_MAX * (NAME_MAXLEN + 1)];
 	char	reason[REASON_MAXLEN + 1];
 };
 int	wire_progress_parse(const char *line, struct wire_progress *);

@@ -46,7 +46,7 @@ row(const char *line, void *arg)
 {
 	struct reply_task	t;
 	char			est[32] = "-", eta[32] = "-", name[96];
-	char			when[32];
+	char			when[32], ckpt[sizeof t.ckpt_at + 64] = "";
 	int			*count = arg;
 
 	if (wire_reply_task_parse(line, &t) == -1)
@@ -61,13 +61,17 @@ row(const char *line, void *arg)
 	else
 		snprintf(name, sizeof name, "%s", t.exec);
 	submitted(t.submit_ms, when, sizeof when);
+	/* Its newest checkpoint: how old, and which nodes keep it. */
+	if (t.ckpt_seq > 0)
+		snprintf(ckpt, sizeof ckpt, " checkpoint %lld, %.0fs old, on %s",
+		    (long long)t.ckpt_seq, t.ckpt_age_ms / 1000.0, t.ckpt_at);
 	(*count)++;
 	/* A task no live node can run says why, as Slurm's reasons. */
 	printf("%-36s %-18s %-10s %-11s %-10s %4d %-12s %-10s %-14s %7s "
-	    "%s%s%s\n", t.uuid, name, t.user[0] != '\0' ? t.user : "-",
+	    "%s%s%s%s\n", t.uuid, name, t.user[0] != '\0' ? t.user : "-",
 	    t.prio, t.state, t.progress, t.scheduled_by,
 	    t.running_on[0] != '\0' ? t.running_on : "-", when, est, eta,
-	    t.why[0] != '\0' ? " " : "", t.why);
+	    ckpt, t.why[0] != '\0' ? " " : "", t.why);
 }
 
 static int

@@ -43,6 +43,15 @@ is_final(const char *state)
 }
 
 static double
+wall_s(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double
 mono_s(void)
 {
 	struct timespec	ts;
@@ -95,6 +104,7 @@ struct row {
 	double	 waited, makespan;	/* the longest, once ended */
 	int	 count, ended;
 	char	 reason[REASON_MAXLEN + 1];	/* a lone task's */
+	char	 ckpt[sizeof ((struct wire_progress *)0)->ckpt_at + 48];
 };
 
 /* A task's label: its workflow id, else its name; name[value] in an
@@ -151,6 +161,11 @@ row_of(const struct watched *v, int i, struct row *r)
 	r->percent = sum / r->count;
 	if (r->count == 1) {
 		snprintf(r->reason, sizeof r->reason, "%s", v[i].p.reason);
+		/* Its newest checkpoint: how old, where it is kept. */
+		if (v[i].p.ckpt_seq > 0 && !r->final)
+			snprintf(r->ckpt, sizeof r->ckpt, " checkpoint %.0fs "
+			    "old on %s", wall_s() - v[i].p.ckpt_made_ms / 1e3,
+			    v[i].p.ckpt_at);
 		label_of(&v[i], r->label, sizeof r->label);
 		snprintf(r->state, sizeof r->state, "%s", v[i].p.state);
 		snprintf(r->node, sizeof r->node, "%s", v[i].p.node[0] !=
@@ -212,8 +227,8 @@ draw_line(FILE *out, const struct row *r, int width, int cols)
 		ends_in(ends, sizeof ends, r->ends_at);
 	else if (strncmp(r->reason, "waiting:", 8) == 0)
 		snprintf(ends, sizeof ends, "%s", r->reason);
-	snprintf(text, sizeof text, "%-*.*s [%s] %3d%% %-12s %-10s %s", width,
-	    width, r->label, bar, r->percent, r->state, r->node, ends);
+	snprintf(text, sizeof text, "%-*.*s [%s] %3d%% %-12s %-10s %s%s", width,
+	    width, r->label, bar, r->percent, r->state, r->node, ends, r->ckpt);
 	put_fitted(out, text, cols);
 }
 

@@ -53,6 +53,23 @@ text_add(struct text *x, const char *fmt, ...)
 
 /* TASK lines of v (in order) that the request's state filter lets by,
  * with the run's expected length and end from now for the live map. */
+/* t's newest checkpoint, its age now and where it is kept. */
+static void
+reply_ckpt(struct reply_task *r, const struct task *t, int64_t now)
+{
+	struct task_ckpt	c;
+	size_t			off = 0;
+	int			i;
+
+	if (t->ckpt == NULL || !task_ckpt_parse(t->ckpt, &c))
+		return;
+	r->ckpt_seq = c.seq;
+	r->ckpt_age_ms = now > c.made_ms ? now - c.made_ms : 0;
+	for (i = 0; i < c.nholders && off < sizeof r->ckpt_at; i++)
+		off += snprintf(r->ckpt_at + off, sizeof r->ckpt_at - off,
+		    "%s%s", i > 0 ? "," : "", c.holders[i]);
+}
+
 static void
 task_lines(struct text *x, struct task *const *v, size_t n,
     const struct client_req *req)
@@ -89,6 +106,7 @@ task_lines(struct text *x, struct task *const *v, size_t n,
 		snprintf(r.user, sizeof r.user, "%s", t->user);
 		snprintf(r.array, sizeof r.array, "%s", t->array);
 		r.array_index = t->array_index;
+		reply_ckpt(&r, t, now);
 		/* Why it waits, to the end of the line (it has blanks). */
 		if (req->cmd != CMD_HISTORY)
 			node_task_waiting(core, t, r.why, sizeof r.why);

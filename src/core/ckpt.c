@@ -230,9 +230,13 @@ ckpt_admit(struct node *n, const struct peer_msg *m, struct task *r,
 
 	if (task_is_final(r->state) || same_ckpt(r->ckpt, t->ckpt))
 		return;
-	/* From its maker itself (the datagram's sender is checked). */
+	/* From its maker itself (the datagram's sender is checked), the
+	 * task's runner as we hold it or as its own record says. */
 	if (r->ckpt != NULL && task_ckpt_parse(r->ckpt, &c) &&
-	    strcmp(c.holders[0], m->sender) == 0)
+	    strcmp(c.holders[0], m->sender) == 0 &&
+	    (strcmp(t->running_on, m->sender) == 0 ||
+	    (r->state == TASK_RUNNING && strcmp(r->running_on,
+	    m->sender) == 0)))
 		return;
 	if (task_set_string(&r->ckpt, t->ckpt) == -1)
 		return;

@@ -28,8 +28,9 @@ void	ckpt_recv_held(struct node *, const struct peer_msg *, int64_t now);
 void	ckpt_housekeeping(struct node *, struct task *, int64_t now);
 /*
  * r, a record of a task we hold as t, not final: may it change t's
- * checkpoint?  Only the node that made the checkpoint says what it is
- * (a relay cannot swap it for its own); otherwise r gets t's back.
+ * checkpoint?  Only the node that made the checkpoint, the task's
+ * runner, says what it is (a relay cannot swap it for one of its own);
+ * otherwise r gets t's back.
  */
 void	ckpt_admit(struct node *, const struct peer_msg *, struct task *r,
 	    const struct task *t);

@@ -177,7 +177,7 @@ ckpts_before_start(const struct task *t)
 	struct before		*b;
 
 	if (t->ckpt == NULL || !task_ckpt_parse(t->ckpt, &c) ||
-	    ckstore_has(t->uuid, c.seq))
+	    ckstore_check(t->uuid, &c))
 		return 0;
 	if (strcmp(ck.tried, t->uuid) == 0 && ck.tried_seq == c.seq) {
 		ck.tried[0] = '\0';	/* fetched, or given up: go */

@@ -194,6 +194,28 @@ ckstore_has(const char *uuid, int64_t seq)
 }
 
 int
+ckstore_check(const char *uuid, const struct task_ckpt *c)
+{
+	char	name[UUID_STRLEN + 32], hash[DIGEST_HEX + 1];
+	int	fd, good;
+
+	name_of(uuid, c->seq, "", name, sizeof name);
+	if (store_fd == -1 || (fd = openat(store_fd, name, O_RDONLY |
+	    O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return 0;
+	good = copy_hashing(fd, -1, c->bytes, hash) == c->bytes &&
+	    strcmp(hash, c->hash) == 0;
+	close(fd);
+	if (!good) {
+		log_warnx("Task UUID{%s}: our copy of its checkpoint %lld "
+		    "does not hash as its maker signed; dropped", uuid,
+		    (long long)c->seq);
+		(void)unlinkat(store_fd, name, 0);
+	}
+	return good;
+}
+
+int
 ckstore_open_copy(const char *uuid, int64_t seq, int64_t *bytes)
 {
 	char		name[UUID_STRLEN + 32];

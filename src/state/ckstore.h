@@ -29,6 +29,9 @@ int	ckstore_take(const char *uuid, const char *dir, const char *file,
 void	ckstore_name(const char *uuid, int64_t seq);
 /* Is seq of uuid's checkpoint here (unchecked)? */
 int	ckstore_has(const char *uuid, int64_t seq);
+/* Is c's copy here, and does it hash as c says?  One that does not is
+ * dropped. */
+int	ckstore_check(const char *uuid, const struct task_ckpt *c);
 /* Its stored file, opened to be sent, and its size; -1 if not here. */
 int	ckstore_open_copy(const char *uuid, int64_t seq, int64_t *bytes);
 /* A file to write a fetched copy into (ckstore_commit or _abort). */

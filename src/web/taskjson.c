@@ -74,6 +74,25 @@ tries_json(const struct task *t)
 	return v;
 }
 
+/* Its newest checkpoint kept by the pool: {"seq", "bytes", "made_ms",
+ * "file", "kept_by": [node, ...]} (its maker first), or null. */
+static json_t *
+ckpt_json(const struct task *t)
+{
+	struct task_ckpt	 c;
+	json_t			*at;
+	int			 i;
+
+	if (t->ckpt == NULL || !task_ckpt_parse(t->ckpt, &c) ||
+	    (at = json_array()) == NULL)
+		return json_null();
+	for (i = 0; i < c.nholders; i++)
+		json_array_append_new(at, json_string(c.holders[i]));
+	return json_pack("{s:I, s:I, s:I, s:s, s:o}", "seq", (json_int_t)c.seq,
+	    "bytes", (json_int_t)c.bytes, "made_ms", (json_int_t)c.made_ms,
+	    "file", c.file, "kept_by", at);
+}
+
 json_t *
 task_json(const struct task *t)
 {
@@ -129,6 +148,7 @@ task_json(const struct task *t)
 	json_object_set_new(o, "attempts", json_integer(t->attempts));
 	json_object_set_new(o, "failures", json_integer(t->failures));
 	json_object_set_new(o, "failed_attempts", tries_json(t));
+	json_object_set_new(o, "checkpoint", ckpt_json(t));
 	json_object_set_new(o, "retry_ms", t->retry_ms > 0 ?
 	    json_integer(t->retry_ms) : json_null());
 	json_object_set_new(o, "exit_code", t->exit_status >= 0 &&

@@ -3,6 +3,7 @@
  * section 3):
  *
  *   PROGRESS <uuid> <percent> <state> [node=<name>] [attempt=<n>]
+ *       [ckpt=<seq>:<made_ms>:<node>,...]
  *       [outputs=<id>,...] [waited=<s>] [makespan=<s>]
  *       [outcome=<end>] [eta=<s>] [reason=<text to the end of the line>]
  *
@@ -24,8 +25,9 @@
 int
 wire_progress_line(const struct task *t, char *buf, size_t size)
 {
-	size_t	off;
-	int	i;
+	struct task_ckpt	c;
+	size_t			off;
+	int			i;
 
 	off = snprintf(buf, size, "PROGRESS %s %d %s", t->uuid,
 	    t->state == TASK_TERMINATED ? 100 : t->progress,
@@ -39,6 +41,13 @@ wire_progress_line(const struct task *t, char *buf, size_t size)
 	if (t->array[0] != '\0' && off < size)
 		off += snprintf(buf + off, size - off, " array=%s:%d",
 		    t->array, t->array_index);
+	if (t->ckpt != NULL && task_ckpt_parse(t->ckpt, &c) && off < size) {
+		off += snprintf(buf + off, size - off, " ckpt=%lld:%lld:",
+		    (long long)c.seq, (long long)c.made_ms);
+		for (i = 0; i < c.nholders && off < size; i++)
+			off += snprintf(buf + off, size - off, "%s%s", i > 0 ?
+			    "," : "", c.holders[i]);
+	}
 	for (i = 0; i < t->noutputs && off < size; i++)
 		off += snprintf(buf + off, size - off, "%s%s",
 		    i == 0 ? " outputs=" : ",", t->outputs[i]);
@@ -116,6 +125,18 @@ wire_progress_parse(const char *line, struct wire_progress *p)
 				return -1;
 			memcpy(p->array, word + 6, UUID_STRLEN + 1);
 			p->array_index = (int)v;
+		} else if (strncmp(word, "ckpt=", 5) == 0) {
+			char *made = strchr(word + 5, ':'), *at;
+			if (made == NULL || (at = strchr(made + 1, ':')) == NULL)
+				return -1;
+			*made = *at = '\0';
+			if (lex_int(word + 5, 1, CKPT_SEQ_MAX, &p->ckpt_seq) ==
+			    -1 || lex_int(made + 1, 0, INT64_MAX,
+			    &p->ckpt_made_ms) == -1 || at[1] == '\0' ||
+			    !task_names_valid(at + 1, CKPT_HOLDERS_MAX) ||
+			    strlen(at + 1) >= sizeof p->ckpt_at)
+				return -1;
+			memcpy(p->ckpt_at, at + 1, strlen(at + 1) + 1);
 		} else if (strncmp(word, "waited=", 7) == 0) {
 			if (lex_decimal(word + 7, 0, 1e12, &p->waited) == -1)
 				return -1;

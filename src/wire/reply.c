@@ -125,6 +125,13 @@ wire_reply_task_format(const struct reply_task *t, char *buf, size_t size)
 	if (t->array[0] != '\0')
 		off = put(buf, size, off, " array=%s:%d", t->array,
 		    t->array_index);
+	if (t->ckpt_seq > 0) {
+		if (!task_names_valid(t->ckpt_at, CKPT_HOLDERS_MAX) ||
+		    t->ckpt_at[0] == '\0' || t->ckpt_age_ms < 0)
+			return -1;
+		off = put(buf, size, off, " ckpt=%" PRId64 ":%" PRId64 ":%s",
+		    t->ckpt_seq, t->ckpt_age_ms, t->ckpt_at);
+	}
 	if (t->why[0] != '\0')
 		off = put(buf, size, off, " %s", t->why);
 	return put(buf, size, off, "\n");
@@ -155,8 +162,8 @@ wire_reply_task_parse(const char *line, struct reply_task *t)
 		return -1;
 	if (strcmp(t->running_on, "-") == 0)
 		t->running_on[0] = '\0';
-	/* Then submitted=, user= and array= if there, in that order, and
-	 * the rest is why. */
+	/* Then submitted=, user=, array= and ckpt= if there, in that
+	 * order, and the rest is why. */
 	for (;;) {
 		rest = p;
 		if ((w = lex_word(&p, LEX_STRICT)) == NULL)
@@ -176,6 +183,17 @@ wire_reply_task_parse(const char *line, struct reply_task *t)
 			    lex_int(colon + 1, 0, INT32_MAX, &v) == -1)
 				return -1;
 			t->array_index = (int)v;
+		} else if (strncmp(w, "ckpt=", 5) == 0 && t->ckpt_seq == 0) {
+			char *age = strchr(w + 5, ':'), *at;
+			if (age == NULL || (at = strchr(age + 1, ':')) == NULL)
+				return -1;
+			*age = *at = '\0';
+			if (lex_int(w + 5, 1, CKPT_SEQ_MAX, &t->ckpt_seq) == -1 ||
+			    lex_int(age + 1, 0, INT64_MAX, &t->ckpt_age_ms) ==
+			    -1 || !task_names_valid(at + 1, CKPT_HOLDERS_MAX) ||
+			    at[1] == '\0' || take(t->ckpt_at,
+			    sizeof t->ckpt_at, at + 1) == -1)
+				return -1;
 		} else
 			break;
 	}

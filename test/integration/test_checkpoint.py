@@ -2,11 +2,16 @@
 it and has copies kept by other live nodes; a later run of the task, on
 another node, starts from the newest copy that hashes as its maker
 signed, and does not redo the work before it."""
+import glob
+import json
 import os
 import re
+import signal
+import subprocess
 import unittest
 
 import harness
+import test_volunteer
 from harness import Cluster
 
 
@@ -46,11 +51,31 @@ class KeptByThePool(unittest.TestCase):
             f = self.c.line(harness.TIMEOUT).split()
             if f[:2] == ["PROGRESS", u] and int(f[2]) >= 50:
                 break
+        self.shown(u, runner)
         seqs = re.findall(r"Task UUID\{%s\} name\{import\} checkpoint (\d+) "
                           r"kept by (\S+) too" % u, node.log())
         last = max(int(s) for s, _ in seqs)
         holders = sorted(h for s, h in seqs if int(s) == last)
         return u, runner, last, holders
+
+    def shown(self, u, runner):
+        """volery tasks and the API say its checkpoint's age and holders."""
+        host = "127.0.0.1:%d" % self.cl.nodes["e"].port
+        r = subprocess.run(harness.WRAP + [harness.VOLERY, "-H", host,
+                                           "tasks"], capture_output=True,
+                           text=True, timeout=harness.TIMEOUT)
+        row = [l for l in r.stdout.splitlines() if u in l]
+        self.assertRegex(row[0], r" checkpoint \d+, \d+s old, on %s,\S+$"
+                         % runner)
+        r = subprocess.run(harness.WRAP + [harness.VOLERY, "-H", host,
+                                           "tasks", "--json"],
+                           capture_output=True, text=True,
+                           timeout=harness.TIMEOUT)
+        ck = [t for t in json.loads(r.stdout) if t["uuid"] == u][0][
+            "checkpoint"]
+        self.assertEqual(ck["kept_by"][0], runner)
+        self.assertGreaterEqual(len(ck["kept_by"]), 2)
+        self.assertEqual(ck["file"], "checkpoint")
 
     def test_its_runner_and_a_holder_killed_it_resumes_from_the_other(self):
         u, runner, seq, holders = self.start_long_task()
@@ -75,6 +100,71 @@ class KeptByThePool(unittest.TestCase):
         # Its work went on from there: not from the beginning.
         m = node.wait_log(r"Task UUID\{%s\} name\{import\} stderr: import: "
                           r"resumed at (\d+)%% from its checkpoint" % u)
+        self.assertGreaterEqual(int(m.group(1)), 40)
+
+    def test_a_copy_that_does_not_hash_right_is_never_restored(self):
+        u, runner, seq, holders = self.start_long_task()
+        # Its runner frozen (it makes no newer one), every copy the
+        # others keep changed on disk -- same size, other bytes.
+        self.cl.nodes[runner].proc.send_signal(signal.SIGSTOP)
+        changed = 0
+        for h in holders:
+            for path in glob.glob(os.path.join(
+                    self.cl.nodes[h].dir, "state", "checkpoints",
+                    u + ".*")):
+                with open(path, "r+b") as f:
+                    data = f.read()
+                    f.seek(0)
+                    f.write(data.replace(b"checkpoint ", b"checkpoinT "))
+                changed += 1
+        self.assertGreaterEqual(changed, 2)
+        self.cl.nodes[runner].kill9()
+        if runner == "a":
+            self.c = self.cl.nodes["b"].client()
+            self.addCleanup(self.c.close)
+            self.c.ask("SUBSCRIBE " + u)
+        self.c.wait_states({u: "Terminated"})
+        later = [n for n in self.cl.starts(u) if n != runner]
+        self.assertTrue(later, self.cl.starts(u))
+        node = self.cl.nodes[later[-1]]
+        node.wait_log(r"Task UUID\{%s\}: no live node keeps a good copy of "
+                      r"its checkpoint \d+; it starts from the beginning"
+                      % u)
+        self.assertNotRegex(node.log(), r"Task UUID\{%s\} name\{import\} "
+                            r"(owner\{\S*\} starts from its checkpoint|"
+                            r"stderr: import: resumed)" % u)
+
+
+class Vacated(test_volunteer.VolunteerTest):
+    """The user back at a for longer than vacate_after_s: the run there
+    is stopped, and b runs the task from a's newest checkpoint."""
+
+    setUp = test_volunteer.UserComesBack.setUp
+    a_idle_b_busy = test_volunteer.UserComesBack.a_idle_b_busy
+
+    def test_a_vacated_run_resumes_elsewhere_from_its_checkpoint(self):
+        self.vacate = 1
+        self.a_idle_b_busy()
+        a = self.client("a")
+        u = a.schedule("import low -p /x -x %s" % params(
+            self.cl.nodes["a"].dir, 6000, 300))
+        a.ask("SUBSCRIBE " + u)
+        while True:         # half its work done on a
+            f = a.line(harness.TIMEOUT).split()
+            if f[:2] == ["PROGRESS", u] and int(f[2]) >= 50:
+                self.assertIn("node=a", f)
+                break
+        self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{import\} "
+                                    r"checkpoint \d+ kept by b too" % u)
+        self.assertEqual(self.client("b").ask("IDLE auto"), "OK")
+        self.user(0)
+        seen = a.wait_states({u: "Terminated"})
+        self.assertIn("node=b", seen[-1])
+        b = self.cl.nodes["b"]
+        b.wait_log(r"Task UUID\{%s\} name\{import\} owner\{\S*\} starts "
+                   r"from its checkpoint \d+, made by a" % u)
+        m = b.wait_log(r"Task UUID\{%s\} name\{import\} stderr: import: "
+                       r"resumed at (\d+)%% from its checkpoint" % u)
         self.assertGreaterEqual(int(m.group(1)), 40)
 
 

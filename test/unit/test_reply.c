@@ -26,6 +26,9 @@ a_task(void)
 	t.submit_ms = 1764165600123;
 	snprintf(t.array, sizeof t.array, "7c9e6679-7425-40de-944b-e07fc1f90ae7");
 	t.array_index = 12;
+	t.ckpt_seq = 3;
+	t.ckpt_age_ms = 4500;
+	snprintf(t.ckpt_at, sizeof t.ckpt_at, "acor,bede");
 	snprintf(t.why, sizeof t.why, "waiting: no live node has 64 cores");
 	return t;
 }
@@ -39,8 +42,8 @@ test_task_line_bytes_and_round_trip(void **state)
 	assert_true(wire_reply_task_format(&t, line, sizeof line) > 0);
 	assert_string_equal(line, "TASK 0f8fad5b-d9cb-469f-a165-70867728950e "
 	    "xz low Ready 0 acor - 12.3 - submitted=1764165600123 "
-	    "array=7c9e6679-7425-40de-944b-e07fc1f90ae7:12 waiting: no live "
-	    "node has 64 cores\n");
+	    "array=7c9e6679-7425-40de-944b-e07fc1f90ae7:12 ckpt=3:4500:acor,bede "
+	    "waiting: no live node has 64 cores\n");
 	assert_int_equal(wire_reply_task_parse(line, &back), 0);
 	assert_string_equal(back.uuid, t.uuid);
 	assert_string_equal(back.running_on, "");
@@ -49,6 +52,9 @@ test_task_line_bytes_and_round_trip(void **state)
 	assert_int_equal(back.submit_ms, t.submit_ms);
 	assert_string_equal(back.array, t.array);
 	assert_int_equal(back.array_index, 12);
+	assert_int_equal(back.ckpt_seq, 3);
+	assert_int_equal(back.ckpt_age_ms, 4500);
+	assert_string_equal(back.ckpt_at, "acor,bede");
 	assert_string_equal(back.why, t.why);
 	assert_true(wire_reply_task_format(&back, again, sizeof again) > 0);
 	assert_string_equal(again, line);
@@ -67,6 +73,7 @@ test_task_line_optional_fields(void **state)
 	t.progress = 40;
 	t.eta_ms = 4000;
 	t.array[0] = t.why[0] = '\0';
+	t.ckpt_seq = 0;		/* no checkpoint: no ckpt= */
 	assert_true(wire_reply_task_format(&t, line, sizeof line) > 0);
 	assert_string_equal(line, "TASK 0f8fad5b-d9cb-469f-a165-70867728950e "
 	    "xz low Running 40 acor gaviao 12.3 4.0 submitted=1764165600123\n");

@@ -356,6 +356,10 @@ async function taskView(uuid) {
         "–"),
       row("Outputs", t.outputs.length ? h("span", {class: "mono"},
         t.outputs.join(" ")) : "–"),
+      row("Checkpoint", t.checkpoint ? "#" + t.checkpoint.seq + ", " +
+        dur(Math.max(0, Date.now() - t.checkpoint.made_ms)) + " old, " +
+        t.checkpoint.bytes + " bytes, kept on " +
+        t.checkpoint.kept_by.join(", ") : "–"),
       t.waiting ? row("Waiting", t.waiting) : null,
       t.reason ? row("Reason", t.reason) : null),
     h("p", {}, cancelButton(t)), h("h2", {}, "Log"), taskLog(t)];
