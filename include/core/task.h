@@ -68,6 +68,11 @@ struct task_cmd {
 	char		**outs;
 	int		  nsecrets;
 	char		**secrets;	/* names of --secret-env variables */
+	/* --checkpoint: the file in its run dir it writes its checkpoints
+	 * to, or NULL; --checkpoint-signal: sent to it before a vacate so
+	 * that it writes one last (0: none). */
+	char		 *ckpt_file;
+	int		  ckpt_signal;
 };
 
 /*
@@ -172,6 +177,9 @@ struct task {
 	char		 run_error[REASON_MAXLEN + 1];	/* local: run has failed */
 	int		 run_final;	/* local: and no attempt may follow */
 	int		 throttled;	/* local: our run slowed, the user back */
+	/* local: our run is vacated, asked for a last checkpoint first;
+	 * its task goes back to Ready once the process is gone. */
+	int		 vacating;
 	struct task_cmd	*cmd;		/* a command task, or NULL */
 	/* Its taker's signature over its origin (origin.c), base64url, or
 	 * NULL; and, local, what this node found of it: 1 good (or heard

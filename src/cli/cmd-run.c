@@ -8,6 +8,7 @@
  * them running at once; their uuids, one a line.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,25 @@ secret_word(char *arg)
 	return kv;
 }
 
+/* USR1, SIGUSR1 or 10: the signal's number, or -1. */
+static int
+signal_number(const char *s)
+{
+	char	*end;
+	long	 v;
+	int	 i;
+
+	if (strncmp(s, "SIG", 3) == 0)
+		s += 3;
+	v = strtol(s, &end, 10);
+	if (end != s && *end == '\0')
+		return v >= 1 && v <= 64 ? (int)v : -1;
+	for (i = 1; i < NSIG && i <= 64; i++)
+		if (sigabbrev_np(i) != NULL && strcmp(sigabbrev_np(i), s) == 0)
+			return i;
+	return -1;
+}
+
 static int
 cmd_run_exec(const struct cmd_args *a)
 {
@@ -175,6 +195,13 @@ cmd_run_exec(const struct cmd_args *a)
 		    "node that runs the task sees it", tc.cwd) * 2;
 	tc.out = (char *)cmd_arg(a, 'o');
 	tc.err = (char *)cmd_arg(a, 'e');
+	/* A checkpoint: a name in its run dir ($TMPDIR), and the signal
+	 * that asks it for one last before a vacate. */
+	tc.ckpt_file = (char *)cmd_arg(a, 'k');
+	if (cmd_arg(a, 'K') != NULL && (tc.ckpt_signal = signal_number(
+	    cmd_arg(a, 'K'))) == -1)
+		return cmd_fail("--checkpoint-signal %s: a signal, as USR1, "
+		    "SIGUSR1 or 10", cmd_arg(a, 'K')) * 2;
 	for (k = 0; k < a->nuse; k++) {
 		const struct cmd_use *u = &a->use[k];
 		if (u->flag == 'E') {
@@ -250,6 +277,8 @@ const struct cmd_entry cmd_run_entry = {
 	  { 'a', "input", 0, 2, 1, "UUID N" },
 	  { 's', "shell", 0, 0, 0, NULL },
 	  { 'A', "array", 0, 1, 0, "N-M[:S],...[%LIMIT]" },
+	  { 'k', "checkpoint", 0, 1, 0, "FILE" },
+	  { 'K', "checkpoint-signal", 0, 1, 0, "SIG" },
 	  CMD_OPTS_NEEDS,
 	  CMD_OPT_HOST }, 1, -1, "[--] PROG [ARG]...", 0,
 	cmd_run_exec, 1,

@@ -18,8 +18,8 @@ our_run(struct node *n, const char *uuid)
 {
 	struct task	*t = taskmap_find(&n->map, uuid);
 
-	if (t == NULL || t->state != TASK_RUNNING || t->run != RUN_ACTIVE ||
-	    strcmp(t->running_on, n->cfg.name) != 0)
+	if (t == NULL || t->state != TASK_RUNNING || (t->run != RUN_ACTIVE &&
+	    !t->vacating) || strcmp(t->running_on, n->cfg.name) != 0)
 		return NULL;
 	return t;
 }
@@ -120,7 +120,7 @@ ckpt_housekeeping(struct node *n, struct task *t, int64_t now)
 	struct task_ckpt	c;
 
 	/* Again once a failure timeout has passed without the copies. */
-	if (t->ckpt == NULL || t->run != RUN_ACTIVE ||
+	if (t->ckpt == NULL || (t->run != RUN_ACTIVE && !t->vacating) ||
 	    now - t->ckpt_asked_ms < n->cfg.failure_timeout_ms ||
 	    !task_ckpt_parse(t->ckpt, &c) ||
 	    strcmp(c.holders[0], n->cfg.name) != 0 || c.seq != t->ckpt_kept)

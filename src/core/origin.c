@@ -95,6 +95,11 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 		 * tasks without. */
 		if (c->nsecrets > 0)
 			statement_list(&st, c->secrets, c->nsecrets);
+		if (c->ckpt_file != NULL) {	/* likewise */
+			statement_str(&st, "ckpt");
+			statement_str(&st, c->ckpt_file);
+			statement_num(&st, c->ckpt_signal);
+		}
 	}
 	if (t->verify > 0) {		/* likewise (verify.c) */
 		statement_num(&st, t->verify);

@@ -142,6 +142,7 @@ adopt(struct node *n, struct task *t, struct task *r)
 	antientropy_gone(n, t);
 	r->run = t->run;
 	r->throttled = t->throttled;
+	r->vacating = t->vacating;
 	memcpy(r->run_error, t->run_error, sizeof r->run_error);
 	r->heard_ms = t->heard_ms;
 	r->ckpt_kept = t->ckpt_kept;

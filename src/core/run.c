@@ -188,7 +188,17 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 		t = v[k];
 		if (!suspendable(n, t))
 			continue;
-		if (d->vacate && t->suspended) {
+		if (d->vacate && t->suspended && t->cmd != NULL &&
+		    t->cmd->ckpt_signal > 0) {
+			/* Its last checkpoint first: Ready once it is gone
+			 * (node_runner_exit), its PROGRESS going on. */
+			outbox_log(&n->out, VLOG_NORMAL, "Task UUID{%s} "
+			    "name{%s} vacated from %s: suspended too long; "
+			    "signal %d asks a last checkpoint", t->uuid,
+			    t->exec, n->cfg.name, t->cmd->ckpt_signal);
+			t->vacating = 1;
+			run_stop(n, t);
+		} else if (d->vacate && t->suspended) {
 			outbox_log(&n->out, VLOG_NORMAL, "Task UUID{%s} "
 			    "name{%s} vacated from %s: suspended too long; "
 			    "back to Ready", t->uuid, t->exec, n->cfg.name);
@@ -365,8 +375,9 @@ node_runner_exit(struct node *n, const char *uuid, const struct node_exit *e,
 	if (t->run == RUN_ACTIVE && t->state == TASK_RUNNING)
 		account(t, e);
 	/* Its result counts now that the process is gone: what it
-	 * reported, as if just said. */
-	if (e->result != NULL) {
+	 * reported, as if just said -- but a vacated run's end is not its
+	 * task's (it ended as asked, with a last checkpoint). */
+	if (e->result != NULL && !t->vacating) {
 		node_runner_msg(n, uuid, e->result, now);
 		if ((t = taskmap_find(&n->map, uuid)) == NULL ||
 		    t->run == RUN_NONE)
@@ -376,7 +387,12 @@ node_runner_exit(struct node *n, const char *uuid, const struct node_exit *e,
 	n->runs.running--;
 	n->runs.cores -= task_cores(t);
 	n->runs.memory_mb -= t->req_memory_mb;
-	if (t->state == TASK_RUNNING &&
+	if (t->state == TASK_RUNNING && t->vacating) {
+		t->vacating = 0;	/* vacated: not its failure */
+		node_log_task(n, VLOG_INFO, t, "vacated; back to Ready");
+		cascade_make_ready(n, t, now);
+		replicate_publish(n, t);
+	} else if (t->state == TASK_RUNNING &&
 	    strcmp(t->running_on, n->cfg.name) == 0)
 		ended_without_result(n, t, e, now);
 	t->run_error[0] = '\0';

@@ -213,7 +213,9 @@ runwatch_housekeeping(struct node *n, int64_t now)
 	v = watched_in_order(n, &count);
 	for (k = 0; k < count; k++) {
 		t = v[k];
-		if (t->state == TASK_RUNNING && t->run == RUN_ACTIVE) {
+		/* A run being vacated too: its last checkpoint comes. */
+		if (t->state == TASK_RUNNING && (t->run == RUN_ACTIVE ||
+		    t->vacating)) {
 			peer_msg_init(&m, PEER_PROGRESS);
 			memcpy(m.uuid, t->uuid, sizeof m.uuid);
 			m.percent = t->progress;

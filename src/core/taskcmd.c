@@ -51,6 +51,7 @@ task_cmd_free(struct task_cmd *c)
 	free(c->cwd);
 	free(c->out);
 	free(c->err);
+	free(c->ckpt_file);
 	free(c);
 }
 
@@ -66,13 +67,15 @@ task_cmd_dup(const struct task_cmd *c)
 	d->nouts = c->nouts;
 	d->nsecrets = c->nsecrets;
 	d->time_limit_ms = c->time_limit_ms;
+	d->ckpt_signal = c->ckpt_signal;
 	if (strv_dup(c->argv, c->argc, &d->argv) == -1 ||
 	    strv_dup(c->env, c->nenv, &d->env) == -1 ||
 	    strv_dup(c->outs, c->nouts, &d->outs) == -1 ||
 	    strv_dup(c->secrets, c->nsecrets, &d->secrets) == -1 ||
 	    task_set_string(&d->cwd, c->cwd) == -1 ||
 	    task_set_string(&d->out, c->out) == -1 ||
-	    task_set_string(&d->err, c->err) == -1) {
+	    task_set_string(&d->err, c->err) == -1 ||
+	    task_set_string(&d->ckpt_file, c->ckpt_file) == -1) {
 		task_cmd_free(d);
 		return NULL;
 	}
@@ -132,6 +135,13 @@ task_cmd_check(const struct task_cmd *c, char *why, size_t whylen)
 	else if (c->time_limit_ms < 0 ||
 	    c->time_limit_ms > CMD_TIME_LIMIT_MAX)
 		snprintf(why, whylen, "the time limit is over a year");
+	else if (c->ckpt_file != NULL && !task_ckpt_file_valid(c->ckpt_file))
+		snprintf(why, whylen, "a checkpoint file is a name in the run "
+		    "dir: 1 to %d of A-Z a-z 0-9 . _ -", CKPT_FILE_MAX);
+	else if (c->ckpt_signal < 0 || c->ckpt_signal > 64 ||
+	    (c->ckpt_signal > 0 && c->ckpt_file == NULL))
+		snprintf(why, whylen, "a checkpoint signal is 1 to 64, for a "
+		    "command with a checkpoint file");
 	if (*why != '\0')
 		return -1;
 	for (i = 0; i < c->argc; i++)
@@ -225,5 +235,7 @@ task_same_origin(const struct task *a, const struct task *b)
 	    task_same_str(x->cwd, y->cwd) && task_same_str(x->out, y->out) &&
 	    task_same_str(x->err, y->err) &&
 	    x->time_limit_ms == y->time_limit_ms &&
+	    task_same_str(x->ckpt_file, y->ckpt_file) &&
+	    x->ckpt_signal == y->ckpt_signal &&
 	    same_list(x->outs, x->nouts, y->outs, y->nouts));
 }

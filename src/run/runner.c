@@ -116,6 +116,7 @@ maybe_done(struct run *r)
 	else
 		snprintf(how, sizeof how, "exit status %d", e.code);
 	memcpy(uuid, r->uuid, sizeof uuid);
+	hooks.leaving(uuid);
 	if (r->fail_why[0] == '\0' && scratch_over(uuid, r->scratch,
 	    r->fail_why, sizeof r->fail_why))
 		log_warnx("Task UUID{%s} name{%s}: %s", uuid, r->exec,
@@ -459,7 +460,7 @@ runner_start(const struct task *t, const struct taskdesc *d,
 	r->pid = pid;
 	r->in_fd = fds.in;
 	r->stop = (struct stopper){ r->uuid, r->exec, pid, fds.in,
-	    &r->exited, 0, 0, NULL };
+	    &r->exited, 0, 0, NULL, 0 };
 	r->scratch = scratch_watch(t->uuid, scratch_full, r);
 	r->cap = cap;
 	r->cmd = cs;
@@ -508,7 +509,7 @@ scratch_full(const char *why, void *arg)
 	struct run	*r = arg;
 
 	snprintf(r->fail_why, sizeof r->fail_why, "%s", why);
-	if (stop_begin(&r->stop))
+	if (stop_begin(&r->stop, 0))
 		log_warnx("Task UUID{%s} name{%s} pid %d: %s; stopped",
 		    r->uuid, r->exec, (int)r->pid, why);
 }
@@ -519,7 +520,7 @@ limit_reached(void *arg)
 {
 	struct run	*r = arg;
 
-	if (!stop_begin(&r->stop))
+	if (!stop_begin(&r->stop, 0))
 		return 0;
 	log_warnx("Task UUID{%s} name{%s} pid %d reached its time limit of "
 	    "%lld s; stopped", r->uuid, r->exec, (int)r->pid,
@@ -528,12 +529,13 @@ limit_reached(void *arg)
 }
 
 void
-runner_stop(const char *uuid)
+runner_stop(const char *uuid, int first_signal)
 {
 	struct run	*r;
 
 	TAILQ_FOREACH(r, &runs, entry)
-		if (strcmp(r->uuid, uuid) == 0 && stop_begin(&r->stop))
+		if (strcmp(r->uuid, uuid) == 0 && stop_begin(&r->stop,
+		    first_signal))
 			return;
 }
 

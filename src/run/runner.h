@@ -27,6 +27,8 @@ struct runner_hooks {
 	/* The process ended and its output is drained: how, what it cost,
 	 * and its result (TERMINATED, a command's ERROR) if any. */
 	void	(*exit)(const char *uuid, const struct node_exit *);
+	/* The process ended: its run dir is about to go. */
+	void	(*leaving)(const char *uuid);
 };
 
 struct runner_opts {
@@ -48,7 +50,9 @@ int	runner_init(struct event_base *, const struct runner_hooks *,
  * variables, "NAME=value" NULL-terminated (secrets.h), or NULL. */
 int	runner_start(const struct task *t, const struct taskdesc *d,
 	    char *const *secrets, char *err, size_t errlen);
-void	runner_stop(const char *uuid);
+/* Stop the run (stop.h); a command is sent first_signal first, if not
+ * 0 (its --checkpoint-signal, before a vacate). */
+void	runner_stop(const char *uuid, int first_signal);
 /* SIGSTOP (stop 1) or SIGCONT (0) the run's whole process group; with
  * throttle, slow it down (1) or free it (0) instead (throttle.h). */
 void	runner_suspend(const char *uuid, int stop, int throttle);

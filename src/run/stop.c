@@ -43,12 +43,15 @@ step_cb(evutil_socket_t fd, short what, void *arg)
 	/* A suspended run must be able to hear CANCEL or SIGTERM. */
 	if (s->stage == 1)
 		kill(-s->pid, SIGCONT);
-	/* A command has no runner protocol: SIGTERM is its CANCEL. */
-	if (s->stage == 1 && s->in_fd == -1)
+	/* A command has no runner protocol: SIGTERM is its CANCEL, after
+	 * its checkpoint signal if it has one. */
+	if (s->stage == 1 && s->in_fd == -1 && s->first_signal == 0)
 		s->stage = 2;
 	switch (s->stage) {
 	case 1:
-		if (write(s->in_fd, "CANCEL\n", 7) == -1)
+		if (s->in_fd == -1)
+			kill(-s->pid, s->first_signal);
+		else if (write(s->in_fd, "CANCEL\n", 7) == -1)
 			log_debug("Task UUID{%s}: CANCEL not written: "
 			    "%s", s->uuid, strerror(errno));
 		break;
@@ -70,10 +73,11 @@ step_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 int
-stop_begin(struct stopper *s)
+stop_begin(struct stopper *s, int first_signal)
 {
 	if (s->stage > 0 || *s->exited)
 		return 0;
+	s->first_signal = first_signal;
 	if ((s->timer = evtimer_new(base, step_cb, s)) == NULL) {
 		kill(-s->pid, SIGKILL);
 		return 1;

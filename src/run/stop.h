@@ -1,7 +1,8 @@
 /*
  * stop.h -- stopping a run step by step: CANCEL on its stdin (a
- * described task's runner protocol), then SIGTERM, then SIGKILL to its
- * process group, each after the grace period if it is still there.
+ * described task's runner protocol) or a command's checkpoint signal,
+ * then SIGTERM, then SIGKILL to its process group, each after the grace
+ * period if it is still there.
  */
 #ifndef VOLERY_STOP_H
 #define VOLERY_STOP_H
@@ -19,11 +20,13 @@ struct stopper {
 	int		 stage;		/* 0 none, 1 CANCEL, 2 TERM, 3 KILL */
 	int		 lingering;	/* it outlived its own result */
 	struct event	*timer;
+	int		 first_signal;	/* a command's, before SIGTERM; 0 */
 };
 
 void	stop_init(struct event_base *, int grace_ms);
-/* Stop it (if not stopping yet): 1 if this began it. */
-int	stop_begin(struct stopper *);
+/* Stop it (if not stopping yet): 1 if this began it.  A command is
+ * sent first_signal first if not 0 (its --checkpoint-signal). */
+int	stop_begin(struct stopper *, int first_signal);
 /* It said its result but goes on: SIGTERM after the grace period. */
 void	stop_linger(struct stopper *);
 void	stop_free(struct stopper *);

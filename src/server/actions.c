@@ -187,6 +187,8 @@ start_or_fail(struct task *t)
 	}
 	if (start_run(t, NULL, err, sizeof err) == -1)
 		start_failed(t, err);
+	else
+		ckpts_started(t);
 }
 
 /* Are kv the variables t declares secret, each once? */
@@ -222,8 +224,10 @@ actions_secrets_ready(const char *uuid, char *const *kv, const char *why)
 	else if (!declared(t, kv))
 		snprintf(err, sizeof err, "the secret variables its taker "
 		    "gave are not the ones it declares");
-	else if (start_run(t, kv, err, sizeof err) == 0)
+	else if (start_run(t, kv, err, sizeof err) == 0) {
+		ckpts_started(t);
 		return;
+	}
 	start_failed(t, err);
 	actions_carry_out();	/* returns at once if we are in it */
 }
@@ -277,8 +281,10 @@ actions_carry_out(void)
 		case ACT_TIMER:
 			arm_timer(a->when);
 			break;
-		case ACT_STOP:
-			runner_stop(a->uuid);
+		case ACT_STOP:		/* a vacate asks a last checkpoint */
+			t = node_find(act.env->core, a->uuid);
+			runner_stop(a->uuid, t != NULL && t->vacating &&
+			    t->cmd != NULL ? t->cmd->ckpt_signal : 0);
 			break;
 		case ACT_SUSPEND:
 		case ACT_RESUME:

@@ -11,6 +11,7 @@
 #include "ckfetch.h"
 #include "ckpts.h"
 #include "ckstore.h"
+#include "ckwatch.h"
 #include "clock.h"
 #include "log.h"
 #include "node.h"
@@ -36,9 +37,18 @@ static struct {
 	int64_t			 tried_seq;
 } ck;
 
+/* A command wrote its checkpoint file. */
+static void
+written(const char *uuid, const char *file)
+{
+	ckpts_made(uuid, file);
+	ck.after();
+}
+
 int
-ckpts_init(struct node *core, const char *state_dir, int64_t max_bytes,
-    ckpts_ready_cb ready, void (*after)(void), char *err, size_t errlen)
+ckpts_init(struct event_base *base, struct node *core, const char *state_dir,
+    int64_t max_bytes, ckpts_ready_cb ready, void (*after)(void), char *err,
+    size_t errlen)
 {
 	ck.core = core;
 	ck.after = after;
@@ -46,6 +56,7 @@ ckpts_init(struct node *core, const char *state_dir, int64_t max_bytes,
 	ck.ready = ready;
 	TAILQ_INIT(&ck.befores);
 	snprintf(ck.runs, sizeof ck.runs, "%s/runs", state_dir);
+	ckwatch_init(base, written);
 	return ckstore_open(state_dir, err, errlen);
 }
 
@@ -193,6 +204,23 @@ ckpts_before_start(const struct task *t)
 	TAILQ_INSERT_TAIL(&ck.befores, b, entry);
 	ask_next(b);
 	return 1;
+}
+
+void
+ckpts_started(const struct task *t)
+{
+	char	dir[PATH_MAX + UUID_STRLEN + 2];
+
+	if (t->cmd == NULL || t->cmd->ckpt_file == NULL)
+		return;
+	snprintf(dir, sizeof dir, "%s/%s", ck.runs, t->uuid);
+	(void)ckwatch_add(t->uuid, dir, t->cmd->ckpt_file);
+}
+
+void
+ckpts_leaving(const char *uuid)
+{
+	ckwatch_remove(uuid);
 }
 
 void

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct event_base;
+
 struct node;
 struct task;
 
@@ -20,8 +22,14 @@ struct task;
 typedef void	(*ckpts_ready_cb)(const char *uuid);
 
 /* after(): the core heard of an event of ours (a fetch's end). */
-int	ckpts_init(struct node *, const char *state_dir, int64_t max_bytes,
-	    ckpts_ready_cb, void (*after)(void), char *err, size_t errlen);
+int	ckpts_init(struct event_base *, struct node *, const char *state_dir,
+	    int64_t max_bytes, ckpts_ready_cb, void (*after)(void), char *err,
+	    size_t errlen);
+/* Our run of t started: a command's checkpoint file is watched. */
+void	ckpts_started(const struct task *);
+/* Our run of uuid ended (runner_hooks' leaving): its last write of the
+ * file is taken, and the watch ends. */
+void	ckpts_leaving(const char *uuid);
 /* Our run of uuid wrote file into its run dir. */
 void	ckpts_made(const char *uuid, const char *file);
 /* ACT_CKPT_FETCH. */

@@ -288,7 +288,7 @@ int
 server_run(const struct config *cfg, int echo)
 {
 	struct node_config	 nc;
-	struct runner_hooks	 hooks = { runner_msg, runner_exit };
+	struct runner_hooks	 hooks = { runner_msg, runner_exit, ckpts_leaving };
 	struct idle_hooks	 ihooks = { suspendable_cb, volunteer_cb };
 	struct vol_decision	 first;
 	struct runner_opts	 ro;
@@ -414,7 +414,7 @@ server_run(const struct config *cfg, int echo)
 	srv.actions.core = srv.service.core = srv.requests.core = srv.core;
 	if (secrets_open(srv.base, srv.core, cfg->state_dir,
 	    actions_secrets_ready, err, sizeof err) == -1 ||
-	    ckpts_init(srv.core, cfg->state_dir, nc.max_checkpoint_bytes,
+	    ckpts_init(srv.base, srv.core, cfg->state_dir, nc.max_checkpoint_bytes,
 	    actions_ckpt_ready, actions_carry_out, err, sizeof err) == -1)
 		fatalx("%s", err);
 	identity_on_learn(key_learnt);

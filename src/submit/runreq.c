@@ -120,6 +120,11 @@ runreq_format(char *buf, size_t size, const char *name, const char *prio,
 	}
 	for (i = 0; i < c->nouts; i++)
 		add_value(&l, "-O", c->outs[i]);
+	add_value(&l, "-k", c->ckpt_file);
+	if (c->ckpt_signal > 0) {
+		snprintf(num, sizeof num, "%d", c->ckpt_signal);
+		add_value(&l, "-K", num);
+	}
 	if (extra != NULL && !l.full &&
 	    runreq_extra(l.buf, l.size, &l.off, extra) == -1)
 		l.full = 1;

@@ -55,7 +55,8 @@ static const struct client_command {
 	  "RUN <name> <low|interactive> [-d <dir>] [-o <file>] [-e <file>] "
 	  "[-E <NAME=value>]... [-S <NAME=value>]... [-t <seconds>] "
 	  "[-a <uuid> <nth_output>]... "
-	  "[-O <file:PATH|line:REGEX>]... [-A <array_uuid> <index> "
+	  "[-O <file:PATH|line:REGEX>]... [-k <checkpoint_file> "
+	  "[-K <signal>]] [-A <array_uuid> <index> "
 	  "<max_running>] [-c <cores>] [-m <memory_mb>] [-g <tag>[,<tag>]...] "
 	  "[-b <begin_ms>] [-V <nodes>] "
 	  "-- <word>... (every value %XX-escaped)" },
@@ -424,14 +425,15 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 			continue;
 		}
 		if (strlen(opt) != 2 || opt[0] != '-' ||
-		    strchr("doeEtOS", opt[1]) == NULL) {
+		    strchr("doeEtOSkK", opt[1]) == NULL) {
 			complain(err, errlen, "unknown option", opt, "");
 			return -1;
 		}
 		if ((v = run_value(tk, ++i, opt, err, errlen)) == NULL)
 			return -1;
 		dst = opt[1] == 'd' ? &c->cwd : opt[1] == 'o' ? &c->out :
-		    opt[1] == 'e' ? &c->err : NULL;
+		    opt[1] == 'e' ? &c->err : opt[1] == 'k' ? &c->ckpt_file :
+		    NULL;
 		if (dst != NULL) {
 			if (*dst != NULL) {
 				snprintf(err, errlen, "%s given twice", opt);
@@ -449,6 +451,12 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 			if (push(c->outs, &c->nouts, TASK_OUTPUTS_MAX, v,
 			    "outputs", err, errlen) == -1)
 				return -1;
+		} else if (opt[1] == 'K') {
+			if (lex_int(v, 1, 64, &secs) == -1) {
+				snprintf(err, errlen, "-K: a signal number");
+				return -1;
+			}
+			c->ckpt_signal = (int)secs;
 		} else {
 			if (lex_int(v, 1, CMD_TIME_LIMIT_MAX / 1000,
 			    &secs) == -1) {

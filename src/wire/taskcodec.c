@@ -427,6 +427,9 @@ encode_cmd(struct out *o, const struct task_cmd *c)
 		put_num(o, "tl", c->time_limit_ms);
 	put_list(o, "outs", c->outs, c->nouts);
 	put_list(o, "sen", c->secrets, c->nsecrets);
+	put_field(o, "ckf", c->ckpt_file);
+	if (c->ckpt_signal > 0)
+		put_num(o, "cks", c->ckpt_signal);
 	return 0;
 }
 
@@ -530,8 +533,8 @@ bad:
  * lists still escaped, the rest unescaped. */
 struct cmd_fields {
 	char	*argv, *env, *outs, *secrets;
-	char	*cwd, *out, *err;
-	int64_t	 time_limit_ms;
+	char	*cwd, *out, *err, *ckpt_file;
+	int64_t	 time_limit_ms, ckpt_signal;
 	int	 any;
 };
 
@@ -586,6 +589,7 @@ decode_cmd(struct task *t, struct cmd_fields *cf)
 		return -1;
 	t->cmd = c;
 	c->time_limit_ms = cf->time_limit_ms;
+	c->ckpt_signal = (int)cf->ckpt_signal;
 	if (decode_list(cf->argv, CMD_ARGS_MAX, &c->argv, &c->argc) == -1 ||
 	    decode_list(cf->env, CMD_ENV_MAX, &c->env, &c->nenv) == -1 ||
 	    decode_list(cf->outs, TASK_OUTPUTS_MAX, &c->outs,
@@ -594,7 +598,8 @@ decode_cmd(struct task *t, struct cmd_fields *cf)
 	    &c->nsecrets) == -1 ||
 	    task_set_string(&c->cwd, cf->cwd) == -1 ||
 	    task_set_string(&c->out, cf->out) == -1 ||
-	    task_set_string(&c->err, cf->err) == -1)
+	    task_set_string(&c->err, cf->err) == -1 ||
+	    task_set_string(&c->ckpt_file, cf->ckpt_file) == -1)
 		return -1;
 	return task_cmd_check(c, why, sizeof why);
 }
@@ -606,11 +611,15 @@ cmd_scalar(struct cmd_fields *cf, const char *key, char *val)
 {
 	char	**dst = strcmp(key, "cwd") == 0 ? &cf->cwd :
 		    strcmp(key, "so") == 0 ? &cf->out :
-		    strcmp(key, "se") == 0 ? &cf->err : NULL;
+		    strcmp(key, "se") == 0 ? &cf->err :
+		    strcmp(key, "ckf") == 0 ? &cf->ckpt_file : NULL;
 
 	if (dst != NULL)
 		*dst = val;
-	else if (strcmp(key, "tl") != 0)
+	else if (strcmp(key, "cks") == 0) {
+		if (lex_int(val, 1, 64, &cf->ckpt_signal) == -1)
+			return -1;
+	} else if (strcmp(key, "tl") != 0)
 		return 0;
 	else if (lex_int(val, 1, CMD_TIME_LIMIT_MAX, &cf->time_limit_ms) ==
 	    -1)

@@ -134,6 +134,53 @@ class KeptByThePool(unittest.TestCase):
                             r"(owner\{\S*\} starts from its checkpoint|"
                             r"stderr: import: resumed)" % u)
 
+    def command_starts(self, u):
+        return [n for n, node in self.cl.nodes.items()
+                if re.search(r"Task UUID\{%s\} command sh started" % u,
+                             node.log())]
+
+    def test_a_command_with_checkpoint_resumes_from_it(self):
+        # Counts to 30, a step each 0.2 s, its count its checkpoint.
+        script = ('i=0; if [ -n "$VOLERY_CHECKPOINT" ]; then '
+                  'i=$(cat "$VOLERY_CHECKPOINT"); echo "resumed at $i" >&2; '
+                  'fi; while [ $i -lt 30 ]; do i=$((i+1)); sleep 0.2; '
+                  'echo $i > "$TMPDIR/ck.tmp"; mv "$TMPDIR/ck.tmp" '
+                  '"$TMPDIR/ck"; done; echo counted to $i')
+        host = "127.0.0.1:%d" % self.cl.nodes["e"].port
+        r = subprocess.run(harness.WRAP + [
+            harness.VOLERY, "-H", host, "run", "--cwd", "/", "--checkpoint",
+            "ck", "--", "sh", "-c", script], capture_output=True, text=True,
+            timeout=harness.TIMEOUT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        u = r.stdout.strip()
+        self.c.ask("SUBSCRIBE " + u)
+        self.c.wait_states({u: "Running"})
+        runner = harness.wait_until(
+            lambda: (self.command_starts(u) or [None])[0], "a node starts it")
+        # Its count past 10, with copies elsewhere: its node switched off.
+        self.cl.nodes[runner].wait_log(
+            r"Task UUID\{%s\} name\{sh\} checkpoint 1[0-9] kept by \S+ "
+            r"too" % u)
+        self.cl.nodes[runner].kill9()
+        if runner == "a":
+            self.c = self.cl.nodes["b"].client()
+            self.addCleanup(self.c.close)
+            self.c.ask("SUBSCRIBE " + u)
+        self.c.wait_states({u: "Terminated"})
+        later = [n for n in self.command_starts(u) if n != runner]
+        node = self.cl.nodes[later[-1]]
+        m = node.wait_log(r"Task UUID\{%s\} name\{sh\} owner\{\S*\} "
+                          r"starts from its checkpoint (\d+), made by %s"
+                          % (u, runner))
+        self.assertGreaterEqual(int(m.group(1)), 10)
+        out = subprocess.run(harness.WRAP + [
+            harness.VOLERY, "-H", "127.0.0.1:%d" % node.port, "output",
+            "--stderr", u], capture_output=True, text=True,
+            timeout=harness.TIMEOUT)
+        m = re.search(r"resumed at (\d+)", out.stdout)
+        self.assertIsNotNone(m, out)
+        self.assertGreaterEqual(int(m.group(1)), 10)
+
 
 class Vacated(test_volunteer.VolunteerTest):
     """The user back at a for longer than vacate_after_s: the run there
@@ -166,6 +213,49 @@ class Vacated(test_volunteer.VolunteerTest):
         m = b.wait_log(r"Task UUID\{%s\} name\{import\} stderr: import: "
                        r"resumed at (\d+)%% from its checkpoint" % u)
         self.assertGreaterEqual(int(m.group(1)), 40)
+
+    def test_a_vacated_command_writes_a_last_checkpoint_first(self):
+        # No checkpoint but the one USR1 asks for, before the vacate.
+        self.vacate = 1
+        self.a_idle_b_busy()
+        a = self.client("a")
+        script = ('i=0; if [ -n "$VOLERY_CHECKPOINT" ]; then '
+                  'i=$(cat "$VOLERY_CHECKPOINT"); echo "resumed at $i" >&2; '
+                  'fi; trap \'echo $i > "$TMPDIR/ck.tmp"; mv "$TMPDIR/ck.tmp" '
+                  '"$TMPDIR/ck"; exit 0\' USR1; while [ $i -lt 40 ]; do '
+                  'i=$((i+1)); echo "step $i"; sleep 0.1; done; '
+                  'echo counted to $i')
+        r = subprocess.run(harness.WRAP + [
+            harness.VOLERY, "-H", "127.0.0.1:%d" % self.cl.nodes["a"].port,
+            "run", "--cwd", "/", "--checkpoint", "ck",
+            "--checkpoint-signal", "USR1", "--", "sh", "-c", script],
+            capture_output=True, text=True, timeout=harness.TIMEOUT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        u = r.stdout.strip()
+        a.ask("SUBSCRIBE " + u)
+        a.wait_states({u: "Running"})
+        harness.wait_until(lambda: "step 15" in self.output("a", u),
+                           "a counted past 15")
+        self.assertEqual(self.client("b").ask("IDLE auto"), "OK")
+        self.user(0)
+        seen = a.wait_states({u: "Terminated"})
+        self.assertIn("node=b", seen[-1])
+        self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{sh\} vacated "
+                                    r"from a: suspended too long; signal "
+                                    r"10 asks a last checkpoint" % u)
+        m = re.search(r"resumed at (\d+)", self.output("b", u, "--stderr"))
+        self.assertIsNotNone(m)
+        self.assertGreaterEqual(int(m.group(1)), 15)
+        self.assertIn("counted to 40", self.output("b", u))
+        # Vacating is not the task's end, nor its failure.
+        self.assertNotIn("attempt 1 of", self.cl.nodes["a"].log())
+
+    def output(self, node, u, *flags):
+        r = subprocess.run(harness.WRAP + [
+            harness.VOLERY, "-H", "127.0.0.1:%d" % self.cl.nodes[node].port,
+            "output"] + list(flags) + [u], capture_output=True, text=True,
+            timeout=harness.TIMEOUT)
+        return r.stdout
 
 
 if __name__ == "__main__":
