@@ -72,12 +72,12 @@ FUZZ_BIN = $(FUZZ_SRC:test/fuzz/%.c=build/fuzz/%)
 # modelsig.c stands for src/core/signature.c (linked first, the
 # archive's member is never pulled): signatures cost a hash there.
 SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c test/sim/liar.c \
-	test/sim/modelsig.c
+	test/sim/simckpt.c test/sim/modelsig.c
 
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-side \
+.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-side \
 	layering \
 	install uninstall deb FORCE
 .DEFAULT_GOAL := all
@@ -86,7 +86,7 @@ all: $(VOLERY) $(TASK_BIN) $(BUILD)/volery-sim
 
 # The simulator: the real core on a simulated LAN (test/sim).
 $(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h \
-    test/sim/evqueue.h $(CORE_LIB)
+    test/sim/evqueue.h test/sim/simckpt.h $(CORE_LIB)
 	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim $(LDFLAGS) test/sim/main.c $(SIM_SRC) \
 	    -o $@ $(CORE_LIB) $(CORE_LIBS) -lm
 
@@ -101,6 +101,7 @@ SIM_ENV	= GLIBC_TUNABLES=glibc.malloc.hugetlb=1
 sim: $(BUILD)/volery-sim
 	@out=$$(mktemp) || exit 1; \
 	{ $(SIM_ENV) tools/placement-report.sh $(BUILD)/volery-sim 50 && \
+	  tools/sim-checkpoint.sh $(BUILD)/volery-sim 5 && \
 	  $(BUILD)/volery-sim -S 5000 -n 3 -w bag -t 8 -T 200 -F 6 -l 10 \
 	    -d 5 -C 1 -P 1 -X 1 -q && \
 	  $(BUILD)/volery-sim -S 5000 -s 5001 -n 3 -w bag -t 8 -T 200 -F 6 \
@@ -130,6 +131,9 @@ bench-start: all $(BUILD)/stamp
 # throttled task on one CPU; shares printed.  As root.
 bench-throttle: all
 	$(PYTHON) tools/bench_throttle.py
+
+bench-checkpoint: all
+	$(PYTHON) tools/bench_checkpoint.py
 
 # Side by side in one sitting (issue 36): W1 throughput (a workflow file,
 # a CLI call per task, pipelined RUNs), W2 chains and W3 idle starts, for

@@ -8,8 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum ev_kind { EV_DGRAM, EV_TIMER, EV_RUNEND, EV_PROGRESS };
+enum ev_kind { EV_DGRAM, EV_TIMER, EV_RUNEND, EV_PROGRESS, EV_CKPT,
+    EV_CKPT_COPY };
 
+struct sim_copy;
 struct sim_msg;
 struct sim_run;
 
@@ -18,7 +20,9 @@ struct sim_ev {
 	enum ev_kind		 kind;
 	int			 from, to;	/* DGRAM; to: every kind's node */
 	struct sim_msg		*msg;		/* DGRAM */
-	struct sim_run		*run;		/* RUNEND, PROGRESS */
+	struct sim_run		*run;		/* RUNEND, PROGRESS, CKPT (from:
+						 * its generation) */
+	struct sim_copy		*copy;		/* CKPT_COPY */
 };
 
 /* The events of one time, first posted first. */

@@ -36,6 +36,8 @@ struct opts {
 	int		 queue;		/* receive queue: datagrams a ms */
 	int		 lacking;	/* nodes without segmentation */
 	int		 black_holes;	/* -H: nodes whose runs all fail */
+	int64_t		 ckpt_every;	/* -i: runs checkpoint; -1 no model */
+	int64_t		 ckpt_kb;	/* -z */
 	int		 array_max;	/* -L: the bag is one array */
 	int		 gpu_nodes;	/* -g: nodes with the tag gpu */
 	int		 progress;	/* runs report progress */
@@ -103,7 +105,7 @@ usage(void)
 "                  [-P partitions]"
 " [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
-"                  [-H black_holes]\n"
+"                  [-H black_holes] [-i checkpoint_ms] [-z checkpoint_kb]\n"
 "                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-F lies]\n"
 "                  [-r replicas] [-G] [-U]\n"
 "                  [-o fcfs|lret|fairshare] [-V lo-hi] [-I blind|informed]\n"
@@ -126,6 +128,11 @@ usage(void)
 "  -H N  the last N nodes are black holes: every run there fails (a full\n"
 "        disk).  Without other faults no task may fail for them, and each\n"
 "        must stop volunteering after a few runs (quarantine_after)\n"
+"  -i MS runs write a checkpoint every MS of their work, kept by the pool\n"
+"        (ckpt.c); a run starts from the newest a live node keeps.  Says\n"
+"        the CPU the runs used and how much of it was work redone; -i 0:\n"
+"        no checkpoints, the same count\n"
+"  -z KB each checkpoint's size (1024): a copy takes KB / 12.5 MB/s\n"
 "  -X N  N client CANCELs of random tasks on random nodes, at random times\n"
 "  -Y N  N partitions in one direction: a node hears nothing, or is not heard\n"
 "  -K MS every node's clock off by up to MS, stepped anew at each restart\n"
@@ -227,6 +234,26 @@ all_final(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 			return 0;
 	}
 	return 1;
+}
+
+/* -i: the checkpoints, and the CPU the runs used that was work redone
+ * (Anglano et al.'s wasted CPU). */
+static void
+report_ckpts(struct simnet *s, const struct opts *o)
+{
+	const struct sim_ckpts	*c = &s->ckpts;
+
+	if (o->ckpt_every < 0 || o->quiet)
+		return;
+	printf("checkpoints: every %lld ms of work, %llu made, %llu copies, "
+	    "%llu restored (%llu fetched), %llu starts from zero\n",
+	    (long long)o->ckpt_every, (unsigned long long)c->made,
+	    (unsigned long long)c->copies, (unsigned long long)c->restored,
+	    (unsigned long long)c->fetched,
+	    (unsigned long long)c->from_zero);
+	printf("cpu: %.1f s used, %.1f s needed, %.1f%% wasted\n",
+	    c->cpu_ms / 1000, c->need_ms / 1000, c->cpu_ms > 0 ?
+	    100 * (c->cpu_ms - c->need_ms) / c->cpu_ms : 0.0);
 }
 
 /*
@@ -436,6 +463,9 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	}
 	s.queue_max = o->queue;
 	s.progress = o->progress;
+	s.ckpts.every_ms = o->ckpt_every;
+	if (o->ckpt_kb > 0)
+		s.ckpts.bytes = o->ckpt_kb * 1024;
 	s.gpu_nodes = o->gpu_nodes;
 	if (o->array_max > 0 && strcmp(o->workload, "bag") == 0) {
 		snprintf(s.array, sizeof s.array,
@@ -753,6 +783,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	}
 	sim_check(&s, u, ntasks);
 	check_black_holes(&s, o, u, ntasks);
+	report_ckpts(&s, o);
 	if (strcmp(o->workload, "users") == 0)
 		check_shares(&s, o, u, ntasks);
 
@@ -814,14 +845,14 @@ main(int argc, char **argv)
 {
 	struct opts	o = { .nodes = 9, .seed = 1, .seeds = 1,
 			    .jitter = 2, .workload = "thesis", .workflows = 10,
-			    .tasks = 100, .task_ms = 2000 };
+			    .tasks = 100, .task_ms = 2000, .ckpt_every = -1 };
 	struct result	r;
 	int		ch, bad = 0, k;
 
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -846,6 +877,8 @@ main(int argc, char **argv)
 		case 'Q': o.queue = atoi(optarg); break;
 		case 'M': o.lacking = atoi(optarg); break;
 		case 'H': o.black_holes = atoi(optarg); break;
+		case 'i': o.ckpt_every = atoll(optarg); break;
+		case 'z': o.ckpt_kb = atoll(optarg); break;
 		case 'L': o.array_max = atoi(optarg); break;
 		case 'g': o.gpu_nodes = atoi(optarg); break;
 		case 'O': o.oversize = atoi(optarg); break;

@@ -27,6 +27,11 @@ struct sim_run {
 	int			 done;
 	int			 pending;	/* its events in the queue */
 	int64_t			 left;		/* suspended: time still to run */
+	/* Its work (ms at speed 1): the task's, done when its progress
+	 * last began (restored or resumed), and since when (-1: stopped);
+	 * its checkpoint events' generation. */
+	int64_t			 work_ms, work_from, work_at, since;
+	int			 gen;
 	struct sim_run		*next;
 };
 
@@ -214,6 +219,8 @@ sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 	s->latency_ms = 1;
 	s->seed = 0x9e3779b97f4a7c15ULL;
 	s->task_ms = 100;
+	s->ckpts.every_ms = -1;
+	s->ckpts.bytes = 1 << 20;
 	s->dgrams = sim_calloc(1, sizeof *s->dgrams);
 	s->tally = sim_calloc(1, sizeof *s->tally);
 	node_config_default(&s->cfg);
@@ -242,8 +249,11 @@ sim_free(struct simnet *s)
 		struct sim_ev e = evq_pop(s->dgrams);
 		if (e.kind == EV_DGRAM)
 			msg_release(e.msg);
+		if (e.kind == EV_CKPT_COPY)
+			free(e.copy);
 	}
 	evq_free(s->dgrams);
+	simck_free(&s->ckpts);
 	free(s->dgrams);
 	while ((r = s->runs) != NULL) {
 		s->runs = r->next;
@@ -412,6 +422,71 @@ static int64_t
 scaled(const struct simnet *s, int i, int64_t ms)
 {
 	return s->speed[i] > 0 ? (int64_t)((double)ms / s->speed[i]) : ms;
+}
+
+/* The work run r has done by now. */
+static int64_t
+run_work(const struct simnet *s, const struct sim_run *r)
+{
+	double	speed = s->speed[r->node] > 0 ? s->speed[r->node] : 1;
+	int64_t	w = r->work_at;
+
+	if (r->since >= 0 && s->now > r->since)
+		w += (int64_t)((s->now - r->since) * speed);
+	return w < r->work_ms ? w : r->work_ms;
+}
+
+/* The CPU r used is counted as it stops for good (-i). */
+static void
+run_over(struct simnet *s, struct sim_run *r, int terminated)
+{
+	int64_t	w = terminated ? r->work_ms : run_work(s, r);
+
+	s->ckpts.cpu_ms += w > r->work_from ? w - r->work_from : 0;
+	if (terminated)
+		s->ckpts.need_ms += r->work_ms;
+	r->since = -1;
+}
+
+/* Its next checkpoint, once its work reaches the next interval. */
+static void
+schedule_ckpt(struct simnet *s, struct sim_run *r)
+{
+	struct sim_ev	e;
+	int64_t		every = s->ckpts.every_ms, w = run_work(s, r), next;
+
+	r->gen++;
+	if (every <= 0 || r->since < 0)
+		return;
+	next = (w / every + 1) * every;
+	if (next >= r->work_ms)
+		return;
+	memset(&e, 0, sizeof e);
+	e.kind = EV_CKPT;
+	e.at = (r->since > s->now ? r->since : s->now) +
+	    scaled(s, r->node, next - w);
+	e.to = r->node;
+	e.from = r->gen;
+	e.run = r;
+	r->pending++;
+	evq_push(s->dgrams, &e);
+}
+
+/* Run r writes a checkpoint: the node keeps it, the model knows its
+ * work. */
+static void
+run_checkpoint(struct simnet *s, struct sim_run *r)
+{
+	static const char	hash[] = "000000000000000000000000000000000"
+				    "0000000000000000000000000000000";
+	int64_t			w = run_work(s, r), seq;
+
+	seq = node_checkpoint_made(s->nodes[r->node], r->uuid,
+	    s->ckpts.bytes, hash, "checkpoint", sim_local(s, r->node));
+	if (seq > 0)
+		simck_made(s, r->node, r->uuid, seq, w);
+	sim_flush(s, r->node);
+	schedule_ckpt(s, r);
 }
 
 static void
@@ -894,9 +969,27 @@ sim_flush(struct simnet *s, int i)
 			r->node = i;
 			snprintf(r->uuid, sizeof r->uuid, "%s", a->uuid);
 			t = node_find(s->nodes[i], a->uuid);
+			r->work_ms = s->duration != NULL && t != NULL ?
+			    s->duration(s, t->exec) : s->task_ms;
+			/* -i: a task's work is its first run's, for all. */
+			if (s->ckpts.every_ms >= 0)
+				r->work_ms = simck_work_of(s, a->uuid,
+				    r->work_ms);
 			r->end = s->task_ms < 0 ? -1 : s->now + scaled(s, i,
-			    s->duration != NULL && t != NULL ?
-			    s->duration(s, t->exec) : s->task_ms);
+			    r->work_ms);
+			if (s->ckpts.every_ms > 0 && t != NULL && r->end >= 0) {
+				/* From its newest checkpoint, if a live node
+				 * keeps it; the copy first. */
+				int64_t delay;
+				r->work_from = simck_restore(s, i, t, &delay);
+				r->end = s->now + delay + scaled(s, i,
+				    r->work_ms - r->work_from);
+				r->since = s->now + delay;
+			}
+			r->work_at = r->work_from;
+			r->since = r->end < 0 ? -1 : r->since > 0 ? r->since :
+			    s->now;
+			schedule_ckpt(s, r);
 			if (t != NULL && r->end > s->now) {
 				int64_t est = node_task_run_estimate(
 				    s->nodes[i], t), run = r->end - s->now;
@@ -940,6 +1033,9 @@ sim_flush(struct simnet *s, int i)
 			    r->end >= 0) {
 				r->left = r->end - s->now;
 				r->end = -1;
+				r->work_at = run_work(s, r);
+				r->since = -1;
+				schedule_ckpt(s, r);
 			}
 			break;
 		case ACT_RESUME:
@@ -947,7 +1043,12 @@ sim_flush(struct simnet *s, int i)
 			    r->end < 0 && !r->stopping) {
 				r->end = s->now + r->left;
 				schedule_runend(s, r);
+				r->since = s->now;
+				schedule_ckpt(s, r);
 			}
+			break;
+		case ACT_CKPT_FETCH:
+			simck_fetch(s, i, a->uuid, a->peer, a->text);
 			break;
 		case ACT_JOURNAL:
 			if (!s->no_disks &&
@@ -1059,8 +1160,10 @@ sim_crash(struct simnet *s, int i)
 		s->fewest_up = up;
 	disk_tear(s, i);
 	for (r = s->runs; r != NULL; r = r->next)
-		if (r->node == i)
+		if (r->node == i && !r->done) {
+			run_over(s, r, 0);
 			r->done = 1;
+		}
 }
 
 /* The receiver's guard (guard.c), as the server's peers.c runs it. */
@@ -1101,6 +1204,7 @@ end_run(struct simnet *s, struct sim_run *r)
 	struct runner_msg	 m;
 
 	r->done = 1;
+	run_over(s, r, !r->crash && !r->stopping && t != NULL);
 	if (r->crash && !r->stopping)
 		e.code = 3;
 	else if (!r->stopping && t != NULL) {
@@ -1245,6 +1349,15 @@ sim_run_until(struct simnet *s, int64_t t)
 			e.run->pending--;
 			if (!e.run->done && s->alive[e.run->node])
 				run_progress(s, e.run);
+			break;
+		case EV_CKPT:
+			e.run->pending--;
+			if (!e.run->done && e.run->gen == e.from &&
+			    s->alive[e.run->node] && !e.run->stopping)
+				run_checkpoint(s, e.run);
+			break;
+		case EV_CKPT_COPY:
+			simck_copied(s, e.to, e.copy);
 			break;
 		}
 		if (++events % 65536 == 0)

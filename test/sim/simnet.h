@@ -20,6 +20,7 @@
 #include "guard.h"
 #include "node.h"
 #include "seal.h"
+#include "simckpt.h"
 #include "taskdesc.h"
 #include "taskmap.h"
 
@@ -129,6 +130,7 @@ struct simnet {
 	int			 liar;		/* its index, or -1 */
 	uint64_t		 lies;		/* forgeries sent */
 	int			 fewest_up;	/* nodes up at once, at least */
+	struct sim_ckpts	 ckpts;		/* -i (simckpt.h) */
 	/* Invariant violations: count and the first one's text. */
 	int			 violations;
 	char			 violation[1024];
