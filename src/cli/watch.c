@@ -334,19 +334,28 @@ draw_all(FILE *out, const struct watched *v, int n, int nrows, int width,
 }
 
 static void
-plain_line(FILE *out, const struct watched *w)
+plain_line(FILE *out, struct watched *w)
 {
 	char		stamp[16], label[NAME_MAXLEN + 32];
+	char		text[NAME_MAXLEN * 3 + REASON_MAXLEN + 96];
 	time_t		now = time(NULL);
 	struct tm	tm;
+	uint64_t	h = 1469598103934665603ULL;
+	const char	*p;
 
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
 	label_of(w, label, sizeof label);
-	fprintf(out, "%s %s %s %s %d%% %s%s%s\n", stamp, label, w->p.uuid,
+	snprintf(text, sizeof text, "%s %s %s %d%% %s%s%s", label, w->p.uuid,
 	    w->p.state, w->p.percent, w->p.node[0] != '\0' ? w->p.node : "-",
 	    strncmp(w->p.reason, "waiting:", 8) == 0 ? " " : "",
 	    strncmp(w->p.reason, "waiting:", 8) == 0 ? w->p.reason : "");
+	for (p = text; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	if (h == w->shown)
+		return;
+	w->shown = h;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
+	fprintf(out, "%s %s\n", stamp, text);
 	fflush(out);
 }
 

@@ -23,6 +23,9 @@ struct watched {
 	 * the first of them leads, next links the rest. */
 	int			lead;		/* index of its array's first */
 	int			next;		/* next of its array, or -1 */
+	/* Its last plain line but the time: a PROGRESS that changes
+	 * nothing it shows (a new checkpoint) prints none. */
+	uint64_t		shown;
 };
 
 /* How watch shows the tasks: a plain line per change, bars redrawn

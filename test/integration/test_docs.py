@@ -37,6 +37,8 @@ EXPECT = {
     ("README.md", "./volery submit --watch wc.xml"): [r"Terminated"],
     ("README.md", "./volery -H 127.0.0.1:7610 watch $u"):
         [r"Terminated(.|\n)*verified-by:(acor|gaviao|pato)(,(acor|gaviao|pato)){2}"],
+    ("README.md", "./volery -H 127.0.0.1:7620 tasks | grep $u"):
+        [r"Terminated .* checkpoint \d+, \d+s old, on (acor|gaviao|pato)"],
     ("README.md", './volery -H 127.0.0.1:7600 nodes'):
         [r"(?m)^acor +127\.0\.0\.1:7600 ", r"(?m)^gaviao +127\.0\.0\.1:7610 ",
          r"(?m)^pato +127\.0\.0\.1:7620 ",
