@@ -273,8 +273,10 @@ void	node_peer_key(struct node *, const char *name, const uint8_t pk[32],
 	    int64_t now);
 void	node_each_peer(const struct node *,
 	    void (*)(const struct peer *, void *), void *);
-/* Where the peer called name takes datagrams, or NULL. */
-const char *node_peer_addr(const struct node *, const char *name);
+/* Where the peer called name takes datagrams, or NULL; with client, its
+ * client address if it is alive (its heartbeats tell), or NULL. */
+const char *node_peer_addr(const struct node *, const char *name,
+	    int client);
 uint64_t node_digest(struct node *);
 uint64_t node_digest_recomputed(const struct node *);
 int	node_digest_buckets_ok(const struct node *);

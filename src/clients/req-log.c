@@ -93,21 +93,6 @@ req_log(struct client *c, const struct client_req *req)
 	client_hold(c, r, log_cancel_cb);
 }
 
-/* The client address the peer called name gave in its heartbeats. */
-struct addr_of {
-	const char	*name;
-	char		 addr[ADDR_MAXLEN + 1];
-};
-
-static void
-addr_of_cb(const struct peer *p, void *arg)
-{
-	struct addr_of	*a = arg;
-
-	if (strcmp(p->name, a->name) == 0)
-		snprintf(a->addr, sizeof a->addr, "%s", p->client_addr);
-}
-
 struct output_req {
 	struct task	*t;		/* a copy: the map may change */
 	int		 stream, follow;
@@ -121,7 +106,7 @@ output_cb(struct client *c, void *arg)
 {
 	struct node		*core = req_env()->core;
 	struct output_req	*o = arg;
-	struct addr_of		 a = { o->t->running_on, "" };
+	const char		*addr;
 	char			 line[256];
 
 	if (c == NULL)
@@ -129,16 +114,16 @@ output_cb(struct client *c, void *arg)
 	else if (strcmp(o->t->running_on, node_name(core)) == 0)
 		output_serve(c, o->t, o->stream, o->follow, o->offset);
 	else {
-		node_each_peer(core, addr_of_cb, &a);
+		addr = node_peer_addr(core, o->t->running_on, 1);
 		snprintf(line, sizeof line, "OUTPUT %s%s%s -c %lld",
 		    o->t->uuid, o->stream == OUTPUT_STDERR ? " -e" : "",
 		    o->follow ? " -f" : "", (long long)o->offset);
-		if (a.addr[0] == '\0')
+		if (addr == NULL)
 			client_replyf(c, "ERROR task %s ran on %s, a node "
-			    "this one does not know\n", o->t->uuid,
+			    "this one does not hear from\n", o->t->uuid,
 			    o->t->running_on);
 		else
-			outfetch_start(c, o->t->running_on, a.addr, line);
+			outfetch_start(c, o->t->running_on, addr, line);
 	}
 	task_free(o->t);
 	free(o);

@@ -1,10 +1,9 @@
 /*
  * peertab.c -- what this node knows of the others: a table of struct
- * peer, at most max_peers, indexed by name (nameidx.c); a peer dead and
- * out of the membership for peer_evict_ms leaves it, and its slot (its
- * index, which confirm.c's tallies use) goes to the next new name; who is alive; who is a member (counted in the majority that
- * confirms a task's end); and our rank among the nodes that can take a
- * task.
+ * peer (at most max_peers, by name: nameidx.c), who is alive or a member
+ * (counted in the majority that confirms an end), our rank among the
+ * nodes that can take a task.  A peer dead and out of the membership for
+ * peer_evict_ms leaves; its slot (its index) goes to the next new name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,9 +441,10 @@ node_each_peer(const struct node *n, void (*cb)(const struct peer *, void *),
 }
 
 const char *
-node_peer_addr(const struct node *n, const char *name)
+node_peer_addr(const struct node *n, const char *name, int client)
 {
 	const struct peer	*p = find(&n->peertab, name);
 
-	return p != NULL ? p->addr : NULL;
+	return p == NULL || (client && !p->alive) ? NULL : client ?
+	    p->client_addr : p->addr;
 }

@@ -65,7 +65,7 @@ arm_timer(int64_t when)
 static void
 send_to_peer(const char *name, const char *body)
 {
-	const char	*addr = node_peer_addr(act.env->core, name);
+	const char	*addr = node_peer_addr(act.env->core, name, 0);
 
 	if (addr != NULL)
 		peers_unicast(name, addr, body);

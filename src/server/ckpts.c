@@ -79,30 +79,6 @@ ckpts_made(const char *uuid, const char *file)
 	ckstore_name(uuid, seq);
 }
 
-struct addr_of {
-	const char	*name;
-	char		 addr[ADDR_MAXLEN + 1];
-};
-
-static void
-addr_of_cb(const struct peer *p, void *arg)
-{
-	struct addr_of	*a = arg;
-
-	if (strcmp(p->name, a->name) == 0 && p->alive)
-		snprintf(a->addr, sizeof a->addr, "%s", p->client_addr);
-}
-
-/* The client address of a live node we know, or NULL. */
-static const char *
-addr_of(const char *name, struct addr_of *a)
-{
-	a->name = name;
-	a->addr[0] = '\0';
-	node_each_peer(ck.core, addr_of_cb, a);
-	return a->addr[0] != '\0' ? a->addr : NULL;
-}
-
 static void
 fetched(const char *uuid, int64_t seq, int ok, const char *why, void *arg)
 {
@@ -118,13 +94,12 @@ void
 ckpts_fetch(const char *uuid, const char *from, const char *text)
 {
 	struct task_ckpt	 c;
-	struct addr_of		 a;
 	const char		*addr;
 	char			*arg;
 
 	if (!task_ckpt_parse(text, &c))
 		return;
-	if ((addr = addr_of(from, &a)) == NULL ||
+	if ((addr = node_peer_addr(ck.core, from, 1)) == NULL ||
 	    (arg = strdup(from)) == NULL) {
 		node_checkpoint_kept(ck.core, uuid, c.seq, from, 0,
 		    clock_node_ms());
@@ -157,14 +132,13 @@ before_fetched(const char *uuid, int64_t seq, int ok, const char *why,
 static void
 ask_next(struct before *b)
 {
-	struct addr_of	 a;
 	const char	*addr;
 	char		 uuid[UUID_STRLEN + 1];
 
 	while (!ckstore_has(b->uuid, b->c.seq) && b->next < b->c.nholders) {
 		const char *h = b->c.holders[b->next++];
 		if (strcmp(h, node_name(ck.core)) == 0 ||
-		    (addr = addr_of(h, &a)) == NULL)
+		    (addr = node_peer_addr(ck.core, h, 1)) == NULL)
 			continue;
 		ckfetch_start(b->uuid, &b->c, h, addr, before_fetched, b);
 		return;

@@ -159,7 +159,7 @@ static void
 ask(struct asking *a)
 {
 	char		 body[64 + UUID_STRLEN];
-	const char	*addr = node_peer_addr(sec.core, a->taker);
+	const char	*addr = node_peer_addr(sec.core, a->taker, 0);
 	struct timeval	 tv = { ASK_EVERY_MS / 1000, 0 };
 
 	snprintf(body, sizeof body, "SECRET_WANTED %s", a->uuid);

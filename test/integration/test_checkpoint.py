@@ -54,27 +54,43 @@ class KeptByThePool(unittest.TestCase):
         self.shown(u, runner)
         seqs = re.findall(r"Task UUID\{%s\} name\{import\} checkpoint (\d+) "
                           r"kept by (\S+) too" % u, node.log())
-        last = max(int(s) for s, _ in seqs)
-        holders = sorted(h for s, h in seqs if int(s) == last)
-        return u, runner, last, holders
+        # The newest with both its copies (the very newest may have
+        # fewer yet).
+        kept = {}
+        for seq, h in seqs:
+            kept.setdefault(int(seq), []).append(h)
+        last = max(seq for seq, hs in kept.items() if len(hs) == 2)
+        return u, runner, last, sorted(kept[last])
+
+    def follow_from_a_live_node(self, u):
+        """Nodes were killed, maybe a: follow u from one alive."""
+        if self.cl.nodes["a"].proc.poll() is not None:
+            self.c = [n for n in self.cl.nodes.values()
+                      if n.proc.poll() is None][0].client()
+            self.addCleanup(self.c.close)
+            self.c.ask("SUBSCRIBE " + u)
 
     def shown(self, u, runner):
-        """volery tasks and the API say its checkpoint's age and holders."""
+        """volery tasks and the API say its checkpoint's age and where
+        it is kept (a new one is kept by its runner alone at first)."""
         host = "127.0.0.1:%d" % self.cl.nodes["e"].port
-        r = subprocess.run(harness.WRAP + [harness.VOLERY, "-H", host,
-                                           "tasks"], capture_output=True,
-                           text=True, timeout=harness.TIMEOUT)
-        row = [l for l in r.stdout.splitlines() if u in l]
-        self.assertRegex(row[0], r" checkpoint \d+, \d+s old, on %s,\S+$"
-                         % runner)
-        r = subprocess.run(harness.WRAP + [harness.VOLERY, "-H", host,
-                                           "tasks", "--json"],
-                           capture_output=True, text=True,
-                           timeout=harness.TIMEOUT)
-        ck = [t for t in json.loads(r.stdout) if t["uuid"] == u][0][
-            "checkpoint"]
+
+        def ask(*args):
+            return subprocess.run(harness.WRAP + [
+                harness.VOLERY, "-H", host] + list(args),
+                capture_output=True, text=True,
+                timeout=harness.TIMEOUT).stdout
+
+        harness.wait_until(lambda: re.search(
+            r"(?m)^%s .* checkpoint \d+, \d+s old, on %s,\S+$" % (u, runner),
+            ask("tasks")), "volery tasks shows copies")
+
+        def copies():
+            ck = [t for t in json.loads(ask("tasks", "--json"))
+                  if t["uuid"] == u][0]["checkpoint"]
+            return len(ck["kept_by"]) >= 2 and ck
+        ck = harness.wait_until(copies, "the API shows copies")
         self.assertEqual(ck["kept_by"][0], runner)
-        self.assertGreaterEqual(len(ck["kept_by"]), 2)
         self.assertEqual(ck["file"], "checkpoint")
 
     def test_its_runner_and_a_holder_killed_it_resumes_from_the_other(self):
@@ -84,11 +100,7 @@ class KeptByThePool(unittest.TestCase):
         # The runner and the first holder switched off at once.
         for name in (runner, holders[0]):
             self.cl.nodes[name].kill9()
-        if "a" in (runner, holders[0]):
-            self.c = [n for n in self.cl.nodes.values()
-                      if n.proc.poll() is None][0].client()
-            self.addCleanup(self.c.close)
-            self.c.ask("SUBSCRIBE " + u)
+        self.follow_from_a_live_node(u)
         self.c.wait_states({u: "Terminated"})
         later = [n for n in self.cl.starts(u) if n != runner]
         self.assertTrue(later, self.cl.starts(u))
@@ -119,10 +131,7 @@ class KeptByThePool(unittest.TestCase):
                 changed += 1
         self.assertGreaterEqual(changed, 2)
         self.cl.nodes[runner].kill9()
-        if runner == "a":
-            self.c = self.cl.nodes["b"].client()
-            self.addCleanup(self.c.close)
-            self.c.ask("SUBSCRIBE " + u)
+        self.follow_from_a_live_node(u)
         self.c.wait_states({u: "Terminated"})
         later = [n for n in self.cl.starts(u) if n != runner]
         self.assertTrue(later, self.cl.starts(u))
@@ -162,10 +171,7 @@ class KeptByThePool(unittest.TestCase):
             r"Task UUID\{%s\} name\{sh\} checkpoint 1[0-9] kept by \S+ "
             r"too" % u)
         self.cl.nodes[runner].kill9()
-        if runner == "a":
-            self.c = self.cl.nodes["b"].client()
-            self.addCleanup(self.c.close)
-            self.c.ask("SUBSCRIBE " + u)
+        self.follow_from_a_live_node(u)
         self.c.wait_states({u: "Terminated"})
         later = [n for n in self.command_starts(u) if n != runner]
         node = self.cl.nodes[later[-1]]
