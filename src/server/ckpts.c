@@ -197,6 +197,20 @@ ckpts_leaving(const char *uuid)
 	ckwatch_remove(uuid);
 }
 
+static int
+still_going(const char *uuid)
+{
+	const struct task	*t = node_find(ck.core, uuid);
+
+	return t != NULL && !task_is_final(t->state);
+}
+
+void
+ckpts_sweep(void)
+{
+	ckstore_sweep(still_going);
+}
+
 void
 ckpts_journaled(const struct task *t)
 {

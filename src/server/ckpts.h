@@ -37,6 +37,9 @@ void	ckpts_fetch(const char *uuid, const char *from, const char *text);
 /* Is t's newest checkpoint to be fetched before it starts here?  1: a
  * fetch is under way, and ready() says when to start; 0: start now. */
 int	ckpts_before_start(const struct task *);
+/* After a restart, the map restored: the checkpoints of tasks that
+ * ended while we were away go. */
+void	ckpts_sweep(void);
 /* t was journaled: if it ended, its checkpoints go. */
 void	ckpts_journaled(const struct task *);
 

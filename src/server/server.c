@@ -431,13 +431,13 @@ server_run(const struct config *cfg, int echo)
 	node_set_volunteer(srv.core, first.volunteer, first.name,
 	    clock_node_ms());
 	pooltime_observe(cfg->name, first.name, 0, clock_wall_ms());
-	if ((loaded = journal_load(restore_cb, NULL)) == -1) {
+	if ((loaded = journal_load(restore_cb, NULL)) == -1)
 		fatal("journal");
-	}
 	members_load(cfg->state_dir, member_cb, NULL);
 	if (quarantine_load(cfg->state_dir, err, sizeof err) == 0)
 		(void)node_quarantine_restore(srv.core, err, clock_node_ms());
 	node_recover(srv.core, clock_node_ms());
+	ckpts_sweep();
 	open_peers(&nc);
 	open_http();
 	/* Start from a compact journal holding exactly the map. */

@@ -341,3 +341,35 @@ ckstore_drop(const char *uuid)
 {
 	drop_but(uuid, 0);
 }
+
+void
+ckstore_sweep(int (*keep)(const char *uuid))
+{
+	char		 uuid[UUID_STRLEN + 1];
+	struct dirent	*de;
+	DIR		*d;
+	int		 fd;
+
+	if (store_fd == -1 || (fd = dup(store_fd)) == -1)
+		return;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		/* <uuid>.<seq>, nothing else, of a task still going. */
+		if (strnlen(de->d_name, UUID_STRLEN + 2) > UUID_STRLEN + 1 &&
+		    de->d_name[UUID_STRLEN] == '.' &&
+		    strspn(de->d_name + UUID_STRLEN + 1, "0123456789") ==
+		    strlen(de->d_name + UUID_STRLEN + 1)) {
+			memcpy(uuid, de->d_name, UUID_STRLEN);
+			uuid[UUID_STRLEN] = '\0';
+			if (keep(uuid))
+				continue;
+		}
+		(void)unlinkat(store_fd, de->d_name, 0);
+	}
+	closedir(d);
+}

@@ -47,5 +47,9 @@ int	ckstore_restore(const char *uuid, const struct task_ckpt *c,
 	    const char *dir, const struct runas *, char *why, size_t whylen);
 /* uuid ended: every checkpoint of it goes. */
 void	ckstore_drop(const char *uuid);
+/* After a restart: what a copy or a take left half done goes, and every
+ * checkpoint of a task keep() says is over (it ended while we were
+ * away). */
+void	ckstore_sweep(int (*keep)(const char *uuid));
 
 #endif

@@ -677,17 +677,11 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		return parse_run(&tk, req, err, errlen);
 	case CMD_OUTPUT:
 		return parse_output(&tk, req, err, errlen);
-	case CMD_CKPT:
-		if (lex_int(tk.v[2], 1, CKPT_SEQ_MAX, &req->out_offset) == -1) {
-			snprintf(err, errlen, "usage: %s", commands[i].usage);
-			return -1;
-		}
-		if (take_uuid(tk.v[1], req->uuid[0], err, errlen) == -1)
-			return -1;
-		req->nuuid = 1;
-		return 0;
-	case CMD_PRIO:
-		if (task_prio_parse(tk.v[2], &req->prio) == -1) {
+	case CMD_CKPT:		/* <uuid> <seq> */
+	case CMD_PRIO:		/* <uuid> <priority> */
+		if (req->cmd == CMD_CKPT ? lex_int(tk.v[2], 1, CKPT_SEQ_MAX,
+		    &req->out_offset) == -1 : task_prio_parse(tk.v[2],
+		    &req->prio) == -1) {
 			snprintf(err, errlen, "usage: %s", commands[i].usage);
 			return -1;
 		}

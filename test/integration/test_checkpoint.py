@@ -113,6 +113,23 @@ class KeptByThePool(unittest.TestCase):
         m = node.wait_log(r"Task UUID\{%s\} name\{import\} stderr: import: "
                           r"resumed at (\d+)%% from its checkpoint" % u)
         self.assertGreaterEqual(int(m.group(1)), 40)
+        # Ended, its checkpoints leave every node: the live ones now, the
+        # two switched off once they are back and hear of its end.
+        away = (runner, holders[0])
+        for name in away:
+            self.assertTrue(self.kept(name, u), name)
+        harness.wait_until(lambda: not any(
+            self.kept(n, u) for n in self.cl.nodes if n not in away),
+            "the live nodes drop its checkpoints")
+        for name in away:
+            self.cl.nodes[name].start()
+        harness.wait_until(lambda: not any(self.kept(n, u) for n in away),
+                           "the nodes back drop its checkpoints")
+
+    def kept(self, name, u):
+        """The checkpoint files of u in name's store."""
+        return glob.glob(os.path.join(self.cl.nodes[name].dir, "state",
+                                      "checkpoints", u + ".*"))
 
     def test_a_copy_that_does_not_hash_right_is_never_restored(self):
         u, runner, seq, holders = self.start_long_task()
@@ -121,9 +138,7 @@ class KeptByThePool(unittest.TestCase):
         self.cl.nodes[runner].proc.send_signal(signal.SIGSTOP)
         changed = 0
         for h in holders:
-            for path in glob.glob(os.path.join(
-                    self.cl.nodes[h].dir, "state", "checkpoints",
-                    u + ".*")):
+            for path in self.kept(h, u):
                 with open(path, "r+b") as f:
                     data = f.read()
                     f.seek(0)
