@@ -5,7 +5,8 @@
  * host whose nodes share loopback, by a process of this node's own user
  * that is not a task's run.  The bytes are not secret from the cluster:
  * any node may run the task.  Answered "CKPT <uuid> <seq> <bytes>" and
- * the file as it is.
+ * the file as it is, or "CKPT <uuid> <seq> <bytes> z=<zbytes>" and its
+ * deflate stream where that is smaller (ckstore.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,8 +20,8 @@
 void
 req_ckpt(struct client *c, const struct client_req *req)
 {
-	char	line[UUID_STRLEN + 64];
-	int64_t	bytes;
+	char	line[UUID_STRLEN + 96];
+	int64_t	bytes, zbytes;
 	int	fd;
 
 	if (client_who(c) != CLIENT_PEER && client_uid(c) != (int64_t)geteuid()) {
@@ -29,16 +30,22 @@ req_ckpt(struct client *c, const struct client_req *req)
 		return;
 	}
 	if ((fd = ckstore_open_copy(req->uuid[0], req->out_offset,
-	    &bytes)) == -1) {
+	    &bytes, &zbytes)) == -1) {
 		client_replyf(c, "ERROR no copy of checkpoint %lld of task %s "
 		    "here\n", (long long)req->out_offset, req->uuid[0]);
 		return;
 	}
-	snprintf(line, sizeof line, "CKPT %s %lld %lld\n", req->uuid[0],
-	    (long long)req->out_offset, (long long)bytes);
+	if (zbytes >= 0)
+		snprintf(line, sizeof line, "CKPT %s %lld %lld z=%lld\n",
+		    req->uuid[0], (long long)req->out_offset,
+		    (long long)bytes, (long long)zbytes);
+	else
+		snprintf(line, sizeof line, "CKPT %s %lld %lld\n",
+		    req->uuid[0], (long long)req->out_offset,
+		    (long long)bytes);
 	if (client_write(c, line, strlen(line)) == -1) {
 		close(fd);
 		return;
 	}
-	(void)client_write_file(c, fd, bytes);
+	(void)client_write_file(c, fd, zbytes >= 0 ? zbytes : bytes);
 }

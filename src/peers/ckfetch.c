@@ -1,8 +1,9 @@
 /*
  * ckfetch.c -- a checkpoint's copy fetched from a node (ckfetch.h).  The
  * other node answers "CKPT <uuid> <seq> <bytes>" and that many bytes,
- * or an ERROR line; whatever it sends, nothing is kept that does not
- * hash as the record says.
+ * or with " z=<n>" n bytes of a deflate stream of them, or an ERROR
+ * line; whatever it sends, nothing is kept that does not hash as the
+ * record says.
  */
 #include <sys/socket.h>
 
@@ -17,6 +18,7 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/util.h>
+#include <zlib.h>
 
 #include "bounds.h"
 #include "ckfetch.h"
@@ -38,7 +40,10 @@ struct ckfetch {
 	int			 state;		/* 0 challenge, 1 auth, 2 header,
 						 * 3 bytes */
 	int			 fd;		/* the store's part file */
-	int64_t			 left;
+	int64_t			 left;		/* bytes still to come */
+	int			 zipped;	/* they are a deflate stream */
+	z_stream		 z;
+	int64_t			 out;		/* bytes it gave so far */
 	ckfetch_cb		 done;
 	void			*arg;
 };
@@ -61,6 +66,8 @@ finish(struct ckfetch *f, const char *why)
 
 	if (f->bev != NULL)
 		bufferevent_free(f->bev);
+	if (f->zipped)
+		inflateEnd(&f->z);
 	if (why == NULL && ckstore_commit(f->fd, f->uuid, &f->c, err,
 	    sizeof err) == -1)
 		why = err;
@@ -86,8 +93,8 @@ static int
 header_line(struct ckfetch *f, char *line)
 {
 	char	answer[AUTH_HEX_LEN + 1], msg[CKFETCH_LINE_MAX];
-	char	want[UUID_STRLEN + 48];
-	int64_t	n;
+	char	want[UUID_STRLEN + 48], *z;
+	int64_t	n, zn = -1;
 
 	if (f->state == 0 && strncmp(line, "CHALLENGE ", 10) == 0) {
 		seal_peer_auth_answer(ring->k[0].key, line + 10, answer);
@@ -106,18 +113,51 @@ header_line(struct ckfetch *f, char *line)
 	snprintf(want, sizeof want, "CKPT %s %lld ", f->uuid,
 	    (long long)f->c.seq);
 	if (f->state == 2 && strncmp(line, want, strlen(want)) == 0 &&
+	    ((z = strstr(line, " z=")) == NULL || (*z = '\0', lex_int(z + 3,
+	    0, CKPT_BYTES_MAX, &zn) == 0)) &&
 	    lex_int(line + strlen(want), 0, CKPT_BYTES_MAX, &n) == 0) {
 		if (n != f->c.bytes) {
 			finish(f, "its size is not the one its maker signed");
 			return -1;
 		}
-		f->left = n;
+		f->left = zn >= 0 ? zn : n;
+		if ((f->zipped = zn >= 0) && inflateInit(&f->z) != Z_OK) {
+			f->zipped = 0;
+			finish(f, "cannot inflate");
+			return -1;
+		}
 		f->state = 3;
 		return 0;
 	}
 	snprintf(msg, sizeof msg, "%.200s", line);
 	finish(f, msg);
 	return -1;
+}
+
+/* Inflate n bytes of the stream into our copy: n, or -1 if they are
+ * not a deflate stream or give more than the checkpoint's size. */
+static ssize_t
+inflate_some(struct ckfetch *f, unsigned char *p, size_t n)
+{
+	unsigned char	out[65536];
+	size_t		k;
+	int		rc;
+
+	f->z.next_in = p;
+	f->z.avail_in = (uInt)n;
+	do {
+		f->z.next_out = out;
+		f->z.avail_out = sizeof out;
+		rc = inflate(&f->z, Z_NO_FLUSH);
+		if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+			return -1;
+		k = sizeof out - f->z.avail_out;
+		if ((f->out += k) > f->c.bytes ||
+		    write(f->fd, out, k) != (ssize_t)k)
+			return -1;
+	} while (f->z.avail_out == 0 || (rc == Z_OK && f->z.avail_in > 0));
+	/* Bytes after the stream's end: not a stream we asked for. */
+	return rc == Z_STREAM_END && f->z.avail_in > 0 ? -1 : (ssize_t)n;
 }
 
 static void
@@ -147,16 +187,20 @@ read_cb(struct bufferevent *bev, void *arg)
 
 		if ((int64_t)k > f->left)
 			k = (size_t)f->left;
-		w = write(f->fd, evbuffer_pullup(in, k), k);
+		w = f->zipped ? inflate_some(f, evbuffer_pullup(in, k), k) :
+		    write(f->fd, evbuffer_pullup(in, k), k);
 		if (w <= 0) {
-			finish(f, "cannot write our copy");
+			finish(f, f->zipped ? "a bad compressed copy" :
+			    "cannot write our copy");
 			return;
 		}
 		evbuffer_drain(in, w);
 		f->left -= w;
 	}
 	if (f->left == 0)
-		finish(f, NULL);
+		finish(f, f->zipped && f->z.avail_in == 0 && f->out ==
+		    f->c.bytes ? NULL : f->zipped ? "a compressed copy cut "
+		    "short" : NULL);
 }
 
 static void

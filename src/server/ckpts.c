@@ -65,11 +65,11 @@ ckpts_made(const char *uuid, const char *file)
 {
 	char	dir[PATH_MAX + UUID_STRLEN + 2], hash[DIGEST_HEX + 1];
 	char	err[256];
-	int64_t	bytes, seq;
+	int64_t	bytes, zbytes, seq;
 
 	snprintf(dir, sizeof dir, "%s/%s", ck.runs, uuid);
-	if (ckstore_take(uuid, dir, file, ck.max_bytes, &bytes, hash, err,
-	    sizeof err) == -1) {
+	if (ckstore_take(uuid, dir, file, ck.max_bytes, &bytes, &zbytes, hash,
+	    err, sizeof err) == -1) {
 		log_warnx("Task UUID{%s}: its checkpoint is not kept: %s",
 		    uuid, err);
 		return;
@@ -77,6 +77,10 @@ ckpts_made(const char *uuid, const char *file)
 	seq = node_checkpoint_made(ck.core, uuid, bytes, hash, file,
 	    clock_node_ms());
 	ckstore_name(uuid, seq);
+	if (seq > 0 && zbytes >= 0)
+		log_debug("Task UUID{%s}: checkpoint %lld sent compressed, "
+		    "%lld bytes of %lld", uuid, (long long)seq,
+		    (long long)zbytes, (long long)bytes);
 }
 
 static void

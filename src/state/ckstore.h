@@ -20,9 +20,11 @@ struct task_ckpt;
 int	ckstore_open(const char *state_dir, char *err, size_t errlen);
 /* The run of uuid wrote file (a plain name) into its run dir, dir: keep
  * a copy (a regular file of the run's user, whose the dir is, at most
- * max bytes), its size and hash into *bytes and hash.  -1 and why. */
+ * max bytes), its size and hash into *bytes and hash, and the size of
+ * its compressed form, kept to be sent if 9/10 of it or less (-1: not
+ * kept).  -1 and why. */
 int	ckstore_take(const char *uuid, const char *dir, const char *file,
-	    int64_t max, int64_t *bytes,
+	    int64_t max, int64_t *bytes, int64_t *zbytes,
 	    char hash[DIGEST_HEX + 1], char *err, size_t errlen);
 /* The copy ckstore_take made is seq of uuid's (0: not kept after all);
  * older ones go. */
@@ -32,8 +34,11 @@ int	ckstore_has(const char *uuid, int64_t seq);
 /* Is c's copy here, and does it hash as c says?  One that does not is
  * dropped. */
 int	ckstore_check(const char *uuid, const struct task_ckpt *c);
-/* Its stored file, opened to be sent, and its size; -1 if not here. */
-int	ckstore_open_copy(const char *uuid, int64_t seq, int64_t *bytes);
+/* Its stored file, opened to be sent: its size, and its compressed
+ * form's if that is what the descriptor reads (else -1); -1 if not
+ * here. */
+int	ckstore_open_copy(const char *uuid, int64_t seq, int64_t *bytes,
+	    int64_t *zbytes);
 /* A file to write a fetched copy into (ckstore_commit or _abort). */
 int	ckstore_begin(const char *uuid, int64_t seq);
 /* The fetched copy is whole: 0 if it matches c's size and hash (kept,

@@ -164,12 +164,14 @@ class KeptByThePool(unittest.TestCase):
                              node.log())]
 
     def test_a_command_with_checkpoint_resumes_from_it(self):
-        # Counts to 30, a step each 0.2 s, its count its checkpoint.
+        # Counts to 30, a step each 0.2 s, its count its checkpoint --
+        # and 200 kB of zeros, which go compressed.
         script = ('i=0; if [ -n "$VOLERY_CHECKPOINT" ]; then '
-                  'i=$(cat "$VOLERY_CHECKPOINT"); echo "resumed at $i" >&2; '
-                  'fi; while [ $i -lt 30 ]; do i=$((i+1)); sleep 0.2; '
-                  'echo $i > "$TMPDIR/ck.tmp"; mv "$TMPDIR/ck.tmp" '
-                  '"$TMPDIR/ck"; done; echo counted to $i')
+                  'i=$(head -n 1 "$VOLERY_CHECKPOINT"); echo "resumed at '
+                  '$i" >&2; fi; while [ $i -lt 30 ]; do i=$((i+1)); '
+                  'sleep 0.2; { echo $i; head -c 200000 /dev/zero; } > '
+                  '"$TMPDIR/ck.tmp"; mv "$TMPDIR/ck.tmp" "$TMPDIR/ck"; '
+                  'done; echo counted to $i')
         host = "127.0.0.1:%d" % self.cl.nodes["e"].port
         r = subprocess.run(harness.WRAP + [
             harness.VOLERY, "-H", host, "run", "--cwd", "/", "--checkpoint",
@@ -185,6 +187,8 @@ class KeptByThePool(unittest.TestCase):
         self.cl.nodes[runner].wait_log(
             r"Task UUID\{%s\} name\{sh\} checkpoint 1[0-9] kept by \S+ "
             r"too" % u)
+        self.assertTrue([p for p in self.kept(runner, u)
+                         if p.endswith(".z")], "sent compressed")
         self.cl.nodes[runner].kill9()
         self.follow_from_a_live_node(u)
         self.c.wait_states({u: "Terminated"})
