@@ -74,7 +74,7 @@ $sim -S $((30 / div)) -n 7 -k 8 -T 500 -H 1 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2
 # node identities; a run never starts from a checkpoint no run made.
 $sim -S $((30 / div)) -n 7 -w bag -t 40 -T 2000 -i 200 -a weibull -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -q &&
 $sim -S $((20 / div)) -n 9 -w bag -t 40 -T 2000 -i 200 -z 64 -A test/sim/office-day.trace -l 10 -X 2 -q &&
-$sim -S $((30 / div)) -n 5 -w bag -t 12 -T 1000 -i 100 -F 6 -l 10 -d 5 -C 1 -P 1 -q &&
+$sim -S $((30 / div)) -n 5 -w bag -t 12 -T 3000 -i 300 -F 30 -l 10 -d 5 -C 2 -P 1 -q &&
 # Node identities and a certified liar (-F): its forged results and
 # cancels of others' tasks are never held nor told, under every fault.
 $sim -S $((300 / div)) -n 4 -w bag -t 12 -T 200 -F 10 -l 10 -d 5 -C 1 -P 1 -X 2 -q &&

@@ -12,9 +12,13 @@
  * (cancelled-by-liar): an honest node that tells one final breaks an
  * invariant (check_notify, sim_check).  The claimed run (LIARRUN) is
  * a run like any other once honest nodes vote for it; told final
- * without a majority's votes, it breaks one (check_liar_run).
+ * without a majority's votes, it breaks one (check_liar_run).  With
+ * checkpoints (-i) it also relays another node's run with a checkpoint
+ * of its own making (seq 1000 on, which no run makes): a node that
+ * starts from it breaks an invariant (simck_restore).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sodium/crypto_sign.h>
@@ -75,6 +79,30 @@ sim_forged(const char *key)
 	    strstr(key, "cancelled-by-liar") != NULL;
 }
 
+/* A task the liar knows Running on another node, neither its own nor
+ * taken by it; else uuid. */
+static const char *
+running_elsewhere(struct simnet *s, const char *uuid)
+{
+	static char	 pick[UUID_STRLEN + 1];
+	struct task	**v;
+	const char	*me = node_name(s->nodes[s->liar]);
+	size_t		  k, n;
+
+	if ((v = node_tasks_sorted(s->nodes[s->liar], &n)) == NULL)
+		return uuid;
+	for (k = 0; k < n; k++)
+		if (v[k]->state == TASK_RUNNING &&
+		    strcmp(v[k]->running_on, me) != 0 &&
+		    strcmp(v[k]->scheduled_by, me) != 0) {
+			snprintf(pick, sizeof pick, "%s", v[k]->uuid);
+			uuid = pick;
+			break;
+		}
+	free(v);
+	return uuid;
+}
+
 void
 sim_lie(struct simnet *s, const char *uuid)
 {
@@ -82,13 +110,18 @@ sim_lie(struct simnet *s, const char *uuid)
 	static char	 evil[64], *outs[1] = { evil }, qc[512];
 	static const char fake[] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+	static char	 ck[CKPT_TEXT_MAX + 1];
 	const char	*me;
 	struct task	*t, *r;
 	char		 err[128];
-	int		 len;
+	int		 len, kind;
 
-	if (s->liar < 0 || !s->alive[s->liar] ||
-	    (t = node_find(s->nodes[s->liar], uuid)) == NULL ||
+	if (s->liar < 0 || !s->alive[s->liar])
+		return;
+	/* A checkpoint lie is about a run going on: one, if any. */
+	if (s->ckpts.every_ms > 0 && s->lies % 5 == 4)
+		uuid = running_elsewhere(s, uuid);
+	if ((t = node_find(s->nodes[s->liar], uuid)) == NULL ||
 	    (t->state != TASK_RUNNING && t->state != TASK_TERMINATED))
 		return;
 	me = node_name(s->nodes[s->liar]);
@@ -104,7 +137,12 @@ sim_lie(struct simnet *s, const char *uuid)
 	r->round = 1;
 	r->end_ms = sim_local(s, s->liar);
 	r->ver += 1000;
-	switch (s->lies++ % 4) {
+	/* The fifth kind only where runs checkpoint: the traces without
+	 * keep their lies. */
+	kind = (int)(s->lies++ % (s->ckpts.every_ms > 0 ? 5 : 4));
+	if (kind == 4 && r->state != TASK_RUNNING)
+		kind = 0;
+	switch (kind) {
 	case 0:		/* the runner's result, under its name */
 		r->state = TASK_TERMINATED;
 		task_set_outputs(r, outs, 1);
@@ -120,6 +158,16 @@ sim_lie(struct simnet *s, const char *uuid)
 		task_set_outputs(r, outs, 1);
 		snprintf(r->running_on, sizeof r->running_on, "zz-ghost");
 		snprintf(r->eby, sizeof r->eby, "zz-ghost");
+		break;
+	case 4:		/* another's run, with a checkpoint of its own */
+		r->confirmed = r->round = 0;
+		r->end_ms = -1;
+		r->eby[0] = '\0';
+		task_set_string(&r->esg, NULL);
+		snprintf(ck, sizeof ck, "%llu:64:%lld:%064d:checkpoint:%s",
+		    1000 + (unsigned long long)s->lies,
+		    (long long)sim_local(s, s->liar), 0, me);
+		task_set_string(&r->ckpt, ck);
 		break;
 	default:	/* a run it claims, confirmed by votes it made up */
 		snprintf(evil, sizeof evil, "%.8s-LIARRUN", uuid);
