@@ -10,12 +10,15 @@
 # VOLERY_DEMO_PORT (acor's client port, default 7600; the others use the
 # next two; the dashboard is on VOLERY_DEMO_PORT + 80), VOLERY_DEMO_MS
 # (task duration, default 2000: the thesis' 2-minute tasks scaled by
-# 1/60), VOLERY_DEMO_WORKFLOWS (default 3) and VOLERY (the binary).
+# 1/60), VOLERY_DEMO_CHECKPOINT_MS (each task writes a checkpoint that
+# often, which the pool keeps: default a quarter of a task; 0 none),
+# VOLERY_DEMO_WORKFLOWS (default 3) and VOLERY (the binary).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 port=${VOLERY_DEMO_PORT:-7600}
 ms=${VOLERY_DEMO_MS:-2000}
+ckpt_ms=${VOLERY_DEMO_CHECKPOINT_MS:-$((ms / 4))}
 workflows=${VOLERY_DEMO_WORKFLOWS:-3}
 volery=${VOLERY:-$top/volery}
 web=127.0.0.1:$((port + 80))
@@ -38,7 +41,7 @@ mkdir "$dir/tasks"
 for t in import georeferencing segmentation anomaly_detection; do
 	cp -p "$top/tasks/$t" "$top/tasks/$t.xml" "$dir/tasks/"
 done
-echo "<parameters><duration_ms>$ms</duration_ms></parameters>" > "$dir/params.xml"
+echo "<parameters><duration_ms>$ms</duration_ms><checkpoint_ms>$ckpt_ms</checkpoint_ms></parameters>" > "$dir/params.xml"
 # One cluster key for the three (what an admin does once per pool).
 "$volery" keygen "$dir/cluster.key" >/dev/null
 for i in 0 1 2; do
@@ -105,7 +108,7 @@ echo "== state changes"
 done_count=0
 while [ "$done_count" -lt "${#all[@]}" ]; do
 	IFS= read -r -t 60 line <&3 || { echo "demo: no progress for 60 s" >&2; exit 1; }
-	read -r word uuid pct st rest <<< "$line"
+	read -r word uuid _ st rest <<< "$line"
 	[ "$word" = PROGRESS ] || continue
 	[ "${state[$uuid]:-}" = "$st" ] && continue
 	state[$uuid]=$st
@@ -119,8 +122,11 @@ done
 echo "== who ran what (TASKS on acor)"
 echo TASKS >&3
 while IFS= read -r line <&3 && [ "$line" != "." ]; do
-	read -r _ uuid exec prio st pct by on <<< "$line"
-	printf '  %-22s %-10s scheduled by %-6s ran on %s\n' "${name[$uuid]}" "$st" "$by" "$on"
+	read -r _ uuid _ _ st _ by on _ <<< "$line"
+	ck=""
+	[[ $line =~ \ ckpt=([0-9]+):[0-9]+:([^ ]+) ]] &&
+	    ck=", checkpoint ${BASH_REMATCH[1]} kept on ${BASH_REMATCH[2]}"
+	printf '  %-22s %-10s scheduled by %-6s ran on %s%s\n' "${name[$uuid]}" "$st" "$by" "$on" "$ck"
 done
 echo "== NODES"
 echo NODES >&3
