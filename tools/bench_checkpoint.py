@@ -11,6 +11,9 @@ every tenth of its run (simtask's <checkpoint_ms>), on loopback nodes:
             runs the task from its newest checkpoint
   killed    its node is killed (kill -9) at 80 %: another node runs the
             task from the newest checkpoint a live node keeps
+  signalled vacated as above, a command (volery run --checkpoint ck
+            --checkpoint-signal USR1) that writes one last checkpoint
+            when asked: the next run redoes nothing
 
 Each is run with checkpoints and without (the task starts again from
 zero), and prints the task's makespan (submit to end, as its node
@@ -19,12 +22,13 @@ and 1.2 (killed) with checkpoints; 1.8 and more without.
 """
 import argparse
 import os
+import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "test", "integration"))
-from harness import TIMEOUT, Cluster  # noqa: E402
+import harness  # noqa: E402
+from harness import TIMEOUT, Cluster, VOLERY  # noqa: E402
 
 SCREENSAVER = """<mode>screensaver</mode>
   <idle_check_s>1</idle_check_s>
@@ -60,7 +64,26 @@ def makespan(c, u):
                   if w.startswith("makespan=")][0][9:])
 
 
-def vacated(run_ms, every_ms):
+def wait_busy(c, names):
+    """Until c's node sees every node of names busy."""
+    def busy():
+        rows = [r.split() for r in c.ask_multi("NODES")]
+        return all([r for r in rows if r[1] == n][0][4] == "busy"
+                   for n in names)
+    harness.wait_until(busy, "%s busy" % ", ".join(names))
+
+
+# A command of run_ms in 0.1-s steps, its count its checkpoint (every
+# every_ms, and when USR1 asks), PROGRESS every tenth.
+COUNTER = """i=0; [ -n "$VOLERY_CHECKPOINT" ] && i=$(cat "$VOLERY_CHECKPOINT")
+save() { echo $i > "$TMPDIR/ck.tmp"; mv "$TMPDIR/ck.tmp" "$TMPDIR/ck"; }
+trap 'save; exit 0' USR1
+while [ $i -lt %d ]; do sleep 0.1; i=$((i + 1))
+  [ $((i %% %d)) -eq 0 ] && save; [ $((i %% %d)) -eq 0 ] &&
+  echo "PROGRESS $((i * 100 / %d))"; done; echo done"""
+
+
+def vacated(run_ms, every_ms, signalled=False):
     cl = Cluster(("a", "b", "c"))
     try:
         a = cl.nodes["a"]
@@ -82,9 +105,19 @@ def vacated(run_ms, every_ms):
         b, c = cl.nodes["b"].client(), cl.nodes["c"].client()
         for x in (b, c):
             x.ask("IDLE off")
-        time.sleep(1.5)     # the others hear b and c busy
-        u = c.schedule("import low -p /x -x %s" % params(a.dir, run_ms,
-                                                         every_ms))
+        wait_busy(c, ("b", "c"))
+        if signalled:
+            steps, every = run_ms // 100, max(every_ms // 100, 1)
+            u = subprocess.run([
+                VOLERY, "-H", "127.0.0.1:%d" % cl.nodes["c"].port, "run",
+                "--cwd", "/", "--checkpoint", "ck", "--checkpoint-signal",
+                "USR1", "--", "sh", "-c", COUNTER % (steps, every,
+                                                     max(steps // 10, 1),
+                                                     steps)],
+                capture_output=True, text=True, check=True).stdout.strip()
+        else:
+            u = c.schedule("import low -p /x -x %s" % params(
+                a.dir, run_ms, every_ms))
         c.ask("SUBSCRIBE " + u)
         node = until_progress(c, u, 80)
         b.ask("IDLE auto")
@@ -103,7 +136,7 @@ def killed(run_ms, every_ms):
         cl.master()
         e = cl.nodes["e"].client()
         e.ask("IDLE off")   # it watches, it does not run it
-        time.sleep(1.5)
+        wait_busy(e, ("e",))
         u = e.schedule("import low -p /x -x %s" % params(
             cl.nodes["e"].dir, run_ms, every_ms))
         e.ask("SUBSCRIBE " + u)
@@ -124,11 +157,14 @@ def main():
     every_ms = run_ms // 10
     print("a task of %.1f s, a checkpoint every %.1f s" % (
         run_ms / 1e3, every_ms / 1e3))
-    for what, fn in (("vacated", vacated), ("killed", killed)):
+    for what, fn in (("vacated", vacated), ("killed", killed),
+                     ("signalled", lambda r, e: vacated(r, e, True))):
         for label, every in (("with checkpoints", every_ms),
                              ("without", 0)):
+            if what == "signalled" and every == 0:
+                continue
             node, span = fn(run_ms, every)
-            print("%-8s at 80 %% on %s, %-16s: makespan %6.2f s = %.2f x "
+            print("%-9s at 80 %% on %s, %-16s: makespan %6.2f s = %.2f x "
                   "its run" % (what, node, label, span, span * 1000 /
                                run_ms))
             sys.stdout.flush()

@@ -136,6 +136,7 @@ ckpt_recv_take(struct node *n, const struct peer_msg *m, int64_t now)
 	struct task_ckpt	 c;
 	struct peer_msg		 a;
 	char			 what[160];
+	size_t			 before;
 
 	/* Not its runner, or a run we have not heard of yet: its next
 	 * ask finds us knowing. */
@@ -162,10 +163,13 @@ ckpt_recv_take(struct node *n, const struct peer_msg *m, int64_t now)
 	}
 	if (c.seq < t->ckpt_kept || c.seq == t->ckpt_want)
 		return;		/* older, or on its way */
-	t->ckpt_want = c.seq;
+	before = n->out.n;
 	outbox_text(&n->out, ACT_CKPT_FETCH, t->uuid, m->record);
-	snprintf(n->out.v[n->out.n - 1].peer, sizeof n->out.v[0].peer, "%s",
+	if (n->out.n == before)
+		return;		/* out of memory: the next ask tries again */
+	snprintf(n->out.v[before].peer, sizeof n->out.v[before].peer, "%s",
 	    m->sender);
+	t->ckpt_want = c.seq;
 }
 
 void

@@ -5,6 +5,7 @@
  * line; whatever it sends, nothing is kept that does not hash as the
  * record says.
  */
+#include <sys/queue.h>
 #include <sys/socket.h>
 
 #include <arpa/inet.h>
@@ -33,6 +34,7 @@
 #define CKFETCH_LINE_MAX	512
 
 struct ckfetch {
+	TAILQ_ENTRY(ckfetch)	 entry;
 	struct bufferevent	*bev;
 	struct task_ckpt	 c;
 	char			 uuid[UUID_STRLEN + 1];
@@ -50,6 +52,7 @@ struct ckfetch {
 
 static struct event_base	*base;
 static const struct keyring	*ring;
+static TAILQ_HEAD(, ckfetch)	 fetches = TAILQ_HEAD_INITIALIZER(fetches);
 
 void
 ckfetch_init(struct event_base *b, const struct keyring *r)
@@ -58,10 +61,26 @@ ckfetch_init(struct event_base *b, const struct keyring *r)
 	ring = r;
 }
 
+void
+ckfetch_shutdown(void)
+{
+	struct ckfetch	*f;
+
+	while ((f = TAILQ_FIRST(&fetches)) != NULL) {
+		TAILQ_REMOVE(&fetches, f, entry);
+		if (f->bev != NULL)
+			bufferevent_free(f->bev);
+		if (f->zipped)
+			inflateEnd(&f->z);
+		ckstore_abort(f->fd, f->uuid, f->c.seq);
+		free(f);
+	}
+}
+
 static void
 finish(struct ckfetch *f, const char *why)
 {
-	char	uuid[UUID_STRLEN + 1], err[160];
+	char	uuid[UUID_STRLEN + 1], node[NAME_MAXLEN + 1], err[160];
 	int64_t	seq = f->c.seq;
 
 	if (f->bev != NULL)
@@ -77,7 +96,9 @@ finish(struct ckfetch *f, const char *why)
 		log_warnx("Task UUID{%s}: checkpoint %lld from %s not kept: "
 		    "%s", f->uuid, (long long)seq, f->node, why);
 	memcpy(uuid, f->uuid, sizeof uuid);
-	f->done(uuid, seq, why == NULL, why, f->arg);
+	memcpy(node, f->node, sizeof node);
+	TAILQ_REMOVE(&fetches, f, entry);
+	f->done(uuid, seq, node, why == NULL, why, f->arg);
 	free(f);
 }
 
@@ -235,16 +256,17 @@ ckfetch_start(const char *uuid, const struct task_ckpt *c, const char *node,
 	memset(&ss, 0, sizeof ss);
 	if (evutil_parse_sockaddr_port(addr, (struct sockaddr *)&ss,
 	    &sslen) == -1) {
-		done(uuid, c->seq, 0, "no address", arg);
+		done(uuid, c->seq, node, 0, "no address", arg);
 		return;
 	}
 	loopback = ss.ss_family == AF_INET && (ntohl(((struct sockaddr_in *)
 	    &ss)->sin_addr.s_addr) >> 24) == 127;
 	if ((!loopback && (ring == NULL || ring->n == 0)) ||
 	    (f = calloc(1, sizeof *f)) == NULL) {
-		done(uuid, c->seq, 0, "no cluster key to ask with", arg);
+		done(uuid, c->seq, node, 0, "no cluster key to ask with", arg);
 		return;
 	}
+	TAILQ_INSERT_TAIL(&fetches, f, entry);
 	f->c = *c;
 	snprintf(f->uuid, sizeof f->uuid, "%s", uuid);
 	snprintf(f->node, sizeof f->node, "%s", node);

@@ -105,6 +105,23 @@ ckwatch_add(const char *uuid, const char *dir, const char *file)
 }
 
 void
+ckwatch_close(void)
+{
+	struct watched	*w;
+
+	while ((w = TAILQ_FIRST(&cw.all)) != NULL) {
+		TAILQ_REMOVE(&cw.all, w, entry);
+		free(w);
+	}
+	if (cw.ev != NULL)
+		event_free(cw.ev);
+	if (cw.fd != -1)
+		close(cw.fd);
+	cw.ev = NULL;
+	cw.fd = -1;
+}
+
+void
 ckwatch_remove(const char *uuid)
 {
 	struct watched	*w;

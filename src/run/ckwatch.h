@@ -16,5 +16,7 @@ void	ckwatch_init(struct event_base *, ckwatch_cb);
 int	ckwatch_add(const char *uuid, const char *dir, const char *file);
 /* The run is over: what it wrote last is told first, then no more. */
 void	ckwatch_remove(const char *uuid);
+/* The node stops: every watch ends, untold. */
+void	ckwatch_close(void);
 
 #endif

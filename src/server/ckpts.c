@@ -84,51 +84,48 @@ ckpts_made(const char *uuid, const char *file)
 }
 
 static void
-fetched(const char *uuid, int64_t seq, int ok, const char *why, void *arg)
+fetched(const char *uuid, int64_t seq, const char *from, int ok,
+    const char *why, void *arg)
 {
-	char	*from = arg;
-
 	(void)why;
+	(void)arg;
 	node_checkpoint_kept(ck.core, uuid, seq, from, ok, clock_node_ms());
-	free(from);
 	ck.after();
 }
 
 void
-ckpts_fetch(const char *uuid, const char *from, const char *text)
+ckpts_fetch(const char *action_uuid, const char *from, const char *text)
 {
 	struct task_ckpt	 c;
 	const char		*addr;
-	char			*arg;
+	char			 uuid[UUID_STRLEN + 1], node[NAME_MAXLEN + 1];
 
+	/* The action's strings move if the core adds actions meanwhile. */
+	snprintf(uuid, sizeof uuid, "%s", action_uuid);
+	snprintf(node, sizeof node, "%s", from);
 	if (!task_ckpt_parse(text, &c))
 		return;
-	if ((addr = node_peer_addr(ck.core, from, 1)) == NULL ||
-	    (arg = strdup(from)) == NULL) {
-		node_checkpoint_kept(ck.core, uuid, c.seq, from, 0,
+	if ((addr = node_peer_addr(ck.core, node, 1)) == NULL) {
+		node_checkpoint_kept(ck.core, uuid, c.seq, node, 0,
 		    clock_node_ms());
 		return;
 	}
-	ckfetch_start(uuid, &c, from, addr, fetched, arg);
+	ckfetch_start(uuid, &c, node, addr, fetched, NULL);
 }
 
 static void	ask_next(struct before *);
 
 static void
-before_fetched(const char *uuid, int64_t seq, int ok, const char *why,
-    void *arg)
+before_fetched(const char *uuid, int64_t seq, const char *from, int ok,
+    const char *why, void *arg)
 {
 	struct before	*b = arg;
 
 	(void)uuid;
-	(void)seq;
 	(void)why;
-	if (!ok) {
-		ask_next(b);
-		return;
-	}
-	log_info("Task UUID{%s}: checkpoint %lld fetched from %s", b->uuid,
-	    (long long)b->c.seq, b->c.holders[b->next - 1]);
+	if (ok)
+		log_info("Task UUID{%s}: checkpoint %lld fetched from %s",
+		    b->uuid, (long long)seq, from);
 	ask_next(b);
 }
 
@@ -182,6 +179,19 @@ ckpts_before_start(const struct task *t)
 	TAILQ_INSERT_TAIL(&ck.befores, b, entry);
 	ask_next(b);
 	return 1;
+}
+
+void
+ckpts_close(void)
+{
+	struct before	*b;
+
+	ckfetch_shutdown();
+	ckwatch_close();
+	while ((b = TAILQ_FIRST(&ck.befores)) != NULL) {
+		TAILQ_REMOVE(&ck.befores, b, entry);
+		free(b);
+	}
 }
 
 void

@@ -25,6 +25,8 @@ typedef void	(*ckpts_ready_cb)(const char *uuid);
 int	ckpts_init(struct event_base *, struct node *, const char *state_dir,
 	    int64_t max_bytes, ckpts_ready_cb, void (*after)(void), char *err,
 	    size_t errlen);
+/* The node stops: fetches and watches under way end. */
+void	ckpts_close(void);
 /* Our run of t started: a command's checkpoint file is watched. */
 void	ckpts_started(const struct task *);
 /* Our run of uuid ended (runner_hooks' leaving): its last write of the

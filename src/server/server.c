@@ -470,6 +470,7 @@ server_run(const struct config *cfg, int echo)
 	idle_shutdown();
 	runner_shutdown();
 	secrets_close();
+	ckpts_close();
 	output_shutdown();
 	contain_shutdown();
 	throttle_shutdown();
