@@ -23,7 +23,7 @@ find_short(const struct cmd_entry *e, int c)
 {
 	const struct cmd_opt	*o;
 
-	for (o = e->opts; o->flag != 0; o++)
+	for (o = e->opts; o < e->opts + CMD_OPTS_MAX && o->flag != 0; o++)
 		if (o->flag == c && !o->long_only)
 			return o;
 	return NULL;
@@ -34,7 +34,7 @@ find_long(const struct cmd_entry *e, const char *name, size_t len)
 {
 	const struct cmd_opt	*o;
 
-	for (o = e->opts; o->flag != 0; o++)
+	for (o = e->opts; o < e->opts + CMD_OPTS_MAX && o->flag != 0; o++)
 		if (o->name != NULL && strlen(o->name) == len &&
 		    strncmp(o->name, name, len) == 0)
 			return o;
@@ -169,7 +169,8 @@ cmd_usage_line(const struct cmd_entry *e, char *buf, size_t size)
 	off = snprintf(buf, size, "%s", e->name);
 	if (e->operands_first && e->operands != NULL && off < size)
 		off += snprintf(buf + off, size - off, " %s", e->operands);
-	for (o = e->opts; o->flag != 0 && off < size; o++) {
+	for (o = e->opts; o < e->opts + CMD_OPTS_MAX && o->flag != 0 &&
+	    off < size; o++) {
 		if (o->long_only)
 			off += snprintf(buf + off, size - off, " [--%s", o->name);
 		else

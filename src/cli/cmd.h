@@ -16,7 +16,7 @@
 #define CMD_EXIT_USAGE	2
 #define CMD_EXIT_NODE	3
 
-#define CMD_OPTS_MAX	20
+#define CMD_OPTS_MAX	24
 #define CMD_USES_MAX	64	/* options on one command line */
 
 struct cmd_opt {
