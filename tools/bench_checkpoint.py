@@ -13,7 +13,8 @@ every tenth of its run (simtask's <checkpoint_ms>), on loopback nodes:
             task from the newest checkpoint a live node keeps
   signalled vacated as above, a command (volery run --checkpoint ck
             --checkpoint-signal USR1) that writes one last checkpoint
-            when asked: the next run redoes nothing
+            when asked: the next run redoes nothing; and that command
+            undisturbed, for its own run time (its steps are sleeps)
 
 Each is run with checkpoints and without (the task starts again from
 zero), and prints the task's makespan (submit to end, as its node
@@ -83,7 +84,7 @@ while [ $i -lt %d ]; do sleep 0.1; i=$((i + 1))
   echo "PROGRESS $((i * 100 / %d))"; done; echo done"""
 
 
-def vacated(run_ms, every_ms, signalled=False):
+def vacated(run_ms, every_ms, signalled=False, user_back=True):
     cl = Cluster(("a", "b", "c"))
     try:
         a = cl.nodes["a"]
@@ -120,8 +121,9 @@ def vacated(run_ms, every_ms, signalled=False):
                 a.dir, run_ms, every_ms))
         c.ask("SUBSCRIBE " + u)
         node = until_progress(c, u, 80)
-        b.ask("IDLE auto")
-        user(0)
+        if user_back:
+            b.ask("IDLE auto")
+            user(0)
         span = makespan(c, u)
         b.close()
         c.close()
@@ -158,13 +160,15 @@ def main():
     print("a task of %.1f s, a checkpoint every %.1f s" % (
         run_ms / 1e3, every_ms / 1e3))
     for what, fn in (("vacated", vacated), ("killed", killed),
-                     ("signalled", lambda r, e: vacated(r, e, True))):
+                     ("signalled", lambda r, e: vacated(r, e, True)),
+                     ("undisturbed", lambda r, e: vacated(r, e, True,
+                                                          False))):
         for label, every in (("with checkpoints", every_ms),
                              ("without", 0)):
-            if what == "signalled" and every == 0:
+            if what in ("signalled", "undisturbed") and every == 0:
                 continue
             node, span = fn(run_ms, every)
-            print("%-9s at 80 %% on %s, %-16s: makespan %6.2f s = %.2f x "
+            print("%-11s at 80 %% on %s, %-16s: makespan %6.2f s = %.2f x "
                   "its run" % (what, node, label, span, span * 1000 /
                                run_ms))
             sys.stdout.flush()
