@@ -134,6 +134,23 @@ compress_copy(const char *from, int64_t bytes)
 	return total;
 }
 
+/* The store's entries, from the first, or NULL. */
+static DIR *
+read_store(void)
+{
+	DIR	*d;
+	int	 fd;
+
+	if (store_fd == -1 || (fd = dup(store_fd)) == -1)
+		return NULL;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return NULL;
+	}
+	rewinddir(d);		/* the dup shares the offset */
+	return d;
+}
+
 /* Drop every checkpoint of uuid but seq (0: all). */
 static void
 drop_but(const char *uuid, int64_t seq)
@@ -141,15 +158,9 @@ drop_but(const char *uuid, int64_t seq)
 	char		 keep[UUID_STRLEN + 32];
 	struct dirent	*de;
 	DIR		*d;
-	int		 fd;
 
-	if (store_fd == -1 || (fd = dup(store_fd)) == -1)
+	if ((d = read_store()) == NULL)
 		return;
-	if ((d = fdopendir(fd)) == NULL) {
-		close(fd);
-		return;
-	}
-	rewinddir(d);
 	name_of(uuid, seq, "", keep, sizeof keep);
 	while ((de = readdir(d)) != NULL)
 		if (strncmp(de->d_name, uuid, UUID_STRLEN) == 0 &&
@@ -430,14 +441,9 @@ ckstore_sweep(int (*keep)(const char *uuid))
 	char		 uuid[UUID_STRLEN + 1];
 	struct dirent	*de;
 	DIR		*d;
-	int		 fd;
 
-	if (store_fd == -1 || (fd = dup(store_fd)) == -1)
+	if ((d = read_store()) == NULL)
 		return;
-	if ((d = fdopendir(fd)) == NULL) {
-		close(fd);
-		return;
-	}
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
