@@ -466,7 +466,7 @@ json_line(FILE *out, const struct watched *w)
 
 	label_of(w, label, sizeof label);
 	o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:i, s:o, s:o, s:o, "
-	    "s:o}", "uuid", w->p.uuid, "name", w->exec, "label", label,
+	    "s:o, s:o}", "uuid", w->p.uuid, "name", w->exec, "label", label,
 	    "state", w->p.state, "progress", w->p.percent, "node",
 	    w->p.node[0] != '\0' ? json_string(w->p.node) : json_null(),
 	    "attempt", w->p.attempt, "waited_s", w->p.waited >= 0 ?
@@ -474,6 +474,9 @@ json_line(FILE *out, const struct watched *w)
 	    w->p.makespan >= 0 ? json_real(w->p.makespan) : json_null(),
 	    "ends_in_s", w->p.eta >= 0 ? json_real(w->p.eta) : json_null(),
 	    "reason", w->p.reason[0] != '\0' ? json_string(w->p.reason) :
+	    json_null(), "checkpoint", w->p.ckpt_seq > 0 ? json_pack(
+	    "{s:I, s:I, s:s}", "seq", (json_int_t)w->p.ckpt_seq, "made_ms",
+	    (json_int_t)w->p.ckpt_made_ms, "kept_on", w->p.ckpt_at) :
 	    json_null());
 	if (o != NULL && (text = json_dumps(o, JSON_COMPACT |
 	    JSON_REAL_PRECISION(6))) != NULL) {

@@ -6,6 +6,7 @@ import glob
 import json
 import os
 import re
+import select
 import signal
 import subprocess
 import unittest
@@ -92,6 +93,18 @@ class KeptByThePool(unittest.TestCase):
         ck = harness.wait_until(copies, "the API shows copies")
         self.assertEqual(ck["kept_by"][0], runner)
         self.assertEqual(ck["file"], "checkpoint")
+        # volery watch --json: each change with its checkpoint.
+        w = subprocess.Popen(harness.WRAP + [
+            harness.VOLERY, "-H", host, "watch", "--json", u],
+            stdout=subprocess.PIPE, text=True)
+        self.addCleanup(w.wait)
+        self.addCleanup(w.kill)
+        ready, _, _ = select.select([w.stdout], [], [], harness.TIMEOUT)
+        self.assertTrue(ready, "volery watch --json printed nothing")
+        line = json.loads(w.stdout.readline())
+        self.assertEqual(line["uuid"], u)
+        self.assertEqual(line["checkpoint"]["kept_on"].split(",")[0],
+                         runner)
 
     def test_its_runner_and_a_holder_killed_it_resumes_from_the_other(self):
         u, runner, seq, holders = self.start_long_task()
