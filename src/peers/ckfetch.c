@@ -50,9 +50,21 @@ struct ckfetch {
 	void			*arg;
 };
 
+/* A second fetch of a copy already on its way (a holder's, and a
+ * start's): it waits for the first, which writes the one store file. */
+struct waiter {
+	TAILQ_ENTRY(waiter)	 entry;
+	char			 uuid[UUID_STRLEN + 1];
+	int64_t			 seq;
+	char			 node[NAME_MAXLEN + 1];	/* it asked */
+	ckfetch_cb		 done;
+	void			*arg;
+};
+
 static struct event_base	*base;
 static const struct keyring	*ring;
 static TAILQ_HEAD(, ckfetch)	 fetches = TAILQ_HEAD_INITIALIZER(fetches);
+static TAILQ_HEAD(, waiter)	 waiters = TAILQ_HEAD_INITIALIZER(waiters);
 
 void
 ckfetch_init(struct event_base *b, const struct keyring *r)
@@ -65,7 +77,12 @@ void
 ckfetch_shutdown(void)
 {
 	struct ckfetch	*f;
+	struct waiter	*w;
 
+	while ((w = TAILQ_FIRST(&waiters)) != NULL) {
+		TAILQ_REMOVE(&waiters, w, entry);
+		free(w);
+	}
 	while ((f = TAILQ_FIRST(&fetches)) != NULL) {
 		TAILQ_REMOVE(&fetches, f, entry);
 		if (f->bev != NULL)
@@ -74,6 +91,24 @@ ckfetch_shutdown(void)
 			inflateEnd(&f->z);
 		ckstore_abort(f->fd, f->uuid, f->c.seq);
 		free(f);
+	}
+}
+
+/* Those waiting for the fetch of seq of uuid: it is over (each is told
+ * of the node it would have asked: a holder answers that one). */
+static void
+told(const char *uuid, int64_t seq, const char *why)
+{
+	struct waiter	*w, *next;
+
+	for (w = TAILQ_FIRST(&waiters); w != NULL; w = next) {
+		next = TAILQ_NEXT(w, entry);
+		if (w->seq != seq || strcmp(w->uuid, uuid) != 0)
+			continue;
+		TAILQ_REMOVE(&waiters, w, entry);
+		w->done(uuid, seq, w->node, why == NULL, why, w->arg);
+		free(w);
+		next = TAILQ_FIRST(&waiters);	/* done() may add or go */
 	}
 }
 
@@ -100,6 +135,7 @@ finish(struct ckfetch *f, const char *why)
 	TAILQ_REMOVE(&fetches, f, entry);
 	f->done(uuid, seq, node, why == NULL, why, f->arg);
 	free(f);
+	told(uuid, seq, why);
 }
 
 static void
@@ -251,8 +287,25 @@ ckfetch_start(const char *uuid, const struct task_ckpt *c, const char *node,
 	struct sockaddr_storage	 ss;
 	struct timeval		 tv = { CKFETCH_TIMEOUT_S, 0 };
 	struct ckfetch		*f;
+	struct waiter		*w;
 	int			 sslen = sizeof ss, loopback;
 
+	TAILQ_FOREACH(f, &fetches, entry)
+		if (f->c.seq == c->seq && strcmp(f->uuid, uuid) == 0)
+			break;
+	if (f != NULL) {
+		if ((w = calloc(1, sizeof *w)) == NULL) {
+			done(uuid, c->seq, node, 0, "out of memory", arg);
+			return;
+		}
+		snprintf(w->uuid, sizeof w->uuid, "%s", uuid);
+		w->seq = c->seq;
+		snprintf(w->node, sizeof w->node, "%s", node);
+		w->done = done;
+		w->arg = arg;
+		TAILQ_INSERT_TAIL(&waiters, w, entry);
+		return;
+	}
 	memset(&ss, 0, sizeof ss);
 	if (evutil_parse_sockaddr_port(addr, (struct sockaddr *)&ss,
 	    &sslen) == -1) {
