@@ -270,6 +270,7 @@ unit: $(UNIT_BIN)
 integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
 	@tools/install-deps.sh python3:python3 ip:iproute2 nft:nftables tmux:tmux man:man-db curl:curl \
 	    libfaketime chromium:chromium chromedriver:chromium-driver python3-selenium
+	@tools/build-criu.sh build/criu
 	$(PYTHON) test/integration/run.py --volery ./$(VOLERY)
 
 # libFuzzer needs clang; each parser gets FUZZ_SECONDS of random input.
@@ -305,6 +306,8 @@ build/fuzz/fuzz_workflow: src/submit/wfload.c src/submit/wfexpand.c \
     src/submit/arrayspec.c src/submit/runlimit.c src/submit/runreq.c src/submit/memsize.c \
     src/sys/xmltext.c
 build/fuzz/fuzz_log: src/sys/logsearch.c src/sys/when.c
+FUZZ_EXTRA_fuzz_criuimg = src/run/criuimg.c $(SHELL_INC)
+build/fuzz/fuzz_criuimg: src/run/criuimg.c
 # The core is compiled once, instrumented, for all of them.
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(CORE_INC) -g -O1
 FUZZ_CORE_OBJ = $(CORE_SRC:src/%.c=build/fuzz/obj/%.o)
@@ -348,6 +351,7 @@ VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
 	   --errors-for-leak-kinds=definite
 valgrind: all $(UNIT_BIN) $(TEST_TASK_BIN)
 	@tools/install-deps.sh valgrind:valgrind python3:python3
+	@tools/build-criu.sh build/criu
 	@set -e; for t in $(UNIT_BIN); do $(VALGRIND) $$t; done
 	VOLERY_WRAP="$(VALGRIND)" VOLERY_TEST_TIMEOUT=60 \
 	    $(PYTHON) test/integration/run.py --volery ./volery

@@ -309,6 +309,15 @@ int		 task_ckpt_format(const struct task_ckpt *c, char *buf,
 		    size_t size);
 /* A checkpoint's file name: 1 to 64 of [A-Za-z0-9._-], not "." or "..". */
 int		 task_ckpt_file_valid(const char *);
+/*
+ * A command's checkpoint file "auto" is a transparent checkpoint: its
+ * node dumps the stopped process tree with CRIU at a vacate (into that
+ * file), and the next run restores it.  Such a task needs a node that
+ * offers the tag "criu".
+ */
+#define CKPT_AUTO	"auto"
+#define CKPT_AUTO_TAG	"criu"
+int		 task_ckpt_auto(const struct task *);
 /* Does c list node among its holders? */
 int		 task_ckpt_held_by(const struct task_ckpt *c, const char *node);
 /* The cores t takes: its request, at least 1. */

@@ -277,7 +277,7 @@ const struct cmd_entry cmd_run_entry = {
 	  { 'a', "input", 0, 2, 1, "UUID N" },
 	  { 's', "shell", 0, 0, 0, NULL },
 	  { 'A', "array", 0, 1, 0, "N-M[:S],...[%LIMIT]" },
-	  { 'k', "checkpoint", 0, 1, 0, "FILE" },
+	  { 'k', "checkpoint", 0, 1, 0, "FILE|auto" },
 	  { 'K', "checkpoint-signal", 0, 1, 0, "SIG" },
 	  CMD_OPTS_NEEDS,
 	  CMD_OPT_HOST }, 1, -1, "[--] PROG [ARG]...", 0,

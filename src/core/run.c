@@ -189,13 +189,20 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 		if (!suspendable(n, t))
 			continue;
 		if (d->vacate && t->suspended && t->cmd != NULL &&
-		    t->cmd->ckpt_signal > 0) {
+		    (t->cmd->ckpt_signal > 0 || task_ckpt_auto(t))) {
 			/* Its last checkpoint first: Ready once it is gone
 			 * (node_runner_exit), its PROGRESS going on. */
-			outbox_log(&n->out, VLOG_NORMAL, "Task UUID{%s} "
-			    "name{%s} vacated from %s: suspended too long; "
-			    "signal %d asks a last checkpoint", t->uuid,
-			    t->exec, n->cfg.name, t->cmd->ckpt_signal);
+			if (task_ckpt_auto(t))
+				outbox_log(&n->out, VLOG_NORMAL, "Task UUID{%s}"
+				    " name{%s} vacated from %s: suspended too "
+				    "long; CRIU dumps its processes", t->uuid,
+				    t->exec, n->cfg.name);
+			else
+				outbox_log(&n->out, VLOG_NORMAL, "Task UUID{%s}"
+				    " name{%s} vacated from %s: suspended too "
+				    "long; signal %d asks a last checkpoint",
+				    t->uuid, t->exec, n->cfg.name,
+				    t->cmd->ckpt_signal);
 			t->vacating = 1;
 			run_stop(n, t);
 		} else if (d->vacate && t->suspended) {

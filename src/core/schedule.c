@@ -158,6 +158,12 @@ set_needs(struct task *t, const struct node_schedule_req *req,
 	char		 tags[2 * CAPS_TEXT_MAX + 2];
 	const char	*more = d != NULL ? d->needs.tags : "";
 
+	/* A transparent checkpoint needs a node that can make one. */
+	if (req->cmd != NULL && req->cmd->ckpt_file != NULL &&
+	    strcmp(req->cmd->ckpt_file, CKPT_AUTO) == 0 &&
+	    (req->tags == NULL || !task_names_have(req->tags, CKPT_AUTO_TAG)))
+		more = CKPT_AUTO_TAG;
+
 	t->req_cores = req->cores;
 	t->req_memory_mb = req->memory_mb;
 	if (d != NULL && d->needs.cores > t->req_cores)

@@ -27,6 +27,13 @@ task_ckpt_file_valid(const char *s)
 	return 1;
 }
 
+int
+task_ckpt_auto(const struct task *t)
+{
+	return t->cmd != NULL && t->cmd->ckpt_file != NULL &&
+	    strcmp(t->cmd->ckpt_file, CKPT_AUTO) == 0;
+}
+
 /* A number of the text, up to the next ':', in [lo, hi]. */
 static int
 number(const char **p, int64_t lo, int64_t hi, int64_t *out)

@@ -139,9 +139,10 @@ task_cmd_check(const struct task_cmd *c, char *why, size_t whylen)
 		snprintf(why, whylen, "a checkpoint file is a name in the run "
 		    "dir: 1 to %d of A-Z a-z 0-9 . _ -", CKPT_FILE_MAX);
 	else if (c->ckpt_signal < 0 || c->ckpt_signal > 64 ||
-	    (c->ckpt_signal > 0 && c->ckpt_file == NULL))
+	    (c->ckpt_signal > 0 && (c->ckpt_file == NULL ||
+	    strcmp(c->ckpt_file, CKPT_AUTO) == 0)))
 		snprintf(why, whylen, "a checkpoint signal is 1 to 64, for a "
-		    "command with a checkpoint file");
+		    "command with a checkpoint file (not auto)");
 	if (*why != '\0')
 		return -1;
 	for (i = 0; i < c->argc; i++)

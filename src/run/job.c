@@ -12,6 +12,7 @@
  * are blocked across the fork so that no handler of the node runs in
  * the child before its dispositions are the defaults again.
  */
+#include <linux/capability.h>
 #include <linux/sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -112,6 +113,34 @@ job_running(pid_t pid)
 	return find(pid) != NULL;
 }
 
+int
+job_adopt(pid_t pid, const struct job_exit *e)
+{
+	struct job	*j;
+
+	if ((j = calloc(1, sizeof *j)) == NULL)
+		return -1;
+	j->pid = pid;
+	j->exit = *e;
+	TAILQ_INSERT_TAIL(&jobs, j, entry);
+	return 0;
+}
+
+int
+job_wait(pid_t pid, int *status)
+{
+	struct job	*j;
+
+	if ((j = find(pid)) != NULL) {
+		TAILQ_REMOVE(&jobs, j, entry);
+		free(j);
+	}
+	while (waitpid(pid, status, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
 void
 job_forget(pid_t pid)
 {
@@ -138,6 +167,30 @@ fail(const struct job_spec *s, const char *what, int err)
 			if (write(1, parts[i], strlen(parts[i])) == -1)
 				break;
 	_exit(127);
+}
+
+/* After the switch of user: these capabilities in the permitted,
+ * effective, inheritable and ambient sets, so that the program keeps
+ * them across execve(). */
+static int
+keep_caps(uint64_t caps)
+{
+	struct __user_cap_header_struct	hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct	data[2];
+	int				cap;
+
+	memset(data, 0, sizeof data);
+	data[0].permitted = data[0].effective = data[0].inheritable =
+	    (uint32_t)caps;
+	data[1].permitted = data[1].effective = data[1].inheritable =
+	    (uint32_t)(caps >> 32);
+	if (syscall(SYS_capset, &hdr, data) == -1)
+		return -1;
+	for (cap = 0; cap < 64; cap++)
+		if ((caps >> cap & 1) && prctl(PR_CAP_AMBIENT,
+		    PR_CAP_AMBIENT_RAISE, cap, 0, 0) == -1)
+			return -1;
+	return 0;
 }
 
 /*
@@ -182,8 +235,16 @@ child(const struct job_spec *s, char *const *envp, pid_t parent, int in,
 		syscall(SYS_ioprio_set, 1, 0, 3 << 13);
 	if (s->cwd != NULL && chdir(s->cwd) == -1)
 		fail(s, "cannot enter the run directory of", errno);
+	if (s->keep_caps != 0 && (fchown(1, s->user->uid, s->user->gid) ==
+	    -1 || fchown(2, s->user->uid, s->user->gid) == -1 ||
+	    prctl(PR_SET_KEEPCAPS, 1) == -1))
+		fail(s, "cannot prepare", errno);
 	if (s->user != NULL && runas_become(s->user) == -1)
 		fail(s, "cannot switch user for", errno);
+	if (s->keep_caps != 0 && keep_caps(s->keep_caps) == -1)
+		fail(s, "cannot keep the capabilities of", errno);
+	if (s->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		fail(s, "cannot set no_new_privs for", errno);
 	if (s->die_with_parent) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)	/* it died before prctl */

@@ -11,6 +11,7 @@
 #define VOLERY_JOB_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -43,6 +44,12 @@ struct job_spec {
 	 * PATH: reason" (or what else failed) on stdout: the runner
 	 * protocol's way to say a run failed. */
 	int		  exec_error_line;
+	/* Run with no_new_privs (a run CRIU may dump: criu.c). */
+	int		  no_new_privs;
+	/* CRIU as the run's user: these capabilities kept across the
+	 * switch of user (ambient), its stdout and stderr pipes given to
+	 * the user (CRIU reopens them); 0 for any other child. */
+	uint64_t	  keep_caps;
 };
 
 /* The parent's ends of the child's pipes; -1 where there is none. */
@@ -61,6 +68,11 @@ int	job_init(struct event_base *);
  * NULL: the child is reaped and nobody told. */
 pid_t	job_start(const struct job_spec *, const struct job_exit *,
 	    struct job_fds *, char *err, size_t errlen);
+/* Wait for pid, a child we did not fork ourselves (CRIU restored it as
+ * its sibling), as for one job_start() started; -1 if out of memory. */
+int	job_adopt(pid_t, const struct job_exit *);
+/* Wait for pid now, blocking (at start only: a check's few ms). */
+int	job_wait(pid_t, int *status);
 /* Nobody waits for pid any more (its owner is gone): reap it quietly. */
 void	job_forget(pid_t);
 /* Is pid a child we started and have not reaped? */

@@ -71,8 +71,8 @@ launch_desc_argv(const char *tasks_dir, const struct task *t, char *path, size_t
 	return argc;
 }
 
-static char *
-keep(struct strings *k, char *s)
+char *
+launch_keep(struct strings *k, char *s)
 {
 	char	**v;
 
@@ -107,7 +107,7 @@ launch_command_argv(const struct task *t, struct strings *k, const char **argv,
 				argv[n++] = t->inputs[j].dataset;
 			continue;
 		}
-		if (n == max || (argv[n++] = keep(k,
+		if (n == max || (argv[n++] = launch_keep(k,
 		    cmdrun_expand(t, t->cmd->argv[i]))) == NULL)
 			return -1;
 	}
@@ -133,7 +133,7 @@ launch_checkpoint(const struct task *t, const char *dir,
 		return NULL;
 	}
 	if (asprintf(&path, "%s/%s", dir, c.file) == -1 ||
-	    keep(k, path) == NULL)
+	    launch_keep(k, path) == NULL)
 		return NULL;
 	log_info("Task UUID{%s} name{%s} owner{%s} starts from its checkpoint "
 	    "%lld, made by %s", t->uuid, t->exec, t->user, (long long)c.seq,
@@ -160,7 +160,7 @@ launch_env(const struct task *t, const char *dir, const struct runas *user,
 
 #define PUT(...) do {							\
 		if (n == max - 1 || asprintf(&s, __VA_ARGS__) == -1 ||	\
-		    (env[n++] = keep(k, s)) == NULL)			\
+		    (env[n++] = launch_keep(k, s)) == NULL)			\
 			return -1;					\
 	} while (0)
 	/* A replica (--verify) runs as the task it checks: a program that
@@ -181,7 +181,7 @@ launch_env(const struct task *t, const char *dir, const struct runas *user,
 		PUT("VOLERY_INPUT_%d=%s", i + 1, t->inputs[i].dataset);
 	for (i = 0; t->cmd != NULL && i < t->cmd->nenv; i++)
 		if ((s = cmdrun_expand(t, t->cmd->env[i])) == NULL ||
-		    n == max - 1 || (env[n++] = keep(k, s)) == NULL)
+		    n == max - 1 || (env[n++] = launch_keep(k, s)) == NULL)
 			return -1;
 	for (i = 0; secrets != NULL && secrets[i] != NULL; i++)
 		PUT("%s", secrets[i]);

@@ -20,6 +20,8 @@ struct strings {
 	int	  n;
 };
 void	strings_free(struct strings *);
+/* Keep s (malloc'd) in k; s, or NULL (s freed) if out of memory. */
+char	*launch_keep(struct strings *k, char *s);
 
 void	launch_limits(struct job_spec *, const struct taskdesc_limits *);
 /* argv (path is its program, under tasks_dir) and its arguments as the

@@ -184,6 +184,12 @@ rundir_make(const char *uuid, const struct runas *ra, char *path,
 }
 
 void
+rundir_path(const char *uuid, char *path, size_t pathlen)
+{
+	snprintf(path, pathlen, "%s/%s", runs, uuid);
+}
+
+void
 rundir_remove(const char *uuid)
 {
 	char	spare[32];

@@ -20,6 +20,8 @@ int	rundir_init(const char *state_dir, const struct runas *ra, char *err,
 /* Make the run's directory, ra's (mode 0700); its path into path. */
 int	rundir_make(const char *uuid, const struct runas *ra, char *path,
 	    size_t pathlen, char *err, size_t errlen);
+/* The run's directory's path into path. */
+void	rundir_path(const char *uuid, char *path, size_t pathlen);
 /* Remove the run's directory and everything in it; no symlink is
  * followed, whatever the run did to its tree meanwhile. */
 void	rundir_remove(const char *uuid);

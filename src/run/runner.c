@@ -20,9 +20,11 @@
 #include <event2/event.h>
 
 #include "bounds.h"
+#include "clock.h"
 #include "cmdrun.h"
 #include "command.h"
 #include "contain.h"
+#include "criu.h"
 #include "job.h"
 #include "launch.h"
 #include "leftwait.h"
@@ -33,42 +35,13 @@
 #include "runas.h"
 #include "rundir.h"
 #include "runner.h"
+#include "runproc.h"
 #include "scratch.h"
 #include "stop.h"
 #include "throttle.h"
 #include "task.h"
 #include "taskdesc.h"
 #include "wire.h"
-
-struct run {
-	char			 uuid[UUID_STRLEN + 1];
-	char			 exec[NAME_MAXLEN + 1];
-	pid_t			 pid;
-	int			 in_fd;
-	struct bufferevent	*out;
-	struct bufferevent	*err;
-	int			 out_eof, err_eof;
-	int			 discard_out, discard_err;
-	int			 exited, code, signo;
-	struct leftwait		*left;		/* for what it left */
-	int64_t			 cpu_ms;	/* user + system, from wait4 */
-	long			 maxrss_kib;
-	int			 cpu_seconds;	/* its limit, 0 none */
-	struct stopper		 stop;		/* once asked to end */
-	struct scratch		*scratch;	/* its run dir's bound */
-	char			 fail_why[REASON_MAXLEN + 1];	/* by us */
-	struct output		*cap;		/* its stdout and stderr kept */
-	/* The TERMINATED it wrote, held until it exits: its result counts
-	 * with what the run cost (wait4), and nothing it says after. */
-	struct runner_msg	*result;
-	/* A command (struct task_cmd): its stdout is data, not lines of
-	 * the runner protocol; its exit status and declared outputs make
-	 * its result. */
-	struct command_run	*cmd;
-	struct runas		 ra;		/* whom it runs as (owner.h) */
-	int			 slot;		/* a slot user's, or 0 */
-	TAILQ_ENTRY(run)	 entry;
-};
 
 static TAILQ_HEAD(, run)	runs = TAILQ_HEAD_INITIALIZER(runs);
 static struct event_base	*base;
@@ -88,6 +61,7 @@ run_free(struct run *r)
 		close(r->in_fd);
 	stop_free(&r->stop);
 	leftwait_cancel(r->left);
+	criu_dump_cancel(r->dump);
 	scratch_free(r->scratch);
 	if (r->cap != NULL)
 		output_close(r->cap);
@@ -108,7 +82,8 @@ maybe_done(struct run *r)
 	struct runner_msg	*m = r->result;
 	struct command_run	*cr;
 
-	if (!r->exited || !r->out_eof || !r->err_eof || r->left != NULL)
+	if (!r->exited || !r->out_eof || !r->err_eof || r->left != NULL ||
+	    r->dump != NULL)
 		return;
 	if (e.signo != 0)
 		snprintf(how, sizeof how, "killed by signal %d (%s)", e.signo,
@@ -315,6 +290,9 @@ run_exited(pid_t pid, int status, const struct rusage *ru, void *arg)
 				    ru->ru_stime.tv_sec) * 1000000 +
 				    ru->ru_utime.tv_usec + ru->ru_stime.tv_usec;
 
+	/* CRIU restored the run's tree: that goes on in its place. */
+	if (r->restoring != 0 && runcriu_restored(r, status, run_exited) == 0)
+		return;
 	/* Its CPU, and its reaped descendants', for the idle probe: our
 	 * own load never makes the host look busy. */
 	reaped_ticks += cpu_us * (uint64_t)sysconf(_SC_CLK_TCK) / 1000000;
@@ -400,7 +378,8 @@ runner_start(const struct task *t, const struct taskdesc *d,
 	struct runas	 ra;
 	struct contain_bounds bounds;
 	int		 slot = owner_take_slot(t);
-	pid_t		 pid;
+	const char	*ckpt;
+	pid_t		 pid, restoring;
 
 	if (owner_of(t, slot, &ra, err, errlen) == -1) {
 		owner_put_slot(slot);
@@ -419,8 +398,8 @@ runner_start(const struct task *t, const struct taskdesc *d,
 		    sizeof args);
 	if (rundir_make(t->uuid, &ra, dir, sizeof dir, err, errlen) == -1)
 		goto fail;
-	if (launch_env(t, dir, &ra, secrets, launch_checkpoint(t, dir, &ra, &k,
-	    argv), &k, env,
+	ckpt = launch_checkpoint(t, dir, &ra, &k, argv);
+	if (launch_env(t, dir, &ra, secrets, ckpt, &k, env,
 	    sizeof env / sizeof env[0]) == -1 ||
 	    (r = calloc(1, sizeof *r)) == NULL)
 		goto nomem_dir;
@@ -446,6 +425,7 @@ runner_start(const struct task *t, const struct taskdesc *d,
 	spec.stdin_pipe = t->cmd == NULL;	/* a command reads nothing */
 	spec.stderr_pipe = 1;
 	spec.exec_error_line = t->cmd == NULL;
+	restoring = runcriu_prepare(t, ckpt, dir, &ra, &k, &spec, argv, env);
 	ended.cb = run_exited;
 	ended.arg = r;
 	if ((pid = job_start(&spec, &ended, &fds, err, errlen)) == -1) {
@@ -458,6 +438,8 @@ runner_start(const struct task *t, const struct taskdesc *d,
 	snprintf(r->exec, sizeof r->exec, "%s", t->exec);
 	r->cpu_seconds = d != NULL ? d->limits.cpu_seconds : 0;
 	r->pid = pid;
+	r->restoring = restoring;
+	r->criu_ms = clock_node_ms();
 	r->in_fd = fds.in;
 	r->stop = (struct stopper){ r->uuid, r->exec, pid, fds.in,
 	    &r->exited, 0, 0, NULL, 0 };
@@ -537,6 +519,20 @@ runner_stop(const char *uuid, int first_signal)
 		if (strcmp(r->uuid, uuid) == 0 && stop_begin(&r->stop,
 		    first_signal))
 			return;
+}
+
+void
+runner_dump(const char *uuid)
+{
+	struct run	*r;
+	char		 dir[PATH_MAX];
+
+	TAILQ_FOREACH(r, &runs, entry)
+		if (strcmp(r->uuid, uuid) == 0) {
+			rundir_path(uuid, dir, sizeof dir);
+			runcriu_dump(r, dir, maybe_done);
+			return;
+		}
 }
 
 void

@@ -53,6 +53,9 @@ int	runner_start(const struct task *t, const struct taskdesc *d,
 /* Stop the run (stop.h); a command is sent first_signal first, if not
  * 0 (its --checkpoint-signal, before a vacate). */
 void	runner_stop(const char *uuid, int first_signal);
+/* A vacate of a transparent checkpoint's run: CRIU dumps it (runcriu.c);
+ * if it cannot, the run is stopped as runner_stop() does. */
+void	runner_dump(const char *uuid);
 /* SIGSTOP (stop 1) or SIGCONT (0) the run's whole process group; with
  * throttle, slow it down (1) or free it (0) instead (throttle.h). */
 void	runner_suspend(const char *uuid, int stop, int throttle);

@@ -283,8 +283,11 @@ actions_carry_out(void)
 			break;
 		case ACT_STOP:		/* a vacate asks a last checkpoint */
 			t = node_find(act.env->core, a->uuid);
-			runner_stop(a->uuid, t != NULL && t->vacating &&
-			    t->cmd != NULL ? t->cmd->ckpt_signal : 0);
+			if (t != NULL && t->vacating && task_ckpt_auto(t))
+				runner_dump(a->uuid);
+			else
+				runner_stop(a->uuid, t != NULL && t->vacating &&
+				    t->cmd != NULL ? t->cmd->ckpt_signal : 0);
 			break;
 		case ACT_SUSPEND:
 		case ACT_RESUME:

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "criu.h"
 #include "hostcaps.h"
 #include "log.h"
 #include "node.h"
@@ -16,7 +17,8 @@
 /*
  * What this host offers tasks (node_config: cores, memory, tags): the
  * config's, else the host's own CPUs and memory; its tags, and the
- * operating system and architecture as two more ("linux", "x86_64").
+ * operating system and architecture as two more ("linux", "x86_64"),
+ * and "criu" where runs can be dumped and restored.
  */
 void
 hostcaps_fill(struct node_config *nc, const struct config *cfg)
@@ -25,6 +27,7 @@ hostcaps_fill(struct node_config *nc, const struct config *cfg)
 	long		pages = sysconf(_SC_PHYS_PAGES);
 	long		psize = sysconf(_SC_PAGESIZE);
 	char		sys[NAME_MAXLEN + 1] = "linux", arch[NAME_MAXLEN + 1];
+	char		why[256];
 	size_t		i;
 
 	nc->cores = cfg->cores > 0 ? cfg->cores :
@@ -48,6 +51,13 @@ hostcaps_fill(struct node_config *nc, const struct config *cfg)
 	if (task_name_valid(arch) && !task_names_have(nc->tags, arch))
 		snprintf(nc->tags + strlen(nc->tags), sizeof nc->tags -
 		    strlen(nc->tags), ",%s", arch);
+	/* It can dump and restore runs (criu.h): one more tag. */
+	if (!criu_init(cfg->criu, cfg->state_dir, why, sizeof why))
+		log_info("transparent checkpoints (--checkpoint=auto) are off "
+		    "here: %s", why);
+	else if ( !task_names_have(nc->tags, CKPT_AUTO_TAG))
+		snprintf(nc->tags + strlen(nc->tags), sizeof nc->tags -
+		    strlen(nc->tags), ",%s", CKPT_AUTO_TAG);
 	log_msg(VLOG_NORMAL, "this node offers %d cores, %lld MB of memory, "
 	    "tags %s", nc->cores, (long long)nc->memory_mb, nc->tags);
 }

@@ -117,6 +117,7 @@ static const struct element {
 	{ N(quarantine_s, 1, 604800) },
 	{ N(checkpoint_copies, 0, CKPT_HOLDERS_MAX - 1) },
 	{ N(max_checkpoint_mb, 0, 1048576) },
+	{ S(criu, K_COMMAND), 0, 0 },
 	{ N(ageing_s, 0, 31536000) },
 #undef S
 #undef N
@@ -582,8 +583,7 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 		/* A task confirmed by a majority may be overturned only by a
 		 * partition longer than the membership timeout: keep it at
 		 * least that long. */
-		if (c->retention_s > 0 &&
-		    c->retention_s < c->membership_timeout_s)
+		if (c->retention_s > 0 && c->retention_s < c->membership_timeout_s)
 			add_error(&e, root->line, "retention_s", "must be 0 "
 			    "(keep forever) or at least membership_timeout_s "
 			    "(%d s)", c->membership_timeout_s);

@@ -97,6 +97,8 @@ struct config {
 	int		quarantine_s;
 	int		checkpoint_copies;	/* of a run's newest */
 	int		max_checkpoint_mb;
+	/* CRIU for --checkpoint=auto: a path, "" for criu on PATH, "off" */
+	char		criu[PATH_MAX];
 	int		ageing_s;
 };
 

@@ -279,10 +279,24 @@ class Vacated(test_volunteer.VolunteerTest):
                   '"$TMPDIR/ck"; exit 0\' USR1; while [ $i -lt 40 ]; do '
                   'i=$((i+1)); echo "step $i"; sleep 0.1; done; '
                   'echo counted to $i')
+        u = self.vacate_counting(a, script, "--checkpoint", "ck",
+                                 "--checkpoint-signal", "USR1")
+        self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{sh\} vacated "
+                                    r"from a: suspended too long; signal "
+                                    r"10 asks a last checkpoint" % u)
+        m = re.search(r"resumed at (\d+)", self.output("b", u, "--stderr"))
+        self.assertIsNotNone(m)
+        self.assertGreaterEqual(int(m.group(1)), 15)
+        self.assertIn("counted to 40", self.output("b", u))
+        # Vacating is not the task's end, nor its failure.
+        self.assertNotIn("attempt 1 of", self.cl.nodes["a"].log())
+
+    def vacate_counting(self, a, script, *flags):
+        """The command script (with flags) runs on a past "step 15",
+        then a's user is back for good and b idle: b ends it; its uuid."""
         r = subprocess.run(harness.WRAP + [
             harness.VOLERY, "-H", "127.0.0.1:%d" % self.cl.nodes["a"].port,
-            "run", "--cwd", "/", "--checkpoint", "ck",
-            "--checkpoint-signal", "USR1", "--", "sh", "-c", script],
+            "run", "--cwd", "/"] + list(flags) + ["--", "sh", "-c", script],
             capture_output=True, text=True, timeout=harness.TIMEOUT)
         self.assertEqual(r.returncode, 0, r.stderr)
         u = r.stdout.strip()
@@ -294,15 +308,7 @@ class Vacated(test_volunteer.VolunteerTest):
         self.user(0)
         seen = a.wait_states({u: "Terminated"})
         self.assertIn("node=b", seen[-1])
-        self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{sh\} vacated "
-                                    r"from a: suspended too long; signal "
-                                    r"10 asks a last checkpoint" % u)
-        m = re.search(r"resumed at (\d+)", self.output("b", u, "--stderr"))
-        self.assertIsNotNone(m)
-        self.assertGreaterEqual(int(m.group(1)), 15)
-        self.assertIn("counted to 40", self.output("b", u))
-        # Vacating is not the task's end, nor its failure.
-        self.assertNotIn("attempt 1 of", self.cl.nodes["a"].log())
+        return u
 
     def output(self, node, u, *flags):
         r = subprocess.run(harness.WRAP + [
@@ -310,6 +316,97 @@ class Vacated(test_volunteer.VolunteerTest):
             "output"] + list(flags) + [u], capture_output=True, text=True,
             timeout=harness.TIMEOUT)
         return r.stdout
+
+
+CRIU = os.path.join(harness.ROOT, "build", "criu", "criu")
+
+
+def criu_cannot():
+    """Why CRIU cannot run here (tools/build-criu.sh builds it), or None."""
+    if os.geteuid() != 0:
+        return "CRIU needs a node started as root"
+    if not os.access(CRIU, os.X_OK):
+        return "no %s (tools/build-criu.sh could not build it)" % CRIU
+    r = subprocess.run([CRIU, "check"], capture_output=True, text=True,
+                       timeout=harness.TIMEOUT)
+    if r.returncode != 0:
+        return "criu check: " + (r.stderr.strip().splitlines() or ["?"])[-1]
+    return None
+
+
+class Transparent(test_volunteer.VolunteerTest):
+    """--checkpoint=auto: at a vacate CRIU dumps the stopped run; another
+    node restores the process tree and it goes on where it was."""
+
+    def setUp(self):
+        why = criu_cannot()
+        if why is not None:
+            self.skipTest(why)
+        test_volunteer.UserComesBack.setUp(self)
+        for n in self.cl.nodes.values():
+            with open(n.conf) as f:
+                conf = f.read()
+            with open(n.conf, "w") as f:
+                f.write(conf.replace("</server>", "<criu>%s</criu>\n"
+                                     "</server>" % CRIU))
+
+    a_idle_b_busy = test_volunteer.UserComesBack.a_idle_b_busy
+    output = Vacated.output
+    vacate_counting = Vacated.vacate_counting
+
+    def test_a_vacated_run_goes_on_elsewhere_where_it_was(self):
+        self.vacate = 1
+        self.a_idle_b_busy()
+        for n in "ab":      # both offer it: "volery nodes" says so
+            self.assertIn("criu", " ".join(self.nodes_row("a", n)))
+        a = self.client("a")
+        # Its count lives in the shell's memory only.
+        script = ('i=0; while [ $i -lt 40 ]; do i=$((i+1)); '
+                  'echo "step $i"; sleep 0.1; done; echo counted to $i')
+        u = self.vacate_counting(a, script, "--checkpoint=auto")
+        self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{sh\} pid \d+ "
+                                    r"dumped by CRIU" % u)
+        self.cl.nodes["b"].wait_log(r"Task UUID\{%s\} name\{sh\} restored "
+                                    r"by CRIU as pid \d+" % u)
+        # b printed only what a had not: the count went on.
+        steps = [int(s) for s in re.findall(r"step (\d+)",
+                                            self.output("b", u))]
+        self.assertGreaterEqual(min(steps), 15)
+        self.assertEqual(steps, list(range(min(steps), 41)))
+        self.assertIn("counted to 40", self.output("b", u))
+        self.assertNotIn("attempt 1 of", self.cl.nodes["a"].log())
+
+
+class NoCriu(unittest.TestCase):
+    """Where CRIU cannot run, a transparent checkpoint's task waits for a
+    node that can, and says so; the node's log says why it cannot."""
+
+    def test_it_waits_for_a_node_that_offers_criu(self):
+        cl = Cluster(("a",), extra="<criu>/nonexistent/criu</criu>").start()
+        self.addCleanup(cl.cleanup)
+        cl.master()
+        a = cl.nodes["a"]
+        a.wait_log(r"transparent checkpoints \(--checkpoint=auto\) are off "
+                   r"here: no criu at /nonexistent/criu")
+        host = ["-H", "127.0.0.1:%d" % a.port]
+
+        def run(*args):
+            return subprocess.run(harness.WRAP + [harness.VOLERY] + host +
+                                  ["run", "--cwd", "/"] + list(args) +
+                                  ["--", "true"], capture_output=True,
+                                  text=True, timeout=harness.TIMEOUT)
+        r = run("--checkpoint=auto")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        u = r.stdout.strip()
+        out = subprocess.run(harness.WRAP + [harness.VOLERY] + host +
+                             ["tasks", "--state", "Ready"],
+                             capture_output=True, text=True,
+                             timeout=harness.TIMEOUT).stdout
+        self.assertRegex(out, u + r".*waiting: no live node has tag criu")
+        # A dump needs no signal: asking for one is an error.
+        r = run("--checkpoint=auto", "--checkpoint-signal", "USR1")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("not auto", r.stderr)
 
 
 if __name__ == "__main__":
