@@ -21,6 +21,12 @@
 
 #define CAP_BIT(c)	((uint64_t)1 << (c))
 
+/* The run CRIU could not restore: its next start is from the beginning. */
+static struct {
+	char	uuid[UUID_STRLEN + 1];
+	char	why[256];
+} fresh;
+
 pid_t
 runcriu_prepare(const struct task *t, const char *checkpoint,
     const char *dir, const struct runas *ra, struct strings *k,
@@ -35,7 +41,10 @@ runcriu_prepare(const struct task *t, const char *checkpoint,
 	spec->no_new_privs = 1;		/* CRIU restores it as it was */
 	if (checkpoint == NULL)
 		return 0;
-	if (!criu_ready())
+	if (strcmp(fresh.uuid, t->uuid) == 0) {
+		snprintf(why, sizeof why, "%s", fresh.why);
+		fresh.uuid[0] = '\0';
+	} else if (!criu_ready())
 		snprintf(why, sizeof why, "CRIU cannot run here: %s",
 		    criu_why());
 	else if (criu_restore_argv(t->uuid, dir, ra, k, &path, argv, env,
@@ -49,7 +58,8 @@ runcriu_prepare(const struct task *t, const char *checkpoint,
 		return pid;
 	}
 	log_warnx("Task UUID{%s} name{%s} owner{%s} starts from the "
-	    "beginning: its transparent checkpoint cannot be restored: %s",
+	    "beginning after all: its transparent checkpoint cannot be "
+	    "restored: %s",
 	    t->uuid, t->exec, t->user, why);
 	return 0;
 }
@@ -80,9 +90,11 @@ runcriu_restored(struct run *r, int status,
 		kill(-pid, SIGKILL);
 		snprintf(why, sizeof why, "out of memory");
 	}
-	snprintf(r->fail_why, sizeof r->fail_why, "its transparent "
-	    "checkpoint did not restore: %.100s", why);
-	log_warnx("Task UUID{%s} name{%s}: %s", r->uuid, r->exec, r->fail_why);
+	log_warnx("Task UUID{%s} name{%s}: its transparent checkpoint did "
+	    "not restore: %s; it starts again", r->uuid, r->exec, why);
+	r->restart = 1;
+	snprintf(fresh.uuid, sizeof fresh.uuid, "%s", r->uuid);
+	snprintf(fresh.why, sizeof fresh.why, "%.200s", why);
 	return -1;
 }
 

@@ -97,6 +97,11 @@ maybe_done(struct run *r)
 		log_warnx("Task UUID{%s} name{%s}: %s", uuid, r->exec,
 		    r->fail_why);
 	rundir_remove(uuid);
+	if (r->restart) {	/* CRIU could not restore it: anew */
+		run_free(r);
+		hooks.restart(uuid);
+		return;
+	}
 	log_info("Task UUID{%s} name{%s} pid %d ended: %s, CPU %lld.%03lld s, "
 	    "peak memory %ld KiB", uuid, r->exec, (int)r->pid, how,
 	    (long long)(r->cpu_ms / 1000), (long long)(r->cpu_ms % 1000),

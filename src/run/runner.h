@@ -29,6 +29,9 @@ struct runner_hooks {
 	void	(*exit)(const char *uuid, const struct node_exit *);
 	/* The process ended: its run dir is about to go. */
 	void	(*leaving)(const char *uuid);
+	/* CRIU could not restore the run: it is gone, untold; start it
+	 * again, and it starts from the beginning (runcriu.c). */
+	void	(*restart)(const char *uuid);
 };
 
 struct runner_opts {

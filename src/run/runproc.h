@@ -59,6 +59,7 @@ struct run {
 	struct criu_dump	*dump;
 	pid_t			 restoring;
 	int64_t			 criu_ms;	/* when CRIU began */
+	int			 restart;	/* CRIU failed to restore it */
 	TAILQ_ENTRY(run)	 entry;
 };
 
@@ -69,7 +70,8 @@ pid_t	runcriu_prepare(const struct task *t, const char *checkpoint,
 	    const char *dir, const struct runas *ra, struct strings *k,
 	    struct job_spec *spec, const char **argv, char **env);
 /* CRIU's restore of r ended with status: 0 if r goes on (the restored
- * tree is waited for with exited), else -1 (r failed, fail_why says). */
+ * tree is waited for with exited), else -1: r is to start again, from
+ * the beginning (r->restart). */
 int	runcriu_restored(struct run *r, int status,
 	    void (*exited)(pid_t, int, const struct rusage *, void *));
 /* Dump r with CRIU, else stop it as any run; then over(r). */

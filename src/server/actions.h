@@ -28,7 +28,8 @@ void	actions_carry_out(void);
 /* A run waiting for its --secret-env values gets them (secrets_cb). */
 void	actions_secrets_ready(const char *uuid, char *const *kv,
 	    const char *why);
-/* A run waiting for its checkpoint may start (ckpts_ready_cb). */
+/* A run waiting for its checkpoint may start (ckpts_ready_cb), or one
+ * CRIU could not restore starts again (runner_hooks' restart). */
 void	actions_ckpt_ready(const char *uuid);
 void	actions_shutdown(void);
 

@@ -288,7 +288,8 @@ int
 server_run(const struct config *cfg, int echo)
 {
 	struct node_config	 nc;
-	struct runner_hooks	 hooks = { runner_msg, runner_exit, ckpts_leaving };
+	struct runner_hooks	 hooks = { runner_msg, runner_exit, ckpts_leaving,
+				    actions_ckpt_ready };
 	struct idle_hooks	 ihooks = { suspendable_cb, volunteer_cb };
 	struct vol_decision	 first;
 	struct runner_opts	 ro;

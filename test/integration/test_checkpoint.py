@@ -7,8 +7,10 @@ import json
 import os
 import re
 import select
+import shutil
 import signal
 import subprocess
+import tempfile
 import unittest
 
 import harness
@@ -375,6 +377,44 @@ class Transparent(test_volunteer.VolunteerTest):
         self.assertEqual(steps, list(range(min(steps), 41)))
         self.assertIn("counted to 40", self.output("b", u))
         self.assertNotIn("attempt 1 of", self.cl.nodes["a"].log())
+
+    def test_a_dump_that_does_not_restore_starts_from_the_beginning(self):
+        # The script the shell reads changes size after the dump: CRIU
+        # refuses to restore a file that is not what was open.
+        self.vacate = 1
+        self.a_idle_b_busy()
+        a = self.client("a")
+        where = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, where)
+        os.chmod(where, 0o755)
+        script = os.path.join(where, "count.sh")
+        with open(script, "w") as f:
+            f.write('i=0; while [ $i -lt 40 ]; do i=$((i+1)); '
+                    'echo "step $i"; sleep 0.1; done\n')
+        os.chmod(script, 0o644)
+        r = subprocess.run(harness.WRAP + [
+            harness.VOLERY, "-H", "127.0.0.1:%d" % self.cl.nodes["a"].port,
+            "run", "--cwd", "/", "--checkpoint=auto", "--", "sh", script],
+            capture_output=True, text=True, timeout=harness.TIMEOUT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        u = r.stdout.strip()
+        a.ask("SUBSCRIBE " + u)
+        harness.wait_until(lambda: "step 15" in self.output("a", u),
+                           "a counted past 15")
+        self.user(0)
+        self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{sh\} pid \d+ "
+                                    r"dumped by CRIU" % u)
+        with open(script, "w") as f:
+            f.write('echo "from the beginning"; i=0; while [ $i -lt 3 ]; '
+                    'do i=$((i+1)); echo "step $i"; done\n')
+        self.assertEqual(self.client("b").ask("IDLE auto"), "OK")
+        seen = a.wait_states({u: "Terminated"})
+        self.assertIn("node=b", seen[-1])
+        self.cl.nodes["b"].wait_log(r"Task UUID\{%s\} name\{sh\}: its "
+                                    r"transparent checkpoint did not "
+                                    r"restore: CRIU: .*; it starts again" % u)
+        self.assertEqual(self.output("b", u).split("\n")[:2],
+                         ["from the beginning", "step 1"])
 
 
 class NoCriu(unittest.TestCase):
