@@ -133,6 +133,7 @@ bench-throttle: all
 	$(PYTHON) tools/bench_throttle.py
 
 bench-checkpoint: all
+	@tools/build-criu.sh build/criu
 	$(PYTHON) tools/bench_checkpoint.py
 
 # Side by side in one sitting (issue 36): W1 throughput (a workflow file,

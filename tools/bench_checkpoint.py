@@ -15,6 +15,9 @@ every tenth of its run (simtask's <checkpoint_ms>), on loopback nodes:
             --checkpoint-signal USR1) that writes one last checkpoint
             when asked: the next run redoes nothing; and that command
             undisturbed, for its own run time (its steps are sleeps)
+  transparent  vacated as above, that command saving nothing itself,
+            with --checkpoint=auto: CRIU dumps it at the vacate, and
+            another node restores it (build/criu/criu, as root)
 
 Each is run with checkpoints and without (the task starts again from
 zero), and prints the task's makespan (submit to end, as its node
@@ -84,8 +87,13 @@ while [ $i -lt %d ]; do sleep 0.1; i=$((i + 1))
   echo "PROGRESS $((i * 100 / %d))"; done; echo done"""
 
 
-def vacated(run_ms, every_ms, signalled=False, user_back=True):
-    cl = Cluster(("a", "b", "c"))
+CRIU = os.path.join(harness.ROOT, "build", "criu", "criu")
+
+
+def vacated(run_ms, every_ms, signalled=False, user_back=True,
+            transparent=False):
+    cl = Cluster(("a", "b", "c"), extra="<criu>%s</criu>" % CRIU
+                 if transparent else "")
     try:
         a = cl.nodes["a"]
         idle_file = os.path.join(a.dir, "idle-seconds")
@@ -107,14 +115,16 @@ def vacated(run_ms, every_ms, signalled=False, user_back=True):
         for x in (b, c):
             x.ask("IDLE off")
         wait_busy(c, ("b", "c"))
-        if signalled:
+        if signalled or transparent:
             steps, every = run_ms // 100, max(every_ms // 100, 1)
+            how = (["--checkpoint=auto"] if transparent else
+                   ["--checkpoint", "ck", "--checkpoint-signal", "USR1"])
             u = subprocess.run([
                 VOLERY, "-H", "127.0.0.1:%d" % cl.nodes["c"].port, "run",
-                "--cwd", "/", "--checkpoint", "ck", "--checkpoint-signal",
-                "USR1", "--", "sh", "-c", COUNTER % (steps, every,
-                                                     max(steps // 10, 1),
-                                                     steps)],
+                "--cwd", "/"] + how + [
+                "--", "sh", "-c", COUNTER % (
+                    steps, steps + 1 if transparent else every,
+                    max(steps // 10, 1), steps)],
                 capture_output=True, text=True, check=True).stdout.strip()
         else:
             u = c.schedule("import low -p /x -x %s" % params(
@@ -162,10 +172,18 @@ def main():
     for what, fn in (("vacated", vacated), ("killed", killed),
                      ("signalled", lambda r, e: vacated(r, e, True)),
                      ("undisturbed", lambda r, e: vacated(r, e, True,
-                                                          False))):
+                                                          False)),
+                     ("transparent", lambda r, e: vacated(
+                         r, e, transparent=True))):
+        if what == "transparent" and (os.geteuid() != 0 or
+                                      not os.access(CRIU, os.X_OK)):
+            print("transparent: skipped, no %s (root: make test builds "
+                  "it)" % CRIU)
+            continue
         for label, every in (("with checkpoints", every_ms),
                              ("without", 0)):
-            if what in ("signalled", "undisturbed") and every == 0:
+            if what in ("signalled", "undisturbed",
+                        "transparent") and every == 0:
                 continue
             node, span = fn(run_ms, every)
             print("%-11s at 80 %% on %s, %-16s: makespan %6.2f s = %.2f x "
