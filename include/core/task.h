@@ -220,6 +220,9 @@ struct task {
 	int64_t		 ckpt_kept;	/* local: the seq our store holds */
 	int64_t		 ckpt_want;	/* local: the seq we are fetching */
 	int64_t		 ckpt_asked_ms;	/* local: copies last asked for */
+	/* local: our run's newest checkpoint, as ckpt's text, while no
+	 * other node keeps a copy (ckpt.h); NULL none. */
+	char		*ckpt_next;
 };
 
 /* The uuid of t's workflow: its first task's. */

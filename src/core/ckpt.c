@@ -45,7 +45,8 @@ set_ckpt(struct node *n, struct task *t, const struct task_ckpt *c)
  * copies still missing.
  */
 static void
-ask(struct node *n, struct task *t, const struct task_ckpt *c, int64_t now)
+ask(struct node *n, struct task *t, const struct task_ckpt *c,
+    const char *text, int64_t now)
 {
 	const struct peer	*best[CKPT_HOLDERS_MAX], *p;
 	struct peer_msg		 m;
@@ -76,8 +77,8 @@ ask(struct node *n, struct task *t, const struct task_ckpt *c, int64_t now)
 	}
 	peer_msg_init(&m, PEER_CKPT_TAKE);
 	memcpy(m.uuid, t->uuid, sizeof m.uuid);
-	m.record = t->ckpt;
-	m.record_len = strlen(t->ckpt);
+	m.record = text;
+	m.record_len = strlen(text);
 	for (i = 0; i < nbest; i++)
 		outbox_peer(&n->out, best[i]->name, &m);
 }
@@ -88,12 +89,14 @@ node_checkpoint_made(struct node *n, const char *uuid, int64_t bytes,
 {
 	struct task		*t = our_run(n, uuid);
 	struct task_ckpt	 c;
+	char			 text[CKPT_TEXT_MAX + 1];
 
 	if (t == NULL)
 		return 0;	/* ended, or handed on, meanwhile */
 	memset(&c, 0, sizeof c);
-	if (t->ckpt != NULL && (!task_ckpt_parse(t->ckpt, &c) ||
-	    c.seq >= CKPT_SEQ_MAX))
+	if ((t->ckpt != NULL && !task_ckpt_parse(t->ckpt, &c)) ||
+	    (t->ckpt_next != NULL && !task_ckpt_parse(t->ckpt_next, &c)) ||
+	    c.seq >= CKPT_SEQ_MAX)
 		return 0;
 	c.seq++;
 	c.bytes = bytes;
@@ -102,30 +105,64 @@ node_checkpoint_made(struct node *n, const char *uuid, int64_t bytes,
 	snprintf(c.file, sizeof c.file, "%s", file);
 	c.nholders = 1;
 	snprintf(c.holders[0], sizeof c.holders[0], "%s", n->cfg.name);
-	if (set_ckpt(n, t, &c) == -1)
+	/* Into the record at once if nothing older is there to lose, or no
+	 * node is to keep a copy; else once one does (ckpt_recv_held). */
+	if (t->ckpt == NULL || n->cfg.checkpoint_copies == 0 ||
+	    peertab_live(n) == 0) {
+		if (set_ckpt(n, t, &c) == -1)
+			return 0;
+		free(t->ckpt_next);
+		t->ckpt_next = NULL;
+	} else if (task_ckpt_format(&c, text, sizeof text) == -1 ||
+	    task_set_string(&t->ckpt_next, text) == -1)
 		return 0;
 	t->ckpt_kept = c.seq;
 	n->ckpts.made++;
 	outbox_log(&n->out, VLOG_INFO, "Task UUID{%s} name{%s} owner{%s} "
 	    "checkpoint %lld (%lld bytes, %s) kept here", t->uuid, t->exec,
 	    t->user, (long long)c.seq, (long long)bytes, file);
-	ask(n, t, &c, now);
+	ask(n, t, &c, t->ckpt_next != NULL ? t->ckpt_next : t->ckpt, now);
 	node_settle(n, now);
 	return c.seq;
+}
+
+void
+ckpt_adopt(struct task *r, struct task *t)
+{
+	r->ckpt_kept = t->ckpt_kept;
+	r->ckpt_want = t->ckpt_want;
+	r->ckpt_asked_ms = t->ckpt_asked_ms;
+	r->ckpt_next = t->ckpt_next;	/* moves: t is freed, or swapped */
+	t->ckpt_next = NULL;
+}
+
+void
+ckpt_run_over(struct node *n, struct task *t)
+{
+	struct task_ckpt	c;
+
+	/* An ended task's record is final: its checkpoints go. */
+	if (t->ckpt_next != NULL && !task_is_final(t->state) &&
+	    task_ckpt_parse(t->ckpt_next, &c))
+		(void)set_ckpt(n, t, &c);
+	free(t->ckpt_next);
+	t->ckpt_next = NULL;
 }
 
 void
 ckpt_housekeeping(struct node *n, struct task *t, int64_t now)
 {
 	struct task_ckpt	c;
+	const char		*text = t->ckpt_next != NULL ? t->ckpt_next :
+				    t->ckpt;
 
 	/* Again once a failure timeout has passed without the copies. */
-	if (t->ckpt == NULL || (t->run != RUN_ACTIVE && !t->vacating) ||
+	if (text == NULL || (t->run != RUN_ACTIVE && !t->vacating) ||
 	    now - t->ckpt_asked_ms < n->cfg.failure_timeout_ms ||
-	    !task_ckpt_parse(t->ckpt, &c) ||
+	    !task_ckpt_parse(text, &c) ||
 	    strcmp(c.holders[0], n->cfg.name) != 0 || c.seq != t->ckpt_kept)
 		return;
-	ask(n, t, &c, now);
+	ask(n, t, &c, text, now);
 }
 
 /* A CKPT_TAKE: its runner asks us to keep a copy. */
@@ -199,13 +236,23 @@ ckpt_recv_held(struct node *n, const struct peer_msg *m, int64_t now)
 {
 	struct task		*t = our_run(n, m->uuid);
 	struct task_ckpt	 c;
+	const char		*text;
 
-	if (t == NULL || t->ckpt == NULL || !task_ckpt_parse(t->ckpt, &c) ||
+	if (t == NULL)
+		return;
+	/* The first copy of our newest: it enters the record. */
+	text = t->ckpt_next != NULL && task_ckpt_parse(t->ckpt_next, &c) &&
+	    (uint64_t)c.seq == m->ver ? t->ckpt_next : t->ckpt;
+	if (text == NULL || !task_ckpt_parse(text, &c) ||
 	    (uint64_t)c.seq != m->ver || task_ckpt_held_by(&c, m->sender) ||
 	    c.nholders == CKPT_HOLDERS_MAX)
 		return;
 	snprintf(c.holders[c.nholders++], sizeof c.holders[0], "%s",
 	    m->sender);
+	if (text == t->ckpt_next) {
+		free(t->ckpt_next);
+		t->ckpt_next = NULL;
+	}
 	if (set_ckpt(n, t, &c) == 0)
 		outbox_log(&n->out, VLOG_INFO, "Task UUID{%s} name{%s} "
 		    "checkpoint %lld kept by %s too", t->uuid, t->exec,

@@ -145,9 +145,7 @@ adopt(struct node *n, struct task *t, struct task *r)
 	r->vacating = t->vacating;
 	memcpy(r->run_error, t->run_error, sizeof r->run_error);
 	r->heard_ms = t->heard_ms;
-	r->ckpt_kept = t->ckpt_kept;
-	r->ckpt_want = t->ckpt_want;
-	r->ckpt_asked_ms = t->ckpt_asked_ms;
+	ckpt_adopt(r, t);
 	r->unacked = t->unacked;
 	r->replied_ms = t->replied_ms;
 	r->aged = r->aged || t->aged;

@@ -390,6 +390,7 @@ node_runner_exit(struct node *n, const char *uuid, const struct node_exit *e,
 		    t->run == RUN_NONE)
 			return;
 	}
+	ckpt_run_over(n, t);
 	t->run = RUN_NONE;
 	n->runs.running--;
 	n->runs.cores -= task_cores(t);

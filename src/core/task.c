@@ -86,6 +86,7 @@ task_free(struct task *t)
 	free(t->digest);
 	free(t->tries);
 	free(t->ckpt);
+	free(t->ckpt_next);
 	task_cmd_free(t->cmd);
 	free(t);
 }

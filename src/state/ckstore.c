@@ -151,23 +151,49 @@ read_store(void)
 	return d;
 }
 
-/* Drop every checkpoint of uuid but seq (0: all). */
+/* The seq a store entry of uuid is of ("<uuid>.<seq>", with ".z" or
+ * ".part" or not); 0 if it is not uuid's, -1 if it is but says none. */
+static int64_t
+entry_seq(const char *name, const char *uuid, int *part)
+{
+	char		*end;
+	long long	 v;
+
+	if (strncmp(name, uuid, UUID_STRLEN) != 0 || name[UUID_STRLEN] != '.')
+		return 0;
+	v = strtoll(name + UUID_STRLEN + 1, &end, 10);
+	*part = strcmp(end, ".part") == 0;
+	if (end == name + UUID_STRLEN + 1 || v < 1 || (*end != '\0' &&
+	    strcmp(end, ".z") != 0 && !*part))
+		return -1;
+	return v;
+}
+
+/*
+ * Drop the checkpoints of uuid but seq and the newest older one (0: all):
+ * the record names a newer one only once a copy is kept elsewhere
+ * (ckpt.h), and until then the older is what a next run starts from.
+ * A fetch of a newer one under way goes on.
+ */
 static void
 drop_but(const char *uuid, int64_t seq)
 {
-	char		 keep[UUID_STRLEN + 32];
 	struct dirent	*de;
+	int64_t		 v, older = 0;
+	int		 part;
 	DIR		*d;
 
 	if ((d = read_store()) == NULL)
 		return;
-	name_of(uuid, seq, "", keep, sizeof keep);
+	while (seq > 0 && (de = readdir(d)) != NULL)
+		if ((v = entry_seq(de->d_name, uuid, &part)) > older &&
+		    v < seq && !part)
+			older = v;
+	rewinddir(d);
 	while ((de = readdir(d)) != NULL)
-		if (strncmp(de->d_name, uuid, UUID_STRLEN) == 0 &&
-		    de->d_name[UUID_STRLEN] == '.' && (seq == 0 ||
-		    (strcmp(de->d_name, keep) != 0 && (strncmp(de->d_name,
-		    keep, strlen(keep)) != 0 ||
-		    strcmp(de->d_name + strlen(keep), ".z") != 0))))
+		if ((v = entry_seq(de->d_name, uuid, &part)) != 0 &&
+		    (seq == 0 || (v != seq && v != older && !(part &&
+		    v > seq))))
 			(void)unlinkat(store_fd, de->d_name, 0);
 	closedir(d);
 }

@@ -16,9 +16,33 @@ struct sim_cktask {
 	char		 uuid[UUID_STRLEN + 1];
 	int64_t		*work;		/* [seq]: the work it holds */
 	int64_t		 nseq;
-	int64_t		 held[SIM_MAXNODES];	/* each node's seq, 0 */
+	/* Each node's two newest seqs, 0 none: a store keeps the newest
+	 * and the one before (ckstore.c), as the record may still name
+	 * the older (ckpt.h). */
+	int64_t		 held[SIM_MAXNODES][2];
 	int64_t		 work_ms;	/* the task's work */
 };
+
+static int
+holds(const struct sim_cktask *k, int i, int64_t seq)
+{
+	return k->held[i][0] == seq || k->held[i][1] == seq;
+}
+
+/* Node i keeps seq: the newest, or the one before. */
+static void
+keep(struct sim_cktask *k, int i, int64_t seq)
+{
+	int64_t	*h = k->held[i];
+
+	if (holds(k, i, seq))
+		return;
+	if (seq > h[0]) {
+		h[1] = h[0];
+		h[0] = seq;
+	} else if (seq > h[1])
+		h[1] = seq;
+}
 
 static struct sim_cktask *
 find(struct simnet *s, const char *uuid, int add)
@@ -72,7 +96,7 @@ simck_made(struct simnet *s, int i, const char *uuid, int64_t seq,
 	 * maker's in the record; the model keeps the less work. */
 	if (k->work[seq] == 0 || work < k->work[seq])
 		k->work[seq] = work;
-	k->held[i] = seq;
+	keep(k, i, seq);
 	s->ckpts.made++;
 }
 
@@ -92,18 +116,18 @@ simck_restore(struct simnet *s, int i, const struct task *t, int64_t *delay)
 		    "which no run made", t->uuid, i, (long long)c.seq);
 		return 0;
 	}
-	if (k->held[i] != c.seq) {
+	if (!holds(k, i, c.seq)) {
 		/* The holders in turn, as ckpts.c asks them. */
 		for (h = 0; h < c.nholders; h++)
 			if ((j = sim_index(s, c.holders[h])) >= 0 && j != i &&
-			    s->alive[j] && k->held[j] == c.seq)
+			    s->alive[j] && holds(k, j, c.seq))
 				break;
 		if (h == c.nholders) {
 			s->ckpts.from_zero++;
 			return 0;
 		}
 		*delay = simck_copy_ms(s);
-		k->held[i] = c.seq;
+		keep(k, i, c.seq);
 		s->ckpts.fetched++;
 	}
 	s->ckpts.restored++;
@@ -122,7 +146,7 @@ simck_fetch(struct simnet *s, int i, const char *uuid, const char *peer,
 
 	if (!task_ckpt_parse(text, &c))
 		return;
-	if (k == NULL || j < 0 || !s->alive[j] || k->held[j] != c.seq) {
+	if (k == NULL || j < 0 || !s->alive[j] || !holds(k, j, c.seq)) {
 		node_checkpoint_kept(s->nodes[i], uuid, c.seq, peer, 0,
 		    sim_local(s, i));
 		return;
@@ -146,10 +170,10 @@ simck_copied(struct simnet *s, int i, struct sim_copy *cp)
 	int			 ok;
 
 	/* Its holder went away before the last byte: no copy. */
-	ok = k != NULL && s->alive[cp->from] && k->held[cp->from] == cp->seq;
+	ok = k != NULL && s->alive[cp->from] && holds(k, cp->from, cp->seq);
 	if (s->alive[i]) {
 		if (ok) {
-			k->held[i] = cp->seq;
+			keep(k, i, cp->seq);
 			s->ckpts.copies++;
 		}
 		node_checkpoint_kept(s->nodes[i], cp->uuid, cp->seq,

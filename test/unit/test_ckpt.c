@@ -59,10 +59,29 @@ test_a_checkpoint_made_is_copied_to_the_nodes_staying_longest(void **state)
 	    210);
 	assert_string_equal(t->ckpt, "1:22:100:" HASH
 	    ":checkpoint:alpha,gamma");
-	/* The next checkpoint starts a new list. */
+	/* The next checkpoint enters the record with its first copy: a
+	 * runner switched off before that leaves gamma's copy of 1. */
+	clear(n);
 	assert_int_equal(node_checkpoint_made(n, uuid_n(1), 30, HASH,
 	    "checkpoint", 300), 2);
-	assert_string_equal(t->ckpt, "2:30:300:" HASH ":checkpoint:alpha");
+	assert_string_equal(t->ckpt, "1:22:100:" HASH
+	    ":checkpoint:alpha,gamma");
+	snprintf(body, sizeof body, "CKPT_TAKE %s 2:30:300:" HASH
+	    ":checkpoint:alpha", uuid_n(1));
+	assert_string_equal(sent(n, "gamma", "CKPT_TAKE "), body);
+	snprintf(body, sizeof body, "CKPT_HELD %s 2", uuid_n(1));
+	hear(n, "delta", body, 310);
+	assert_string_equal(t->ckpt, "2:30:300:" HASH
+	    ":checkpoint:alpha,delta");
+	assert_null(t->ckpt_next);
+	/* One without a copy when the run ends: ours, in the record. */
+	assert_int_equal(node_checkpoint_made(n, uuid_n(1), 40, HASH,
+	    "checkpoint", 400), 3);
+	assert_string_equal(t->ckpt, "2:30:300:" HASH
+	    ":checkpoint:alpha,delta");
+	node_runner_exit(n, uuid_n(1), &(struct node_exit){ 0, 0, 1, 1,
+	    NULL }, 420);
+	assert_string_equal(t->ckpt, "3:40:400:" HASH ":checkpoint:alpha");
 	/* Not our run: no checkpoint of it is ours to make. */
 	assert_int_equal(node_checkpoint_made(n, uuid_n(2), 30, HASH,
 	    "checkpoint", 300), 0);
