@@ -28,6 +28,19 @@ def params(where, duration_ms, checkpoint_ms):
     return path
 
 
+def newest_copied(node, u, name, copies):
+    """The newest checkpoint node made of u, once it has copies; (seq,
+    the nodes that keep them)."""
+    def newest():
+        made = re.findall(r"Task UUID\{%s\} name\{%s\} owner\{\S*\} "
+                          r"checkpoint (\d+) " % (u, name), node.log())
+        seq = max(int(m) for m in made)
+        at = re.findall(r"Task UUID\{%s\} name\{%s\} checkpoint %d "
+                        r"kept by (\S+) too" % (u, name, seq), node.log())
+        return len(at) >= copies and (seq, sorted(at))
+    return harness.wait_until(newest, "the newest checkpoint's copies")
+
+
 class KeptByThePool(unittest.TestCase):
     # Five nodes: with two switched off, three still confirm its end.
     def setUp(self):
@@ -56,25 +69,11 @@ class KeptByThePool(unittest.TestCase):
                 break
         self.shown(u, runner)
         # Its process stopped, it makes no newer checkpoint: the newest
-        # it made gets its two copies (a node switched off between a
-        # checkpoint and its copies loses it: see the closing note).
+        # it made gets its two copies, the least a next run starts from.
         pid = int(re.search(r"Task UUID\{%s\} executable \S+ started, pid "
                             r"(\d+)" % u, node.log()).group(1))
         os.kill(pid, signal.SIGSTOP)
-        return (u, runner) + self.newest_copied(node, u, "import", 2)
-
-    def newest_copied(self, node, u, name, copies):
-        """The newest checkpoint node made of u, once it has copies;
-        (seq, the nodes that keep them)."""
-        def newest():
-            made = re.findall(r"Task UUID\{%s\} name\{%s\} owner\{\S*\} "
-                              r"checkpoint (\d+) " % (u, name), node.log())
-            seq = max(int(m) for m in made)
-            at = re.findall(r"Task UUID\{%s\} name\{%s\} checkpoint %d "
-                            r"kept by (\S+) too" % (u, name, seq),
-                            node.log())
-            return len(at) >= copies and (seq, sorted(at))
-        return harness.wait_until(newest, "the newest checkpoint's copies")
+        return (u, runner) + newest_copied(node, u, "import", 2)
 
     def follow_from_a_live_node(self, u):
         """Nodes were killed, maybe a: follow u from one alive."""
@@ -217,7 +216,7 @@ class KeptByThePool(unittest.TestCase):
         pid = int(re.search(r"Task UUID\{%s\} command sh started, pid "
                             r"(\d+)" % u, node.log()).group(1))
         os.kill(pid, signal.SIGSTOP)
-        self.newest_copied(node, u, "sh", 2)
+        newest_copied(node, u, "sh", 2)
         self.assertTrue([p for p in self.kept(runner, u)
                          if p.endswith(".z")], "sent compressed")
         self.cl.nodes[runner].kill9()

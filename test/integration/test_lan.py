@@ -5,12 +5,14 @@ import collections
 import json
 import os
 import re
+import signal
 import socket
 import sys
 import time
 import unittest
 
 import lan
+import test_checkpoint
 from harness import FAST_CLUSTER, TIMEOUT, WRAP, params_file, schedule_workflow
 
 HOSTS = 5
@@ -44,9 +46,11 @@ class LanTest(unittest.TestCase):
         self.addCleanup(self.stop_all)
         self.lan.loss(0)
 
+    EXTRA = ""          # more config for every node
+
     def start_node(self, k):
         name = "h%d" % k
-        node = self.lan.node(k, name, self.cluster, TIMING)
+        node = self.lan.node(k, name, self.cluster, TIMING + self.EXTRA)
         node.start()
         self.nodes[name] = node
         return node
@@ -489,6 +493,42 @@ class LanCluster(LanTest):
         self.wait_all(alone + many, others[0], timeout=60)
         self.agreed_results(alone + many)
 
+
+class LanCheckpoints(LanTest):
+    """Checkpoint copies between hosts, as an office installs volery:
+    the client port on every interface (README), copies fetched as a
+    node of the cluster (AUTH PEER), not over loopback (issue 37)."""
+
+    EXTRA = "\n  <listen>*:7600</listen>"
+
+    def test_kill9_of_a_runner_and_a_holder_resumes_from_the_other(self):
+        self.one_master()
+        c = self.client("h0")
+        u = c.schedule("import low -p /x -x %s" % test_checkpoint.params(
+            self.nodes["h0"].dir, 6000, 300))
+        c.ask("SUBSCRIBE " + u)
+        while True:         # half its work done
+            f = c.line(TIMEOUT).split()
+            if f[:2] == ["PROGRESS", u] and int(f[2]) >= 50:
+                runner = [w[5:] for w in f if w.startswith("node=")][0]
+                break
+        node = self.nodes[runner]
+        pid = int(re.search(r"Task UUID\{%s\} executable \S+ started, pid "
+                            r"(\d+)" % u, node.log()).group(1))
+        os.kill(pid, signal.SIGSTOP)    # no newer checkpoint than this
+        seq, holders = test_checkpoint.newest_copied(node, u, "import", 2)
+        for name in (runner, holders[0]):
+            self.nodes[name].kill9()
+        w = self.client(holders[1])
+        w.ask("SUBSCRIBE " + u)
+        w.wait_states({u: "Terminated"}, timeout=30)
+        resumed = [re.search(r"Task UUID\{%s\} name\{import\} stderr: "
+                             r"import: resumed at (\d+)%%" % u,
+                             self.nodes[n].log()) for n in self.live()]
+        resumed = [int(m.group(1)) for m in resumed if m]
+        self.assertEqual(len(resumed), 1, resumed)
+        self.assertGreaterEqual(resumed[0], 40)
+        self.agreed_results([u])
 
 if __name__ == "__main__":
     unittest.main()
