@@ -15,6 +15,7 @@
 #include <linux/capability.h>
 #include <linux/sched.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/queue.h>
 #include <sys/syscall.h>
@@ -169,6 +170,18 @@ fail(const struct job_spec *s, const char *what, int err)
 	_exit(127);
 }
 
+/* fd, if a pipe (never /dev/null, where a child without a pipe writes),
+ * becomes user's: CRIU reopens it by its /proc path. */
+static int
+give_pipe(int fd, const struct runas *user)
+{
+	struct stat	st;
+
+	if (fstat(fd, &st) == -1 || !S_ISFIFO(st.st_mode))
+		return 0;
+	return fchown(fd, user->uid, user->gid);
+}
+
 /* After the switch of user: these capabilities in the permitted,
  * effective, inheritable and ambient sets, so that the program keeps
  * them across execve(). */
@@ -235,9 +248,8 @@ child(const struct job_spec *s, char *const *envp, pid_t parent, int in,
 		syscall(SYS_ioprio_set, 1, 0, 3 << 13);
 	if (s->cwd != NULL && chdir(s->cwd) == -1)
 		fail(s, "cannot enter the run directory of", errno);
-	if (s->keep_caps != 0 && (fchown(1, s->user->uid, s->user->gid) ==
-	    -1 || fchown(2, s->user->uid, s->user->gid) == -1 ||
-	    prctl(PR_SET_KEEPCAPS, 1) == -1))
+	if (s->keep_caps != 0 && (give_pipe(1, s->user) == -1 ||
+	    give_pipe(2, s->user) == -1 || prctl(PR_SET_KEEPCAPS, 1) == -1))
 		fail(s, "cannot prepare", errno);
 	if (s->user != NULL && runas_become(s->user) == -1)
 		fail(s, "cannot switch user for", errno);

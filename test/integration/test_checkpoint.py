@@ -367,6 +367,9 @@ class Transparent(test_volunteer.VolunteerTest):
         u = self.vacate_counting(a, script, "--checkpoint=auto")
         self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{sh\} pid \d+ "
                                     r"dumped by CRIU" % u)
+        # CRIU's pipes were given to the run's user, nothing else (a
+        # dump once gave it /dev/null, its stderr).
+        self.assertEqual(os.stat("/dev/null").st_uid, 0)
         self.cl.nodes["b"].wait_log(r"Task UUID\{%s\} name\{sh\} restored "
                                     r"by CRIU as pid \d+" % u)
         # b printed only what a had not: the count went on.
