@@ -42,6 +42,7 @@ struct criu_dump {
 static struct {
 	char	path[PATH_MAX];		/* the criu binary */
 	char	images[PATH_MAX];	/* <state_dir>/criu */
+	int64_t	max_bytes;		/* of a pack, 0 any */
 	int	ready;
 	char	why[256];
 } cr;
@@ -113,8 +114,8 @@ last_error(const char *uuid, const char *name, char *why, size_t whylen)
 }
 
 int
-criu_init(const char *configured, const char *state_dir, char *why,
-    size_t whylen)
+criu_init(const char *configured, const char *state_dir, int64_t max_bytes,
+    char *why, size_t whylen)
 {
 	struct job_spec	 spec;
 	struct job_fds	 fds;
@@ -126,6 +127,7 @@ criu_init(const char *configured, const char *state_dir, char *why,
 	pid_t		 pid;
 
 	cr.ready = 0;
+	cr.max_bytes = max_bytes;
 	snprintf(cr.images, sizeof cr.images, "%s/criu", state_dir);
 	if (strcmp(configured, "off") == 0) {
 		snprintf(cr.why, sizeof cr.why, "<criu> is off");
@@ -339,6 +341,7 @@ criu_restore_argv(const char *uuid, const char *rundir,
     const char **argv, char **env, pid_t *pid, char *why, size_t whylen)
 {
 	struct criuimg_meta m;
+	struct stat	 st;
 	char		 dir[PATH_MAX + UUID_STRLEN + 2], file[PATH_MAX + 8];
 	const char	*imgs, *out, *err, *xdg;
 	int		 in, fd, n = 0, i;
@@ -346,6 +349,14 @@ criu_restore_argv(const char *uuid, const char *rundir,
 	snprintf(file, sizeof file, "%s/%s", rundir, CKPT_AUTO);
 	if ((in = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
 		snprintf(why, whylen, "%.300s: %s", file, strerror(errno));
+		return -1;
+	}
+	/* The run's user may have put another file there since. */
+	if (fstat(in, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (cr.max_bytes > 0 && st.st_size > cr.max_bytes)) {
+		snprintf(why, whylen, "%s is not a plain file within "
+		    "max_checkpoint_mb", CKPT_AUTO);
+		close(in);
 		return -1;
 	}
 	if ((fd = make_images(uuid, ra, dir, sizeof dir)) == -1) {

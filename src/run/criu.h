@@ -15,6 +15,7 @@
 #define VOLERY_CRIU_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct runas;
@@ -24,10 +25,11 @@ struct criu_dump;
 /*
  * Can CRIU run here?  configured is <criu>: a path, "" for `criu` on
  * PATH, or "off".  Runs `criu check` once; 1 if it can, else 0 and the
- * reason, which the node logs.
+ * reason, which the node logs.  A pack over max_bytes (a checkpoint's
+ * bound) is never unpacked.
  */
-int	criu_init(const char *configured, const char *state_dir, char *why,
-	    size_t whylen);
+int	criu_init(const char *configured, const char *state_dir,
+	    int64_t max_bytes, char *why, size_t whylen);
 int	criu_ready(void);
 /* Why it cannot, as criu_init said ("" if it can). */
 const char *criu_why(void);

@@ -52,7 +52,8 @@ hostcaps_fill(struct node_config *nc, const struct config *cfg)
 		snprintf(nc->tags + strlen(nc->tags), sizeof nc->tags -
 		    strlen(nc->tags), ",%s", arch);
 	/* It can dump and restore runs (criu.h): one more tag. */
-	if (!criu_init(cfg->criu, cfg->state_dir, why, sizeof why))
+	if (!criu_init(cfg->criu, cfg->state_dir,
+	    (int64_t)cfg->max_checkpoint_mb << 20, why, sizeof why))
 		log_info("transparent checkpoints (--checkpoint=auto) are off "
 		    "here: %s", why);
 	else if ( !task_names_have(nc->tags, CKPT_AUTO_TAG))
