@@ -94,7 +94,7 @@ make_images(const char *uuid, const struct runas *ra, char *path,
 /* CRIU's first error (the cause; the others follow from it) in the log
  * file name of uuid's images, into why. */
 static void
-last_error(const char *uuid, const char *name, char *why, size_t whylen)
+first_error(const char *uuid, const char *name, char *why, size_t whylen)
 {
 	char	path[PATH_MAX + UUID_STRLEN + 64], line[512];
 	FILE	*f;
@@ -219,7 +219,7 @@ dumped(pid_t pid, int status, const struct rusage *ru, void *arg)
 	close(d->out);
 	images_dir(d->uuid, path, sizeof path);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		last_error(d->uuid, "dump.log", why, sizeof why);
+		first_error(d->uuid, "dump.log", why, sizeof why);
 	else if ((dir = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC)) == -1 || (run = open(d->rundir, O_RDONLY |
 	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) == -1)
@@ -336,8 +336,8 @@ kept(struct strings *k, const char *fmt, ...)
 }
 
 int
-criu_restore_argv(const char *uuid, const char *rundir,
-    const struct runas *ra, struct strings *k, const char **path,
+criu_restore_spec(const char *uuid, const char *rundir,
+    const struct runas *ra, struct strings *k, struct job_spec *spec,
     const char **argv, char **env, pid_t *pid, char *why, size_t whylen)
 {
 	struct criuimg_meta m;
@@ -383,7 +383,6 @@ criu_restore_argv(const char *uuid, const char *rundir,
 		snprintf(why, whylen, "out of memory");
 		goto fail;
 	}
-	*path = cr.path;
 	argv[n++] = cr.path;
 	argv[n++] = "restore";
 	argv[n++] = "--unprivileged";
@@ -406,6 +405,12 @@ criu_restore_argv(const char *uuid, const char *rundir,
 	argv[n] = NULL;
 	env[0] = (char *)xdg;
 	env[1] = NULL;
+	spec->path = cr.path;
+	spec->argv = (char *const *)argv;
+	spec->env = env;
+	spec->no_new_privs = 0;
+	spec->keep_caps = CAP_BIT(CAP_CHECKPOINT_RESTORE);
+	spec->exec_error_line = 0;
 	*pid = m.pid;
 	return 0;
 fail:
@@ -417,6 +422,6 @@ void
 criu_restore_over(const char *uuid, int failed, char *why, size_t whylen)
 {
 	if (failed)
-		last_error(uuid, "restore.log", why, whylen);
+		first_error(uuid, "restore.log", why, whylen);
 	remove_images(uuid);
 }

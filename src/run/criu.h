@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct job_spec;
 struct runas;
 struct strings;
 struct criu_dump;
@@ -48,12 +49,14 @@ struct criu_dump *criu_dump(const char *uuid, pid_t pid, int out, int err,
 void	criu_dump_cancel(struct criu_dump *);
 
 /*
- * The restore of uuid's dump in rundir/auto: CRIU's path, argv and
- * environment (their strings kept in k), the pid the tree's root will
- * have; -1 with why (then the run starts from the beginning).
+ * The restore of uuid's dump in rundir/auto: spec runs CRIU instead of
+ * the program (its argv and env filled, their strings kept in k, with
+ * the one capability a restore needs); the pid the tree's root will
+ * have.  -1 with why, spec untouched (the run starts from the
+ * beginning).
  */
-int	criu_restore_argv(const char *uuid, const char *rundir,
-	    const struct runas *ra, struct strings *k, const char **path,
+int	criu_restore_spec(const char *uuid, const char *rundir,
+	    const struct runas *ra, struct strings *k, struct job_spec *spec,
 	    const char **argv, char **env, pid_t *pid, char *why,
 	    size_t whylen);
 /* The restore of uuid is over: why it failed (CRIU's last error) into

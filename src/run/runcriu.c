@@ -2,7 +2,6 @@
  * runcriu.c -- a run dumped and restored with CRIU (runproc.h, criu.h):
  * the runner's side of --checkpoint=auto.
  */
-#include <linux/capability.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -19,8 +18,6 @@
 #include "runproc.h"
 #include "task.h"
 
-#define CAP_BIT(c)	((uint64_t)1 << (c))
-
 /* The run CRIU could not restore: its next start is from the beginning. */
 static struct {
 	char	uuid[UUID_STRLEN + 1];
@@ -32,7 +29,6 @@ runcriu_prepare(const struct task *t, const char *checkpoint,
     const char *dir, const struct runas *ra, struct strings *k,
     struct job_spec *spec, const char **argv, char **env)
 {
-	const char	*path;
 	char		 why[512];
 	pid_t		 pid;
 
@@ -47,16 +43,9 @@ runcriu_prepare(const struct task *t, const char *checkpoint,
 	} else if (!criu_ready())
 		snprintf(why, sizeof why, "CRIU cannot run here: %s",
 		    criu_why());
-	else if (criu_restore_argv(t->uuid, dir, ra, k, &path, argv, env,
-	    &pid, why, sizeof why) == 0) {
-		spec->path = path;
-		spec->argv = (char *const *)argv;
-		spec->env = env;
-		spec->no_new_privs = 0;
-		spec->keep_caps = CAP_BIT(CAP_CHECKPOINT_RESTORE);
-		spec->exec_error_line = 0;
+	else if (criu_restore_spec(t->uuid, dir, ra, k, spec, argv, env,
+	    &pid, why, sizeof why) == 0)
 		return pid;
-	}
 	log_warnx("Task UUID{%s} name{%s} owner{%s} starts from the "
 	    "beginning after all: its transparent checkpoint cannot be "
 	    "restored: %s",
