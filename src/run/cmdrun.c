@@ -110,26 +110,60 @@ executable(const struct runas *ra, const char *path, char *why,
 	return 1;
 }
 
+/* The node's PATH, or the usual one. */
+static const char *
+node_path(void)
+{
+	const char	*p = getenv("PATH");
+
+	return p != NULL && *p != '\0' ? p : DEFAULT_PATH;
+}
+
 /* The PATH t runs with: its own --env PATH, else the node's. */
 static const char *
 search_path(const struct task *t)
 {
-	const char	*p = getenv("PATH");
 	int		 i;
 
 	for (i = 0; i < t->cmd->nenv; i++)
 		if (strncmp(t->cmd->env[i], "PATH=", 5) == 0)
 			return t->cmd->env[i] + 5;
-	return p != NULL && *p != '\0' ? p : DEFAULT_PATH;
+	return node_path();
+}
+
+int
+cmdrun_which(const char *search, const char *name, const struct runas *ra,
+    char *prog, size_t size, char *why, size_t whylen)
+{
+	const char	*p, *end;
+	size_t		 len;
+
+	if (search == NULL)
+		search = node_path();
+	/* Only absolute PATH entries: "." would mean the run directory. */
+	for (p = search; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
+		end = strchr(p, ':');
+		if (end == NULL)
+			end = p + strlen(p);
+		len = end - p;
+		if (len == 0 || p[0] != '/')
+			continue;
+		if (snprintf(prog, size, "%.*s/%s", (int)len, p, name) >=
+		    (int)size)
+			continue;
+		if (executable(ra, prog, why, whylen))
+			return 0;
+	}
+	snprintf(why, whylen, "no program %s in PATH (%s)", name, search);
+	return -1;
 }
 
 int
 cmdrun_find(const struct task *t, const struct runas *ra, char *prog,
     size_t size, char *why, size_t whylen)
 {
-	const char	*argv0 = t->cmd->argv[0], *cwd = t->cmd->cwd, *p, *end;
+	const char	*argv0 = t->cmd->argv[0], *cwd = t->cmd->cwd;
 	struct stat	 st;
-	size_t		 len;
 
 	if (cwd != NULL) {
 		if (stat(cwd, &st) == -1 || !S_ISDIR(st.st_mode)) {
@@ -148,24 +182,8 @@ cmdrun_find(const struct task *t, const struct runas *ra, char *prog,
 		}
 		return executable(ra, prog, why, whylen) ? 0 : -1;
 	}
-	/* Only absolute PATH entries: "." would mean the run directory. */
-	for (p = search_path(t); *p != '\0'; p = *end != '\0' ? end + 1 :
-	    end) {
-		end = strchr(p, ':');
-		if (end == NULL)
-			end = p + strlen(p);
-		len = end - p;
-		if (len == 0 || p[0] != '/')
-			continue;
-		if (snprintf(prog, size, "%.*s/%s", (int)len, p, argv0) >=
-		    (int)size)
-			continue;
-		if (executable(ra, prog, why, whylen))
-			return 0;
-	}
-	snprintf(why, whylen, "no program %s in PATH (%s)", argv0,
-	    search_path(t));
-	return -1;
+	return cmdrun_which(search_path(t), argv0, ra, prog, size, why,
+	    whylen);
 }
 
 int

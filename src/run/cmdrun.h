@@ -30,6 +30,11 @@ int	 cmdrun_path(const struct task *t, const char *file, char *buf,
  */
 int	 cmdrun_find(const struct task *t, const struct runas *ra, char *prog,
 	    size_t size, char *why, size_t whylen);
+/* The first program name in search (a PATH; NULL: the node's) that ra
+ * may execute, into prog; absolute entries only.  0, or -1 with why. */
+int	 cmdrun_which(const char *search, const char *name,
+	    const struct runas *ra, char *prog, size_t size, char *why,
+	    size_t whylen);
 
 /* Whether every line output of c is a regular expression PCRE2 takes:
  * 0, or -1 with the first that is not, and why, in err. */

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdrun.h"
 #include "criu.h"
 #include "criuimg.h"
 #include "job.h"
@@ -120,7 +121,8 @@ criu_init(const char *configured, const char *state_dir, int64_t max_bytes,
 	struct job_spec	 spec;
 	struct job_fds	 fds;
 	char		 out[4096] = "", *argv[] = { cr.path, "check", NULL };
-	const char	*dir, *p;
+	const struct runas node = { 0 };	/* the node itself */
+	const char	*dir;
 	size_t		 len = 0;
 	ssize_t		 n;
 	int		 status;
@@ -135,18 +137,10 @@ criu_init(const char *configured, const char *state_dir, int64_t max_bytes,
 	}
 	if (configured[0] != '\0')
 		snprintf(cr.path, sizeof cr.path, "%s", configured);
-	else {			/* the first criu on PATH */
-		cr.path[0] = '\0';
-		for (p = getenv("PATH") != NULL ? getenv("PATH") :
-		    "/usr/sbin:/usr/bin:/sbin:/bin"; *p != '\0' &&
-		    cr.path[0] == '\0'; p += strcspn(p, ":") + (p[strcspn(p,
-		    ":")] == ':')) {
-			snprintf(cr.path, sizeof cr.path, "%.*s/criu",
-			    (int)strcspn(p, ":"), p);
-			if (access(cr.path, X_OK) == -1)
-				cr.path[0] = '\0';
-		}
-	}
+	else if (cmdrun_which(getenv("PATH") != NULL ? NULL :
+	    "/usr/sbin:/usr/bin:/sbin:/bin", "criu", &node, cr.path,
+	    sizeof cr.path, out, sizeof out) == -1)
+		cr.path[0] = '\0';	/* criu is a system program: sbin */
 	if (cr.path[0] == '\0' || access(cr.path, X_OK) == -1) {
 		snprintf(cr.why, sizeof cr.why, "no criu %s%s",
 		    configured[0] != '\0' ? "at " : "on PATH", configured);
