@@ -444,7 +444,8 @@ runner_start(const struct task *t, const struct taskdesc *d,
 	r->cpu_seconds = d != NULL ? d->limits.cpu_seconds : 0;
 	r->pid = pid;
 	r->restoring = restoring;
-	r->criu_ms = clock_node_ms();
+	if (restoring != 0)	/* the restore is timed, no other start */
+		r->criu_ms = clock_node_ms();
 	r->in_fd = fds.in;
 	r->stop = (struct stopper){ r->uuid, r->exec, pid, fds.in,
 	    &r->exited, 0, 0, NULL, 0 };
