@@ -127,12 +127,9 @@ class KeptByThePool(unittest.TestCase):
             self.cl.nodes[name].kill9()
         self.follow_from_a_live_node(u)
         self.c.wait_states({u: "Terminated"})
-        later = [n for n in self.cl.starts(u) if n != runner]
-        self.assertTrue(later, self.cl.starts(u))
-        node = self.cl.nodes[later[-1]]
-        m = node.wait_log(r"Task UUID\{%s\} name\{import\} owner\{\S*\} "
-                          r"starts from its checkpoint (\d+), made by %s"
-                          % (u, runner))
+        node, m = self.later_run(runner, r"Task UUID\{%s\} name\{import\} "
+                                 r"owner\{\S*\} starts from its checkpoint "
+                                 r"(\d+), made by %s" % (u, runner))
         self.assertGreaterEqual(int(m.group(1)), seq)
         # Its work went on from there: not from the beginning.
         m = node.wait_log(r"Task UUID\{%s\} name\{import\} stderr: import: "
@@ -173,15 +170,25 @@ class KeptByThePool(unittest.TestCase):
         self.cl.nodes[runner].kill9()
         self.follow_from_a_live_node(u)
         self.c.wait_states({u: "Terminated"})
-        later = [n for n in self.cl.starts(u) if n != runner]
-        self.assertTrue(later, self.cl.starts(u))
-        node = self.cl.nodes[later[-1]]
-        node.wait_log(r"Task UUID\{%s\}: no live node keeps a good copy of "
-                      r"its checkpoint \d+; it starts from the beginning"
-                      % u)
+        node, _ = self.later_run(runner, r"Task UUID\{%s\}: no live node "
+                                 r"keeps a good copy of its checkpoint \d+; "
+                                 r"it starts from the beginning" % u)
         self.assertNotRegex(node.log(), r"Task UUID\{%s\} name\{import\} "
                             r"(owner\{\S*\} starts from its checkpoint|"
                             r"stderr: import: resumed)" % u)
+
+    def later_run(self, runner, pattern):
+        """The node, not runner, whose log has pattern (about the run
+        after runner's), and its match.  Not simply the last node that
+        started the task: a claim race may have started it twice at
+        first, and nodes are listed by name."""
+        def found():
+            for n, node in self.cl.nodes.items():
+                m = n != runner and re.search(pattern, node.log())
+                if m:
+                    return node, m
+            return None
+        return harness.wait_until(found, "a later run: " + pattern)
 
     def command_starts(self, u):
         return [n for n, node in self.cl.nodes.items()
@@ -222,11 +229,9 @@ class KeptByThePool(unittest.TestCase):
         self.cl.nodes[runner].kill9()
         self.follow_from_a_live_node(u)
         self.c.wait_states({u: "Terminated"})
-        later = [n for n in self.command_starts(u) if n != runner]
-        node = self.cl.nodes[later[-1]]
-        m = node.wait_log(r"Task UUID\{%s\} name\{sh\} owner\{\S*\} "
-                          r"starts from its checkpoint (\d+), made by %s"
-                          % (u, runner))
+        node, m = self.later_run(runner, r"Task UUID\{%s\} name\{sh\} "
+                                 r"owner\{\S*\} starts from its checkpoint "
+                                 r"(\d+), made by %s" % (u, runner))
         self.assertGreaterEqual(int(m.group(1)), 10)
         out = subprocess.run(harness.WRAP + [
             harness.VOLERY, "-H", "127.0.0.1:%d" % node.port, "output",
