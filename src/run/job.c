@@ -219,7 +219,11 @@ child(const struct job_spec *s, char *const *envp, pid_t parent, int in,
 	sigset_t	 none;
 	int		 sig, i, fd;
 
-	setpgid(0, 0);
+	/* A session of its own, and so a process group (for kill(-pid)):
+	 * no terminal's signals, and a tree CRIU can dump, which needs the
+	 * session's leader inside it (the node's may be outside its pid
+	 * namespace, as in a container). */
+	setsid();
 	/* Into the run's cgroup before anything else, if not born in it:
 	 * all that it forks is in it too (contain.h).  Without it, its
 	 * process group. */
@@ -377,11 +381,15 @@ clone3_shared(struct clone_args *ca, struct child_args *a)
 	return clone3_call(ca, child_of_clone, a);
 }
 #else
-/* A plain clone3 returns in the child too: a fork's copy. */
+/* A plain clone3 returns in the child too: a fork's copy, waited for
+ * until it executes, as the others are. */
 static pid_t
 clone3_shared(struct clone_args *ca, struct child_args *a)
 {
-	pid_t	pid = (pid_t)syscall(SYS_clone3, ca, sizeof *ca);
+	pid_t	pid;
+
+	ca->flags |= CLONE_VFORK;
+	pid = (pid_t)syscall(SYS_clone3, ca, sizeof *ca);
 
 	if (pid == 0)
 		child_of_clone(a);
@@ -480,7 +488,9 @@ job_start(const struct job_spec *s, const struct job_exit *e,
 		free(j);
 		return -1;
 	}
-	setpgid(pid, pid);	/* also here: no race with a quick kill */
+	/* No setpgid here: every path waits for the child's execve
+	 * (vfork, CLONE_VFORK), so its setsid is done, and a group made
+	 * first would make that setsid fail. */
 	if (fd[0] != -1)	/* the child's ends */
 		close(fd[0]);
 	close(fd[3]);

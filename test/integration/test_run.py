@@ -95,6 +95,16 @@ class RunOnAPool(unittest.TestCase):
         for node in self.cl.nodes.values():
             self.assertNotIn("bad line from task", node.log())
 
+    def test_a_run_leads_a_session_of_its_own(self):
+        """No terminal's signals reach it, and its whole tree can be
+        checkpointed: CRIU needs the session's leader inside the tree."""
+        u = self.run_ok("run", "--", "sh", "-c",
+                        'read pid comm state ppid pgrp sid rest < /proc/$$/stat; '
+                        'echo "$pid $pgrp $sid"').strip()
+        self.assertIn("Terminated", self.wait_end(u))
+        pid, pgrp, sid = self.run_ok("output", u).split()
+        self.assertEqual((pgrp, sid), (pid, pid))
+
     def test_exit_status_decides_and_time_limit_stops_the_tree(self):
         ok = self.run_ok("run", "--", "true").strip()
         bad = self.run_ok("run", "--", "sh", "-c", "exit 3").strip()
