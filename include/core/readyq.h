@@ -6,10 +6,12 @@
  *      for longer than the ageing delay) or belongs to a workflow with
  *      an interactive task (order.c: the workflow is as urgent as its
  *      most urgent task, so an interactive task's upstream is too);
- *   2. with the lret order only: the longest path of tasks left first
- *      (Hu's rule: the shortest total makespan of a batch); with the
- *      fairshare order, the task of the user who used the pool least
- *      lately (fairshare.h);
+ *   2. with the lret order only, before 1: the longest expected run
+ *      time left on a path from the task first (Hu's rule in time; the
+ *      residual-time LRET of Anglano et al.: the shortest total
+ *      makespan of a batch); with sret, the shortest first (the most
+ *      tasks done soonest); with the fairshare order, the task of the
+ *      user who used the pool least lately (fairshare.h);
  *   3. the older workflow first (fcfs: the shortest average makespan
  *      of the workflows), then the older task;
  *   4. ties by uuid.
@@ -24,10 +26,12 @@ struct task;
 
 enum queue_order {
 	ORDER_FCFS,	/* by workflow submission (the default) */
-	ORDER_LRET,	/* longest remaining path first, then fcfs */
+	ORDER_LRET,	/* longest remaining run time first, then fcfs */
 	ORDER_FAIRSHARE, /* the least used user first, then fcfs */
+	ORDER_SRET,	/* shortest remaining run time first, then fcfs */
 };
 #define ORDER_NODE (-1)	/* a batch window without its own order */
+#define ORDER_NAMES "fcfs, lret, sret or fairshare"	/* for errors */
 
 struct readyq {
 	struct task	**v;

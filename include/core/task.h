@@ -127,6 +127,8 @@ struct task {
 	int64_t		 wf_submit_ms;	/* its workflow's first submit time */
 	int		 path_left;	/* tasks on the longest path from it to
 					 * a last task, itself included */
+	int64_t		 rest_ms;	/* the run time that path is expected
+					 * to take (placement_rank_ms) */
 
 	/* The first task of its workflow, where its inputs lead back to
 	 * ("" if that is itself): set once at SCHEDULE, replicated. */

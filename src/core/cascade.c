@@ -238,7 +238,8 @@ cascade_settled(struct node *n, const struct task *t, int64_t now,
     int propose)
 {
 	if (t->state == TASK_TERMINATED) {
-		placement_learn(n, t);
+		if (placement_learn(n, t))
+			order_rerank(n);
 		retry_settled(n, t, now);
 		cascade_bind_outputs(n, t, now);
 	} else

@@ -44,6 +44,7 @@ interactive_own(struct node *n, int64_t now)
 		/* Past the interactive (or promoted) head of the queue,
 		 * but in the longest-path order, which mixes them. */
 		if (n->ready.order != ORDER_LRET &&
+		    n->ready.order != ORDER_SRET &&
 		    t->prio != PRIO_INTERACTIVE && !t->aged && !t->urgent)
 			break;
 	}

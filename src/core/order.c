@@ -6,7 +6,10 @@
  * the best average makespan).  So a task's class is its workflow's, and
  * the workflows go first come, first served.  Urgency and the longest
  * path only grow while a task is known: a record that leaves the map
- * does not reorder the queue.
+ * does not reorder the queue.  The path's expected run time (the lret
+ * and sret orders' key) is summed from what the pool learned of each
+ * task type; when that moves, every path is summed again (rare:
+ * placement_rank_ms).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,13 +79,22 @@ requeue_wf(struct node *n, const struct order_wf *w)
 		readyq_resort(&n->ready);
 }
 
+/* A task's own share of its path's time. */
+static int64_t
+own_ms(const struct node *n, const struct task *t)
+{
+	return placement_rank_ms(n, t->exec);
+}
+
 /*
- * The longest path from t grew: so may its upstream's, up the DAG.  No
- * path is longer than the map: records that make a cycle (a peer's,
- * crafted) stop there instead of lengthening each other for ever.
+ * The longest path from t grew: so may its upstream's, up the DAG (in
+ * tasks, and in time).  No path is longer than the map: records that
+ * make a cycle (a peer's, crafted) stop there instead of lengthening
+ * each other for ever.  requeue: keep the queue sorted as keys change
+ * (not when the caller sorts it after).
  */
 static void
-lengthen_upstream(struct node *n, struct task *t)
+lengthen_upstream(struct node *n, struct task *t, int requeue)
 {
 	struct task	**stack = NULL, **bigger;
 	size_t		  sn = 0, scap = 0, most = taskmap_count(&n->map);
@@ -92,12 +104,19 @@ lengthen_upstream(struct node *n, struct task *t)
 		for (i = 0; i < t->ninputs; i++) {
 			struct task *up = taskmap_find(&n->map,
 			    t->inputs[i].from);
+			int64_t rest;
 			int queued;
-			if (up == NULL || up->path_left > t->path_left ||
-			    (size_t)t->path_left >= most)
+			if (up == NULL || (size_t)t->path_left >= most)
 				continue;
-			queued = readyq_remove(&n->ready, up) == 0;
-			up->path_left = t->path_left + 1;
+			rest = own_ms(n, up) + t->rest_ms;
+			if (up->path_left > t->path_left &&
+			    up->rest_ms >= rest)
+				continue;
+			queued = requeue && readyq_remove(&n->ready, up) == 0;
+			if (up->path_left <= t->path_left)
+				up->path_left = t->path_left + 1;
+			if (up->rest_ms < rest)
+				up->rest_ms = rest;
 			if (queued)
 				readyq_push(&n->ready, up);
 			if (sn == scap) {
@@ -125,13 +144,18 @@ order_added(struct node *n, struct task *t)
 	int		 count, i, changed = 0;
 
 	t->path_left = 1;
+	t->rest_ms = own_ms(n, t);
 	down = depindex_get(&n->map.deps, t->uuid, &count);
 	for (i = 0; i < count; i++) {
 		const struct task *d = taskmap_find(&n->map, down[i]);
-		if (d != NULL && d->path_left >= t->path_left)
+		if (d == NULL)
+			continue;
+		if (d->path_left >= t->path_left)
 			t->path_left = d->path_left + 1;
+		if (own_ms(n, t) + d->rest_ms > t->rest_ms)
+			t->rest_ms = own_ms(n, t) + d->rest_ms;
 	}
-	lengthen_upstream(n, t);
+	lengthen_upstream(n, t, 1);
 
 	if ((w = find_wf(n, task_workflow(t))) == NULL &&
 	    (w = add_wf(n, task_workflow(t), t)) == NULL) {
@@ -188,6 +212,23 @@ order_queue(struct node *n, struct task *t)
 	if (w != NULL)
 		copy_keys(t, w);
 	return readyq_push(&n->ready, t);
+}
+
+void
+order_rerank(struct node *n)
+{
+	struct task	*t;
+	size_t		 i = 0;
+
+	while ((t = taskmap_next(&n->map, &i)) != NULL) {
+		t->path_left = 1;
+		t->rest_ms = own_ms(n, t);
+	}
+	i = 0;
+	while ((t = taskmap_next(&n->map, &i)) != NULL)
+		lengthen_upstream(n, t, 0);
+	if (n->ready.order == ORDER_LRET || n->ready.order == ORDER_SRET)
+		readyq_resort(&n->ready);
 }
 
 void

@@ -2,7 +2,8 @@
  * order.h -- the ready queue's keys, derived alike on every node from the
  * tasks it knows (readyq.h says how they order the queue): each task's
  * workflow (its first submit time, whether it holds an interactive task)
- * and its longest path of tasks left (for the lret order), and the order
+ * and its longest path of tasks left and that path's expected run time
+ * (for the lret and sret orders), and the order
  * in force: the node's, or its batch window's.
  */
 #ifndef VOLERY_ORDER_H
@@ -41,6 +42,9 @@ void	order_removed(struct node *, const struct task *);
 /* Record r took old's place in the map (r NULL: it could not): old's
  * workflow keeps its entry and its urgency. */
 void	order_replaced(struct node *, const struct task *old, struct task *r);
+/* What the pool learned of a task type's run time moved
+ * (placement_learn): every path's time is summed again. */
+void	order_rerank(struct node *);
 /* Queue t (Ready, bound) with its workflow's keys of now. */
 int	order_queue(struct node *, struct task *);
 /* The order in force: a batch window's own (not ORDER_NODE), else the

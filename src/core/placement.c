@@ -60,16 +60,16 @@ learn_speed(struct placement *pl)
 	    (int)s;
 }
 
-void
+int
 placement_learn(struct node *n, const struct task *t)
 {
 	struct placement_type	*ty;
-	int64_t			 took = t->end_ms - t->start_ms;
+	int64_t			 took = t->end_ms - t->start_ms, mean;
 
 	if (t->state != TASK_TERMINATED || t->start_ms < 0 || took <= 0 ||
 	    took > INT64_MAX / 1024 ||
 	    (ty = find_type(&n->placement, t->exec, 1)) == NULL)
-		return;
+		return 0;
 	ty->pool_ms += took;
 	ty->pool_n++;
 	if (strcmp(t->running_on, n->cfg.name) == 0) {
@@ -77,6 +77,11 @@ placement_learn(struct node *n, const struct task *t)
 		ty->own_n++;
 		learn_speed(&n->placement);
 	}
+	mean = ty->pool_ms / ty->pool_n;
+	if (ty->rank_ms > 0 && llabs(mean - ty->rank_ms) * 8 <= ty->rank_ms)
+		return 0;
+	ty->rank_ms = mean > 0 ? mean : 1;
+	return 1;
 }
 
 void
@@ -142,6 +147,15 @@ placement_estimate(const struct node *n, const char *exec, int speed)
 	if (ty == NULL || ty->pool_n == 0 || speed <= 0)
 		return -1;
 	return ty->pool_ms / ty->pool_n * SPEED_UNIT / speed;
+}
+
+int64_t
+placement_rank_ms(const struct node *n, const char *exec)
+{
+	const struct placement_type *ty = find_type(
+	    (struct placement *)&n->placement, exec, 0);
+
+	return ty != NULL && ty->rank_ms > 0 ? ty->rank_ms : RANK_UNKNOWN_MS;
 }
 
 /* A peer's speed, as a divisor: one not heard yet counts as average. */

@@ -29,6 +29,7 @@ struct placement_type {
 	char	exec[NAME_MAXLEN + 1];
 	int64_t	pool_ms, pool_n;	/* every node's runs */
 	int64_t	own_ms, own_n;		/* ours */
+	int64_t	rank_ms;		/* what the queue counts; 0: none */
 };
 
 struct placement {
@@ -48,8 +49,9 @@ struct placement {
 };
 
 void	placement_init(struct node *);
-/* t's end is confirmed here: learn from its run. */
-void	placement_learn(struct node *, const struct task *);
+/* t's end is confirmed here: learn from its run.  1 if what the queue
+ * counts for its type moved (placement_rank_ms): rank again. */
+int	placement_learn(struct node *, const struct task *);
 /* We started or stopped volunteering. */
 void	placement_volunteer(struct node *, int on, int64_t now);
 /* Our speed and the expected rest of our volunteer period (s; 0 when
@@ -60,6 +62,16 @@ int64_t	placement_life_s(struct node *, int64_t now);
 int64_t	placement_life_tell(struct node *, int64_t now);
 /* A run of exec at speed: its expected time (ms), or -1 (never seen). */
 int64_t	placement_estimate(const struct node *, const char *exec, int speed);
+/*
+ * What the queue's lret and sret orders count for a run of exec (ms, at
+ * the pool's average speed): its learned mean, moved only when the mean
+ * drifts an eighth away from it, so that learning sorts the queue again
+ * a few times per type, not at every run's end.  A type never seen
+ * counts as RANK_UNKNOWN_MS: with nothing learned, the longest path in
+ * time is the longest in tasks (Hu's rule).
+ */
+#define RANK_UNKNOWN_MS	1000
+int64_t	placement_rank_ms(const struct node *, const char *exec);
 /*
  * Does idle peer p rank before us?  Faster first, then the one likelier
  * to stay (its expected stay in doublings of seconds, as the heartbeats

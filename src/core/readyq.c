@@ -35,8 +35,10 @@ readyq_cmp(const struct readyq *q, const struct task *a,
 {
 	int	pa = effective_prio(a), pb = effective_prio(b);
 
-	if (q->order == ORDER_LRET && a->path_left != b->path_left)
-		return b->path_left - a->path_left;
+	if (q->order == ORDER_LRET && a->rest_ms != b->rest_ms)
+		return a->rest_ms > b->rest_ms ? -1 : 1;
+	if (q->order == ORDER_SRET && a->rest_ms != b->rest_ms)
+		return a->rest_ms < b->rest_ms ? -1 : 1;
 	if (pa != pb)
 		return pb - pa;
 	if (q->order == ORDER_FAIRSHARE && a->fair_key != b->fair_key)
@@ -152,6 +154,8 @@ readyq_order_parse(const char *s, enum queue_order *order)
 		*order = ORDER_FCFS;
 	else if (strcmp(s, "lret") == 0)
 		*order = ORDER_LRET;
+	else if (strcmp(s, "sret") == 0)
+		*order = ORDER_SRET;
 	else if (strcmp(s, "fairshare") == 0)
 		*order = ORDER_FAIRSHARE;
 	else

@@ -48,6 +48,7 @@ node_recover(struct node *n, int64_t now)
 {
 	struct task	**v;
 	size_t		  i, count;
+	int		  learned = 0;
 
 	if ((v = taskmap_sorted(&n->map, &count)) == NULL)
 		return;
@@ -74,7 +75,7 @@ node_recover(struct node *n, int64_t now)
 		/* What the runs in the map say of our speed and the pool's:
 		 * a desktop that reboots every day keeps what it learned. */
 		if (v[i]->state == TASK_TERMINATED && v[i]->confirmed)
-			placement_learn(n, v[i]);
+			learned |= placement_learn(n, v[i]);
 		verify_try(n, v[i], now, 0);	/* its replicas ended */
 		if (task_result_kept(v[i]))
 			cascade_bind_outputs(n, v[i], now);
@@ -82,6 +83,8 @@ node_recover(struct node *n, int64_t now)
 			confirm_hold(n, v[i], now);	/* votes again */
 	}
 	free(v);
+	if (learned)
+		order_rerank(n);
 	antientropy_recount(n);		/* Ready ones were changed in place */
 	retire_recover(n, now);
 }

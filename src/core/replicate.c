@@ -155,6 +155,7 @@ adopt(struct node *n, struct task *t, struct task *r)
 		r->urgent = t->urgent;
 		r->wf_submit_ms = t->wf_submit_ms;
 		r->path_left = t->path_left;
+		r->rest_ms = t->rest_ms;
 		swap = *t;
 		*t = *r;
 		*r = swap;

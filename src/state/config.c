@@ -334,7 +334,7 @@ load_batch(struct config *c, xmlNode *node, struct errlist *e)
 		add_error(e, node->line, "batch", "from and to must be HH:MM");
 	else if (order != NULL && b.order == ORDER_NODE)
 		add_error(e, node->line, "batch", "order=\"%s\": expected "
-		    "fcfs or lret", (char *)order);
+		    ORDER_NAMES, (char *)order);
 	else if (c->nbatch == VOL_WINDOWS_MAX)
 		add_error(e, node->line, "batch", "more than %d windows",
 		    VOL_WINDOWS_MAX);
@@ -508,8 +508,8 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 		break;
 	case K_ORDER:
 		if (readyq_order_parse(value, &c->order) == -1)
-			add_error(e, node->line, name, "expected fcfs or lret, "
-			    "got '%s'", value);
+			add_error(e, node->line, name, "expected "
+			    ORDER_NAMES ", got '%s'", value);
 		break;
 	case K_PLACEMENT:
 		if (strcmp(value, "informed") == 0 ||

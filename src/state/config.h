@@ -36,7 +36,7 @@ struct config {
 	int		memory_mb;
 	char		tags[CAPS_TEXT_MAX + 1];
 	enum vol_mode	mode;
-	enum queue_order order;		/* <order>fcfs|lret</order> */
+	enum queue_order order;		/* <order>fcfs|lret|sret|fairshare</order> */
 	int		placement_blind;	/* <placement>blind</placement> */
 	int		nbatch;		/* <batch> windows */
 	struct vol_window batch[VOL_WINDOWS_MAX];

@@ -410,8 +410,10 @@ class Config(unittest.TestCase):
         self.assertIn("%s:3: <listen>: expected ADDRESS:PORT" % conf, r.stderr)
         self.assertIn("%s:4: <colour>: unknown element" % conf, r.stderr)
         self.assertIn("%s:5: <batch>: days=\"someday\"" % conf, r.stderr)
-        self.assertIn("%s:6: <order>: expected fcfs or lret, got 'random'" % conf, r.stderr)
-        self.assertIn("%s:7: <batch>: order=\"sjf\": expected fcfs or lret" % conf, r.stderr)
+        self.assertIn("%s:6: <order>: expected fcfs, lret, sret or fairshare, "
+                      "got 'random'" % conf, r.stderr)
+        self.assertIn("%s:7: <batch>: order=\"sjf\": expected fcfs, lret, "
+                      "sret or fairshare" % conf, r.stderr)
         self.assertIn("%s:8: <placement>: expected informed or blind, got 'smart'" % conf,
                       r.stderr)
         self.assertIn("not starting", r.stderr)

@@ -4,6 +4,7 @@
 #include "testutil.h"
 
 #include "heartbeat.h"
+#include "placement.h"
 
 static void
 test_workflow_binds_outputs_in_order(void **state)
@@ -220,6 +221,81 @@ test_a_batch_window_orders_longest_path_first(void **state)
 	exit_with(n, uuid_n(10), 0, 200);
 	assert_int_equal(state_of(n, uuid_n(5)), TASK_RUNNING);
 	assert_int_equal(state_of(n, uuid_n(11)), TASK_READY);
+}
+
+/* One run of exec on n, from now to now + took (its type's time learned
+ * once the end is confirmed: a pool of one confirms it at once). */
+static void
+run_for(struct node *n, int k, const char *exec, int up, int64_t now,
+    int64_t took)
+{
+	struct task_binding	b = { .nth = 1 };
+
+	memcpy(b.uuid, uuid_n(up), sizeof b.uuid);
+	assert_int_equal(sched(n, k, exec, PRIO_LOW, now, up > 0, &b, NULL),
+	    0);
+	assert_int_equal(state_of(n, uuid_n(k)), TASK_RUNNING);
+	terminate(n, uuid_n(k), strcmp(exec, "import") == 0 ? 3 : 1,
+	    now + took);
+	exit_with(n, uuid_n(k), 0, now + took);
+	assert_int_equal(state_of(n, uuid_n(k)), TASK_TERMINATED);
+}
+
+/*
+ * lret and sret rank by the run time left on a task's longest path, as
+ * the pool learned each type's: imports take 5 s, free 0.1 s and any 3 s
+ * here.  lret: the import (5 s), then the free task with an any after it
+ * (3.1 s), then the free one alone; sret the other way round.  In tasks
+ * alone, the free task with a dependent would go first.
+ */
+static void
+test_lret_and_sret_rank_by_the_run_time_left(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct vol_decision lret = { VOL_BATCH, 1, 0, 0, "batch",
+			    ORDER_LRET, 0 };
+	struct vol_decision sret = { VOL_BATCH, 1, 0, 0, "batch",
+			    ORDER_SRET, 0 };
+	struct task_binding b = { .nth = 1 };
+
+	/* Nothing learned yet: a type counts as a second. */
+	assert_int_equal(placement_rank_ms(n, "import"), RANK_UNKNOWN_MS);
+	run_for(n, 1, "import", 0, 10, 5000);
+	run_for(n, 2, "free", 0, 6000, 100);
+	run_for(n, 3, "any", 2, 7000, 3000);
+	/* A run a tenth longer does not move what the queue counts. */
+	run_for(n, 4, "free", 0, 11000, 110);
+	assert_int_equal(placement_rank_ms(n, "free"), 100);
+
+	assert_int_equal(sched(n, 9, "free", PRIO_LOW, 20000, 0, NULL, NULL),
+	    0);		/* runs: the others wait behind it */
+	assert_int_equal(sched(n, 10, "free", PRIO_LOW, 20001, 0, NULL,
+	    NULL), 0);
+	assert_int_equal(sched(n, 11, "free", PRIO_LOW, 20002, 0, NULL,
+	    NULL), 0);
+	memcpy(b.uuid, uuid_n(11), sizeof b.uuid);
+	assert_int_equal(sched(n, 12, "any", PRIO_LOW, 20003, 1, &b, NULL),
+	    0);
+	assert_int_equal(sched(n, 13, "import", PRIO_LOW, 20004, 0, NULL,
+	    NULL), 0);
+	assert_int_equal(node_find(n, uuid_n(11))->rest_ms, 100 + 3000);
+
+	node_volunteer(n, &lret, 20010);
+	terminate(n, uuid_n(9), 1, 20100);
+	exit_with(n, uuid_n(9), 0, 20100);
+	assert_int_equal(state_of(n, uuid_n(13)), TASK_RUNNING);
+	terminate(n, uuid_n(13), 3, 25100);
+	exit_with(n, uuid_n(13), 0, 25100);
+	assert_int_equal(state_of(n, uuid_n(11)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(10)), TASK_READY);
+
+	/* sret: the free task alone, before the any its run made Ready. */
+	node_volunteer(n, &sret, 25200);
+	terminate(n, uuid_n(11), 1, 25300);
+	exit_with(n, uuid_n(11), 0, 25300);
+	assert_int_equal(state_of(n, uuid_n(10)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(12)), TASK_READY);
 }
 
 /* The user is back and the admin wants runs throttled: our run is slowed
@@ -763,6 +839,7 @@ main(void)
 		NODE_TEST(test_interactive_overtakes_low),
 		NODE_TEST(test_a_workflow_is_as_urgent_as_its_most_urgent_task),
 		NODE_TEST(test_a_batch_window_orders_longest_path_first),
+		NODE_TEST(test_lret_and_sret_rank_by_the_run_time_left),
 		cmocka_unit_test(
 		    test_schedule_refuses_a_record_that_could_outgrow_a_datagram),
 		NODE_TEST(test_a_run_is_throttled_while_the_user_is_back),
