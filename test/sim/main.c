@@ -100,7 +100,7 @@ usage(void)
 {
 	fprintf(stderr,
 "usage: volery-sim [-n nodes] [-s seed] [-S seeds] [-l loss%%] [-d dup%%]\n"
-"                  [-j jitter_ms] [-w thesis|bag|users] [-k workflows]\n"
+"                  [-j jitter_ms] [-w thesis|bag|users|mix] [-k workflows]\n"
 "                  [-t tasks] [-T task_ms] [-c crash%%] [-C crashes]\n"
 "                  [-P partitions]"
 " [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
@@ -115,14 +115,17 @@ usage(void)
 "  -L N  the bag's tasks are one array, at most N of it running at once\n"
 "        (more is a violation where no fault can hide a claim)\n"
 "  -o O  the ready queue's order on every node: fcfs (by workflow), lret\n"
-"        (longest remaining path first) or fairshare (the user who used\n"
-"        the pool least lately first)\n"
+"        (longest expected run time left first), sret (shortest first)\n"
+"        or fairshare (the user who used the pool least lately first)\n"
+"  -w mix  a bag of -t tasks of three types, a third each (the P2P HTC\n"
+"        thesis' S/M/L): short U(1,1500), medium U(1500,6000), long\n"
+"        U(6000,25000) seconds, a second being task_ms/1000 ms here\n"
 "  -w users  two people's bursts of -t bag tasks, ann's then ben's: under\n"
 "        fairshare, ben's must start before ann's are all through\n"
 "  -V L-H node speeds, log-uniform from L to H (e.g. 0.5-2): a run takes\n"
 "        its time / speed\n"
-"  -E N  N tasks of 0.5-1.5 task_ms run before the workload: the pool\n"
-"        has learned from them\n"
+"  -E N  N tasks of 0.5-1.5 task_ms (-w mix: of its types) run before\n"
+"        the workload: the pool has learned from them\n"
 "  -I P  placement: informed (speed and availability, the default) or\n"
 "        blind (idle nodes rank by name)\n"
 "  -H N  the last N nodes are black holes: every run there fails (a full\n"
@@ -194,6 +197,30 @@ bag_duration(struct simnet *s, const char *exec)
 	(void)exec;
 	return bag_min + (int64_t)(sim_random(s) % (uint64_t)(bag_max -
 	    bag_min + 1));
+}
+
+/* -w mix: the three types' run times, in the thesis' seconds, each
+ * mix_scale ms long (task_ms / 1000). */
+static const struct { const char *exec; int64_t lo, hi; } mix_types[] = {
+	{ "short", 1, 1500 }, { "medium", 1500, 6000 }, { "long", 6000, 25000 },
+};
+static double mix_scale;
+
+static int64_t
+mix_duration(struct simnet *s, const char *exec)
+{
+	size_t	i;
+
+	for (i = 0; i < 2 && strcmp(exec, mix_types[i].exec) != 0; i++)
+		;
+	return (int64_t)((double)(mix_types[i].lo + (int64_t)(sim_random(s) %
+	    (uint64_t)(mix_types[i].hi - mix_types[i].lo + 1))) * mix_scale);
+}
+
+static const char *
+mix_exec(struct simnet *s)
+{
+	return mix_types[sim_random(s) % 3].exec;
 }
 
 static int
@@ -365,8 +392,10 @@ converged(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 	return 1;
 }
 
+/* The task types the nodes know; the mix's only with -w mix (nodes that
+ * tell what they have, -g, name them all). */
 static void
-descs(struct taskdesc_set *set)
+descs(struct taskdesc_set *set, int mix)
 {
 	static const struct { const char *name, *in[3]; int nth[3], nin, nout; }
 	    d[] = {
@@ -378,12 +407,15 @@ descs(struct taskdesc_set *set)
 		{ "anomaly_detection", { "segmentation" }, { 1 }, 1, 1 },
 		{ "job", { 0 }, { 0 }, 0, 1 },
 		{ "wide", { 0 }, { 0 }, 0, 16 },	/* -O: a big job */
+		{ "short", { 0 }, { 0 }, 0, 1 },	/* -w mix */
+		{ "medium", { 0 }, { 0 }, 0, 1 },
+		{ "long", { 0 }, { 0 }, 0, 1 },
 	};
 	size_t	i;
 	int	k;
 
 	memset(set, 0, sizeof *set);
-	for (i = 0; i < sizeof d / sizeof d[0]; i++) {
+	for (i = 0; i < sizeof d / sizeof d[0] - (mix ? 0 : 3); i++) {
 		struct taskdesc t;
 		memset(&t, 0, sizeof t);
 		snprintf(t.name, sizeof t.name, "%s", d[i].name);
@@ -444,7 +476,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	int			 nwait = 0;
 
 	memset(res, 0, sizeof *res);
-	descs(&set);
+	descs(&set, strcmp(o->workload, "mix") == 0);
 	sim_init(&s, o->nodes, &set, 1700000000000LL);
 	s.seed = seed * 0x9e3779b97f4a7c15ULL + 1;
 	s.verbose = o->verbose;
@@ -518,12 +550,15 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	bag_min = o->task_ms / 2;
 	bag_max = o->task_ms * 3 / 2;
 	/* -E: the pool has run work before, and learned from it. */
+	mix_scale = (double)o->task_ms / 1000;
 	if (o->warmup > 0) {
+		int mix = strcmp(o->workload, "mix") == 0;
 		char (*w)[UUID_STRLEN + 1] = sim_calloc(o->warmup, sizeof *w);
-		s.duration = bag_duration;
+		s.duration = mix ? mix_duration : bag_duration;
 		for (k = 0; k < o->warmup; k++)
 			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
-			    "job", PRIO_LOW, 0, NULL, w[k]);
+			    mix ? mix_exec(&s) : "job", PRIO_LOW, 0, NULL,
+			    w[k]);
 		while (!all_final(&s, w, o->warmup) &&
 		    s.now - t0 < 100 * o->task_ms * (o->warmup + 1))
 			sim_run_until(&s, s.now + 100);
@@ -549,6 +584,19 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		    o->task_ms;
 		if (ideal_ms < bag_max)
 			ideal_ms = bag_max;
+	} else if (strcmp(o->workload, "mix") == 0) {
+		int64_t longest = (int64_t)(25000 * mix_scale);
+		ntasks = o->tasks;
+		s.duration = mix_duration;
+		u = sim_calloc(ntasks, sizeof *u);
+		for (k = 0; k < ntasks; k++)
+			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
+			    mix_exec(&s), PRIO_LOW, 0, NULL, u[k]);
+		/* The mean work over the nodes, or the longest task. */
+		ideal_ms = (int64_t)((double)ntasks * (750 + 3750 + 15500) /
+		    3 * mix_scale / o->nodes);
+		if (ideal_ms < longest)
+			ideal_ms = longest;
 	} else if (strcmp(o->workload, "bag") == 0) {
 		ntasks = o->tasks;
 		s.duration = bag_duration;
@@ -914,6 +962,7 @@ main(int argc, char **argv)
 	if (optind != argc || o.nodes < 1 || o.nodes > SIM_MAXNODES ||
 	    o.seeds < 1 || (strcmp(o.workload, "thesis") != 0 &&
 	    strcmp(o.workload, "bag") != 0 &&
+	    strcmp(o.workload, "mix") != 0 &&
 	    strcmp(o.workload, "users") != 0) || (o.avail != NULL &&
 	    strcmp(o.avail, "exp") != 0 && strcmp(o.avail, "weibull") != 0))
 		usage();
