@@ -36,6 +36,9 @@ $sim -S $((50 / div)) -o lret -n 7 -k 10 -T 500 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 
 # Tasks of three lengths ranked by the run time the pool learned.
 $sim -S $((50 / div)) -o lret -n 7 -w mix -t 40 -T 100 -E 20 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
 $sim -S $((50 / div)) -o sret -n 7 -w mix -t 40 -T 100 -E 20 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
+# The reliability fit on stable and unstable desktops, under faults.
+$sim -S $((30 / div)) -I fit -n 10 -w mix -t 60 -T 300 -E 20 -a exp -u 3000,300 -N 50 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -q &&
+$sim -S $((20 / div)) -I fit -o lret -n 7 -w mix -t 40 -T 300 -E 20 -a weibull -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -X 2 -q &&
 # Two people's bursts under fair share: the second interleaves at once.
 $sim -S $((30 / div)) -o fairshare -n 5 -w users -t 60 -T 300 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
 $sim -S $((50 / div)) -n 9 -w bag -t 60 -T 500 -V 0.25-4 -E 40 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&

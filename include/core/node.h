@@ -26,6 +26,12 @@ struct taskdesc_set;
 struct peer_msg;
 struct runner_msg;
 
+/* <placement>: informed ranks idle nodes by speed and expected stay
+ * (placement.h); blind by name only; fit ranks them as informed and each
+ * takes the task of the next few that best fits its stay (fit.h). */
+enum placement_mode { PLACEMENT_INFORMED, PLACEMENT_BLIND, PLACEMENT_FIT };
+int	placement_mode_parse(const char *, enum placement_mode *);
+
 struct node_config {
 	char		name[NAME_MAXLEN + 1];
 	int		slots;
@@ -71,7 +77,7 @@ struct node_config {
 	int64_t		retention_ms;
 	int		client_port;	/* told in heartbeats */
 	enum queue_order order;	/* outside batch windows of their own */
-	int		placement_blind;	/* rank idle nodes by name only */
+	enum placement_mode placement;	/* how idle nodes rank, what they take */
 	/* A described task of an owner with this uid or more runs as that
 	 * owner here, if the shell finds the account (ACT_CHECK); -1:
 	 * none does (a fixed <run_as>).  0 by default: every known one. */
@@ -212,6 +218,12 @@ int	node_quarantine_clear(struct node *, int64_t now);
 /* After a restart: the quarantine the last ACT_QUARANTINE told, if it
  * still holds (0), else -1 (ended, or not what the core wrote). */
 int	node_quarantine_restore(struct node *, const char *text, int64_t now);
+/* After a restart: the volunteer periods the last ACT_STAY told, and the
+ * one a stop ended, if it was running then: from its start to alive_ms,
+ * the last time the shell knew the node up.  -1 if the text is not what
+ * the core wrote (nothing learned). */
+int	node_stay_restore(struct node *, const char *text, int64_t alive_ms,
+	    int64_t now);
 /* Every field at its default (volery.conf(5)). */
 void	node_config_default(struct node_config *);
 /* Can a node run with c?  (Its ranges were checked before: config.c.) */

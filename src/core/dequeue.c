@@ -229,13 +229,13 @@ dequeue_dispatch(struct node *n, int64_t now)
 		}
 		/*
 		 * From our place on, the first task nobody is claiming: our
-		 * rank after a lost race, else our rank among idle nodes.  A
-		 * task at position p before our place r that stays unclaimed
-		 * is ours to try after r - p more windows: the next in line
-		 * step in one at a time, never all at once.
+		 * rank after a lost race, else among idle nodes (the fit's
+		 * pick for that rank, fit.h).  One at position p before our
+		 * place r that stays unclaimed is ours to try after r - p
+		 * more windows: the next in line step in one at a time.
 		 */
-		place = dq->rank > 0 ? (size_t)dq->rank :
-		    (size_t)peertab_idle_rank(n, now);
+		place = fit_place(n, dq->rank > 0 ? (size_t)dq->rank :
+		    (size_t)peertab_idle_rank(n, now), now);
 		for (t = NULL, k = place; k < len; k++) {
 			t = readyq_at(&n->ready, k);
 			if (!claimed(n, t, now) && dequeue_ours(n, t, now)) {

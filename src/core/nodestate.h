@@ -56,6 +56,7 @@
 #include "dequeue.h"
 #include "election.h"
 #include "fairshare.h"
+#include "fit.h"
 #include "heartbeat.h"
 #include "interactive.h"
 #include "node.h"
@@ -113,6 +114,7 @@ struct node {
 	struct authorship	   authorship;
 	struct quorum		   quorum;
 	struct placement	   placement;
+	struct fit		   fit;
 	struct retire		   retire;
 	struct retry		   retry;
 	struct ckpt		   ckpts;

@@ -3,10 +3,26 @@
  * speed and availability, and how the idle nodes rank and defer by what
  * they learn of each other (placement.h).
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nodestate.h"
+
+int
+placement_mode_parse(const char *s, enum placement_mode *mode)
+{
+	if (strcmp(s, "informed") == 0)
+		*mode = PLACEMENT_INFORMED;
+	else if (strcmp(s, "blind") == 0)
+		*mode = PLACEMENT_BLIND;
+	else if (strcmp(s, "fit") == 0)
+		*mode = PLACEMENT_FIT;
+	else
+		return -1;
+	return 0;
+}
 
 void
 placement_init(struct node *n)
@@ -84,6 +100,35 @@ placement_learn(struct node *n, const struct task *t)
 	return 1;
 }
 
+static void
+add_period(struct placement *pl, int64_t s)
+{
+	pl->periods[pl->next_period] = s;
+	pl->next_period = (pl->next_period + 1) % PLACEMENT_PERIODS;
+	if (pl->nperiods < PLACEMENT_PERIODS)
+		pl->nperiods++;
+}
+
+/* What the shell keeps across a restart (ACT_STAY): a desktop switched
+ * off every evening still knows how long its idle spells last. */
+static void
+tell_stay(struct node *n)
+{
+	const struct placement	*pl = &n->placement;
+	char			 text[24 + PLACEMENT_PERIODS * 22];
+	size_t			 len;
+	int			 i, k;
+
+	len = (size_t)snprintf(text, sizeof text, "%" PRId64, pl->period_start);
+	for (i = 0; i < pl->nperiods; i++) {
+		k = (pl->next_period - pl->nperiods + i + PLACEMENT_PERIODS) %
+		    PLACEMENT_PERIODS;
+		len += (size_t)snprintf(text + len, sizeof text - len,
+		    " %" PRId64, pl->periods[k]);
+	}
+	outbox_text(&n->out, ACT_STAY, "", text);
+}
+
 void
 placement_volunteer(struct node *n, int on, int64_t now)
 {
@@ -92,12 +137,58 @@ placement_volunteer(struct node *n, int on, int64_t now)
 	if (on && pl->period_start < 0)
 		pl->period_start = now;
 	else if (!on && pl->period_start >= 0) {
-		pl->periods[pl->next_period] = (now - pl->period_start) / 1000;
-		pl->next_period = (pl->next_period + 1) % PLACEMENT_PERIODS;
-		if (pl->nperiods < PLACEMENT_PERIODS)
-			pl->nperiods++;
+		add_period(pl, (now - pl->period_start) / 1000);
 		pl->period_start = -1;
+	} else
+		return;
+	tell_stay(n);
+}
+
+/* A period, as ACT_STAY tells it: up to a year (s). */
+#define STAY_MAX_S	(366LL * 86400)
+
+int
+node_stay_restore(struct node *n, const char *text, int64_t alive_ms,
+    int64_t now)
+{
+	struct placement	*pl = &n->placement;
+	int64_t			 v[PLACEMENT_PERIODS], start;
+	const char		*p = text;
+	char			*end;
+	int			 count = 0, i;
+
+	if (strncmp(p, "-1", 2) == 0 && (p[2] == ' ' || p[2] == '\0'))
+		start = -1, p += 2;
+	else if (*p < '0' || *p > '9' || (start = strtoll(p, &end, 10)) < 0 ||
+	    start > alive_ms || alive_ms > now || (*end != ' ' && *end != '\0'))
+		goto bad;
+	else
+		p = end;
+	while (*p == ' ') {
+		p++;
+		if (count == PLACEMENT_PERIODS || *p < '0' || *p > '9' ||
+		    (v[count] = strtoll(p, &end, 10)) > STAY_MAX_S ||
+		    (*end != ' ' && *end != '\0'))
+			goto bad;
+		count++;
+		p = end;
 	}
+	if (*p != '\0')
+		goto bad;
+	for (i = 0; i < count; i++)
+		add_period(pl, v[i]);
+	if (start >= 0 && (alive_ms - start) / 1000 <= STAY_MAX_S)
+		add_period(pl, (alive_ms - start) / 1000);
+	outbox_log(&n->out, VLOG_INFO, "node %s knows %d volunteer period%s "
+	    "from before its restart%s", n->cfg.name, pl->nperiods,
+	    pl->nperiods == 1 ? "" : "s", start >= 0 ? ", the last ended by "
+	    "the stop" : "");
+	return 0;
+bad:
+	outbox_log(&n->out, VLOG_WARNING, "node %s: what it kept of its "
+	    "volunteer periods is not what it wrote; it learns them anew",
+	    n->cfg.name);
+	return -1;
 }
 
 int
@@ -121,8 +212,10 @@ placement_life_s(struct node *n, int64_t now)
 
 	if (!run_volunteering(n))
 		return 0;
-	if (pl->period_start < 0)
+	if (pl->period_start < 0) {
 		pl->period_start = now;
+		tell_stay(n);
+	}
 	age = (now - pl->period_start) / 1000;
 	for (i = 0; i < pl->nperiods; i++)
 		if (pl->periods[i] > age) {
@@ -195,7 +288,7 @@ placement_peer_first(const struct node *n, const struct peer *p)
 {
 	int	me, it;
 
-	if (n->cfg.placement_blind)
+	if (n->cfg.placement == PLACEMENT_BLIND)
 		return p->name_before_us;
 	if (speed_class(speed_of(p)) != speed_class(n->placement.speed))
 		return speed_of(p) > n->placement.speed;
@@ -207,9 +300,21 @@ placement_peer_first(const struct node *n, const struct peer *p)
 }
 
 int
+placement_peers_cmp(const struct peer *a, const struct peer *b)
+{
+	int	x = speed_class(speed_of(a)), y = speed_class(speed_of(b));
+
+	if (x != y)
+		return y - x;
+	x = placement_life_bucket(a->life_s);
+	y = placement_life_bucket(b->life_s);
+	return x != y ? y - x : strcmp(a->name, b->name);
+}
+
+int
 placement_key(const struct node *n)
 {
-	if (n->cfg.placement_blind)
+	if (n->cfg.placement == PLACEMENT_BLIND)
 		return 0;
 	return speed_class(n->placement.speed) * 64 +
 	    placement_life_bucket(n->placement.life_told);
@@ -249,7 +354,7 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 	int64_t		*busy;
 	size_t		 i, nrun, npeers = peertab_count(n);
 
-	if (n->cfg.placement_blind ||
+	if (n->cfg.placement == PLACEMENT_BLIND ||
 	    (base = placement_estimate(n, t->exec, SPEED_UNIT)) <= 0)
 		return -1;
 	mine = with_risk(run_ms(base, n->placement.speed),

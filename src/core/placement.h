@@ -80,6 +80,8 @@ int64_t	placement_rank_ms(const struct node *, const char *exec);
  */
 struct peer;
 int	placement_peer_first(const struct node *, const struct peer *);
+/* The same rank between two idle peers: negative if a goes first. */
+int	placement_peers_cmp(const struct peer *, const struct peer *);
 /* What our side of that comparison is now (a change: rank again). */
 int	placement_key(const struct node *);
 int	placement_life_bucket(int64_t life_s);

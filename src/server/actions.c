@@ -20,6 +20,7 @@
 #include "log.h"
 #include "members.h"
 #include "quarantine.h"
+#include "stay.h"
 #include "node.h"
 #include "notify.h"
 #include "output.h"
@@ -311,6 +312,9 @@ actions_carry_out(void)
 			break;
 		case ACT_QUARANTINE:
 			quarantine_save(act.env->state_dir, a->text);
+			break;
+		case ACT_STAY:
+			stay_save(act.env->state_dir, a->text);
 			break;
 		case ACT_RETIRE:
 			history_append(a->uuid, a->text);

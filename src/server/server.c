@@ -56,6 +56,7 @@
 #include "throttle.h"
 #include "server.h"
 #include "service.h"
+#include "stay.h"
 #include "task.h"
 #include "taskdesc.h"
 #include "wire.h"
@@ -294,8 +295,9 @@ server_run(const struct config *cfg, int echo)
 	struct vol_decision	 first;
 	struct runner_opts	 ro;
 	struct task		**v;
-	char			 err[512], warn[256];
+	char			 err[1024], warn[256];
 	size_t			 n;
+	int64_t			 alive;
 	int			 loaded;
 
 	memset(&srv, 0, sizeof srv);
@@ -309,9 +311,8 @@ server_run(const struct config *cfg, int echo)
 	log_msg(VLOG_NORMAL, "node %s starting (config %s, pid %d)",
 	    cfg->name, cfg->file[0] != '\0' ? cfg->file : "built-in",
 	    (int)getpid());
-	if ((srv.base = event_base_new()) == NULL) {
+	if ((srv.base = event_base_new()) == NULL)
 		fatalx("event_base_new failed");
-	}
 	if (owner_init(cfg->run_as, cfg->min_uid, cfg->slots, warn,
 	    sizeof warn, err, sizeof err) == -1)
 		fatalx("%s", err);
@@ -324,8 +325,7 @@ server_run(const struct config *cfg, int echo)
 	service_init(&srv.service);
 	if (service_load_descs() == -1)
 		return 1;
-	log_info("%zu task descriptions in %s", srv.descs.n,
-	    cfg->tasks_dir);
+	log_info("%zu task descriptions in %s", srv.descs.n, cfg->tasks_dir);
 
 	memset(&ro, 0, sizeof ro);
 	/* Runs start in a directory of their own: the path must not be
@@ -341,9 +341,8 @@ server_run(const struct config *cfg, int echo)
 	scratch_init(srv.base, (int64_t)cfg->max_scratch_mb << 20);
 	ro.memory_mb = cfg->run_memory_mb;
 	if (job_init(srv.base) == -1 || runner_init(srv.base, &hooks,
-	    &ro) == -1) {
+	    &ro) == -1)
 		fatalx("cannot watch child processes");
-	}
 	srv.actions.base = srv.base;
 	srv.actions.state_dir = cfg->state_dir;
 	srv.actions.tasks_dir = srv.tasks_dir;
@@ -356,9 +355,8 @@ server_run(const struct config *cfg, int echo)
 	    history_open(cfg->state_dir, err, sizeof err) == -1 ||
 	    rundir_init(cfg->state_dir, owner_base(), err, sizeof err) == -1 ||
 	    output_init(cfg->state_dir, cfg->name,
-	    (int64_t)cfg->max_output_mb << 20, err, sizeof err) == -1) {
+	    (int64_t)cfg->max_output_mb << 20, err, sizeof err) == -1)
 		fatalx("%s", err);
-	}
 	outfetch_init(srv.base, &srv.ring);
 	ckfetch_init(srv.base, &srv.ring);
 	/* Before the journal's runs are taken again: what an earlier start
@@ -383,7 +381,7 @@ server_run(const struct config *cfg, int echo)
 	nc.max_checkpoint_bytes = (int64_t)cfg->max_checkpoint_mb << 20;
 	nc.ageing_ms = (int64_t)cfg->ageing_s * 1000;
 	nc.order = cfg->order;
-	nc.placement_blind = cfg->placement_blind;
+	nc.placement = cfg->placement;
 	nc.owner_min_uid = owner_mode() == OWNER_FIXED ? -1 : cfg->min_uid;
 	nc.max_running_per_user = cfg->max_running_per_user;
 	snprintf(nc.max_running_of, sizeof nc.max_running_of, "%s",
@@ -424,9 +422,8 @@ server_run(const struct config *cfg, int echo)
 	srv.requests.reputation = srv.reputation;
 	srv.requests.caps = &srv.caps;
 	requests_init(&srv.requests);
-	if (idle_init(srv.base, cfg, &ihooks, &first) == -1) {
+	if (idle_init(srv.base, cfg, &ihooks, &first) == -1)
 		fatalx("cannot start the idle probes");
-	}
 	/* Join the cluster already knowing whether we take tasks. */
 	srv.decision = first;
 	node_set_volunteer(srv.core, first.volunteer, first.name,
@@ -437,6 +434,8 @@ server_run(const struct config *cfg, int echo)
 	members_load(cfg->state_dir, member_cb, NULL);
 	if (quarantine_load(cfg->state_dir, err, sizeof err) == 0)
 		(void)node_quarantine_restore(srv.core, err, clock_node_ms());
+	if (stay_open(srv.base, cfg->state_dir, err, sizeof err, &alive) == 0)
+		(void)node_stay_restore(srv.core, err, alive, clock_node_ms());
 	node_recover(srv.core, clock_node_ms());
 	ckpts_sweep();
 	open_peers(&nc);
@@ -479,6 +478,7 @@ server_run(const struct config *cfg, int echo)
 	peers_close();
 	clash_close();
 	reputation_clean_stop(cfg->state_dir);
+	stay_close();
 	pooltime_observe(cfg->name, srv.decision.name, 0, clock_wall_ms());
 	pooltime_save();
 	journal_close();

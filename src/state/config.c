@@ -70,7 +70,7 @@ static const struct element {
 	{ S(tags, K_TAGS), 0, 0 },
 	{ "mode", K_MODE, offsetof(struct config, mode), 0, 0, 0 },
 	{ "order", K_ORDER, offsetof(struct config, order), 0, 0, 0 },
-	{ "placement", K_PLACEMENT, offsetof(struct config, placement_blind),
+	{ "placement", K_PLACEMENT, offsetof(struct config, placement),
 	  0, 0, 0 },
 	{ N(max_peers, 16, 65536) },
 	{ S(socket, K_PATH), 0, 0 },
@@ -512,12 +512,9 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 			    ORDER_NAMES ", got '%s'", value);
 		break;
 	case K_PLACEMENT:
-		if (strcmp(value, "informed") == 0 ||
-		    strcmp(value, "blind") == 0)
-			c->placement_blind = strcmp(value, "blind") == 0;
-		else
-			add_error(e, node->line, name, "expected informed or "
-			    "blind, got '%s'", value);
+		if (placement_mode_parse(value, &c->placement) == -1)
+			add_error(e, node->line, name, "expected informed, "
+			    "blind or fit, got '%s'", value);
 		break;
 	case K_LEVEL:
 		if (log_level_parse(value, &c->log_level) == -1)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bounds.h"
+#include "node.h"
 #include "outbox.h"
 #include "runas.h"
 #include "seal.h"
@@ -37,7 +38,7 @@ struct config {
 	char		tags[CAPS_TEXT_MAX + 1];
 	enum vol_mode	mode;
 	enum queue_order order;		/* <order>fcfs|lret|sret|fairshare</order> */
-	int		placement_blind;	/* <placement>blind</placement> */
+	enum placement_mode placement;	/* <placement>informed|blind|fit */
 	int		nbatch;		/* <batch> windows */
 	struct vol_window batch[VOL_WINDOWS_MAX];
 

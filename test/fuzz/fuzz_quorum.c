@@ -7,7 +7,8 @@
  * (n00..n03, test/sim/liar.c), so a seed from a kept -F trace carries
  * signatures that verify.  The same bytes, as the quarantine file a
  * restart reads back (retry.c), quarantine the node only until a time
- * to come, no longer than a quarantine lasts.
+ * to come, no longer than a quarantine lasts; as the stay file
+ * (placement.c), they are learned whole or not at all.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -112,6 +113,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strlen(st.quarantine_why) > REASON_MAXLEN)
 			abort();
 	}
+	i = node_stay_restore(n, body + 6, 1700000000650LL, 1700000000700LL);
+	if (i != 0 && i != -1)
+		abort();
 	outbox_clear(node_outbox(n));
 	node_free(n);
 	return 0;

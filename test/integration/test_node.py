@@ -9,7 +9,7 @@ import unittest
 import zlib
 
 from harness import (Node, VOLERY, TIMEOUT, params_file, schedule_workflow,
-                     alive, outputs_of, started_args)
+                     alive, outputs_of, started_args, wait_until)
 
 
 class NodeTest(unittest.TestCase):
@@ -341,6 +341,48 @@ class Durability(unittest.TestCase):
         self.assertTrue(all(t[2] == "Terminated" for t in tasks.values()))
         c.close()
         self.node.stop()
+
+
+class Stay(unittest.TestCase):
+    """A desktop switched off keeps what it learned of how long it
+    volunteers: state/stay holds its periods and the current one's start,
+    its modification time says when the node was last up, and the next
+    start learns the period the switch-off ended.  A file it did not
+    write is said so and changes nothing."""
+
+    def setUp(self):
+        self.node = Node(slots=1)
+        self.addCleanup(self.node.cleanup)
+        self.path = os.path.join(self.node.dir, "state", "stay")
+
+    def kept(self):
+        try:
+            with open(self.path) as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    def test_the_period_a_switch_off_ended_counts_after_the_restart(self):
+        self.node.start()
+        start = wait_until(lambda: re.fullmatch(r"\d+", self.kept()),
+                           "the node never kept its volunteer period")
+        self.assertLess(abs(int(start.group(0)) - time.time() * 1000), 60000)
+        self.node.kill9()
+        # As if it had been up five minutes, last stamped a minute ago.
+        now = time.time()
+        with open(self.path, "w") as f:
+            f.write("%d 3600 7200" % ((now - 300) * 1000))
+        os.utime(self.path, (now - 60, now - 60))
+        self.node.start()
+        self.node.wait_log(r"node alpha knows 3 volunteer periods from "
+                           r"before its restart, the last ended by the stop")
+        self.node.kill9()
+        with open(self.path, "w") as f:
+            f.write("-1 3600 seven")
+        self.node.start()
+        self.node.wait_log(r"node alpha: what it kept of its volunteer "
+                           r"periods is not what it wrote; it learns them anew")
+        self.assertNotIn("knows 1 volunteer", self.node.log())
 
 
 class Retention(unittest.TestCase):

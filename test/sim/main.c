@@ -3,6 +3,7 @@
  * under faults, with invariants checked.  See usage() and README.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +51,12 @@ struct opts {
 					 * guarded against replays */
 	int64_t		 retention;	/* ms; 0: the default (a week) */
 	const char	*avail;		/* NULL | exp | weibull */
+	int64_t		 up_ms, down_ms;	/* -u: its mean periods */
+	int		 stable;	/* -N: % of nodes never down */
 	const char	*trace;		/* availability trace file */
 	enum queue_order order;		/* -o */
 	double		 speed_lo, speed_hi;	/* -V: node speeds */
-	int		 blind;		/* -I blind */
+	enum placement_mode placement;	/* -I */
 	int		 warmup;	/* -E: tasks run before the workload */
 	int		 table;
 	int		 verbose;
@@ -103,12 +106,13 @@ usage(void)
 "                  [-j jitter_ms] [-w thesis|bag|users|mix] [-k workflows]\n"
 "                  [-t tasks] [-T task_ms] [-c crash%%] [-C crashes]\n"
 "                  [-P partitions]"
-" [-B busy_flips] [-a exp|weibull] [-A trace] [-X cancels]\n"
+" [-B busy_flips] [-a exp|weibull] [-u up,down] [-N stable%%]\n"
+"                  [-A trace] [-X cancels]\n"
 "                  [-Y oneway_partitions] [-K skew_ms] [-Q queue] [-M lacking]\n"
 "                  [-H black_holes] [-i checkpoint_ms] [-z checkpoint_kb]\n"
 "                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-F lies]\n"
 "                  [-r replicas] [-G] [-U]\n"
-"                  [-o fcfs|lret|fairshare] [-V lo-hi] [-I blind|informed]\n"
+"                  [-o fcfs|lret|fairshare] [-V lo-hi] [-I informed|blind|fit]\n"
 "                  [-E warmup] [-L limit] [-g gpu_nodes] [-R] [-q] [-v]\n"
 "  -g N  nodes tell what they have (heartbeats): the first N the tag gpu,\n"
 "        which every third task needs (and must never start without)\n"
@@ -126,8 +130,9 @@ usage(void)
 "        its time / speed\n"
 "  -E N  N tasks of 0.5-1.5 task_ms (-w mix: of its types) run before\n"
 "        the workload: the pool has learned from them\n"
-"  -I P  placement: informed (speed and availability, the default) or\n"
-"        blind (idle nodes rank by name)\n"
+"  -I P  placement: informed (speed and availability, the default),\n"
+"        blind (idle nodes rank by name) or fit (each of them takes the\n"
+"        task of the next few that best fits its expected stay)\n"
 "  -H N  the last N nodes are black holes: every run there fails (a full\n"
 "        disk).  Without other faults no task may fail for them, and each\n"
 "        must stop volunteering after a few runs (quarantine_after)\n"
@@ -161,6 +166,9 @@ usage(void)
 "        node's guard drops replays, duplicates among them)\n"
 "  -A F  node availability from a trace: lines '<node> <down_ms> <up_ms>',\n"
 "        times from the start of the workload\n"
+"  -u U,D with -a: nodes up U ms and down D ms on average (8000,2000)\n"
+"  -N P  with -a: the first P%% of the nodes never go down (n00 never\n"
+"        does): a mixed system of stable and unstable desktops\n"
 "  -S N  sweep seeds s..s+N-1, stop at the first violation\n"
 "  -R    the report table: 9, 100, 1000 nodes at 0%%, 1%%, 10%% loss,\n"
 "        with node identities\n"
@@ -517,7 +525,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.replay_percent = o->replay;
 	s.max_skew = o->skew;
 	s.cfg.order = o->order;
-	s.cfg.placement_blind = o->blind;
+	s.cfg.placement = o->placement;
 	/* -V: each node's speed, log-uniform (a seed's own stream, so that
 	 * blind and informed runs meet the same machines). */
 	for (i = 0; o->speed_hi > 0 && i < o->nodes; i++) {
@@ -655,14 +663,16 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		f[nf++].undo = 1;
 	}
 	if (o->avail != NULL) {
-		for (i = 1; i < o->nodes; i++) {	/* n00 stays up */
+		/* n00 and the stable ones stay up. */
+		for (i = 1 + o->nodes * o->stable / 100; i < o->nodes; i++) {
 			int64_t at = start;
 			while (at < start + horizon && nf < 2 * o->nodes * 64) {
-				at += period(&s, o->avail, 8000);
+				at += period(&s, o->avail, (double)o->up_ms);
 				f[nf].at = at;
 				f[nf].kind = 0;
 				f[nf].node = i;
-				at += 1 + period(&s, o->avail, 2000);
+				at += 1 + period(&s, o->avail,
+				    (double)o->down_ms);
 				f[nf++].len = 0;
 				f[nf] = f[nf - 1];
 				f[nf].at = at;
@@ -893,14 +903,15 @@ main(int argc, char **argv)
 {
 	struct opts	o = { .nodes = 9, .seed = 1, .seeds = 1,
 			    .jitter = 2, .workload = "thesis", .workflows = 10,
-			    .tasks = 100, .task_ms = 2000, .ckpt_every = -1 };
+			    .tasks = 100, .task_ms = 2000, .ckpt_every = -1,
+			    .up_ms = 8000, .down_ms = 2000 };
 	struct result	r;
 	int		ch, bad = 0, k;
 
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -918,6 +929,12 @@ main(int argc, char **argv)
 		case 'P': o.partitions = atoi(optarg); break;
 		case 'B': o.busy = atoi(optarg); break;
 		case 'a': o.avail = optarg; break;
+		case 'u':
+			if (sscanf(optarg, "%" SCNd64 ",%" SCNd64, &o.up_ms,
+			    &o.down_ms) != 2 || o.up_ms < 1 || o.down_ms < 1)
+				usage();
+			break;
+		case 'N': o.stable = atoi(optarg); break;
 		case 'A': o.trace = optarg; break;
 		case 'X': o.cancels = atoi(optarg); break;
 		case 'Y': o.oneway = atoi(optarg); break;
@@ -945,9 +962,7 @@ main(int argc, char **argv)
 			break;
 		case 'E': o.warmup = atoi(optarg); break;
 		case 'I':
-			if (strcmp(optarg, "blind") == 0)
-				o.blind = 1;
-			else if (strcmp(optarg, "informed") != 0)
+			if (placement_mode_parse(optarg, &o.placement) == -1)
 				usage();
 			break;
 		case 'o':

@@ -272,6 +272,8 @@ sim_free(struct simnet *s)
 		free(s->disk[i].buf);
 		free(s->members[i]);
 		s->members[i] = NULL;
+		free(s->stay[i]);
+		s->stay[i] = NULL;
 		guard_free(&s->guard[i]);
 		free(s->ucounter[i]);
 	}
@@ -751,7 +753,7 @@ trace_action(struct simnet *s, int i, const struct action *a)
 	static const char *names[] = { "log", "journal", "notify", "start",
 	    "stop", "suspend", "resume", "timer", "broadcast", "unicast",
 	    "members", "retire", "forget", "check", "throttle", "unthrottle",
-	    "quarantine", "ckpt_fetch" };
+	    "quarantine", "ckpt_fetch", "stay" };
 	char	text[DATAGRAM_MAX + 64];
 	size_t	len;
 
@@ -770,6 +772,9 @@ trace_action(struct simnet *s, int i, const struct action *a)
 		break;
 	case ACT_NOTIFY:
 		snprintf(text, sizeof text, "> notify %s", a->text);
+		break;
+	case ACT_STAY:
+		snprintf(text, sizeof text, "> stay %s", a->text);
 		break;
 	case ACT_MEMBERS:
 		snprintf(text, sizeof text, "> members %.*s", (int)sizeof text -
@@ -1093,6 +1098,10 @@ sim_flush(struct simnet *s, int i)
 			free(s->members[i]);
 			s->members[i] = sim_strdup(a->text);
 			break;
+		case ACT_STAY:
+			free(s->stay[i]);
+			s->stay[i] = sim_strdup(a->text);
+			break;
 		default:
 			break;
 		}
@@ -1140,6 +1149,11 @@ sim_boot(struct simnet *s, int i, int reputation)
 			    sim_local(s, i));
 		free(list);
 	}
+	/* The stay file, last stamped when it crashed (the server's is up
+	 * to a stamp older). */
+	if (s->stay[i] != NULL)
+		node_stay_restore(s->nodes[i], s->stay[i], s->down_at[i],
+		    sim_local(s, i));
 	node_recover(s->nodes[i], sim_local(s, i));
 	if (!s->no_disks)
 		disk_rewrite(s, i);
@@ -1154,6 +1168,7 @@ sim_crash(struct simnet *s, int i)
 	int		 j, up = 0;
 
 	s->alive[i] = 0;
+	s->down_at[i] = sim_local(s, i);
 	for (j = 0; j < s->n; j++)
 		up += s->alive[j];
 	if (up < s->fewest_up)

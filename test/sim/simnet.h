@@ -55,6 +55,9 @@ struct simnet {
 	uint64_t		 incarnation[SIM_MAXNODES];
 	struct sim_disk		 disk[SIM_MAXNODES];	/* journals */
 	char			*members[SIM_MAXNODES];	/* members files */
+	char			*stay[SIM_MAXNODES];	/* stay files */
+	int64_t			 down_at[SIM_MAXNODES];	/* its last crash,
+							 * its clock */
 	struct taskdesc_set	*descs;
 	struct node_config	 cfg;		/* for every node */
 	int64_t			 now;

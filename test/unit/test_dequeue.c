@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include "dequeue.h"
+#include "fit.h"
 #include "peerrate.h"
 #include "peerrun.h"
 #include "placement.h"
@@ -278,7 +279,7 @@ test_blind_placement_takes_the_task(void **state)
 	plmi2_descs(&set);
 	node_config_default(&cfg);
 	snprintf(cfg.name, sizeof cfg.name, "alpha");
-	cfg.placement_blind = 1;
+	cfg.placement = PLACEMENT_BLIND;
 	assert_non_null(n = node_new(&cfg, &set));
 	node_start(n, 0);
 	for (k = 1; k <= 3; k++) {
@@ -294,6 +295,46 @@ test_blind_placement_takes_the_task(void **state)
 	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
 	    0);
 	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(4, 9001));
+	node_free(n);
+	taskdesc_clear(&set);
+	(void)state;
+}
+
+/*
+ * The reliability fit: beta, likely to stay an hour, and we, up a few
+ * seconds, both idle.  A one-second task heads the queue, a minute's
+ * import comes second.  Ranked second, informed placement would take
+ * the import here; the fit leaves it to beta, whose stay it fits, and
+ * we take the short one.
+ */
+static void
+test_the_fit_leaves_the_long_task_to_the_node_likely_to_stay(void **state)
+{
+	struct taskdesc_set	set;
+	struct node_config	cfg;
+	struct node		*n;
+
+	plmi2_descs(&set);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "alpha");
+	cfg.placement = PLACEMENT_FIT;
+	assert_non_null(n = node_new(&cfg, &set));
+	learn_free_takes(n, 1000);
+	assert_int_equal(sched(n, 6, "import", PRIO_LOW, 7000, 0, NULL, NULL),
+	    0);
+	terminate(n, uuid_n(6), 3, 67000);
+	exit_with(n, uuid_n(6), 0, 67000);
+	assert_true(fit_score(60000, 1000, 3600) > fit_score(1000, 1000, 3600));
+	assert_true(fit_score(1000, 1000, 2) > fit_score(60000, 1000, 2));
+	hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 1000 3600 0 500",
+	    68000);
+	assert_int_equal(sched(n, 7, "free", PRIO_LOW, 68001, 0, NULL, NULL),
+	    0);
+	clear(n);
+	assert_int_equal(sched(n, 8, "import", PRIO_LOW, 68002, 0, NULL,
+	    NULL), 0);
+	assert_int_equal(peertab_last_idle_rank(n), 1);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(7, 68002));
 	node_free(n);
 	taskdesc_clear(&set);
 	(void)state;
@@ -922,6 +963,8 @@ main(void)
 		NODE_TEST(test_a_helper_passes_an_earlier_claim_on),
 		NODE_TEST(test_a_helper_answers_a_late_claim),
 		cmocka_unit_test(test_blind_placement_takes_the_task),
+		cmocka_unit_test(
+		    test_the_fit_leaves_the_long_task_to_the_node_likely_to_stay),
 		NODE_TEST(test_estimates_come_from_the_runs_of_the_type),
 		NODE_TEST(test_a_claim_never_acted_on_expires),
 		NODE_TEST(test_alone_a_task_starts_at_once),

@@ -298,6 +298,62 @@ test_lret_and_sret_rank_by_the_run_time_left(void **state)
 	assert_int_equal(state_of(n, uuid_n(12)), TASK_READY);
 }
 
+/* The text of the last action of this type, or NULL. */
+static const char *
+last_text(struct node *n, enum action_type type)
+{
+	const struct outbox	*o = node_outbox(n);
+	size_t			 i;
+
+	for (i = o->n; i-- > 0;)
+		if (o->v[i].type == type)
+			return o->v[i].text;
+	return NULL;
+}
+
+/*
+ * A desktop switched off every evening keeps what it learned of its
+ * volunteer periods: the core tells them (ACT_STAY), the shell keeps
+ * them, and at the next start they come back with the period the stop
+ * ended (its start to the last time the node was known up).  Its
+ * expected stay is then their mean rest, not its age.  What the core did
+ * not write changes nothing.
+ */
+static void
+test_volunteer_periods_outlive_a_switch_off(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct vol_decision busy = { VOL_BUSY, 0, 0, 0, "busy", ORDER_NODE,
+			    0 };
+	struct vol_decision idle = { VOL_IDLE, 1, 0, 0, "idle", ORDER_NODE,
+			    0 };
+	static const char *bad[] = { "", "x", "-1 x", "-1 -5", "1 2 ",
+	    "-1 99999999999", "9000 1", "-2 1", "-1  1", "1e3 1",
+	    "-1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
+	    "23 24 25 26 27 28 29 30 31 32 33" };
+	struct node	*again = test_node_named(&f->set, "alpha", 1);
+	size_t		 i;
+
+	clear(n);
+	node_volunteer(n, &idle, 1000);
+	node_volunteer(n, &busy, 101000);
+	assert_string_equal(last_text(n, ACT_STAY), "-1 100");
+	node_volunteer(n, &idle, 200000);
+	assert_string_equal(last_text(n, ACT_STAY), "200000 100");
+	/* Switched off, last stamped at 260 s; started again at 300 s. */
+	node_start(again, 300000);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(node_stay_restore(again, bad[i], 8000,
+		    300000), -1);
+	assert_int_equal(node_stay_restore(again, "200000 100 400", 260000,
+	    300000), 0);
+	/* 100, 400 and the 60 s the stop ended: 186 s to go on average,
+	 * at age 0 (nothing the refused texts said counts). */
+	assert_int_equal(placement_life_s(again, 300000), 186);
+	node_free(again);
+}
+
 /* The user is back and the admin wants runs throttled: our run is slowed
  * (ACT_THROTTLE), stays Running, and goes full speed when the user
  * leaves; the node says "throttled". */
@@ -840,6 +896,7 @@ main(void)
 		NODE_TEST(test_a_workflow_is_as_urgent_as_its_most_urgent_task),
 		NODE_TEST(test_a_batch_window_orders_longest_path_first),
 		NODE_TEST(test_lret_and_sret_rank_by_the_run_time_left),
+		NODE_TEST(test_volunteer_periods_outlive_a_switch_off),
 		cmocka_unit_test(
 		    test_schedule_refuses_a_record_that_could_outgrow_a_datagram),
 		NODE_TEST(test_a_run_is_throttled_while_the_user_is_back),
