@@ -267,20 +267,30 @@ test_estimates_come_from_the_runs_of_the_type(void **state)
 	    9100), -1);
 }
 
+/* alpha, placing tasks the given way. */
+static struct node *
+placed(struct taskdesc_set *set, enum placement_mode mode)
+{
+	struct node_config	cfg;
+	struct node		*n;
+
+	plmi2_descs(set);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "alpha");
+	cfg.placement = mode;
+	assert_non_null(n = node_new(&cfg, set));
+	return n;
+}
+
 /* Blind placement: no waiting, whatever the peers' speeds. */
 static void
 test_blind_placement_takes_the_task(void **state)
 {
 	struct taskdesc_set	set;
-	struct node_config	cfg;
 	struct node		*n;
 	int			 k;
 
-	plmi2_descs(&set);
-	node_config_default(&cfg);
-	snprintf(cfg.name, sizeof cfg.name, "alpha");
-	cfg.placement = PLACEMENT_BLIND;
-	assert_non_null(n = node_new(&cfg, &set));
+	n = placed(&set, PLACEMENT_BLIND);
 	node_start(n, 0);
 	for (k = 1; k <= 3; k++) {
 		int64_t at = k * 2000;
@@ -311,14 +321,9 @@ static void
 test_the_fit_leaves_the_long_task_to_the_node_likely_to_stay(void **state)
 {
 	struct taskdesc_set	set;
-	struct node_config	cfg;
 	struct node		*n;
 
-	plmi2_descs(&set);
-	node_config_default(&cfg);
-	snprintf(cfg.name, sizeof cfg.name, "alpha");
-	cfg.placement = PLACEMENT_FIT;
-	assert_non_null(n = node_new(&cfg, &set));
+	n = placed(&set, PLACEMENT_FIT);
 	learn_free_takes(n, 1000);
 	assert_int_equal(sched(n, 6, "import", PRIO_LOW, 7000, 0, NULL, NULL),
 	    0);

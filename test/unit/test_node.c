@@ -223,6 +223,14 @@ test_a_batch_window_orders_longest_path_first(void **state)
 	assert_int_equal(state_of(n, uuid_n(11)), TASK_READY);
 }
 
+/* Task k ends with nout outputs at `at`, and its process exits. */
+static void
+finish(struct node *n, int k, int nout, int64_t at)
+{
+	terminate(n, uuid_n(k), nout, at);
+	exit_with(n, uuid_n(k), 0, at);
+}
+
 /* One run of exec on n, from now to now + took (its type's time learned
  * once the end is confirmed: a pool of one confirms it at once). */
 static void
@@ -235,9 +243,7 @@ run_for(struct node *n, int k, const char *exec, int up, int64_t now,
 	assert_int_equal(sched(n, k, exec, PRIO_LOW, now, up > 0, &b, NULL),
 	    0);
 	assert_int_equal(state_of(n, uuid_n(k)), TASK_RUNNING);
-	terminate(n, uuid_n(k), strcmp(exec, "import") == 0 ? 3 : 1,
-	    now + took);
-	exit_with(n, uuid_n(k), 0, now + took);
+	finish(n, k, strcmp(exec, "import") == 0 ? 3 : 1, now + took);
 	assert_int_equal(state_of(n, uuid_n(k)), TASK_TERMINATED);
 }
 
@@ -282,18 +288,15 @@ test_lret_and_sret_rank_by_the_run_time_left(void **state)
 	assert_int_equal(node_find(n, uuid_n(11))->rest_ms, 100 + 3000);
 
 	node_volunteer(n, &lret, 20010);
-	terminate(n, uuid_n(9), 1, 20100);
-	exit_with(n, uuid_n(9), 0, 20100);
+	finish(n, 9, 1, 20100);
 	assert_int_equal(state_of(n, uuid_n(13)), TASK_RUNNING);
-	terminate(n, uuid_n(13), 3, 25100);
-	exit_with(n, uuid_n(13), 0, 25100);
+	finish(n, 13, 3, 25100);
 	assert_int_equal(state_of(n, uuid_n(11)), TASK_RUNNING);
 	assert_int_equal(state_of(n, uuid_n(10)), TASK_READY);
 
 	/* sret: the free task alone, before the any its run made Ready. */
 	node_volunteer(n, &sret, 25200);
-	terminate(n, uuid_n(11), 1, 25300);
-	exit_with(n, uuid_n(11), 0, 25300);
+	finish(n, 11, 1, 25300);
 	assert_int_equal(state_of(n, uuid_n(10)), TASK_RUNNING);
 	assert_int_equal(state_of(n, uuid_n(12)), TASK_READY);
 }
