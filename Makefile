@@ -77,7 +77,7 @@ SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c test/sim/liar.c \
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-side \
+.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim seeds simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-side \
 	layering \
 	install uninstall deb FORCE
 .DEFAULT_GOAL := all
@@ -154,6 +154,12 @@ bench: all
 	    gnuplot:gnuplot-nox
 	$(PYTHON) tools/bench_lan.py $(if $(QUICK),--quick) $(if $(BENCH_SLURM),--slurm) \
 	    --out build/bench
+
+# The seed papers' experiments beside their numbers (a report, not in
+# `make test`; about 5 minutes on 2 cores).  SEEDS: paired seeds a cell.
+SEEDS ?= 8
+seeds: $(BUILD)/volery-sim
+	@$(PYTHON) tools/seeds-report.py $(BUILD)/volery-sim $(SEEDS)
 
 # The large sweep (a benchmark target, not in `make test`): thousands of
 # seeds per fault mix, bigger clusters.

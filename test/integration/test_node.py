@@ -456,7 +456,7 @@ class Config(unittest.TestCase):
                       "got 'random'" % conf, r.stderr)
         self.assertIn("%s:7: <batch>: order=\"sjf\": expected fcfs, lret, "
                       "sret or fairshare" % conf, r.stderr)
-        self.assertIn("%s:8: <placement>: expected informed or blind, got 'smart'" % conf,
+        self.assertIn("%s:8: <placement>: expected informed, blind or fit, got 'smart'" % conf,
                       r.stderr)
         self.assertIn("not starting", r.stderr)
 
