@@ -181,6 +181,7 @@ struct node_schedule_req {
 	const char		*client;	/* requesting host */
 	const char		*user;		/* who asked, or NULL */
 	int64_t			 begin_ms;	/* not before (epoch ms); 0 */
+	int64_t			 deadline_ms;	/* to end by (epoch ms); 0 */
 	int			 has_uid;	/* user is a local account: */
 	int64_t			 uid;		/* its uid */
 	/* A command task (RUN): exec is its name, and no description is
@@ -278,6 +279,10 @@ const char *node_peer_containment(const struct node *, const struct peer *);
  * type, or an upstream's, never ran to a confirmed end here. */
 int64_t	node_task_run_estimate(const struct node *, const struct task *);
 int64_t	node_task_end_estimate(const struct node *, const struct task *,
+	    int64_t now);
+/* And counting what waits and runs ahead of it on the pool's slots; -1
+ * also when no node takes tasks now (estimate.c). */
+int64_t	node_task_forecast(const struct node *, const struct task *,
 	    int64_t now);
 /* name's key, certified (the shell's identity.c): its signatures of the
  * tasks it took can be checked. */

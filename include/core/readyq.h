@@ -12,9 +12,12 @@
  *      makespan of a batch); with sret, the shortest first (the most
  *      tasks done soonest); with the fairshare order, the task of the
  *      user who used the pool least lately (fairshare.h);
- *   3. the older workflow first (fcfs: the shortest average makespan
+ *   3. a task with a deadline (volery run --deadline) before those
+ *      without, the least slack first: the latest time it may start,
+ *      its deadline less the run time left on its path;
+ *   4. the older workflow first (fcfs: the shortest average makespan
  *      of the workflows), then the older task;
- *   4. ties by uuid.
+ *   5. ties by uuid.
  */
 #ifndef VOLERY_READYQ_H
 #define VOLERY_READYQ_H

@@ -98,6 +98,8 @@ struct task {
 	int		 suspended;	/* Running, but stopped: the user is back */
 	int		 held;		/* waiting, never taken until released */
 	int64_t		 begin_ms;	/* not taken before (epoch ms); 0 */
+	int64_t		 deadline_ms;	/* to end by (epoch ms); 0: none.  Set
+					 * once at SCHEDULE, replicated */
 	int64_t		 retry_ms;	/* after a failed attempt: not taken
 					 * before (epoch ms); 0 */
 	double		 fair_key;	/* local: its user's usage (fairshare.c) */

@@ -53,6 +53,7 @@ struct client_req {
 	int64_t			 memory_mb;
 	const char		*tags;
 	int64_t			 begin_ms;	/* -b: not before; 0 now */
+	int64_t			 deadline_ms;	/* -D: to end by; 0 none */
 	int			 verify;	/* -V: replicas; 0 none */
 	/* SCHEDULE, RUN -A: its array ("" none), value and limit */
 	char			 array[UUID_STRLEN + 1];

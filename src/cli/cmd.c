@@ -303,6 +303,52 @@ cmd_ask_lines(struct conn *c, const char *request,
 	}
 }
 
+/* ms since the epoch as local HH:MM, or its date too if not today. */
+static void
+cmd_clock(long long ms, char *buf, size_t size)
+{
+	time_t		s = (time_t)(ms / 1000), now = time(NULL);
+	struct tm	tm, today;
+
+	localtime_r(&now, &today);
+	if (localtime_r(&s, &tm) == NULL)
+		snprintf(buf, size, "?");
+	else
+		strftime(buf, size, tm.tm_yday == today.tm_yday && tm.tm_year ==
+		    today.tm_year ? "%H:%M" : "%Y-%m-%d %H:%M", &tm);
+}
+
+/*
+ * A SCHEDULED reply's uuid on stdout; with a deadline, what the node
+ * forecast on stderr: "expected to end 07:40 (deadline 08:00)" or
+ * "cannot meet 08:00: expected to end 09:10".
+ */
+static void
+print_scheduled(const char *rest, int tell)
+{
+	long long	 at, by;
+	const char	*sp = strchr(rest, ' ');
+	char		 when[32], dl[32];
+
+	printf("%.*s\n", sp != NULL ? (int)(sp - rest) : (int)strlen(rest),
+	    rest);
+	if (!tell || sp == NULL || sscanf(sp, " forecast=%lld deadline=%lld",
+	    &at, &by) != 2)
+		return;
+	fflush(stdout);
+	cmd_clock(by, dl, sizeof dl);
+	if (at < 0)
+		fprintf(stderr, "volery: no forecast for the deadline %s: no run "
+		    "of this program ended yet, or no node takes tasks now\n",
+		    dl);
+	else if (cmd_clock(at, when, sizeof when), at <= by)
+		fprintf(stderr, "volery: expected to end %s (deadline %s)\n",
+		    when, dl);
+	else
+		fprintf(stderr, "volery: cannot meet %s: expected to end %s; "
+		    "scheduled all the same\n", dl, when);
+}
+
 int
 cmd_schedule_print(const char *host, const char *request)
 {
@@ -318,7 +364,7 @@ cmd_schedule_print(const char *host, const char *request)
 		return 1;
 	if (strncmp(reply, "SCHEDULED ", 10) != 0)
 		return cmd_fail("unexpected reply: %s", reply);
-	printf("%s\n", reply + 10);
+	print_scheduled(reply + 10, 1);
 	return 0;
 }
 
@@ -351,8 +397,8 @@ cmd_schedule_all(const char *host, char *const *requests, int n)
 			    6) == 0 ? line + 6 : line);
 			goto fail;
 		}
-		printf("%s\n", line + 10);
 		got++;
+		print_scheduled(line + 10, got == n);	/* an array's last */
 	}
 	conn_close(&c);
 	return 0;
@@ -367,6 +413,7 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 {
 	const char	*cores = cmd_arg(a, 'c'), *mem = cmd_arg(a, 'm');
 	const char	*begin = cmd_arg(a, 'b'), *vfy = cmd_arg(a, 'V');
+	const char	*deadline = cmd_arg(a, 'D');
 	time_t		 at;
 	static char	 tags[CAPS_TEXT_MAX + 1];
 	const char	*req = cmd_arg(a, 'r');
@@ -388,6 +435,12 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 			return cmd_fail("--begin %s: %s", begin,
 			    WHEN_BEGIN_FORMS) * -1;
 		x->begin_ms = (int64_t)at * 1000;
+	}
+	if (deadline != NULL) {
+		if (when_parse_begin(deadline, time(NULL), &at) == -1)
+			return cmd_fail("--deadline %s: %s", deadline,
+			    WHEN_BEGIN_FORMS) * -1;
+		x->deadline_ms = (int64_t)at * 1000;
 	}
 	if (vfy != NULL) {
 		if (lex_int(vfy, VERIFY_MIN, VERIFY_MAX, &v) == -1)

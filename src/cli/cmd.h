@@ -61,6 +61,7 @@ struct cmd_entry {
 	{ 'm', "mem", 1, 1, 0, "SIZE" }, \
 	{ 'r', "requires", 1, 1, 0, "TAG[,TAG]..." }, \
 	{ 'b', "begin", 1, 1, 0, "TIME" }, \
+	{ 'D', "deadline", 1, 1, 0, "TIME" }, \
 	{ 'V', "verify", 1, 1, 0, "N" }
 
 extern const struct cmd_entry cmd_serve_entry;

@@ -4,6 +4,7 @@
  * the end a majority confirms), SUBSCRIBE (where each task stands, then
  * its changes, which this file hears from the node: notify.h).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,9 @@ req_task_init(void)
 void
 req_schedule(struct client *c, const struct client_req *req)
 {
-	char	uuid[UUID_STRLEN + 1], err[256], reply[64];
+	char		 uuid[UUID_STRLEN + 1], err[256], reply[96];
+	const struct task *t;
+	int64_t		 at = -1;
 
 	if (service_schedule(req, client_addr(c), client_user(c),
 	    client_uid(c), uuid, err,
@@ -75,7 +78,16 @@ req_schedule(struct client *c, const struct client_req *req)
 		client_replyf(c, "ERROR %s\n", err);
 		return;
 	}
-	snprintf(reply, sizeof reply, "SCHEDULED %s\n", uuid);
+	/* With a deadline: when it should end, for the submitter to judge
+	 * (-1: nothing to tell it from). */
+	if (req->deadline_ms > 0 && (t = node_find(req_env()->core, uuid)) !=
+	    NULL)
+		at = node_task_forecast(req_env()->core, t, clock_node_ms());
+	if (req->deadline_ms > 0)
+		snprintf(reply, sizeof reply, "SCHEDULED %s forecast=%" PRId64
+		    " deadline=%" PRId64 "\n", uuid, at, req->deadline_ms);
+	else
+		snprintf(reply, sizeof reply, "SCHEDULED %s\n", uuid);
 	client_reply(c, 1, reply);	/* once the journal has it */
 }
 

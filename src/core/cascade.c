@@ -9,6 +9,7 @@
  * result that was not kept: only after a partition longer than the
  * membership timeout) is authoritative, and the merge rule lets it win.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +238,13 @@ void
 cascade_settled(struct node *n, const struct task *t, int64_t now,
     int propose)
 {
+	if (t->deadline_ms > 0 && t->state == TASK_TERMINATED)
+		outbox_log(&n->out, t->end_ms > t->deadline_ms ? VLOG_WARNING :
+		    VLOG_INFO, "Task UUID{%s} name{%s} of %s %s its deadline "
+		    "by %" PRId64 " s", t->uuid, t->exec, t->user[0] != '\0' ?
+		    t->user : "-", t->end_ms > t->deadline_ms ? "missed" : "met",
+		    (t->end_ms > t->deadline_ms ? t->end_ms - t->deadline_ms :
+		    t->deadline_ms - t->end_ms) / 1000);
 	if (t->state == TASK_TERMINATED) {
 		if (placement_learn(n, t))
 			order_rerank(n);

@@ -9,6 +9,7 @@
  * plus its run: queueing behind other work is not counted, which makes
  * it a lower bound on a full pool.  An end is final once it is.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "nodestate.h"
@@ -84,4 +85,47 @@ node_task_end_estimate(const struct node *n, const struct task *t,
 	end = end_of(n, t, now, &memo, 0);
 	uuidmap_free(&memo);
 	return end;
+}
+
+/*
+ * When t should end, queueing counted: the work ahead of it in the
+ * queue and the running runs' rest, shared out over the pool's slots
+ * that take tasks now (a fluid pool: what every slot would do if the
+ * work split evenly), then its own run.  For a deadline's forecast at
+ * submit, so a walk of the queue up to t once.  Not counted: nodes that
+ * will come or go (batch windows, switch-offs).
+ */
+int64_t
+node_task_forecast(const struct node *n, const struct task *t, int64_t now)
+{
+	struct task	**run, *q;
+	size_t		  i, nrun;
+	int64_t		  work = 0, slots = 0, start, end, e;
+
+	if ((end = node_task_end_estimate(n, t, now)) < 0)
+		return -1;
+	if (t->state != TASK_READY)
+		return end;		/* its inputs first: at the earliest */
+	for (i = 0; i < readyq_len(&n->ready) &&
+	    (q = readyq_at(&n->ready, i)) != t; i++)
+		work += placement_rank_ms(n, q->exec);
+	if ((run = runwatch_running(n, &nrun)) != NULL) {
+		for (i = 0; i < nrun; i++)
+			if ((e = node_task_end_estimate(n, run[i], now)) > now)
+				work += e - now;
+		free(run);
+	}
+	if (run_volunteering(n))
+		slots += n->cfg.slots;
+	for (i = 0; i < peertab_count(n); i++) {
+		const struct peer *p = peertab_at(n, (int)i);
+		if (p != NULL && p->alive && peerrun_takes_tasks(p))
+			slots += p->slots > 0 ? p->slots : 1;
+	}
+	if (slots == 0)
+		return -1;	/* no node takes tasks now */
+	start = now + work / slots;
+	if (t->begin_ms > start)
+		start = t->begin_ms;
+	return start + (end - now);
 }

@@ -106,6 +106,10 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 		statement_str(&st, t->replica_of);
 		statement_num(&st, t->replica_index);
 	}
+	if (t->deadline_ms > 0) {	/* likewise: a peer cannot move it */
+		statement_str(&st, "dln");
+		statement_num(&st, t->deadline_ms);
+	}
 	statement_final(&st, h);
 }
 

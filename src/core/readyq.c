@@ -28,6 +28,14 @@ effective_prio(const struct task *t)
 	return t->prio == PRIO_INTERACTIVE || t->aged || t->urgent;
 }
 
+/* When a task with a deadline must start at the latest: the least
+ * slack first, an order that holds as time passes. */
+static int64_t
+latest_start(const struct task *t)
+{
+	return t->deadline_ms - t->rest_ms;
+}
+
 /* Negative if a goes before b. */
 int
 readyq_cmp(const struct readyq *q, const struct task *a,
@@ -43,6 +51,10 @@ readyq_cmp(const struct readyq *q, const struct task *a,
 		return pb - pa;
 	if (q->order == ORDER_FAIRSHARE && a->fair_key != b->fair_key)
 		return a->fair_key < b->fair_key ? -1 : 1;
+	if ((a->deadline_ms > 0) != (b->deadline_ms > 0))
+		return a->deadline_ms > 0 ? -1 : 1;
+	if (a->deadline_ms > 0 && latest_start(a) != latest_start(b))
+		return latest_start(a) < latest_start(b) ? -1 : 1;
 	if (a->wf_submit_ms != b->wf_submit_ms)
 		return a->wf_submit_ms < b->wf_submit_ms ? -1 : 1;
 	if (a->submit_ms != b->submit_ms)

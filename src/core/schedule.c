@@ -203,6 +203,8 @@ new_task(struct node *n, const struct node_schedule_req *req,
 		snprintf(t->user, sizeof t->user, "%s", req->user);
 	if (req->begin_ms > 0)
 		t->begin_ms = req->begin_ms;
+	if (req->deadline_ms > 0)
+		t->deadline_ms = req->deadline_ms;
 	if (t->user[0] != '\0' && req->has_uid && req->uid >= 0 &&
 	    req->uid <= UID_MAXVAL)
 		t->uid = req->uid;
@@ -309,6 +311,12 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 
 	if (check_schedule(n, req, &d, err, errlen) == -1)
 		return -1;
+	if (req->deadline_ms < 0 || (req->deadline_ms > 0 &&
+	    req->deadline_ms <= (req->begin_ms > now ? req->begin_ms : now))) {
+		snprintf(err, errlen, "the deadline is past, or before the "
+		    "task may begin");
+		return -1;
+	}
 	if (req->verify != 0 && (req->verify < VERIFY_MIN ||
 	    req->verify > VERIFY_MAX)) {
 		snprintf(err, errlen, "--verify takes %d to %d nodes, not %d",

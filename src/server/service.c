@@ -150,6 +150,7 @@ service_schedule(const struct client_req *req, const char *client,
 	sr.memory_mb = req->memory_mb;
 	sr.tags = req->tags;
 	sr.begin_ms = req->begin_ms;
+	sr.deadline_ms = req->deadline_ms;
 	sr.verify = req->verify;
 	sr.exec = req->exec;
 	sr.prio = req->prio;

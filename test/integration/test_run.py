@@ -384,6 +384,45 @@ class WholeTree(unittest.TestCase):
                    % [p for p in left if alive(p)])
 
 
+class Deadlines(unittest.TestCase):
+    """--deadline: the node answers with its forecast, from what runs of
+    the program took and what waits ahead, and says whether it cannot be
+    met; at the end, whether it was met, by how much."""
+
+    PROG = ["--", "sh", "-c", "sleep 3"]
+
+    def setUp(self):
+        self.node = Node(name="dl").start()
+        self.addCleanup(self.node.cleanup)
+        self.host = "127.0.0.1:%d" % self.node.port
+
+    def run_by(self, *args):
+        r = volery("-H", self.host, "run", *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.decode().strip(), r.stderr.decode()
+
+    def test_the_forecast_is_told_at_submit_and_a_miss_is_logged(self):
+        first, said = self.run_by(*self.PROG)
+        self.assertNotIn("deadline", said)
+        wait_end(self, self.node, first)
+        # Three seconds learned: an hour is enough, two seconds are not.
+        met, said = self.run_by("--deadline", "+1h", *self.PROG)
+        self.assertRegex(said, r"volery: expected to end \d\d:\d\d "
+                               r"\(deadline \d\d:\d\d\)")
+        wait_end(self, self.node, met)
+        self.node.wait_log(r"Task UUID\{%s\} name\{sh\} of \S+ met its "
+                           r"deadline by \d+ s" % met)
+        late, said = self.run_by("--deadline", "+2s", *self.PROG)
+        self.assertRegex(said, r"volery: cannot meet \d\d:\d\d: expected "
+                               r"to end \d\d:\d\d; scheduled all the same")
+        wait_end(self, self.node, late)
+        self.node.wait_log(r"Task UUID\{%s\} name\{sh\} of \S+ missed its "
+                           r"deadline by \d+ s" % late)
+        r = volery("-H", self.host, "run", "--deadline", "soon", *self.PROG)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(b"--deadline soon:", r.stderr)
+
+
 class MissingProgram(unittest.TestCase):
     """A program only one node has: the other never starts its tasks, so
     no attempt is burnt there."""

@@ -301,6 +301,56 @@ test_lret_and_sret_rank_by_the_run_time_left(void **state)
 	assert_int_equal(state_of(n, uuid_n(12)), TASK_READY);
 }
 
+/* Task k of exec to end by deadline (epoch ms); 0 or -1 and err. */
+static int
+sched_by(struct node *n, int k, const char *exec, int64_t now,
+    int64_t deadline, char *err)
+{
+	struct node_schedule_req	req;
+
+	memset(&req, 0, sizeof req);
+	req.exec = exec;
+	req.prio = PRIO_LOW;
+	req.client = "127.0.0.1:1";
+	req.deadline_ms = deadline;
+	return node_schedule(n, &req, uuid_n(k), now, err, 256);
+}
+
+/*
+ * A deadline: a task with one goes before the queue's older tasks
+ * without (the least slack first), and its forecast counts what waits
+ * and runs ahead of it: here free tasks of a second each on one slot.
+ * A deadline already past is refused.
+ */
+static void
+test_deadline_work_goes_first_and_is_forecast(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	char		 err[256];
+
+	run_for(n, 1, "free", 0, 10, 1000);
+	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 2000, 0, NULL, NULL),
+	    0);		/* runs from 2000 */
+	assert_int_equal(sched(n, 3, "free", PRIO_LOW, 2001, 0, NULL, NULL),
+	    0);
+	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 2002, 0, NULL, NULL),
+	    0);
+	assert_int_equal(sched_by(n, 5, "free", 2500, 2500, err), -1);
+	assert_non_null(strstr(err, "deadline is past"));
+	assert_int_equal(sched_by(n, 6, "free", 2500, 60000, err), 0);
+	assert_int_equal(sched_by(n, 7, "free", 2500, 30000, err), 0);
+	/* 7 first (the least slack), then 6: ahead of 6, 7's second and
+	 * the rest of 2's, then its own second. */
+	assert_int_equal(node_task_forecast(n, node_find(n, uuid_n(6)), 2500),
+	    2500 + 1000 + 500 + 1000);
+	finish(n, 2, 1, 3000);
+	assert_int_equal(state_of(n, uuid_n(7)), TASK_RUNNING);
+	finish(n, 7, 1, 4000);
+	assert_int_equal(state_of(n, uuid_n(6)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_READY);
+}
+
 /* The text of the last action of this type, or NULL. */
 static const char *
 last_text(struct node *n, enum action_type type)
@@ -900,6 +950,7 @@ main(void)
 		NODE_TEST(test_a_batch_window_orders_longest_path_first),
 		NODE_TEST(test_lret_and_sret_rank_by_the_run_time_left),
 		NODE_TEST(test_volunteer_periods_outlive_a_switch_off),
+		NODE_TEST(test_deadline_work_goes_first_and_is_forecast),
 		cmocka_unit_test(
 		    test_schedule_refuses_a_record_that_could_outgrow_a_datagram),
 		NODE_TEST(test_a_run_is_throttled_while_the_user_is_back),
