@@ -337,11 +337,12 @@ print_scheduled(const char *rest, int tell)
 		return;
 	fflush(stdout);
 	cmd_clock(by, dl, sizeof dl);
+	cmd_clock(at, when, sizeof when);
 	if (at < 0)
 		fprintf(stderr, "volery: no forecast for the deadline %s: no run "
 		    "of this program ended yet, or no node takes tasks now\n",
 		    dl);
-	else if (cmd_clock(at, when, sizeof when), at <= by)
+	else if (at <= by)
 		fprintf(stderr, "volery: expected to end %s (deadline %s)\n",
 		    when, dl);
 	else

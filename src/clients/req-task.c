@@ -80,13 +80,13 @@ req_schedule(struct client *c, const struct client_req *req)
 	}
 	/* With a deadline: when it should end, for the submitter to judge
 	 * (-1: nothing to tell it from). */
-	if (req->deadline_ms > 0 && (t = node_find(req_env()->core, uuid)) !=
-	    NULL)
-		at = node_task_forecast(req_env()->core, t, clock_node_ms());
-	if (req->deadline_ms > 0)
+	if (req->deadline_ms > 0) {
+		if ((t = node_find(req_env()->core, uuid)) != NULL)
+			at = node_task_forecast(req_env()->core, t,
+			    clock_node_ms());
 		snprintf(reply, sizeof reply, "SCHEDULED %s forecast=%" PRId64
 		    " deadline=%" PRId64 "\n", uuid, at, req->deadline_ms);
-	else
+	} else
 		snprintf(reply, sizeof reply, "SCHEDULED %s\n", uuid);
 	client_reply(c, 1, reply);	/* once the journal has it */
 }

@@ -227,8 +227,8 @@ order_rerank(struct node *n)
 	i = 0;
 	while ((t = taskmap_next(&n->map, &i)) != NULL)
 		lengthen_upstream(n, t, 0);
-	if (n->ready.order == ORDER_LRET || n->ready.order == ORDER_SRET)
-		readyq_resort(&n->ready);
+	/* Every order keys on it: lret and sret, and deadlines' slack. */
+	readyq_resort(&n->ready);
 }
 
 void
