@@ -30,6 +30,7 @@
 #include "contain.h"
 #include "history.h"
 #include "hostcaps.h"
+#include "nodecfg.h"
 #include "http.h"
 #include "identity.h"
 #include "idle.h"
@@ -372,34 +373,7 @@ server_run(const struct config *cfg, int echo)
 	hostcaps_fill(&nc, cfg);
 	snprintf(nc.containment, sizeof nc.containment, "%s", contain_how());
 	srv.caps = nc;
-	nc.max_attempts = cfg->max_attempts;
-	nc.retry_delay_ms = (int64_t)cfg->retry_delay_s * 1000;
-	nc.quarantine_after = cfg->quarantine_after;
-	nc.quarantine_window_ms = (int64_t)cfg->quarantine_window_s * 1000;
-	nc.quarantine_ms = (int64_t)cfg->quarantine_s * 1000;
-	nc.checkpoint_copies = cfg->checkpoint_copies;
-	nc.max_checkpoint_bytes = (int64_t)cfg->max_checkpoint_mb << 20;
-	nc.ageing_ms = (int64_t)cfg->ageing_s * 1000;
-	nc.order = cfg->order;
-	nc.placement = cfg->placement;
-	nc.owner_min_uid = owner_mode() == OWNER_FIXED ? -1 : cfg->min_uid;
-	nc.max_running_per_user = cfg->max_running_per_user;
-	snprintf(nc.max_running_of, sizeof nc.max_running_of, "%s",
-	    cfg->max_running_of);
-	nc.fairshare_halflife_ms = (int64_t)cfg->fairshare_halflife_s * 1000;
-	nc.reputation = srv.reputation;
-	nc.dequeue_window_ms = cfg->dequeue_window_ms;
-	nc.election_window_ms = cfg->election_window_ms;
-	nc.progress_interval_ms = cfg->progress_interval_ms;
-	nc.failure_timeout_ms = cfg->failure_timeout_ms;
-	nc.node_timeout_ms = cfg->node_timeout_ms;
-	nc.quiet_heartbeat_ms = cfg->quiet_heartbeat_ms;
-	nc.membership_timeout_ms = (int64_t)cfg->membership_timeout_s * 1000;
-	nc.retention_ms = (int64_t)cfg->retention_s * 1000;
-	nc.max_peers = cfg->max_peers;
-	nc.peer_evict_ms = (int64_t)cfg->peer_evict_s * 1000;
-	nc.max_clock_skew_ms = (int64_t)cfg->max_clock_skew_s * 1000;
-	nc.log_min = cfg->log_level;
+	nodecfg_fill(&nc, cfg, srv.reputation);
 	if (keys_open(cfg, &srv.ring, err, sizeof err) == -1 ||
 	    identity_open(cfg, &srv.ring, clock_wall_ms(), err,
 	    sizeof err) == -1)
