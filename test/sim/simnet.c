@@ -456,6 +456,7 @@ schedule_ckpt(struct simnet *s, struct sim_run *r)
 {
 	struct sim_ev	e;
 	int64_t		every = s->ckpts.every_ms, w = run_work(s, r), next;
+	int64_t		delay;
 
 	r->gen++;
 	if (every <= 0 || r->since < 0)
@@ -465,8 +466,11 @@ schedule_ckpt(struct simnet *s, struct sim_run *r)
 		return;
 	memset(&e, 0, sizeof e);
 	e.kind = EV_CKPT;
-	e.at = (r->since > s->now ? r->since : s->now) +
-	    scaled(s, r->node, next - w);
+	/* At least a ms on: on a fast node the work a ms does may be less
+	 * than the ms to go, and a checkpoint due now would be again. */
+	delay = scaled(s, r->node, next - w);
+	e.at = (r->since > s->now ? r->since : s->now) + (delay > 0 ? delay :
+	    1);
 	e.to = r->node;
 	e.from = r->gen;
 	e.run = r;
