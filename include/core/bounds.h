@@ -71,6 +71,12 @@
 /* volery run --verify N: runs of one task on N distinct nodes. */
 #define VERIFY_MIN 2
 #define VERIFY_MAX 9
+/* <replicate_tail>: at most this many copies of a task run at once, and
+ * at most TAIL_MAX replicas of it are ever made (tail.h); theirs are the
+ * replica indexes after --verify's. */
+#define TAIL_COPIES_MAX 4
+#define TAIL_MAX 4
+#define TAIL_INDEX_BASE VERIFY_MAX
 /* A replica's digest: BLAKE2b-256, hex. */
 #define DIGEST_HEX 64
 #define TRIES_MAX 4		/* failed attempts a task record keeps */

@@ -78,6 +78,8 @@ struct node_config {
 	int		client_port;	/* told in heartbeats */
 	enum queue_order order;	/* outside batch windows of their own */
 	enum placement_mode placement;	/* how idle nodes rank, what they take */
+	int		replicate_tail;	/* copies of a task that may run at
+					 * once in the tail; < 2 none (tail.h) */
 	/* A described task of an owner with this uid or more runs as that
 	 * owner here, if the shell finds the account (ACT_CHECK); -1:
 	 * none does (a fixed <run_as>).  0 by default: every known one. */
@@ -164,6 +166,11 @@ struct node_status {
 	const char	*void_claims_from;
 	uint64_t	 disputes;	/* --verify replicas that disagreed */
 	const char	*disputed;	/* the latest's odd runner */
+	/* <replicate_tail> (tail.h): replicas made as taker, tasks seen
+	 * ended by a replica, runs here stopped by a copy's end, and the
+	 * time those had run. */
+	uint64_t	 tail_made, tail_won, tail_stopped;
+	int64_t		 tail_wasted_ms;
 	int64_t		 timer;		/* the armed tick, or -1 */
 	/* Quarantined (retry.h): until then (epoch ms; 0 not), and why. */
 	int64_t		 quarantine_until;

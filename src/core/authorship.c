@@ -92,6 +92,8 @@ may_write_as(struct node *n, const struct task *r,
 		    n->cmdcheck.now)));
 	if (r->running_on[0] != '\0' && strcmp(author, r->running_on) == 0)
 		return 1;
+	if (tail_derived(n, r, state))	/* a copy's end (tail.c) */
+		return 1;
 	if (state == TASK_RUNNING || state == TASK_TERMINATED)
 		return 0;
 	return strcmp(author, r->scheduled_by) == 0 || derived(n, r, state);

@@ -254,6 +254,7 @@ cascade_settled(struct node *n, const struct task *t, int64_t now,
 		cascade_end_dependents(n, t, now, propose);
 	if (task_is_replica(t))
 		verify_replica_settled(n, t, now, propose);
+	tail_settled(n, t, now, propose);
 }
 
 /* A task record took effect here: queue, bind, cascade, stop. */

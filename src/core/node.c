@@ -118,6 +118,7 @@ node_status(const struct node *n, struct node_status *st)
 	st->void_claims = plausible_void_claims_count(n,
 	    &st->void_claims_from);
 	st->disputes = verify_disputes(n, &st->disputed);
+	tail_status(n, st);
 	st->timer = n->tick.timer;
 	st->quarantine_until = retry_deadline(n) > 0 ? retry_deadline(n) : 0;
 	st->quarantine_why = retry_quarantine_why(n);
@@ -395,6 +396,7 @@ housekeeping(struct node *n, int64_t now)
 	peertab_sweep(n, now);
 	confirm_housekeeping(n, now);
 	retire_housekeeping(n, now);
+	tail_housekeeping(n, now);
 	antientropy_housekeeping(n, now);
 	election_check_master(n, now);
 	n->tick.housekeeping_beat = now;

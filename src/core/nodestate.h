@@ -77,6 +77,7 @@
 #include "runwatch.h"
 #include "run.h"
 #include "schedule.h"
+#include "tail.h"
 #include "taskmap.h"
 #include "verify.h"
 #include "voters.h"
@@ -124,6 +125,7 @@ struct node {
 	struct capset		   capset;
 	struct fairshare	   fairshare;
 	struct verify		   verify;
+	struct tail		   tail;
 };
 
 /* node.c: helpers every sub-protocol uses. */

@@ -105,6 +105,10 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 		statement_num(&st, t->verify);
 		statement_str(&st, t->replica_of);
 		statement_num(&st, t->replica_index);
+	} else if (t->replica_of[0] != '\0') {	/* a tail's (tail.c) */
+		statement_str(&st, "tail");
+		statement_str(&st, t->replica_of);
+		statement_num(&st, t->replica_index);
 	}
 	if (t->deadline_ms > 0) {	/* likewise: a peer cannot move it */
 		statement_str(&st, "dln");

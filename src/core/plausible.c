@@ -93,7 +93,8 @@ plausible_replica(const struct task *r)
 	size_t	i;
 
 	if (r->digest != NULL) {
-		if (!task_is_replica(r) || strlen(r->digest) != DIGEST_HEX)
+		if (!task_is_replica(r) || r->verify == 0 ||
+		    strlen(r->digest) != DIGEST_HEX)
 			return 0;
 		for (i = 0; i < DIGEST_HEX; i++)
 			if (strchr("0123456789abcdef", r->digest[i]) == NULL)
@@ -103,10 +104,15 @@ plausible_replica(const struct task *r)
 		return r->state != TASK_READY && r->state != TASK_RUNNING;
 	if (!task_is_replica(r))
 		return r->verify == 0 && r->replica_index == 0;
-	if (r->verify == 0 || r->replica_index >= r->verify ||
-	    r->array[0] != '\0')
-		return 0;
-	task_replica_uuid(r->replica_of, r->replica_index, uuid);
+	if (r->array[0] != '\0' || (r->verify == 0 ?
+	    r->replica_index < TAIL_INDEX_BASE ||
+	    r->replica_index >= TAIL_INDEX_BASE + TAIL_MAX :
+	    r->replica_index >= r->verify))
+		return 0;		/* a tail's replica, or --verify's */
+	if (r->verify == 0)
+		tail_uuid(r->replica_of, r->replica_index, uuid);
+	else
+		task_replica_uuid(r->replica_of, r->replica_index, uuid);
 	return strcmp(uuid, r->uuid) == 0;
 }
 

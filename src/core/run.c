@@ -48,7 +48,8 @@ run_admissible(struct node *n, const struct task *t, char *why,
 	}
 	if (!origin_runnable(n, t, why, whylen))
 		return 0;
-	if (!verify_admissible(n, t, why, whylen))
+	if (!verify_admissible(n, t, why, whylen) ||
+	    !tail_admissible(n, t, why, whylen))
 		return 0;
 	if (!capset_fits_here(n, t, why, whylen))
 		return 0;

@@ -240,8 +240,8 @@ nomem:
 
 /* Enter a checked new task into the map: journaled, queued if it may
  * be, sent to every node. */
-static void
-enter(struct node *n, struct task *t, int64_t now)
+void
+schedule_enter(struct node *n, struct task *t, int64_t now)
 {
 	t->ver = 1;
 	order_added(n, t);
@@ -344,7 +344,7 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-		enter(n, t[i], now);
+		schedule_enter(n, t[i], now);
 	}
 	node_settle(n, now);
 	return 0;

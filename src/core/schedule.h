@@ -16,5 +16,9 @@ struct schedule {
 
 /* A submit stamp seen in a record: ours stay above it (FCFS). */
 void	schedule_saw(struct node *, int64_t submit_ms);
+/* Enter a checked new task into the map: journaled, queued if it may
+ * be, sent to every node. */
+struct task;
+void	schedule_enter(struct node *, struct task *, int64_t now);
 
 #endif

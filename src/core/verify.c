@@ -25,8 +25,8 @@ verify_replica(const struct node *n, const char *of, int i)
 int
 verify_keep_digest(struct task *t, const char *digest)
 {
-	if (!task_is_replica(t))
-		return 0;
+	if (!task_is_replica(t) || t->verify == 0)
+		return 0;		/* not --verify's */
 	return task_set_string(&t->digest, digest[0] != '\0' ? digest :
 	    NULL);
 }
@@ -39,7 +39,7 @@ verify_waiting(struct node *n, const struct task *t, char *why,
 	int		 i, running = 0, ended = 0;
 
 	/* A Ready replica says why it waits, as any task. */
-	if (task_is_replica(t) && t->state != TASK_READY) {
+	if (task_is_replica(t) && t->verify > 0 && t->state != TASK_READY) {
 		snprintf(why, whylen, "replica %d of %d of %s",
 		    t->replica_index + 1, t->verify, t->replica_of);
 		return 1;

@@ -163,12 +163,14 @@ launch_env(const struct task *t, const char *dir, const struct runas *user,
 		    (env[n++] = launch_keep(k, s)) == NULL)			\
 			return -1;					\
 	} while (0)
-	/* A replica (--verify) runs as the task it checks: a program that
-	 * names its results after its task gives the same names. */
+	/* A replica (--verify's, the tail's) runs as the task it copies: a
+	 * program that names its results after its task gives the same
+	 * names.  Numbered from 1 in either kind. */
 	PUT("VOLERY_TASK=%s", t->replica_of[0] != '\0' ? t->replica_of :
 	    t->uuid);
 	if (t->replica_of[0] != '\0')
-		PUT("VOLERY_REPLICA=%d", t->replica_index + 1);
+		PUT("VOLERY_REPLICA=%d", t->replica_index + 1 -
+		    (t->verify == 0 ? TAIL_INDEX_BASE : 0));
 	PUT("TMPDIR=%s", dir);
 	if (checkpoint != NULL)
 		PUT("VOLERY_CHECKPOINT=%s", checkpoint);

@@ -23,6 +23,7 @@ nodecfg_fill(struct node_config *nc, const struct config *cfg,
 	nc->ageing_ms = (int64_t)cfg->ageing_s * 1000;
 	nc->order = cfg->order;
 	nc->placement = cfg->placement;
+	nc->replicate_tail = cfg->replicate_tail;
 	nc->owner_min_uid = owner_mode() == OWNER_FIXED ? -1 : cfg->min_uid;
 	nc->max_running_per_user = cfg->max_running_per_user;
 	snprintf(nc->max_running_of, sizeof nc->max_running_of, "%s",

@@ -72,6 +72,7 @@ static const struct element {
 	{ "order", K_ORDER, offsetof(struct config, order), 0, 0, 0 },
 	{ "placement", K_PLACEMENT, offsetof(struct config, placement),
 	  0, 0, 0 },
+	{ N(replicate_tail, 0, TAIL_COPIES_MAX) },
 	{ N(max_peers, 16, 65536) },
 	{ S(socket, K_PATH), 0, 0 },
 	{ S(operator_key, K_PATH), 0, 0 },

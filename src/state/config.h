@@ -39,6 +39,7 @@ struct config {
 	enum vol_mode	mode;
 	enum queue_order order;		/* <order>fcfs|lret|sret|fairshare</order> */
 	enum placement_mode placement;	/* <placement>informed|blind|fit */
+	int		replicate_tail;	/* <replicate_tail>: copies, 0 none */
 	int		nbatch;		/* <batch> windows */
 	struct vol_window batch[VOL_WINDOWS_MAX];
 

@@ -154,6 +154,11 @@ api_nodes(void)
 	json_object_set_new(self, "signatures", json_pack("{s:I, s:I}",
 	    "made", (json_int_t)st.signed_made, "checked",
 	    (json_int_t)st.signed_checked));
+	/* Its share of tail replication (tail.h). */
+	json_object_set_new(self, "tail", json_pack("{s:I, s:I, s:I, s:I}",
+	    "replicas_made", (json_int_t)st.tail_made, "won_by_replica",
+	    (json_int_t)st.tail_won, "runs_stopped", (json_int_t)
+	    st.tail_stopped, "wasted_ms", (json_int_t)st.tail_wasted_ms));
 	/* Why it takes no tasks, if its runs kept failing (retry.h). */
 	json_object_set_new(self, "quarantine", st.quarantine_until > 0 ?
 	    json_pack("{s:I, s:o}", "until_ms", (json_int_t)

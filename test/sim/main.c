@@ -57,6 +57,7 @@ struct opts {
 	enum queue_order order;		/* -o */
 	double		 speed_lo, speed_hi;	/* -V: node speeds */
 	enum placement_mode placement;	/* -I */
+	int		 tail;		/* -x: <replicate_tail>, -1 none */
 	int		 warmup;	/* -E: tasks run before the workload */
 	int		 table;
 	int		 verbose;
@@ -133,6 +134,10 @@ usage(void)
 "  -I P  placement: informed (speed and availability, the default),\n"
 "        blind (idle nodes rank by name) or fit (each of them takes the\n"
 "        task of the next few that best fits its expected stay)\n"
+"  -x N  <replicate_tail>N: in the tail, idle nodes run up to N copies of\n"
+"        a task; the first result wins (WQR; -x 2 -i is WQR-FT).  -x 0\n"
+"        replicates nothing, but draws each task's work once as -x N\n"
+"        does, for a paired comparison\n"
 "  -H N  the last N nodes are black holes: every run there fails (a full\n"
 "        disk).  Without other faults no task may fail for them, and each\n"
 "        must stop volunteering after a few runs (quarantine_after)\n"
@@ -271,24 +276,28 @@ all_final(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 	return 1;
 }
 
-/* -i: the checkpoints, and the CPU the runs used that was work redone
- * (Anglano et al.'s wasted CPU). */
+/* -i: the checkpoints; -i or -x: the CPU the runs used that was work
+ * redone or run twice (Anglano et al.'s wasted CPU), with -x even when
+ * quiet, if one seed (make seeds reads it). */
 static void
 report_ckpts(struct simnet *s, const struct opts *o)
 {
 	const struct sim_ckpts	*c = &s->ckpts;
+	int			 ckpts = o->ckpt_every >= 0 && !o->quiet;
 
-	if (o->ckpt_every < 0 || o->quiet)
-		return;
-	printf("checkpoints: every %lld ms of work, %llu made, %llu copies, "
-	    "%llu restored (%llu fetched), %llu starts from zero\n",
-	    (long long)o->ckpt_every, (unsigned long long)c->made,
-	    (unsigned long long)c->copies, (unsigned long long)c->restored,
-	    (unsigned long long)c->fetched,
-	    (unsigned long long)c->from_zero);
-	printf("cpu: %.1f s used, %.1f s needed, %.1f%% wasted\n",
-	    c->cpu_ms / 1000, c->need_ms / 1000, c->cpu_ms > 0 ?
-	    100 * (c->cpu_ms - c->need_ms) / c->cpu_ms : 0.0);
+	if (ckpts)
+		printf("checkpoints: every %lld ms of work, %llu made, %llu "
+		    "copies, %llu restored (%llu fetched), %llu starts from "
+		    "zero\n", (long long)o->ckpt_every,
+		    (unsigned long long)c->made,
+		    (unsigned long long)c->copies,
+		    (unsigned long long)c->restored,
+		    (unsigned long long)c->fetched,
+		    (unsigned long long)c->from_zero);
+	if (ckpts || (o->tail >= 0 && o->seeds == 1))
+		printf("cpu: %.1f s used, %.1f s needed, %.1f%% wasted\n",
+		    c->cpu_ms / 1000, c->need_ms / 1000, c->cpu_ms > 0 ?
+		    100 * (c->cpu_ms - c->need_ms) / c->cpu_ms : 0.0);
 }
 
 /*
@@ -526,6 +535,8 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.max_skew = o->skew;
 	s.cfg.order = o->order;
 	s.cfg.placement = o->placement;
+	s.cfg.replicate_tail = o->tail > 0 ? o->tail : 0;
+	s.fixed_work = o->tail >= 0;
 	/* -V: each node's speed, log-uniform (a seed's own stream, so that
 	 * blind and informed runs meet the same machines). */
 	for (i = 0; o->speed_hi > 0 && i < o->nodes; i++) {
@@ -904,14 +915,14 @@ main(int argc, char **argv)
 	struct opts	o = { .nodes = 9, .seed = 1, .seeds = 1,
 			    .jitter = 2, .workload = "thesis", .workflows = 10,
 			    .tasks = 100, .task_ms = 2000, .ckpt_every = -1,
-			    .up_ms = 8000, .down_ms = 2000 };
+			    .tail = -1, .up_ms = 8000, .down_ms = 2000 };
 	struct result	r;
 	int		ch, bad = 0, k;
 
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -970,6 +981,7 @@ main(int argc, char **argv)
 				usage();
 			break;
 		case 'q': o.quiet = 1; break;
+		case 'x': o.tail = atoi(optarg); break;
 		case 'v': o.verbose = 1; break;
 		default: usage();
 		}

@@ -21,6 +21,7 @@ struct sim_cktask {
 	 * the older (ckpt.h). */
 	int64_t		 held[SIM_MAXNODES][2];
 	int64_t		 work_ms;	/* the task's work */
+	int		 needed;	/* a run did it whole */
 };
 
 static int
@@ -72,6 +73,17 @@ simck_work_of(struct simnet *s, const char *uuid, int64_t work)
 	if (k->work_ms == 0)
 		k->work_ms = work;
 	return k->work_ms;
+}
+
+int
+simck_needed(struct simnet *s, const char *uuid)
+{
+	struct sim_cktask	*k = find(s, uuid, 1);
+
+	if (k->needed)
+		return 0;
+	k->needed = 1;
+	return 1;
 }
 
 int64_t

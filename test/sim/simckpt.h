@@ -37,6 +37,9 @@ struct sim_copy {
 /* The work of task uuid: the first run's draw (work), the same for every
  * later run -- what a checkpoint holds is a part of it. */
 int64_t	simck_work_of(struct simnet *, const char *uuid, int64_t work);
+/* A run of task uuid did its whole work: 1 the first time (the work
+ * it needed), 0 for later ones (copies, duplicates: wasted). */
+int	simck_needed(struct simnet *, const char *uuid);
 /* How long a copy of a checkpoint takes (100 Mbit/s and a hop). */
 int64_t	simck_copy_ms(const struct simnet *);
 /* Node i's run of uuid made checkpoint seq holding work ms of work. */

@@ -31,6 +31,8 @@ struct sim_run {
 	 * last began (restored or resumed), and since when (-1: stopped);
 	 * its checkpoint events' generation. */
 	int64_t			 work_ms, work_from, work_at, since;
+	char			 key[UUID_STRLEN + 1];	/* whose work:
+					 * the task's, a tail replica's too */
 	int			 gen;
 	struct sim_run		*next;
 };
@@ -445,7 +447,7 @@ run_over(struct simnet *s, struct sim_run *r, int terminated)
 	int64_t	w = terminated ? r->work_ms : run_work(s, r);
 
 	s->ckpts.cpu_ms += w > r->work_from ? w - r->work_from : 0;
-	if (terminated)
+	if (terminated && simck_needed(s, r->key))
 		s->ckpts.need_ms += r->work_ms;
 	r->since = -1;
 }
@@ -980,9 +982,13 @@ sim_flush(struct simnet *s, int i)
 			t = node_find(s->nodes[i], a->uuid);
 			r->work_ms = s->duration != NULL && t != NULL ?
 			    s->duration(s, t->exec) : s->task_ms;
-			/* -i: a task's work is its first run's, for all. */
-			if (s->ckpts.every_ms >= 0)
-				r->work_ms = simck_work_of(s, a->uuid,
+			/* -i, -x: a task's work is its first run's, for
+			 * all, its tail replicas' too. */
+			snprintf(r->key, sizeof r->key, "%s", t != NULL &&
+			    t->replica_of[0] != '\0' && t->verify == 0 ?
+			    t->replica_of : a->uuid);
+			if (s->ckpts.every_ms >= 0 || s->fixed_work)
+				r->work_ms = simck_work_of(s, r->key,
 				    r->work_ms);
 			r->end = s->task_ms < 0 ? -1 : s->now + scaled(s, i,
 			    r->work_ms);

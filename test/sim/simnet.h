@@ -66,6 +66,9 @@ struct simnet {
 	int			 loss_percent;
 	int			 dup_percent;
 	int			 crash_percent;	/* runs that crash */
+	/* -x: a task's work is drawn once, for all its runs and copies
+	 * (as with -i), so that a tail replica runs the same task. */
+	int			 fixed_work;
 	uint64_t		 seed;
 	int64_t			 task_ms;	/* <0: runs never end */
 	int64_t			 (*duration)(struct simnet *, const char *exec);
