@@ -159,6 +159,26 @@ make(struct node *n, const struct task *t, int k, int64_t now)
 	schedule_enter(n, r, now);
 }
 
+/* When t's run should end: its start, plus its type's learned run time
+ * at its runner's learned speed (EffCPU: a slow node's run ends last). */
+static int64_t
+expected_end(const struct node *n, const struct task *t)
+{
+	const struct peer	*p;
+	int64_t			 est;
+	int			 speed = 0;
+
+	if (strcmp(t->running_on, n->cfg.name) == 0)
+		speed = placement_speed(n);
+	else if ((p = peertab_at(n, peertab_index(n, t->running_on))) !=
+	    NULL)
+		speed = p->speed;
+	if ((est = placement_estimate(n, t->exec, speed > 0 ? speed :
+	    SPEED_UNIT)) < 0)
+		est = placement_rank_ms(n, t->exec);
+	return t->start_ms + est;
+}
+
 struct candidate {
 	struct task	*t;
 	int64_t		 end;	/* when its run should end */
@@ -178,7 +198,7 @@ later_first(const void *a, const void *b)
 /*
  * Nothing waits and nodes stand idle: each of our runs that should end
  * last, as many as there are idle nodes, gets one more copy, up to the
- * threshold.  A replica waits in the queue until taken, so the next
+ * threshold (Anglano et al.'s LRET for replicas).  A replica waits in the queue until taken, so the next
  * look makes none; the runs are the pool's, so this is no walk of the
  * map.
  */
@@ -209,7 +229,7 @@ tail_housekeeping(struct node *n, int64_t now)
 		    nx >= TAIL_MAX)
 			continue;
 		c[nc].t = t;
-		c[nc].end = t->start_ms + placement_rank_ms(n, t->exec);
+		c[nc].end = expected_end(n, t);
 		c[nc++].next = nx;
 	}
 	qsort(c, nc, sizeof *c, later_first);

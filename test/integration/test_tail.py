@@ -6,15 +6,16 @@ import json
 import time
 import unittest
 
+import harness
 from harness import Cluster
 from test_run import volery
 
 
 class TailReplication(unittest.TestCase):
     def bag_on(self, copies):
-        """Three tasks on three one-slot nodes, one of them slow: each
-        node runs one.  The seconds from all running to all ended, the
-        end lines, and the cluster."""
+        """Three tasks at once (an array) on three one-slot nodes, one of
+        them slow: each node takes one.  The seconds from the first
+        seen running to all ended, the end lines, and the cluster."""
         cl = Cluster(())
         self.addCleanup(cl.cleanup)
         extra = "<replicate_tail>%d</replicate_tail>" % copies
@@ -22,24 +23,29 @@ class TailReplication(unittest.TestCase):
             cl.add(name, extra=extra)
         cl.master()
         # A run learns its run dir in TMPDIR, under its node's own
-        # directory: there it takes 8 s, as on a machine 8 times slower.
-        script = ('case "$TMPDIR" in %s/*) sleep 8;; *) sleep 1;; esac; '
+        # directory: there it takes 10 s, as on a machine 5 times slower.
+        script = ('case "$TMPDIR" in %s/*) sleep 10;; *) sleep 2;; esac; '
                   'echo done' % cl.nodes["slow"].dir)
-        host = "127.0.0.1:%d" % cl.nodes["a"].port
-        uuids = []
-        for _ in range(3):
-            r = volery("-H", host, "run", "--cwd", "/", "--output",
-                       "line:(.*)", "--", "sh", "-c", script)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            uuids.append(r.stdout.decode().strip())
+        r = volery("-H", "127.0.0.1:%d" % cl.nodes["a"].port, "run",
+                   "--array", "1-3", "--cwd", "/", "--output", "line:(.*)",
+                   "--", "sh", "-c", script)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        uuids = r.stdout.decode().split()
+        self.assertEqual(len(uuids), 3, uuids)
         c = cl.nodes["b"].client()
         self.addCleanup(c.close)
         c.ask("SUBSCRIBE " + " ".join(uuids))
-        c.wait_states({u: "Running" for u in uuids})
-        start = time.monotonic()
-        lines = c.wait_states({u: "Terminated" for u in uuids})
-        ends = {l.split()[1]: l for l in lines
-                if l.split()[:1] == ["PROGRESS"] and l.split()[3] == "Terminated"}
+        start, ends = None, {}
+        deadline = time.monotonic() + harness.TIMEOUT
+        while len(ends) < 3:
+            f = c.line(deadline - time.monotonic()).split()
+            if f[:1] != ["PROGRESS"] or f[1] not in uuids:
+                continue
+            if f[3] == "Running" and start is None:
+                start = time.monotonic()
+            if f[3] == "Terminated":
+                ends[f[1]] = " ".join(f)
+        self.assertIsNotNone(start)
         return time.monotonic() - start, ends, cl
 
     def tail_counts(self, node):
@@ -54,12 +60,15 @@ class TailReplication(unittest.TestCase):
         cl.cleanup()
 
         copied, ends, cl = self.bag_on(2)
-        # The slow node's task ended with its copy's result, made by the
+        # The slow node's task ended with a copy's result, made by the
         # node it was scheduled on; the slow run stopped, counted wasted.
+        # (A fast one may have got a copy too, before the pool learned
+        # which node is slow: its own result or its copy's, one wins.)
         won = [l for l in ends.values() if "reason=tail-won:" in l]
-        self.assertEqual(len(won), 1, ends)
+        self.assertGreaterEqual(len(won), 1, ends)
         self.assertIn("outputs=done", won[0])
-        self.assertEqual(self.tail_counts(cl.nodes["a"])["replicas_made"], 1)
+        self.assertGreaterEqual(
+            self.tail_counts(cl.nodes["a"])["replicas_made"], 1)
         slow = self.tail_counts(cl.nodes["slow"])
         self.assertEqual(slow["runs_stopped"], 1)
         self.assertGreaterEqual(slow["wasted_ms"], 1000)
@@ -72,7 +81,7 @@ class TailReplication(unittest.TestCase):
             t = [x for x in json.loads(r.stdout) if x["uuid"] == u][0]
             self.assertEqual(t["state"], "Terminated")
             self.assertEqual(t["outputs"], ["done"])
-        self.assertLess(copied, plain - 2, (copied, plain))
+        self.assertLess(copied, plain - 3, (copied, plain))
 
 
 if __name__ == "__main__":
