@@ -3,36 +3,18 @@
  * on the simulated LAN of test/sim: election, dequeue ranks, split
  * brain, duplicates, failures, lost datagrams.
  */
-#include "testutil.h"
-
 #include "nodestate.h"	/* white box: force an election */
-#include "simnet.h"
-
-struct fixture {
-	struct simnet		s;
-	struct taskdesc_set	set;
-};
+#include "simfixture.h"
 
 static struct fixture *
 boot(int n, const int *reputation)
 {
-	struct fixture	*f = calloc(1, sizeof *f);
+	struct fixture	*f = fixture_new(n);
 	int		 i;
 
-	plmi2_descs(&f->set);
-	sim_init(&f->s, n, &f->set, 1000000);
 	for (i = 0; i < n; i++)
 		sim_boot(&f->s, i, reputation != NULL ? reputation[i] : 10);
-	f->s.verbose = getenv("SIM_VERBOSE") != NULL;
 	return f;
-}
-
-static void
-done(struct fixture *f)
-{
-	sim_free(&f->s);
-	taskdesc_clear(&f->set);
-	free(f);
 }
 
 /* Every live node follows the same master, and only it says it is. */

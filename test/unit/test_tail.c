@@ -4,41 +4,23 @@
  * task's on every node, the other copy stops and its time is counted
  * wasted; nothing is copied while work waits or when it is off.
  */
-#include "testutil.h"
-
 #include "nodestate.h"	/* white box: tail_derived, tail_uuid */
-#include "simnet.h"
-
-struct fixture {
-	struct simnet		s;
-	struct taskdesc_set	set;
-};
+#include "simfixture.h"
 
 /* n one-slot nodes, copies allowed by each (<replicate_tail>), runs
  * that last until the test ends them. */
 static struct fixture *
 boot(int n, int copies)
 {
-	struct fixture	*f = calloc(1, sizeof *f);
+	struct fixture	*f = fixture_new(n);
 	int		 i;
 
-	plmi2_descs(&f->set);
-	sim_init(&f->s, n, &f->set, 1000000);
 	f->s.cfg.replicate_tail = copies;
 	for (i = 0; i < n; i++)
 		sim_boot(&f->s, i, 10);
-	f->s.verbose = getenv("SIM_VERBOSE") != NULL;
 	f->s.task_ms = -1;
 	sim_run_until(&f->s, f->s.now + 500);
 	return f;
-}
-
-static void
-done(struct fixture *f)
-{
-	sim_free(&f->s);
-	taskdesc_clear(&f->set);
-	free(f);
 }
 
 /* A task scheduled on n00, running on *runner; its first replica's
