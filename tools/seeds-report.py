@@ -15,8 +15,23 @@ informed placement, fcfs order), and runs per task.
 The residual-time LRET of Anglano et al. (001) on the same bag: lret
 against fcfs, no faults, 3, 10 and 50 tasks per desktop.
 
+E3, Anglano et al. (001) section IV: 85 machines, Bags of RR * 85 tasks
+of U(0.5, 1.5) * 35000 s at power 1, one simulated ms per second; the
+enterprise grid's speeds {1, 1.125, 1.4375} or the public grid's
+N(10, 10) capped to [1, 40]; CPU availability 100/50/33 % as a Markov
+chain stepped every 10 s; Weibull faults (shape 0.7), 120-s repairs,
+the mean time to a fault 10^7 s (enterprise) and 100 times shorter
+(public); checkpoints every 5000 s of work, 480 s to copy; replication
+threshold 2 for both policies.  WQR-FT: fcfs order, blind placement.
+volery's LRET-EffCPU: lret order, informed placement (speed learned from
+runs, of which the pool has made 4 per machine before: -E 340).
+Completion time normalised to WQR-FT's on the same seed, and the CPU
+wasted (used but not needed: replicas stopped, work redone).  RR 3 by
+default (RR="3 10 50" for more: RR 50 takes minutes a run).
+
 usage: tools/seeds-report.py [volery-sim] [seeds]
 """
+import os
 import statistics
 import subprocess
 import sys
@@ -26,13 +41,25 @@ SIM = sys.argv[1] if len(sys.argv) > 1 else "build/volery-sim"
 SEEDS = int(sys.argv[2]) if len(sys.argv) > 2 else 8
 
 
-def run(opts, seed):
+def run_out(opts, seed):
     out = subprocess.run([SIM, "-q", "-s", str(seed)] + opts,
                          capture_output=True, text=True, check=True).stdout
     f = out.strip().split("\n")[-1].split()
     if f[-1] != "ok":
         sys.exit("volery-sim %s -s %d: %s" % (" ".join(opts), seed, out))
+    return out, f
+
+
+def run(opts, seed):
+    _, f = run_out(opts, seed)
     return float(f[3]), 1 + float(f[9].rstrip("%")) / 100
+
+
+def run_cpu(opts, seed):
+    """Makespan and the CPU wasted, per cent (volery-sim -x prints it)."""
+    out, f = run_out(opts, seed)
+    cpu = [l for l in out.split("\n") if l.startswith("cpu:")][-1].split()
+    return float(f[3]), float(cpu[7].rstrip("%"))
 
 
 def cell(opts):
@@ -87,10 +114,51 @@ def lret():
         print("| %d | %.2f s | %s | %s |" % (rr, statistics.mean(f),
                                             vs(l, f), vs(s, f)))
     print()
-    print("Not yet: tail replication and WQR-FT (E3's baseline), "
-          "deadlines (E4), E2's load sweep.")
+    print("Not yet: deadlines (E4), E2's load sweep.")
+
+
+def e3():
+    # At 85 nodes a run takes 10-70 s: four seeds on the public grid, two
+    # on the enterprise one (its machines alike, its runs the longest).
+    nseeds = {"public": min(SEEDS, 4), "enterprise": min(SEEDS, 2)}
+    common = ("-n 85 -w bot -T 35000 -E 340 -m 10 -x 2 -i 5000 -z 6000 "
+              "-a weibull -N 0").split()
+    wqr = ["-o", "fcfs", "-I", "blind"]
+    ours = ["-o", "lret", "-I", "informed"]
+    paper = {("public", 3): "0.82", ("public", 10): "0.93",
+             ("public", 50): "0.97", ("enterprise", 3): "0.90"}
+    print("E3 (001 section IV): completion time normalised to WQR-FT, "
+          "paired seeds (%d public, %d enterprise); CPU wasted" % (
+              nseeds["public"], nseeds["enterprise"]))
+    print()
+    print("| grid | RR | WQR-FT | LRET-EffCPU (volery): ratio (range) "
+          "| paper's ratio |")
+    print("|---|---|---|---|---|")
+    rrs = [int(x) for x in os.environ.get("RR", "3").split()]
+    for grid, up in (("public", 100000), ("enterprise", 10000000)):
+        for rr in rrs:
+            if grid == "enterprise" and rr != 3:
+                continue
+            base = common + ["-V", grid, "-u", "%d,120" % up,
+                             "-t", str(85 * rr)]
+            seeds = nseeds[grid]
+            with ThreadPoolExecutor(2) as ex:
+                w = list(ex.map(lambda s: run_cpu(base + wqr, s),
+                                range(1, seeds + 1)))
+                o = list(ex.map(lambda s: run_cpu(base + ours, s),
+                                range(1, seeds + 1)))
+            ratio = [a[0] / b[0] for a, b in zip(o, w)]
+            print("| %s | %d | %.1f s, %.1f %% wasted | %.2f (%.2f-%.2f), "
+                  "%.1f %% wasted | %s |" % (
+                      grid, rr, statistics.mean(x[0] for x in w),
+                      statistics.mean(x[1] for x in w),
+                      statistics.mean(ratio), min(ratio), max(ratio),
+                      statistics.mean(x[1] for x in o),
+                      paper.get((grid, rr), "-")))
+    print()
 
 
 if __name__ == "__main__":
     e1()
     lret()
+    e3()

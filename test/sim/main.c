@@ -56,6 +56,8 @@ struct opts {
 	const char	*trace;		/* availability trace file */
 	enum queue_order order;		/* -o */
 	double		 speed_lo, speed_hi;	/* -V: node speeds */
+	const char	*speeds;	/* -V enterprise|public, or NULL */
+	int64_t		 cpu_step;	/* -m: CPU availability steps, ms */
 	enum placement_mode placement;	/* -I */
 	int		 tail;		/* -x: <replicate_tail>, -1 none */
 	int		 warmup;	/* -E: tasks run before the workload */
@@ -122,13 +124,19 @@ usage(void)
 "  -o O  the ready queue's order on every node: fcfs (by workflow), lret\n"
 "        (longest expected run time left first), sret (shortest first)\n"
 "        or fairshare (the user who used the pool least lately first)\n"
+"  -w bot  a bag of -t tasks as -w bag, all of low priority (Anglano et\n"
+"        al.'s Bag-of-Tasks: none runs on its submitter's own node first)\n"
 "  -w mix  a bag of -t tasks of three types, a third each (the P2P HTC\n"
 "        thesis' S/M/L): short U(1,1500), medium U(1500,6000), long\n"
 "        U(6000,25000) seconds, a second being task_ms/1000 ms here\n"
 "  -w users  two people's bursts of -t bag tasks, ann's then ben's: under\n"
 "        fairshare, ben's must start before ann's are all through\n"
 "  -V L-H node speeds, log-uniform from L to H (e.g. 0.5-2): a run takes\n"
-"        its time / speed\n"
+"        its time / speed.  -V enterprise: Anglano et al.'s enterprise\n"
+"        grid, speeds 1, 1.125, 1.4375; -V public: theirs, N(10, 10)\n"
+"        capped to [1, 40]\n"
+"  -m MS every MS, each node's CPU availability steps as a Markov chain\n"
+"        of 100 %%, 50 %% and 33 %% of its speed (Anglano et al.'s states)\n"
 "  -E N  N tasks of 0.5-1.5 task_ms (-w mix: of its types) run before\n"
 "        the workload: the pool has learned from them\n"
 "  -I P  placement: informed (speed and availability, the default),\n"
@@ -228,6 +236,39 @@ mix_duration(struct simnet *s, const char *exec)
 		;
 	return (int64_t)((double)(mix_types[i].lo + (int64_t)(sim_random(s) %
 	    (uint64_t)(mix_types[i].hi - mix_types[i].lo + 1))) * mix_scale);
+}
+
+/* A uniform draw in [0, 1) of node i's own stream k for this seed. */
+static double
+node_draw(uint64_t seed, int i, int k)
+{
+	uint64_t	x = (seed + 1) * 0x9e3779b97f4a7c15ULL * (i + 1) +
+			    (uint64_t)k * 0xbf58476d1ce4e5b9ULL;
+
+	return (double)((x ^ (x >> 29)) % 1000003) / 1000003;
+}
+
+/*
+ * -V: node i's speed.  L-H: log-uniform.  Anglano et al.'s grids:
+ * enterprise, each of {1, 1.125, 1.4375} alike; public, a Gaussian of
+ * mean and deviation 10, capped to [1, 40] (a machine of power 1 at
+ * least, three deviations at most).
+ */
+static double
+node_speed(const struct opts *o, uint64_t seed, int i)
+{
+	static const double	 enterprise[3] = { 1, 1.125, 1.4375 };
+	double			 frac = node_draw(seed, i, 0), g;
+
+	if (o->speeds != NULL && strcmp(o->speeds, "enterprise") == 0)
+		return enterprise[(int)(frac * 3) % 3];
+	if (o->speeds != NULL) {
+		/* Box-Muller, from two draws of the node's stream. */
+		g = 10 + 10 * sqrt(-2 * log(frac > 0 ? frac : 1e-9)) *
+		    cos(6.283185307179586 * node_draw(seed, i, 1));
+		return g < 1 ? 1 : g > 40 ? 40 : g;
+	}
+	return o->speed_lo * pow(o->speed_hi / o->speed_lo, frac);
 }
 
 static const char *
@@ -537,13 +578,14 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.cfg.placement = o->placement;
 	s.cfg.replicate_tail = o->tail > 0 ? o->tail : 0;
 	s.fixed_work = o->tail >= 0;
-	/* -V: each node's speed, log-uniform (a seed's own stream, so that
-	 * blind and informed runs meet the same machines). */
-	for (i = 0; o->speed_hi > 0 && i < o->nodes; i++) {
-		uint64_t x = (seed + 1) * 0x9e3779b97f4a7c15ULL * (i + 1);
-		double frac = (double)((x ^ (x >> 29)) % 1000003) / 1000003;
-		s.speed[i] = o->speed_lo * pow(o->speed_hi / o->speed_lo, frac);
-	}
+	/* -V: each node's speed, log-uniform or as Anglano et al.'s grids
+	 * (a seed's own stream, so that blind and informed runs meet the
+	 * same machines). */
+	for (i = 0; (o->speed_hi > 0 || o->speeds != NULL) && i < o->nodes;
+	    i++)
+		s.speed[i] = node_speed(o, seed, i);
+	if (o->cpu_step > 0)
+		sim_cpu_avail(&s, o->cpu_step);
 	if (o->retention > 0)
 		s.cfg.retention_ms = o->retention;
 	/* A failed attempt waits about a run, as the other timings are
@@ -582,8 +624,9 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		    s.now - t0 < 100 * o->task_ms * (o->warmup + 1))
 			sim_run_until(&s, s.now + 100);
 		s.duration = NULL;
-		s.starts = 0;	/* the workload's runs and datagrams only */
+		s.starts = 0;	/* the workload's runs, datagrams, CPU only */
 		s.sent = 0;
+		s.ckpts.cpu_ms = s.ckpts.need_ms = 0;
 		free(w);
 	}
 
@@ -616,13 +659,16 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		    3 * mix_scale / o->nodes);
 		if (ideal_ms < longest)
 			ideal_ms = longest;
-	} else if (strcmp(o->workload, "bag") == 0) {
+	} else if (strcmp(o->workload, "bag") == 0 ||
+	    strcmp(o->workload, "bot") == 0) {
+		int bot = strcmp(o->workload, "bot") == 0;
 		ntasks = o->tasks;
 		s.duration = bag_duration;
 		u = sim_calloc(ntasks, sizeof *u);
 		for (k = 0; k < ntasks; k++)
 			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
-			    "job", sim_random(&s) % 2, 0, NULL, u[k]);
+			    "job", bot ? PRIO_LOW : (int)(sim_random(&s) % 2),
+			    0, NULL, u[k]);
 		ideal_ms = (int64_t)ceil((double)ntasks / o->nodes) *
 		    o->task_ms;
 		if (ideal_ms < bag_max)
@@ -922,7 +968,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:m:GURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -966,6 +1012,11 @@ main(int argc, char **argv)
 		case 'r': o.verify = atoi(optarg); break;
 		case 'R': o.table = 1; break;
 		case 'V':
+			if (strcmp(optarg, "enterprise") == 0 ||
+			    strcmp(optarg, "public") == 0) {
+				o.speeds = optarg;
+				break;
+			}
 			if (sscanf(optarg, "%lf-%lf", &o.speed_lo,
 			    &o.speed_hi) != 2 || o.speed_lo <= 0 ||
 			    o.speed_hi < o.speed_lo || o.speed_hi > 20)
@@ -982,6 +1033,7 @@ main(int argc, char **argv)
 			break;
 		case 'q': o.quiet = 1; break;
 		case 'x': o.tail = atoi(optarg); break;
+		case 'm': o.cpu_step = atoll(optarg); break;
 		case 'v': o.verbose = 1; break;
 		default: usage();
 		}
@@ -989,6 +1041,7 @@ main(int argc, char **argv)
 	if (optind != argc || o.nodes < 1 || o.nodes > SIM_MAXNODES ||
 	    o.seeds < 1 || (strcmp(o.workload, "thesis") != 0 &&
 	    strcmp(o.workload, "bag") != 0 &&
+	    strcmp(o.workload, "bot") != 0 &&
 	    strcmp(o.workload, "mix") != 0 &&
 	    strcmp(o.workload, "users") != 0) || (o.avail != NULL &&
 	    strcmp(o.avail, "exp") != 0 && strcmp(o.avail, "weibull") != 0))

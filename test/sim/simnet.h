@@ -96,6 +96,10 @@ struct simnet {
 	 * disk), and how many runs started there. */
 	int			 black_hole[SIM_MAXNODES];
 	uint64_t		 black_hole_runs;
+	/* -m: every cpu_step ms, each node's CPU availability (a state
+	 * of sim_cpu_avail's chain) steps; 0 never. */
+	int64_t			 cpu_step;
+	int			 cpu_state[SIM_MAXNODES];
 	double			 speed[SIM_MAXNODES];	/* runs take 1/speed
 							 * of their time; 0: 1 */
 	int			 queue_max;	/* datagrams a node takes a ms */
@@ -147,6 +151,8 @@ struct simnet {
 void	sim_init(struct simnet *, int n, struct taskdesc_set *, int64_t now);
 void	sim_free(struct simnet *);
 /* Start node i with reputation (journal as its disk keeps it). */
+/* -m: CPU availability as a Markov chain, stepped every `every` ms. */
+void	sim_cpu_avail(struct simnet *, int64_t every);
 void	sim_boot(struct simnet *, int i, int reputation);
 void	sim_flush(struct simnet *, int i);
 /* Node i's record of uuid: in its map, or, once a node moved it to its
