@@ -114,7 +114,6 @@ def lret():
         print("| %d | %.2f s | %s | %s |" % (rr, statistics.mean(f),
                                             vs(l, f), vs(s, f)))
     print()
-    print("Not yet: deadlines (E4), E2's load sweep.")
 
 
 def e3():
@@ -162,3 +161,4 @@ if __name__ == "__main__":
     e1()
     lret()
     e3()
+    print("Not yet: deadlines (E4), E2's load sweep.")
