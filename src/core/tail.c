@@ -143,7 +143,7 @@ make(struct node *n, const struct task *t, int k, int64_t now)
 	fresh(r, t, k);
 	origin_sign(n, r);
 	if (taskmap_find(&n->map, r->uuid) != NULL) {
-		task_free(r);	/* never: a hash's collision */
+		task_free(r);	/* taken: a record a peer made first */
 		return;
 	}
 	if (taskmap_insert(&n->map, r) == -1) {
