@@ -229,6 +229,29 @@ col_workflow(const struct task *t, char *b, size_t n)
 }
 
 static void
+col_deadline(const struct task *t, char *b, size_t n)
+{
+	stamp(b, n, t->deadline_ms > 0 ? t->deadline_ms : -1);
+}
+
+/* A result's deadline: met or missed, by how much ("-": none). */
+static void
+col_slack(const struct task *t, char *b, size_t n)
+{
+	char	d[64];
+
+	if (t->deadline_ms <= 0 || t->state != TASK_TERMINATED ||
+	    t->end_ms < 0) {
+		snprintf(b, n, "-");
+		return;
+	}
+	duration(d, sizeof d, t->end_ms > t->deadline_ms ? t->end_ms -
+	    t->deadline_ms : t->deadline_ms - t->end_ms);
+	snprintf(b, n, "%s by %s", t->end_ms > t->deadline_ms ? "missed" :
+	    "met", d);
+}
+
+static void
 col_reason(const struct task *t, char *b, size_t n)
 {
 	snprintf(b, n, "%s", t->reason[0] != '\0' ? t->reason : "-");
@@ -276,6 +299,8 @@ static const struct column {
 	{ "maxrss", NULL, "MAXRSS", 1, col_maxrss, 0 },
 	{ "workflow", NULL, "WORKFLOW", 0, col_workflow, 0 },
 	{ "reason", NULL, "REASON", 0, col_reason, 0 },
+	{ "deadline", NULL, "DEADLINE", 0, col_deadline, 0 },
+	{ "slack", NULL, "SLACK", 0, col_slack, 0 },
 	{ "command", NULL, "COMMAND", 0, col_command, 0 },
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
@@ -303,7 +328,8 @@ pick_columns(const char *format, const struct column **pick, int *npick)
 			cmd_fail("--format: %s '%s' (fields: uuid, name, "
 			    "state, user, node, scheduler, submit, ready, "
 			    "start, end, wait, elapsed, attempts, tries, exit, "
-			    "cpu, maxrss, workflow, reason, command)", k ==
+			    "cpu, maxrss, workflow, reason, command, deadline, "
+			    "slack)", k ==
 			    NCOLUMNS ? "no field" : "too many fields", word);
 			free(list);
 			return -1;
@@ -325,6 +351,25 @@ cell(const struct column *c, const struct task *t, char *b, size_t n)
 	else
 		stamp(b, n, *(const int64_t *)(const void *)((const char *)t +
 		    c->when));
+}
+
+/* With the slack column: how many results met their deadline. */
+static void
+print_deadlines(const struct rows *r)
+{
+	size_t	i, met = 0, missed = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct task *t = r->v[i];
+		if (t->deadline_ms <= 0 || t->state != TASK_TERMINATED ||
+		    t->end_ms < 0)
+			continue;
+		if (t->end_ms > t->deadline_ms)
+			missed++;
+		else
+			met++;
+	}
+	printf("deadlines: %zu met, %zu missed\n", met, missed);
 }
 
 static void
@@ -356,6 +401,10 @@ print_table(const struct rows *r, const struct column **pick, int npick)
 		}
 		putchar('\n');
 	}
+	for (k = 0; k < npick && pick[k]->text != col_slack; k++)
+		;
+	if (k < npick)
+		print_deadlines(r);
 }
 
 static int
@@ -457,7 +506,8 @@ const struct cmd_entry cmd_history_entry = {
 	"Failed, a comma list), run on --node, asked by --user; the "
 	"--format fields (" DEFAULT_FORMAT "; also scheduler, submit, "
 	"ready, start, wait, attempts, tries (each attempt's node=exit), "
-	"workflow, reason, command), or "
+	"workflow, reason, command, deadline, slack: met or missed by how "
+	"much, and a count of both), or "
 	"--json",
 	{ CMD_OPT_HOST, { 'S', "since", 0, 1, 0, "TIME" },
 	  { 'E', "until", 0, 1, 0, "TIME" },

@@ -420,6 +420,15 @@ class Deadlines(unittest.TestCase):
         self.assertRegex(said, r"volery: cannot meet %s: expected to end %s; "
                          r"scheduled all the same" % (at, at))
         self.ends(late, "missed")
+        # history tells each result against its deadline, and counts them.
+        r = volery("-H", self.host, "history", "--format",
+                   "uuid,deadline,slack")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = {l.split()[0]: l for l in r.stdout.decode().splitlines()}
+        self.assertRegex(rows[met], r"\d\d:\d\d:\d\d met by \S+$")
+        self.assertRegex(rows[late], r"\d\d:\d\d:\d\d missed by \S+$")
+        self.assertRegex(rows[first], r" - +-$")
+        self.assertEqual(rows["deadlines:"], "deadlines: 1 met, 1 missed")
         r = volery("-H", self.host, "run", "--deadline", "soon", *self.PROG)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn(b"--deadline soon:", r.stderr)
