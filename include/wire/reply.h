@@ -45,6 +45,7 @@ struct reply_task {
 	int64_t	 ckpt_seq;
 	int64_t	 ckpt_age_ms;
 	char	 ckpt_at[CKPT_HOLDERS_MAX * (NAME_MAXLEN + 1)];
+	int64_t	 deadline_ms;	/* to end by (epoch ms), 0 none */
 };
 
 /* A NODE line of NODES. */

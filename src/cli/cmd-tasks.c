@@ -41,12 +41,41 @@ submitted(int64_t ms, char *buf, size_t size)
 	    today.tm_year ? "%H:%M:%S" : "%m-%d %H:%M", &tm);
 }
 
+/* A span for people: 45s, 12m, 3.5h. */
+static void
+span(int64_t ms, char *buf, size_t size)
+{
+	if (ms < 120000)
+		snprintf(buf, size, "%llds", (long long)(ms / 1000));
+	else if (ms < 2 * 3600000)
+		snprintf(buf, size, "%lldm", (long long)(ms / 60000));
+	else
+		snprintf(buf, size, "%.1fh", ms / 3600000.0);
+}
+
+/* With a deadline, what the expected end leaves: ", 12m to spare" or
+ * ", 3m late" ("": no deadline, or no end expected). */
+static void
+slack(const struct reply_task *t, char *buf, size_t size)
+{
+	int64_t	left;
+	char	s[32];
+
+	buf[0] = '\0';
+	if (t->deadline_ms <= 0 || t->eta_ms < 0)
+		return;
+	left = t->deadline_ms - ((int64_t)time(NULL) * 1000 + t->eta_ms);
+	span(left >= 0 ? left : -left, s, sizeof s);
+	snprintf(buf, size, ", %s %s", s, left >= 0 ? "to spare" : "late");
+}
+
 static void
 row(const char *line, void *arg)
 {
 	struct reply_task	t;
 	char			est[32] = "-", eta[32] = "-", name[96];
 	char			when[32], ckpt[sizeof t.ckpt_at + 64] = "";
+	char			spare[48];
 	int			*count = arg;
 
 	if (wire_reply_task_parse(line, &t) == -1)
@@ -55,6 +84,7 @@ row(const char *line, void *arg)
 		snprintf(est, sizeof est, "%.1fs", t.est_ms / 1000.0);
 	if (t.eta_ms >= 0)
 		snprintf(eta, sizeof eta, "in %.1fs", t.eta_ms / 1000.0);
+	slack(&t, spare, sizeof spare);
 	/* A task of an array shows as name[value]. */
 	if (t.array[0] != '\0')
 		snprintf(name, sizeof name, "%s[%d]", t.exec, t.array_index);
@@ -68,10 +98,10 @@ row(const char *line, void *arg)
 	(*count)++;
 	/* A task no live node can run says why, as Slurm's reasons. */
 	printf("%-36s %-18s %-10s %-11s %-10s %4d %-12s %-10s %-14s %7s "
-	    "%s%s%s%s\n", t.uuid, name, t.user[0] != '\0' ? t.user : "-",
+	    "%s%s%s%s%s\n", t.uuid, name, t.user[0] != '\0' ? t.user : "-",
 	    t.prio, t.state, t.progress, t.scheduled_by,
 	    t.running_on[0] != '\0' ? t.running_on : "-", when, est, eta,
-	    ckpt, t.why[0] != '\0' ? " " : "", t.why);
+	    spare, ckpt, t.why[0] != '\0' ? " " : "", t.why);
 }
 
 static int

@@ -107,6 +107,7 @@ task_lines(struct text *x, struct task *const *v, size_t n,
 		snprintf(r.array, sizeof r.array, "%s", t->array);
 		r.array_index = t->array_index;
 		reply_ckpt(&r, t, now);
+		r.deadline_ms = t->deadline_ms;
 		/* Why it waits, to the end of the line (it has blanks). */
 		if (req->cmd != CMD_HISTORY)
 			node_task_waiting(core, t, r.why, sizeof r.why);

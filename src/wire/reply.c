@@ -132,6 +132,10 @@ wire_reply_task_format(const struct reply_task *t, char *buf, size_t size)
 		off = put(buf, size, off, " ckpt=%" PRId64 ":%" PRId64 ":%s",
 		    t->ckpt_seq, t->ckpt_age_ms, t->ckpt_at);
 	}
+	if (t->deadline_ms < 0)
+		return -1;
+	if (t->deadline_ms > 0)
+		off = put(buf, size, off, " deadline=%" PRId64, t->deadline_ms);
 	if (t->why[0] != '\0')
 		off = put(buf, size, off, " %s", t->why);
 	return put(buf, size, off, "\n");
@@ -162,8 +166,8 @@ wire_reply_task_parse(const char *line, struct reply_task *t)
 		return -1;
 	if (strcmp(t->running_on, "-") == 0)
 		t->running_on[0] = '\0';
-	/* Then submitted=, user=, array= and ckpt= if there, in that
-	 * order, and the rest is why. */
+	/* Then submitted=, user=, array=, ckpt= and deadline= if there, in
+	 * that order, and the rest is why. */
 	for (;;) {
 		rest = p;
 		if ((w = lex_word(&p, LEX_STRICT)) == NULL)
@@ -193,6 +197,10 @@ wire_reply_task_parse(const char *line, struct reply_task *t)
 			    -1 || !task_names_valid(at + 1, CKPT_HOLDERS_MAX) ||
 			    at[1] == '\0' || take(t->ckpt_at,
 			    sizeof t->ckpt_at, at + 1) == -1)
+				return -1;
+		} else if (strncmp(w, "deadline=", 9) == 0 &&
+		    t->deadline_ms == 0) {
+			if (lex_int(w + 9, 1, INT64_MAX, &t->deadline_ms) == -1)
 				return -1;
 		} else
 			break;

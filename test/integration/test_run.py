@@ -415,10 +415,17 @@ class Deadlines(unittest.TestCase):
         met, said = self.run_by("--deadline", "+1h", *self.PROG)
         self.assertRegex(said, r"volery: expected to end %s \(deadline %s\)"
                          % (at, at))
+        # tasks says what the expected end leaves of the deadline.
+        r = volery("-H", self.host, "tasks")
+        self.assertRegex(r.stdout.decode(), r"%s .* in [\d.]+s, 5\dm to "
+                         r"spare" % met)
         self.ends(met, "met")
         late, said = self.run_by("--deadline", "+2s", *self.PROG)
         self.assertRegex(said, r"volery: cannot meet %s: expected to end %s; "
                          r"scheduled all the same" % (at, at))
+        r = volery("-H", self.host, "tasks")
+        self.assertRegex(r.stdout.decode(), r"%s .* in [\d.]+s, \d+s late"
+                         % late)
         self.ends(late, "missed")
         # history tells each result against its deadline, and counts them.
         r = volery("-H", self.host, "history", "--format",

@@ -29,6 +29,7 @@ a_task(void)
 	t.ckpt_seq = 3;
 	t.ckpt_age_ms = 4500;
 	snprintf(t.ckpt_at, sizeof t.ckpt_at, "acor,bede");
+	t.deadline_ms = 1764169200000;
 	snprintf(t.why, sizeof t.why, "waiting: no live node has 64 cores");
 	return t;
 }
@@ -43,7 +44,7 @@ test_task_line_bytes_and_round_trip(void **state)
 	assert_string_equal(line, "TASK 0f8fad5b-d9cb-469f-a165-70867728950e "
 	    "xz low Ready 0 acor - 12.3 - submitted=1764165600123 "
 	    "array=7c9e6679-7425-40de-944b-e07fc1f90ae7:12 ckpt=3:4500:acor,bede "
-	    "waiting: no live node has 64 cores\n");
+	    "deadline=1764169200000 waiting: no live node has 64 cores\n");
 	assert_int_equal(wire_reply_task_parse(line, &back), 0);
 	assert_string_equal(back.uuid, t.uuid);
 	assert_string_equal(back.running_on, "");
@@ -55,6 +56,7 @@ test_task_line_bytes_and_round_trip(void **state)
 	assert_int_equal(back.ckpt_seq, 3);
 	assert_int_equal(back.ckpt_age_ms, 4500);
 	assert_string_equal(back.ckpt_at, "acor,bede");
+	assert_int_equal(back.deadline_ms, t.deadline_ms);
 	assert_string_equal(back.why, t.why);
 	assert_true(wire_reply_task_format(&back, again, sizeof again) > 0);
 	assert_string_equal(again, line);
@@ -74,6 +76,7 @@ test_task_line_optional_fields(void **state)
 	t.eta_ms = 4000;
 	t.array[0] = t.why[0] = '\0';
 	t.ckpt_seq = 0;		/* no checkpoint: no ckpt= */
+	t.deadline_ms = 0;	/* no deadline: no deadline= */
 	assert_true(wire_reply_task_format(&t, line, sizeof line) > 0);
 	assert_string_equal(line, "TASK 0f8fad5b-d9cb-469f-a165-70867728950e "
 	    "xz low Running 40 acor gaviao 12.3 4.0 submitted=1764165600123\n");
@@ -89,6 +92,7 @@ test_task_line_optional_fields(void **state)
 	    &back), 0);
 	assert_string_equal(back.user, "");
 	assert_int_equal(back.submit_ms, -1);
+	assert_int_equal(back.deadline_ms, 0);
 	assert_int_equal(back.progress, 3);
 }
 
@@ -105,6 +109,8 @@ test_damaged_task_lines_are_refused(void **state)
 		"TASK u xz low Ready 0 a - - - submitted=x",
 		"TASK u xz low Ready 0 a - - - array=nocolon",
 		"TASK u xz low Ready 0 a - - - array=u:-1",
+		"TASK u xz low Ready 0 a - - - deadline=0",
+		"TASK u xz low Ready 0 a - - - deadline=soon",
 		"TASK u xz low Ready 0 a - - - why\x01",
 		NULL,
 	};
