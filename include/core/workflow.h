@@ -54,6 +54,8 @@ struct wf_task {
 struct workflow {
 	const char	*file;
 	char		 prio[16];	/* low or interactive */
+	int64_t		 deadline_ms;	/* deadline="TIME": every task's, 0
+					 * none (ms since the epoch) */
 	int		 ntasks;
 	struct wf_task	*tasks;
 };

@@ -23,6 +23,7 @@
 #include "watch.h"
 #include "wfload.h"
 #include "wfreq.h"
+#include "when.h"
 
 #ifndef VOLERY_TASKS_DIR
 #define VOLERY_TASKS_DIR "/usr/local/lib/volery/tasks"
@@ -121,6 +122,7 @@ schedule_all(struct conn *c, const struct workflow *wf, const int *order,
 	char			 reply[CLIENT_LINE_MAX];
 	char			 err[CLIENT_LINE_MAX + 64];
 	int			 sent = 0, got = 0, failed = 0;
+	long long		 at, by, last = 0;	/* -1: one unknown */
 
 	while (got < sent || (!failed && sent < wf->ntasks)) {
 		while (!failed && sent < wf->ntasks && sent - got <
@@ -139,12 +141,17 @@ schedule_all(struct conn *c, const struct workflow *wf, const int *order,
 			failed = 1;
 			break;		/* no more replies will come */
 		}
+		/* "SCHEDULED uuid", with a deadline " forecast=... ". */
 		if (strncmp(reply, "SCHEDULED ", 10) == 0 &&
-		    strlen(reply + 10) == UUID_STRLEN) {
-			memcpy(uuids[t - wf->tasks], reply + 10,
-			    UUID_STRLEN + 1);
+		    strcspn(reply + 10, " ") == UUID_STRLEN) {
+			memcpy(uuids[t - wf->tasks], reply + 10, UUID_STRLEN);
+			uuids[t - wf->tasks][UUID_STRLEN] = '\0';
 			if (!failed)
-				printf("%s %s\n", t->id, reply + 10);
+				printf("%s %s\n", t->id, uuids[t - wf->tasks]);
+			/* The workflow ends with its last task. */
+			if (cmd_scheduled_forecast(reply + 10, &at, &by) &&
+			    last >= 0)
+				last = at < 0 ? -1 : at > last ? at : last;
 			continue;
 		}
 		if (!failed) {
@@ -158,6 +165,8 @@ schedule_all(struct conn *c, const struct workflow *wf, const int *order,
 	fflush(stdout);
 	if (failed)
 		unschedule(c, order, uuids, sent);
+	else if (wf->deadline_ms > 0)
+		cmd_tell_forecast(last, wf->deadline_ms);
 	return failed ? -1 : 0;
 }
 
@@ -170,6 +179,8 @@ cmd_submit_exec(const struct cmd_args *a)
 	struct conn		 c;
 	const char		*host = cmd_arg(a, 'H'), *dir = cmd_arg(a, 'T');
 	const char		*file = a->operands[0];
+	const char		*deadline = cmd_arg(a, 'D');
+	time_t			 at;
 	char			 err[16384], (*uuids)[UUID_STRLEN + 1] = NULL;
 	char			(*arrays)[UUID_STRLEN + 1] = NULL;
 	char			 title[128];
@@ -183,6 +194,14 @@ cmd_submit_exec(const struct cmd_args *a)
 		fprintf(stderr, "%s\n", err);
 		workflow_free(&wf);
 		return cmd_fail("%s: not submitted", file);
+	}
+	if (deadline != NULL) {		/* over the file's own */
+		if (when_parse_begin(deadline, time(NULL), &at) == -1) {
+			workflow_free(&wf);
+			return cmd_fail("--deadline %s: %s", deadline,
+			    WHEN_BEGIN_FORMS);
+		}
+		wf.deadline_ms = (int64_t)at * 1000;
 	}
 	dir = tasks_dir(dir);
 	for (i = 0; i < wf.ntasks && wf.tasks[i].cmd != NULL; i++)
@@ -248,8 +267,11 @@ out:
 
 const struct cmd_entry cmd_submit_entry = {
 	"submit", "check a workflow file against the task descriptions, then "
-	"schedule its tasks in dependency order; prints ID UUID lines",
+	"schedule its tasks in dependency order; prints ID UUID lines; "
+	"--deadline: every task's (over the file's deadline=), and when the "
+	"workflow should end",
 	{ CMD_OPT_HOST, { 'T', "tasks", 0, 1, 0, "tasks_dir" },
+	  { 'D', "deadline", 0, 1, 0, "TIME" },
 	  { 'w', "watch", 1, 0, 0, NULL } }, 1, 1, "FILE.xml", 0,
 	cmd_submit_exec, 0,
 };

@@ -318,23 +318,20 @@ cmd_clock(long long ms, char *buf, size_t size)
 		    today.tm_year ? "%H:%M" : "%Y-%m-%d %H:%M", &tm);
 }
 
-/*
- * A SCHEDULED reply's uuid on stdout; with a deadline, what the node
- * forecast on stderr: "expected to end 07:40 (deadline 08:00)" or
- * "cannot meet 08:00: expected to end 09:10".
- */
-static void
-print_scheduled(const char *rest, int tell)
+int
+cmd_scheduled_forecast(const char *rest, long long *at, long long *by)
 {
-	long long	 at, by;
 	const char	*sp = strchr(rest, ' ');
-	char		 when[32], dl[32];
 
-	printf("%.*s\n", sp != NULL ? (int)(sp - rest) : (int)strlen(rest),
-	    rest);
-	if (!tell || sp == NULL || sscanf(sp, " forecast=%lld deadline=%lld",
-	    &at, &by) != 2)
-		return;
+	return sp != NULL && sscanf(sp, " forecast=%lld deadline=%lld", at,
+	    by) == 2;
+}
+
+void
+cmd_tell_forecast(long long at, long long by)
+{
+	char	when[32], dl[32];
+
 	fflush(stdout);
 	cmd_clock(by, dl, sizeof dl);
 	cmd_clock(at, when, sizeof when);
@@ -348,6 +345,18 @@ print_scheduled(const char *rest, int tell)
 	else
 		fprintf(stderr, "volery: cannot meet %s: expected to end %s; "
 		    "scheduled all the same\n", dl, when);
+}
+
+/* A SCHEDULED reply's uuid on stdout; with a deadline, what the node
+ * forecast on stderr. */
+static void
+print_scheduled(const char *rest, int tell)
+{
+	long long	at, by;
+
+	printf("%.*s\n", (int)strcspn(rest, " "), rest);
+	if (tell && cmd_scheduled_forecast(rest, &at, &by))
+		cmd_tell_forecast(at, by);
 }
 
 int

@@ -122,6 +122,13 @@ int	cmd_ask(struct conn *, const char *request, char *reply, size_t);
  * any was refused. */
 int	cmd_ask_each(const struct cmd_args *, const char *word,
 	    const char *more, int first, int print);
+/* The forecast and deadline a SCHEDULED reply's rest (after the word)
+ * carries: 1 and *at, *by if it does. */
+int	cmd_scheduled_forecast(const char *rest, long long *at,
+	    long long *by);
+/* On stderr, the forecast against the deadline: "expected to end 07:40
+ * (deadline 08:00)", "cannot meet 08:00: ...", or no forecast (at -1). */
+void	cmd_tell_forecast(long long at, long long by);
 /* Send request (SCHEDULE, RUN) to host and print the uuid of its
  * "SCHEDULED <uuid>" reply; the exit status. */
 int	cmd_schedule_print(const char *host, const char *request);

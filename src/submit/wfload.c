@@ -38,6 +38,7 @@
 #include "wfexpand.h"
 #include "task.h"
 #include "wfload.h"
+#include "when.h"
 #include "xmltext.h"
 
 static void
@@ -131,6 +132,24 @@ load_input(struct errlist *l, struct wf_task *t, xmlNode *n)
 	}
 	free(task);
 	free(out);
+}
+
+/* <workflow deadline="08:00">: when every task is to end by, read as
+ * --deadline reads it, when the file is read. */
+static void
+load_deadline(struct errlist *l, struct workflow *wf, xmlNode *root)
+{
+	char	*text = xml_attr(root, "deadline");
+	time_t	 at;
+
+	if (text == NULL)
+		return;
+	if (when_parse_begin(text, time(NULL), &at) == -1)
+		errlist_add(l, xmlGetLineNo(root), "<workflow> deadline="
+		    "\"%.40s\": %s", text, WHEN_BEGIN_FORMS);
+	else
+		wf->deadline_ms = (int64_t)at * 1000;
+	free(text);
 }
 
 /* cores="2" memory="4G" requires="gpu,matlab": what t needs of a
@@ -463,6 +482,7 @@ wf_parse(const char *file, const char *text, size_t len, struct workflow *wf,
 			snprintf(wf->prio, sizeof wf->prio, "%s", prio);
 		free(prio);
 	}
+	load_deadline(&l, wf, root);
 	for (n = root->children; n != NULL; n = n->next)
 		count += n->type != XML_ELEMENT_NODE ? 0 :
 		    strcmp((const char *)n->name, "foreach") != 0 ? 1 :

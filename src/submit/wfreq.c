@@ -54,6 +54,7 @@ wf_schedule_req(const struct workflow *wf, const struct wf_task *t,
 	sr->memory_mb = t->memory_mb;
 	sr->tags = t->tags;
 	sr->verify = t->verify;
+	sr->deadline_ms = wf->deadline_ms;
 }
 
 int
@@ -78,6 +79,7 @@ wf_request(const struct workflow *wf, const struct wf_task *t,
 	x.memory_mb = sr.memory_mb;
 	x.tags = sr.tags;
 	x.verify = sr.verify;
+	x.deadline_ms = sr.deadline_ms;
 	if (sr.cmd != NULL)
 		return runreq_format(req, size, sr.exec,
 		    task_prio_name(sr.prio), sr.cmd, sr.bind, sr.nbind, &x);

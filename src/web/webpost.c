@@ -199,6 +199,22 @@ string(json_t *o, const char *key)
 	return json_is_string(x) ? strdup(json_string_value(x)) : NULL;
 }
 
+/* "deadline_ms": when the task is to end by, ms since the epoch (the
+ * core refuses one past); why not, or NULL. */
+static const char *
+deadline_from_json(json_t *in, struct workflow *wf)
+{
+	json_t	*v = json_object_get(in, "deadline_ms");
+
+	if (v == NULL)
+		return NULL;
+	if (!json_is_integer(v) || json_integer_value(v) <= 0 ||
+	    json_integer_value(v) > INT64_MAX / 2)
+		return "deadline_ms: when to end by, ms since the epoch";
+	wf->deadline_ms = json_integer_value(v);
+	return NULL;
+}
+
 /* The JSON of one task as the task of a workflow file; why not, or NULL. */
 static const char *
 task_from_json(json_t *in, struct wf_task *t)
@@ -206,7 +222,7 @@ task_from_json(json_t *in, struct wf_task *t)
 	static const char *known[] = { "name", "priority", "path", "params",
 		"command", "cwd", "env", "time_limit_s", "stdout", "stderr",
 		"outputs", "inputs", "cores", "memory_mb", "requires", "verify",
-		NULL };
+		"deadline_ms", NULL };
 	const char	*key, *prio = "low";
 	json_t		*v, *inp;
 	size_t		 i;
@@ -219,7 +235,7 @@ task_from_json(json_t *in, struct wf_task *t)
 			return "unknown field: a task is name, priority, path, "
 			    "params, command, cwd, env, time_limit_s, stdout, "
 			    "stderr, outputs, inputs, cores, memory_mb, requires, "
-			    "verify";
+			    "verify, deadline_ms";
 	}
 	if ((v = json_object_get(in, "priority")) != NULL &&
 	    (!json_is_string(v) || (strcmp(prio = json_string_value(v), "low")
@@ -332,6 +348,8 @@ webpost_task(const char *body, size_t len, const struct http_who *who,
 	wf.tasks = &t;
 	wf.ntasks = 1;
 	if ((why = task_from_json(in, &t)) != NULL)
+		out = error(code, 400, why);
+	else if ((why = deadline_from_json(in, &wf)) != NULL)
 		out = error(code, 400, why);
 	else if ((err = malloc(PROBLEMS_MAX)) == NULL)
 		out = error(code, 500, "out of memory");

@@ -329,6 +329,13 @@ class Api(unittest.TestCase):
         self.assertEqual(sorted(t["replica"] for t in replicas), [1, 2, 3])
         self.assertEqual(len({t["digest"] for t in replicas}), 1)
         self.assertEqual(len({t["node"] for t in replicas}), 3)
+        # A deadline, as --deadline gives one (issue 38).
+        at = int(time.time() * 1000) + 3600000
+        status, d = self.post("/api/tasks", {"command": ["true"],
+                                             "deadline_ms": at})
+        self.assertEqual(status, 201, d)
+        self.assertEqual(self.get("/api/tasks/" + d["uuid"])[1]["deadline_ms"],
+                         at)
         before = len(self.get("/api/tasks")[1])
         for body, why in (({"name": "nosuch"}, "no task named 'nosuch'"),
                           ({"name": "georeferencing"}, "takes 3 inputs"),
@@ -351,6 +358,10 @@ class Api(unittest.TestCase):
                           ({"command": ["true"], "verify": 4},
                            "needs 4 nodes; the pool has 3"),
                           ({"command": ["true"], "cwd": "src"}, "absolute"),
+                          ({"command": ["true"], "deadline_ms": "soon"},
+                           "deadline_ms"),
+                          ({"command": ["true"], "deadline_ms": 1000},
+                           "the deadline is past"),
                           ({}, "a name"), ([], "JSON object")):
             status, v = self.post("/api/tasks", body)
             self.assertEqual(status, 400, body)

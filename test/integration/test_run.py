@@ -441,6 +441,40 @@ class Deadlines(unittest.TestCase):
         self.assertIn(b"--deadline soon:", r.stderr)
 
 
+    def test_a_workflow_file_gives_its_tasks_a_deadline(self):
+        first, _ = self.run_by(*self.PROG)
+        wait_end(self, self.node, first)
+        wf = os.path.join(self.node.dir, "dl.xml")
+        with open(wf, "w") as f:
+            f.write('<workflow deadline="+1h">\n' + "".join(
+                '  <command id="c%d"><arg>sh</arg><arg>-c</arg>'
+                '<arg>sleep 3</arg></command>\n' % i for i in (1, 2)) +
+                "</workflow>\n")
+        # Two runs of 3 s on one slot: the workflow ends in about 6 s.
+        at = r"(\d{4}-\d\d-\d\d )?\d\d:\d\d"
+        r = volery("-H", self.host, "submit", wf)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stderr.decode(), r"volery: expected to end %s "
+                         r"\(deadline %s\)" % (at, at))
+        uuids = [l.split()[1] for l in r.stdout.decode().splitlines()]
+        self.assertEqual(len(uuids), 2)
+        # --deadline over the file's: 4 s are not enough for both.
+        r = volery("-H", self.host, "submit", "--deadline", "+4s", wf)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stderr.decode(), r"volery: cannot meet %s: "
+                         r"expected to end %s" % (at, at))
+        for u in uuids + [l.split()[1] for l in
+                          r.stdout.decode().splitlines()]:
+            wait_end(self, self.node, u)
+        r = volery("-H", self.host, "history", "--format", "uuid,slack")
+        rows = {l.split()[0]: l for l in r.stdout.decode().splitlines()}
+        for u in uuids:
+            self.assertIn(" met by ", rows[u])
+        r = volery("-H", self.host, "submit", "--deadline", "soon", wf)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(b"--deadline soon:", r.stderr)
+
+
 class MissingProgram(unittest.TestCase):
     """A program only one node has: the other never starts its tasks, so
     no attempt is burnt there."""
