@@ -284,7 +284,7 @@ integration: all $(TEST_TASK_BIN) | $(DEPS_OK)
 # Parsers outside the core bring their file and library.
 FUZZ_EXTRA_fuzz_workflow = src/submit/wfload.c src/submit/wfexpand.c \
 	src/submit/arrayspec.c src/submit/runlimit.c src/submit/runreq.c src/submit/memsize.c \
-	src/sys/xmltext.c $(SHELL_INC) \
+	src/sys/xmltext.c src/sys/when.c $(SHELL_INC) \
 	$(shell pkg-config --cflags libxml-2.0)
 FUZZ_LIBS_fuzz_workflow = $(shell pkg-config --libs libxml-2.0)
 FUZZ_EXTRA_fuzz_log = src/sys/logsearch.c src/sys/when.c $(SHELL_INC)
@@ -298,7 +298,7 @@ FUZZ_LIBS_fuzz_log = $(shell pkg-config --libs libpcre2-8)
 FUZZ_EXTRA_fuzz_session = src/web/websession.c $(SHELL_INC)
 FUZZ_WEBPOST_SRC = src/web/webpost.c src/web/taskjson.c src/submit/wfreq.c src/submit/wfload.c \
 	src/submit/wfexpand.c src/submit/arrayspec.c src/submit/runlimit.c \
-	src/submit/runreq.c src/submit/memsize.c src/sys/xmltext.c
+	src/submit/runreq.c src/submit/memsize.c src/sys/xmltext.c src/sys/when.c
 FUZZ_EXTRA_fuzz_webpost = $(FUZZ_WEBPOST_SRC) $(SHELL_INC) \
 	$(shell pkg-config --cflags libxml-2.0)
 FUZZ_LIBS_fuzz_webpost = $(shell pkg-config --libs libxml-2.0 jansson uuid)
@@ -311,7 +311,7 @@ build/fuzz/fuzz_pooltime: $(FUZZ_POOLTIME_SRC)
 build/fuzz/fuzz_session: src/web/websession.c
 build/fuzz/fuzz_workflow: src/submit/wfload.c src/submit/wfexpand.c \
     src/submit/arrayspec.c src/submit/runlimit.c src/submit/runreq.c src/submit/memsize.c \
-    src/sys/xmltext.c
+    src/sys/xmltext.c src/sys/when.c
 build/fuzz/fuzz_log: src/sys/logsearch.c src/sys/when.c
 FUZZ_EXTRA_fuzz_criuimg = src/run/criuimg.c $(SHELL_INC)
 build/fuzz/fuzz_criuimg: src/run/criuimg.c
