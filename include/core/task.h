@@ -247,6 +247,9 @@ int		 task_same_outputs(const struct task *, const struct task *);
 int		 task_is_verified(const struct task *);
 /* Is t one replica of such a task? */
 int		 task_is_replica(const struct task *);
+/* t, a replica (of --verify's or the tail's), counted from 1 in its
+ * kind. */
+int		 task_replica_number(const struct task *);
 /* The uuid of replica i of the task of uuid `of` (derived: every node
  * finds a task's replicas without a list). */
 void		 task_replica_uuid(const char *of, int i,

@@ -212,6 +212,13 @@ task_is_replica(const struct task *t)
 	return t->replica_of[0] != '\0';
 }
 
+int
+task_replica_number(const struct task *t)
+{
+	/* The tail's indexes come after --verify's (bounds.h). */
+	return t->replica_index + 1 - (t->verify == 0 ? TAIL_INDEX_BASE : 0);
+}
+
 const char *
 task_workflow(const struct task *t)
 {

@@ -169,8 +169,7 @@ launch_env(const struct task *t, const char *dir, const struct runas *user,
 	PUT("VOLERY_TASK=%s", t->replica_of[0] != '\0' ? t->replica_of :
 	    t->uuid);
 	if (t->replica_of[0] != '\0')
-		PUT("VOLERY_REPLICA=%d", t->replica_index + 1 -
-		    (t->verify == 0 ? TAIL_INDEX_BASE : 0));
+		PUT("VOLERY_REPLICA=%d", task_replica_number(t));
 	PUT("TMPDIR=%s", dir);
 	if (checkpoint != NULL)
 		PUT("VOLERY_CHECKPOINT=%s", checkpoint);

@@ -124,8 +124,7 @@ task_json(const struct task *t)
 	    json_integer(t->verify) : json_null());
 	json_object_set_new(o, "replica_of", text(t->replica_of));
 	json_object_set_new(o, "replica", task_is_replica(t) ?
-	    json_integer(t->replica_index + 1 - (t->verify == 0 ?
-	    TAIL_INDEX_BASE : 0)) : json_null());
+	    json_integer(task_replica_number(t)) : json_null());
 	json_object_set_new(o, "digest", text(t->digest));
 	json_object_set_new(o, "path", text(t->path));
 	json_object_set_new(o, "params", text(t->params));
