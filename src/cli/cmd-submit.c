@@ -23,7 +23,6 @@
 #include "watch.h"
 #include "wfload.h"
 #include "wfreq.h"
-#include "when.h"
 
 #ifndef VOLERY_TASKS_DIR
 #define VOLERY_TASKS_DIR "/usr/local/lib/volery/tasks"
@@ -180,7 +179,6 @@ cmd_submit_exec(const struct cmd_args *a)
 	const char		*host = cmd_arg(a, 'H'), *dir = cmd_arg(a, 'T');
 	const char		*file = a->operands[0];
 	const char		*deadline = cmd_arg(a, 'D');
-	time_t			 at;
 	char			 err[16384], (*uuids)[UUID_STRLEN + 1] = NULL;
 	char			(*arrays)[UUID_STRLEN + 1] = NULL;
 	char			 title[128];
@@ -195,13 +193,11 @@ cmd_submit_exec(const struct cmd_args *a)
 		workflow_free(&wf);
 		return cmd_fail("%s: not submitted", file);
 	}
-	if (deadline != NULL) {		/* over the file's own */
-		if (when_parse_begin(deadline, time(NULL), &at) == -1) {
-			workflow_free(&wf);
-			return cmd_fail("--deadline %s: %s", deadline,
-			    WHEN_BEGIN_FORMS);
-		}
-		wf.deadline_ms = (int64_t)at * 1000;
+	/* Over the file's own. */
+	if (deadline != NULL && cmd_when("--deadline", deadline,
+	    &wf.deadline_ms) == -1) {
+		workflow_free(&wf);
+		return 1;
 	}
 	dir = tasks_dir(dir);
 	for (i = 0; i < wf.ntasks && wf.tasks[i].cmd != NULL; i++)

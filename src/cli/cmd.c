@@ -419,12 +419,22 @@ fail:
 }
 
 int
+cmd_when(const char *opt, const char *text, int64_t *ms)
+{
+	time_t	at;
+
+	if (when_parse_begin(text, time(NULL), &at) == -1)
+		return cmd_fail("%s %s: %s", opt, text, WHEN_BEGIN_FORMS) * -1;
+	*ms = (int64_t)at * 1000;
+	return 0;
+}
+
+int
 cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 {
 	const char	*cores = cmd_arg(a, 'c'), *mem = cmd_arg(a, 'm');
 	const char	*begin = cmd_arg(a, 'b'), *vfy = cmd_arg(a, 'V');
 	const char	*deadline = cmd_arg(a, 'D');
-	time_t		 at;
 	static char	 tags[CAPS_TEXT_MAX + 1];
 	const char	*req = cmd_arg(a, 'r');
 	int64_t		 v;
@@ -440,18 +450,10 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 	if (mem != NULL && memsize_parse(mem, &x->memory_mb) == -1)
 		return cmd_fail("--mem %s: an amount as 512M, 4G or 4096 (MB)",
 		    mem) * -1;
-	if (begin != NULL) {
-		if (when_parse_begin(begin, time(NULL), &at) == -1)
-			return cmd_fail("--begin %s: %s", begin,
-			    WHEN_BEGIN_FORMS) * -1;
-		x->begin_ms = (int64_t)at * 1000;
-	}
-	if (deadline != NULL) {
-		if (when_parse_begin(deadline, time(NULL), &at) == -1)
-			return cmd_fail("--deadline %s: %s", deadline,
-			    WHEN_BEGIN_FORMS) * -1;
-		x->deadline_ms = (int64_t)at * 1000;
-	}
+	if ((begin != NULL && cmd_when("--begin", begin, &x->begin_ms) ==
+	    -1) || (deadline != NULL && cmd_when("--deadline", deadline,
+	    &x->deadline_ms) == -1))
+		return -1;
 	if (vfy != NULL) {
 		if (lex_int(vfy, VERIFY_MIN, VERIFY_MAX, &v) == -1)
 			return cmd_fail("--verify %s: how many nodes must "

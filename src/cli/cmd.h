@@ -11,6 +11,7 @@
 #define VOLERY_CMD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define CMD_EXIT_FAILED	1
 #define CMD_EXIT_USAGE	2
@@ -122,6 +123,9 @@ int	cmd_ask(struct conn *, const char *request, char *reply, size_t);
  * any was refused. */
 int	cmd_ask_each(const struct cmd_args *, const char *word,
 	    const char *more, int first, int print);
+/* A --begin or --deadline time (opt names it) as ms since the epoch;
+ * -1 (said) if it is none. */
+int	cmd_when(const char *opt, const char *text, int64_t *ms);
 /* The forecast and deadline a SCHEDULED reply's rest (after the word)
  * carries: 1 and *at, *by if it does. */
 int	cmd_scheduled_forecast(const char *rest, long long *at,
