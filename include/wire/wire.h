@@ -147,6 +147,9 @@ struct runner_msg *wire_runner_dup(const struct runner_msg *m);
 /* A task as one line of text (no newline); returns its length or -1. */
 int	wire_task_encode(const struct task *, char *, size_t);
 struct task *wire_task_decode(const char *, size_t, char *, size_t);
+/* A copy of t through its record (every field a record carries, no
+ * local one); NULL with why. */
+struct task *wire_task_copy(const struct task *t, char *err, size_t errlen);
 /* The longest the task's record can grow to as it runs, with noutputs
  * outputs. */
 size_t	wire_task_worst_len(const struct task *, int noutputs);

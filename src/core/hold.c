@@ -16,8 +16,6 @@ waiting_copy(struct node *n, const char *uuid, struct task **tp, char *err,
     size_t errlen)
 {
 	struct task	*t = taskmap_find(&n->map, uuid), *r;
-	char		 line[RECORD_LINE_MAX];
-	int		 len;
 
 	*tp = t;
 	if (t == NULL) {
@@ -30,8 +28,7 @@ waiting_copy(struct node *n, const char *uuid, struct task **tp, char *err,
 		    "reprioritised", uuid, task_state_name(t->state));
 		return NULL;
 	}
-	if ((len = wire_task_encode(t, line, sizeof line)) < 0 ||
-	    (r = wire_task_decode(line, len, err, errlen)) == NULL) {
+	if ((r = wire_task_copy(t, err, errlen)) == NULL) {
 		snprintf(err, errlen, "task %s: its record cannot be copied",
 		    uuid);
 		return NULL;

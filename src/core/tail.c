@@ -129,13 +129,10 @@ fresh(struct task *r, const struct task *t, int k)
 static void
 make(struct node *n, const struct task *t, int k, int64_t now)
 {
-	char		 line[RECORD_LINE_MAX], err[REASON_MAXLEN + 1];
+	char		 err[REASON_MAXLEN + 1];
 	struct task	*r;
-	int		 len;
 
-	if ((len = wire_task_encode(t, line, sizeof line)) < 0 ||
-	    (r = wire_task_decode(line, (size_t)len, err, sizeof err)) ==
-	    NULL) {
+	if ((r = wire_task_copy(t, err, sizeof err)) == NULL) {
 		outbox_log(&n->out, VLOG_ERROR, "Task UUID{%s}: no tail "
 		    "replica, its record cannot be copied", t->uuid);
 		return;
@@ -198,9 +195,9 @@ later_first(const void *a, const void *b)
 /*
  * Nothing waits and nodes stand idle: each of our runs that should end
  * last, as many as there are idle nodes, gets one more copy, up to the
- * threshold (Anglano et al.'s LRET for replicas).  A replica waits in the queue until taken, so the next
- * look makes none; the runs are the pool's, so this is no walk of the
- * map.
+ * threshold (Anglano et al.'s LRET for replicas).  A replica waits in
+ * the queue until taken, so the next look makes none; the runs are the
+ * pool's, so this is no walk of the map.
  */
 void
 tail_housekeeping(struct node *n, int64_t now)

@@ -378,6 +378,19 @@ copy_field(struct task *t, const struct task *f, const struct field *fd)
  * at its widest.  SCHEDULE refuses a task whose record could outgrow a
  * datagram, rather than see its later STATEs dropped.
  */
+struct task *
+wire_task_copy(const struct task *t, char *err, size_t errlen)
+{
+	char	line[RECORD_LINE_MAX];
+	int	len;
+
+	if ((len = wire_task_encode(t, line, sizeof line)) < 0) {
+		snprintf(err, errlen, "its record does not encode");
+		return NULL;
+	}
+	return wire_task_decode(line, (size_t)len, err, errlen);
+}
+
 size_t
 wire_task_worst_len(const struct task *t, int noutputs)
 {
