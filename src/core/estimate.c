@@ -87,44 +87,80 @@ node_task_end_estimate(const struct node *n, const struct task *t,
 	return end;
 }
 
+/* A min-heap of the times the pool's slots come free. */
+static void
+sift_down(int64_t *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t	l = 2 * i + 1, m = i;
+		int64_t	x;
+		if (l < n && h[l] < h[m])
+			m = l;
+		if (l + 1 < n && h[l + 1] < h[m])
+			m = l + 1;
+		if (m == i)
+			return;
+		x = h[i], h[i] = h[m], h[m] = x;
+		i = m;
+	}
+}
+
+/* The pool's slots that take tasks now: ours and the live peers'. */
+static size_t
+pool_slots(const struct node *n)
+{
+	size_t	i, slots = 0;
+
+	if (run_volunteering(n))
+		slots += (size_t)n->cfg.slots;
+	for (i = 0; i < peertab_count(n); i++) {
+		const struct peer *p = peertab_at(n, (int)i);
+		if (p != NULL && p->alive && peerrun_takes_tasks(p))
+			slots += p->slots > 0 ? (size_t)p->slots : 1;
+	}
+	return slots;
+}
+
 /*
- * When t should end, queueing counted: the work ahead of it in the
- * queue and the running runs' rest, shared out over the pool's slots
- * that take tasks now (a fluid pool: what every slot would do if the
- * work split evenly), then its own run.  For a deadline's forecast at
- * submit, so a walk of the queue up to t once.  Not counted: nodes that
- * will come or go (batch windows, switch-offs).
+ * When t should end, queueing counted: each slot that takes tasks now
+ * comes free when its run should end (or now), each task ahead of t in
+ * the queue takes the first slot free for its learned run time, and t
+ * the next, then its own run: the pool's greedy order, played ahead.
+ * For a deadline's forecast at submit, so a walk of the queue up to t
+ * once.  Not counted: nodes that will come or go (batch windows,
+ * switch-offs), work that arrives later with less slack.
  */
 int64_t
 node_task_forecast(const struct node *n, const struct task *t, int64_t now)
 {
 	struct task	**run, *q;
-	size_t		  i, nrun;
-	int64_t		  work = 0, slots = 0, start, end, e;
+	size_t		  i, k, nrun, slots;
+	int64_t		 *free_at, start, end, e;
 
 	if ((end = node_task_end_estimate(n, t, now)) < 0)
 		return -1;
 	if (t->state != TASK_READY)
 		return end;		/* its inputs first: at the earliest */
-	for (i = 0; i < readyq_len(&n->ready) &&
-	    (q = readyq_at(&n->ready, i)) != t; i++)
-		work += placement_rank_ms(n, q->exec);
+	if ((slots = pool_slots(n)) == 0 ||
+	    (free_at = calloc(slots, sizeof *free_at)) == NULL)
+		return -1;	/* no node takes tasks now */
+	for (i = 0; i < slots; i++)
+		free_at[i] = now;
 	if ((run = runwatch_running(n, &nrun)) != NULL) {
-		for (i = 0; i < nrun; i++)
+		for (i = 0, k = 0; i < nrun && k < slots; i++)
 			if ((e = node_task_end_estimate(n, run[i], now)) > now)
-				work += e - now;
+				free_at[k++] = e;
 		free(run);
 	}
-	if (run_volunteering(n))
-		slots += n->cfg.slots;
-	for (i = 0; i < peertab_count(n); i++) {
-		const struct peer *p = peertab_at(n, (int)i);
-		if (p != NULL && p->alive && peerrun_takes_tasks(p))
-			slots += p->slots > 0 ? p->slots : 1;
+	for (i = slots / 2 + 1; i-- > 0;)
+		sift_down(free_at, slots, i);
+	for (i = 0; i < readyq_len(&n->ready) &&
+	    (q = readyq_at(&n->ready, i)) != t; i++) {
+		free_at[0] += placement_rank_ms(n, q->exec);
+		sift_down(free_at, slots, 0);
 	}
-	if (slots == 0)
-		return -1;	/* no node takes tasks now */
-	start = now + work / slots;
+	start = free_at[0];
+	free(free_at);
 	if (t->begin_ms > start)
 		start = t->begin_ms;
 	return start + (end - now);

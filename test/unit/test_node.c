@@ -351,6 +351,37 @@ test_deadline_work_goes_first_and_is_forecast(void **state)
 	assert_int_equal(state_of(n, uuid_n(3)), TASK_READY);
 }
 
+/*
+ * The forecast plays the queue on the pool's slots: on two slots, both
+ * busy until 3000, the task ahead takes the first to come free and ours
+ * the other, so it ends at 4000 (work shared out as a fluid would say
+ * 4500: 3 s of work over 2 slots, then its own second).
+ */
+static void
+test_forecast_plays_the_queue_on_the_slots(void **state)
+{
+	struct node		*n;
+	struct taskdesc_set	set;
+	char			err[256];
+
+	(void)state;
+	n = test_node(&set, 2);
+	run_for(n, 1, "free", 0, 10, 1000);
+	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 2000, 0, NULL, NULL),
+	    0);
+	assert_int_equal(sched(n, 3, "free", PRIO_LOW, 2000, 0, NULL, NULL),
+	    0);
+	assert_int_equal(status_of(n).running, 2);
+	assert_int_equal(sched_by(n, 4, "free", 2000, 30000, err), 0);
+	assert_int_equal(sched_by(n, 5, "free", 2000, 60000, err), 0);
+	assert_int_equal(node_task_forecast(n, node_find(n, uuid_n(4)), 2000),
+	    4000);
+	assert_int_equal(node_task_forecast(n, node_find(n, uuid_n(5)), 2000),
+	    4000);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
 /* The text of the last action of this type, or NULL. */
 static const char *
 last_text(struct node *n, enum action_type type)
@@ -968,6 +999,7 @@ main(void)
 		NODE_TEST(test_a_quiet_node_that_starts_a_run_beats_at_once),
 		NODE_TEST(test_recover_after_restart),
 		cmocka_unit_test(test_two_slots_run_two),
+		cmocka_unit_test(test_forecast_plays_the_queue_on_the_slots),
 	};
 
 	return cmocka_run_group_tests_name("node", tests, NULL, NULL);
