@@ -86,8 +86,10 @@ all: $(VOLERY) $(TASK_BIN) $(BUILD)/volery-sim
 
 # The simulator: the real core on a simulated LAN (test/sim).
 $(BUILD)/volery-sim: test/sim/main.c $(SIM_SRC) test/sim/simnet.h \
-    test/sim/evqueue.h test/sim/simckpt.h $(CORE_LIB)
-	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim $(LDFLAGS) test/sim/main.c $(SIM_SRC) \
+    test/sim/arrivals.c test/sim/arrivals.h test/sim/evqueue.h \
+    test/sim/simckpt.h $(CORE_LIB)
+	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim $(LDFLAGS) test/sim/main.c \
+	    test/sim/arrivals.c $(SIM_SRC) \
 	    -o $@ $(CORE_LIB) $(CORE_LIBS) -lm
 
 # The placement report (small runs; 50 seeds, as 10 are too few to tell

@@ -29,6 +29,23 @@ Completion time normalised to WQR-FT's on the same seed, and the CPU
 wasted (used but not needed: replicas stopped, work redone).  RR 3 by
 default (RR="3 10 50" for more: RR 50 takes minutes a run).
 
+E2, the P2P HTC thesis (000), chapter 2: 20 nodes, 400 single tasks of
+U(1, max) s for max 2, 20 and 150 s (real seconds: the network's
+milliseconds are real here), arriving as a Poisson process at a load of
+0.2, 1.0 and 2.0 of the pool's capacity (the thesis' tasks/s/node, its
+utilisation about 0.85 of that at 1.0).  Collisions: tasks started on
+two nodes or more; scheduling: from a free node and a ready task to
+the start.
+
+E4, Polo (002) section 5.3, experiment 1: 100 nodes, 40 jobs of
+lognormal(62, 15.5) tasks, each job's tasks of one length, 1, 2, 3 or
+4 s (the paper's MapReduce tasks scaled down so that a run stays
+short), arriving as a Poisson process at a load of 0.2, 0.6 and 1.0;
+deadlines U(1.5, 4) and U(1.5, 12) times a job's run alone.  volery
+told the deadlines (least slack first) against FIFO (the same jobs,
+deadlines not told, only measured); the middle 32 jobs counted; and the
+forecast at submit against the job's end.
+
 usage: tools/seeds-report.py [volery-sim] [seeds]
 """
 import os
@@ -157,8 +174,59 @@ def e3():
     print()
 
 
+def field(out, prefix, word):
+    """The number in word `word` of the line that starts with prefix."""
+    line = [l for l in out.split("\n") if l.startswith(prefix)][-1]
+    return float(line.split()[word].strip("(),%"))
+
+
+def e2():
+    print("E2 (000 ch. 2): 20 nodes, 400 tasks arriving as a Poisson "
+          "process; collisions and the time from a free node to a start, "
+          "1 seed a cell")
+    print()
+    print("| load | max 2 s | max 20 s | max 150 s | thesis |")
+    print("|---|---|---|---|---|")
+    thesis = {0.2: "> 5 % collisions, < 40 ms",
+              1.0: "< 1 %, < 40 ms", 2.0: "~0.5 %, < 40 ms"}
+    for load in (0.2, 1.0, 2.0):
+        opts = [["-n", "20", "-w", "poisson", "-t", "400", "-T",
+                 str(m * 1000), "-J", str(load)] for m in (2, 20, 150)]
+        with ThreadPoolExecutor(2) as ex:
+            outs = list(ex.map(lambda o: run_out(o, 1)[0], opts))
+        print("| %.1f | %s | %s |" % (load, " | ".join(
+            "%.2f %%, %.1f ms" % (field(o, "collisions:", 11),
+                                  field(o, "scheduling:", 1))
+            for o in outs), thesis[load]))
+    print()
+
+
+def e4():
+    print("E4 (002 section 5.3, experiment 1): 100 nodes, 40 jobs "
+          "arriving as a Poisson process; jobs that missed their "
+          "deadline, FIFO against volery told them (least slack first); "
+          "forecasts at submit within 10 % of the end; 1 seed a cell")
+    print()
+    print("| deadlines | load | FIFO missed | volery missed | forecasts "
+          "within 10 % (FIFO, volery) |")
+    print("|---|---|---|---|---|")
+    for factor in (4, 12):
+        for load in (0.2, 0.6, 1.0):
+            base = ["-n", "100", "-w", "jobs", "-k", "40", "-T", "2000",
+                    "-J", str(load), "-D", str(factor)]
+            with ThreadPoolExecutor(2) as ex:
+                fifo, told = ex.map(lambda o: run_out(o, 1)[0],
+                                    [base + ["-f"], base])
+            print("| 1.5-%dx | %.1f | %.1f %% | %.1f %% | %.0f %%, %.0f %% |"
+                  % (factor, load, field(fifo, "jobs:", 9),
+                     field(told, "jobs:", 9), field(fifo, "forecasts:", 2),
+                     field(told, "forecasts:", 2)))
+    print()
+
+
 if __name__ == "__main__":
     e1()
     lret()
+    e2()
     e3()
-    print("Not yet: deadlines (E4), E2's load sweep.")
+    e4()

@@ -12,6 +12,7 @@
 
 #include <sodium/core.h>
 
+#include "arrivals.h"
 #include "simnet.h"
 #include "task.h"
 #include "wire.h"
@@ -61,6 +62,9 @@ struct opts {
 	enum placement_mode placement;	/* -I */
 	int		 tail;		/* -x: <replicate_tail>, -1 none */
 	int		 warmup;	/* -E: tasks run before the workload */
+	double		 load;		/* -J: poisson, jobs: of the slots */
+	double		 factor;	/* -D: jobs' deadlines, U(1.5, it) */
+	int		 fifo;		/* -f: deadlines not told */
 	int		 table;
 	int		 verbose;
 	int		 quiet;
@@ -106,7 +110,8 @@ usage(void)
 {
 	fprintf(stderr,
 "usage: volery-sim [-n nodes] [-s seed] [-S seeds] [-l loss%%] [-d dup%%]\n"
-"                  [-j jitter_ms] [-w thesis|bag|users|mix] [-k workflows]\n"
+"                  [-j jitter_ms] [-w thesis|bag|users|mix|poisson|jobs]\n"
+"                  [-k workflows|jobs] [-J load] [-D factor] [-f]\n"
 "                  [-t tasks] [-T task_ms] [-c crash%%] [-C crashes]\n"
 "                  [-P partitions]"
 " [-B busy_flips] [-a exp|weibull] [-u up,down] [-N stable%%]\n"
@@ -129,6 +134,15 @@ usage(void)
 "  -w mix  a bag of -t tasks of three types, a third each (the P2P HTC\n"
 "        thesis' S/M/L): short U(1,1500), medium U(1500,6000), long\n"
 "        U(6000,25000) seconds, a second being task_ms/1000 ms here\n"
+"  -w poisson  -t single tasks of U(1, task_ms) ms arriving as a Poisson\n"
+"        process at -J of the pool's capacity (the P2P HTC thesis' E2):\n"
+"        says the collisions and the time from a free node to a start\n"
+"  -w jobs  -k jobs of lognormal(62, 15.5) tasks of task_ms x 0.5, 1, 1.5\n"
+"        or 2 (one length a job), arriving as a Poisson process at -J of\n"
+"        the capacity, each due U(1.5, -D) times its run alone (Polo's\n"
+"        E4); -f: the deadlines are not told (FIFO), only measured.  Says\n"
+"        the deadlines missed and the forecasts' error, over the middle\n"
+"        80 %% of the jobs\n"
 "  -w users  two people's bursts of -t bag tasks, ann's then ben's: under\n"
 "        fairshare, ben's must start before ann's are all through\n"
 "  -V L-H node speeds, log-uniform from L to H (e.g. 0.5-2): a run takes\n"
@@ -450,10 +464,10 @@ converged(struct simnet *s, char (*u)[UUID_STRLEN + 1], int n)
 	return 1;
 }
 
-/* The task types the nodes know; the mix's only with -w mix (nodes that
- * tell what they have, -g, name them all). */
+/* The task types the nodes know; the mix's only with -w mix, the jobs'
+ * only with -w jobs (nodes that tell what they have, -g, name them all). */
 static void
-descs(struct taskdesc_set *set, int mix)
+descs(struct taskdesc_set *set, int mix, int jobs)
 {
 	static const struct { const char *name, *in[3]; int nth[3], nin, nout; }
 	    d[] = {
@@ -468,13 +482,20 @@ descs(struct taskdesc_set *set, int mix)
 		{ "short", { 0 }, { 0 }, 0, 1 },	/* -w mix */
 		{ "medium", { 0 }, { 0 }, 0, 1 },
 		{ "long", { 0 }, { 0 }, 0, 1 },
+		{ "mr1", { 0 }, { 0 }, 0, 1 },		/* -w jobs */
+		{ "mr2", { 0 }, { 0 }, 0, 1 },
+		{ "mr3", { 0 }, { 0 }, 0, 1 },
+		{ "mr4", { 0 }, { 0 }, 0, 1 },
 	};
-	size_t	i;
-	int	k;
+	const size_t	n = sizeof d / sizeof d[0];
+	size_t		i;
+	int		k;
 
 	memset(set, 0, sizeof *set);
-	for (i = 0; i < sizeof d / sizeof d[0] - (mix ? 0 : 3); i++) {
+	for (i = 0; i < n; i++) {
 		struct taskdesc t;
+		if ((!mix && i >= n - 7 && i < n - 4) || (!jobs && i >= n - 4))
+			continue;
 		memset(&t, 0, sizeof t);
 		snprintf(t.name, sizeof t.name, "%s", d[i].name);
 		snprintf(t.type, sizeof t.type, "%s", d[i].name);
@@ -528,13 +549,16 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	char			(*u)[UUID_STRLEN + 1];
 	char			 event[320];
 	struct fault		*f = NULL;
+	struct arrivals		 arr;
 	int			 nf = 0, i, j, k, ntasks, nfaults;
 	int64_t			 t0, start, horizon, ideal_ms, limit, heal;
 	double			 waits = 0;
 	int			 nwait = 0;
 
 	memset(res, 0, sizeof *res);
-	descs(&set, strcmp(o->workload, "mix") == 0);
+	memset(&arr, 0, sizeof arr);
+	descs(&set, strcmp(o->workload, "mix") == 0,
+	    strcmp(o->workload, "jobs") == 0);
 	sim_init(&s, o->nodes, &set, 1700000000000LL);
 	s.seed = seed * 0x9e3779b97f4a7c15ULL + 1;
 	s.verbose = o->verbose;
@@ -631,7 +655,20 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	}
 
 	/* The workload. */
-	if (strcmp(o->workload, "users") == 0) {
+	if (strcmp(o->workload, "poisson") == 0 ||
+	    strcmp(o->workload, "jobs") == 0) {
+		/* Drawn now, submitted as they arrive (arrivals.c). */
+		if (strcmp(o->workload, "jobs") == 0)
+			arrivals_jobs(&arr, &s, o->workflows, o->nodes, o->load,
+			    o->factor, !o->fifo, o->task_ms, s.now);
+		else
+			arrivals_poisson(&arr, &s, o->tasks, o->nodes, o->load,
+			    o->task_ms, s.now);
+		s.duration = arrivals_duration;
+		ntasks = arr.total;
+		u = sim_calloc(ntasks, sizeof *u);
+		ideal_ms = arr.last_end - s.now;
+	} else if (strcmp(o->workload, "users") == 0) {
 		/* Two people's bursts of bag tasks, ann's first. */
 		ntasks = o->tasks;
 		s.duration = bag_duration;
@@ -692,11 +729,13 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		if (ideal_ms < 4 * o->task_ms)
 			ideal_ms = 4 * o->task_ms;
 	}
-	/* Only what SCHEDULE acknowledged is promised (-O: some refused). */
-	for (k = 0, j = 0; k < ntasks; k++)
+	/* Only what SCHEDULE acknowledged is promised (-O: some refused).
+	 * Arrivals are yet to come. */
+	for (k = 0, j = 0; arr.v == NULL && k < ntasks; k++)
 		if (u[k][0] != '\0')
 			memmove(u[j++], u[k], sizeof *u);
-	ntasks = j;
+	if (arr.v == NULL)
+		ntasks = j;
 	start = s.now;
 	res->tasks = ntasks;
 
@@ -777,6 +816,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	while (s.now < limit) {
 		int64_t next = s.now + 100;
 		while (k < nf && f[k].at <= next) {
+			arrivals_before(&arr, &s, f[k].at, u);
 			sim_run_until(&s, f[k].at);
 			switch (f[k].kind) {
 			case 0:
@@ -819,13 +859,16 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 			}
 			k++;
 		}
+		arrivals_before(&arr, &s, next + 1, u);
 		sim_run_until(&s, next);
-		if (k >= nf && all_final(&s, u, ntasks))
+		if (k >= nf && arrivals_done(&arr) && all_final(&s, u, ntasks))
 			break;
 	}
 	res->done = all_final(&s, u, ntasks);
 	/* The makespan, from the records of a live node. */
 	i = live_one(&s);
+	if (i >= 0 && arr.v != NULL)
+		arrivals_report(&arr, &s, i, u);
 	if (i >= 0) {
 		int64_t end = start;
 		for (k = 0; k < ntasks; k++) {
@@ -924,6 +967,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	}
 	free(u);
 	free(f);
+	arrivals_free(&arr);
 	sim_free(&s);
 	taskdesc_clear(&set);
 }
@@ -961,14 +1005,15 @@ main(int argc, char **argv)
 	struct opts	o = { .nodes = 9, .seed = 1, .seeds = 1,
 			    .jitter = 2, .workload = "thesis", .workflows = 10,
 			    .tasks = 100, .task_ms = 2000, .ckpt_every = -1,
-			    .tail = -1, .up_ms = 8000, .down_ms = 2000 };
+			    .tail = -1, .up_ms = 8000, .down_ms = 2000,
+			    .load = 0.5, .factor = 4 };
 	struct result	r;
 	int		ch, bad = 0, k;
 
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:m:GURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:m:J:D:fGURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -1034,16 +1079,22 @@ main(int argc, char **argv)
 		case 'q': o.quiet = 1; break;
 		case 'x': o.tail = atoi(optarg); break;
 		case 'm': o.cpu_step = atoll(optarg); break;
+		case 'J': o.load = atof(optarg); break;
+		case 'D': o.factor = atof(optarg); break;
+		case 'f': o.fifo = 1; break;
 		case 'v': o.verbose = 1; break;
 		default: usage();
 		}
 	}
 	if (optind != argc || o.nodes < 1 || o.nodes > SIM_MAXNODES ||
+	    !(o.load > 0 && o.load <= 10) || !(o.factor >= 1.5) ||
 	    o.seeds < 1 || (strcmp(o.workload, "thesis") != 0 &&
 	    strcmp(o.workload, "bag") != 0 &&
 	    strcmp(o.workload, "bot") != 0 &&
 	    strcmp(o.workload, "mix") != 0 &&
-	    strcmp(o.workload, "users") != 0) || (o.avail != NULL &&
+	    strcmp(o.workload, "users") != 0 &&
+	    strcmp(o.workload, "poisson") != 0 &&
+	    strcmp(o.workload, "jobs") != 0) || (o.avail != NULL &&
 	    strcmp(o.avail, "exp") != 0 && strcmp(o.avail, "weibull") != 0))
 		usage();
 

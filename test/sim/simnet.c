@@ -1002,6 +1002,17 @@ sim_flush(struct simnet *s, int i)
 			r->node = i;
 			snprintf(r->uuid, sizeof r->uuid, "%s", a->uuid);
 			t = node_find(s->nodes[i], a->uuid);
+			if (t != NULL) {
+				int64_t since = s->free_since[i] > t->ready_ms ?
+				    s->free_since[i] : t->ready_ms;
+				s->sched_ms += (double)(s->now - since);
+				s->sched_n++;
+				if (s->now - since > s->sched_max) {
+					s->sched_max = s->now - since;
+					snprintf(s->sched_worst, sizeof
+					    s->sched_worst, "%s", a->uuid);
+				}
+			}
 			r->work_ms = s->duration != NULL && t != NULL ?
 			    s->duration(s, t->exec) : s->task_ms;
 			/* -i, -x: a task's work is its first run's, for
@@ -1251,6 +1262,7 @@ end_run(struct simnet *s, struct sim_run *r)
 	struct runner_msg	 m;
 
 	r->done = 1;
+	s->free_since[r->node] = s->now;
 	run_over(s, r, !r->crash && !r->stopping && t != NULL);
 	if (r->crash && !r->stopping)
 		e.code = 3;
@@ -1523,6 +1535,7 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	req.bind = bind;
 	req.client = "sim";
 	req.user = s->user;
+	req.deadline_ms = s->deadline_ms;
 	if (s->gpu_nodes > 0 && s->scheduled % 3 == 0)
 		req.tags = "gpu";
 	if (s->array[0] != '\0') {

@@ -85,6 +85,15 @@ struct simnet {
 	uint64_t		 est_n;
 	unsigned		 scheduled;	/* uuids handed out */
 	const char		*user;		/* who schedules, or NULL */
+	int64_t			 deadline_ms;	/* what it schedules: to end
+						 * by; 0 none */
+	/* From a node free and a task ready (the later) to its start: the
+	 * sum and the count of starts (E2's scheduling time). */
+	int64_t			 free_since[SIM_MAXNODES];
+	double			 sched_ms;
+	uint64_t		 sched_n;
+	int64_t			 sched_max;
+	char			 sched_worst[UUID_STRLEN + 1];
 	int			 verbose;
 	int			 no_disks;	/* nobody restarts: skip journals */
 	/* Hostile settings, all off by default. */
