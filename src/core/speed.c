@@ -1,0 +1,76 @@
+/*
+ * speed.c -- a node's effective speed, learned from its runs against the
+ * pool's (placement.h): what its runs of each task type took over the
+ * type's mean, told apart from the average only when the runs say so.
+ */
+#include "nodestate.h"
+
+/*
+ * Our speed: what our runs would have taken at the pool's average, over
+ * what they took, as if we had also run PRIOR_RUNS at the average: a
+ * few runs of uneven tasks tell little.  Rounded to 5 %, so that noise
+ * does not reorder a pool of equal machines.
+ *
+ * And the average until our runs tell us apart from it: their times
+ * against their type's mean differ from 1 by three standard errors.
+ * Tasks of one type but of uneven lengths (1 s to 150 s) made equal
+ * machines look twice as fast or slow, and idle ones left work to
+ * "faster" busy ones.  The spread is our runs', with the pool's counted
+ * as PRIOR_RUNS more until ours tell (a node's own speed does not
+ * spread its runs; the pool's speeds spread the pool's).  Against the
+ * type's mean now, not when each ran: the first runs to end are the
+ * short ones.
+ */
+#define PRIOR_RUNS 4
+static int
+told_apart(const struct placement *pl)
+{
+	double	runs = 0, rsum = 0, rsq = 0, pool_var = 0, m, var;
+	int	i;
+
+	for (i = 0; i < pl->ntypes; i++) {
+		const struct placement_type *ty = &pl->types[i];
+		double mean, n = (double)ty->pool_n;
+		if (ty->own_n == 0 || ty->pool_n == 0)
+			continue;
+		mean = (double)ty->pool_ms / n;
+		rsum += (double)ty->own_ms / mean;
+		rsq += ty->own_sq / (mean * mean);
+		pool_var += (double)ty->own_n * (ty->pool_sq / n /
+		    (mean * mean) - 1);
+		runs += (double)ty->own_n;
+	}
+	if (runs < 2)
+		return 0;
+	m = rsum / runs;
+	var = (rsq - runs * m * m + PRIOR_RUNS * pool_var / runs) /
+	    (runs - 1 + PRIOR_RUNS);
+	return (m - 1) * (m - 1) * runs >= 9 * var;
+}
+
+void
+placement_learn_speed(struct placement *pl)
+{
+	double	expected = 0, took = 0, runs = 0, prior, s;
+	int	i;
+
+	if (!told_apart(pl)) {
+		pl->speed = SPEED_UNIT;
+		return;
+	}
+	for (i = 0; i < pl->ntypes; i++) {
+		const struct placement_type *ty = &pl->types[i];
+		if (ty->own_n == 0 || ty->pool_n == 0)
+			continue;
+		expected += (double)ty->own_n * ty->pool_ms / ty->pool_n;
+		took += (double)ty->own_ms;
+		runs += (double)ty->own_n;
+	}
+	if (took <= 0)
+		return;
+	prior = PRIOR_RUNS * expected / runs;	/* runs at speed 1 */
+	s = (expected + prior) / (took + prior) * SPEED_UNIT;
+	s = (double)((int64_t)(s / 50 + 0.5) * 50);
+	pl->speed = s < SPEED_MIN ? SPEED_MIN : s > SPEED_MAX ? SPEED_MAX :
+	    (int)s;
+}
