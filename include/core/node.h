@@ -189,6 +189,8 @@ struct node_schedule_req {
 	const char		*user;		/* who asked, or NULL */
 	int64_t			 begin_ms;	/* not before (epoch ms); 0 */
 	int64_t			 deadline_ms;	/* to end by (epoch ms); 0 */
+	int			 deadline_strict;	/* refused if the
+						 * forecast misses it */
 	int			 has_uid;	/* user is a local account: */
 	int64_t			 uid;		/* its uid */
 	/* A command task (RUN): exec is its name, and no description is

@@ -53,7 +53,9 @@ struct client_req {
 	int64_t			 memory_mb;
 	const char		*tags;
 	int64_t			 begin_ms;	/* -b: not before; 0 now */
-	int64_t			 deadline_ms;	/* -D: to end by; 0 none */
+	int64_t			 deadline_ms;	/* -D, -H: to end by; 0 none */
+	int			 deadline_strict;	/* -H: refused if the
+						 * forecast misses it */
 	int			 verify;	/* -V: replicas; 0 none */
 	/* SCHEDULE, RUN -A: its array ("" none), value and limit */
 	char			 array[UUID_STRLEN + 1];

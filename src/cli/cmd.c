@@ -454,6 +454,8 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 	    -1) || (deadline != NULL && cmd_when("--deadline", deadline,
 	    &x->deadline_ms) == -1))
 		return -1;
+	if ((x->deadline_strict = cmd_given(a, 'X')) && deadline == NULL)
+		return cmd_fail("--deadline-strict: with --deadline TIME") * -1;
 	if (vfy != NULL) {
 		if (lex_int(vfy, VERIFY_MIN, VERIFY_MAX, &v) == -1)
 			return cmd_fail("--verify %s: how many nodes must "

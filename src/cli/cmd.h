@@ -63,6 +63,7 @@ struct cmd_entry {
 	{ 'r', "requires", 1, 1, 0, "TAG[,TAG]..." }, \
 	{ 'b', "begin", 1, 1, 0, "TIME" }, \
 	{ 'D', "deadline", 1, 1, 0, "TIME" }, \
+	{ 'X', "deadline-strict", 1, 0, 0, NULL }, \
 	{ 'V', "verify", 1, 1, 0, "N" }
 
 extern const struct cmd_entry cmd_serve_entry;

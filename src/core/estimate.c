@@ -154,8 +154,10 @@ node_task_forecast(const struct node *n, const struct task *t, int64_t now)
 	}
 	for (i = slots / 2 + 1; i-- > 0;)
 		sift_down(free_at, slots, i);
+	/* t itself, or where it would go (--deadline-strict asks first). */
 	for (i = 0; i < readyq_len(&n->ready) &&
-	    (q = readyq_at(&n->ready, i)) != t; i++) {
+	    readyq_cmp(&n->ready, (q = readyq_at(&n->ready, i)), t) < 0;
+	    i++) {
 		free_at[0] += placement_rank_ms(n, q->exec);
 		sift_down(free_at, slots, 0);
 	}

@@ -5,6 +5,7 @@
  * carried out: the task enters the map, is journaled and sent to every
  * node (ENQUEUE until the master acknowledges it).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -300,6 +301,36 @@ make(struct node *n, const struct node_schedule_req *req,
 	return t;
 }
 
+/*
+ * --deadline-strict: t, not in the map yet, is refused if its forecast
+ * (as if queued now; with inputs, the earliest it could end) misses its
+ * deadline.  No forecast (a program never run here) refuses nothing.
+ */
+static int
+misses_deadline(struct node *n, struct task *t, int64_t now, char *err,
+    size_t errlen)
+{
+	int64_t	at, late;
+
+	if (task_inputs_bound(t)) {
+		t->state = TASK_READY;
+		t->ready_ms = now;
+	}
+	/* Its keys in the queue, as order_added gives a new one. */
+	t->rest_ms = placement_rank_ms(n, t->exec);
+	t->wf_submit_ms = t->submit_ms;
+	at = node_task_forecast(n, t, now);
+	t->state = TASK_SUBMITTED;
+	t->ready_ms = -1;
+	if (at < 0 || at <= t->deadline_ms)
+		return 0;
+	late = (at - t->deadline_ms + 999) / 1000;
+	snprintf(err, errlen, "cannot meet its deadline: expected to end "
+	    "%" PRId64 "%s after it; not scheduled (--deadline-strict)",
+	    late >= 120 ? late / 60 : late, late >= 120 ? " min" : " s");
+	return 1;
+}
+
 int
 node_schedule(struct node *n, const struct node_schedule_req *req,
     const char *uuid, int64_t now, char *err, size_t errlen)
@@ -336,6 +367,11 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 		    uuid, k - 1, now, err, errlen);
 		if (t[k] == NULL)
 			goto fail;
+	}
+	if (req->deadline_strict && req->deadline_ms > 0 &&
+	    misses_deadline(n, t[0], now, err, errlen)) {
+		k = nt;
+		goto fail;
 	}
 	for (i = 0; i < nt; i++) {
 		if (taskmap_insert(&n->map, t[i]) == -1) {

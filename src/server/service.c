@@ -151,6 +151,7 @@ service_schedule(const struct client_req *req, const char *client,
 	sr.tags = req->tags;
 	sr.begin_ms = req->begin_ms;
 	sr.deadline_ms = req->deadline_ms;
+	sr.deadline_strict = req->deadline_strict;
 	sr.verify = req->verify;
 	sr.exec = req->exec;
 	sr.prio = req->prio;

@@ -82,8 +82,8 @@ runreq_extra(char *buf, size_t size, size_t *off,
 	    " -g %s", x->tags) == -1) ||
 	    (x->begin_ms > 0 && append(buf, size, off, " -b %" PRId64,
 	    x->begin_ms) == -1) ||
-	    (x->deadline_ms > 0 && append(buf, size, off, " -D %" PRId64,
-	    x->deadline_ms) == -1) ||
+	    (x->deadline_ms > 0 && append(buf, size, off, " -%c %" PRId64,
+	    x->deadline_strict ? 'H' : 'D', x->deadline_ms) == -1) ||
 	    (x->verify > 0 && append(buf, size, off, " -V %d",
 	    x->verify) == -1))
 		return -1;

@@ -22,6 +22,7 @@ struct runreq_extra {
 	const char	*tags;		/* NULL: none */
 	int64_t		 begin_ms;	/* not before (ms since the epoch) */
 	int64_t		 deadline_ms;	/* to end by (ms since the epoch) */
+	int		 deadline_strict;	/* or it is refused */
 	int		 verify;	/* -V: nodes to agree; 0 none */
 	/* RUN -S: --secret-env "NAME=value" words (values kept by the
 	 * node that takes it, given only to the one that runs it). */

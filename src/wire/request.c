@@ -38,7 +38,7 @@ static const struct client_command {
 	  "[-a <uuid> <nth_output>]... [-x <params_file>] "
 	  "[-A <array_uuid> <index> <max_running>] [-c <cores>] "
 	  "[-m <memory_mb>] [-g <tag>[,<tag>]...] [-b <begin_ms>] "
-	  "[-D <deadline_ms>] [-V <nodes>]" },
+	  "[-D|-H <deadline_ms>] [-V <nodes>]" },
 	{ "SUBSCRIBE", CMD_SUBSCRIBE, 1, SUBSCRIBE_MAX, 0,
 	  "SUBSCRIBE <uuid> [<uuid>...]" },
 	{ "CANCEL", CMD_CANCEL, 1, 1, 0, "CANCEL <uuid>" },
@@ -58,7 +58,7 @@ static const struct client_command {
 	  "[-O <file:PATH|line:REGEX>]... [-k <checkpoint_file> "
 	  "[-K <signal>]] [-A <array_uuid> <index> "
 	  "<max_running>] [-c <cores>] [-m <memory_mb>] [-g <tag>[,<tag>]...] "
-	  "[-b <begin_ms>] [-D <deadline_ms>] [-V <nodes>] "
+	  "[-b <begin_ms>] [-D|-H <deadline_ms>] [-V <nodes>] "
 	  "-- <word>... (every value %XX-escaped)" },
 	{ "OUTPUT", CMD_OUTPUT, 1, 6, 1,
 	  "OUTPUT <uuid> [-e] [-f] [-c <offset>]" },
@@ -224,8 +224,9 @@ take_array(struct tokens *tk, int *i, struct client_req *req, char *err,
 }
 
 /* -c <cores>, -m <memory_mb>, -g <tags>, -b <begin_ms>, -D <deadline_ms>
- * or -V <nodes> at tk->v[*i]: what the task needs of a node, when and
- * how often it runs; 0 if opt is none of them. */
+ * (-H: the same, refused if the forecast misses it) or -V <nodes> at
+ * tk->v[*i]: what the task needs of a node, when and how often it runs;
+ * 0 if opt is none of them. */
 static int
 take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
     size_t errlen)
@@ -236,7 +237,8 @@ take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
 
 	if (strcmp(opt, "-c") != 0 && strcmp(opt, "-m") != 0 &&
 	    strcmp(opt, "-g") != 0 && strcmp(opt, "-b") != 0 &&
-	    strcmp(opt, "-D") != 0 && strcmp(opt, "-V") != 0)
+	    strcmp(opt, "-D") != 0 && strcmp(opt, "-H") != 0 &&
+	    strcmp(opt, "-V") != 0)
 		return 0;
 	if (arg == NULL) {
 		snprintf(err, errlen, "%s needs a value", opt);
@@ -255,13 +257,15 @@ take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
 			return -1;
 		}
 		req->verify = (int)v;
-	} else if (opt[1] == 'b' || opt[1] == 'D') {
+	} else if (opt[1] == 'b' || opt[1] == 'D' || opt[1] == 'H') {
 		if (lex_int(arg, 1, INT64_MAX / 2, opt[1] == 'b' ?
 		    &req->begin_ms : &req->deadline_ms) == -1) {
 			snprintf(err, errlen, "%s: a time in ms since the epoch",
 			    opt);
 			return -1;
 		}
+		if (opt[1] != 'b')
+			req->deadline_strict = opt[1] == 'H';
 	} else if (lex_int(arg, 1, opt[1] == 'c' ? CORES_MAX : MEMORY_MB_MAX,
 	    &v) == -1) {
 		snprintf(err, errlen, "%s: %s", opt, opt[1] == 'c' ?

@@ -2,6 +2,7 @@
 with its argv kept exactly, its output is read back from any node, its
 exit status decides, a time limit stops it, <command>s chain in a
 workflow file, and a node that lacks the program never starts it."""
+import json
 import os
 import re
 import signal
@@ -427,6 +428,22 @@ class Deadlines(unittest.TestCase):
         self.assertRegex(r.stdout.decode(), r"%s .* in [\d.]+s, \d+s late"
                          % late)
         self.ends(late, "missed")
+        # --deadline-strict: refused before it enters the pool.
+        def known():
+            r = volery("-H", self.host, "tasks", "--json")
+            return sorted(t["uuid"] for t in json.loads(r.stdout))
+        before = known()
+        r = volery("-H", self.host, "run", "--deadline", "+2s",
+                   "--deadline-strict", *self.PROG)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertRegex(r.stderr.decode(), r"cannot meet its deadline: "
+                         r"expected to end \d+ s after it; not scheduled")
+        self.assertEqual(r.stdout, b"")
+        self.assertEqual(known(), before)
+        self.assertEqual(len(before), 3)
+        r = volery("-H", self.host, "run", "--deadline-strict", *self.PROG)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(b"--deadline-strict: with --deadline", r.stderr)
         # history tells each result against its deadline, and counts them.
         r = volery("-H", self.host, "history", "--format",
                    "uuid,deadline,slack")

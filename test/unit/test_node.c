@@ -316,6 +316,22 @@ sched_by(struct node *n, int k, const char *exec, int64_t now,
 	return node_schedule(n, &req, uuid_n(k), now, err, 256);
 }
 
+/* The same, --deadline-strict. */
+static int
+sched_strict(struct node *n, int k, int64_t now, int64_t deadline,
+    char *err)
+{
+	struct node_schedule_req	req;
+
+	memset(&req, 0, sizeof req);
+	req.exec = "free";
+	req.prio = PRIO_LOW;
+	req.client = "127.0.0.1:1";
+	req.deadline_ms = deadline;
+	req.deadline_strict = 1;
+	return node_schedule(n, &req, uuid_n(k), now, err, 256);
+}
+
 /*
  * A deadline: a task with one goes before the queue's older tasks
  * without (the least slack first), and its forecast counts what waits
@@ -349,6 +365,14 @@ test_deadline_work_goes_first_and_is_forecast(void **state)
 	finish(n, 7, 1, 4000);
 	assert_int_equal(state_of(n, uuid_n(6)), TASK_RUNNING);
 	assert_int_equal(state_of(n, uuid_n(3)), TASK_READY);
+	/* --deadline-strict: one due by 5500 would go first, after 6's run,
+	 * and end at 6000: it never enters the map; due by 6000 it does. */
+	assert_int_equal(sched_strict(n, 8, 4000, 5500, err), -1);
+	assert_non_null(strstr(err, "cannot meet its deadline: expected to "
+	    "end 1 s after it"));
+	assert_null(node_find(n, uuid_n(8)));
+	assert_int_equal(sched_strict(n, 8, 4000, 6000, err), 0);
+	assert_non_null(node_find(n, uuid_n(8)));
 }
 
 /*

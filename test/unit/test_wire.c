@@ -35,6 +35,15 @@ test_client_schedule(void **state)
 	assert_int_equal(parse("schedule import 1 -p /raw/data"), 0);
 	assert_int_equal(req.prio, PRIO_LOW);
 	assert_string_equal(req.path, "/raw/data");
+	/* A deadline: -D told, -H strict (refused if the forecast misses). */
+	assert_int_equal(parse("SCHEDULE import low -D 1700000000000"), 0);
+	assert_int_equal(req.deadline_ms, 1700000000000LL);
+	assert_int_equal(req.deadline_strict, 0);
+	assert_int_equal(parse("SCHEDULE import low -H 1700000000000"), 0);
+	assert_int_equal(req.deadline_ms, 1700000000000LL);
+	assert_int_equal(req.deadline_strict, 1);
+	assert_int_equal(parse("SCHEDULE import low -H soon"), -1);
+	assert_non_null(strstr(err, "-H: a time in ms since the epoch"));
 	/* Uppercase uuids are folded to the canonical lowercase form. */
 	assert_int_equal(parse("CANCEL 3AFF3D90-2B79-11E3-8224-0800200C9A66"),
 	    0);
