@@ -41,32 +41,14 @@ submitted(int64_t ms, char *buf, size_t size)
 	    today.tm_year ? "%H:%M:%S" : "%m-%d %H:%M", &tm);
 }
 
-/* A span for people: 45s, 12m, 3.5h. */
-static void
-span(int64_t ms, char *buf, size_t size)
-{
-	if (ms < 120000)
-		snprintf(buf, size, "%llds", (long long)(ms / 1000));
-	else if (ms < 2 * 3600000)
-		snprintf(buf, size, "%lldm", (long long)(ms / 60000));
-	else
-		snprintf(buf, size, "%.1fh", ms / 3600000.0);
-}
-
-/* With a deadline, what the expected end leaves: ", 12m to spare" or
- * ", 3m late" ("": no deadline, or no end expected). */
+/* With a deadline, what the expected end leaves ("": none). */
 static void
 slack(const struct reply_task *t, char *buf, size_t size)
 {
-	int64_t	left;
-	char	s[32];
-
 	buf[0] = '\0';
-	if (t->deadline_ms <= 0 || t->eta_ms < 0)
-		return;
-	left = t->deadline_ms - ((int64_t)time(NULL) * 1000 + t->eta_ms);
-	span(left >= 0 ? left : -left, s, sizeof s);
-	snprintf(buf, size, ", %s %s", s, left >= 0 ? "to spare" : "late");
+	if (t->eta_ms >= 0)
+		cmd_slack(t->deadline_ms, (int64_t)time(NULL) * 1000 +
+		    t->eta_ms, buf, size);
 }
 
 static void

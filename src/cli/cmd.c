@@ -327,6 +327,31 @@ cmd_scheduled_forecast(const char *rest, long long *at, long long *by)
 	    by) == 2;
 }
 
+/* A span for people: 45s, 12m, 3.5h. */
+static void
+span(int64_t ms, char *buf, size_t size)
+{
+	if (ms < 120000)
+		snprintf(buf, size, "%llds", (long long)(ms / 1000));
+	else if (ms < 2 * 3600000)
+		snprintf(buf, size, "%lldm", (long long)(ms / 60000));
+	else
+		snprintf(buf, size, "%.1fh", ms / 3600000.0);
+}
+
+void
+cmd_slack(int64_t deadline_ms, int64_t ends_ms, char *buf, size_t size)
+{
+	int64_t	left = deadline_ms - ends_ms;
+	char	s[32];
+
+	buf[0] = '\0';
+	if (deadline_ms <= 0 || ends_ms < 0)
+		return;
+	span(left >= 0 ? left : -left, s, sizeof s);
+	snprintf(buf, size, ", %s %s", s, left >= 0 ? "to spare" : "late");
+}
+
 void
 cmd_tell_forecast(long long at, long long by)
 {

@@ -134,6 +134,10 @@ int	cmd_scheduled_forecast(const char *rest, long long *at,
 /* On stderr, the forecast against the deadline: "expected to end 07:40
  * (deadline 08:00)", "cannot meet 08:00: ...", or no forecast (at -1). */
 void	cmd_tell_forecast(long long at, long long by);
+/* With a deadline (ms since the epoch; 0 none), what an expected end
+ * leaves of it: ", 12m to spare" or ", 3m late" ("": none, or no end). */
+void	cmd_slack(int64_t deadline_ms, int64_t ends_ms, char *buf,
+	    size_t size);
 /* Send request (SCHEDULE, RUN) to host and print the uuid of its
  * "SCHEDULED <uuid>" reply; the exit status. */
 int	cmd_schedule_print(const char *host, const char *request);

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "cmd.h"
 #include "conn.h"
 #include "watch.h"
 #include "wire.h"
@@ -77,6 +78,15 @@ watch_progress(struct watched *v, int n, const char *line)
 	return -1;
 }
 
+/* With a deadline, what an expected end (monotonic s, -1 none) leaves
+ * of it: ", 5m to spare" ("": none). */
+static void
+slack_of(char *buf, size_t size, double ends_at, int64_t deadline_ms)
+{
+	cmd_slack(deadline_ms, ends_at < 0 ? -1 : (int64_t)((wall_s() +
+	    ends_at - mono_s()) * 1000), buf, size);
+}
+
 /* "in 12s", "in 3m05s" or "any moment", for an expected end. */
 static void
 ends_in(char *buf, size_t size, double ends_at)
@@ -101,6 +111,7 @@ struct row {
 	int	 final;		/* every task of it ended */
 	int	 ok;		/* how many Terminated */
 	double	 ends_at;	/* the last expected end; -1 unknown */
+	int64_t	 deadline_ms;	/* the latest of its tasks'; 0 none */
 	double	 waited, makespan;	/* the longest, once ended */
 	int	 count, ended;
 	char	 reason[REASON_MAXLEN + 1];	/* a lone task's */
@@ -134,6 +145,8 @@ row_of(const struct watched *v, int i, struct row *r)
 	for (k = i; k >= 0; k = v[k].next) {
 		w = &v[k];
 		r->count++;
+		if (w->deadline_ms > r->deadline_ms)
+			r->deadline_ms = w->deadline_ms;
 		sum += w->p.percent;
 		if (w->p.array_index < lo)
 			lo = w->p.array_index;
@@ -209,7 +222,7 @@ put_fitted(FILE *out, const char *text, int cols)
 static void
 draw_line(FILE *out, const struct row *r, int width, int cols)
 {
-	char	bar[BAR_WIDTH + 1], ends[REASON_MAXLEN + 1] = "";
+	char	bar[BAR_WIDTH + 1], ends[REASON_MAXLEN + 1] = "", spare[48];
 	char	text[LINE_MAX_COLS + REASON_MAXLEN + NAME_MAXLEN * 3];
 	int	barw = BAR_WIDTH, fill, i, room;
 
@@ -227,8 +240,11 @@ draw_line(FILE *out, const struct row *r, int width, int cols)
 		ends_in(ends, sizeof ends, r->ends_at);
 	else if (strncmp(r->reason, "waiting:", 8) == 0)
 		snprintf(ends, sizeof ends, "%s", r->reason);
-	snprintf(text, sizeof text, "%-*.*s [%s] %3d%% %-12s %-10s %s%s", width,
-	    width, r->label, bar, r->percent, r->state, r->node, ends, r->ckpt);
+	slack_of(spare, sizeof spare, r->final ? -1 : r->ends_at,
+	    r->deadline_ms);
+	snprintf(text, sizeof text, "%-*.*s [%s] %3d%% %-12s %-10s %s%s%s",
+	    width, width, r->label, bar, r->percent, r->state, r->node, ends,
+	    spare, r->ckpt);
 	put_fitted(out, text, cols);
 }
 
@@ -336,7 +352,7 @@ draw_all(FILE *out, const struct watched *v, int n, int nrows, int width,
 static void
 plain_line(FILE *out, struct watched *w)
 {
-	char		stamp[16], label[NAME_MAXLEN + 32];
+	char		stamp[16], label[NAME_MAXLEN + 32], spare[48];
 	char		text[NAME_MAXLEN * 3 + REASON_MAXLEN + 96];
 	time_t		now = time(NULL);
 	struct tm	tm;
@@ -353,9 +369,13 @@ plain_line(FILE *out, struct watched *w)
 	if (h == w->shown)
 		return;
 	w->shown = h;
+	/* What the expected end leaves of a deadline, at each change
+	 * (only a change prints a line). */
+	slack_of(spare, sizeof spare, is_final(w->p.state) ? -1 : w->ends_at,
+	    w->deadline_ms);
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
-	fprintf(out, "%s %s\n", stamp, text);
+	fprintf(out, "%s %s%s\n", stamp, text, spare);
 	fflush(out);
 }
 
@@ -466,7 +486,7 @@ json_line(FILE *out, const struct watched *w)
 
 	label_of(w, label, sizeof label);
 	o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:o, s:i, s:o, s:o, s:o, "
-	    "s:o, s:o}", "uuid", w->p.uuid, "name", w->exec, "label", label,
+	    "s:o, s:o, s:o}", "uuid", w->p.uuid, "name", w->exec, "label", label,
 	    "state", w->p.state, "progress", w->p.percent, "node",
 	    w->p.node[0] != '\0' ? json_string(w->p.node) : json_null(),
 	    "attempt", w->p.attempt, "waited_s", w->p.waited >= 0 ?
@@ -477,7 +497,8 @@ json_line(FILE *out, const struct watched *w)
 	    json_null(), "checkpoint", w->p.ckpt_seq > 0 ? json_pack(
 	    "{s:I, s:I, s:s}", "seq", (json_int_t)w->p.ckpt_seq, "made_ms",
 	    (json_int_t)w->p.ckpt_made_ms, "kept_on", w->p.ckpt_at) :
-	    json_null());
+	    json_null(), "deadline_ms", w->deadline_ms > 0 ?
+	    json_integer(w->deadline_ms) : json_null());
 	if (o != NULL && (text = json_dumps(o, JSON_COMPACT |
 	    JSON_REAL_PRECISION(6))) != NULL) {
 		fprintf(out, "%s\n", text);

@@ -19,6 +19,7 @@ struct watched {
 	struct wire_progress	p;	/* its uuid, its array (p.array, if
 					 * any), and its last PROGRESS */
 	double			ends_at;	/* expected, monotonic s; -1 */
+	int64_t			deadline_ms;	/* to end by (epoch ms); 0 */
 	/* The tasks of one array show as one bar (watch_run sets these):
 	 * the first of them leads, next links the rest. */
 	int			lead;		/* index of its array's first */

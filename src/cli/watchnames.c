@@ -44,6 +44,7 @@ names_from(struct conn *c, const char *request, struct watched *v, int n,
 			snprintf(v[i].p.array, sizeof v[i].p.array, "%s",
 			    t.array);
 			v[i].p.array_index = t.array_index;
+			v[i].deadline_ms = t.deadline_ms;
 		}
 	}
 }

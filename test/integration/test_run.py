@@ -420,6 +420,14 @@ class Deadlines(unittest.TestCase):
         r = volery("-H", self.host, "tasks")
         self.assertRegex(r.stdout.decode(), r"%s .* in [\d.]+s, 5\dm to "
                          r"spare" % met)
+        # So does watch, at each change, and its JSON gives the deadline.
+        r = volery("-H", self.host, "watch", met)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout.decode(), r"%s Running 0%% \S+, 5\dm to "
+                         r"spare\n" % met)
+        r = volery("-H", self.host, "watch", "--json", met)
+        self.assertGreater(json.loads(r.stdout.splitlines()[-1])
+                           ["deadline_ms"] / 1000, time.time() + 3000)
         self.ends(met, "met")
         late, said = self.run_by("--deadline", "+2s", *self.PROG)
         self.assertRegex(said, r"volery: cannot meet %s: expected to end %s; "
