@@ -58,7 +58,6 @@ placement_learn(struct node *n, const struct task *t)
 		return 0;
 	ty->pool_ms += took;
 	ty->pool_n++;
-	ty->pool_sq += (double)took * (double)took;
 	if (strcmp(t->running_on, n->cfg.name) == 0) {
 		ty->own_ms += took;
 		ty->own_n++;

@@ -11,40 +11,37 @@
  * few runs of uneven tasks tell little.  Rounded to 5 %, so that noise
  * does not reorder a pool of equal machines.
  *
- * And the average until our runs tell us apart from it: their times
- * against their type's mean differ from 1 by three standard errors.
- * Tasks of one type but of uneven lengths (1 s to 150 s) made equal
- * machines look twice as fast or slow, and idle ones left work to
- * "faster" busy ones.  The spread is our runs', with the pool's counted
- * as PRIOR_RUNS more until ours tell (a node's own speed does not
- * spread its runs; the pool's speeds spread the pool's).  Against the
- * type's mean now, not when each ran: the first runs to end are the
- * short ones.
+ * And the average until our runs tell us apart from it: from the third
+ * on, their times over their type's mean differ from 1 by three
+ * standard errors of their own spread.  Tasks of one type but of uneven
+ * lengths (1 s to 150 s) made equal machines look twice as fast or slow,
+ * and idle ones left work to "faster" busy ones.  Their own spread, not
+ * the pool's: the pool's speeds spread the pool's runs, and machines of
+ * speeds 1 to 40 were then told apart too late.  Against the type's mean
+ * now, not when each ran: the first runs to end are the short ones.
  */
-#define PRIOR_RUNS 4
+#define PRIOR_RUNS	4
+#define TOLD_RUNS	3
 static int
 told_apart(const struct placement *pl)
 {
-	double	runs = 0, rsum = 0, rsq = 0, pool_var = 0, m, var;
+	double	runs = 0, rsum = 0, rsq = 0, m, var;
 	int	i;
 
 	for (i = 0; i < pl->ntypes; i++) {
 		const struct placement_type *ty = &pl->types[i];
-		double mean, n = (double)ty->pool_n;
+		double mean;
 		if (ty->own_n == 0 || ty->pool_n == 0)
 			continue;
-		mean = (double)ty->pool_ms / n;
+		mean = (double)ty->pool_ms / (double)ty->pool_n;
 		rsum += (double)ty->own_ms / mean;
 		rsq += ty->own_sq / (mean * mean);
-		pool_var += (double)ty->own_n * (ty->pool_sq / n /
-		    (mean * mean) - 1);
 		runs += (double)ty->own_n;
 	}
-	if (runs < 2)
+	if (runs < TOLD_RUNS)
 		return 0;
 	m = rsum / runs;
-	var = (rsq - runs * m * m + PRIOR_RUNS * pool_var / runs) /
-	    (runs - 1 + PRIOR_RUNS);
+	var = (rsq - runs * m * m) / (runs - 1);
 	return (m - 1) * (m - 1) * runs >= 9 * var;
 }
 
