@@ -61,7 +61,6 @@ placement_learn(struct node *n, const struct task *t)
 	if (strcmp(t->running_on, n->cfg.name) == 0) {
 		ty->own_ms += took;
 		ty->own_n++;
-		ty->own_sq += (double)took * (double)took;
 		placement_learn_speed(&n->placement);
 	}
 	mean = ty->pool_ms / ty->pool_n;

@@ -29,7 +29,6 @@ struct placement_type {
 	char	exec[NAME_MAXLEN + 1];
 	int64_t	pool_ms, pool_n;	/* every node's runs */
 	int64_t	own_ms, own_n;		/* ours */
-	double	own_sq;			/* the sum of their squares */
 	int64_t	rank_ms;		/* what the queue counts; 0: none */
 };
 

@@ -535,60 +535,6 @@ test_a_restarted_node_keeps_its_speed(void **state)
 	taskdesc_clear(&set2);
 }
 
-/* A confirmed run of "free" on `on`, of `ms`, for placement to learn. */
-static void
-learn_run(struct node *n, const char *on, int64_t ms)
-{
-	struct task	t;
-
-	memset(&t, 0, sizeof t);
-	t.state = TASK_TERMINATED;
-	snprintf(t.exec, sizeof t.exec, "free");
-	snprintf(t.running_on, sizeof t.running_on, "%s", on);
-	t.start_ms = 1000;
-	t.end_ms = 1000 + ms;
-	placement_learn(n, &t);
-}
-
-/*
- * A node's speed is the average's until its runs tell it apart.  Tasks
- * of one type but of uneven lengths, 1 s or 150 s: ours drew two long
- * and a short, a third longer than the pool's on average, and that says
- * nothing of our speed (it said 0.9: idle, we left tasks to busy peers
- * for up to their whole run).  Runs that always take twice the pool's
- * do tell, from the third.
- */
-static void
-test_uneven_runs_do_not_make_a_node_slow(void **state)
-{
-	struct node_fixture *f = *state;
-	struct node	*n = f->n;
-	int		 k;
-
-	for (k = 0; k < 10; k++)
-		learn_run(n, "beta", k % 2 ? 150000 : 1000);
-	learn_run(n, "alpha", 150000);
-	learn_run(n, "alpha", 150000);
-	learn_run(n, "alpha", 1000);
-	assert_int_equal(placement_speed(n), SPEED_UNIT);
-}
-
-static void
-test_steady_runs_tell_a_slow_node(void **state)
-{
-	struct node_fixture *f = *state;
-	struct node	*n = f->n;
-	int		 k;
-
-	for (k = 0; k < 10; k++)
-		learn_run(n, "beta", 1000);
-	learn_run(n, "alpha", 2000);
-	learn_run(n, "alpha", 2000);
-	assert_int_equal(placement_speed(n), SPEED_UNIT);	/* two runs */
-	learn_run(n, "alpha", 2000);
-	assert_true(placement_speed(n) < SPEED_UNIT);
-}
-
 /* peer was told by unicast that task 1 runs on runner. */
 static void
 assert_told_running(struct node *n, const char *peer, const char *runner)
@@ -1022,8 +968,6 @@ main(void)
 		NODE_TEST(test_a_helper_passes_an_earlier_claim_on),
 		NODE_TEST(test_a_helper_answers_a_late_claim),
 		cmocka_unit_test(test_blind_placement_takes_the_task),
-		NODE_TEST(test_uneven_runs_do_not_make_a_node_slow),
-		NODE_TEST(test_steady_runs_tell_a_slow_node),
 		cmocka_unit_test(
 		    test_the_fit_leaves_the_long_task_to_the_node_likely_to_stay),
 		NODE_TEST(test_estimates_come_from_the_runs_of_the_type),
