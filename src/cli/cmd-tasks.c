@@ -45,10 +45,8 @@ submitted(int64_t ms, char *buf, size_t size)
 static void
 slack(const struct reply_task *t, char *buf, size_t size)
 {
-	buf[0] = '\0';
-	if (t->eta_ms >= 0)
-		cmd_slack(t->deadline_ms, (int64_t)time(NULL) * 1000 +
-		    t->eta_ms, buf, size);
+	cmd_slack(t->deadline_ms, t->eta_ms < 0 ? -1 :
+	    (int64_t)time(NULL) * 1000 + t->eta_ms, buf, size);
 }
 
 static void

@@ -49,8 +49,6 @@ struct placement {
 };
 
 void	placement_init(struct node *);
-/* Our speed anew from the runs learned (speed.c). */
-void	placement_learn_speed(struct placement *);
 /* t's end is confirmed here: learn from its run.  1 if what the queue
  * counts for its type moved (placement_rank_ms): rank again. */
 int	placement_learn(struct node *, const struct task *);

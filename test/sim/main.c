@@ -731,11 +731,12 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	}
 	/* Only what SCHEDULE acknowledged is promised (-O: some refused).
 	 * Arrivals are yet to come. */
-	for (k = 0, j = 0; arr.v == NULL && k < ntasks; k++)
-		if (u[k][0] != '\0')
-			memmove(u[j++], u[k], sizeof *u);
-	if (arr.v == NULL)
+	if (arr.v == NULL) {
+		for (k = 0, j = 0; k < ntasks; k++)
+			if (u[k][0] != '\0')
+				memmove(u[j++], u[k], sizeof *u);
 		ntasks = j;
+	}
 	start = s.now;
 	res->tasks = ntasks;
 

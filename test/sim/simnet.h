@@ -88,7 +88,8 @@ struct simnet {
 	int64_t			 deadline_ms;	/* what it schedules: to end
 						 * by; 0 none */
 	/* From a node free and a task ready (the later) to its start: the
-	 * sum and the count of starts (E2's scheduling time). */
+	 * sum and the count of starts (E2's scheduling time), the longest
+	 * and its task. */
 	int64_t			 free_since[SIM_MAXNODES];
 	double			 sched_ms;
 	uint64_t		 sched_n;
