@@ -163,12 +163,19 @@ arrivals_before(struct arrivals *a, struct simnet *s, int64_t t,
     char (*u)[UUID_STRLEN + 1])
 {
 	while (a->next < a->n && a->v[a->next].at < t) {
-		struct arrival	*j = &a->v[a->next++];
-		int		 k, i = j->node;
+		struct arrival	*j = &a->v[a->next];
+		int		 k, i, tries;
 
-		sim_run_until(s, j->at);
+		if (s->now < j->at)
+			sim_run_until(s, j->at);
+		/* Its node is down: the person walks to the next desk that
+		 * is up; none is: it comes again once one is. */
+		for (i = j->node, tries = 0; !s->alive[i] && tries < a->nodes;
+		    tries++)
+			i = (i + 1) % a->nodes;
 		if (!s->alive[i])
-			continue;	/* nobody there to submit to: lost */
+			return;
+		a->next++;
 		s->deadline_ms = a->jobs && a->tell ? j->deadline : 0;
 		for (k = 0; k < j->ntasks; k++)
 			sim_schedule(s, i, a->jobs ? class_exec[j->cls] :
