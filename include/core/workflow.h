@@ -56,6 +56,8 @@ struct workflow {
 	char		 prio[16];	/* low or interactive */
 	int64_t		 deadline_ms;	/* deadline="TIME": every task's, 0
 					 * none (ms since the epoch) */
+	int		 deadline_strict;	/* a task whose forecast
+						 * misses it is refused */
 	int		 ntasks;
 	struct wf_task	*tasks;
 };

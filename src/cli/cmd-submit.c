@@ -199,6 +199,11 @@ cmd_submit_exec(const struct cmd_args *a)
 		workflow_free(&wf);
 		return 1;
 	}
+	if ((wf.deadline_strict = cmd_given(a, 'X')) && wf.deadline_ms == 0) {
+		workflow_free(&wf);
+		return cmd_fail("--deadline-strict: with --deadline TIME or "
+		    "the file's deadline=");
+	}
 	dir = tasks_dir(dir);
 	for (i = 0; i < wf.ntasks && wf.tasks[i].cmd != NULL; i++)
 		;
@@ -265,9 +270,11 @@ const struct cmd_entry cmd_submit_entry = {
 	"submit", "check a workflow file against the task descriptions, then "
 	"schedule its tasks in dependency order; prints ID UUID lines; "
 	"--deadline: every task's (over the file's deadline=), and when the "
-	"workflow should end",
+	"workflow should end; --deadline-strict: nothing scheduled if a task "
+	"is expected to miss it",
 	{ CMD_OPT_HOST, { 'T', "tasks", 0, 1, 0, "tasks_dir" },
 	  { 'D', "deadline", 0, 1, 0, "TIME" },
+	  { 'X', "deadline-strict", 1, 0, 0, NULL },
 	  { 'w', "watch", 1, 0, 0, NULL } }, 1, 1, "FILE.xml", 0,
 	cmd_submit_exec, 0,
 };

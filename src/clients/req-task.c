@@ -69,8 +69,6 @@ void
 req_schedule(struct client *c, const struct client_req *req)
 {
 	char		 uuid[UUID_STRLEN + 1], err[256], reply[96];
-	const struct task *t;
-	int64_t		 at = -1;
 
 	if (service_schedule(req, client_addr(c), client_user(c),
 	    client_uid(c), uuid, err,
@@ -80,13 +78,11 @@ req_schedule(struct client *c, const struct client_req *req)
 	}
 	/* With a deadline: when it should end, for the submitter to judge
 	 * (-1: nothing to tell it from). */
-	if (req->deadline_ms > 0) {
-		if ((t = node_find(req_env()->core, uuid)) != NULL)
-			at = node_task_forecast(req_env()->core, t,
-			    clock_node_ms());
+	if (req->deadline_ms > 0)
 		snprintf(reply, sizeof reply, "SCHEDULED %s forecast=%" PRId64
-		    " deadline=%" PRId64 "\n", uuid, at, req->deadline_ms);
-	} else
+		    " deadline=%" PRId64 "\n", uuid, service_forecast(uuid),
+		    req->deadline_ms);
+	else
 		snprintf(reply, sizeof reply, "SCHEDULED %s\n", uuid);
 	client_reply(c, 1, reply);	/* once the journal has it */
 }

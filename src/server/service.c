@@ -249,6 +249,15 @@ service_log_view_free(struct log_view *v)
 	free(v);
 }
 
+int64_t
+service_forecast(const char *uuid)
+{
+	const struct task	*t = node_find(env->core, uuid);
+
+	return t != NULL ? node_task_forecast(env->core, t, clock_node_ms()) :
+	    -1;
+}
+
 int
 service_certify(const char *uuid)
 {

@@ -50,6 +50,10 @@ int	service_schedule_task(const struct node_schedule_req *, char *uuid,
 int	service_schedule(const struct client_req *, const char *client,
 	    const char *user, int64_t uid, char *uuid, char *err,
 	    size_t errlen);
+/* When uuid, just scheduled with a deadline, should end (epoch ms), the
+ * queue ahead played on the pool's slots (node_task_forecast); -1:
+ * nothing to tell it from. */
+int64_t	service_forecast(const char *uuid);
 /* Cancel uuid: 0 once the core proposed it, then first await(arg) (if
  * not NULL: who waits for its end registers before the end can come),
  * then its effects; -1 with why. */

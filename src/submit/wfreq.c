@@ -55,6 +55,7 @@ wf_schedule_req(const struct workflow *wf, const struct wf_task *t,
 	sr->tags = t->tags;
 	sr->verify = t->verify;
 	sr->deadline_ms = wf->deadline_ms;
+	sr->deadline_strict = wf->deadline_strict;
 }
 
 int
@@ -80,6 +81,7 @@ wf_request(const struct workflow *wf, const struct wf_task *t,
 	x.tags = sr.tags;
 	x.verify = sr.verify;
 	x.deadline_ms = sr.deadline_ms;
+	x.deadline_strict = sr.deadline_strict;
 	if (sr.cmd != NULL)
 		return runreq_format(req, size, sr.exec,
 		    task_prio_name(sr.prio), sr.cmd, sr.bind, sr.nbind, &x);

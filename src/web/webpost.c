@@ -55,6 +55,28 @@ unschedule(const int *order, char (*uuids)[UUID_STRLEN + 1], int n)
 		    sizeof err);
 }
 
+/* "deadline_ms": when the task is to end by, ms since the epoch (the
+ * core refuses one past), over a file's own; "deadline_strict": refused
+ * if expected to miss it.  Why not, or NULL. */
+static const char *
+deadline_from_json(json_t *in, struct workflow *wf)
+{
+	json_t	*v = json_object_get(in, "deadline_ms");
+	json_t	*strict = json_object_get(in, "deadline_strict");
+
+	if (v != NULL && (!json_is_integer(v) || json_integer_value(v) <= 0 ||
+	    json_integer_value(v) > INT64_MAX / 2))
+		return "deadline_ms: when to end by, ms since the epoch";
+	if (strict != NULL && !json_is_boolean(strict))
+		return "deadline_strict: true or false";
+	if (v != NULL)
+		wf->deadline_ms = json_integer_value(v);
+	if ((wf->deadline_strict = json_is_true(strict)) &&
+	    wf->deadline_ms == 0)
+		return "deadline_strict: with deadline_ms";
+	return NULL;
+}
+
 /* Schedule every task of wf in order; the answer, or an error. */
 static json_t *
 schedule_all(const struct workflow *wf, const int *order,
@@ -64,7 +86,8 @@ schedule_all(const struct workflow *wf, const int *order,
 	struct task_binding		 b[TASK_INPUTS_MAX];
 	struct node_schedule_req	 sr;
 	char				 err[256], why[512];
-	json_t				*tasks = json_array();
+	json_t				*tasks = json_array(), *out;
+	int64_t				 at, last = 0;	/* -1: unknown */
 	int				 i;
 
 	for (i = 0; i < wf->ntasks; i++) {
@@ -89,10 +112,29 @@ schedule_all(const struct workflow *wf, const int *order,
 		json_array_append_new(tasks, json_pack("{s:o, s:s, s:o}",
 		    "id", json_text(t->id), "uuid", uuids[order[i]], "name",
 		    json_text(t->name)));
+		/* With a deadline, when each should end: the workflow ends
+		 * with the last (as volery submit tells it). */
+		if (wf->deadline_ms > 0) {
+			json_t *o = json_array_get(tasks, i);
+			at = service_forecast(uuids[order[i]]);
+			json_object_set_new(o, "deadline_ms",
+			    json_integer(wf->deadline_ms));
+			json_object_set_new(o, "forecast_ms", at >= 0 ?
+			    json_integer(at) : json_null());
+			if (last >= 0)
+				last = at < 0 ? -1 : at > last ? at : last;
+		}
 	}
 	*code = 201;
-	return json_pack("{s:s, s:o}", "workflow", uuids[order[0]], "tasks",
+	out = json_pack("{s:s, s:o}", "workflow", uuids[order[0]], "tasks",
 	    tasks);
+	if (wf->deadline_ms > 0) {
+		json_object_set_new(out, "deadline_ms",
+		    json_integer(wf->deadline_ms));
+		json_object_set_new(out, "forecast_ms", last >= 0 ?
+		    json_integer(last) : json_null());
+	}
+	return out;
 }
 
 json_t *
@@ -102,7 +144,7 @@ webpost_workflow(const char *body, size_t len, const struct http_who *who,
 	json_t		*in, *out;
 	json_error_t	 jerr;
 	struct workflow	 wf;
-	const char	*name, *text;
+	const char	*name, *text, *why;
 	char		*err, (*uuids)[UUID_STRLEN + 1] = NULL;
 	char		(*arrays)[UUID_STRLEN + 1] = NULL;
 	int		*order = NULL, n;
@@ -124,12 +166,16 @@ webpost_workflow(const char *body, size_t len, const struct http_who *who,
 		n = workflow_check(&wf, service_descs(), order, err,
 		    PROBLEMS_MAX);
 	if (n > 0) {
-		char why[NAME_MAXLEN + 128];
-		snprintf(why, sizeof why, "%.64s: %d problem%s; nothing was "
+		char head[NAME_MAXLEN + 128];
+		snprintf(head, sizeof head, "%.64s: %d problem%s; nothing was "
 		    "submitted", name, n, n == 1 ? "" : "s");
 		*code = 400;
-		out = json_pack("{s:o, s:o}", "error", json_text(why),
+		out = json_pack("{s:o, s:o}", "error", json_text(head),
 		    "problems", problems(err));
+		goto done;
+	}
+	if ((why = deadline_from_json(in, &wf)) != NULL) {
+		out = error(code, 400, why);
 		goto done;
 	}
 	uuids = calloc(wf.ntasks + 1, sizeof *uuids);
@@ -199,22 +245,6 @@ string(json_t *o, const char *key)
 	return json_is_string(x) ? strdup(json_string_value(x)) : NULL;
 }
 
-/* "deadline_ms": when the task is to end by, ms since the epoch (the
- * core refuses one past); why not, or NULL. */
-static const char *
-deadline_from_json(json_t *in, struct workflow *wf)
-{
-	json_t	*v = json_object_get(in, "deadline_ms");
-
-	if (v == NULL)
-		return NULL;
-	if (!json_is_integer(v) || json_integer_value(v) <= 0 ||
-	    json_integer_value(v) > INT64_MAX / 2)
-		return "deadline_ms: when to end by, ms since the epoch";
-	wf->deadline_ms = json_integer_value(v);
-	return NULL;
-}
-
 /* The JSON of one task as the task of a workflow file; why not, or NULL. */
 static const char *
 task_from_json(json_t *in, struct wf_task *t)
@@ -222,7 +252,7 @@ task_from_json(json_t *in, struct wf_task *t)
 	static const char *known[] = { "name", "priority", "path", "params",
 		"command", "cwd", "env", "time_limit_s", "stdout", "stderr",
 		"outputs", "inputs", "cores", "memory_mb", "requires", "verify",
-		"deadline_ms", NULL };
+		"deadline_ms", "deadline_strict", NULL };
 	const char	*key, *prio = "low";
 	json_t		*v, *inp;
 	size_t		 i;
@@ -235,7 +265,7 @@ task_from_json(json_t *in, struct wf_task *t)
 			return "unknown field: a task is name, priority, path, "
 			    "params, command, cwd, env, time_limit_s, stdout, "
 			    "stderr, outputs, inputs, cores, memory_mb, requires, "
-			    "verify, deadline_ms";
+			    "verify, deadline_ms, deadline_strict";
 	}
 	if ((v = json_object_get(in, "priority")) != NULL &&
 	    (!json_is_string(v) || (strcmp(prio = json_string_value(v), "low")

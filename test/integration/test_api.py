@@ -369,6 +369,56 @@ class Api(unittest.TestCase):
             self.assertNotIn("task:1:", v["error"])
         self.assertEqual(len(self.get("/api/tasks")[1]), before)
 
+    def test_a_deadline_is_answered_with_a_forecast_and_strict_refuses(self):
+        c = self.a.client()
+        self.addCleanup(c.close)
+        sleep = {"command": ["sleep", "2"]}
+        status, t = self.post("/api/tasks", sleep)   # a run to learn from
+        self.assertEqual(status, 201, t)
+        c.ask("SUBSCRIBE " + t["uuid"])
+        c.wait_states({t["uuid"]: "Terminated"})
+        now = int(time.time() * 1000)
+        status, d = self.post("/api/tasks", dict(sleep, deadline_ms=now +
+                                                 3600000))
+        self.assertEqual(status, 201, d)
+        self.assertEqual(d["deadline_ms"], now + 3600000)
+        self.assertGreater(d["forecast_ms"], now + 1900)
+        self.assertLess(d["forecast_ms"], now + 3600000)
+        # Strict: refused, as one task and as a workflow, nothing left.
+        before = len(self.get("/api/tasks")[1])
+        status, v = self.post("/api/tasks", dict(
+            sleep, deadline_ms=int(time.time() * 1000) + 1000,
+            deadline_strict=True))
+        self.assertEqual(status, 400, v)
+        self.assertIn("cannot meet its deadline", v["error"])
+        text = ('<workflow>\n<command id="a"><arg>sleep</arg><arg>2</arg>'
+                '</command>\n</workflow>\n')
+        status, v = self.post("/api/workflows", {
+            "name": "late.xml", "text": text, "deadline_strict": True,
+            "deadline_ms": int(time.time() * 1000) + 1000})
+        self.assertEqual(status, 400, v)
+        self.assertRegex(v["error"], r"^late.xml:2: task 'a' was not "
+                         r"scheduled: cannot meet its deadline")
+        for body, why in (({"command": ["true"], "deadline_strict": "yes"},
+                           "deadline_strict: true or false"),
+                          ({"command": ["true"], "deadline_strict": True},
+                           "deadline_strict: with deadline_ms")):
+            status, v = self.post("/api/tasks", body)
+            self.assertEqual((status, v["error"]), (400, why), body)
+        self.assertEqual(len(self.get("/api/tasks")[1]), before)
+        # Given the time: the workflow's forecast is its last task's.
+        at = int(time.time() * 1000) + 3600000
+        status, v = self.post("/api/workflows", {
+            "name": "ok.xml", "text": text, "deadline_ms": at,
+            "deadline_strict": True})
+        self.assertEqual(status, 201, v)
+        self.assertEqual(v["deadline_ms"], at)
+        self.assertEqual(v["forecast_ms"], v["tasks"][0]["forecast_ms"])
+        self.assertLess(v["forecast_ms"], at)
+        # Ended before the next test, which wants the pool idle.
+        c.ask("SUBSCRIBE %s %s" % (d["uuid"], v["workflow"]))
+        c.wait_states({d["uuid"]: "Terminated", v["workflow"]: "Terminated"})
+
     def test_the_page_is_served_from_the_binary(self):
         for path, ctype in (("/", "text/html"), ("/app.js", "text/javascript"),
                             ("/style.css", "text/css")):

@@ -224,6 +224,64 @@ class Browser(unittest.TestCase):
         self.wait(lambda d: self.js("#run-result .problems", "e.textContent"),
                   "the refusal")
 
+    def run_from_page(self, line, deadline=None, strict=False):
+        """line through the run form, by deadline (s since the epoch) if
+        given, as a person picks a date and time in the "End by" field."""
+        self.open("#/submit")
+        box = self.wait(lambda d: d.find_element(By.ID, "run-line"),
+                        "the run form")
+        box.send_keys(line)
+        if deadline is not None:
+            self.d.execute_script(
+                "document.getElementById('run-deadline').value = "
+                "arguments[0]", time.strftime("%Y-%m-%dT%H:%M:%S",
+                                              time.localtime(deadline)))
+        if strict:
+            self.click("#run-strict", "the refuse-if-late box")
+        self.click("#run-go", "the run button")
+
+    def test_a_deadline_from_the_page_is_answered_with_its_forecast(self):
+        self.run_from_page("sleep 3")        # a run of sleep to learn from
+        self.wait(lambda d: "Terminated" in self.task_text(), "it done")
+        self.run_from_page("sleep 3", deadline=time.time() + 3600)
+        m = self.wait(lambda d: re.match(r".*#/task/([0-9a-f-]{36})$",
+                                         d.current_url), "the task's page")
+        self.wait(lambda d: re.match(r"Expected to end .+ \(deadline .+\)\.$",
+                                     "".join(self.js("#told",
+                                                     "e.textContent"))),
+                  "the forecast told at submit")
+        self.wait(lambda d: re.search(r"Deadline.*: expected to end .*, "
+                                      r"5\dm to spare", self.task_text()),
+                  "the slack while it runs")
+        self.shot("deadline-task")
+        self.wait(lambda d: re.search(r"Deadline.*: met, 5\dm to spare",
+                                      self.task_text()), "the deadline met")
+        self.assertGreater(self.api("/api/tasks/" + m.group(1))
+                           ["deadline_ms"], (time.time() + 3000) * 1000)
+        # Refuse if late: a 3-s program cannot end in 1.5 s.
+        before = len(self.api("/api/tasks"))
+        self.run_from_page("sleep 3", deadline=time.time() + 1.5, strict=True)
+        self.wait(lambda d: "cannot meet its deadline" in "".join(self.js(
+            "#run-result .problems", "e.textContent")), "the refusal")
+        self.assertEqual(len(self.api("/api/tasks")), before)
+        # A workflow file's: told at submit, then its own line.
+        self.open("#/submit")
+        self.wait(lambda d: d.find_element(By.ID, "wf-text"), "the form")
+        self.d.execute_script(
+            "document.getElementById('wf-deadline').value = arguments[0]",
+            time.strftime("%Y-%m-%dT%H:%M", time.localtime(time.time() +
+                                                            7200)))
+        self.d.find_element(By.ID, "wf-text").send_keys(
+            '<workflow><command id="s"><arg>sh</arg><arg>-c</arg>'
+            '<arg>sleep 3</arg></command></workflow>')
+        self.click("#wf-submit", "the submit button")
+        self.wait(lambda d: "".join(self.js("#told", "e.textContent"))
+                  .startswith("Expected to end "), "the workflow's forecast")
+        self.wait(lambda d: re.match(r"Deadline .+: met, 11\dm to spare$",
+                                     "".join(self.js("#wf-deadline",
+                                                     "e.textContent"))),
+                  "the workflow's deadline met")
+
     def test_the_log_search_box_and_a_tasks_log(self):
         wf = self.submit_workflow(50)
         uuid = self.api("/api/tasks?workflow=" + wf)[0]["uuid"]

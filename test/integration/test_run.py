@@ -465,6 +465,42 @@ class Deadlines(unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn(b"--deadline soon:", r.stderr)
 
+    def test_a_strict_workflow_is_refused_whole_if_a_task_would_miss(self):
+        """Two 2-s commands on one slot: the second queues behind the first
+        and ends 4 s after submit, past a deadline 3 s away."""
+        first, _ = self.run_by("--", "sh", "-c", "sleep 2")
+        wait_end(self, self.node, first)
+        wf = os.path.join(self.node.dir, "two.xml")
+        with open(wf, "w") as f:
+            f.write('<workflow>\n' + ''.join(
+                '<command id="%s"><arg>sh</arg><arg>-c</arg><arg>sleep 2'
+                '</arg></command>\n' % i for i in "ab") + '</workflow>\n')
+        r = volery("-H", self.host, "submit", "--deadline", "+3s",
+                   "--deadline-strict", wf)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        err = r.stderr.decode()
+        self.assertRegex(err, r"cannot meet its deadline: expected to end "
+                         r"\d+ s after it; not scheduled")
+        self.assertIn("two.xml:3: task 'b' was not scheduled", err)
+        self.assertIn("the 1 task of the file that was scheduled was "
+                      "cancelled", err)
+        a = r.stdout.decode().split()[1]
+        wait_end(self, self.node, a)
+        r = volery("-H", self.host, "tasks", "--json")
+        states = {t["uuid"]: t["state"] for t in json.loads(r.stdout)}
+        self.assertEqual(states, {first: "Terminated", a: "Cancelled"})
+        # Given the time, it is scheduled whole, with its forecast.
+        r = volery("-H", self.host, "submit", "--deadline", "+1h",
+                   "--deadline-strict", wf)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stderr.decode(), r"^volery: expected to end ")
+        self.assertEqual([l.split()[0] for l in r.stdout.decode()
+                          .splitlines()], ["a", "b"])
+        r = volery("-H", self.host, "submit", "--deadline-strict", wf)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"--deadline-strict: with --deadline TIME or the "
+                      b"file's deadline=", r.stderr)
+
 
     def test_a_workflow_file_gives_its_tasks_a_deadline(self):
         first, _ = self.run_by(*self.PROG)

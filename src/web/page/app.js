@@ -4,7 +4,7 @@
 "use strict";
 
 const state = { nodes: [], tasks: new Map(), workflows: [], queue: [],
-  live: false, locked: false };
+  live: false, locked: false, told: new Map() };
 let drawQueued = false;
 
 // An element: h("td", {class: "x"}, "text", child...).
@@ -51,7 +51,7 @@ async function loadAll() {
     api("/api/queue")]);
   state.nodes = nodes;
   state.queue = queue;
-  state.tasks = new Map(tasks.map(t => [t.uuid, t]));
+  state.tasks = new Map(tasks.map(t => [t.uuid, received(t)]));
   state.workflows = workflows;
   redraw();
 }
@@ -79,7 +79,7 @@ function listen() {
     redraw();
   });
   es.addEventListener("task", ev => {
-    const t = JSON.parse(ev.data);
+    const t = received(JSON.parse(ev.data));
     state.tasks.set(t.uuid, t);
     recountWorkflow(t.workflow);
     queueChanged();
@@ -130,6 +130,52 @@ function dur(ms) {
     "s" : Math.floor(m / 60) + "h" + String(m % 60).padStart(2, "0") + "m";
 }
 const when = ms => ms ? new Date(ms).toLocaleTimeString() : "–";
+
+// A task as the node sent it, with when it should end by our clock
+// (ends_in_ms is from the moment it was sent).
+function received(t) {
+  t.ends_at = t.ends_in_ms !== null && t.ends_in_ms !== undefined ?
+    Date.now() + t.ends_in_ms : null;
+  return t;
+}
+
+// What an end leaves of a deadline, as volery tasks says it: "20m to
+// spare", "45s late"; "" without both.
+function slack(deadline, end) {
+  if (!deadline || !end) return "";
+  const left = deadline - end, a = Math.abs(left);
+  const span = a < 120000 ? Math.floor(a / 1000) + "s" : a < 7200000 ?
+    Math.floor(a / 60000) + "m" : (a / 3600000).toFixed(1) + "h";
+  return span + (left >= 0 ? " to spare" : " late");
+}
+
+// A deadline and how it stands: the expected end while there is work
+// left, else whether the last end met it.
+function deadlineText(deadline, tasks) {
+  const open = tasks.filter(t => !final(t));
+  if (!open.length) {
+    const end = Math.max(...tasks.map(t => t.end_ms || 0));
+    return when(deadline) + ": " + (end <= deadline ? "met, " : "missed, ") +
+      slack(deadline, end);
+  }
+  if (open.some(t => t.ends_at === null))
+    return when(deadline) + ": no forecast yet";
+  const end = Math.max(...open.map(t => t.ends_at));
+  return when(deadline) + ": expected to end " + when(end) + ", " +
+    slack(deadline, end);
+}
+
+// What the node forecast when it took the deadline (volery run
+// --deadline says the same), shown on the page the form goes to.
+function toldText(r) {
+  if (!r.deadline_ms) return null;
+  const by = when(r.deadline_ms);
+  if (r.forecast_ms === null) return "No forecast for the deadline " + by +
+    ": no run of this program ended yet, or no node takes tasks now.";
+  return r.forecast_ms <= r.deadline_ms ? "Expected to end " +
+    when(r.forecast_ms) + " (deadline " + by + ")." : "Cannot meet " + by +
+    ": expected to end " + when(r.forecast_ms) + "; scheduled all the same.";
+}
 
 function chip(text, color) {
   return h("span", {class: "chip", style: "background:var(--" + color +
@@ -208,7 +254,9 @@ function tasksTable(tasks, cols, id) {
       "workflow has an interactive task"}, "urgent") : null]],
     waiting: ["Why it waits", t => t.waiting || ""],
     submit: ["Submitted", t => when(t.submit_ms)],
-    eta: ["Ends in", t => dur(t.ends_in_ms)],
+    eta: ["Ends in", t => [dur(t.ends_in_ms), t.deadline_ms && t.ends_at ?
+      h("span", {class: "meta"}, ", " + slack(t.deadline_ms, t.ends_at)) :
+      null]],
     reason: ["Reason", t => t.reason || ""],
     cancel: ["", t => cancelButton(t)],
   };
@@ -313,11 +361,14 @@ async function workflowView(uuid) {
   if (!tasks.length) {
     try { tasks = await api("/api/tasks?workflow=" + uuid); }
     catch (e) { return [h("p", {class: "empty"}, e.message)]; }
-    tasks.forEach(t => state.tasks.set(t.uuid, t));
+    tasks.forEach(t => state.tasks.set(t.uuid, received(t)));
   }
   tasks.sort((a, b) => a.submit_ms - b.submit_ms);
+  const due = tasks.find(t => t.deadline_ms);
   return [h("h2", {}, "Workflow " + (tasks[0] ? tasks[0].name : "") + " " +
-    uuid), dag(tasks), h("h2", {}, "Tasks"),
+    uuid), told(uuid), due ? h("p", {id: "wf-deadline"}, "Deadline " +
+    deadlineText(due.deadline_ms, tasks)) : null, dag(tasks),
+    h("h2", {}, "Tasks"),
     tasksTable(tasks, ["name", "state", "bar", "node", "eta", "cancel"])];
 }
 
@@ -328,7 +379,7 @@ async function taskView(uuid) {
     catch (e) { return [h("p", {class: "empty"}, e.message)]; }
   }
   const row = (k, v) => [h("dt", {}, k), h("dd", {}, v)];
-  return [h("h2", {}, t.name + " " + t.uuid),
+  return [h("h2", {}, t.name + " " + t.uuid), told(uuid),
     h("dl", {class: "kv", id: "task"},
       row("State", [chip(t.shown_state, t.shown_state), " ",
         t.progress + "%"]),
@@ -338,7 +389,9 @@ async function taskView(uuid) {
       row("Scheduled by", (t.scheduler || "–") + (t.user ? " for " +
         t.user : "")),
       row("Submitted", when(t.submit_ms)), row("Started", when(t.start_ms)),
-      row("Ended", when(t.end_ms)), row("Waited", dur(t.wait_ms)),
+      row("Ended", when(t.end_ms)), t.deadline_ms ? row("Deadline",
+        deadlineText(t.deadline_ms, [t])) : null,
+      row("Waited", dur(t.wait_ms)),
       row("Ran", dur(t.elapsed_ms)), row("Attempts", t.attempts +
         (t.failures ? " (" + t.failures + " failed)" : "")),
       row("Exit", t.exit_code !== null ? "status " + t.exit_code :
@@ -563,6 +616,28 @@ function workflowsView() {
   return [h("h2", {}, "Workflows"), workflowsTable(state.workflows)];
 }
 
+// "End by" and "refuse if late", for either form: the fields, and what
+// they add to the request.
+function deadlineFields(id) {
+  const at = h("input", {type: "datetime-local", id: id + "-deadline"});
+  const strict = h("input", {type: "checkbox", id: id + "-strict"});
+  return {
+    fields: [h("label", {}, "End by ", at), h("label", {title: "not " +
+      "scheduled if the forecast misses the deadline"}, strict,
+      " refuse if late")],
+    add(body) {
+      if (at.value) body.deadline_ms = new Date(at.value).getTime();
+      if (strict.checked) body.deadline_strict = true;
+      return body;
+    }};
+}
+
+// The forecast told at submit, on the page the form went to.
+function told(uuid) {
+  const text = state.told.get(uuid);
+  return text ? h("p", {id: "told", class: "told"}, text) : null;
+}
+
 function submitView() {
   const name = h("input", {type: "text", id: "wf-name", value: "workflow.xml",
     size: 30});
@@ -576,13 +651,15 @@ function submitView() {
       text.value = await f.text();
     }});
   const out = h("div", {id: "wf-result"});
+  const due = deadlineFields("wf");
   const go = h("button", {class: "primary", id: "wf-submit", onclick:
     async ev => {
       ev.preventDefault();
       out.replaceChildren();
       try {
-        const r = await post("/api/workflows", {name: name.value,
-          text: text.value});
+        const r = await post("/api/workflows", due.add({name: name.value,
+          text: text.value}));
+        state.told.set(r.workflow, toldText(r));
         out.append(h("div", {class: "ok"}, "Submitted: " + r.tasks.length +
           " tasks. ", h("a", {href: "#/workflow/" + r.workflow},
           "Follow it")));
@@ -595,7 +672,7 @@ function submitView() {
     }}, "Submit");
   return [h("h2", {}, "Submit a workflow file"),
     h("p", {}, file, " or paste it: ", name),
-    text, h("p", {}, go), out, runForm()];
+    text, h("p", {class: "filters"}, due.fields, go), out, runForm()];
 }
 
 // One command, as `volery run --shell` would run it.
@@ -607,6 +684,7 @@ function runForm() {
   const prio = h("select", {id: "run-priority"}, h("option", {}, "low"),
     h("option", {}, "interactive"));
   const out = h("div", {id: "run-result"});
+  const due = deadlineFields("run");
   const go = h("button", {class: "primary", id: "run-go", onclick:
     async ev => {
       ev.preventDefault();
@@ -615,7 +693,8 @@ function runForm() {
         priority: prio.value};
       if (dir.value.trim()) task.cwd = dir.value.trim();
       try {
-        const r = await post("/api/tasks", task);
+        const r = await post("/api/tasks", due.add(task));
+        state.told.set(r.uuid, toldText(r));
         location.hash = "#/task/" + r.uuid;
       } catch (e) {
         out.append(h("div", {class: "problems"}, e.message));
@@ -623,7 +702,8 @@ function runForm() {
     }}, "Run");
   return [h("h2", {}, "Or run one command"),
     h("form", {class: "filters"}, h("label", {}, "Shell line ", line),
-      h("label", {}, "In ", dir), h("label", {}, "Priority ", prio), go),
+      h("label", {}, "In ", dir), h("label", {}, "Priority ", prio),
+      due.fields, go),
     out];
 }
 
