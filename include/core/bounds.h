@@ -37,6 +37,9 @@
 #define SPEED_MIN 50
 #define SPEED_MAX 20000
 #define LIFE_MAX_S 3153600000LL	/* an expected stay: a century, s */
+/* A batch window told in a heartbeat: opens and lasts a week and a day
+ * at most (a longer one is told as that long). */
+#define WINDOW_MAX_S (8 * 86400LL)
 /* The period a heartbeat tells to the next: a day at most. */
 #define BEAT_MAX_MS 86400000LL
 

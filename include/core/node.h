@@ -125,6 +125,8 @@ struct peer {
 	int		reputation;
 	int		speed;		/* per mille of the pool's (placement.c) */
 	int64_t		life_s;		/* expected rest of its volunteering */
+	int64_t		window_from_ms, window_to_ms;	/* its batch window
+					 * ahead (avail.h); 0 to: none told */
 	int64_t		beat_ms;	/* its next heartbeat within, as it
 					 * told; 0: not told yet */
 	int		capset;		/* what it has (capset.c); 0 unknown */

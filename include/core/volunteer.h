@@ -82,6 +82,11 @@ struct vol_decision {
 					 * ORDER_NODE */
 	int		 throttle;	/* slow, not stop, the tasks running
 					 * here (<on_user_return>) */
+	/* The batch window ahead, told to the pool for its forecasts
+	 * (avail.h): it opens in window_in_ms (0: open now) and lasts
+	 * window_ms; 0 window_ms: none, or none that says more than the
+	 * state does (dedicated, idle, the IDLE hook's word). */
+	int64_t		 window_in_ms, window_ms;
 };
 
 /* Carried from one round to the next: the hysteresis. */
@@ -96,6 +101,11 @@ void	vol_init(struct vol *);
 int	vol_return_parse(const char *, enum vol_return *, int *percent);
 /* The window that covers this minute: its index + 1, or 0 if none. */
 int	vol_in_window(const struct vol_policy *, int weekday, int minute);
+/* The batch window open at this minute or the next to open (windows
+ * back to back are one): 0 with the minutes until it opens (0: open
+ * now) and how long it lasts (at most a week), or -1 if none. */
+int	vol_window_ahead(const struct vol_policy *, int weekday, int minute,
+	    int *opens_in_min, int *lasts_min);
 /* running: how many tasks run here (suspended or not). */
 struct vol_decision vol_decide(struct vol *, const struct vol_policy *,
 	    const struct vol_reading *, int running);

@@ -8,6 +8,8 @@
  *             <beat_ms>        (its next heartbeat within: heartbeat.h)
  *             [<cores> <memory_mb> <tags|-> <executables|->]
  *                              (what it has: capset.c; lists of names)
+ *             [window=<in_s>,<lasts_s>]
+ *                              (last: its batch window ahead, avail.h)
  *   WHO_IS_MASTER
  *   START_NEW_MASTER_ELECTION
  *   TRY_TO_BE_MASTER <reputation> <map_size> <timestamp>
@@ -109,6 +111,9 @@ struct peer_msg {
 	int64_t		 beat_ms;	/* HEARTBEAT: its next within, ms */
 	int64_t		 life_s;	/* HEARTBEAT: expected rest of its
 					 * volunteering, s */
+	int64_t		 window_in_s;	/* HEARTBEAT: its batch window ahead
+					 * opens in (0: open) ... */
+	int64_t		 window_s;	/* ... and lasts; 0: none told */
 	/* HEARTBEAT: what it has (0 cores: not told, an older node);
 	 * the lists are comma lists of names, "" for none. */
 	int		 cores;

@@ -87,16 +87,22 @@ node_task_end_estimate(const struct node *n, const struct task *t,
 	return end;
 }
 
-/* A min-heap of the times the pool's slots come free. */
+/* A slot of the pool: when it comes free, and when its node stops
+ * taking tasks (INT64_MAX: not known to). */
+struct slot {
+	int64_t	free, until;
+};
+
+/* A min-heap of the slots by when they come free. */
 static void
-sift_down(int64_t *h, size_t n, size_t i)
+sift_down(struct slot *h, size_t n, size_t i)
 {
 	for (;;) {
-		size_t	l = 2 * i + 1, m = i;
-		int64_t	x;
-		if (l < n && h[l] < h[m])
+		size_t		l = 2 * i + 1, m = i;
+		struct slot	x;
+		if (l < n && h[l].free < h[m].free)
 			m = l;
-		if (l + 1 < n && h[l + 1] < h[m])
+		if (l + 1 < n && h[l + 1].free < h[m].free)
 			m = l + 1;
 		if (m == i)
 			return;
@@ -105,64 +111,120 @@ sift_down(int64_t *h, size_t n, size_t i)
 	}
 }
 
-/* The pool's slots that take tasks now: ours and the live peers'. */
+/* The slots of one node into h (at most max); how many. */
 static size_t
-pool_slots(const struct node *n)
+node_slots(const struct node *n, const struct peer *p, int nslots,
+    int64_t now, struct slot *h, size_t max)
 {
-	size_t	i, slots = 0;
+	int64_t	from, until;
+	size_t	i;
 
-	if (run_volunteering(n))
-		slots += (size_t)n->cfg.slots;
+	if (!avail_slots_when(n, p, now, &from, &until))
+		return 0;
+	for (i = 0; i < (size_t)(nslots > 0 ? nslots : 1) && i < max; i++) {
+		h[i].free = from;
+		h[i].until = until;
+	}
+	return i;
+}
+
+/*
+ * The pool's slots that take tasks now or will in a batch window: ours
+ * and the live peers'; NULL if none (or no memory).  Those that take
+ * tasks now come first, for the runs they hold.
+ */
+static struct slot *
+pool_slots(const struct node *n, int64_t now, size_t *count)
+{
+	struct slot	*h, x;
+	size_t		 i, j, k = 0, max = (size_t)n->cfg.slots;
+
 	for (i = 0; i < peertab_count(n); i++) {
 		const struct peer *p = peertab_at(n, (int)i);
-		if (p != NULL && p->alive && peerrun_takes_tasks(p))
-			slots += p->slots > 0 ? (size_t)p->slots : 1;
+		if (p != NULL)
+			max += p->slots > 0 ? (size_t)p->slots : 1;
 	}
-	return slots;
+	if ((h = calloc(max, sizeof *h)) == NULL)
+		return NULL;
+	k = node_slots(n, NULL, n->cfg.slots, now, h, max);
+	for (i = 0; i < peertab_count(n); i++) {
+		const struct peer *p = peertab_at(n, (int)i);
+		if (p != NULL)
+			k += node_slots(n, p, p->slots, now, h + k, max - k);
+	}
+	for (i = 0, j = 0; i < k; i++)
+		if (h[i].free == now)
+			x = h[i], h[i] = h[j], h[j++] = x;
+	*count = k;
+	if (k == 0)
+		free(h);
+	return k > 0 ? h : NULL;
+}
+
+/* A run of run ms on the first slot free that stays long enough: its
+ * start, or -1 if none does.  A slot whose node stops taking tasks
+ * before the run would end is left (a run there would be vacated). */
+static int64_t
+place(struct slot *h, size_t *n, int64_t run)
+{
+	int64_t	start;
+
+	while (*n > 0) {
+		if (h[0].until == INT64_MAX || h[0].free <= h[0].until - run) {
+			start = h[0].free;
+			h[0].free += run;
+			sift_down(h, *n, 0);
+			return start;
+		}
+		h[0] = h[--*n];
+		sift_down(h, *n, 0);
+	}
+	return -1;
 }
 
 /*
  * When t should end, queueing counted: each slot that takes tasks now
- * comes free when its run should end (or now), each task ahead of t in
- * the queue takes the first slot free for its learned run time, and t
- * the next, then its own run: the pool's greedy order, played ahead.
- * For a deadline's forecast at submit, so a walk of the queue up to t
- * once.  Not counted: nodes that will come or go (batch windows,
- * switch-offs), work that arrives later with less slack.
+ * comes free when its run should end (or now), one whose batch window
+ * opens later when it opens; each task ahead of t in the queue takes
+ * the first slot free that stays long enough for its learned run time,
+ * and t the next, then its own run: the pool's greedy order, played
+ * ahead.  For a deadline's forecast at submit, so a walk of the queue up
+ * to t once.  Not counted: screensaver spells to come or end, switch-
+ * offs, work that arrives later with less slack.
  */
 int64_t
 node_task_forecast(const struct node *n, const struct task *t, int64_t now)
 {
 	struct task	**run, *q;
+	struct slot	 *h;
 	size_t		  i, k, nrun, slots;
-	int64_t		 *free_at, start, end, e;
+	int64_t		  start, end, e;
 
 	if ((end = node_task_end_estimate(n, t, now)) < 0)
 		return -1;
 	if (t->state != TASK_READY)
 		return end;		/* its inputs first: at the earliest */
-	if ((slots = pool_slots(n)) == 0 ||
-	    (free_at = calloc(slots, sizeof *free_at)) == NULL)
-		return -1;	/* no node takes tasks now */
-	for (i = 0; i < slots; i++)
-		free_at[i] = now;
+	if ((h = pool_slots(n, now, &slots)) == NULL)
+		return -1;	/* no node takes tasks, now or later */
 	if ((run = runwatch_running(n, &nrun)) != NULL) {
-		for (i = 0, k = 0; i < nrun && k < slots; i++)
+		for (i = 0, k = 0; i < nrun && k < slots && h[k].free == now;
+		    i++)
 			if ((e = node_task_end_estimate(n, run[i], now)) > now)
-				free_at[k++] = e;
+				h[k++].free = e;
 		free(run);
 	}
 	for (i = slots / 2 + 1; i-- > 0;)
-		sift_down(free_at, slots, i);
-	/* t itself, or where it would go (--deadline-strict asks first). */
+		sift_down(h, slots, i);
+	/* t itself, or where it would go (--deadline-strict asks first).
+	 * A task ahead no slot stays long enough for waits past them. */
 	for (i = 0; i < readyq_len(&n->ready) &&
 	    readyq_cmp(&n->ready, (q = readyq_at(&n->ready, i)), t) < 0;
-	    i++) {
-		free_at[0] += placement_rank_ms(n, q->exec);
-		sift_down(free_at, slots, 0);
-	}
-	start = free_at[0];
-	free(free_at);
+	    i++)
+		(void)place(h, &slots, placement_rank_ms(n, q->exec));
+	start = place(h, &slots, end - now);
+	free(h);
+	if (start < 0)
+		return -1;
 	if (t->begin_ms > start)
 		start = t->begin_ms;
 	return start + (end - now);

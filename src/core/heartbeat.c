@@ -96,6 +96,7 @@ heartbeat_msg(struct node *n, const char *volunteer, int64_t now,
 	m->life_s = placement_life_tell(n, now);
 	m->timestamp = now;	/* the peers size their race windows by it */
 	capset_tell(n, m);
+	avail_tell(n, m, now);
 }
 
 int64_t

@@ -296,6 +296,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 	case PEER_HEARTBEAT:
 		peertab_recv_heartbeat(n, p, m, addr);
 		capset_heard(n, p, m);
+		avail_heard(p, m, now);
 		dequeue_heard_stamp(n, m->timestamp, now);
 		election_recv_heartbeat(n, m, now);
 		antientropy_recv_heartbeat(n, p, m, now);

@@ -27,6 +27,7 @@
  *   peertab.c    peertab    the other nodes: table, index, liveness
  *   heartbeat.c  heartbeat  our heartbeat: its period, quiet when idle
  *   placement.c  placement  our speed and availability; who goes first
+ *   avail.c      avail      our batch window ahead, told for forecasts
  *   retire.c     retire     finished tasks leave for the history
  *   ckpt.c       ckpts      checkpoints: the newest, its copies, who
  *                           may say what it is
@@ -49,6 +50,7 @@
 #include "ahead.h"
 #include "antientropy.h"
 #include "authorship.h"
+#include "avail.h"
 #include "cascade.h"
 #include "capset.h"
 #include "cmdcheck.h"
@@ -115,6 +117,7 @@ struct node {
 	struct authorship	   authorship;
 	struct quorum		   quorum;
 	struct placement	   placement;
+	struct avail		   avail;
 	struct fit		   fit;
 	struct retire		   retire;
 	struct retry		   retry;

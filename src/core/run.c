@@ -232,6 +232,7 @@ node_volunteer(struct node *n, const struct vol_decision *d, int64_t now)
 	}
 	free(v);
 	order_set_window(n, d->order);
+	avail_decided(n, d, now);
 	node_set_volunteer(n, d->volunteer, d->name, now);
 }
 

@@ -39,6 +39,47 @@ vol_in_window(const struct vol_policy *p, int weekday, int minute)
 	return 0;
 }
 
+#define DAY_MIN		1440
+#define WEEK_MIN	(7 * DAY_MIN)
+
+int
+vol_window_ahead(const struct vol_policy *p, int weekday, int minute,
+    int *opens_in_min, int *lasts_min)
+{
+	int	s[VOL_WINDOWS_MAX * 9], e[VOL_WINDOWS_MAX * 9];
+	int	i, d, k, n = 0, from = -1, to = 0, grew = 1;
+
+	/* Each window's times from yesterday's to a week ahead, in
+	 * minutes from now; those not over yet. */
+	for (i = 0; i < p->nwindows; i++) {
+		const struct vol_window *w = &p->windows[i];
+		int len = (w->to_min - w->from_min + DAY_MIN) % DAY_MIN;
+		for (d = -1; d <= 7; d++) {
+			if (!(w->days & (1 << ((weekday + d + 7) % 7))))
+				continue;
+			s[n] = d * DAY_MIN + w->from_min - minute;
+			e[n] = s[n] + (len > 0 ? len : DAY_MIN);
+			if (e[n] > 0)
+				n++;
+		}
+	}
+	for (k = 0; k < n; k++)
+		if (from < 0 || (s[k] > 0 ? s[k] : 0) < from)
+			from = s[k] > 0 ? s[k] : 0;
+	if (from < 0)
+		return -1;
+	for (k = 0; k < n; k++)
+		if (s[k] <= from && e[k] > to)
+			to = e[k];
+	while (grew && to - from < WEEK_MIN)
+		for (grew = 0, k = 0; k < n; k++)
+			if (s[k] <= to && e[k] > to)
+				to = e[k], grew = 1;
+	*opens_in_min = from;
+	*lasts_min = to - from < WEEK_MIN ? to - from : WEEK_MIN;
+	return 0;
+}
+
 /* The user is at the machine (or something else loads it). */
 static int
 user_active(const struct vol_policy *p, const struct vol_reading *r,
@@ -61,11 +102,27 @@ quiet(const struct vol_policy *p, const struct vol_reading *r, int quiet_s)
 	    r->cpu_busy_percent <= p->cpu_idle_percent;
 }
 
+/* The window ahead in ms from the reading: minutes start on the
+ * minute, local time's as UTC's. */
+static void
+window_ahead(const struct vol_policy *p, const struct vol_reading *r,
+    struct vol_decision *d)
+{
+	int64_t	into = r->now_ms >= 0 ? r->now_ms % 60000 : 0, end;
+	int	in, lasts;
+
+	if (vol_window_ahead(p, r->weekday, r->minute, &in, &lasts) == -1)
+		return;
+	d->window_in_ms = in > 0 ? (int64_t)in * 60000 - into : 0;
+	end = (int64_t)(in + lasts) * 60000 - into;
+	d->window_ms = end - d->window_in_ms;
+}
+
 struct vol_decision
 vol_decide(struct vol *v, const struct vol_policy *p,
     const struct vol_reading *r, int running)
 {
-	struct vol_decision	d = { VOL_BUSY, 0, 0, 0, "busy", ORDER_NODE, 0 };
+	struct vol_decision	d = { VOL_BUSY, 0, 0, 0, "busy", ORDER_NODE, 0, 0, 0 };
 	enum vol_state		next;
 	int			window = 0;
 
@@ -104,12 +161,15 @@ vol_decide(struct vol *v, const struct vol_policy *p,
 		d.volunteer = 1;
 		d.name = "batch";
 		d.order = p->windows[window - 1].order;
+		window_ahead(p, r, &d);
 		break;
 	case VOL_ALWAYS:
 		d.volunteer = 1;
 		d.name = "dedicated";
 		break;
 	case VOL_BUSY:
+		if (r->force == VOL_AUTO)
+			window_ahead(p, r, &d);
 		/* Stopped, and given back after a while; or slowed, creeping
 		 * on for as long as the user stays. */
 		d.suspend = running > 0 && p->on_return == VOL_RETURN_STOP;

@@ -76,6 +76,9 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 		if (n >= 0 && (size_t)n < size && m->cores > 0 &&
 		    m->noacct != NULL && *m->noacct != '\0')
 			n += snprintf(buf + n, size - n, " %s", m->noacct);
+		if (n >= 0 && (size_t)n < size && m->window_s > 0)
+			n += snprintf(buf + n, size - n, " window=%" PRId64
+			    ",%" PRId64, m->window_in_s, m->window_s);
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:
@@ -231,6 +234,24 @@ transfer(char **p, struct peer_msg *m)
 	return 0;
 }
 
+/* HEARTBEAT's last word, "window=<in_s>,<lasts_s>" (avail.h), cut off
+ * the line before the rest is read: it follows whatever of the optional
+ * fields the sender has. */
+static int
+window(char *p, struct peer_msg *m)
+{
+	char	*w = strstr(p, " window="), *comma;
+
+	if (w == NULL)
+		return 0;
+	*w = '\0';
+	if ((comma = strchr(w += 8, ',')) == NULL)
+		return -1;
+	*comma = '\0';
+	return lex_int(w, 0, WINDOW_MAX_S, &m->window_in_s) == -1 ||
+	    lex_int(comma + 1, 1, WINDOW_MAX_S, &m->window_s) == -1 ? -1 : 0;
+}
+
 #define NEED(x) do { if ((x) == -1) { what = #x; goto bad; } } while (0)
 
 int
@@ -279,6 +300,7 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 	m->type = i;
 	switch (m->type) {
 	case PEER_HEARTBEAT:
+		NEED(window(p, m));
 		NEED(num(&p, 0, 1, &v));
 		m->master = (int)v;
 		NEED(counter(&p, &m->epoch));

@@ -278,6 +278,47 @@ class BatchWindow(VolunteerTest):
         seen = a.wait_states({u: "Terminated" for u in us})
         self.assertFalse(any("Suspended" in l for l in seen), seen)
 
+    def test_a_deadline_is_forecast_from_the_window_ahead(self):
+        """The user at the desk, the night window opening in three
+        minutes: a task of a second is expected to end when the window
+        opens, and one due in a minute cannot be met (issue 38)."""
+        self.cl = Cluster(("a",))
+        self.addCleanup(self.cl.cleanup)
+        node = self.cl.nodes["a"]
+        self.idle_file = os.path.join(node.dir, "idle-seconds")
+        self.user(100000)  # away: a run to learn from first
+        opens = (int(time.time()) // 60 + 3) * 60
+        hm = lambda t: time.strftime("%H:%M", time.localtime(t))
+        with open(node.conf) as f:
+            conf = f.read()
+        with open(node.conf, "w") as f:
+            f.write(conf.replace("<mode>dedicated</mode>", screensaver(
+                self.idle_file) + '<batch days="*" from="%s" to="%s"/>' %
+                (hm(opens), hm(opens + 3600))))
+        self.cl.start()
+        node.wait_log(r"volunteer state none -> idle")
+        where = "127.0.0.1:%d" % node.port
+
+        def run(*args):
+            return subprocess.run([harness.VOLERY, "-H", where, "run"] +
+                                  list(args) + ["--", "sh", "-c", "sleep 1"],
+                                  capture_output=True, text=True,
+                                  timeout=TIMEOUT)
+        a = self.client("a")
+        u = run().stdout.strip()
+        a.ask("SUBSCRIBE " + u)
+        a.wait_states({u: "Terminated"})
+        self.user(0)
+        node.wait_log(r"volunteer state idle -> busy")
+        r = run("--deadline", "+2h")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stderr, r"^volery: expected to end (\S+ )?%s "
+                         r"\(deadline" % hm(opens))
+        self.assertEqual(a.tasks()[r.stdout.strip()][2], "Ready")
+        r = run("--deadline", "+1m", "--deadline-strict")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot meet its deadline: expected to end", r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -65,6 +65,9 @@ struct opts {
 	double		 load;		/* -J: poisson, jobs: of the slots */
 	double		 factor;	/* -D: jobs' deadlines, U(1.5, it) */
 	int		 fifo;		/* -f: deadlines not told */
+	int		 office;	/* -e: % of desks in use till their
+					 * batch window opens */
+	int		 office_untold;	/* -e PCT,untold: windows not told */
 	int		 table;
 	int		 verbose;
 	int		 quiet;
@@ -112,6 +115,7 @@ usage(void)
 "usage: volery-sim [-n nodes] [-s seed] [-S seeds] [-l loss%%] [-d dup%%]\n"
 "                  [-j jitter_ms] [-w thesis|bag|users|mix|poisson|jobs]\n"
 "                  [-k workflows|jobs] [-J load] [-D factor] [-f]\n"
+"                  [-e office%%[,untold]]\n"
 "                  [-t tasks] [-T task_ms] [-c crash%%] [-C crashes]\n"
 "                  [-P partitions]"
 " [-B busy_flips] [-a exp|weibull] [-u up,down] [-N stable%%]\n"
@@ -143,6 +147,10 @@ usage(void)
 "        E4); -f: the deadlines are not told (FIFO), only measured.  Says\n"
 "        the deadlines missed and the forecasts' error, over the middle\n"
 "        80 %% of the jobs\n"
+"  -e P  an office's evening: the last P %% of the nodes are in use by\n"
+"        their people (they take nothing) until their batch window opens,\n"
+"        halfway through the arrivals, and lasts to the end; told in\n"
+"        their heartbeats for the forecasts, or not (,untold)\n"
 "  -w users  two people's bursts of -t bag tasks, ann's then ben's: under\n"
 "        fairshare, ben's must start before ann's are all through\n"
 "  -V L-H node speeds, log-uniform from L to H (e.g. 0.5-2): a run takes\n"
@@ -511,11 +519,35 @@ descs(struct taskdesc_set *set, int mix, int jobs)
 	}
 }
 
+/*
+ * -e: node i's person at the desk until its batch window opens at
+ * `opens` (it takes nothing), then the window, to the end of the run;
+ * told as the shell's volunteer policy tells it (or not: ,untold).
+ */
+static void
+office(struct simnet *s, const struct opts *o, int i, int64_t opens,
+    int open)
+{
+	struct vol_decision	d = { open ? VOL_BATCH : VOL_BUSY, open, 0, 0,
+				    open ? "batch" : "busy", ORDER_NODE, 0, 0,
+				    0 };
+
+	if (!s->alive[i])
+		return;
+	if (!o->office_untold) {
+		d.window_in_ms = open ? 0 : opens - s->now;
+		d.window_ms = WINDOW_MAX_S * 1000;
+	}
+	node_volunteer(s->nodes[i], &d, sim_local(s, i));
+	sim_flush(s, i);
+}
+
 /* A fault at a time: what it does and when it ends. */
 struct fault {
 	int64_t	at;
 	int	kind;		/* 0 crash, 1 partition, 2 busy, 3 cancel,
-				 * 4 one-way partition */
+				 * 4 one-way partition, 5 a lie, 6 a batch
+				 * window opens (-e) */
 	int	node;
 	int64_t	len;
 	int	undo;
@@ -810,6 +842,15 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		}
 		fclose(tf);
 	}
+	for (i = o->nodes - o->nodes * o->office / 100; i < o->nodes; i++) {
+		/* -e: in use till its window opens, halfway (office()). */
+		f = sim_realloc(f, (nf + 1) * sizeof *f);
+		memset(&f[nf], 0, sizeof *f);
+		f[nf].at = start + ideal_ms / 2;
+		f[nf].kind = 6;
+		f[nf++].node = i;
+		office(&s, o, i, f[nf - 1].at, 0);
+	}
 	qsort(f, nf, sizeof *f, fault_cmp);
 
 	limit = start + 20 * ideal_ms + 120000;
@@ -850,6 +891,9 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 				else
 					s.cut_out[f[k].node] = !f[k].undo;
 				sim_split(&s);
+				break;
+			case 6:
+				office(&s, o, f[k].node, f[k].at, 1);
 				break;
 			case 5:
 				/* -F: the liar forges an end of a task. */
@@ -1014,7 +1058,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:m:J:D:fGURqv"))
+	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:m:J:D:e:fGURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -1083,6 +1127,12 @@ main(int argc, char **argv)
 		case 'J': o.load = atof(optarg); break;
 		case 'D': o.factor = atof(optarg); break;
 		case 'f': o.fifo = 1; break;
+		case 'e':
+			o.office = atoi(optarg);
+			o.office_untold = strstr(optarg, ",untold") != NULL;
+			if (o.office < 0 || o.office > 100)
+				usage();
+			break;
 		case 'v': o.verbose = 1; break;
 		default: usage();
 		}

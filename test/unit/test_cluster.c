@@ -407,7 +407,7 @@ decide(struct fixture *f, int i, int volunteer, int suspend, int vacate,
     const char *name)
 {
 	struct vol_decision	d = { VOL_BUSY, volunteer, suspend, vacate,
-				    name, ORDER_NODE, 0 };
+				    name, ORDER_NODE, 0, 0, 0 };
 
 	node_volunteer(f->s.nodes[i], &d, f->s.now);
 	sim_flush(&f->s, i);

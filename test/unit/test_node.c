@@ -201,9 +201,9 @@ test_a_batch_window_orders_longest_path_first(void **state)
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	struct vol_decision batch = { VOL_BATCH, 1, 0, 0, "batch",
-			    ORDER_LRET, 0 };
+			    ORDER_LRET, 0, 0, 0 };
 	struct vol_decision idle = { VOL_IDLE, 1, 0, 0, "idle", ORDER_NODE,
-	    0 };
+	    0, 0, 0 };
 
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
 	assert_int_equal(sched(n, 5, "free", PRIO_LOW, 20, 0, NULL, NULL), 0);
@@ -260,9 +260,9 @@ test_lret_and_sret_rank_by_the_run_time_left(void **state)
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	struct vol_decision lret = { VOL_BATCH, 1, 0, 0, "batch",
-			    ORDER_LRET, 0 };
+			    ORDER_LRET, 0, 0, 0 };
 	struct vol_decision sret = { VOL_BATCH, 1, 0, 0, "batch",
-			    ORDER_SRET, 0 };
+			    ORDER_SRET, 0, 0, 0 };
 	struct task_binding b = { .nth = 1 };
 
 	/* Nothing learned yet: a type counts as a second. */
@@ -406,6 +406,92 @@ test_forecast_plays_the_queue_on_the_slots(void **state)
 	taskdesc_clear(&set);
 }
 
+/*
+ * The forecast counts a batch window ahead: the user at the desk now,
+ * its night window opening in an hour, a task of a second ends an hour
+ * and a second from now.  A window too short for the run, or one open
+ * now that closes before it would end, takes nothing.
+ */
+static void
+test_forecast_counts_the_batch_window_ahead(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct vol_decision busy = { VOL_BUSY, 0, 0, 0, "busy", ORDER_NODE,
+			    0, 3600000, 7200000 };
+	struct vol_decision batch = { VOL_BATCH, 1, 0, 0, "batch",
+			    ORDER_NODE, 0, 0, 5000 };
+	char		 err[256];
+	const struct task *t;
+
+	run_for(n, 1, "free", 0, 10, 1000);
+	node_volunteer(n, &busy, 2000);
+	assert_int_equal(sched_by(n, 2, "free", 2000, 9000000, err), 0);
+	t = node_find(n, uuid_n(2));
+	assert_int_equal(node_task_forecast(n, t, 2000), 2000 + 3600000 +
+	    1000);
+	busy.window_ms = 500;
+	node_volunteer(n, &busy, 2000);
+	assert_int_equal(node_task_forecast(n, t, 2000), -1);
+	/* In a window that ends in 5 s: 2 runs, 3 follows it; in one that
+	 * ends in 1.5 s, 3 would not end in it. */
+	node_volunteer(n, &batch, 2000);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_RUNNING);
+	assert_int_equal(sched_by(n, 3, "free", 2000, 9000000, err), 0);
+	t = node_find(n, uuid_n(3));
+	assert_int_equal(node_task_forecast(n, t, 2000), 4000);
+	batch.window_ms = 1500;
+	node_volunteer(n, &batch, 2000);
+	assert_int_equal(node_task_forecast(n, t, 2000), -1);
+}
+
+/*
+ * A peer's window, as its heartbeat tells it, counts the same; ours goes
+ * in our heartbeats, in seconds from then; a malformed one is refused
+ * with its heartbeat.
+ */
+static void
+test_a_peers_window_counts_and_ours_is_told(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct vol_decision busy = { VOL_BUSY, 0, 0, 0, "busy", ORDER_NODE,
+			    0, 0, 0 };
+	static const char *bad[] = { "window=", "window=60", "window=-1,60",
+	    "window=60,0", "window=60,999999999", "window=60,60 x",
+	    "window=a,60", "window=60,,60" };
+	char		 err[256], body[256];
+	const char	*hb;
+	struct peer_msg	*m = malloc(sizeof *m);
+	size_t		 i;
+
+	assert_non_null(m);
+	run_for(n, 1, "free", 0, 10, 1000);
+	node_volunteer(n, &busy, 2000);
+	assert_int_equal(sched_by(n, 2, "free", 2000, 9000000, err), 0);
+	assert_int_equal(node_task_forecast(n, node_find(n, uuid_n(2)), 2000),
+	    -1);			/* nobody takes tasks, or will */
+	hear(n, "beta", "HEARTBEAT 0 0 1 1 busy 10 0 0 7600 1000 0 2000 500 "
+	    "window=60,3600", 2000);
+	assert_int_equal(node_task_forecast(n, node_find(n, uuid_n(2)), 2000),
+	    2000 + 60000 + 1000);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		int hl = peer_header(body, sizeof body, "test", "beta", 1, 7000);
+		snprintf(body + hl, sizeof body - hl, "HEARTBEAT 0 0 1 1 busy "
+		    "10 0 0 7600 1000 0 2000 500 %s", bad[i]);
+		if (peer_parse(body, strlen(body), m, err, sizeof err) == 0)
+			fail_msg("accepted: %s", bad[i]);
+	}
+	free(m);
+	busy.window_in_ms = 3600500;
+	busy.window_ms = 7200000;
+	node_volunteer(n, &busy, 2000);
+	clear(n);
+	node_start(n, 62000);		/* it says hello */
+	assert_non_null(hb = sent(n, NULL, "HEARTBEAT"));
+	assert_non_null(strstr(hb, " window=3540,7200"));
+}
+
 /* The text of the last action of this type, or NULL. */
 static const char *
 last_text(struct node *n, enum action_type type)
@@ -433,9 +519,9 @@ test_volunteer_periods_outlive_a_switch_off(void **state)
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	struct vol_decision busy = { VOL_BUSY, 0, 0, 0, "busy", ORDER_NODE,
-			    0 };
+			    0, 0, 0 };
 	struct vol_decision idle = { VOL_IDLE, 1, 0, 0, "idle", ORDER_NODE,
-			    0 };
+			    0, 0, 0 };
 	static const char *bad[] = { "", "x", "-1 x", "-1 -5", "1 2 ",
 	    "-1 99999999999", "9000 1", "-2 1", "-1  1", "1e3 1",
 	    "-1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
@@ -471,9 +557,9 @@ test_a_run_is_throttled_while_the_user_is_back(void **state)
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
 	struct vol_decision back = { VOL_BUSY, 0, 0, 0, "throttled",
-			    ORDER_NODE, 1 };
+			    ORDER_NODE, 1, 0, 0 };
 	struct vol_decision idle = { VOL_IDLE, 1, 0, 0, "idle", ORDER_NODE,
-			    0 };
+			    0, 0, 0 };
 
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 10, 0, NULL, NULL), 0);
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
@@ -1024,6 +1110,8 @@ main(void)
 		NODE_TEST(test_recover_after_restart),
 		cmocka_unit_test(test_two_slots_run_two),
 		cmocka_unit_test(test_forecast_plays_the_queue_on_the_slots),
+		NODE_TEST(test_forecast_counts_the_batch_window_ahead),
+		NODE_TEST(test_a_peers_window_counts_and_ours_is_told),
 	};
 
 	return cmocka_run_group_tests_name("node", tests, NULL, NULL);

@@ -85,6 +85,71 @@ test_batch_windows_across_midnight(void **state)
 	assert_false(vol_in_window(&p, TUE, HM(8, 0)));
 }
 
+/* The window ahead, told for forecasts: when it opens, how long it is
+ * open (back to back windows as one). */
+static void
+test_the_window_ahead(void **state)
+{
+	struct vol_policy	p = policy();
+	struct vol		v;
+	struct vol_reading	r;
+	struct vol_decision	d;
+	int			in, lasts;
+
+	assert_int_equal(vol_window_ahead(&p, MON, HM(12, 0), &in, &lasts),
+	    -1);
+	p.nwindows = 2;
+	p.windows[0].days = 0x3e;		/* mon-fri 19:00-07:30 */
+	p.windows[0].from_min = HM(19, 0);
+	p.windows[0].to_min = HM(7, 30);
+	p.windows[1].days = (1 << SAT) | (1 << SUN);	/* all weekend */
+	p.windows[1].from_min = p.windows[1].to_min = HM(0, 0);
+	assert_int_equal(vol_window_ahead(&p, MON, HM(17, 0), &in, &lasts), 0);
+	assert_int_equal(in, 120);
+	assert_int_equal(lasts, HM(12, 30));
+	/* Inside Monday's, from Tuesday morning: open now, till 07:30. */
+	assert_int_equal(vol_window_ahead(&p, TUE, HM(6, 0), &in, &lasts), 0);
+	assert_int_equal(in, 0);
+	assert_int_equal(lasts, 90);
+	/* Friday night runs into the weekend and Sunday's night into
+	 * Monday's morning? No: Sunday's ends at midnight, Monday has none
+	 * before 19:00. */
+	assert_int_equal(vol_window_ahead(&p, FRI, HM(20, 0), &in, &lasts), 0);
+	assert_int_equal(in, 0);
+	assert_int_equal(lasts, HM(4, 0) + 2 * 1440);
+	/* Every day all day: a week at most. */
+	p.nwindows = 1;
+	p.windows[0].days = 0x7f;
+	p.windows[0].from_min = p.windows[0].to_min = HM(8, 0);
+	assert_int_equal(vol_window_ahead(&p, SUN, HM(9, 0), &in, &lasts), 0);
+	assert_int_equal(in, 0);
+	assert_int_equal(lasts, 7 * 1440);
+	/* In the decision, in ms from the reading: told while busy (it
+	 * opens later) and in the window (it ends); not while idle. */
+	p.windows[0].days = 1 << TUE;
+	p.windows[0].from_min = HM(12, 0);
+	p.windows[0].to_min = HM(13, 0);
+	vol_init(&v);
+	r = reading(30, 0, 50);			/* 10:00:30, the user at it */
+	d = vol_decide(&v, &p, &r, 0);
+	assert_string_equal(d.name, "busy");
+	assert_int_equal(d.window_in_ms, 2 * 3600000 - 30000);
+	assert_int_equal(d.window_ms, 3600000);
+	r.minute = HM(12, 30);
+	d = vol_decide(&v, &p, &r, 0);
+	assert_string_equal(d.name, "batch");
+	assert_int_equal(d.window_in_ms, 0);
+	assert_int_equal(d.window_ms, 30 * 60000 - 30000);
+	r = reading(60, 100000, 0);
+	vol_decide(&v, &p, &r, 0);
+	d = vol_decide(&v, &p, &r, 0);
+	assert_string_equal(d.name, "idle");
+	assert_int_equal(d.window_ms, 0);
+	r = reading(60, 0, 50);			/* IDLE off: it says nothing */
+	r.force = VOL_FORCE_OFF;
+	assert_int_equal(vol_decide(&v, &p, &r, 0).window_ms, 0);
+}
+
 static void
 test_screensaver_hysteresis(void **state)
 {
@@ -256,6 +321,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batch_windows_across_midnight),
+		cmocka_unit_test(test_the_window_ahead),
 		cmocka_unit_test(test_screensaver_hysteresis),
 		cmocka_unit_test(test_input_within_the_minute_suspends),
 		cmocka_unit_test(test_vacate_after_a_long_suspension),
