@@ -177,6 +177,8 @@ struct node_status {
 	/* Quarantined (retry.h): until then (epoch ms; 0 not), and why. */
 	int64_t		 quarantine_until;
 	const char	*quarantine_why;
+	/* Our batch window ahead (avail.h): opens, closes; 0 closes: none. */
+	int64_t		 window_from_ms, window_to_ms;
 };
 
 /* A SCHEDULE request, already parsed and syntax-checked. */

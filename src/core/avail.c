@@ -28,6 +28,13 @@ avail_tell(const struct node *n, struct peer_msg *m, int64_t now)
 }
 
 void
+avail_ours(const struct node *n, int64_t *from, int64_t *to)
+{
+	*from = n->avail.from_ms;
+	*to = n->avail.to_ms;
+}
+
+void
 avail_heard(struct peer *p, const struct peer_msg *m, int64_t now)
 {
 	p->window_from_ms = m->window_s > 0 ? now + m->window_in_s * 1000 : 0;

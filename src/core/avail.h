@@ -27,6 +27,8 @@ void	avail_decided(struct node *, const struct vol_decision *,
 	    int64_t now);
 /* Our window ahead into a heartbeat (none once it is over). */
 void	avail_tell(const struct node *, struct peer_msg *, int64_t now);
+/* Ours, for node_status: opens, closes; 0 closes: none. */
+void	avail_ours(const struct node *, int64_t *from, int64_t *to);
 /* A peer's heartbeat: its window ahead, or none. */
 void	avail_heard(struct peer *, const struct peer_msg *, int64_t now);
 /*

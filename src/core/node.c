@@ -122,6 +122,7 @@ node_status(const struct node *n, struct node_status *st)
 	st->timer = n->tick.timer;
 	st->quarantine_until = retry_deadline(n) > 0 ? retry_deadline(n) : 0;
 	st->quarantine_why = retry_quarantine_why(n);
+	avail_ours(n, &st->window_from_ms, &st->window_to_ms);
 }
 
 const struct task *

@@ -63,6 +63,14 @@ node_json(const char *name, const char *address, const char *role,
 	    contain[0] != '\0' ? json_string(contain) : json_null(), "self", self);
 }
 
+/* Its batch window ahead, as told (avail.h), or null: none, or over. */
+static json_t *
+window_json(int64_t from, int64_t to)
+{
+	return to > clock_node_ms() ? json_pack("{s:I, s:I}", "opens_ms",
+	    (json_int_t)from, "closes_ms", (json_int_t)to) : json_null();
+}
+
 /* It says it is master, and we agree. */
 static int
 peer_is_master(const struct peer *p)
@@ -95,9 +103,13 @@ peer_cb(const struct peer *p, void *arg)
 	struct api_peer	v;
 
 	api_peer_view(p, &v);
-	json_array_append_new(arg, node_json(p->name, p->client_addr, v.role,
+	json_t		*o = node_json(p->name, p->client_addr, v.role,
 	    v.state, v.free, p->slots, p->reputation, v.cores, v.memory_mb,
-	    v.tags, v.containment, 0));
+	    v.tags, v.containment, 0);
+
+	json_object_set_new(o, "window", window_json(p->window_from_ms,
+	    p->window_to_ms));
+	json_array_append_new(arg, o);
 }
 
 /* FNV-1a over the bytes of what a node card shows. */
@@ -114,10 +126,12 @@ static void
 digest_cb(const struct peer *p, void *arg)
 {
 	int	v[4] = { p->alive, peer_is_master(p), p->slots, p->free };
+	int64_t	w[2] = { p->window_from_ms / 60000, p->window_to_ms / 60000 };
 
 	mix(arg, p->name, strlen(p->name) + 1);
 	mix(arg, p->volunteer, strlen(p->volunteer) + 1);
 	mix(arg, v, sizeof v);
+	mix(arg, w, sizeof w);	/* to the minute: heard anew each beat */
 }
 
 uint64_t
@@ -126,8 +140,12 @@ api_nodes_digest(void)
 	struct node_status	st;
 	uint64_t		h = 14695981039346656037ULL;
 	int			v[3];
+	int64_t			w[2];
 
 	node_status(api.core, &st);
+	w[0] = st.window_from_ms / 60000;
+	w[1] = st.window_to_ms / 60000;
+	mix(&h, w, sizeof w);
 	v[0] = st.is_master;
 	v[1] = st.slots;
 	v[2] = st.running;
@@ -164,6 +182,8 @@ api_nodes(void)
 	    json_pack("{s:I, s:o}", "until_ms", (json_int_t)
 	    st.quarantine_until, "why", json_text(st.quarantine_why)) :
 	    json_null());
+	json_object_set_new(self, "window", window_json(st.window_from_ms,
+	    st.window_to_ms));
 	json_array_append_new(v, self);
 	node_each_peer(api.core, peer_cb, v);
 	return v;

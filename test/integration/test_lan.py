@@ -150,6 +150,36 @@ class LanCluster(LanTest):
                               if u in l or "TRY_DEQUEUE UUID[%s" % u in l))
         self.assertEqual(twice, {})
 
+    def test_a_deadline_on_a_real_lan(self):
+        """A deadline that can be met is forecast and met; one that cannot
+        is said so at submit, and refused with -H (--deadline-strict)
+        (issue 38).  sleep's 2 s are learned across the LAN first."""
+        self.one_master()
+        c = self.client("h0")
+        first = c.ask("RUN sleep low -- sleep 2").split()[1]
+        c.ask("SUBSCRIBE " + first)
+        c.wait_states({first: "Terminated"})
+        now = int(time.time() * 1000)
+        reply = c.ask("RUN sleep low -D %d -- sleep 2" % (now + 3600000))
+        m = re.match(r"SCHEDULED (\S+) forecast=(\d+) deadline=(\d+)$",
+                     reply)
+        self.assertTrue(m, reply)
+        self.assertGreater(int(m.group(2)), now + 1900)
+        self.assertLess(int(m.group(2)), now + 60000)
+        c.ask("SUBSCRIBE " + m.group(1))
+        c.wait_states({m.group(1): "Terminated"})
+        runner = c.tasks()[m.group(1)][5]
+        self.nodes[runner].wait_log(r"Task UUID\{%s\} name\{sleep\} of \S+ "
+                                    r"met its deadline" % m.group(1))
+        at = int(time.time() * 1000) + 1000
+        reply = c.ask("RUN sleep low -D %d -- sleep 2" % at)
+        m = re.match(r"SCHEDULED \S+ forecast=(\d+) deadline=%d$" % at,
+                     reply)
+        self.assertTrue(m and int(m.group(1)) > at, reply)
+        reply = c.ask("RUN sleep low -H %d -- sleep 2" % at)
+        self.assertRegex(reply, r"^ERROR cannot meet its deadline: expected "
+                         r"to end \d+ s after it")
+
     def test_keys_on_a_real_lan(self):
         """A node broadcasting on the LAN without a key refuses to start;
         with <insecure/> it warns and cannot join the sealed pool."""

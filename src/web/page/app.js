@@ -130,6 +130,10 @@ function dur(ms) {
     "s" : Math.floor(m / 60) + "h" + String(m % 60).padStart(2, "0") + "m";
 }
 const when = ms => ms ? new Date(ms).toLocaleTimeString() : "–";
+// A time of day to the minute; with the weekday if not within a day.
+const hm = ms => new Date(ms).toLocaleString([], Object.assign({hour:
+  "2-digit", minute: "2-digit"}, ms - Date.now() > 86400000 ?
+  {weekday: "short"} : {}));
 
 // A task as the node sent it, with when it should end by our clock
 // (ends_in_ms is from the moment it was sent).
@@ -212,6 +216,10 @@ function poolGrid() {
       h("div", {class: "meta"}, n.cores ? n.cores + " cores, " +
         (n.memory_mb / 1024).toFixed(1) + " GB" : "", n.tags.length ?
         " · " + n.tags.join(", ") : ""),
+      n.window ? h("div", {class: "meta window"}, n.window.opens_ms <=
+        Date.now() ? "in its batch window until " + hm(n.window.closes_ms) :
+        "batch window " + hm(n.window.opens_ms) + "–" +
+        hm(n.window.closes_ms)) : null,
       n.quarantine ? h("div", {class: "meta quarantine"}, "quarantined: " +
         n.quarantine.why + "; takes no tasks until " +
         new Date(n.quarantine.until_ms).toLocaleString()) : null,
