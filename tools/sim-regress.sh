@@ -54,8 +54,10 @@ $sim -S $((30 / div)) -U -n 7 -w bag -t 200 -T 3 -E 30 -l 20 -d 10 -j 5 -c 10 -C
 $sim -S $((50 / div)) -n 8 -k 10 -T 500 -a weibull -l 5 -j 5 -c 5 -P 2 -q &&
 $sim -S $((50 / div)) -n 9 -k 10 -A test/sim/office-day.trace -l 10 -j 5 -q &&
 # Jobs with deadlines arriving at an office's evening: half the desks in
-# use till their batch windows open (told), with faults.
+# use till their batch windows open (told), with faults; at twice the
+# capacity most are forecast to miss and go without (deadline_late).
 $sim -S $((20 / div)) -n 10 -w jobs -k 8 -T 500 -J 1 -D 4 -e 50 -l 10 -C 2 -P 2 -B 2 -q &&
+$sim -S $((20 / div)) -n 10 -w jobs -k 8 -T 500 -J 2 -D 1.5 -e 50 -l 10 -C 2 -P 2 -B 2 -q &&
 # Hostile: up to 40 % loss, duplication, long jitter, crashes, partitions
 # both ways and one way, client cancels racing results, clocks skewed and
 # stepped, overflowing receive queues, nodes lacking an executable,

@@ -14,7 +14,8 @@
  *      user who used the pool least lately (fairshare.h);
  *   3. a task with a deadline (volery run --deadline) before those
  *      without, the least slack first: the latest time it may start,
- *      its deadline less the run time left on its path;
+ *      its deadline less the run time left on its path; one forecast
+ *      at submit to miss it goes as a task without (deadline_late);
  *   4. the older workflow first (fcfs: the shortest average makespan
  *      of the workflows), then the older task;
  *   5. ties by uuid.

@@ -369,7 +369,8 @@ cmd_tell_forecast(long long at, long long by)
 		    when, dl);
 	else
 		fprintf(stderr, "volery: cannot meet %s: expected to end %s; "
-		    "scheduled all the same\n", dl, when);
+		    "scheduled all the same, after the work that can still "
+		    "meet its deadline\n", dl, when);
 }
 
 /* A SCHEDULED reply's uuid on stdout; with a deadline, what the node

@@ -113,6 +113,8 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 	if (t->deadline_ms > 0) {	/* likewise: a peer cannot move it */
 		statement_str(&st, "dln");
 		statement_num(&st, t->deadline_ms);
+		if (t->deadline_late)	/* nor put it back first */
+			statement_str(&st, "late");
 	}
 	statement_final(&st, h);
 }

@@ -36,6 +36,13 @@ latest_start(const struct task *t)
 	return t->deadline_ms - t->rest_ms;
 }
 
+/* It has a deadline it may still meet. */
+static int
+due(const struct task *t)
+{
+	return t->deadline_ms > 0 && !t->deadline_late;
+}
+
 /* Negative if a goes before b. */
 int
 readyq_cmp(const struct readyq *q, const struct task *a,
@@ -51,9 +58,9 @@ readyq_cmp(const struct readyq *q, const struct task *a,
 		return pb - pa;
 	if (q->order == ORDER_FAIRSHARE && a->fair_key != b->fair_key)
 		return a->fair_key < b->fair_key ? -1 : 1;
-	if ((a->deadline_ms > 0) != (b->deadline_ms > 0))
-		return a->deadline_ms > 0 ? -1 : 1;
-	if (a->deadline_ms > 0 && latest_start(a) != latest_start(b))
+	if (due(a) != due(b))
+		return due(a) ? -1 : 1;
+	if (due(a) && latest_start(a) != latest_start(b))
 		return latest_start(a) < latest_start(b) ? -1 : 1;
 	if (a->wf_submit_ms != b->wf_submit_ms)
 		return a->wf_submit_ms < b->wf_submit_ms ? -1 : 1;

@@ -302,9 +302,9 @@ make(struct node *n, const struct node_schedule_req *req,
 }
 
 /*
- * --deadline-strict: t, not in the map yet, is refused if its forecast
- * (as if queued now; with inputs, the earliest it could end) misses its
- * deadline.  No forecast (a program never run here) refuses nothing.
+ * t, not in the map yet, would miss its deadline: its forecast (as if
+ * queued now; with inputs, the earliest it could end) is past it (err:
+ * by how much).  No forecast (a program never run here) misses nothing.
  */
 static int
 misses_deadline(struct node *n, struct task *t, int64_t now, char *err,
@@ -338,7 +338,7 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 	const struct taskdesc	*d;
 	struct task		*t[1 + VERIFY_MAX];
 	char			 ruuid[UUID_STRLEN + 1];
-	int			 i, k, nt = 1 + req->verify;
+	int			 i, k, nt = 1 + req->verify, late;
 
 	if (check_schedule(n, req, &d, err, errlen) == -1)
 		return -1;
@@ -368,12 +368,15 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 		if (t[k] == NULL)
 			goto fail;
 	}
-	if (req->deadline_strict && req->deadline_ms > 0 &&
-	    misses_deadline(n, t[0], now, err, errlen)) {
-		k = nt;
+	/* Forecast to miss: refused if strict, else as a task without one
+	 * (least slack first would give jobs already late the slots). */
+	late = req->deadline_ms > 0 && misses_deadline(n, t[0], now, err,
+	    errlen);
+	if (late && req->deadline_strict && (k = nt) > 0)
 		goto fail;
-	}
 	for (i = 0; i < nt; i++) {
+		if (late && (t[i]->deadline_late = 1))
+			origin_sign(n, t[i]);	/* the mark is signed too */
 		if (taskmap_insert(&n->map, t[i]) == -1) {
 			while (i < nt)
 				task_free(t[i++]);

@@ -376,6 +376,38 @@ test_deadline_work_goes_first_and_is_forecast(void **state)
 }
 
 /*
+ * A task forecast at submit to miss its deadline goes as one without
+ * (after older work, FCFS): a later task that can still meet its own
+ * takes the slot first.  The mark travels in its record.
+ */
+static void
+test_a_task_that_cannot_meet_its_deadline_goes_after(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct task	*copy;
+	char		 err[256];
+
+	run_for(n, 1, "free", 0, 10, 1000);
+	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 2000, 0, NULL, NULL),
+	    0);		/* runs till 3000 */
+	assert_int_equal(sched_by(n, 3, "free", 2000, 2500, err), 0);
+	assert_true(node_find(n, uuid_n(3))->deadline_late);
+	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 2001, 0, NULL, NULL),
+	    0);
+	assert_int_equal(sched_by(n, 5, "free", 2002, 60000, err), 0);
+	assert_false(node_find(n, uuid_n(5))->deadline_late);
+	finish(n, 2, 1, 3000);
+	assert_int_equal(state_of(n, uuid_n(5)), TASK_RUNNING);
+	finish(n, 5, 1, 4000);
+	assert_int_equal(state_of(n, uuid_n(3)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(4)), TASK_READY);
+	copy = record_copy(node_find(n, uuid_n(3)));
+	assert_true(copy->deadline_late);
+	task_free(copy);
+}
+
+/*
  * The forecast plays the queue on the pool's slots: on two slots, both
  * busy until 3000, the task ahead takes the first to come free and ours
  * the other, so it ends at 4000 (work shared out as a fluid would say
@@ -1092,6 +1124,7 @@ main(void)
 		NODE_TEST(test_lret_and_sret_rank_by_the_run_time_left),
 		NODE_TEST(test_volunteer_periods_outlive_a_switch_off),
 		NODE_TEST(test_deadline_work_goes_first_and_is_forecast),
+		NODE_TEST(test_a_task_that_cannot_meet_its_deadline_goes_after),
 		cmocka_unit_test(
 		    test_schedule_refuses_a_record_that_could_outgrow_a_datagram),
 		NODE_TEST(test_a_run_is_throttled_while_the_user_is_back),

@@ -178,7 +178,8 @@ function toldText(r) {
     ": no run of this program ended yet, or no node takes tasks now.";
   return r.forecast_ms <= r.deadline_ms ? "Expected to end " +
     when(r.forecast_ms) + " (deadline " + by + ")." : "Cannot meet " + by +
-    ": expected to end " + when(r.forecast_ms) + "; scheduled all the same.";
+    ": expected to end " + when(r.forecast_ms) + "; scheduled all the same," +
+    " after the work that can still meet its deadline.";
 }
 
 function chip(text, color) {
