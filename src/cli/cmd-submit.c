@@ -148,9 +148,8 @@ schedule_all(struct conn *c, const struct workflow *wf, const int *order,
 			if (!failed)
 				printf("%s %s\n", t->id, uuids[t - wf->tasks]);
 			/* The workflow ends with its last task. */
-			if (cmd_scheduled_forecast(reply + 10, &at, &by) &&
-			    last >= 0)
-				last = at < 0 ? -1 : at > last ? at : last;
+			if (cmd_scheduled_forecast(reply + 10, &at, &by))
+				last = wf_forecast_last(last, at);
 			continue;
 		}
 		if (!failed) {

@@ -297,8 +297,7 @@ make(struct node *n, const struct node_schedule_req *req,
 		    DATAGRAM_MAX - 256);
 		return NULL;
 	}
-	origin_sign(n, t);
-	return t;
+	return t;	/* signed as it enters (node_schedule) */
 }
 
 /*
@@ -372,11 +371,13 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 	 * (least slack first would give jobs already late the slots). */
 	late = req->deadline_ms > 0 && misses_deadline(n, t[0], now, err,
 	    errlen);
-	if (late && req->deadline_strict && (k = nt) > 0)
+	if (late && req->deadline_strict) {
+		k = nt;
 		goto fail;
+	}
 	for (i = 0; i < nt; i++) {
-		if (late && (t[i]->deadline_late = 1))
-			origin_sign(n, t[i]);	/* the mark is signed too */
+		t[i]->deadline_late = late;
+		origin_sign(n, t[i]);	/* the late mark too */
 		if (taskmap_insert(&n->map, t[i]) == -1) {
 			while (i < nt)
 				task_free(t[i++]);

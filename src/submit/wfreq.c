@@ -112,3 +112,11 @@ wf_array_uuids(const struct workflow *wf, char (*arrays)[UUID_STRLEN + 1])
 		uuid_unparse_lower(raw, arrays[wf->tasks[i].array - 1]);
 	}
 }
+
+int64_t
+wf_forecast_last(int64_t last, int64_t at)
+{
+	if (last < 0 || at < 0)
+		return -1;
+	return at > last ? at : last;
+}

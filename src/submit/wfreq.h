@@ -7,6 +7,7 @@
 #define VOLERY_WFREQ_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bounds.h"
 #include "workflow.h"
@@ -29,6 +30,10 @@ void	wf_schedule_req(const struct workflow *, const struct wf_task *t,
 int	wf_request(const struct workflow *, const struct wf_task *t,
 	    char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1],
 	    char *req, size_t size);
+
+/* A workflow ends with its last task: the forecast so far (0 at first,
+ * -1 once one was unknown) with one more task's (-1: unknown). */
+int64_t	wf_forecast_last(int64_t last, int64_t at);
 
 /* A fresh uuid for each <foreach> of wf: arrays[k] is array k + 1's
  * (arrays zeroed, one per task at most). */

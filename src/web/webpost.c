@@ -121,8 +121,7 @@ schedule_all(const struct workflow *wf, const int *order,
 			    json_integer(wf->deadline_ms));
 			json_object_set_new(o, "forecast_ms", at >= 0 ?
 			    json_integer(at) : json_null());
-			if (last >= 0)
-				last = at < 0 ? -1 : at > last ? at : last;
+			last = wf_forecast_last(last, at);
 		}
 	}
 	*code = 201;
