@@ -122,9 +122,10 @@ claims_earlier(const struct claims *cl, const char *uuid, int64_t ts,
 
 	for (i = 0; i < DEQUEUE_CLAIMS; i++) {
 		const struct claim *c = &cl->ring[i];
-		if (strcmp(c->node, who) != 0 && c->ts < ts &&
+		/* Cheapest tests first: the ring is mostly other tasks. */
+		if (c->ts < ts && (!found || c->ts < *first) &&
 		    precedes(cl, c, uuid, ts, who, now, window_ms) &&
-		    (!found || c->ts < *first)) {
+		    strcmp(c->node, who) != 0) {
 			*first = c->ts;
 			found = 1;
 		}
