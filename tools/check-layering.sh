@@ -21,7 +21,8 @@ fail=0
 for pair in tick:node schedule:schedule dequeue:dequeue ahead:ahead election:election \
     replicate:replicate confirm:confirm antientropy:antientropy \
     peertab:peertab retire:retire runwatch:runwatch runs:run \
-    heartbeat:heartbeat retry:retry ckpts:ckpt tail:tail avail:avail; do
+    heartbeat:heartbeat retry:retry ckpts:ckpt tail:tail avail:avail \
+    estimate:estimate; do
 	member=${pair%%:*}
 	owner=src/core/${pair#*:}.c
 	[ -f "$owner" ] || { echo "layering: $owner is missing"; fail=1; }

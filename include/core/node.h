@@ -297,6 +297,10 @@ int64_t	node_task_end_estimate(const struct node *, const struct task *,
  * also when no node takes tasks now (estimate.c). */
 int64_t	node_task_forecast(const struct node *, const struct task *,
 	    int64_t now);
+/* When t should end as views show it: queueing counted for every task,
+ * a waiting one after its inputs' forecasts; kept between changes of
+ * the map (estimate.h), so the node is written to. */
+int64_t	node_task_eta(struct node *, const struct task *, int64_t now);
 /* name's key, certified (the shell's identity.c): its signatures of the
  * tasks it took can be checked. */
 void	node_peer_key(struct node *, const char *name, const uint8_t pk[32],

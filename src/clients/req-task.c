@@ -29,7 +29,7 @@ req_progress_extras(char *line, size_t size, const struct task *t)
 	size_t		 eol;
 
 	if (t != NULL && !task_is_final(t->state) &&
-	    (end = node_task_end_estimate(core, t, now)) >= 0)
+	    (end = node_task_eta(core, t, now)) >= 0)
 		(void)wire_progress_add_eta(line, size, end - now);
 	if (t == NULL || (t->state != TASK_READY && !task_is_verified(t)) ||
 	    task_is_final(t->state) || strstr(line, " reason=") != NULL)

@@ -99,7 +99,7 @@ task_lines(struct text *x, struct task *const *v, size_t n,
 		r.est_ms = r.eta_ms = -1;
 		if (req->cmd != CMD_HISTORY && !task_is_final(t->state)) {
 			r.est_ms = node_task_run_estimate(core, t);
-			end = node_task_end_estimate(core, t, now);
+			end = node_task_eta(core, t, now);
 			r.eta_ms = end >= 0 ? end - now : -1;
 		}
 		r.submit_ms = t->submit_ms;

@@ -8,6 +8,10 @@
  * when its last input is expected to end (or now), so its end is that
  * plus its run: queueing behind other work is not counted, which makes
  * it a lower bound on a full pool.  An end is final once it is.
+ *
+ * The forecast counts the queue: the ready tasks played on the pool's
+ * slots in the queue's order.  At submit for one task (a deadline's);
+ * for views, once for all of them, kept (estimate.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -162,17 +166,18 @@ pool_slots(const struct node *n, int64_t now, size_t *count)
 }
 
 /* A run of run ms on the first slot free that stays long enough: its
- * start, or -1 if none does.  A slot whose node stops taking tasks
- * before the run would end is left (a run there would be vacated). */
+ * start, or -1 if none does; the slot is held hold ms from then.  A
+ * slot whose node stops taking tasks before the run would end is left
+ * (a run there would be vacated). */
 static int64_t
-place(struct slot *h, size_t *n, int64_t run)
+place(struct slot *h, size_t *n, int64_t run, int64_t hold)
 {
 	int64_t	start;
 
 	while (*n > 0) {
 		if (h[0].until == INT64_MAX || h[0].free <= h[0].until - run) {
 			start = h[0].free;
-			h[0].free += run;
+			h[0].free += hold;
 			sift_down(h, *n, 0);
 			return start;
 		}
@@ -180,6 +185,31 @@ place(struct slot *h, size_t *n, int64_t run)
 		sift_down(h, *n, 0);
 	}
 	return -1;
+}
+
+/* The pool's slots as a heap by when they come free: a slot that takes
+ * tasks now comes free when its run should end (or now).  NULL if no
+ * node takes tasks, now or later. */
+static struct slot *
+slots_now(const struct node *n, int64_t now, size_t *count)
+{
+	struct task	**run;
+	struct slot	 *h;
+	size_t		  i, k, nrun;
+	int64_t		  e;
+
+	if ((h = pool_slots(n, now, count)) == NULL)
+		return NULL;
+	if ((run = runwatch_running(n, &nrun)) != NULL) {
+		for (i = 0, k = 0; i < nrun && k < *count &&
+		    h[k].free == now; i++)
+			if ((e = node_task_end_estimate(n, run[i], now)) > now)
+				h[k++].free = e;
+		free(run);
+	}
+	for (i = *count / 2 + 1; i-- > 0;)
+		sift_down(h, *count, i);
+	return h;
 }
 
 /*
@@ -195,37 +225,89 @@ place(struct slot *h, size_t *n, int64_t run)
 int64_t
 node_task_forecast(const struct node *n, const struct task *t, int64_t now)
 {
-	struct task	**run, *q;
-	struct slot	 *h;
-	size_t		  i, k, nrun, slots;
-	int64_t		  start, end, e;
+	struct task	*q;
+	struct slot	*h;
+	size_t		 i, slots;
+	int64_t		 start, end, rank;
 
 	if ((end = node_task_end_estimate(n, t, now)) < 0)
 		return -1;
 	if (t->state != TASK_READY)
 		return end;		/* its inputs first: at the earliest */
-	if ((h = pool_slots(n, now, &slots)) == NULL)
+	if ((h = slots_now(n, now, &slots)) == NULL)
 		return -1;	/* no node takes tasks, now or later */
-	if ((run = runwatch_running(n, &nrun)) != NULL) {
-		for (i = 0, k = 0; i < nrun && k < slots && h[k].free == now;
-		    i++)
-			if ((e = node_task_end_estimate(n, run[i], now)) > now)
-				h[k++].free = e;
-		free(run);
-	}
-	for (i = slots / 2 + 1; i-- > 0;)
-		sift_down(h, slots, i);
 	/* t itself, or where it would go (--deadline-strict asks first).
 	 * A task ahead no slot stays long enough for waits past them. */
 	for (i = 0; i < readyq_len(&n->ready) &&
 	    readyq_cmp(&n->ready, (q = readyq_at(&n->ready, i)), t) < 0;
-	    i++)
-		(void)place(h, &slots, placement_rank_ms(n, q->exec));
-	start = place(h, &slots, end - now);
+	    i++) {
+		rank = placement_rank_ms(n, q->exec);
+		(void)place(h, &slots, rank, rank);
+	}
+	start = place(h, &slots, end - now, end - now);
 	free(h);
 	if (start < 0)
 		return -1;
 	if (t->begin_ms > start)
 		start = t->begin_ms;
 	return start + (end - now);
+}
+
+/*
+ * The board: each ready task's end as node_task_forecast says it at
+ * its place in the queue (the tasks ahead hold their slots for their
+ * rank's run time, as there), -1 where no slot stays long enough.
+ */
+static void
+play_all(struct node *n, int64_t now)
+{
+	struct estimate	*e = &n->estimate;
+	struct task	*q;
+	struct slot	*h;
+	size_t		 i, slots;
+	int64_t		 run, start, rank;
+
+	uuidmap_free(&e->ends);
+	memset(&e->ends, 0, sizeof e->ends);
+	e->digest = node_digest(n);
+	e->at = now;
+	e->played = 1;
+	if ((h = slots_now(n, now, &slots)) == NULL)
+		slots = 0;
+	for (i = 0; i < readyq_len(&n->ready); i++) {
+		q = readyq_at(&n->ready, i);
+		run = node_task_run_estimate(n, q);
+		rank = placement_rank_ms(n, q->exec);
+		start = place(h, &slots, run >= 0 ? run : rank, rank);
+		if (start >= 0 && q->begin_ms > start)
+			start = q->begin_ms;
+		(void)uuidmap_put(&e->ends, q->uuid, start >= 0 && run >= 0 ?
+		    start + run : -1);	/* no memory: the chain's bound */
+	}
+	free(h);
+}
+
+int64_t
+node_task_eta(struct node *n, const struct task *t, int64_t now)
+{
+	struct estimate	*e = &n->estimate;
+	int64_t		 spacing;
+
+	if (task_is_final(t->state))
+		return t->end_ms;
+	spacing = (int64_t)readyq_len(&n->ready) / ESTIMATE_TASKS_PER_MS;
+	if (spacing > ESTIMATE_KEEP_MS)
+		spacing = ESTIMATE_KEEP_MS;
+	if (!e->played || now < e->at || (now - e->at >= spacing &&
+	    (e->digest != node_digest(n) || now - e->at >= ESTIMATE_KEEP_MS)))
+		play_all(n, now);
+	/* A waiting task after its inputs' played ends; one the board
+	 * has not seen (newer than it) by the chain's bound. */
+	return end_of(n, t, now, &e->ends, 0);
+}
+
+void
+estimate_free(struct node *n)
+{
+	uuidmap_free(&n->estimate.ends);
 }

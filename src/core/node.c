@@ -62,6 +62,7 @@ node_free(struct node *n)
 	runwatch_free(n);
 	retire_free(n);
 	antientropy_free(n);
+	estimate_free(n);
 	cmdcheck_free(n);
 	capset_free(n);
 	origin_free(n);

@@ -28,6 +28,7 @@
  *   heartbeat.c  heartbeat  our heartbeat: its period, quiet when idle
  *   placement.c  placement  our speed and availability; who goes first
  *   avail.c      avail      our batch window ahead, told for forecasts
+ *   estimate.c   estimate   expected ends, queueing counted, for views
  *   retire.c     retire     finished tasks leave for the history
  *   ckpt.c       ckpts      checkpoints: the newest, its copies, who
  *                           may say what it is
@@ -57,6 +58,7 @@
 #include "confirm.h"
 #include "dequeue.h"
 #include "election.h"
+#include "estimate.h"
 #include "fairshare.h"
 #include "fit.h"
 #include "heartbeat.h"
@@ -118,6 +120,7 @@ struct node {
 	struct quorum		   quorum;
 	struct placement	   placement;
 	struct avail		   avail;
+	struct estimate		   estimate;
 	struct fit		   fit;
 	struct retire		   retire;
 	struct retry		   retry;

@@ -202,7 +202,7 @@ live_task_json(const struct task *t)
 		return NULL;
 	if (!task_is_final(t->state)) {
 		run = node_task_run_estimate(api.core, t);
-		end = node_task_end_estimate(api.core, t, now);
+		end = node_task_eta(api.core, t, now);
 	}
 	if (!task_is_final(t->state))
 		node_task_waiting(api.core, t, why, sizeof why);

@@ -124,6 +124,24 @@ class Subcommands(CliTest):
             # EST: what import took here on average; ENDS: from now.
             self.assertRegex(rows[0], r" Running .* cli +\d\d:\d\d:\d\d +\d+\.\ds "
                              r"in \d+\.\ds$")
+            # Two more wait for the one slot: each is expected to end a
+            # run after the one ahead of it, in `tasks` as in `watch`.
+            w, x = (c.schedule("import low -p /data/e -x %s" % slow)
+                    for _ in range(2))
+            c.send("SUBSCRIBE %s\n" % x)
+            told = [l for l in c.wait_states({x: "Ready"})
+                    if l.startswith("PROGRESS %s 0 Ready" % x)]
+            rows = {u: r for r in self.run_ok("tasks").splitlines()
+                    for u in (v, w, x) if u in r}
+            est = float(re.search(r" (\d+\.\d)s in ", rows[x]).group(1))
+            ends = {u: float(re.search(r"in (\d+\.\d)s$", rows[u]).group(1))
+                    for u in (v, w, x)}
+            self.assertAlmostEqual(ends[w] - ends[v], est, delta=0.25)
+            self.assertAlmostEqual(ends[x] - ends[w], est, delta=0.25)
+            self.assertGreaterEqual(float(re.search(r" eta=(\d+\.\d)",
+                                                    told[0]).group(1)),
+                                    2 * est - 0.5)
+            self.run_ok("cancel", w, x)
         finally:
             c.close()
 
