@@ -59,6 +59,8 @@ struct reply_node {
 	int64_t	 memory_mb;
 	char	 tags[CAPS_TEXT_MAX + 1];	/* "" none */
 	char	 contain[NAME_MAXLEN + 1];	/* "" unsaid */
+	int64_t	 window_from_ms, window_to_ms;	/* its batch window ahead
+						 * (node clock); 0 to: none */
 };
 
 /* A REJECTED line of NODES: datagrams dropped for why. */

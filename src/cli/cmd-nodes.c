@@ -12,6 +12,27 @@
 #include "reply.h"
 #include "task.h"
 
+/* Its batch window ahead as local times: "19:00-07:30", "now-07:30"
+ * once open, "-" if it told none. */
+static void
+window(const struct reply_node *n, char *buf, size_t size)
+{
+	char	from[8] = "now", to[8];
+	time_t	secs;
+
+	if (n->window_to_ms == 0) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (n->window_from_ms > (int64_t)time(NULL) * 1000) {
+		secs = (time_t)(n->window_from_ms / 1000);
+		strftime(from, sizeof from, "%H:%M", localtime(&secs));
+	}
+	secs = (time_t)(n->window_to_ms / 1000);
+	strftime(to, sizeof to, "%H:%M", localtime(&secs));
+	snprintf(buf, size, "%s-%s", from, to);
+}
+
 static void
 row(const char *line, void *arg)
 {
@@ -19,7 +40,7 @@ row(const char *line, void *arg)
 	struct reply_rejected	r;
 	char			from[ADDR_MAXLEN + 1], cores[16] = "?";
 	char			mem[32] = "?", free[32], why[REASON_MAXLEN + 1];
-	char			until[32];
+	char			until[32], win[24];
 	int64_t			until_ms;
 	time_t			secs;
 	int			*count = arg;
@@ -59,17 +80,19 @@ row(const char *line, void *arg)
 	if (wire_reply_node_parse(line, &n) == -1)
 		return;
 	if ((*count)++ == 0)
-		printf("%-16s %-21s %-6s %-10s %-6s %-10s %5s %7s %-18s %s\n",
-		    "NODE", "ADDRESS", "ROLE", "STATE", "FREE", "REPUTATION",
-		    "CORES", "MEMORY", "CONTAINMENT", "TAGS");
+		printf("%-16s %-21s %-6s %-10s %-6s %-10s %5s %7s %-18s %-11s "
+		    "%s\n", "NODE", "ADDRESS", "ROLE", "STATE", "FREE",
+		    "REPUTATION", "CORES", "MEMORY", "CONTAINMENT", "WINDOW",
+		    "TAGS");
 	if (n.cores > 0) {
 		snprintf(cores, sizeof cores, "%d", n.cores);
 		snprintf(mem, sizeof mem, "%.1fG", n.memory_mb / 1024.0);
 	}
 	snprintf(free, sizeof free, "%d/%d", n.free, n.slots);
-	printf("%-16s %-21s %-6s %-10s %-6s %-10d %5s %7s %-18s %s\n", n.name,
-	    n.address, n.role, n.state, free, n.reputation, cores, mem,
-	    n.contain[0] != '\0' ? n.contain : "?",
+	window(&n, win, sizeof win);
+	printf("%-16s %-21s %-6s %-10s %-6s %-10d %5s %7s %-18s %-11s %s\n",
+	    n.name, n.address, n.role, n.state, free, n.reputation, cores,
+	    mem, n.contain[0] != '\0' ? n.contain : "?", win,
 	    n.cores == 0 ? "?" : n.tags[0] != '\0' ? n.tags : "-");
 }
 

@@ -142,6 +142,16 @@ req_tasks(struct client *c, const struct client_req *req)
 	free(v);
 }
 
+/* A batch window ahead into r, if one is told and not over. */
+static void
+window_of(struct reply_node *r, int64_t from, int64_t to)
+{
+	if (to > clock_node_ms()) {
+		r->window_from_ms = from;
+		r->window_to_ms = to;
+	}
+}
+
 /* One NODES line for a peer.  Busy slots come from the replicated map:
  * fresher than the peer's last heartbeat. */
 static void
@@ -164,6 +174,7 @@ nodes_peer_cb(const struct peer *p, void *arg)
 	r.memory_mb = v.memory_mb;
 	snprintf(r.tags, sizeof r.tags, "%s", v.tags);
 	snprintf(r.contain, sizeof r.contain, "%s", v.containment);
+	window_of(&r, p->window_from_ms, p->window_to_ms);
 	if (wire_reply_node_format(&r, line, sizeof line) > 0)
 		text_add(arg, "%s", line);
 }
@@ -206,6 +217,7 @@ req_nodes(struct client *c, const struct client_req *req)
 	r.memory_mb = e->caps->memory_mb;
 	snprintf(r.tags, sizeof r.tags, "%s", e->caps->tags);
 	snprintf(r.contain, sizeof r.contain, "%s", e->caps->containment);
+	window_of(&r, st.window_from_ms, st.window_to_ms);
 	text_add(&x, "%s", "");
 	if (wire_reply_node_format(&r, line, sizeof line) > 0)
 		text_add(&x, "%s", line);

@@ -214,6 +214,21 @@ wire_reply_task_parse(const char *line, struct reply_task *t)
 	return 0;
 }
 
+/* FROM,TO of a window=: two times in ms, the window not empty. */
+static int
+window_parse(char *w, int64_t *from, int64_t *to)
+{
+	char	*comma = strchr(w, ',');
+
+	if (comma == NULL)
+		return -1;
+	*comma = '\0';
+	if (lex_int(w, 0, INT64_MAX / 2, from) == -1 ||
+	    lex_int(comma + 1, 1, INT64_MAX / 2, to) == -1 || *to <= *from)
+		return -1;
+	return 0;
+}
+
 int
 wire_reply_node_format(const struct reply_node *n, char *buf, size_t size)
 {
@@ -230,6 +245,9 @@ wire_reply_node_format(const struct reply_node *n, char *buf, size_t size)
 		    n->cores, n->memory_mb, n->tags[0] != '\0' ? n->tags : "-");
 	if (n->cores > 0 && n->contain[0] != '\0')
 		off = put(buf, size, off, " contain=%s", n->contain);
+	if (n->window_to_ms > n->window_from_ms && n->window_from_ms >= 0)
+		off = put(buf, size, off, " window=%" PRId64 ",%" PRId64,
+		    n->window_from_ms, n->window_to_ms);
 	return put(buf, size, off, "\n");
 }
 
@@ -257,26 +275,37 @@ wire_reply_node_parse(const char *line, struct reply_node *n)
 	n->free = (int)v;
 	n->slots = (int)s;
 	n->reputation = (int)r;
-	if ((w = lex_word(&p, LEX_STRICT)) == NULL)
-		return 0;
-	if (strncmp(w, "cores=", 6) != 0 ||
-	    lex_int(w + 6, 1, CORES_MAX, &v) == -1)
-		return -1;
-	n->cores = (int)v;
-	if ((w = lex_word(&p, LEX_STRICT)) == NULL ||
-	    strncmp(w, "memory=", 7) != 0 ||
-	    lex_int(w + 7, 0, INT64_MAX / 2, &n->memory_mb) == -1 ||
-	    (w = lex_word(&p, LEX_STRICT)) == NULL ||
-	    strncmp(w, "tags=", 5) != 0 ||
-	    take(n->tags, sizeof n->tags, w + 5) == -1)
-		return -1;
-	if (strcmp(n->tags, "-") == 0)
-		n->tags[0] = '\0';
+	/* What it has (cores= memory= tags= [contain=]), if it said. */
 	if ((w = lex_word(&p, LEX_STRICT)) != NULL &&
-	    (strncmp(w, "contain=", 8) != 0 || !task_name_valid(w + 8) ||
-	    take(n->contain, sizeof n->contain, w + 8) == -1))
-		return -1;
-	return *p == '\0' ? 0 : -1;
+	    strncmp(w, "cores=", 6) == 0) {
+		if (lex_int(w + 6, 1, CORES_MAX, &v) == -1)
+			return -1;
+		n->cores = (int)v;
+		if ((w = lex_word(&p, LEX_STRICT)) == NULL ||
+		    strncmp(w, "memory=", 7) != 0 ||
+		    lex_int(w + 7, 0, INT64_MAX / 2, &n->memory_mb) == -1 ||
+		    (w = lex_word(&p, LEX_STRICT)) == NULL ||
+		    strncmp(w, "tags=", 5) != 0 ||
+		    take(n->tags, sizeof n->tags, w + 5) == -1)
+			return -1;
+		if (strcmp(n->tags, "-") == 0)
+			n->tags[0] = '\0';
+		if ((w = lex_word(&p, LEX_STRICT)) != NULL &&
+		    strncmp(w, "contain=", 8) == 0) {
+			if (!task_name_valid(w + 8) ||
+			    take(n->contain, sizeof n->contain, w + 8) == -1)
+				return -1;
+			w = lex_word(&p, LEX_STRICT);
+		}
+	}
+	/* Its batch window ahead: when it opens and closes. */
+	if (w != NULL && strncmp(w, "window=", 7) == 0) {
+		if (window_parse(w + 7, &n->window_from_ms,
+		    &n->window_to_ms) == -1)
+			return -1;
+		w = lex_word(&p, LEX_STRICT);
+	}
+	return w == NULL && *p == '\0' ? 0 : -1;
 }
 
 int

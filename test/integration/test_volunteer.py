@@ -284,7 +284,7 @@ class BatchWindow(VolunteerTest):
         """The user at the desk, the night window opening in three
         minutes: a task of a second is expected to end when the window
         opens, and one due in a minute cannot be met (issue 38).  The
-        dashboard's card says when the window opens."""
+        dashboard's card and `volery nodes` say when the window opens."""
         self.cl = Cluster(("a",), extra="<http>127.0.0.1:0</http>")
         self.addCleanup(self.cl.cleanup)
         node = self.cl.nodes["a"]
@@ -326,6 +326,13 @@ class BatchWindow(VolunteerTest):
             w = json.load(h)[0]["window"]
         self.assertLess(abs(w["opens_ms"] - opens * 1000), 2000, w)
         self.assertLess(abs(w["closes_ms"] - (opens + 3600) * 1000), 2000, w)
+        # And `volery nodes`, in local time.
+        out = subprocess.run([harness.VOLERY, "-H", where, "nodes"],
+                             capture_output=True, text=True,
+                             timeout=TIMEOUT).stdout.splitlines()
+        col = out[0].index("WINDOW")
+        self.assertEqual(out[1][col:].split()[0], "%s-%s" % (
+            hm(opens), hm(opens + 3600)), out)
 
 
 if __name__ == "__main__":

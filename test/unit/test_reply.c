@@ -156,6 +156,27 @@ test_node_lines(void **state)
 	assert_non_null(strstr(line, " tags=linux,x86_64 contain=subreaper\n"));
 	assert_int_equal(wire_reply_node_parse(line, &back), 0);
 	assert_string_equal(back.contain, "subreaper");
+	/* Its batch window ahead, with or without what it has. */
+	n.window_from_ms = 1700000000000;
+	n.window_to_ms = 1700003600000;
+	assert_true(wire_reply_node_format(&n, line, sizeof line) > 0);
+	assert_non_null(strstr(line, " contain=subreaper "
+	    "window=1700000000000,1700003600000\n"));
+	assert_int_equal(wire_reply_node_parse(line, &back), 0);
+	assert_int_equal(back.window_from_ms, 1700000000000);
+	assert_int_equal(back.window_to_ms, 1700003600000);
+	assert_int_equal(wire_reply_node_parse("NODE a b c d 1/1 1 "
+	    "window=5,10", &back), 0);
+	assert_int_equal(back.cores, 0);
+	assert_int_equal(back.window_to_ms, 10);
+	assert_int_equal(wire_reply_node_parse("NODE a b c d 1/1 1 "
+	    "window=10,10", &back), -1);
+	assert_int_equal(wire_reply_node_parse("NODE a b c d 1/1 1 "
+	    "window=-1,10", &back), -1);
+	assert_int_equal(wire_reply_node_parse("NODE a b c d 1/1 1 "
+	    "window=10", &back), -1);
+	assert_int_equal(wire_reply_node_parse("NODE a b c d 1/1 1 "
+	    "window=5,10 cores=2 memory=1 tags=x", &back), -1);
 	assert_int_equal(wire_reply_node_parse("NODE a b c d 1/1 1 cores=2 "
 	    "memory=1 tags=x contain=a/b", &back), -1);
 	assert_int_equal(wire_reply_node_parse("NODE a b c d 1 1", &back), -1);
