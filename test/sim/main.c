@@ -367,7 +367,9 @@ report_ckpts(struct simnet *s, const struct opts *o)
  * -H: black holes eat no task's retries.  Where nothing else fails a
  * run, no task may end Failed; and where no node restarts (a quarantine
  * is not kept across one), a black hole that failed runs of more tasks
- * than it takes to prove it one stops volunteering.
+ * than it takes to prove it one stops volunteering.  Its failed runs:
+ * not those stopped first (back from a partition, it starts tasks that
+ * ended elsewhere, and stops them as it hears so).
  */
 static void
 check_black_holes(struct simnet *s, const struct opts *o,
@@ -397,11 +399,11 @@ check_black_holes(struct simnet *s, const struct opts *o,
 			continue;
 		node_status(s->nodes[i], &st);
 		if (strcmp(st.volunteer_state, "quarantined") != 0 &&
-		    s->black_hole_runs >= (uint64_t)o->black_holes *
-		    (2 * s->cfg.quarantine_after + 2))
+		    s->black_hole_fails[i] >= (uint64_t)(2 *
+		    s->cfg.quarantine_after + 2))
 			sim_violation(s, "black hole %s still volunteers after "
 			    "%llu failed runs", node_name(s->nodes[i]),
-			    (unsigned long long)s->black_hole_runs);
+			    (unsigned long long)s->black_hole_fails[i]);
 	}
 }
 

@@ -1264,8 +1264,11 @@ end_run(struct simnet *s, struct sim_run *r)
 	r->done = 1;
 	s->free_since[r->node] = s->now;
 	run_over(s, r, !r->crash && !r->stopping && t != NULL);
-	if (r->crash && !r->stopping)
+	if (r->crash && !r->stopping) {
 		e.code = 3;
+		if (s->black_hole[r->node])
+			s->black_hole_fails[r->node]++;
+	}
 	else if (!r->stopping && t != NULL) {
 		static char ids[TASK_OUTPUTS_MAX][96];
 		const struct taskdesc *d = taskdesc_find(s->descs, t->exec);

@@ -106,6 +106,7 @@ struct simnet {
 	 * disk), and how many runs started there. */
 	int			 black_hole[SIM_MAXNODES];
 	uint64_t		 black_hole_runs;
+	uint64_t		 black_hole_fails[SIM_MAXNODES];
 	/* -m: every cpu_step ms, each node's CPU availability (a state
 	 * of sim_cpu_avail's chain) steps; 0 never. */
 	int64_t			 cpu_step;
