@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "digest.h"
 #include "heartbeat.h"
 #include "nodestate.h"
 #include "peer.h"
@@ -23,56 +24,12 @@ antientropy_init(struct node *n)
 	memset(n->antientropy.bucket, 0, sizeof n->antientropy.bucket);
 }
 
-/*
- * The map digest is the XOR of a hash of (uuid, version, state,
- * confirmation, runner) over the map: equal maps, equal digests.  Each
- * task keeps its share, so that a change costs one hash, not a walk.
- */
-static uint64_t
-uuid_hash(const char *uuid)
-{
-	uint64_t	 h = 1469598103934665603ULL;
-	const char	*p;
-
-	for (p = uuid; *p != '\0'; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return h;
-}
-
-/* FNV-1a's last bytes reach its high bits barely: mixed first (the
- * finaliser of MurmurHash3), uuids that differ at their end spread. */
-static unsigned
-bucket_of(const char *uuid)
-{
-	uint64_t	h = uuid_hash(uuid);
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return (unsigned)(h >> 56) % PEER_BUCKETS;
-}
-
-static uint64_t
-digest_part(const struct task *t)
-{
-	uint64_t	 h = uuid_hash(t->uuid);
-	const char	*p;
-
-	h = (h ^ t->ver) * 1099511628211ULL;
-	h = (h ^ (uint64_t)t->state) * 1099511628211ULL;
-	h = (h ^ (uint64_t)(t->confirmed | t->round << 1)) * 1099511628211ULL;
-	/* Two results differ by who produced them. */
-	for (p = t->running_on; *p != '\0'; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return h;
-}
-
 /* t's share in or out of the digest and of its bucket's. */
 static void
 flip(struct antientropy *a, const struct task *t)
 {
 	a->digest ^= t->digest_part;
-	a->bucket[bucket_of(t->uuid)] ^= t->digest_part;
+	a->bucket[digest_bucket(t->uuid)] ^= t->digest_part;
 }
 
 void
@@ -149,15 +106,6 @@ in_mask(const uint8_t *mask, unsigned b)
 	return mask == NULL || (mask[b / 8] & 1u << (b % 8)) != 0;
 }
 
-static const char	hexdigits[] = "0123456789abcdef";
-
-static int
-hexval(char c)
-{
-	/* A hex digit: wire checked. */
-	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
 /* Our records in the buckets of mask (NULL: all) to peer: the
  * first chunk now, the rest tick by tick.  -1 if as many transfers as we
  * keep are on their way already. */
@@ -183,7 +131,7 @@ send_buckets(struct node *n, const char *peer, const uint8_t *mask)
 	if ((v = taskmap_sorted(&n->map, &count)) != NULL &&
 	    (x->uuids = malloc(count * sizeof *x->uuids)) != NULL) {
 		for (k = 0; k < count; k++)
-			if (in_mask(mask, bucket_of(v[k]->uuid)))
+			if (in_mask(mask, digest_bucket(v[k]->uuid)))
 				memcpy(x->uuids[x->n++], v[k]->uuid,
 				    sizeof x->uuids[0]);
 	}
@@ -238,12 +186,10 @@ ask_send(struct node *n, const char *peer)
 {
 	char			 buf[PEER_BUCKETS * 16 + 1];
 	struct peer_msg		 m;
-	int			 b, i;
+	int			 b;
 
 	for (b = 0; b < PEER_BUCKETS; b++)
-		for (i = 0; i < 16; i++)
-			buf[b * 16 + i] = hexdigits[n->antientropy.bucket[b] >>
-			    (60 - 4 * i) & 0xf];
+		digest_hex(n->antientropy.bucket[b], buf + b * 16);
 	peer_msg_init(&m, PEER_TASKS_TRANSFER);
 	m.transfer = PEER_TRANSFER_ASK;
 	m.record = buf;
@@ -387,7 +333,7 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 		return;
 	case PEER_TRANSFER_SEND:	/* bit b % 4 of digit b / 4 */
 		for (b = 0; b < PEER_BUCKETS; b++)
-			if (hexval(m->record[b / 4]) & 1 << (b % 4)) {
+			if (digest_hexval(m->record[b / 4]) & 1 << (b % 4)) {
 				mask[b / 8] |= 1u << (b % 8);
 				differ++;
 			}
@@ -401,8 +347,7 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 		return;
 	}
 	for (b = 0; b < PEER_BUCKETS; b++) {
-		for (d = 0, i = 0; i < 16; i++)
-			d = d << 4 | (uint64_t)hexval(m->record[b * 16 + i]);
+		d = digest_unhex(m->record + b * 16);
 		if (d != n->antientropy.bucket[b]) {
 			mask[b / 8] |= 1u << (b % 8);
 			differ++;
@@ -412,7 +357,7 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 	if (differ > 0 && send_buckets(n, m->sender, mask) == -1)
 		return;
 	for (i = 0; i < PEER_BUCKETS / 4; i++)
-		buf[i] = hexdigits[mask[i / 2] >> (4 * (i % 2)) & 0xf];
+		buf[i] = digest_hexdigits[mask[i / 2] >> (4 * (i % 2)) & 0xf];
 	peer_msg_init(&reply, PEER_TASKS_TRANSFER);
 	reply.transfer = PEER_TRANSFER_SEND;
 	reply.record = buf;
@@ -430,7 +375,7 @@ node_digest_buckets_ok(const struct node *n)
 
 	memset(bucket, 0, sizeof bucket);
 	while ((t = taskmap_next(&n->map, &it)) != NULL)
-		bucket[bucket_of(t->uuid)] ^= digest_part(t);
+		bucket[digest_bucket(t->uuid)] ^= digest_part(t);
 	return memcmp(bucket, n->antientropy.bucket, sizeof bucket) == 0;
 }
 
