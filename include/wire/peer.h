@@ -79,13 +79,20 @@ enum peer_type {
  * TASKS_TRANSFER: the whole map asked for ("TASKS_TRANSFER"), or only
  * what differs: "ask <digests>", the asker's map digest in each of
  * PEER_BUCKETS buckets of uuids (16 hex digits each), answered by the
- * records of the buckets that differ and by "send <mask>", which of them
- * the asker sends back (a bit each, 4 to a hex digit).
+ * records of the buckets that differ and that the asker has none of, by
+ * "list <entries>" of the others, and by "send <mask>", which buckets
+ * the asker lists back (a bit each, 4 to a hex digit).  A list entry is
+ * a uuid and its record's share of the digest (16 hex digits), with
+ * nothing between; whoever holds a listed record otherwise, or not at
+ * all, asks for it (GET_TASK).
  */
 #define PEER_BUCKETS		256
 #define PEER_TRANSFER_ALL	0
 #define PEER_TRANSFER_ASK	1
 #define PEER_TRANSFER_SEND	2
+#define PEER_TRANSFER_LIST	3
+#define PEER_LIST_ENTRY		(UUID_STRLEN + 16)
+#define PEER_LIST_MAX		128	/* entries a datagram */
 
 struct peer_msg {
 	/* Header. */

@@ -6,7 +6,9 @@
  * syncs with a node that disagrees with it three times running.  A sync
  * moves only the buckets of the map whose digests differ: under load
  * the maps differ at every heartbeat by the records on their way, and a
- * whole map each time would be most of the pool's traffic.
+ * whole map each time would be most of the pool's traffic.  Of those
+ * buckets, a side gets the records of the ones it has none in, and
+ * lists of the others to ask from (pull.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "heartbeat.h"
 #include "nodestate.h"
 #include "peer.h"
+#include "pull.h"
 
 void
 antientropy_init(struct node *n)
@@ -77,15 +80,23 @@ antientropy_free(struct node *n)
 static int
 send_chunk(struct node *n, struct transfer *x)
 {
+	size_t	k;
 	int	sent = 0;
 
-	while (x->next < x->n && sent < ANTIENTROPY_CHUNK) {
+	while (x->next < x->nrec && sent < ANTIENTROPY_CHUNK) {
 		const struct task *t = taskmap_find(&n->map,
 		    x->uuids[x->next++]);
 		if (t != NULL) {
 			replicate_send(n, x->peer, PEER_ENQUEUE, t);
 			sent++;
 		}
+	}
+	for (k = 0; x->next >= x->nrec && x->next < x->n &&
+	    k < ANTIENTROPY_LISTS && sent < ANTIENTROPY_CHUNK; k++) {
+		size_t m = x->n - x->next < PEER_LIST_MAX ? x->n - x->next :
+		    PEER_LIST_MAX;
+		pull_list(n, x->peer, x->uuids + x->next, m);
+		x->next += m;
 	}
 	return x->next == x->n;
 }
@@ -106,17 +117,21 @@ in_mask(const uint8_t *mask, unsigned b)
 	return mask == NULL || (mask[b / 8] & 1u << (b % 8)) != 0;
 }
 
-/* Our records in the buckets of mask (NULL: all) to peer: the
- * first chunk now, the rest tick by tick.  -1 if as many transfers as we
- * keep are on their way already. */
+/* Our records in the buckets of mask (NULL: all) to peer, listed for
+ * those also in listed (NULL: none) where we hold more than a few (a
+ * few records cost no more than a list, and a lost datagram of three --
+ * list, ask, record -- less): the first chunk now, the rest tick by
+ * tick.  -1 if as many transfers as we keep are on their way
+ * already. */
 static int
-send_buckets(struct node *n, const char *peer, const uint8_t *mask)
+send_buckets(struct node *n, const char *peer, const uint8_t *mask,
+    const uint8_t *listed)
 {
 	struct antientropy	*a = &n->antientropy;
 	struct transfer		*x = NULL;
 	struct task		**v;
-	size_t			 count, k;
-	int			 i;
+	size_t			 count, k, held[PEER_BUCKETS];
+	int			 i, pass;
 
 	/* Asked again while a pass is on its way: it goes on (starting
 	 * over would never get past the first chunks of a big map). */
@@ -130,10 +145,21 @@ send_buckets(struct node *n, const char *peer, const uint8_t *mask)
 	snprintf(x->peer, sizeof x->peer, "%s", peer);
 	if ((v = taskmap_sorted(&n->map, &count)) != NULL &&
 	    (x->uuids = malloc(count * sizeof *x->uuids)) != NULL) {
+		memset(held, 0, sizeof held);
 		for (k = 0; k < count; k++)
-			if (in_mask(mask, digest_bucket(v[k]->uuid)))
-				memcpy(x->uuids[x->n++], v[k]->uuid,
-				    sizeof x->uuids[0]);
+			held[digest_bucket(v[k]->uuid)]++;
+		for (pass = 0; pass < 2; pass++) {	/* records, lists */
+			for (k = 0; k < count; k++) {
+				unsigned b = digest_bucket(v[k]->uuid);
+				if (in_mask(mask, b) && (listed != NULL &&
+				    in_mask(listed, b) &&
+				    held[b] > ANTIENTROPY_PUSH_MAX) == pass)
+					memcpy(x->uuids[x->n++], v[k]->uuid,
+					    sizeof x->uuids[0]);
+			}
+			if (pass == 0)
+				x->nrec = x->n;
+		}
 	}
 	free(v);
 	if (send_chunk(n, x))
@@ -313,23 +339,28 @@ antientropy_recv_heartbeat(struct node *n, struct peer *p,
 }
 
 /*
- * Asked for our whole map (a node of an older version), for the buckets
- * that differ from the asker's (sent, and which of ours it should send
- * us: the same -- none if they agree by now), or told which to send.
+ * Asked for our whole map (a node of an older version); for the buckets
+ * that differ from the asker's (sent: the records of those it has none
+ * in, lists of the others; and which of ours it should list back: the
+ * same -- none if they agree by now); told which to list; or a list.
  */
 void
 antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 {
-	uint8_t			 mask[PEER_BUCKETS / 8];
+	uint8_t			 mask[PEER_BUCKETS / 8], listed[PEER_BUCKETS / 8];
 	char			 buf[PEER_BUCKETS / 4 + 1];
 	struct peer_msg		 reply;
 	uint64_t		 d;
 	int			 b, i, differ = 0;
 
 	memset(mask, 0, sizeof mask);
+	memset(listed, 0, sizeof listed);
 	switch (m->transfer) {
 	case PEER_TRANSFER_ALL:
-		(void)send_buckets(n, m->sender, NULL);
+		(void)send_buckets(n, m->sender, NULL, NULL);
+		return;
+	case PEER_TRANSFER_LIST:
+		pull_recv_list(n, m);
 		return;
 	case PEER_TRANSFER_SEND:	/* bit b % 4 of digit b / 4 */
 		for (b = 0; b < PEER_BUCKETS; b++)
@@ -343,7 +374,7 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 		 * way (a busy pool), and each ask would move them all. */
 		if (differ == 0 || differ > ANTIENTROPY_FEW_BUCKETS)
 			answered(n, m->sender);
-		(void)send_buckets(n, m->sender, mask);
+		(void)send_buckets(n, m->sender, mask, mask);
 		return;
 	}
 	for (b = 0; b < PEER_BUCKETS; b++) {
@@ -351,10 +382,12 @@ antientropy_recv_tasks_transfer(struct node *n, const struct peer_msg *m)
 		if (d != n->antientropy.bucket[b]) {
 			mask[b / 8] |= 1u << (b % 8);
 			differ++;
+			if (d != 0)	/* it holds some: which, it lists */
+				listed[b / 8] |= 1u << (b % 8);
 		}
 	}
 	/* Too busy to send: no answer, so that it asks again. */
-	if (differ > 0 && send_buckets(n, m->sender, mask) == -1)
+	if (differ > 0 && send_buckets(n, m->sender, mask, listed) == -1)
 		return;
 	for (i = 0; i < PEER_BUCKETS / 4; i++)
 		buf[i] = digest_hexdigits[mask[i / 2] >> (4 * (i % 2)) & 0xf];

@@ -17,17 +17,23 @@ struct peer_msg;
 struct task;
 
 /*
- * The whole map on its way to a peer, a chunk each housekeeping tick:
- * a burst of thousands of datagrams would overflow its socket buffer.
- * In submit order, so a task's upstream arrives before it.
+ * What a peer lacks of our map on its way to it, a chunk each
+ * housekeeping tick: a burst of thousands of datagrams would overflow
+ * its socket buffer.  First the records, then the lists of those it
+ * holds otherwise perhaps (pull.h); in submit order, so a task's
+ * upstream arrives before it.
  */
 struct transfer {
 	char		 peer[NAME_MAXLEN + 1];
 	char		(*uuids)[UUID_STRLEN + 1];	/* the map when asked */
 	size_t		 n, next;
+	size_t		 nrec;		/* uuids[0..nrec) go as records */
 };
 #define ANTIENTROPY_TRANSFERS	8	/* peers at a time */
 #define ANTIENTROPY_CHUNK	32	/* records a tick to each */
+#define ANTIENTROPY_LISTS	1	/* or lists: the records they ask for
+					 * come back at once, PEER_LIST_MAX */
+#define ANTIENTROPY_PUSH_MAX	4	/* records of a bucket sent, not listed */
 
 /*
  * An ask not answered yet, or answered with a few buckets that differed:

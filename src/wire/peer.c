@@ -89,8 +89,9 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 			n = snprintf(buf, size, "%s", type);
 		else
 			n = snprintf(buf, size, "%s %s %.*s", type,
-			    m->transfer == PEER_TRANSFER_ASK ? "ask" : "send",
-			    (int)m->record_len, m->record);
+			    m->transfer == PEER_TRANSFER_ASK ? "ask" :
+			    m->transfer == PEER_TRANSFER_LIST ? "list" :
+			    "send", (int)m->record_len, m->record);
 		break;
 	case PEER_TRY_TO_BE_MASTER:
 		n = snprintf(buf, size, "%s %d %" PRIx64 " %" PRId64, type,
@@ -209,8 +210,28 @@ uuid(char **p, char *dst)
 	return 0;
 }
 
+/* A list's entries: uuid and 16 hex digits each, one to PEER_LIST_MAX. */
+static int
+list_entries(const char *s)
+{
+	char	uuid[UUID_STRLEN + 1];
+	size_t	len = strlen(s), off;
+
+	if (len == 0 || len % PEER_LIST_ENTRY != 0 ||
+	    len / PEER_LIST_ENTRY > PEER_LIST_MAX)
+		return -1;
+	for (off = 0; off < len; off += PEER_LIST_ENTRY) {
+		memcpy(uuid, s + off, UUID_STRLEN);
+		uuid[UUID_STRLEN] = '\0';
+		if (!task_uuid_valid(uuid) || strspn(s + off + UUID_STRLEN,
+		    "0123456789abcdef") < 16)
+			return -1;
+	}
+	return 0;
+}
+
 /* TASKS_TRANSFER's "ask <digests>" or "send <mask>": hex of the one
- * length each has, left in the datagram's buffer. */
+ * length each has; "list <entries>".  Left in the datagram's buffer. */
 static int
 transfer(char **p, struct peer_msg *m)
 {
@@ -219,6 +240,14 @@ transfer(char **p, struct peer_msg *m)
 
 	if (w == NULL || (hex = lex_word(p, LEX_STRICT)) == NULL)
 		return -1;
+	if (strcmp(w, "list") == 0) {
+		if (list_entries(hex) == -1)
+			return -1;
+		m->transfer = PEER_TRANSFER_LIST;
+		m->record = hex;
+		m->record_len = strlen(hex);
+		return 0;
+	}
 	if (strcmp(w, "ask") == 0) {
 		m->transfer = PEER_TRANSFER_ASK;
 		want = PEER_BUCKETS * 16;

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 
 #include "antientropy.h"
+#include "digest.h"
 #include "testutil.h"
 
 struct fixture {
@@ -393,6 +394,23 @@ forward_enqueues(struct node *from, const char *from_name, const char *peer,
 	return k;
 }
 
+/* Forward what one sent to peer that starts with prefix to another
+ * node: how many. */
+static int
+forward_sent(struct node *from, const char *from_name, const char *peer,
+    const char *prefix, struct node *to, int64_t now)
+{
+	char		 body[DATAGRAM_MAX];
+	const char	*s;
+	int		 k;
+
+	for (k = 0; (s = sent_nth(from, peer, prefix, k)) != NULL; k++) {
+		snprintf(body, sizeof body, "%s", s);
+		hear(to, from_name, body, now);
+	}
+	return k;
+}
+
 /* The TASKS_TRANSFER from to peer, copied into buf. */
 static void
 transfer_sent(struct node *from, const char *peer, char *buf, size_t size)
@@ -490,6 +508,53 @@ test_a_sync_moves_only_the_buckets_that_differ(void **state)
 }
 
 /*
+ * Of a bucket both hold records in, more than a few, the other side
+ * sends a list of (uuid, share), not its records: the asker asks for
+ * the one it lacks, and the rest of the bucket does not move.
+ */
+static void
+test_a_sync_lists_a_crowded_bucket_the_asker_holds_records_in(void **state)
+{
+	struct fixture		*f = *state;
+	struct node		*g = test_node_named(&f->set, "gamma", 1);
+	char			 ask[DATAGRAM_MAX], send[DATAGRAM_MAX];
+	int			 k, same[ANTIENTROPY_PUSH_MAX + 1], nsame = 0;
+	int			 had = 0;
+
+	master(f->n);
+	node_set_volunteer(f->n, 0, "busy", 150);
+	node_set_volunteer(f->b, 0, "busy", 150);
+	/* Tasks of one bucket: all but the last alpha's (beta hears
+	 * them), the last gamma's that only beta heard. */
+	for (k = 1; k < 100000 && nsame <= ANTIENTROPY_PUSH_MAX; k++)
+		if (digest_bucket(uuid_n(k)) == digest_bucket(uuid_n(1)))
+			same[nsame++] = k;
+	assert_int_equal(nsame, ANTIENTROPY_PUSH_MAX + 1);
+	for (k = 0; k < ANTIENTROPY_PUSH_MAX; k++)
+		assert_int_equal(sched(f->n, same[k], "free", PRIO_LOW, 200, 0,
+		    NULL, NULL), 0);
+	forward_enqueues(f->n, "alpha", NULL, f->b, NULL, &had, 201);
+	assert_int_equal(sched(g, same[ANTIENTROPY_PUSH_MAX], "free",
+	    PRIO_LOW, 300, 0, NULL, NULL), 0);
+	forward_enqueues(g, "gamma", NULL, f->b, NULL, &had, 301);
+	node_free(g);
+	clear(f->b);
+	alpha_asks(f, 0, ask, sizeof ask, 100000);
+	hear(f->b, "alpha", ask, 100010);
+	transfer_sent(f->b, "alpha", send, sizeof send);
+	assert_null(sent(f->b, "alpha", "ENQUEUE "));
+	assert_int_equal(forward_sent(f->b, "beta", "alpha", "TASKS_TRANSFER "
+	    "list ", f->n, 100011), 1);
+	assert_int_equal(forward_sent(f->n, "alpha", "beta", "GET_TASK ",
+	    f->b, 100012), 1);
+	had = 0;
+	assert_int_equal(forward_enqueues(f->b, "beta", "alpha", f->n,
+	    uuid_n(same[ANTIENTROPY_PUSH_MAX]), &had, 100013), 1);
+	assert_true(had);
+	assert_true(node_digest(f->n) == node_digest(f->b));
+}
+
+/*
  * Nothing starts without a description (issue 12): a record naming an
  * executable we have no description of, or binding other arguments than
  * its description does, is never started here -- alone, or with peers
@@ -566,6 +631,9 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_a_sync_moves_only_the_buckets_that_differ,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_a_sync_lists_a_crowded_bucket_the_asker_holds_records_in,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_an_ask_is_asked_again_until_the_maps_agree,

@@ -861,6 +861,58 @@ test_a_transfer_asks_for_all_or_for_buckets(void **state)
 	free(back);
 }
 
+/* A list: entries of a uuid and 16 hex digits, PEER_LIST_MAX at most,
+ * back as they went; anything else of it is refused. */
+static void
+test_a_transfer_list_carries_uuids_and_shares(void **state)
+{
+	struct peer_msg	*m = malloc(sizeof *m), *back = malloc(sizeof *back);
+	static char	 list[(PEER_LIST_MAX + 1) * PEER_LIST_ENTRY + 1];
+	char		 text[DATAGRAM_MAX + 128], body[DATAGRAM_MAX];
+	static const char *bad[] = {
+	    "list", "list " U1,
+	    "list " U1 "0123456789abcde",
+	    "list " U1 "0123456789abcdefa",
+	    "list " U1 "0123456789abcdeg",
+	    "list 00000000x0000-4000-8000-0000000000010123456789abcdef",
+	    "list " U1 "0123456789abcdef x" };
+	size_t		 i;
+	int		 hl;
+
+	(void)state;
+	assert_non_null(m);
+	assert_non_null(back);
+	for (i = 0; i <= PEER_LIST_MAX; i++)
+		snprintf(list + i * PEER_LIST_ENTRY, PEER_LIST_ENTRY + 1,
+		    "%s%016zx", U1, i);
+	peer_msg_init(m, PEER_TASKS_TRANSFER);
+	m->transfer = PEER_TRANSFER_LIST;
+	m->record = list;
+	m->record_len = PEER_LIST_MAX * PEER_LIST_ENTRY;
+	assert_true(peer_encode(m, body, sizeof body) > 0);
+	hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+	snprintf(text + hl, sizeof text - hl, "%s", body);
+	assert_int_equal(peer_parse(text, strlen(text), back, err,
+	    sizeof err), 0);
+	assert_int_equal(back->transfer, PEER_TRANSFER_LIST);
+	assert_int_equal(back->record_len, m->record_len);
+	assert_memory_equal(back->record, list, m->record_len);
+	/* One entry more than a list holds. */
+	hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+	snprintf(text + hl, sizeof text - hl, "TASKS_TRANSFER list %s", list);
+	assert_int_equal(peer_parse(text, strlen(text), back, err,
+	    sizeof err), -1);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+		snprintf(text + hl, sizeof text - hl, "TASKS_TRANSFER %s",
+		    bad[i]);
+		if (peer_parse(text, strlen(text), back, err, sizeof err) == 0)
+			fail_msg("accepted datagram: %s", text + hl);
+	}
+	free(m);
+	free(back);
+}
+
 /* A proposer's ask to every voter is a STATE marked "again": the mark
  * goes and comes back, only a STATE carries it, and the record is the
  * same. */
@@ -927,6 +979,7 @@ main(void)
 		cmocka_unit_test(test_record_framing),
 		cmocka_unit_test(test_numbers_mean_the_same_in_every_codec),
 		cmocka_unit_test(test_a_transfer_asks_for_all_or_for_buckets),
+		cmocka_unit_test(test_a_transfer_list_carries_uuids_and_shares),
 		cmocka_unit_test(test_help_comes_from_the_command_table),
 	};
 
