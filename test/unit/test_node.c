@@ -439,6 +439,13 @@ test_forecast_plays_the_queue_on_the_slots(void **state)
 	taskdesc_clear(&set);
 }
 
+/* Task k's end as views show it at now. */
+static int64_t
+eta_of(struct node *n, int k, int64_t now)
+{
+	return node_task_eta(n, node_find(n, uuid_n(k)), now);
+}
+
 /*
  * What people look at counts the queue for every task, as the forecast
  * does: two slots busy until 4000, 4 and 5 wait for them; 6, after 5,
@@ -468,30 +475,23 @@ test_views_count_the_queue_for_every_task(void **state)
 	    0);
 	memcpy(b.uuid, uuid_n(5), sizeof b.uuid);
 	assert_int_equal(sched(n, 6, "any", PRIO_LOW, 3000, 1, &b, NULL), 0);
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(4)), 3000),
-	    node_task_forecast(n, node_find(n, uuid_n(4)), 3000));
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(4)), 3000),
-	    5000);
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(5)), 3000),
-	    5000);
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(6)), 3000),
-	    6000);
+	assert_int_equal(eta_of(n, 4, 3000), node_task_forecast(n,
+	    node_find(n, uuid_n(4)), 3000));
+	assert_int_equal(eta_of(n, 4, 3000), 5000);
+	assert_int_equal(eta_of(n, 5, 3000), 5000);
+	assert_int_equal(eta_of(n, 6, 3000), 6000);
 	assert_int_equal(node_task_end_estimate(n, node_find(n, uuid_n(6)),
 	    3000), 5000);
 	assert_int_equal(sched(n, 7, "free", PRIO_LOW, 3050, 0, NULL, NULL),
 	    0);
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(7)), 3050),
-	    6000);
+	assert_int_equal(eta_of(n, 7, 3050), 6000);
 	/* 2 ends on time and 4 takes its slot; 3 overruns: at 4500 it
 	 * should end a second from now.  5 waits for 4, 7 for 3. */
 	finish(n, 2, 1, 4000);
 	assert_int_equal(state_of(n, uuid_n(4)), TASK_RUNNING);
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(5)), 4500),
-	    6000);
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(7)), 4500),
-	    6500);
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(6)), 4500),
-	    7000);
+	assert_int_equal(eta_of(n, 5, 4500), 6000);
+	assert_int_equal(eta_of(n, 7, 4500), 6500);
+	assert_int_equal(eta_of(n, 6, 4500), 7000);
 	/* A hundred more, shared by the two slots (from 6000 and, 3 still
 	 * overrunning, 5600 + 1000): 199, the hundredth, on the second.
 	 * The board is played again 2 ms after its last play at the
@@ -499,13 +499,11 @@ test_views_count_the_queue_for_every_task(void **state)
 	for (k = 100; k < 200; k++)
 		assert_int_equal(sched(n, k, "free", PRIO_LOW, 4600, 0, NULL,
 		    NULL), 0);
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(199)), 4600),
-	    6600 + 50 * 1000);
+	assert_int_equal(eta_of(n, 199, 4600), 6600 + 50 * 1000);
 	assert_int_equal(sched(n, 200, "free", PRIO_LOW, 4601, 0, NULL, NULL),
 	    0);
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(200)), 4601),
-	    5601);
-	assert_int_equal(node_task_eta(n, node_find(n, uuid_n(200)), 4600 +
+	assert_int_equal(eta_of(n, 200, 4601), 5601);
+	assert_int_equal(eta_of(n, 200, 4600 +
 	    102 / ESTIMATE_TASKS_PER_MS), 6000 + 50 * 1000 + 1000);
 	node_free(n);
 	taskdesc_clear(&set);

@@ -436,6 +436,30 @@ alpha_asks(struct fixture *f, uint64_t flip, char *ask, size_t size,
 	clear(f->n);
 }
 
+/* Task k of gamma's (g, freed), which only beta hears. */
+static void
+only_beta_hears(struct fixture *f, struct node *g, int k)
+{
+	int	had = 0;
+
+	assert_int_equal(sched(g, k, "free", PRIO_LOW, 300, 0, NULL, NULL),
+	    0);
+	forward_enqueues(g, "gamma", NULL, f->b, NULL, &had, 301);
+	node_free(g);
+	clear(f->b);
+}
+
+/* alpha asks beta, which answers: its "send" into buf. */
+static void
+beta_answers(struct fixture *f, char *buf, size_t size)
+{
+	char	ask[DATAGRAM_MAX];
+
+	alpha_asks(f, 0, ask, sizeof ask, 100000);
+	hear(f->b, "alpha", ask, 100010);
+	transfer_sent(f->b, "alpha", buf, size);
+}
+
 /*
  * A sync moves only what differs (under load the maps differ at every
  * heartbeat by the records on their way; the whole map each time was
@@ -466,15 +490,9 @@ test_a_sync_moves_only_the_buckets_that_differ(void **state)
 	clear(f->n);
 	assert_int_equal(sched(f->n, 41, "free", PRIO_LOW, 300, 0, NULL,
 	    NULL), 0);
-	assert_int_equal(sched(g, 42, "free", PRIO_LOW, 300, 0, NULL, NULL),
-	    0);
-	forward_enqueues(g, "gamma", NULL, f->b, NULL, &had, 301);
-	node_free(g);
-	clear(f->b);
+	only_beta_hears(f, g, 42);
 
-	alpha_asks(f, 0, ask, sizeof ask, 100000);
-	hear(f->b, "alpha", ask, 100010);
-	transfer_sent(f->b, "alpha", send, sizeof send);
+	beta_answers(f, send, sizeof send);
 	assert_non_null(strstr(send, "TASKS_TRANSFER send "));
 	had = 0;
 	k = forward_enqueues(f->b, "beta", "alpha", f->n, uuid_n(42), &had,
@@ -517,7 +535,7 @@ test_a_sync_lists_a_crowded_bucket_the_asker_holds_records_in(void **state)
 {
 	struct fixture		*f = *state;
 	struct node		*g = test_node_named(&f->set, "gamma", 1);
-	char			 ask[DATAGRAM_MAX], send[DATAGRAM_MAX];
+	char			 send[DATAGRAM_MAX];
 	int			 k, same[ANTIENTROPY_PUSH_MAX + 1], nsame = 0;
 	int			 had = 0;
 
@@ -534,14 +552,8 @@ test_a_sync_lists_a_crowded_bucket_the_asker_holds_records_in(void **state)
 		assert_int_equal(sched(f->n, same[k], "free", PRIO_LOW, 200, 0,
 		    NULL, NULL), 0);
 	forward_enqueues(f->n, "alpha", NULL, f->b, NULL, &had, 201);
-	assert_int_equal(sched(g, same[ANTIENTROPY_PUSH_MAX], "free",
-	    PRIO_LOW, 300, 0, NULL, NULL), 0);
-	forward_enqueues(g, "gamma", NULL, f->b, NULL, &had, 301);
-	node_free(g);
-	clear(f->b);
-	alpha_asks(f, 0, ask, sizeof ask, 100000);
-	hear(f->b, "alpha", ask, 100010);
-	transfer_sent(f->b, "alpha", send, sizeof send);
+	only_beta_hears(f, g, same[ANTIENTROPY_PUSH_MAX]);
+	beta_answers(f, send, sizeof send);
 	assert_null(sent(f->b, "alpha", "ENQUEUE "));
 	assert_int_equal(forward_sent(f->b, "beta", "alpha", "TASKS_TRANSFER "
 	    "list ", f->n, 100011), 1);

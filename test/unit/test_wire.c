@@ -815,6 +815,20 @@ test_command_record_rejects_garbage(void **state)
 	assert_null(wire_task_decode(line, off, err, sizeof err));
 }
 
+/* m as a datagram of n1's, parsed into back. */
+static void
+round_trip(const struct peer_msg *m, struct peer_msg *back)
+{
+	static char	text[DATAGRAM_MAX + 128], body[DATAGRAM_MAX];
+	int		hl;
+
+	assert_true(peer_encode(m, body, sizeof body) > 0);
+	hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
+	snprintf(text + hl, sizeof text - hl, "%s", body);
+	assert_int_equal(peer_parse(text, strlen(text), back, err,
+	    sizeof err), 0);
+}
+
 /* TASKS_TRANSFER asks for all, or for what differs by bucket digests,
  * or says which buckets to send: each of its one length, in hex. */
 static void
@@ -822,7 +836,6 @@ test_a_transfer_asks_for_all_or_for_buckets(void **state)
 {
 	struct peer_msg	*m = malloc(sizeof *m), *back = malloc(sizeof *back);
 	char		 hex[PEER_BUCKETS * 16 + 2], text[DATAGRAM_MAX + 128];
-	char		 body[DATAGRAM_MAX];
 	const char	*bad[] = { "ask", "send", "ask 12", "give %.64s",
 			    "send %.63s", "send %.65s", "send %.64s 0",
 			    "ask %.4095s", "ask %.4097s", "send %.62sgg",
@@ -841,11 +854,7 @@ test_a_transfer_asks_for_all_or_for_buckets(void **state)
 		m->record = hex;
 		m->record_len = i == PEER_TRANSFER_ASK ? PEER_BUCKETS * 16 :
 		    PEER_BUCKETS / 4;
-		assert_true(peer_encode(m, body, sizeof body) > 0);
-		hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
-		snprintf(text + hl, sizeof text - hl, "%s", body);
-		assert_int_equal(peer_parse(text, strlen(text), back, err,
-		    sizeof err), 0);
+		round_trip(m, back);
 		assert_int_equal(back->transfer, (int)i);
 		if (i != PEER_TRANSFER_ALL)
 			assert_memory_equal(back->record, hex, m->record_len);
@@ -868,7 +877,7 @@ test_a_transfer_list_carries_uuids_and_shares(void **state)
 {
 	struct peer_msg	*m = malloc(sizeof *m), *back = malloc(sizeof *back);
 	static char	 list[(PEER_LIST_MAX + 1) * PEER_LIST_ENTRY + 1];
-	char		 text[DATAGRAM_MAX + 128], body[DATAGRAM_MAX];
+	char		 text[DATAGRAM_MAX + 128];
 	static const char *bad[] = {
 	    "list", "list " U1,
 	    "list " U1 "0123456789abcde",
@@ -889,11 +898,7 @@ test_a_transfer_list_carries_uuids_and_shares(void **state)
 	m->transfer = PEER_TRANSFER_LIST;
 	m->record = list;
 	m->record_len = PEER_LIST_MAX * PEER_LIST_ENTRY;
-	assert_true(peer_encode(m, body, sizeof body) > 0);
-	hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
-	snprintf(text + hl, sizeof text - hl, "%s", body);
-	assert_int_equal(peer_parse(text, strlen(text), back, err,
-	    sizeof err), 0);
+	round_trip(m, back);
 	assert_int_equal(back->transfer, PEER_TRANSFER_LIST);
 	assert_int_equal(back->record_len, m->record_len);
 	assert_memory_equal(back->record, list, m->record_len);
@@ -920,7 +925,7 @@ static void
 test_a_state_may_ask_every_voter(void **state)
 {
 	struct peer_msg	*m = malloc(sizeof *m), *back = malloc(sizeof *back);
-	char		 text[DATAGRAM_MAX + 128], body[DATAGRAM_MAX];
+	char		 text[DATAGRAM_MAX + 128];
 	const char	*rec = "v=1 id=" U1 " exec=x";
 	int		 again, hl;
 
@@ -931,11 +936,7 @@ test_a_state_may_ask_every_voter(void **state)
 		m->again = again;
 		m->record = rec;
 		m->record_len = strlen(rec);
-		assert_true(peer_encode(m, body, sizeof body) > 0);
-		hl = peer_header(text, sizeof text, "c", "n1", 1, 7000);
-		snprintf(text + hl, sizeof text - hl, "%s", body);
-		assert_int_equal(peer_parse(text, strlen(text), back, err,
-		    sizeof err), 0);
+		round_trip(m, back);
 		assert_int_equal(back->again, again);
 		assert_string_equal(back->record, rec);
 	}
