@@ -308,7 +308,7 @@ class Requirements(unittest.TestCase):
         self.assertIn("waiting: no live node has tag gpu", first)
         nodes = volery("-H", host, "nodes").stdout.decode()
         self.assertRegex(nodes, r"\na +\S+ +\S+ +\S+ +\S+ +\S+ +\d+ +[\d.]+G "
-                         r"\S+ +linux,")
+                         r"\S+ +- +linux,")
         # The gpu node comes: the task runs there, and only there.
         gpu.start()
         self.assertEqual(w.wait(TIMEOUT), 0)
