@@ -117,6 +117,8 @@ in_mask(const uint8_t *mask, unsigned b)
 	return mask == NULL || (mask[b / 8] & 1u << (b % 8)) != 0;
 }
 
+_Static_assert(PEER_BUCKETS <= 256, "a bucket number is kept in a byte");
+
 /* Our records in the buckets of mask (NULL: all) to peer, listed for
  * those also in listed (NULL: none) where we hold more than a few (a
  * few records cost no more than a list, and a lost datagram of three --
@@ -130,6 +132,7 @@ send_buckets(struct node *n, const char *peer, const uint8_t *mask,
 	struct antientropy	*a = &n->antientropy;
 	struct transfer		*x = NULL;
 	struct task		**v;
+	uint8_t			*bucket = NULL;	/* of v[k], hashed once */
 	size_t			 count, k, held[PEER_BUCKETS];
 	int			 i, pass;
 
@@ -144,13 +147,14 @@ send_buckets(struct node *n, const char *peer, const uint8_t *mask,
 	memset(x, 0, sizeof *x);
 	snprintf(x->peer, sizeof x->peer, "%s", peer);
 	if ((v = taskmap_sorted(&n->map, &count)) != NULL &&
+	    (bucket = malloc(count + 1)) != NULL &&
 	    (x->uuids = malloc(count * sizeof *x->uuids)) != NULL) {
 		memset(held, 0, sizeof held);
 		for (k = 0; k < count; k++)
-			held[digest_bucket(v[k]->uuid)]++;
+			held[bucket[k] = (uint8_t)digest_bucket(v[k]->uuid)]++;
 		for (pass = 0; pass < 2; pass++) {	/* records, lists */
 			for (k = 0; k < count; k++) {
-				unsigned b = digest_bucket(v[k]->uuid);
+				unsigned b = bucket[k];
 				if (in_mask(mask, b) && (listed != NULL &&
 				    in_mask(listed, b) &&
 				    held[b] > ANTIENTROPY_PUSH_MAX) == pass)
@@ -161,6 +165,7 @@ send_buckets(struct node *n, const char *peer, const uint8_t *mask,
 				x->nrec = x->n;
 		}
 	}
+	free(bucket);
 	free(v);
 	if (send_chunk(n, x))
 		end_transfer(n, (int)(x - a->xfer));
