@@ -108,7 +108,9 @@ class Subcommands(CliTest):
         """Once a task type has run, its next task shows how long it
         should take and when it should end, in `tasks` and in what
         `watch` reads (PROGRESS eta=)."""
-        slow = params_file(self.node.dir, 1500)
+        # Long enough that the first is still running while `tasks`
+        # reads all three, under valgrind too.
+        slow = params_file(self.node.dir, 5000 if harness.WRAP else 1500)
         u = self.run_ok("schedule", "import", "-p", "/data/e", "-x",
                         slow).strip()
         self.run_ok("watch", u)
