@@ -224,18 +224,22 @@ class Browser(unittest.TestCase):
         self.wait(lambda d: self.js("#run-result .problems", "e.textContent"),
                   "the refusal")
 
-    def run_from_page(self, line, deadline=None, strict=False):
-        """line through the run form, by deadline (s since the epoch) if
-        given, as a person picks a date and time in the "End by" field."""
+    def run_from_page(self, line, deadline_in=None, strict=False):
+        """line through the run form, to end within deadline_in s of the
+        moment the "End by" field is filled in, if given, as a person
+        picks a date and time there (to the millisecond, which the field
+        takes, so that a deadline seconds ahead is not cut short)."""
         self.open("#/submit")
         box = self.wait(lambda d: d.find_element(By.ID, "run-line"),
                         "the run form")
         box.send_keys(line)
-        if deadline is not None:
+        if deadline_in is not None:
+            at = time.time() + deadline_in
             self.d.execute_script(
                 "document.getElementById('run-deadline').value = "
                 "arguments[0]", time.strftime("%Y-%m-%dT%H:%M:%S",
-                                              time.localtime(deadline)))
+                                              time.localtime(at)) +
+                ".%03d" % (at % 1 * 1000))
         if strict:
             self.click("#run-strict", "the refuse-if-late box")
         self.click("#run-go", "the run button")
@@ -243,7 +247,7 @@ class Browser(unittest.TestCase):
     def test_a_deadline_from_the_page_is_answered_with_its_forecast(self):
         self.run_from_page("sleep 3")        # a run of sleep to learn from
         self.wait(lambda d: "Terminated" in self.task_text(), "it done")
-        self.run_from_page("sleep 3", deadline=time.time() + 3600)
+        self.run_from_page("sleep 3", deadline_in=3600)
         m = self.wait(lambda d: re.match(r".*#/task/([0-9a-f-]{36})$",
                                          d.current_url), "the task's page")
         self.wait(lambda d: re.match(r"Expected to end .+ \(deadline .+\)\.$",
@@ -258,9 +262,10 @@ class Browser(unittest.TestCase):
                                       self.task_text()), "the deadline met")
         self.assertGreater(self.api("/api/tasks/" + m.group(1))
                            ["deadline_ms"], (time.time() + 3000) * 1000)
-        # Refuse if late: a 3-s program cannot end in 1.5 s.
+        # Refuse if late: a 3-s program cannot end in 2 s (and 2 s are
+        # enough for the click to reach the node before the deadline).
         before = len(self.api("/api/tasks"))
-        self.run_from_page("sleep 3", deadline=time.time() + 1.5, strict=True)
+        self.run_from_page("sleep 3", deadline_in=2, strict=True)
         self.wait(lambda d: "cannot meet its deadline" in "".join(self.js(
             "#run-result .problems", "e.textContent")), "the refusal")
         self.assertEqual(len(self.api("/api/tasks")), before)
