@@ -16,7 +16,7 @@
 #include "clock.h"
 #include "history.h"
 #include "node.h"
-#include "peers.h"
+#include "rejects.h"
 #include "reqs.h"
 #include "reply.h"
 #include "requests.h"
@@ -225,7 +225,7 @@ req_nodes(struct client *c, const struct client_req *req)
 	if (clash_active(clash_from, sizeof clash_from) &&
 	    wire_reply_clash_format(clash_from, line, sizeof line) > 0)
 		text_add(&x, "%s", line);
-	peers_each_rejected(nodes_rejected_cb, &x);
+	rejects_each(nodes_rejected_cb, &x);
 	if (st.implausible > 0)
 		nodes_rejected_cb("implausible values", st.implausible,
 		    st.implausible_from, &x);

@@ -18,6 +18,7 @@
 
 #include <event2/event.h>
 
+#include "bundle.h"
 #include "clock.h"
 #include "guard.h"
 #include "identity.h"
@@ -25,36 +26,8 @@
 #include "nameidx.h"
 #include "peer.h"
 #include "peers.h"
-#include "ratelimit.h"
+#include "rejects.h"
 #include "seal.h"
-
-/* Why a datagram was dropped: counted, and shown by NODES. */
-enum reject {
-	REJ_OVERSIZED, REJ_UNSEALED, REJ_SEALED_INSECURE, REJ_UNKNOWN_KEY,
-	REJ_FORGED, REJ_MALFORMED, REJ_FOREIGN, REJ_MISMATCH, REJ_NAME_CLASH,
-	REJ_REPLAYED, REJ_STALE, REJ_OLD_INCARNATION, REJ_IMPOSTOR, REJ_FULL,
-	REJ_SKEWED,
-	/* identity.c's verdicts, in its order after IDV_OK */
-	REJ_NO_IDENTITY, REJ_UNKNOWN_SENDER, REJ_UNCERTIFIED, REJ_EXPIRED,
-	REJ_REVOKED, REJ_FORGED_IDENTITY, REJ_NOT_KNOWN_YET,
-	REJ_OVER_CAP,
-};
-#define REJ_N 23
-
-static const char *reject_names[REJ_N] = {
-	"oversized", "not sealed", "sealed, but this node runs <insecure/>",
-	"sealed with an unknown key", "forged, damaged or not for us",
-	"malformed",
-	"of another cluster", "header and text disagree",
-	"our own name, another incarnation", "replayed", "stale",
-	"from an old incarnation", "a name bound to another address",
-	"too many senders", "stamped too far from our clock",
-	"no node identity", "from a node whose certificate we have not heard",
-	"a certificate the admin did not sign", "an expired certificate",
-	"a revoked certificate", "a forged identity",
-	"from a node that does not know us yet",
-	"a reputation over its certificate's",
-};
 
 /*
  * A unicast counter per receiver name (seal.h): its window follows one
@@ -80,11 +53,9 @@ static struct {
 	size_t			 ndest, dest_hand;
 	struct nameidx		 dest_idx;
 	struct guard		 guard;
-	uint64_t		 rejected[REJ_N];
-	char			 last_from[REJ_N][ADDR_MAXLEN + 1];
-	int64_t			 last_log_ms;
-	uint64_t		 unlogged;
 } p = { .bcast_fd = -1, .ucast_fd = -1 };
+
+static bundle_send_fn send_bundle;
 
 static int
 udp_socket(int port, int reuse, char *err, size_t errlen)
@@ -114,33 +85,6 @@ udp_socket(int port, int reuse, char *err, size_t errlen)
 		return -1;
 	}
 	return fd;
-}
-
-/*
- * Drop a datagram: count it, and say so in the log at most once per
- * RATELIMIT_MS with the number left unsaid (a flood writes one line).
- */
-static void
-reject(enum reject why, const char *from, const char *detail)
-{
-	int64_t	now = clock_node_ms();
-
-	p.rejected[why]++;
-	snprintf(p.last_from[why], sizeof p.last_from[why], "%s", from);
-	log_debug("peer datagram from %s dropped: %s%s%s", from,
-	    reject_names[why], detail[0] != '\0' ? ": " : "", detail);
-	/* A node that joins is not known, or knows no one, for a heartbeat:
-	 * counted, not an alarm. */
-	if (why == REJ_UNKNOWN_SENDER || why == REJ_NOT_KNOWN_YET)
-		return;
-	if (!ratelimit_due(&p.last_log_ms, now)) {
-		p.unlogged++;
-		return;
-	}
-	log_warnx("peer datagram from %s dropped: %s%s%s (%" PRIu64 " more "
-	    "dropped since the last report)", from, reject_names[why],
-	    detail[0] != '\0' ? ": " : "", detail, p.unlogged);
-	p.unlogged = 0;
 }
 
 static const enum reject guard_reject[GUARD_NVERDICTS] = {
@@ -204,9 +148,40 @@ recv_cert(const struct peer_msg *m, const char *addr)
 		log_warnx("a certificate from %s dropped: %s", m->sender, err);
 }
 
+/* One message, its header checked: to the core, or the identities'. */
+static int
+deliver(const struct peer_msg *m, const char *from, const char *addr)
+{
+	/* What the admin let it claim, at most. */
+	if (identity_on() && (m->type == PEER_HEARTBEAT ||
+	    m->type == PEER_TRY_TO_BE_MASTER) &&
+	    m->reputation > identity_max_reputation(m->sender)) {
+		reject(REJ_OVER_CAP, from, m->sender);
+		return 0;
+	}
+	if (m->type == PEER_REVOKE)
+		recv_revocation(m, from);
+	else if (m->type == PEER_CERT_WANTED || m->type == PEER_CERT)
+		recv_cert(m, addr);
+	else
+		p.recv(m, addr);
+	return 1;
+}
+
+/* The next line of a datagram's text: its length (no '\n'). */
+static size_t
+line_len(const char *text, size_t len)
+{
+	const char	*eol = memchr(text, '\n', len);
+
+	return eol == NULL ? len : (size_t)(eol - text);
+}
+
 /*
  * One datagram from `from`: opened (when the cluster is keyed) before
- * anything in it is believed, parsed, and admitted by the guard.
+ * anything in it is believed.  Its first line is parsed, checked and
+ * admitted by the guard; the others (a bundle, bundle.h) must come from
+ * the same sender, and are parsed one by one.
  */
 static void
 receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
@@ -217,12 +192,15 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 	struct guard_dgram	 d;
 	enum guard_verdict	 v;
 	enum identity_verdict	 iv;
-	size_t			 textlen;
+	size_t			 textlen, line;
 	char			 err[160], was[ADDR_MAXLEN + 1];
 	char			 addr[ADDR_MAXLEN + 1];
+	char			 sender[NAME_MAXLEN + 1];
+	uint64_t		 incarnation;
 	const char		*body = (const char *)frame;
 	size_t			 len = n;
 	int			 sealed = seal_peek(frame, n, &h) == 0, r;
+	int			 port = atoi(strchr(from, ':') + 1);
 
 	if (p.o.ring->n > 0) {
 		if (!sealed) {
@@ -261,19 +239,13 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 		reject(REJ_SEALED_INSECURE, from, h.sender);
 		return;
 	}
-	if (peer_parse(body, len, &m, err, sizeof err) == -1) {
+	line = line_len(body, len);
+	if (peer_parse(body, line, &m, err, sizeof err) == -1) {
 		reject(REJ_MALFORMED, from, err);
 		return;
 	}
 	if (strcmp(m.cluster, p.o.cluster) != 0) {
 		reject(REJ_FOREIGN, from, m.cluster);
-		return;
-	}
-	/* What the admin let it claim, at most. */
-	if (identity_on() && (m.type == PEER_HEARTBEAT ||
-	    m.type == PEER_TRY_TO_BE_MASTER) &&
-	    m.reputation > identity_max_reputation(m.sender)) {
-		reject(REJ_OVER_CAP, from, m.sender);
 		return;
 	}
 	if (strcmp(m.sender, p.o.name) == 0) {
@@ -286,8 +258,7 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 	}
 	/* Replies go where the datagram came from, nowhere it names. */
 	if ((sealed && (strcmp(m.sender, h.sender) != 0 ||
-	    m.incarnation != h.incarnation)) ||
-	    m.reply_port != atoi(strchr(from, ':') + 1)) {
+	    m.incarnation != h.incarnation)) || m.reply_port != port) {
 		reject(REJ_MISMATCH, from, m.sender);
 		return;
 	}
@@ -307,12 +278,23 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 	snprintf(addr, sizeof addr, "%s:%d", ip, m.reply_port);
 	if (v == GUARD_NEW && identity_on())
 		identity_each_revocation(tell_revocation, addr);
-	if (m.type == PEER_REVOKE)
-		recv_revocation(&m, from);
-	else if (m.type == PEER_CERT_WANTED || m.type == PEER_CERT)
-		recv_cert(&m, addr);
-	else
-		p.recv(&m, addr);
+	memcpy(sender, m.sender, sizeof sender);
+	incarnation = m.incarnation;
+	while (deliver(&m, from, addr) && line + 1 < len) {
+		body += line + 1;
+		len -= line + 1;
+		line = line_len(body, len);
+		if (peer_parse(body, line, &m, err, sizeof err) == -1) {
+			reject(REJ_MALFORMED, from, err);
+			return;
+		}
+		if (strcmp(m.cluster, p.o.cluster) != 0 ||
+		    strcmp(m.sender, sender) != 0 ||
+		    m.incarnation != incarnation || m.reply_port != port) {
+			reject(REJ_MISMATCH, from, m.sender);
+			return;
+		}
+	}
 }
 
 static void
@@ -408,6 +390,10 @@ peers_open(struct event_base *base, const struct peers_opts *o,
 	p.reply_port = ntohs(sin.sin_port);
 	p.header_len = peer_header(p.header, sizeof p.header, o->cluster,
 	    o->name, o->incarnation, p.reply_port);
+	if (bundle_init(base, send_bundle) == -1) {
+		snprintf(err, errlen, "cannot make the bundles' event");
+		return -1;
+	}
 	p.bcast_ev = event_new(base, p.bcast_fd, EV_READ | EV_PERSIST,
 	    read_cb, NULL);
 	p.ucast_ev = event_new(base, p.ucast_fd, EV_READ | EV_PERSIST,
@@ -424,6 +410,7 @@ peers_open(struct event_base *base, const struct peers_opts *o,
 void
 peers_close(void)
 {
+	bundle_free();
 	if (p.bcast_ev != NULL)
 		event_free(p.bcast_ev);
 	if (p.ucast_ev != NULL)
@@ -442,38 +429,32 @@ peers_close(void)
 }
 
 /*
- * Header, body, and (keyed) the seal.  The sequence number's low bit
- * says broadcast: the receiver keeps a replay window per channel.
+ * A bundle's lines (bundle.c) and (keyed) the seal.  The sequence
+ * number's low bit says broadcast: the receiver keeps a replay window
+ * per channel.
  */
 static void
-send_to(const struct sockaddr_in *to, const char *name, const char *body)
+send_bundle(const struct sockaddr_in *to, const char *name, const char *lines,
+    size_t len)
 {
 	struct seal_addr a;
 	struct ident_frame f;
 	static char	 text[SEAL_PLAIN_MAX];
 	static uint8_t	 frame[SEAL_FRAME_MAX];
-	const void	*out = text;
-	size_t		 len = strlen(body);
+	const void	*out = lines;
 	int		 n;
 
 	if (p.ucast_fd == -1)
 		return;
-	if (p.header_len + len > DATAGRAM_MAX) {
-		log_msg(VLOG_ERROR, "datagram of %zu bytes not sent: over %d",
-		    p.header_len + len, DATAGRAM_MAX);
-		return;
-	}
-	memcpy(text, p.header, p.header_len);
-	memcpy(text + p.header_len, body, len);
-	len += p.header_len;
+	p.sent++;
 	if (p.o.ring->n > 0) {
+		memcpy(text, lines, len);
 		a.sender = p.o.name;
 		a.incarnation = p.o.incarnation;
 		a.seq = name == NULL ? ++p.bcast_counter << 1 | 1 :
 		    dest_next(name) << 1;
 		a.sent_ms = clock_node_ms();
 		a.to = name;
-		p.sent++;
 		if (identity_on()) {
 			f.sender = a.sender;
 			f.incarnation = a.incarnation;
@@ -496,6 +477,25 @@ send_to(const struct sockaddr_in *to, const char *name, const char *body)
 	if (sendto(p.ucast_fd, out, len, 0, (const struct sockaddr *)to,
 	    sizeof *to) == -1)
 		log_debug("sendto: %s", strerror(errno));
+}
+
+/* Header and body: a line of the bundle for that place. */
+static void
+send_to(const struct sockaddr_in *to, const char *name, const char *body)
+{
+	static char	 line[DATAGRAM_MAX];
+	size_t		 len = strlen(body);
+
+	if (p.ucast_fd == -1)
+		return;
+	if (p.header_len + len > DATAGRAM_MAX) {
+		log_msg(VLOG_ERROR, "datagram of %zu bytes not sent: over %d",
+		    p.header_len + len, DATAGRAM_MAX);
+		return;
+	}
+	memcpy(line, p.header, p.header_len);
+	memcpy(line + p.header_len, body, len);
+	bundle_add(to, name, line, p.header_len + len);
 }
 
 void
@@ -521,17 +521,6 @@ peers_unicast(const char *name, const char *addr, const char *body)
 	if (inet_pton(AF_INET, ip, &to.sin_addr) != 1)
 		return;
 	send_to(&to, name, body);
-}
-
-void
-peers_each_rejected(void (*cb)(const char *why, uint64_t count,
-    const char *last_from, void *), void *arg)
-{
-	int	i;
-
-	for (i = 0; i < REJ_N; i++)
-		if (p.rejected[i] > 0)
-			cb(reject_names[i], p.rejected[i], p.last_from[i], arg);
 }
 
 int

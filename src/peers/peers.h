@@ -41,8 +41,5 @@ void	peers_unicast(const char *name, const char *addr, const char *body);
 int	peers_reply_port(void);
 /* A revocation (identity.c) to every node. */
 void	peers_revoke_spread(const char *line);
-/* Datagrams dropped so far, by reason, with the last one's source. */
-void	peers_each_rejected(void (*)(const char *why, uint64_t count,
-	    const char *last_from, void *), void *);
 
 #endif

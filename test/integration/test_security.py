@@ -262,13 +262,28 @@ class InsecureCluster(unittest.TestCase):
                 f.write("#!/bin/sh\ntouch %s\n" % marker)
             os.chmod(evil, 0o755)
         now = int(time.time() * 1000)
-        forged = ("%s mallory 1 %d ENQUEUE v=1 id=%s exec=evil prio=interactive "
-                  "aged=0 st=Ready sb=mallory cl=x sub=%d rdy=%d stt=-1 end=-1 pg=0 "
-                  "att=0 fail=0 ver=1 path=/etc" % (me, port, GHOST, now, now))
-        s.sendto(forged.encode(), ("127.255.255.255", self.cl.port))
+
+        def enqueue(sender, uuid):
+            return ("%s %s 1 %d ENQUEUE v=1 id=%s exec=evil prio=interactive "
+                    "aged=0 st=Ready sb=mallory cl=x sub=%d rdy=%d stt=-1 end=-1 "
+                    "pg=0 att=0 fail=0 ver=1 path=/etc" % (me, sender, port, uuid,
+                                                          now, now))
+        # One datagram, two messages (a bundle: peers.c), each taken...
+        ghost2 = GHOST[:-4] + "abce"
+        s.sendto("\n".join((enqueue("mallory", GHOST),
+                            enqueue("mallory", ghost2))).encode(),
+                 ("127.255.255.255", self.cl.port))
         for n in ("a", "b"):
-            self.cl.nodes[n].wait_log(r"Task UUID\{%s\} name\{evil\} from mallory is "
-                                      r"never run here: no description of evil" % GHOST)
+            for g in (GHOST, ghost2):
+                self.cl.nodes[n].wait_log(
+                    r"Task UUID\{%s\} name\{evil\} from mallory is "
+                    r"never run here: no description of evil" % g)
+        # ...but a line under another sender's header is not: the bundle's
+        # first line named who sent it.
+        smuggled = GHOST[:-4] + "abcf"
+        s.sendto("\n".join((("%s mallory 1 %d WHO_IS_MASTER" % (me, port)),
+                            enqueue("trent", smuggled))).encode(),
+                 ("127.255.255.255", self.cl.port))
         bad = [
             b"\x00\x01\x02garbage",
             b"VOLERY/1",
@@ -292,7 +307,7 @@ class InsecureCluster(unittest.TestCase):
         # a's name from another address: an older incarnation, or (the
         # attempt to take the name over) bound to a's live address.
         want = {"malformed": 5, "of another cluster": 1, "oversized": 1,
-                "header and text disagree": 1, "from an old incarnation": 1,
+                "header and text disagree": 2, "from an old incarnation": 1,
                 "a name bound to another address": 1}
         deadline = time.monotonic() + harness.TIMEOUT
         while not all(rejected(b).get(k, 0) >= v for k, v in want.items()):
@@ -302,7 +317,7 @@ class InsecureCluster(unittest.TestCase):
         # Still one master, the same tasks, and work still runs.
         self.assertEqual(self.cl.master(), "a")
         now = a.tasks()
-        del now[GHOST]
+        del now[GHOST], now[ghost2]
         self.assertEqual(now, tasks)
         after = a.schedule("import low -p /after -x %s" % p)
         a.ask("SUBSCRIBE " + after)
