@@ -403,8 +403,10 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 		else if ((free_at = busy[i]) == 0)
 			continue;	/* unknown: not counted */
 		else if (free_at < now)
-			free_at = now;	/* late on the mean, as half the
-					 * runs are: about to end */
+			/* Late on the mean by x: expect x more.  Half the
+			 * runs are late, most of them a little; one late by
+			 * a lot has long work, and stops counting soon. */
+			free_at = now + (now - free_at);
 		if (free_at + d > horizon)
 			continue;
 		capacity += (horizon - free_at) / d;

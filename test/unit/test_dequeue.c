@@ -204,9 +204,11 @@ test_a_faster_idle_peer_goes_first(void **state)
 /*
  * A node leaves a task to a clearly faster peer that will be free soon
  * and end the whole queue before it would end that one task.  A peer
- * late on its estimate is about to end (run times vary: half of them
- * are late), so it waits on; once it left the task as long as it would
- * take to run it, it takes it.
+ * late on its estimate by x is expected to take x more: a little late,
+ * it is about to end (run times vary: half of them are late), so the
+ * node waits on; once the peer would end the task after the node would
+ * (here, as the node has left it as long as it would take to run it),
+ * the node takes it.
  */
 static void
 test_a_slower_node_leaves_a_task_to_a_faster_one(void **state)
@@ -236,6 +238,35 @@ test_a_slower_node_leaves_a_task_to_a_faster_one(void **state)
 	/* 1 s, our time for it, from 9001. */
 	assert_int_equal(tick_until_try(n, 10001), 10001);
 	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(4, 10001));
+}
+
+/*
+ * A peer late by much has long work: the node does not wait for it.
+ * beta, three times as fast, should have ended its run 668 ms ago; we
+ * would end the task in 1 s, beta (late by x, x more) in 1.67 s.
+ * Before, a late peer counted as about to end, and the node left the
+ * task to it for as long as it would take to run it: on machines that
+ * differ a little and runs of uneven length (Anglano et al.'s
+ * enterprise grid), that wait was lost.
+ */
+static void
+test_a_peer_late_by_much_is_not_waited_for(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	char		 rec[512];
+
+	learn_free_takes_1s(n);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 idle 10 0 0 7600 3000 3600 0 500",
+	    9000);
+	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low "
+	    "aged=0 st=Running sb=beta cl=x on=beta sub=8000 rdy=8000 "
+	    "stt=8000 end=-1 pg=0 att=1 fail=0 ver=2", uuid_n(5));
+	hear(n, "beta", rec, 9000);
+	clear(n);
+	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
+	    0);
+	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(4, 9001));
 }
 
 /*
@@ -964,6 +995,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		NODE_TEST(test_a_faster_idle_peer_goes_first),
 		NODE_TEST(test_a_slower_node_leaves_a_task_to_a_faster_one),
+		NODE_TEST(test_a_peer_late_by_much_is_not_waited_for),
 		NODE_TEST(test_a_task_shorter_than_a_ms_on_a_faster_peer),
 		NODE_TEST(test_a_helper_passes_an_earlier_claim_on),
 		NODE_TEST(test_a_helper_answers_a_late_claim),
