@@ -51,10 +51,11 @@ class KeptByThePool(unittest.TestCase):
         self.addCleanup(self.c.close)
 
     def start_long_task(self):
-        """A 6-s task checkpointing every 0.3 s; (uuid, runner, holders
-        of its checkpoint once it is past half)."""
+        """A 6-s task (12 s under valgrind, whose command-line calls
+        here take seconds) checkpointing every 0.3 s; (uuid, runner,
+        holders of its checkpoint once it is past half)."""
         u = self.c.schedule("import low -p /x -x %s" % params(
-            self.cl.nodes["a"].dir, 6000, 300))
+            self.cl.nodes["a"].dir, 12000 if harness.WRAP else 6000, 300))
         self.c.ask("SUBSCRIBE " + u)
         self.c.wait_states({u: "Running"})
         runner = harness.wait_until(lambda: (self.cl.starts(u) or [None])[0],
