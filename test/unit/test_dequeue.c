@@ -3,6 +3,8 @@
  * 3.2 and the rank rule of Figure 3.11) of one node, its peers played
  * by datagrams through the real codec.
  */
+#include <inttypes.h>
+
 #include "testutil.h"
 
 #include "dequeue.h"
@@ -202,6 +204,28 @@ test_a_faster_idle_peer_goes_first(void **state)
 }
 
 /*
+ * We learned free takes 1 s; beta, three times as fast (~333 ms a run),
+ * runs task 5 since `since`, as told at 9000; then we get task 4 at 9001.
+ */
+static void
+beta_runs_since(struct node *n, int64_t since)
+{
+	char	rec[512];
+
+	learn_free_takes_1s(n);
+	hear(n, "beta", "HEARTBEAT 1 1 0 1 idle 10 0 0 7600 3000 3600 0 500",
+	    9000);
+	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low "
+	    "aged=0 st=Running sb=beta cl=x on=beta sub=%" PRId64 " rdy=%"
+	    PRId64 " stt=%" PRId64 " end=-1 pg=0 att=1 fail=0 ver=2",
+	    uuid_n(5), since, since, since);
+	hear(n, "beta", rec, 9000);
+	clear(n);
+	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
+	    0);
+}
+
+/*
  * A node leaves a task to a clearly faster peer that will be free soon
  * and end the whole queue before it would end that one task.  A peer
  * late on its estimate by x is expected to take x more: a little late,
@@ -215,19 +239,8 @@ test_a_slower_node_leaves_a_task_to_a_faster_one(void **state)
 {
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
-	char		 rec[512];
 
-	learn_free_takes_1s(n);
-	/* beta, three times as fast, runs task 5 since 9000 (~333 ms). */
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 idle 10 0 0 7600 3000 3600 0 500",
-	    9000);
-	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low "
-	    "aged=0 st=Running sb=beta cl=x on=beta sub=9000 rdy=9000 "
-	    "stt=9000 end=-1 pg=0 att=1 fail=0 ver=2", uuid_n(5));
-	hear(n, "beta", rec, 9000);
-	clear(n);
-	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
-	    0);
+	beta_runs_since(n, 9000);
 	assert_null(sent(n, NULL, "TRY_DEQUEUE"));
 	assert_non_null(logged(n, "left to nodes that would end the queue "
 	    "sooner"));
@@ -254,18 +267,8 @@ test_a_peer_late_by_much_is_not_waited_for(void **state)
 {
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
-	char		 rec[512];
 
-	learn_free_takes_1s(n);
-	hear(n, "beta", "HEARTBEAT 1 1 0 1 idle 10 0 0 7600 3000 3600 0 500",
-	    9000);
-	snprintf(rec, sizeof rec, "STATE v=1 id=%s exec=free prio=low "
-	    "aged=0 st=Running sb=beta cl=x on=beta sub=8000 rdy=8000 "
-	    "stt=8000 end=-1 pg=0 att=1 fail=0 ver=2", uuid_n(5));
-	hear(n, "beta", rec, 9000);
-	clear(n);
-	assert_int_equal(sched(n, 4, "free", PRIO_LOW, 9001, 0, NULL, NULL),
-	    0);
+	beta_runs_since(n, 8000);
 	assert_string_equal(sent(n, NULL, "TRY_DEQUEUE"), try_for(4, 9001));
 }
 
