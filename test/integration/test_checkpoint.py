@@ -58,12 +58,9 @@ class KeptByThePool(unittest.TestCase):
             self.cl.nodes["a"].dir, 12000 if harness.WRAP else 6000, 300))
         self.c.ask("SUBSCRIBE " + u)
         self.c.wait_states({u: "Running"})
-        runner = harness.wait_until(lambda: (self.cl.starts(u) or [None])[0],
-                                    "a node starts it")
-        node = self.cl.nodes[runner]
         # Two copies of one checkpoint, past 40 % of its work.
-        node.wait_log(r"Task UUID\{%s\} name\{import\} checkpoint (\d+) "
-                      r"kept by \S+ too" % u)
+        runner = self.runner_with_copies(u, "import", r"\d+")
+        node = self.cl.nodes[runner]
         while True:         # its PROGRESS lines, to half its work
             f = self.c.line(harness.TIMEOUT).split()
             if f[:2] == ["PROGRESS", u] and int(f[2]) >= 50:
@@ -71,10 +68,28 @@ class KeptByThePool(unittest.TestCase):
         self.shown(u, runner)
         # Its process stopped, it makes no newer checkpoint: the newest
         # it made gets its two copies, the least a next run starts from.
-        pid = int(re.search(r"Task UUID\{%s\} executable \S+ started, pid "
-                            r"(\d+)" % u, node.log()).group(1))
+        pid = int(re.findall(r"Task UUID\{%s\} executable \S+ started, "
+                             r"pid (\d+)" % u, node.log())[-1])
         os.kill(pid, signal.SIGSTOP)
         return (u, runner) + newest_copied(node, u, "import", 2)
+
+    def runner_with_copies(self, u, name, seq):
+        """The node whose run of u made a checkpoint seq that another
+        node keeps too.  Not simply the first that started it: a claim
+        race may have started it twice at first, and the twin that
+        stopped ("also runs on b; ours stops") is not the runner."""
+        kept = (r"Task UUID\{%s\} name\{%s\} checkpoint %s kept by \S+ "
+                r"too" % (u, name, seq))
+        twin = r"Task UUID\{%s\} also runs on \S+ .*; ours .* stops" % u
+
+        def found():
+            for n, node in self.cl.nodes.items():
+                log = node.log()
+                if re.search(kept, log) and not re.search(twin, log):
+                    return n
+            return None
+        return harness.wait_until(found, "a run's checkpoint " + seq +
+                                  " kept elsewhere too")
 
     def follow_from_a_live_node(self, u):
         """Nodes were killed, maybe a: follow u from one alive."""
@@ -191,11 +206,6 @@ class KeptByThePool(unittest.TestCase):
             return None
         return harness.wait_until(found, "a later run: " + pattern)
 
-    def command_starts(self, u):
-        return [n for n, node in self.cl.nodes.items()
-                if re.search(r"Task UUID\{%s\} command sh started" % u,
-                             node.log())]
-
     def test_a_command_with_checkpoint_resumes_from_it(self):
         # Counts to 30, a step each 0.2 s, its count its checkpoint --
         # and 200 kB of zeros, which go compressed.
@@ -214,15 +224,12 @@ class KeptByThePool(unittest.TestCase):
         u = r.stdout.strip()
         self.c.ask("SUBSCRIBE " + u)
         self.c.wait_states({u: "Running"})
-        runner = harness.wait_until(
-            lambda: (self.command_starts(u) or [None])[0], "a node starts it")
         # Its count past 10, with copies elsewhere: its node switched off.
+        runner = self.runner_with_copies(u, "sh", "1[0-9]")
         node = self.cl.nodes[runner]
-        node.wait_log(r"Task UUID\{%s\} name\{sh\} checkpoint 1[0-9] kept "
-                      r"by \S+ too" % u)
         # Stopped, it writes no newer one: the newest gets its copies.
-        pid = int(re.search(r"Task UUID\{%s\} command sh started, pid "
-                            r"(\d+)" % u, node.log()).group(1))
+        pid = int(re.findall(r"Task UUID\{%s\} command sh started, pid "
+                             r"(\d+)" % u, node.log())[-1])
         os.kill(pid, signal.SIGSTOP)
         newest_copied(node, u, "sh", 2)
         self.assertTrue([p for p in self.kept(runner, u)
