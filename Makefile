@@ -27,7 +27,14 @@ CORE_LIBS = -lz -lsodium
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 # The binary loads libxml2 when it first reads XML (src/sys/xmllazy.c).
-VOLERY_LIBS = $(shell pkg-config --libs $(filter-out libxml-2.0,$(PKGS)))
+# The others but zlib (shared by Debian's rule, and libxml2 needs it)
+# are linked in from the -dev packages' archives: every command-line
+# call starts the binary, and the loader's work for six shared libraries
+# was half of what `volery --version` cost.  A security update of one of
+# them needs a rebuild of volery.
+VOLERY_LIBS = -Wl,-Bstatic \
+    $(shell pkg-config --libs $(filter-out libxml-2.0 zlib,$(PKGS))) \
+    -Wl,-Bdynamic $(shell pkg-config --libs zlib)
 
 WARN	= -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes \
 	  -Wmissing-prototypes -Wno-unused-parameter
