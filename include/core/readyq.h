@@ -43,11 +43,13 @@ struct readyq {
 	size_t		  cap;
 	enum queue_order  order;
 	uint64_t	  pushes;	/* tasks ever pushed (fairshare.c) */
-	/* The next promotion, kept as tasks come and go so that a call
-	 * with nothing due costs nothing (it comes after every event). */
-	int		  due_valid;
-	int64_t		  due_next;	/* -1: none */
-	int64_t		  due_ageing;	/* the ageing_ms it is for */
+	/* The queued tasks ageing may promote, a min-heap by ready_ms:
+	 * the next promotion is at its top, so that a call with nothing
+	 * due costs nothing (it comes after every event) and a task's
+	 * coming and going costs a log, however many wait. */
+	struct task	**age;
+	size_t		  age_n;
+	size_t		  age_cap;
 };
 
 void		 readyq_init(struct readyq *);

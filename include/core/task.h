@@ -119,6 +119,8 @@ struct task {
 	int		 failures;	/* runs that ended without a result */
 
 	/* Local, never replicated or journaled. */
+	size_t		 ageq_pos;	/* readyq.c: 1 + its place in the
+					 * ageing heap; 0 not in it */
 	enum task_run	 run;
 	int64_t		 heard_ms;	/* last sign of its remote run */
 	int		 unacked;	/* ENQUEUE not yet acked by master */

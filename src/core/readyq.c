@@ -19,6 +19,7 @@ void
 readyq_free(struct readyq *q)
 {
 	free(q->v);
+	free(q->age);
 	memset(q, 0, sizeof *q);
 }
 
@@ -26,6 +27,105 @@ static int
 effective_prio(const struct task *t)
 {
 	return t->prio == PRIO_INTERACTIVE || t->aged || t->urgent;
+}
+
+/* The ageing heap (readyq.h): each task knows its place in it. */
+static void
+age_set(struct readyq *q, size_t i, struct task *t)
+{
+	q->age[i] = t;
+	t->ageq_pos = i + 1;
+}
+
+static void
+age_up(struct readyq *q, size_t i)
+{
+	struct task	*t = q->age[i];
+
+	while (i > 0 && q->age[(i - 1) / 2]->ready_ms > t->ready_ms) {
+		age_set(q, i, q->age[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	age_set(q, i, t);
+}
+
+static void
+age_down(struct readyq *q, size_t i)
+{
+	struct task	*t = q->age[i];
+	size_t		 c;
+
+	while ((c = 2 * i + 1) < q->age_n) {
+		if (c + 1 < q->age_n &&
+		    q->age[c + 1]->ready_ms < q->age[c]->ready_ms)
+			c++;
+		if (q->age[c]->ready_ms >= t->ready_ms)
+			break;
+		age_set(q, i, q->age[c]);
+		i = c;
+	}
+	age_set(q, i, t);
+}
+
+static void
+age_remove(struct readyq *q, struct task *t)
+{
+	size_t		 i = t->ageq_pos - 1;
+	struct task	*last = q->age[--q->age_n];
+
+	t->ageq_pos = 0;
+	if (i == q->age_n)
+		return;
+	q->age[i] = last;	/* the last fills the hole, then moves */
+	if (i > 0 && q->age[(i - 1) / 2]->ready_ms > last->ready_ms)
+		age_up(q, i);
+	else
+		age_down(q, i);
+}
+
+/* Room for every queued task in the heap: pushes then never fail. */
+static int
+age_room(struct readyq *q, size_t n)
+{
+	struct task	**v;
+	size_t		  cap;
+
+	if (n <= q->age_cap)
+		return 0;
+	cap = q->age_cap == 0 ? 32 : q->age_cap;
+	while (cap < n)
+		cap *= 2;
+	if ((v = realloc(q->age, cap * sizeof *v)) == NULL)
+		return -1;
+	q->age = v;
+	q->age_cap = cap;
+	return 0;
+}
+
+static void
+age_push(struct readyq *q, struct task *t)
+{
+	q->age[q->age_n] = t;
+	age_up(q, q->age_n++);
+}
+
+/* Keys changed (readyq_resort): the heap holds again exactly the
+ * queued tasks ageing may promote. */
+static void
+age_rebuild(struct readyq *q)
+{
+	size_t	i;
+
+	for (i = 0; i < q->age_n; i++)
+		q->age[i]->ageq_pos = 0;
+	q->age_n = 0;
+	for (i = 0; i < q->n; i++)
+		if (!effective_prio(q->v[i]))
+			q->age[q->age_n++] = q->v[i];
+	for (i = 0; i < q->age_n; i++)
+		q->age[i]->ageq_pos = i + 1;
+	for (i = q->age_n / 2; i-- > 0;)
+		age_down(q, i);
 }
 
 /* When a task with a deadline must start at the latest: the least
@@ -98,16 +198,16 @@ readyq_push(struct readyq *q, struct task *t)
 		q->v = v;
 		q->cap = cap;
 	}
+	if (age_room(q, q->n + 1) == -1)
+		return -1;
 	i = lower_bound(q, t);
 	memmove(&q->v[i + 1], &q->v[i], (q->n - i) * sizeof *q->v);
 	q->v[i] = t;
 	q->n++;
 	q->pushes++;
-	if (q->due_valid && !effective_prio(t)) {
-		int64_t due = t->ready_ms + q->due_ageing;
-		if (q->due_next == -1 || due < q->due_next)
-			q->due_next = due;
-	}
+	t->ageq_pos = 0;
+	if (!effective_prio(t))
+		age_push(q, t);
 	return 0;
 }
 
@@ -120,10 +220,8 @@ readyq_remove(struct readyq *q, const struct task *t)
 		return -1;
 	memmove(&q->v[i], &q->v[i + 1], (q->n - i - 1) * sizeof *q->v);
 	q->n--;
-	/* It held the next promotion: find the next one at the next call. */
-	if (q->due_valid && !effective_prio(t) &&
-	    t->ready_ms + q->due_ageing == q->due_next)
-		q->due_valid = 0;
+	if (t->ageq_pos > 0)
+		age_remove(q, q->age[t->ageq_pos - 1]);
 	return 0;
 }
 
@@ -155,6 +253,7 @@ readyq_resort(struct readyq *q)
 		v[j] = t;
 		q->n++;
 	}
+	age_rebuild(q);
 }
 
 void
@@ -185,31 +284,17 @@ readyq_order_parse(const char *s, enum queue_order *order)
 int64_t
 readyq_age(struct readyq *q, int64_t now, int64_t ageing_ms)
 {
-	int64_t	next = -1;
-	size_t	i;
-	int	changed = 0;
+	struct task	*t;
+	int		 changed = 0;
 
 	if (ageing_ms <= 0)
 		return -1;
-	if (q->due_valid && q->due_ageing == ageing_ms &&
-	    (q->due_next == -1 || q->due_next > now))
-		return q->due_next;	/* nothing due, nothing changed */
-	for (i = 0; i < q->n; i++) {
-		struct task *t = q->v[i];
-		int64_t due;
-		if (effective_prio(t))
-			continue;
-		due = t->ready_ms + ageing_ms;
-		if (due <= now) {
-			t->aged = 1;
-			changed = 1;
-		} else if (next == -1 || due < next)
-			next = due;
+	while (q->age_n > 0 && (t = q->age[0])->ready_ms + ageing_ms <= now) {
+		age_remove(q, t);
+		t->aged = 1;
+		changed = 1;
 	}
 	if (changed)
 		readyq_resort(q);
-	q->due_valid = 1;
-	q->due_next = next;
-	q->due_ageing = ageing_ms;
-	return next;
+	return q->age_n > 0 ? q->age[0]->ready_ms + ageing_ms : -1;
 }

@@ -285,6 +285,94 @@ test_readyq_order(void **state)
 		task_free(t[k]);
 }
 
+/* What readyq_age must answer, by a walk of the whole queue: the first
+ * promotion not yet due at now. */
+static int64_t
+next_promotion_walked(const struct readyq *q, int64_t now, int64_t ageing)
+{
+	int64_t	next = -1;
+	size_t	k;
+
+	for (k = 0; k < readyq_len(q); k++) {
+		const struct task *t = readyq_at(q, k);
+		if (t->prio == PRIO_LOW && !t->aged && !t->urgent &&
+		    t->ready_ms + ageing > now &&
+		    (next == -1 || t->ready_ms + ageing < next))
+			next = t->ready_ms + ageing;
+	}
+	return next;
+}
+
+/* The ageing heap holds exactly the queued tasks not promoted, each
+ * knowing its place, the earliest ready on top of each part. */
+static void
+assert_ageing_heap(const struct readyq *q)
+{
+	size_t	i, low = 0;
+
+	for (i = 0; i < readyq_len(q); i++)
+		low += readyq_at(q, i)->prio == PRIO_LOW &&
+		    !readyq_at(q, i)->aged;
+	assert_int_equal(q->age_n, low);
+	for (i = 0; i < q->age_n; i++) {
+		assert_int_equal(q->age[i]->ageq_pos, i + 1);
+		assert_false(q->age[i]->aged);
+		if (i > 0)
+			assert_true(q->age[(i - 1) / 2]->ready_ms <=
+			    q->age[i]->ready_ms);
+	}
+}
+
+/* Tasks come, go, and age at random: every call promotes exactly the
+ * tasks due, and names the next promotion a walk would find, the queue
+ * staying sorted -- without the walk (readyq.h). */
+static void
+test_readyq_ageing_follows_every_change(void **state)
+{
+	enum { N = 400, AGEING = 1000 };
+	struct readyq	 q;
+	struct task	*t[N];
+	int		 in[N] = { 0 }, k, step;
+	int64_t		 now = 0, want;
+	uint64_t	 r = 88172645463325252ULL;
+
+	readyq_init(&q);
+	for (k = 0; k < N; k++)
+		t[k] = mk(k, k % 7 == 0 ? PRIO_INTERACTIVE : PRIO_LOW, 0);
+	for (step = 0; step < 20000; step++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		k = (int)(r % N);
+		if (!in[k]) {
+			t[k]->aged = 0;
+			t[k]->ready_ms = now - (int64_t)(r >> 40) % 900;
+			assert_int_equal(readyq_push(&q, t[k]), 0);
+			in[k] = 1;
+		} else if ((r >> 20) % 3 == 0) {
+			assert_int_equal(readyq_remove(&q, t[k]), 0);
+			in[k] = 0;
+		}
+		/* Time moves on seldom: each promotion sorts the queue
+		 * again, and the next must follow the changes between. */
+		if ((r >> 30) % 64 == 0)
+			now += (int64_t)(r >> 50) % 100;
+		want = next_promotion_walked(&q, now, AGEING);
+		assert_int_equal(readyq_age(&q, now, AGEING), want);
+		assert_ageing_heap(&q);
+		if ((r >> 30) % 64 == 0) {
+			for (k = 1; k < (int)readyq_len(&q); k++)
+				assert_true(readyq_cmp(&q, readyq_at(&q, k - 1),
+				    readyq_at(&q, k)) < 0);
+			for (k = 0; k < N; k++)
+				if (in[k] && t[k]->prio == PRIO_LOW)
+					assert_int_equal(t[k]->aged,
+					    t[k]->ready_ms + AGEING <= now);
+		}
+	}
+	readyq_free(&q);
+	for (k = 0; k < N; k++)
+		task_free(t[k]);
+}
+
 /* Every node must order the same set identically, whatever the
  * insertion order. */
 static void
@@ -425,6 +513,7 @@ main(void)
 		cmocka_unit_test(test_outbox_drops_lines_below_its_level),
 		cmocka_unit_test(test_uuidmap),
 		cmocka_unit_test(test_readyq_order),
+		cmocka_unit_test(test_readyq_ageing_follows_every_change),
 		cmocka_unit_test(test_readyq_insertion_order_irrelevant),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_record_rule_is_total),
