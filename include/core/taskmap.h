@@ -60,5 +60,7 @@ struct task	**taskmap_dependents(const struct taskmap *, const char *up,
 
 /* The tasks in submit order (oldest first); caller frees the array. */
 struct task	**taskmap_sorted(const struct taskmap *, size_t *);
+/* Some of the map's tasks, v[0..n), in taskmap_sorted's order. */
+void		 taskmap_sort(struct task **v, size_t n);
 
 #endif

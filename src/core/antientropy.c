@@ -131,10 +131,11 @@ send_buckets(struct node *n, const char *peer, const uint8_t *mask,
 {
 	struct antientropy	*a = &n->antientropy;
 	struct transfer		*x = NULL;
-	struct task		**v;
+	struct task		**v, *t;
 	uint8_t			*bucket = NULL;	/* of v[k], hashed once */
-	size_t			 count, k, held[PEER_BUCKETS];
+	size_t			 count = 0, k, it = 0, held[PEER_BUCKETS];
 	int			 i, pass;
+	unsigned		 b;
 
 	/* Asked again while a pass is on its way: it goes on (starting
 	 * over would never get past the first chunks of a big map). */
@@ -146,17 +147,27 @@ send_buckets(struct node *n, const char *peer, const uint8_t *mask,
 	x = &a->xfer[a->nxfer++];
 	memset(x, 0, sizeof *x);
 	snprintf(x->peer, sizeof x->peer, "%s", peer);
-	if ((v = taskmap_sorted(&n->map, &count)) != NULL &&
-	    (bucket = malloc(count + 1)) != NULL &&
-	    (x->uuids = malloc(count * sizeof *x->uuids)) != NULL) {
-		memset(held, 0, sizeof held);
+	/* Only the tasks of the buckets asked for are sorted (by submit
+	 * time, as they go): a busy pool's maps differ in a few buckets
+	 * at a time, and a sort of the whole map per ask was a tenth of
+	 * what a node did under W1. */
+	memset(held, 0, sizeof held);
+	if ((v = malloc((taskmap_count(&n->map) + 1) * sizeof *v)) != NULL) {
+		while ((t = taskmap_next(&n->map, &it)) != NULL) {
+			held[b = digest_bucket(t->uuid)]++;
+			if (in_mask(mask, b))
+				v[count++] = t;
+		}
+		taskmap_sort(v, count);
+	}
+	if (v != NULL && (bucket = malloc(count + 1)) != NULL &&
+	    (x->uuids = malloc((count + 1) * sizeof *x->uuids)) != NULL) {
 		for (k = 0; k < count; k++)
-			held[bucket[k] = (uint8_t)digest_bucket(v[k]->uuid)]++;
+			bucket[k] = (uint8_t)digest_bucket(v[k]->uuid);
 		for (pass = 0; pass < 2; pass++) {	/* records, lists */
 			for (k = 0; k < count; k++) {
-				unsigned b = bucket[k];
-				if (in_mask(mask, b) && (listed != NULL &&
-				    in_mask(listed, b) &&
+				b = bucket[k];
+				if ((listed != NULL && in_mask(listed, b) &&
 				    held[b] > ANTIENTROPY_PUSH_MAX) == pass)
 					memcpy(x->uuids[x->n++], v[k]->uuid,
 					    sizeof x->uuids[0]);

@@ -284,7 +284,13 @@ taskmap_sorted(const struct taskmap *m, size_t *np)
 		return NULL;
 	while ((t = taskmap_next(m, &it)) != NULL)
 		v[n++] = t;
-	qsort(v, n, sizeof *v, by_submit);
+	taskmap_sort(v, n);
 	*np = n;
 	return v;
+}
+
+void
+taskmap_sort(struct task **v, size_t n)
+{
+	qsort(v, n, sizeof *v, by_submit);
 }
