@@ -10,6 +10,7 @@
 
 #include "bounds.h"
 #include "seal.h"
+#include "uuidmap.h"
 
 struct bufferevent;
 struct event;
@@ -38,8 +39,8 @@ struct client {
 	void			*job;		/* answering (LOG), or NULL */
 	void			(*job_cancel)(void *);
 	void			(*job_drained)(void *);	/* room again */
-	char			(*subs)[UUID_STRLEN + 1];
-	size_t			 nsubs, capsubs;
+	struct uuidmap		 subs;		/* SUBSCRIBEd tasks: a look-up
+						 * per change, however many */
 	TAILQ_ENTRY(client)	 entry;
 };
 

@@ -57,7 +57,7 @@ client_release(struct client *c)
 {
 	if (c->bev != NULL || c->refs > 0)
 		return;
-	free(c->subs);
+	uuidmap_free(&c->subs);
 	free(c);
 }
 
@@ -497,7 +497,7 @@ event_cb(struct bufferevent *bev, short what, void *arg)
 	else if (what & BEV_EVENT_TIMEOUT) {
 		/* Idle: nothing asked for idle_s.  One that follows tasks or
 		 * waits for an answer is not idle. */
-		if (c->nsubs > 0 || c->awaiting[0] != '\0' || c->job != NULL ||
+		if (c->subs.n > 0 || c->awaiting[0] != '\0' || c->job != NULL ||
 		    c->pending > 0) {
 			bufferevent_enable(bev, EV_READ);
 			return;

@@ -17,29 +17,13 @@
 int
 client_follows(const struct client *c, const char *uuid)
 {
-	size_t	i;
-
-	for (i = 0; i < c->nsubs; i++)
-		if (strcmp(c->subs[i], uuid) == 0)
-			return 1;
-	return 0;
+	return uuidmap_get(&c->subs, uuid, NULL);
 }
 
 int
 client_subscribe(struct client *c, const char *uuid)
 {
-	if (client_follows(c, uuid))
-		return 0;
-	if (c->nsubs == c->capsubs) {
-		size_t cap = c->capsubs == 0 ? 8 : c->capsubs * 2;
-		void *v = realloc(c->subs, cap * sizeof *c->subs);
-		if (v == NULL)
-			return -1;
-		c->subs = v;
-		c->capsubs = cap;
-	}
-	snprintf(c->subs[c->nsubs++], UUID_STRLEN + 1, "%s", uuid);
-	return 0;
+	return uuidmap_put(&c->subs, uuid, 1);
 }
 
 void
