@@ -467,16 +467,21 @@ class Deadlines(unittest.TestCase):
 
     def test_a_strict_workflow_is_refused_whole_if_a_task_would_miss(self):
         """Two 2-s commands on one slot: the second queues behind the first
-        and ends 4 s after submit, past a deadline 3 s away."""
-        first, _ = self.run_by("--", "sh", "-c", "sleep 2")
+        and ends 4 s after submit, past a deadline 3 s away.  Under
+        valgrind 4-s commands and a deadline 6 s away: the command line
+        there takes a second of the deadline's margin before it submits
+        (the project's CI saw the first command refused too)."""
+        s = 4 if harness.WRAP else 2
+        first, _ = self.run_by("--", "sh", "-c", "sleep %d" % s)
         wait_end(self, self.node, first)
         wf = os.path.join(self.node.dir, "two.xml")
         with open(wf, "w") as f:
             f.write('<workflow>\n' + ''.join(
-                '<command id="%s"><arg>sh</arg><arg>-c</arg><arg>sleep 2'
-                '</arg></command>\n' % i for i in "ab") + '</workflow>\n')
-        r = volery("-H", self.host, "submit", "--deadline", "+3s",
-                   "--deadline-strict", wf)
+                '<command id="%s"><arg>sh</arg><arg>-c</arg><arg>sleep %d'
+                '</arg></command>\n' % (i, s) for i in "ab") +
+                '</workflow>\n')
+        r = volery("-H", self.host, "submit", "--deadline",
+                   "+%ds" % (s * 3 // 2), "--deadline-strict", wf)
         self.assertEqual(r.returncode, 1, r.stderr)
         err = r.stderr.decode()
         self.assertRegex(err, r"cannot meet its deadline: expected to end "
