@@ -3,9 +3,13 @@
  * message (make bench-core; not a test).  A node holds N finished tasks
  * (restored, as after a week of work) and a few running on peers; it
  * then takes T housekeeping ticks and T peer PROGRESS datagrams.  The
- * work of a tick or a message should not grow with N.
+ * work of a tick or a message should not grow with N.  Then the same
+ * with W tasks waiting Ready that this node cannot run (a tag it lacks:
+ * an office's queue for its one GPU desktop), which should not cost a
+ * tick or a message anything either (issue 40).
  *
- *   build/bench-core [N...]      default: 1000 10000 100000
+ *   build/bench-core [N...]      default: 1000 10000 100000, then
+ *                                1000 10000 100000 waiting
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +62,22 @@ finished(int k, int64_t at)
 	return t;
 }
 
+/* Waiting for a node with a GPU, which this one is not. */
+static struct task *
+waiting(int k, int64_t at)
+{
+	struct task	*t = task_new(uuid_n(k), "job", 0);
+
+	t->state = TASK_READY;
+	t->ver = 1;
+	t->submit_ms = t->ready_ms = at - 30000;
+	t->req_tags = strdup("gpu");
+	snprintf(t->scheduled_by, sizeof t->scheduled_by, "peer");
+	return t;
+}
+
 static void
-bench(int ntasks)
+bench(int ntasks, int nwaiting)
 {
 	struct taskdesc_set	 set;
 	struct taskdesc		 d;
@@ -82,6 +100,8 @@ bench(int ntasks)
 	n = node_new(&cfg, &set);
 	for (k = 0; k < ntasks; k++)
 		node_restore(n, finished(k, t0));
+	for (k = 0; k < nwaiting; k++)
+		node_restore(n, waiting(ntasks + k, t0));
 	node_recover(n, t0);
 	node_start(n, t0);
 	outbox_clear(node_outbox(n));
@@ -108,8 +128,9 @@ bench(int ntasks)
 		outbox_clear(node_outbox(n));
 	}
 	c = now_s();
-	printf("%8d tasks: %8.2f us a tick, %8.2f us a PROGRESS\n", ntasks,
-	    (b - a) / TICKS * 1e6, (c - b) / TICKS * 1e6);
+	printf("%8d tasks, %6d waiting: %8.2f us a tick, %8.2f us a "
+	    "PROGRESS\n", ntasks, nwaiting, (b - a) / TICKS * 1e6,
+	    (c - b) / TICKS * 1e6);
 	node_free(n);
 	taskdesc_clear(&set);
 	free(m);
@@ -121,11 +142,14 @@ main(int argc, char **argv)
 	int	i;
 
 	if (argc < 2) {
-		bench(1000);
-		bench(10000);
-		bench(100000);
+		bench(1000, 0);
+		bench(10000, 0);
+		bench(100000, 0);
+		bench(RUNNING, 1000);
+		bench(RUNNING, 10000);
+		bench(RUNNING, 100000);
 	}
 	for (i = 1; i < argc; i++)
-		bench(atoi(argv[i]));
+		bench(atoi(argv[i]), 0);
 	return 0;
 }
