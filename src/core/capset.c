@@ -180,52 +180,96 @@ struct caps {
 	const char	*noacct;	/* NULL: not known */
 };
 
+/* Room for a tag as read: what a reason's "tag %s" held. */
+#define TAG_ROOM	(NAME_MAXLEN + 32 - 4)
+
+/* The k-th tag t needs (from 0) into tag, cut to fit as the reasons
+ * always were; 0 if it needs fewer. */
+static int
+kth_tag(const struct task *t, int k, char *tag, size_t size)
+{
+	const char	*p = t->req_tags;
+	size_t		 len;
+
+	for (; p != NULL && *p != '\0' && k > 0; k--)
+		p = strchr(p, ',') != NULL ? strchr(p, ',') + 1 : "";
+	if (p == NULL || *p == '\0')
+		return 0;
+	len = strcspn(p, ",");
+	if (len >= size)
+		len = size - 1;
+	memcpy(tag, p, len);
+	tag[len] = '\0';
+	return 1;
+}
+
 /*
  * The k-th thing t needs -- 0 cores, 1 memory, 2 its program, 3 its
  * owner's account (a node may have said it has none), 4 on its tags --
- * and whether c has it: 1 yes, 0 no (what it is into what), -1 when t
- * needs no k-th thing.  Cores or memory 0: not counted.
+ * and whether c has it: 1 yes, 0 no, -1 when t needs no k-th thing.
+ * Cores or memory 0: not counted.  Asked of every waiting task at each
+ * look at the queue, so it says nothing: lacking() does.
  */
 static int
-has(const struct caps *c, const struct task *t, int k, char *what,
-    size_t size)
+has(const struct caps *c, const struct task *t, int k)
 {
-	const char	*p = t->req_tags;
+	char	tag[TAG_ROOM];
+
+	switch (k) {
+	case 0:
+		return c->cores == 0 || task_cores(t) <= c->cores;
+	case 1:
+		return c->memory_mb == 0 || t->req_memory_mb <= c->memory_mb;
+	case 2:
+		return c->execs == NULL || t->cmd != NULL ||
+		    task_names_have(c->execs, t->exec);
+	case 3:
+		return c->noacct == NULL || t->user[0] == '\0' ||
+		    !task_names_have(c->noacct, t->user);
+	}
+	if (!kth_tag(t, k - 4, tag, sizeof tag))
+		return -1;
+	return task_names_have(c->tags, tag);
+}
+
+/* The k-th thing t needs, in words. */
+static void
+lacking(const struct task *t, int k, char *what, size_t size)
+{
+	char	tag[TAG_ROOM];
 
 	switch (k) {
 	case 0:
 		snprintf(what, size, "%d cores", task_cores(t));
-		return c->cores == 0 || task_cores(t) <= c->cores;
+		break;
 	case 1:
 		snprintf(what, size, "%" PRId64 " MB of memory",
 		    t->req_memory_mb);
-		return c->memory_mb == 0 || t->req_memory_mb <= c->memory_mb;
+		break;
 	case 2:
 		snprintf(what, size, "program %s", t->exec);
-		return c->execs == NULL || t->cmd != NULL ||
-		    task_names_have(c->execs, t->exec);
+		break;
 	case 3:
 		snprintf(what, size, "account %s", t->user);
-		return c->noacct == NULL || t->user[0] == '\0' ||
-		    !task_names_have(c->noacct, t->user);
+		break;
+	default:
+		(void)kth_tag(t, k - 4, tag, sizeof tag);
+		snprintf(what, size, "tag %s", tag);
 	}
-	for (k -= 4; p != NULL && *p != '\0' && k > 0; k--)
-		p = strchr(p, ',') != NULL ? strchr(p, ',') + 1 : "";
-	if (p == NULL || *p == '\0')
-		return -1;
-	snprintf(what, size, "tag %.*s", (int)strcspn(p, ","), p);
-	return task_names_have(c->tags, what + 4);
 }
 
-/* Whether c has all t needs; the first it lacks into what. */
+/* Whether c has all t needs; the first it lacks into what (if asked). */
 static int
 fits(const struct caps *c, const struct task *t, char *what, size_t size)
 {
 	int	k, rc;
 
-	for (k = 0; (rc = has(c, t, k, what, size)) != -1; k++)
-		if (rc == 0)
+	for (k = 0; (rc = has(c, t, k)) != -1; k++)
+		if (rc == 0) {
+			if (what != NULL)
+				lacking(t, k, what, size);
 			return 0;
+		}
 	return 1;
 }
 
@@ -237,9 +281,11 @@ capset_fits_here(const struct node *n, const struct task *t, char *why,
 			    NULL, NULL };
 	char		lack[NAME_MAXLEN + 32];
 
-	if (fits(&c, t, lack, sizeof lack))
+	if (fits(&c, t, why != NULL ? lack : NULL, sizeof lack))
 		return 1;
-	snprintf(why, whylen, "it needs %s, which this node has not", lack);
+	if (why != NULL)
+		snprintf(why, whylen, "it needs %s, which this node has not",
+		    lack);
 	return 0;
 }
 
@@ -265,9 +311,8 @@ capset_peer_can(const struct node *n, const struct peer *p,
     const struct task *t)
 {
 	struct caps	c;
-	char		what[NAME_MAXLEN + 32];
 
-	return !peer_caps(n, p, &c) || fits(&c, t, what, sizeof what);
+	return !peer_caps(n, p, &c) || fits(&c, t, NULL, 0);
 }
 
 /*
@@ -326,14 +371,14 @@ node_task_waiting(struct node *n, const struct task *t, char *why,
 			    "s", able == 1 ? "s" : "");
 		return;
 	}
-	for (k = 0; (rc = has(own, t, k, what, sizeof what)) != -1; k++) {
+	for (k = 0; (rc = has(own, t, k)) != -1; k++) {
 		any = rc == 1;
 		for (i = 0; !any && i < count; i++)
 			any = (p = peertab_at(n, (int)i)) != NULL &&
 			    p->alive && peer_caps(n, p, peer) &&
-			    has(peer, t, k, what, sizeof what) == 1;
+			    has(peer, t, k) == 1;
 		if (!any) {
-			has(own, t, k, what, sizeof what);
+			lacking(t, k, what, sizeof what);
 			snprintf(why, whylen, "waiting: no live node has %s",
 			    what);
 			return;
