@@ -48,6 +48,10 @@ dequeue_ours(struct node *n, const struct task *t, int64_t now)
 	char	why[REASON_MAXLEN + 1];
 	int64_t	at = retry_not_before(t);
 
+	/* One needing what this node has not is never ours: its time
+	 * to begin wakes nobody here. */
+	if (!capset_fits_here(n, t, NULL, 0))
+		return 0;
 	if (at > now) {		/* not before its --begin or retry: then */
 		if (n->dequeue.begin_at < 0 || at < n->dequeue.begin_at)
 			n->dequeue.begin_at = at;

@@ -155,6 +155,45 @@ test_a_tag_no_live_node_has_is_the_reason_it_waits(void **state)
 }
 
 /*
+ * A task needing what this node has not is never ours, so its time to
+ * begin (a --begin, a retry after a failure) does not wake the node: in
+ * the simulator, nodes without the tag gpu woke for every gpu task's
+ * retry.  A task it can run, beginning at the same time, does.
+ */
+static void
+test_a_task_it_cannot_run_does_not_wake_it(void **state)
+{
+	struct taskdesc_set		 set;
+	struct node			*n = capable_node(&set);
+	struct node_schedule_req	 req;
+	struct node_status		 st;
+	char				 err[256];
+
+	node_start(n, 0);
+	memset(&req, 0, sizeof req);
+	req.exec = "free";
+	req.client = "127.0.0.1:1";
+	req.tags = "gpu";
+	req.begin_ms = 60000;
+	assert_int_equal(node_schedule(n, &req, uuid_n(1), 10, err,
+	    sizeof err), 0);
+	node_tick(n, 59990);
+	node_status(n, &st);
+	assert_int_not_equal(st.timer, 60000);
+	req.tags = NULL;
+	assert_int_equal(node_schedule(n, &req, uuid_n(2), 59991, err,
+	    sizeof err), 0);
+	node_tick(n, 59992);
+	node_status(n, &st);
+	assert_int_equal(st.timer, 60000);
+	node_tick(n, 60000);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_READY);
+	assert_int_equal(state_of(n, uuid_n(2)), TASK_RUNNING);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
+/*
  * A task runs as its owner: a node without the account says so (its
  * heartbeat's last list), and when no live node has it, the task says
  * why it waits, pool-wide.
@@ -312,6 +351,7 @@ main(void)
 		cmocka_unit_test(test_cores_and_memory_are_counted_not_slots),
 		cmocka_unit_test(
 		    test_a_tag_no_live_node_has_is_the_reason_it_waits),
+		cmocka_unit_test(test_a_task_it_cannot_run_does_not_wake_it),
 		cmocka_unit_test(test_no_node_has_all_it_needs),
 		cmocka_unit_test(test_a_description_needs_what_it_says),
 		cmocka_unit_test(test_bad_capabilities_are_refused),
