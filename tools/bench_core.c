@@ -8,8 +8,9 @@
  * an office's queue for its one GPU desktop), which should not cost a
  * tick or a message anything either (issue 40).
  *
- *   build/bench-core [N...]      default: 1000 10000 100000, then
- *                                1000 10000 100000 waiting
+ *   build/bench-core [N[w]...]   default: 1000 10000 100000, then
+ *                                1000 10000 100000 waiting (Nw:
+ *                                N waiting)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,9 @@ main(int argc, char **argv)
 		bench(RUNNING, 100000);
 	}
 	for (i = 1; i < argc; i++)
-		bench(atoi(argv[i]), 0);
+		if (argv[i][0] != '\0' && argv[i][strlen(argv[i]) - 1] == 'w')
+			bench(RUNNING, atoi(argv[i]));
+		else
+			bench(atoi(argv[i]), 0);
 	return 0;
 }

@@ -50,6 +50,15 @@ struct readyq {
 	struct task	**age;
 	size_t		  age_n;
 	size_t		  age_cap;
+	/* The queued tasks keep() takes (this node could ever run them),
+	 * in the queue's order: a look for one to run walks these, not
+	 * the tasks that wait for a tag or a size only others have.  No
+	 * keep(): every task. */
+	int		(*keep)(const void *, const struct task *);
+	const void	 *keep_ctx;
+	struct task	**fit;
+	size_t		  nfit;
+	size_t		  capfit;
 };
 
 void		 readyq_init(struct readyq *);
@@ -60,6 +69,16 @@ struct task	*readyq_at(const struct readyq *, size_t);
 size_t		 readyq_len(const struct readyq *);
 int		 readyq_cmp(const struct readyq *, const struct task *,
 		    const struct task *);
+/* Which tasks the fit sub-queue holds (set while the queue is empty). */
+void		 readyq_set_keep(struct readyq *,
+		    int (*)(const void *, const struct task *), const void *);
+/* The fit sub-queue: its length, its i-th task, the index in it of the
+ * first task at queue position k or after, and a queued task's
+ * position in the whole queue. */
+size_t		 readyq_fit_len(const struct readyq *);
+struct task	*readyq_fit_at(const struct readyq *, size_t);
+size_t		 readyq_fit_from(const struct readyq *, size_t k);
+size_t		 readyq_pos(const struct readyq *, const struct task *);
 /* The tasks' keys changed (order.c): sort again. */
 void		 readyq_resort(struct readyq *);
 void		 readyq_set_order(struct readyq *, enum queue_order);

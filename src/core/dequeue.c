@@ -146,16 +146,21 @@ static void
 batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 {
 	struct dequeue	*dq = &n->dequeue;
-	struct task	*t = readyq_at(&n->ready, pos);
+	struct readyq	*q = &n->ready;
+	struct task	*t = readyq_at(q, pos);
 	int64_t		 budget, cost;
-	size_t		 k, stride = (size_t)peertab_idle_count(n, now) + 1;
+	size_t		 i, k, stride = (size_t)peertab_idle_count(n, now) + 1;
 
 	if ((cost = dequeue_batch_cost(n, t)) < 0)
 		return;
 	budget = claim_memory_ms(n) - 2 * dequeue_window_ms(n, now) - cost;
-	for (k = pos + stride; k < len && dq->nbatch < DEQUEUE_BATCH;
-	    k += stride) {
-		t = readyq_at(&n->ready, k);
+	/* Only the tasks we could ever run can be ours (readyq.h). */
+	for (i = readyq_fit_from(q, pos + stride); i < readyq_fit_len(q) &&
+	    dq->nbatch < DEQUEUE_BATCH; i++) {
+		t = readyq_fit_at(q, i);
+		k = readyq_fit_len(q) == len ? i : readyq_pos(q, t);
+		if ((k - pos) % stride != 0)
+			continue;
 		/* An array's limit is raced for one task at a time. */
 		if (claimed(n, t, now) || t->array_max > 0 ||
 		    !dequeue_ours(n, t, now))
@@ -221,12 +226,12 @@ dequeue_dispatch(struct node *n, int64_t now)
 		if (peertab_live(n) == 0) {
 			if (run_count(n) == n->cfg.slots)
 				return;		/* no race to start early */
-			for (k = 0; k < len; k++) {
-				t = readyq_at(&n->ready, k);
-				if (dequeue_ours(n, t, now))
-					break;
-			}
-			if (k == len)
+			for (t = NULL, k = 0; t == NULL &&
+			    k < readyq_fit_len(&n->ready); k++)
+				if (!dequeue_ours(n, (t = readyq_fit_at(
+				    &n->ready, k)), now))
+					t = NULL;
+			if (t == NULL)
 				return;
 			start(n, t, now);
 			continue;
@@ -240,10 +245,11 @@ dequeue_dispatch(struct node *n, int64_t now)
 		 */
 		place = fit_place(n, dq->rank > 0 ? (size_t)dq->rank :
 		    (size_t)peertab_idle_rank(n, now), now);
-		for (t = NULL, k = place; k < len; k++) {
-			t = readyq_at(&n->ready, k);
+		for (t = NULL, k = readyq_fit_from(&n->ready, place);
+		    k < readyq_fit_len(&n->ready); k++) {
+			t = readyq_fit_at(&n->ready, k);
 			if (!claimed(n, t, now) && dequeue_ours(n, t, now)) {
-				pos = k;
+				pos = readyq_pos(&n->ready, t);
 				break;
 			}
 			t = NULL;

@@ -34,6 +34,7 @@ node_new(const struct node_config *cfg, const struct taskdesc_set *descs)
 	taskmap_init(&n->map);
 	readyq_init(&n->ready);
 	readyq_set_order(&n->ready, cfg->order);
+	readyq_set_keep(&n->ready, capset_keep_here, n);
 	outbox_init(&n->out);
 	n->out.log_min = cfg->log_min;
 	n->tick.timer = -1;

@@ -1,7 +1,10 @@
 /*
  * readyq.c -- the ready queue as a sorted array.  Queues hold at most a
  * few thousand tasks, so binary search plus memmove beats a heap here,
- * and position k (the dequeue rank) is a plain index.
+ * and position k (the dequeue rank) is a plain index.  Beside it, in the
+ * same order, the tasks this node could ever run (the fit sub-queue):
+ * an office's queue for its one GPU desktop costs the other desks no
+ * walk when they look for work.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,7 @@ readyq_free(struct readyq *q)
 {
 	free(q->v);
 	free(q->age);
+	free(q->fit);
 	memset(q, 0, sizeof *q);
 }
 
@@ -83,22 +87,21 @@ age_remove(struct readyq *q, struct task *t)
 		age_down(q, i);
 }
 
-/* Room for every queued task in the heap: pushes then never fail. */
+/* Room for n pointers in *v (the heap too: pushes then never fail). */
 static int
-age_room(struct readyq *q, size_t n)
+room(struct task ***v, size_t *cap, size_t n)
 {
-	struct task	**v;
-	size_t		  cap;
+	struct task	**nv;
+	size_t		  c;
 
-	if (n <= q->age_cap)
+	if (n <= *cap)
 		return 0;
-	cap = q->age_cap == 0 ? 32 : q->age_cap;
-	while (cap < n)
-		cap *= 2;
-	if ((v = realloc(q->age, cap * sizeof *v)) == NULL)
+	for (c = *cap == 0 ? 32 : *cap; c < n; c *= 2)
+		;
+	if ((nv = realloc(*v, c * sizeof *nv)) == NULL)
 		return -1;
-	q->age = v;
-	q->age_cap = cap;
+	*v = nv;
+	*cap = c;
 	return 0;
 }
 
@@ -169,15 +172,17 @@ readyq_cmp(const struct readyq *q, const struct task *a,
 	return strcmp(a->uuid, b->uuid);
 }
 
-/* First index whose task does not go before t. */
+/* First index of v (n long, in the queue's order) whose task does not
+ * go before t. */
 static size_t
-lower_bound(const struct readyq *q, const struct task *t)
+bound_in(const struct readyq *q, struct task *const *v, size_t n,
+    const struct task *t)
 {
-	size_t	lo = 0, hi = q->n;
+	size_t	lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (readyq_cmp(q, q->v[mid], t) < 0)
+		if (readyq_cmp(q, v[mid], t) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -185,25 +190,71 @@ lower_bound(const struct readyq *q, const struct task *t)
 	return lo;
 }
 
+static size_t
+lower_bound(const struct readyq *q, const struct task *t)
+{
+	return bound_in(q, q->v, q->n, t);
+}
+
+/* t into the sorted v (n long, room for one more). */
+static void
+insert_in(const struct readyq *q, struct task **v, size_t *n, struct task *t)
+{
+	size_t	i = bound_in(q, v, *n, t);
+
+	memmove(&v[i + 1], &v[i], (*n - i) * sizeof *v);
+	v[i] = t;
+	(*n)++;
+}
+
+void
+readyq_set_keep(struct readyq *q, int (*keep)(const void *,
+    const struct task *), const void *ctx)
+{
+	q->keep = keep;
+	q->keep_ctx = ctx;
+}
+
+size_t
+readyq_fit_len(const struct readyq *q)
+{
+	return q->keep != NULL ? q->nfit : q->n;
+}
+
+struct task *
+readyq_fit_at(const struct readyq *q, size_t i)
+{
+	if (q->keep == NULL)
+		return readyq_at(q, i);
+	return i < q->nfit ? q->fit[i] : NULL;
+}
+
+size_t
+readyq_fit_from(const struct readyq *q, size_t k)
+{
+	if (q->keep == NULL || k == 0)
+		return k;
+	return k >= q->n ? q->nfit : bound_in(q, q->fit, q->nfit, q->v[k]);
+}
+
+size_t
+readyq_pos(const struct readyq *q, const struct task *t)
+{
+	return lower_bound(q, t);
+}
+
 int
 readyq_push(struct readyq *q, struct task *t)
 {
-	size_t	i;
+	int	fit = q->keep != NULL && q->keep(q->keep_ctx, t);
 
-	if (q->n == q->cap) {
-		size_t cap = q->cap == 0 ? 32 : q->cap * 2;
-		struct task **v = realloc(q->v, cap * sizeof *v);
-		if (v == NULL)
-			return -1;
-		q->v = v;
-		q->cap = cap;
-	}
-	if (age_room(q, q->n + 1) == -1)
+	if (room(&q->v, &q->cap, q->n + 1) == -1 ||
+	    (fit && room(&q->fit, &q->capfit, q->nfit + 1) == -1) ||
+	    room(&q->age, &q->age_cap, q->n + 1) == -1)
 		return -1;
-	i = lower_bound(q, t);
-	memmove(&q->v[i + 1], &q->v[i], (q->n - i) * sizeof *q->v);
-	q->v[i] = t;
-	q->n++;
+	insert_in(q, q->v, &q->n, t);
+	if (fit)
+		insert_in(q, q->fit, &q->nfit, t);
 	q->pushes++;
 	t->ageq_pos = 0;
 	if (!effective_prio(t))
@@ -220,6 +271,12 @@ readyq_remove(struct readyq *q, const struct task *t)
 		return -1;
 	memmove(&q->v[i], &q->v[i + 1], (q->n - i - 1) * sizeof *q->v);
 	q->n--;
+	if (q->keep != NULL && (i = bound_in(q, q->fit, q->nfit, t)) <
+	    q->nfit && q->fit[i] == t) {
+		memmove(&q->fit[i], &q->fit[i + 1], (q->nfit - i - 1) *
+		    sizeof *q->fit);
+		q->nfit--;
+	}
 	if (t->ageq_pos > 0)
 		age_remove(q, q->age[t->ageq_pos - 1]);
 	return 0;
@@ -237,22 +294,24 @@ readyq_len(const struct readyq *q)
 	return q->n;
 }
 
+/* v (n long) in the queue's order again, by insertion in place. */
+static void
+sort_in_place(const struct readyq *q, struct task **v, size_t *n)
+{
+	size_t	len = *n, i;
+
+	*n = 0;
+	for (i = 0; i < len; i++)
+		insert_in(q, v, n, v[i]);
+}
+
 /* Rare (a promotion, a workflow's key, the order): an insertion sort
  * in place rather than a shuffle per task. */
 void
 readyq_resort(struct readyq *q)
 {
-	struct task	**v = q->v;
-	size_t		  n = q->n, i;
-
-	q->n = 0;
-	for (i = 0; i < n; i++) {
-		struct task *t = v[i];
-		size_t j = lower_bound(q, t);
-		memmove(&v[j + 1], &v[j], (q->n - j) * sizeof *v);
-		v[j] = t;
-		q->n++;
-	}
+	sort_in_place(q, q->v, &q->n);
+	sort_in_place(q, q->fit, &q->nfit);
 	age_rebuild(q);
 }
 

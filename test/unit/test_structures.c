@@ -323,11 +323,44 @@ assert_ageing_heap(const struct readyq *q)
 	}
 }
 
+/* The fit sub-queue's keep(): a task a node could run (here: every
+ * third is not). */
+static int
+keep_most(const void *ctx, const struct task *t)
+{
+	return t->uuid[35] % 3 != 0;
+}
+
+/* The fit sub-queue is exactly the queue's kept tasks in its order; the
+ * index of the first at or after each position is what a walk finds,
+ * and each task knows its position. */
+static void
+assert_fit_is_the_kept_queue(const struct readyq *q)
+{
+	size_t	k, i = 0, from;
+
+	for (k = 0; k <= readyq_len(q); k++) {
+		for (from = i; from < readyq_fit_len(q) &&
+		    readyq_pos(q, readyq_fit_at(q, from)) < k; from++)
+			;
+		assert_int_equal(readyq_fit_from(q, k), from);
+		if (k == readyq_len(q))
+			break;
+		assert_int_equal(readyq_pos(q, readyq_at(q, k)), k);
+		if (keep_most(NULL, readyq_at(q, k)))
+			assert_ptr_equal(readyq_fit_at(q, i++),
+			    readyq_at(q, k));
+	}
+	assert_int_equal(readyq_fit_len(q), i);
+	assert_null(readyq_fit_at(q, i));
+}
+
 /* Tasks come, go, and age at random: every call promotes exactly the
  * tasks due, and names the next promotion a walk would find, the queue
- * staying sorted -- without the walk (readyq.h). */
+ * staying sorted -- without the walk (readyq.h); its fit sub-queue
+ * follows each change. */
 static void
-test_readyq_ageing_follows_every_change(void **state)
+test_readyq_ageing_and_fit_follow_every_change(void **state)
 {
 	enum { N = 400, AGEING = 1000 };
 	struct readyq	 q;
@@ -337,6 +370,7 @@ test_readyq_ageing_follows_every_change(void **state)
 	uint64_t	 r = 88172645463325252ULL;
 
 	readyq_init(&q);
+	readyq_set_keep(&q, keep_most, NULL);
 	for (k = 0; k < N; k++)
 		t[k] = mk(k, k % 7 == 0 ? PRIO_INTERACTIVE : PRIO_LOW, 0);
 	for (step = 0; step < 20000; step++) {
@@ -359,6 +393,7 @@ test_readyq_ageing_follows_every_change(void **state)
 		assert_int_equal(readyq_age(&q, now, AGEING), want);
 		assert_ageing_heap(&q);
 		if ((r >> 30) % 64 == 0) {
+			assert_fit_is_the_kept_queue(&q);
 			for (k = 1; k < (int)readyq_len(&q); k++)
 				assert_true(readyq_cmp(&q, readyq_at(&q, k - 1),
 				    readyq_at(&q, k)) < 0);
@@ -513,7 +548,7 @@ main(void)
 		cmocka_unit_test(test_outbox_drops_lines_below_its_level),
 		cmocka_unit_test(test_uuidmap),
 		cmocka_unit_test(test_readyq_order),
-		cmocka_unit_test(test_readyq_ageing_follows_every_change),
+		cmocka_unit_test(test_readyq_ageing_and_fit_follow_every_change),
 		cmocka_unit_test(test_readyq_insertion_order_irrelevant),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_record_rule_is_total),
