@@ -84,7 +84,7 @@ SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c test/sim/liar.c \
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim seeds simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-side \
+.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim seeds simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-side bench-waiting \
 	layering \
 	install uninstall deb FORCE
 .DEFAULT_GOAL := all
@@ -153,6 +153,11 @@ bench-side: all $(BUILD)/stamp
 	@tools/install-deps.sh python3:python3 tsp:task-spooler \
 	    sbatch:slurm-wlm
 	$(PYTHON) tools/bench_side.py --stamp $(BUILD)/stamp
+
+# What a queue no node can run yet costs a pool, batch after batch
+# (issue 40 point 1).  A benchmark, not a test.
+bench-waiting: all
+	$(PYTHON) tools/bench_waiting.py
 
 # make bench [QUICK=1]: the thesis' tables, kills, throughput, latency and
 # idle cost on a LAN of network namespaces (root); tables on stdout, data
