@@ -19,7 +19,7 @@ void
 ahead_started(struct node *n, const struct task *t, int64_t now)
 {
 	struct ahead	*a = &n->ahead;
-	int64_t		 cost = dequeue_batch_cost(n, t);
+	int64_t		 cost = placement_batch_cost(n, t);
 
 	a->uuid[0] = '\0';
 	if (cost < 0 || cost > claims_memory_ms(n->cfg.dequeue_window_ms))

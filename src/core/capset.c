@@ -289,12 +289,6 @@ capset_fits_here(const struct node *n, const struct task *t, char *why,
 	return 0;
 }
 
-int
-capset_keep_here(const void *n, const struct task *t)
-{
-	return capset_fits_here(n, t, NULL, 0);
-}
-
 /* What peer p told it has; 0 if it did not say (it may have anything). */
 static int
 peer_caps(const struct node *n, const struct peer *p, struct caps *c)

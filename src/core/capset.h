@@ -50,10 +50,6 @@ void	capset_heard(struct node *, struct peer *, const struct peer_msg *);
  * (why NULL: not asked). */
 int	capset_fits_here(const struct node *, const struct task *, char *why,
 	    size_t whylen);
-/* The same as the ready queue's keep() (readyq.h), of a node: what it
- * has is its configuration's, fixed for its life, as what a task needs
- * is fixed at its submission. */
-int	capset_keep_here(const void *node, const struct task *);
 
 /* Whether peer p can run t, as far as its heartbeats tell (one that
  * did not say may). */

@@ -127,14 +127,6 @@ start(struct node *n, struct task *t, int64_t now)
 	ahead_started(n, t, now);
 }
 
-int64_t
-dequeue_batch_cost(const struct node *n, const struct task *t)
-{
-	int64_t	run = placement_estimate(n, t->exec, placement_speed(n));
-
-	return run < 0 ? -1 : run + BATCH_START_MS;
-}
-
 /*
  * Add to the race after the task at pos more tasks short enough that we
  * start them all before the peers forget our claims: every k-th task
@@ -151,7 +143,7 @@ batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 	int64_t		 budget, cost;
 	size_t		 i, k, stride = (size_t)peertab_idle_count(n, now) + 1;
 
-	if ((cost = dequeue_batch_cost(n, t)) < 0)
+	if ((cost = placement_batch_cost(n, t)) < 0)
 		return;
 	budget = claim_memory_ms(n) - 2 * dequeue_window_ms(n, now) - cost;
 	/* Only the tasks we could ever run can be ours (readyq.h). */
@@ -165,7 +157,7 @@ batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 		if (claimed(n, t, now) || t->array_max > 0 ||
 		    !dequeue_ours(n, t, now))
 			continue;
-		if ((cost = dequeue_batch_cost(n, t)) < 0 || cost > budget)
+		if ((cost = placement_batch_cost(n, t)) < 0 || cost > budget)
 			break;
 		budget -= cost;
 		memcpy(dq->batch[dq->nbatch++], t->uuid, UUID_STRLEN + 1);
@@ -226,11 +218,9 @@ dequeue_dispatch(struct node *n, int64_t now)
 		if (peertab_live(n) == 0) {
 			if (run_count(n) == n->cfg.slots)
 				return;		/* no race to start early */
-			for (t = NULL, k = 0; t == NULL &&
-			    k < readyq_fit_len(&n->ready); k++)
-				if (!dequeue_ours(n, (t = readyq_fit_at(
-				    &n->ready, k)), now))
-					t = NULL;
+			for (k = 0; (t = readyq_fit_at(&n->ready, k)) != NULL &&
+			    !dequeue_ours(n, t, now); k++)
+				;
 			if (t == NULL)
 				return;
 			start(n, t, now);
@@ -245,15 +235,12 @@ dequeue_dispatch(struct node *n, int64_t now)
 		 */
 		place = fit_place(n, dq->rank > 0 ? (size_t)dq->rank :
 		    (size_t)peertab_idle_rank(n, now), now);
-		for (t = NULL, k = readyq_fit_from(&n->ready, place);
-		    k < readyq_fit_len(&n->ready); k++) {
-			t = readyq_fit_at(&n->ready, k);
-			if (!claimed(n, t, now) && dequeue_ours(n, t, now)) {
-				pos = readyq_pos(&n->ready, t);
-				break;
-			}
-			t = NULL;
-		}
+		for (k = readyq_fit_from(&n->ready, place); (t = readyq_fit_at(
+		    &n->ready, k)) != NULL && (claimed(n, t, now) ||
+		    !dequeue_ours(n, t, now)); k++)
+			;
+		if (t != NULL)
+			pos = readyq_pos(&n->ready, t);
 		/* The first task before our place that is due, else when the
 		 * soonest will be.  Only tasks that can change the answer are
 		 * asked for claims and admission (a hash, a look-up). */

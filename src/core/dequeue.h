@@ -47,9 +47,6 @@ void	dequeue_init(struct node *);
 int	dequeue_taken(const struct node *, const char *uuid, int64_t now);
 /* A task we may run (run_admissible), now (an array's limit). */
 int	dequeue_ours(struct node *, const struct task *, int64_t now);
-/* What running t costs a batch of ours, in ms (its type's estimate and
- * BATCH_START_MS): -1 unknown. */
-int64_t	dequeue_batch_cost(const struct node *, const struct task *);
 /* Take ready tasks while slots are free. */
 void	dequeue_dispatch(struct node *, int64_t now);
 void	dequeue_recv_try(struct node *, const struct peer_msg *, int64_t now);

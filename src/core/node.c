@@ -22,6 +22,15 @@
 #include "peer.h"
 #include "wire.h"
 
+/* The ready queue's keep() (readyq.h): what a node has is its
+ * configuration's, fixed for its life, as what a task needs is fixed at
+ * its submission. */
+static int
+fits_here(const void *n, const struct task *t)
+{
+	return capset_fits_here(n, t, NULL, 0);
+}
+
 struct node *
 node_new(const struct node_config *cfg, const struct taskdesc_set *descs)
 {
@@ -34,7 +43,7 @@ node_new(const struct node_config *cfg, const struct taskdesc_set *descs)
 	taskmap_init(&n->map);
 	readyq_init(&n->ready);
 	readyq_set_order(&n->ready, cfg->order);
-	readyq_set_keep(&n->ready, capset_keep_here, n);
+	readyq_set_keep(&n->ready, fits_here, n);
 	outbox_init(&n->out);
 	n->out.log_min = cfg->log_min;
 	n->tick.timer = -1;

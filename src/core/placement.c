@@ -243,6 +243,14 @@ placement_estimate(const struct node *n, const char *exec, int speed)
 }
 
 int64_t
+placement_batch_cost(const struct node *n, const struct task *t)
+{
+	int64_t	run = placement_estimate(n, t->exec, placement_speed(n));
+
+	return run < 0 ? -1 : run + BATCH_START_MS;
+}
+
+int64_t
 placement_rank_ms(const struct node *n, const char *exec)
 {
 	const struct placement_type *ty = find_type(

@@ -62,6 +62,9 @@ int64_t	placement_life_s(struct node *, int64_t now);
 int64_t	placement_life_tell(struct node *, int64_t now);
 /* A run of exec at speed: its expected time (ms), or -1 (never seen). */
 int64_t	placement_estimate(const struct node *, const char *exec, int speed);
+/* What running t costs a dequeue's batch of ours, in ms (its type's
+ * estimate and BATCH_START_MS): -1 unknown. */
+int64_t	placement_batch_cost(const struct node *, const struct task *);
 /*
  * What the queue's lret and sret orders count for a run of exec (ms, at
  * the pool's average speed): its learned mean, moved only when the mean
