@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "bounds.h"
+#include "nameidx.h"
 #include "task.h"
 #include "taskdesc.h"
 
@@ -33,7 +34,10 @@ struct wf_task {
 	char		 prio[16];
 	long		 line;
 	int		 ninputs;
-	struct wf_input	 inputs[TASK_INPUTS_MAX];
+	/* Room for TASK_INPUTS_MAX once it has one (workflow_inputs):
+	 * most tasks have none, and a file of thousands must not zero
+	 * megabytes (issue 40). */
+	struct wf_input	*inputs;
 	int		 ninputs_seen;	/* may exceed TASK_INPUTS_MAX */
 	/* A <command>: what it runs (name: its task name), NULL for a
 	 * <task> of a description. */
@@ -60,6 +64,7 @@ struct workflow {
 						 * misses it is refused */
 	int		 ntasks;
 	struct wf_task	*tasks;
+	struct nameidx	 ids;		/* the tasks by id, once indexed */
 };
 
 /*
@@ -70,8 +75,15 @@ struct workflow {
  */
 int	workflow_check(const struct workflow *, const struct taskdesc_set *,
 	    int *order, char *err, size_t errlen);
-/* The task of wf with this id, or -1. */
+/* The first task of wf with this id, or -1. */
 int	workflow_find(const struct workflow *, const char *id);
+/* Index the tasks by id (wf_parse does, once they are all there): a
+ * find is then a hash probe, not a walk -- a 4 096-task file is checked
+ * and scheduled with one find per input.  The tasks must not change
+ * after; without the index (out of memory) a find walks. */
+void	workflow_index(struct workflow *);
+/* Room for t's TASK_INPUTS_MAX inputs; -1 out of memory. */
+int	workflow_inputs(struct wf_task *);
 void	workflow_free(struct workflow *);
 
 #endif

@@ -10,11 +10,43 @@
 #include "task.h"
 #include "workflow.h"
 
+static const char *
+id_of(const void *wf, size_t i)
+{
+	return ((const struct workflow *)wf)->tasks[i].id;
+}
+
+void
+workflow_index(struct workflow *wf)
+{
+	int	i;
+
+	wf->ids.name = id_of;
+	wf->ids.ctx = wf;
+	for (i = 0; i < wf->ntasks; i++)
+		if (nameidx_add(&wf->ids, (size_t)i + 1) == -1) {
+			nameidx_free(&wf->ids);
+			return;
+		}
+}
+
+int
+workflow_inputs(struct wf_task *t)
+{
+	if (t->inputs == NULL &&
+	    (t->inputs = calloc(TASK_INPUTS_MAX, sizeof *t->inputs)) == NULL)
+		return -1;
+	return 0;
+}
+
 int
 workflow_find(const struct workflow *wf, const char *id)
 {
 	int	i;
 
+	/* Of twins the first: its probe comes first (nameidx.c). */
+	if (wf->ids.cap > 0)
+		return nameidx_find(&wf->ids, id);
 	for (i = 0; i < wf->ntasks; i++)
 		if (strcmp(wf->tasks[i].id, id) == 0)
 			return i;
@@ -180,9 +212,11 @@ workflow_free(struct workflow *wf)
 		free(wf->tasks[i].path);
 		free(wf->tasks[i].params);
 		free(wf->tasks[i].tags);
+		free(wf->tasks[i].inputs);
 		task_cmd_free(wf->tasks[i].cmd);
 	}
 	free(wf->tasks);
 	wf->tasks = NULL;
 	wf->ntasks = 0;
+	nameidx_free(&wf->ids);
 }

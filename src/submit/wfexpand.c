@@ -45,7 +45,11 @@ copy_for(struct wf_task *dst, const struct wf_task *t, int value)
 	dst->params = t->params != NULL ? strdup(t->params) : NULL;
 	dst->cmd = t->cmd != NULL ? task_cmd_dup(t->cmd) : NULL;
 	dst->tags = t->tags != NULL ? strdup(t->tags) : NULL;
+	dst->inputs = NULL;
+	if (t->inputs != NULL && workflow_inputs(dst) == 0)
+		memcpy(dst->inputs, t->inputs, t->ninputs * sizeof *t->inputs);
 	if ((t->path != NULL && dst->path == NULL) ||
+	    (t->inputs != NULL && dst->inputs == NULL) ||
 	    (t->tags != NULL && dst->tags == NULL) ||
 	    (t->params != NULL && dst->params == NULL) ||
 	    (t->cmd != NULL && dst->cmd == NULL) ||
@@ -109,7 +113,8 @@ rebind(struct errlist *l, const struct workflow *tmpl,
 	if (full)
 		errlist_add(l, t->line, "task '%s': more than %d inputs once "
 		    "its <foreach> inputs are counted", t->id, TASK_INPUTS_MAX);
-	memcpy(t->inputs, in, n * sizeof in[0]);
+	if (n > 0)	/* it had inputs: it has their room */
+		memcpy(t->inputs, in, n * sizeof in[0]);
 	t->ninputs = t->ninputs_seen = n;
 }
 
@@ -142,6 +147,7 @@ wf_expand(struct errlist *l, struct workflow *wf,
 			*t = *u;	/* its strings move over */
 			tmpl.tasks[i].path = tmpl.tasks[i].params = NULL;
 			tmpl.tasks[i].tags = NULL;
+			tmpl.tasks[i].inputs = NULL;
 			tmpl.tasks[i].cmd = NULL;
 			rebind(l, &tmpl, specs, t, -1);
 			continue;

@@ -124,6 +124,8 @@ load_input(struct errlist *l, struct wf_task *t, xmlNode *n)
 	else if (t->ninputs == TASK_INPUTS_MAX)
 		errlist_add(l, line, "<input>: more than %d inputs",
 		    TASK_INPUTS_MAX);
+	else if (workflow_inputs(t) == -1)
+		errlist_add(l, line, "out of memory");
 	else {
 		struct wf_input *in = &t->inputs[t->ninputs++];
 		snprintf(in->task, sizeof in->task, "%s", task);
@@ -195,12 +197,11 @@ load_needs(struct errlist *l, struct wf_task *t, xmlNode *n,
 static struct wf_task *
 load_head(struct errlist *l, struct workflow *wf, xmlNode *n, int command)
 {
-	struct wf_task	*t = &wf->tasks[wf->ntasks++];
+	struct wf_task	*t = &wf->tasks[wf->ntasks++];	/* zeroed */
 	char		*id = xml_attr(n, "id"), *name = xml_attr(n, "name");
 	char		*prio = xml_attr(n, "priority");
 	const char	*el = command ? "command" : "task";
 
-	memset(t, 0, sizeof *t);
 	t->line = xmlGetLineNo(n);
 	if (id == NULL || !task_name_valid(id))
 		errlist_add(l, t->line, "<%s> needs id=\"...\" (letters, "
@@ -506,6 +507,7 @@ wf_parse(const char *file, const char *text, size_t len, struct workflow *wf,
 	xmlFreeDoc(doc);
 	if (l.count == 0 && fe.n > 0)
 		wf_expand(&l, wf, fe.specs, fe.n);
+	workflow_index(wf);
 	for (i = 0; i < fe.n; i++)
 		arrayspec_free(&fe.specs[i]);
 	free(fe.specs);

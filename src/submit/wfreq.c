@@ -39,7 +39,8 @@ wf_schedule_req(const struct workflow *wf, const struct wf_task *t,
 	sr->params = t->params;
 	sr->cmd = t->cmd;
 	for (k = 0; k < t->ninputs; k++) {
-		snprintf(b[k].uuid, sizeof b[k].uuid, "%s",
+		/* A uuid, as the check made sure. */
+		snprintf(b[k].uuid, sizeof b[k].uuid, "%.*s", UUID_STRLEN,
 		    input_uuid(wf, t, k, uuids));
 		b[k].nth = t->inputs[k].output;
 	}

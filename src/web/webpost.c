@@ -315,6 +315,8 @@ task_from_json(json_t *in, struct wf_task *t)
 		    -1 || !task_uuid_valid(u) || n < 1 || n > TASK_OUTPUTS_MAX)
 			return "inputs: an array of {\"task\": uuid, "
 			    "\"output\": n}";
+		if (workflow_inputs(t) == -1)
+			return "out of memory";
 		snprintf(t->inputs[i].task, sizeof t->inputs[i].task, "%s", u);
 		t->inputs[i].output = (int)n;
 		t->inputs[i].line = 1;
@@ -401,6 +403,7 @@ webpost_task(const char *body, size_t len, const struct http_who *who,
 	free(t.path);
 	free(t.params);
 	free(t.tags);
+	free(t.inputs);
 	task_cmd_free(t.cmd);
 	json_decref(in);
 	return out;

@@ -29,7 +29,10 @@ add(struct fixture *f, const char *id, const char *name, long line)
 static void
 in(struct wf_task *t, const char *from, int output, long line)
 {
-	struct wf_input	*i = &t->inputs[t->ninputs++];
+	struct wf_input	*i;
+
+	assert_int_equal(workflow_inputs(t), 0);
+	i = &t->inputs[t->ninputs++];
 
 	snprintf(i->task, sizeof i->task, "%s", from);
 	i->output = output;
@@ -52,6 +55,10 @@ setup(void)
 static void
 teardown(struct fixture *f)
 {
+	int	i;
+
+	for (i = 0; i < (int)(sizeof f->tasks / sizeof f->tasks[0]); i++)
+		free(f->tasks[i].inputs);
 	taskdesc_clear(&f->set);
 	free(f);
 }
