@@ -270,6 +270,8 @@ const char *node_master(const struct node *);	/* "" unknown */
 void	node_status(const struct node *, struct node_status *);
 /* Each task, in map order: start with *it = 0; NULL at the end. */
 const struct task *node_next_task(const struct node *, size_t *it);
+/* How many tasks the map has Running on the node named (no walk). */
+int	node_running_on(const struct node *, const char *name);
 /* Every task sorted by submit time (free the array), or NULL. */
 struct task **node_tasks_sorted(const struct node *, size_t *count);
 const struct task *node_ready_at(const struct node *, size_t);

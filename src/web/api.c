@@ -81,15 +81,10 @@ peer_is_master(const struct peer *p)
 void
 api_peer_view(const struct peer *p, struct api_peer *v)
 {
-	const struct task	*t;
 	const char		*execs;
-	size_t			 it = 0;
-	int			 busy = 0;
-
 	/* Its free slots as the map has them, not as it last said. */
-	while ((t = node_next_task(api.core, &it)) != NULL)
-		busy += t->state == TASK_RUNNING &&
-		    strcmp(t->running_on, p->name) == 0;
+	int			 busy = node_running_on(api.core, p->name);
+
 	v->role = peer_is_master(p) ? "master" : "peer";
 	v->state = p->alive ? p->volunteer : "dead";
 	v->free = p->slots > busy ? p->slots - busy : 0;
