@@ -84,7 +84,7 @@ SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c test/sim/liar.c \
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim seeds simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-side bench-waiting \
+.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim seeds simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-side bench-waiting bench-bigpost \
 	layering \
 	install uninstall deb FORCE
 .DEFAULT_GOAL := all
@@ -158,6 +158,11 @@ bench-side: all $(BUILD)/stamp
 # (issue 40 point 1).  A benchmark, not a test.
 bench-waiting: all
 	$(PYTHON) tools/bench_waiting.py
+
+# A 4096-task workflow POSTed while another client asks NODES: the
+# longest answer meanwhile (issue 40 point 2).  A benchmark, not a test.
+bench-bigpost: all
+	$(PYTHON) tools/bench_bigpost.py
 
 # make bench [QUICK=1]: the thesis' tables, kills, throughput, latency and
 # idle cost on a LAN of network namespaces (root); tables on stdout, data

@@ -36,6 +36,7 @@
 #include "task.h"
 #include "websession.h"
 #include "webstream.h"
+#include "websubmit.h"
 
 #define BODY_MAX		(1024 * 1024)
 #define HEADERS_MAX		(16 * 1024)
@@ -243,66 +244,21 @@ from_a_run(struct evhttp_request *req)
 	    service_pid_in_run(pid);
 }
 
-/* A 201 that waits for the journal's commit.  Should the client go
- * first, evhttp keeps the request until this answer frees it. */
-struct created {
-	struct evhttp_request	*req;
-	json_t			*v;
-};
-
 static void
-created_cb(void *arg, int ok)
+post_task(struct evhttp_request *req, const char *rest)
 {
-	struct created	*d = arg;
-
-	if (ok)
-		http_reply_json(d->req, 201, "Created", d->v);
-	else {
-		json_decref(d->v);
-		http_reply_json(d->req, 500, "Internal Server Error",
-		    json_pack("{s:s}", "error", "the journal could not be "
-		    "written: the tasks may be lost"));
-	}
-	free(d);
-}
-
-/* A POST that schedules (webpost.h), its body and who asks handed on. */
-static void
-post_schedule(struct evhttp_request *req, json_t *(*fn)(const char *,
-    size_t, const struct http_who *, int *))
-{
-	struct created	*d;
 	struct evbuffer	*in = evhttp_request_get_input_buffer(req);
 	size_t		 len = evbuffer_get_length(in);
 	struct http_who	 who;
-	int		 code;
 	json_t		*v;
+	int		 code;
 
 	if (!http_post_allowed(req))
 		return;
 	http_who(req, &who);
-	v = fn((const char *)evbuffer_pullup(in, len), len, &who, &code);
-	if (code != 201 || (d = malloc(sizeof *d)) == NULL) {
-		http_reply_json(req, code, code == 201 ? "Created" :
-		    code == 500 ? "Internal Server Error" : "Bad Request", v);
-		return;
-	}
-	/* As a SCHEDULE line's: the answer once the journal has it. */
-	d->req = req;
-	d->v = v;
-	service_when_durable(created_cb, d);
-}
-
-static void
-post_workflow(struct evhttp_request *req, const char *rest)
-{
-	post_schedule(req, webpost_workflow);
-}
-
-static void
-post_task(struct evhttp_request *req, const char *rest)
-{
-	post_schedule(req, webpost_task);
+	v = webpost_task((const char *)evbuffer_pullup(in, len), len, &who,
+	    &code);
+	websubmit_reply(req, code, v);
 }
 
 static void
@@ -353,7 +309,7 @@ static const struct route {
 	{ "/api/tasks/", NULL, 1, EVHTTP_REQ_GET, get_api },
 	{ "/api/tasks/", "/cancel", 1, EVHTTP_REQ_POST, post_cancel },
 	{ "/api/workflows", NULL, 0, EVHTTP_REQ_GET, get_api },
-	{ "/api/workflows", NULL, 0, EVHTTP_REQ_POST, post_workflow },
+	{ "/api/workflows", NULL, 0, EVHTTP_REQ_POST, websubmit_workflow },
 };
 #define NROUTES (sizeof routes / sizeof routes[0])
 
@@ -448,6 +404,7 @@ http_open(struct event_base *base, const char *addr,
 	websession_init(operator_key);
 	if (gethostname(h.hostname, sizeof h.hostname) == -1)
 		h.hostname[0] = '\0';
+	websubmit_init(base);
 	if ((h.http = evhttp_new(base)) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -476,6 +433,7 @@ http_open(struct event_base *base, const char *addr,
 void
 http_close(void)
 {
+	websubmit_close();
 	webstream_close();
 	if (h.http != NULL)
 		evhttp_free(h.http);

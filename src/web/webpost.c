@@ -77,123 +77,172 @@ deadline_from_json(json_t *in, struct workflow *wf)
 	return NULL;
 }
 
-/* Schedule every task of wf in order; the answer, or an error. */
-static json_t *
-schedule_all(const struct workflow *wf, const int *order,
-    char (*uuids)[UUID_STRLEN + 1], char (*arrays)[UUID_STRLEN + 1],
-    const struct http_who *who, int *code)
-{
-	struct task_binding		 b[TASK_INPUTS_MAX];
-	struct node_schedule_req	 sr;
-	char				 err[256], why[512];
-	json_t				*tasks = json_array(), *out;
-	int64_t				 at, last = 0;	/* -1: unknown */
-	int				 i;
+/* A workflow being scheduled, a slice at a time (webpost.h). */
+struct wf_post {
+	json_t		 *in;
+	struct workflow	  wf;
+	int		 *order;
+	char		(*uuids)[UUID_STRLEN + 1];
+	char		(*arrays)[UUID_STRLEN + 1];
+	struct http_who	  who;
+	json_t		 *tasks;	/* the answer's, so far */
+	int		  next;		/* in order */
+	int64_t		  last;		/* the last forecast; -1 unknown */
+};
 
-	for (i = 0; i < wf->ntasks; i++) {
-		const struct wf_task *t = &wf->tasks[order[i]];
-		/* The task as data, as the core takes it: no request line
-		 * is written and parsed again on the way. */
-		wf_schedule_req(wf, t, uuids, arrays, b, &sr);
-		sr.client = who->addr;
-		sr.user = who->user;
-		sr.has_uid = who->uid >= 0;
-		sr.uid = who->uid;
-		if (service_schedule_task(&sr, uuids[order[i]], err,
-		    sizeof err) == -1) {
-			snprintf(why, sizeof why, "%s:%ld: task '%s' was not "
-			    "scheduled: %s", wf->file, t->line, t->id, err);
-			unschedule(order, uuids, i);
-			json_decref(tasks);
-			*code = 400;
-			return json_pack("{s:o, s:[o]}", "error", json_text(why),
-			    "problems", json_text(why));
-		}
-		json_array_append_new(tasks, json_pack("{s:o, s:s, s:o}",
-		    "id", json_text(t->id), "uuid", uuids[order[i]], "name",
-		    json_text(t->name)));
-		/* With a deadline, when each should end: the workflow ends
-		 * with the last (as volery submit tells it). */
-		if (wf->deadline_ms > 0) {
-			json_t *o = json_array_get(tasks, i);
-			at = service_forecast(uuids[order[i]]);
-			json_object_set_new(o, "deadline_ms",
-			    json_integer(wf->deadline_ms));
-			json_object_set_new(o, "forecast_ms", at >= 0 ?
-			    json_integer(at) : json_null());
-			last = wf_forecast_last(last, at);
-		}
+void
+webpost_workflow_free(struct wf_post *p)
+{
+	if (p == NULL)
+		return;
+	free(p->order);
+	free(p->uuids);
+	free(p->arrays);
+	json_decref(p->tasks);
+	workflow_free(&p->wf);
+	json_decref(p->in);
+	free(p);
+}
+
+/* Task i of the order scheduled; -1 with the answer in *out if not. */
+static int
+schedule_one(struct wf_post *p, int i, json_t **out, int *code)
+{
+	const struct workflow	*wf = &p->wf;
+	const struct wf_task	*t = &wf->tasks[p->order[i]];
+	char			(*uuids)[UUID_STRLEN + 1] = p->uuids;
+	struct task_binding	 b[TASK_INPUTS_MAX];
+	struct node_schedule_req sr;
+	char			 err[256], why[512];
+	json_t			*o;
+	int64_t			 at;
+
+	/* The task as data, as the core takes it: no request line is
+	 * written and parsed again on the way. */
+	wf_schedule_req(wf, t, uuids, p->arrays, b, &sr);
+	sr.client = p->who.addr;
+	sr.user = p->who.user;
+	sr.has_uid = p->who.uid >= 0;
+	sr.uid = p->who.uid;
+	if (service_schedule_task(&sr, uuids[p->order[i]], err,
+	    sizeof err) == -1) {
+		snprintf(why, sizeof why, "%s:%ld: task '%s' was not "
+		    "scheduled: %s", wf->file, t->line, t->id, err);
+		unschedule(p->order, uuids, i);
+		*code = 400;
+		*out = json_pack("{s:o, s:[o]}", "error", json_text(why),
+		    "problems", json_text(why));
+		return -1;
 	}
-	*code = 201;
-	out = json_pack("{s:s, s:o}", "workflow", uuids[order[0]], "tasks",
-	    tasks);
+	o = json_pack("{s:o, s:s, s:o}", "id", json_text(t->id), "uuid",
+	    uuids[p->order[i]], "name", json_text(t->name));
+	/* With a deadline, when each should end: the workflow ends with
+	 * the last (as volery submit tells it). */
 	if (wf->deadline_ms > 0) {
-		json_object_set_new(out, "deadline_ms",
+		at = service_forecast(uuids[p->order[i]]);
+		json_object_set_new(o, "deadline_ms",
 		    json_integer(wf->deadline_ms));
-		json_object_set_new(out, "forecast_ms", last >= 0 ?
-		    json_integer(last) : json_null());
+		json_object_set_new(o, "forecast_ms", at >= 0 ?
+		    json_integer(at) : json_null());
+		p->last = wf_forecast_last(p->last, at);
+	}
+	json_array_append_new(p->tasks, o);
+	return 0;
+}
+
+/* The 201's body, once every task is in. */
+static json_t *
+created(struct wf_post *p, int *code)
+{
+	json_t	*out;
+
+	*code = 201;
+	out = json_pack("{s:s, s:O}", "workflow", p->uuids[p->order[0]],
+	    "tasks", p->tasks);
+	if (p->wf.deadline_ms > 0) {
+		json_object_set_new(out, "deadline_ms",
+		    json_integer(p->wf.deadline_ms));
+		json_object_set_new(out, "forecast_ms", p->last >= 0 ?
+		    json_integer(p->last) : json_null());
 	}
 	return out;
 }
 
-json_t *
-webpost_workflow(const char *body, size_t len, const struct http_who *who,
-    int *code)
+int
+webpost_workflow_step(struct wf_post *p, int max, json_t **out, int *code)
 {
-	json_t		*in, *out;
-	json_error_t	 jerr;
-	struct workflow	 wf;
-	const char	*name, *text, *why;
-	char		*err, (*uuids)[UUID_STRLEN + 1] = NULL;
-	char		(*arrays)[UUID_STRLEN + 1] = NULL;
-	int		*order = NULL, n;
+	for (; p->next < p->wf.ntasks && max-- > 0; p->next++)
+		if (schedule_one(p, p->next, out, code) == -1)
+			return 1;
+	if (p->next < p->wf.ntasks)
+		return 0;
+	*out = created(p, code);
+	return 1;
+}
 
-	if ((in = json_loadb(body, len, 0, &jerr)) == NULL ||
-	    json_unpack(in, "{s:s, s:s}", "name", &name, "text", &text) == -1) {
-		json_decref(in);
-		return error(code, 400, "a JSON object {\"name\": file name, "
+struct wf_post *
+webpost_workflow(const char *body, size_t len, const struct http_who *who,
+    json_t **out, int *code)
+{
+	struct wf_post	*p;
+	json_error_t	 jerr;
+	const char	*name, *text, *why;
+	char		*err = NULL;
+	int		 n;
+
+	*out = NULL;
+	if ((p = calloc(1, sizeof *p)) == NULL) {
+		*out = error(code, 500, "out of memory");
+		return NULL;
+	}
+	p->who = *who;
+	if ((p->in = json_loadb(body, len, 0, &jerr)) == NULL ||
+	    json_unpack(p->in, "{s:s, s:s}", "name", &name, "text",
+	    &text) == -1) {
+		*out = error(code, 400, "a JSON object {\"name\": file name, "
 		    "\"text\": the workflow file}");
+		goto fail;
 	}
 	if ((err = malloc(PROBLEMS_MAX)) == NULL) {
-		json_decref(in);
-		return error(code, 500, "out of memory");
+		*out = error(code, 500, "out of memory");
+		goto fail;
 	}
-	memset(&wf, 0, sizeof wf);
-	if ((n = wf_parse(name, text, strlen(text), &wf, err,
-	    PROBLEMS_MAX)) == 0 && (order = calloc(wf.ntasks + 1,
-	    sizeof *order)) != NULL)
-		n = workflow_check(&wf, service_descs(), order, err,
+	if ((n = wf_parse(name, text, strlen(text), &p->wf, err,
+	    PROBLEMS_MAX)) == 0 && (p->order = calloc(p->wf.ntasks + 1,
+	    sizeof *p->order)) != NULL)
+		n = workflow_check(&p->wf, service_descs(), p->order, err,
 		    PROBLEMS_MAX);
 	if (n > 0) {
 		char head[NAME_MAXLEN + 128];
 		snprintf(head, sizeof head, "%.64s: %d problem%s; nothing was "
 		    "submitted", name, n, n == 1 ? "" : "s");
 		*code = 400;
-		out = json_pack("{s:o, s:o}", "error", json_text(head),
+		*out = json_pack("{s:o, s:o}", "error", json_text(head),
 		    "problems", problems(err));
-		goto done;
+		goto fail;
 	}
-	if ((why = deadline_from_json(in, &wf)) != NULL) {
-		out = error(code, 400, why);
-		goto done;
+	if ((why = deadline_from_json(p->in, &p->wf)) != NULL) {
+		*out = error(code, 400, why);
+		goto fail;
 	}
-	uuids = calloc(wf.ntasks + 1, sizeof *uuids);
-	arrays = calloc(wf.ntasks + 1, sizeof *arrays);
-	if (order == NULL || uuids == NULL || arrays == NULL) {
-		out = error(code, 500, "out of memory");
-		goto done;
+	if (p->wf.ntasks == 0) {
+		*out = error(code, 400, "no task in the file");
+		goto fail;
 	}
-	wf_array_uuids(&wf, arrays);
-	out = wf.ntasks > 0 ? schedule_all(&wf, order, uuids, arrays, who,
-	    code) : error(code, 400, "no task in the file");
-done:
-	free(order);
-	free(uuids);
-	free(arrays);
+	p->uuids = calloc(p->wf.ntasks + 1, sizeof *p->uuids);
+	p->arrays = calloc(p->wf.ntasks + 1, sizeof *p->arrays);
+	if (p->order == NULL || p->uuids == NULL || p->arrays == NULL ||
+	    (p->tasks = json_array()) == NULL) {
+		*out = error(code, 500, "out of memory");
+		goto fail;
+	}
+	wf_array_uuids(&p->wf, p->arrays);
 	free(err);
-	workflow_free(&wf);
-	json_decref(in);
-	return out;
+	return p;
+fail:
+	free(err);
+	webpost_workflow_free(p);
+	return NULL;
 }
 
 /*
@@ -359,8 +408,8 @@ json_t *
 webpost_task(const char *body, size_t len, const struct http_who *who,
     int *code)
 {
-	json_t		*in, *out;
-	struct workflow	 wf;
+	json_t		*in, *out = NULL;
+	struct wf_post	 p;	/* a workflow of one, on the stack */
 	struct wf_task	 t;
 	const char	*why;
 	char		*err = NULL, uuids[1][UUID_STRLEN + 1] = { "" };
@@ -372,25 +421,30 @@ webpost_task(const char *body, size_t len, const struct http_who *who,
 		json_decref(in);
 		return error(code, 400, "a JSON object: the task");
 	}
-	memset(&wf, 0, sizeof wf);
+	memset(&p, 0, sizeof p);
 	memset(&t, 0, sizeof t);
-	wf.file = "task";
-	snprintf(wf.prio, sizeof wf.prio, "low");
-	wf.tasks = &t;
-	wf.ntasks = 1;
+	p.wf.file = "task";
+	snprintf(p.wf.prio, sizeof p.wf.prio, "low");
+	p.wf.tasks = &t;
+	p.wf.ntasks = 1;
+	p.order = order;
+	p.uuids = uuids;
+	p.arrays = arrays;
+	p.who = *who;
 	if ((why = task_from_json(in, &t)) != NULL)
 		out = error(code, 400, why);
-	else if ((why = deadline_from_json(in, &wf)) != NULL)
+	else if ((why = deadline_from_json(in, &p.wf)) != NULL)
 		out = error(code, 400, why);
-	else if ((err = malloc(PROBLEMS_MAX)) == NULL)
+	else if ((err = malloc(PROBLEMS_MAX)) == NULL ||
+	    (p.tasks = json_array()) == NULL)
 		out = error(code, 500, "out of memory");
-	else if (workflow_check(&wf, service_descs(), order, err,
+	else if (workflow_check(&p.wf, service_descs(), order, err,
 	    PROBLEMS_MAX) > 0) {
 		*code = 400;
 		out = json_pack("{s:s, s:o}", "error", "", "problems",
 		    problems(err));
-	} else if ((out = schedule_all(&wf, order, uuids, arrays, who,
-	    code)) != NULL && *code == 201) {
+	} else if (webpost_workflow_step(&p, 1, &out, code) == 1 &&
+	    out != NULL && *code == 201) {
 		json_t *one = json_incref(json_array_get(json_object_get(out,
 		    "tasks"), 0));
 		json_decref(out);
@@ -399,6 +453,7 @@ webpost_task(const char *body, size_t len, const struct http_who *who,
 	}
 	if (out != NULL && *code == 400 && json_object_get(out, "problems"))
 		unfile(out);
+	json_decref(p.tasks);
 	free(err);
 	free(t.path);
 	free(t.params);

@@ -11,11 +11,19 @@
 
 struct http_who;
 
+struct wf_post;
+
 /* POST /api/workflows {"name", "text"}: checked whole as volery submit
- * checks it (400 with "problems", its file:line lines), then scheduled
- * upstream first (201 with the workflow's and each task's uuid). */
-json_t	*webpost_workflow(const char *body, size_t len,
-	    const struct http_who *, int *code);
+ * checks it (NULL with the 400 in *out, "problems" its file:line lines),
+ * then scheduled upstream first, max tasks a step, so that a big file
+ * never holds the node (issue 40): a step returns 1 with the answer in
+ * *out (201 with the workflow's and each task's uuid, or why not, what
+ * was scheduled of it cancelled), 0 with more to do. */
+struct wf_post *webpost_workflow(const char *body, size_t len,
+	    const struct http_who *, json_t **out, int *code);
+int	 webpost_workflow_step(struct wf_post *, int max, json_t **out,
+	    int *code);
+void	 webpost_workflow_free(struct wf_post *);
 /* POST /api/tasks {name, priority, path, params, command, cwd, env,
  * time_limit_s, stdout, stderr, outputs, inputs, cores, memory_mb,
  * requires}: one task, checked as a workflow file's would be (400 with
