@@ -8,7 +8,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 
 #include "lex.h"
 #include "config.h"
+#include "confrepeat.h"
 #include "errlist.h"
 #include "node.h"
 #include "task.h"
@@ -184,20 +184,6 @@ config_default(struct config *c)
 	snprintf(c->commands, sizeof c->commands, "all");
 }
 
-/* "file:line: <element>: what is wrong", into the list of problems. */
-static void __attribute__((format(printf, 4, 5)))
-add_error(struct errlist *e, long line, const char *elem, const char *fmt,
-    ...)
-{
-	char	msg[512];
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	errlist_add(e, line, "<%s>: %s", elem, msg);
-}
-
 static int
 parse_int(const char *s, int *out)
 {
@@ -250,103 +236,6 @@ resolve_path(const char *file, const char *value, char *dst, size_t size)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-static const char *day_names[7] = {
-	"sun", "mon", "tue", "wed", "thu", "fri", "sat",
-};
-
-static int
-day_index(const char *s, size_t len)
-{
-	int	i;
-
-	for (i = 0; i < 7; i++)
-		if (len == 3 && strncasecmp(s, day_names[i], 3) == 0)
-			return i;
-	return -1;
-}
-
-/* "mon-fri", "sat,sun", "mon-wed,fri", "*" or "daily". */
-static int
-parse_days(const char *s, int *mask)
-{
-	*mask = 0;
-	if (strcmp(s, "*") == 0 || strcasecmp(s, "daily") == 0) {
-		*mask = 0x7f;
-		return 0;
-	}
-	while (*s != '\0') {
-		size_t len = strcspn(s, ",-");
-		int a = day_index(s, len), b = a;
-		s += len;
-		if (a == -1)
-			return -1;
-		if (*s == '-') {
-			s++;
-			len = strcspn(s, ",");
-			if ((b = day_index(s, len)) == -1)
-				return -1;
-			s += len;
-		}
-		for (;;) {
-			*mask |= 1 << a;
-			if (a == b)
-				break;
-			a = (a + 1) % 7;
-		}
-		if (*s == ',')
-			s++;
-	}
-	return *mask != 0 ? 0 : -1;
-}
-
-static int
-parse_hhmm(const char *s, int *min)
-{
-	unsigned	h, m;
-	char		tail;
-
-	if (s == NULL || sscanf(s, "%2u:%2u%c", &h, &m, &tail) != 2 ||
-	    h > 24 || m > 59 || (h == 24 && m != 0))
-		return -1;
-	*min = h * 60 + m;
-	return 0;
-}
-
-static void
-load_batch(struct config *c, xmlNode *node, struct errlist *e)
-{
-	struct vol_window	 b;
-	xmlChar			*days, *from, *to, *order;
-	enum queue_order	 o;
-
-	days = xmlGetProp(node, (const xmlChar *)"days");
-	order = xmlGetProp(node, (const xmlChar *)"order");
-	b.order = ORDER_NODE;
-	if (order != NULL && readyq_order_parse((char *)order, &o) == 0)
-		b.order = (int)o;
-	from = xmlGetProp(node, (const xmlChar *)"from");
-	to = xmlGetProp(node, (const xmlChar *)"to");
-	if (parse_days(days != NULL ? (char *)days : "*", &b.days) == -1)
-		add_error(e, node->line, "batch", "days=\"%s\": use day "
-		    "names like mon-fri or sat,sun", days != NULL ?
-		    (char *)days : "");
-	else if (parse_hhmm((char *)from, &b.from_min) == -1 ||
-	    parse_hhmm((char *)to, &b.to_min) == -1)
-		add_error(e, node->line, "batch", "from and to must be HH:MM");
-	else if (order != NULL && b.order == ORDER_NODE)
-		add_error(e, node->line, "batch", "order=\"%s\": expected "
-		    ORDER_NAMES, (char *)order);
-	else if (c->nbatch == VOL_WINDOWS_MAX)
-		add_error(e, node->line, "batch", "more than %d windows",
-		    VOL_WINDOWS_MAX);
-	else
-		c->batch[c->nbatch++] = b;
-	xmlFree(days);
-	xmlFree(from);
-	xmlFree(to);
-	xmlFree(order);
-}
-
 /* <keyring><key>PATH</key>...</keyring>: the first key seals. */
 static void
 load_keyring(struct config *c, xmlNode *node, struct errlist *e)
@@ -358,25 +247,25 @@ load_keyring(struct config *c, xmlNode *node, struct errlist *e)
 		if (k->type != XML_ELEMENT_NODE)
 			continue;
 		if (strcmp((const char *)k->name, "key") != 0) {
-			add_error(e, k->line, (const char *)k->name,
+			config_error(e, k->line, (const char *)k->name,
 			    "unknown element in <keyring> (only <key>)");
 			continue;
 		}
 		if ((value = xml_text(k)) == NULL)
 			continue;
 		if (c->nkeys == KEYRING_MAX)
-			add_error(e, k->line, "key", "more than %d keys",
+			config_error(e, k->line, "key", "more than %d keys",
 			    KEYRING_MAX);
 		else if (value[0] == '\0' || resolve_path(c->file, value,
 		    c->keys[c->nkeys], sizeof c->keys[0]) == -1)
-			add_error(e, k->line, "key", "bad path '%s' (the "
+			config_error(e, k->line, "key", "bad path '%s' (the "
 			    "file `volery keygen` wrote)", value);
 		else
 			c->nkeys++;
 		free(value);
 	}
 	if (c->nkeys == 0)
-		add_error(e, node->line, "keyring", "no <key> in it");
+		config_error(e, node->line, "keyring", "no <key> in it");
 }
 
 static void
@@ -389,7 +278,7 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 	int			 v;
 
 	if (strcmp(name, "batch") == 0) {
-		load_batch(c, node, e);
+		config_load_batch(c->batch, &c->nbatch, node, e);
 		return;
 	}
 	if (strcmp(name, "keyring") == 0) {
@@ -406,25 +295,25 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 		if (strcmp(elements[i].name, name) == 0)
 			el = &elements[i];
 	if (el == NULL) {
-		add_error(e, node->line, name, "unknown element");
+		config_error(e, node->line, name, "unknown element");
 		return;
 	}
 	if ((value = xml_text(node)) == NULL) {
-		add_error(e, node->line, name, "out of memory");
+		config_error(e, node->line, name, "out of memory");
 		return;
 	}
 	field = (char *)c + el->off;
 	switch (el->kind) {
 	case K_NAME:
 		if (!task_name_valid(value))
-			add_error(e, node->line, name, "'%s' is not a name "
+			config_error(e, node->line, name, "'%s' is not a name "
 			    "(letters, digits, '_', '-', '.')", value);
 		else
 			snprintf(field, el->size, "%s", value);
 		break;
 	case K_INT:
 		if (parse_int(value, &v) == -1 || v < el->min || v > el->max)
-			add_error(e, node->line, name, "expected a whole "
+			config_error(e, node->line, name, "expected a whole "
 			    "number from %d to %d, got '%s'", el->min, el->max,
 			    value);
 		else
@@ -432,7 +321,7 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 		break;
 	case K_ADDR:
 		if (!valid_listen(value))
-			add_error(e, node->line, name, "expected "
+			config_error(e, node->line, name, "expected "
 			    "ADDRESS:PORT (IPv4, [IPv6] or '*'), got '%s'",
 			    value);
 		else
@@ -440,7 +329,7 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 		break;
 	case K_HOST:
 		if (!valid_ipv4(value))
-			add_error(e, node->line, name, "expected an IPv4 "
+			config_error(e, node->line, name, "expected an IPv4 "
 			    "address, got '%s'", value);
 		else
 			snprintf(field, el->size, "%s", value);
@@ -448,7 +337,7 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 	case K_PATH:
 		if (value[0] == '\0' ||
 		    resolve_path(c->file, value, field, el->size) == -1)
-			add_error(e, node->line, name, "bad path '%s'", value);
+			config_error(e, node->line, name, "bad path '%s'", value);
 		break;
 	case K_MODE:
 		if (strcmp(value, "screensaver") == 0)
@@ -456,7 +345,7 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 		else if (strcmp(value, "dedicated") == 0)
 			c->mode = VOL_DEDICATED;
 		else
-			add_error(e, node->line, name, "expected screensaver "
+			config_error(e, node->line, name, "expected screensaver "
 			    "or dedicated, got '%s'", value);
 		break;
 	case K_TAGS:
@@ -471,7 +360,7 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 			else
 				i++;
 		if (!task_names_valid(value, CAPS_NAMES_MAX - 2))
-			add_error(e, node->line, name, "expected names "
+			config_error(e, node->line, name, "expected names "
 			    "(letters, digits, '_', '-', '.'), at most %d",
 			    CAPS_NAMES_MAX - 2);
 		else
@@ -480,13 +369,13 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 	case K_RETURN:
 		if (vol_return_parse(value, &c->on_return,
 		    &c->throttle_percent) == -1)
-			add_error(e, node->line, name, "expected stop, "
+			config_error(e, node->line, name, "expected stop, "
 			    "throttle PERCENT (1 to 100) or nice, got '%s'",
 			    value);
 		break;
 	case K_LIMITS:
 		if (userlimit_parse(value, field, el->size) == -1)
-			add_error(e, node->line, name, "expected user:N pairs "
+			config_error(e, node->line, name, "expected user:N pairs "
 			    "(a user name, a count from 0 to 1000000), "
 			    "separated by blanks or commas, at most %zu bytes",
 			    el->size - 1);
@@ -494,14 +383,14 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 	case K_COMMAND:
 		if (strlen(value) >= el->size || strpbrk(value, "\r\n") !=
 		    NULL)
-			add_error(e, node->line, name, "expected one command "
+			config_error(e, node->line, name, "expected one command "
 			    "line of at most %zu bytes", el->size - 1);
 		else
 			snprintf(field, el->size, "%s", value);
 		break;
 	case K_USER:
 		if (!runas_name_valid(value))
-			add_error(e, node->line, name, "'%s' is not a user "
+			config_error(e, node->line, name, "'%s' is not a user "
 			    "name (a-z, 0-9, '_', '.', '-'; at most %d)", value,
 			    RUNAS_NAME_MAX);
 		else
@@ -509,17 +398,17 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 		break;
 	case K_ORDER:
 		if (readyq_order_parse(value, &c->order) == -1)
-			add_error(e, node->line, name, "expected "
+			config_error(e, node->line, name, "expected "
 			    ORDER_NAMES ", got '%s'", value);
 		break;
 	case K_PLACEMENT:
 		if (placement_mode_parse(value, &c->placement) == -1)
-			add_error(e, node->line, name, "expected informed, "
+			config_error(e, node->line, name, "expected informed, "
 			    "blind or fit, got '%s'", value);
 		break;
 	case K_LEVEL:
 		if (log_level_parse(value, &c->log_level) == -1)
-			add_error(e, node->line, name, "expected debug, info, "
+			config_error(e, node->line, name, "expected debug, info, "
 			    "normal, warning or error, got '%s'", value);
 		break;
 	}
@@ -566,7 +455,7 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 	}
 	root = xmlDocGetRootElement(doc);
 	if (root == NULL || strcmp((const char *)root->name, "server") != 0)
-		add_error(&e, root != NULL ? root->line : 1, root != NULL ?
+		config_error(&e, root != NULL ? root->line : 1, root != NULL ?
 		    (const char *)root->name : "?", "the root element must "
 		    "be <server>");
 	else {
@@ -575,22 +464,22 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 				load_element(c, node, &e);
 		if ((int64_t)c->membership_timeout_s * 1000 <
 		    c->node_timeout_ms)
-			add_error(&e, root->line, "membership_timeout_s",
+			config_error(&e, root->line, "membership_timeout_s",
 			    "must be at least node_timeout_ms (%d ms)",
 			    c->node_timeout_ms);
 		/* A task confirmed by a majority may be overturned only by a
 		 * partition longer than the membership timeout: keep it at
 		 * least that long. */
 		if (c->retention_s > 0 && c->retention_s < c->membership_timeout_s)
-			add_error(&e, root->line, "retention_s", "must be 0 "
+			config_error(&e, root->line, "retention_s", "must be 0 "
 			    "(keep forever) or at least membership_timeout_s "
 			    "(%d s)", c->membership_timeout_s);
 		if (c->peer_evict_s < c->membership_timeout_s)
-			add_error(&e, root->line, "peer_evict_s", "must be at "
+			config_error(&e, root->line, "peer_evict_s", "must be at "
 			    "least membership_timeout_s (%d s)",
 			    c->membership_timeout_s);
 		if (c->insecure && c->nkeys > 0)
-			add_error(&e, root->line, "insecure", "and <keyring> "
+			config_error(&e, root->line, "insecure", "and <keyring> "
 			    "together: choose one");
 	}
 	xmlFreeDoc(doc);
