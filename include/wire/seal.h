@@ -44,6 +44,7 @@
 struct seal_key {
 	uint8_t		key[SEAL_KEY_BYTES];
 	uint8_t		id[SEAL_ID_BYTES];
+	uint8_t		relay[SEAL_KEY_BYTES];	/* relayenv.h's tags */
 };
 
 /* Keys accepted; k[0] seals what we send. */
@@ -68,7 +69,8 @@ enum seal_error {
 	SEAL_TOO_BIG = -4,
 };
 
-/* Derive a key's id (a keyed hash: says nothing of the key). */
+/* Derive a key's id (a keyed hash: says nothing of the key), and the
+ * key that relays' tags use (relayenv.h). */
 void	seal_key_init(struct seal_key *, const uint8_t key[SEAL_KEY_BYTES]);
 /* Add a key to the ring; -1 if full or already there. */
 int	keyring_add(struct keyring *, const uint8_t key[SEAL_KEY_BYTES]);

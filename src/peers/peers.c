@@ -27,6 +27,8 @@
 #include "peer.h"
 #include "peers.h"
 #include "rejects.h"
+#include "relay.h"
+#include "relayenv.h"
 #include "seal.h"
 
 /*
@@ -43,6 +45,7 @@ static struct {
 	int			 bcast_fd, ucast_fd;
 	struct event		*bcast_ev, *ucast_ev;
 	struct sockaddr_in	 bcast_to;
+	struct sockaddr_in	 own;		/* 0.0.0.0 and reply_port */
 	int			 reply_port;
 	peers_recv_fn		*recv;
 	char			 header[256];
@@ -178,13 +181,16 @@ line_len(const char *text, size_t len)
 }
 
 /*
- * One datagram from `from`: opened (when the cluster is keyed) before
- * anything in it is believed.  Its first line is parsed, checked and
- * admitted by the guard; the others (a bundle, bundle.h) must come from
- * the same sender, and are parsed one by one.
+ * One datagram from src (or by way of a relay, from the sender at src):
+ * opened (when the cluster is keyed) before anything in it is believed.
+ * Its first line is parsed, checked and admitted by the guard; the
+ * others (a bundle, bundle.h) must come from the same sender, and are
+ * parsed one by one.  A broadcast heard first-hand goes on to the relays
+ * we name.
  */
 static void
-receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
+receive(const uint8_t *frame, size_t n, const struct sockaddr_in *src,
+    int relayed)
 {
 	static struct peer_msg	 m;
 	static char		 text[SEAL_PLAIN_MAX + 1];
@@ -196,11 +202,19 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 	char			 err[160], was[ADDR_MAXLEN + 1];
 	char			 addr[ADDR_MAXLEN + 1];
 	char			 sender[NAME_MAXLEN + 1];
+	char			 ip[INET_ADDRSTRLEN], from[ADDR_MAXLEN + 1];
 	uint64_t		 incarnation;
 	const char		*body = (const char *)frame;
 	size_t			 len = n;
 	int			 sealed = seal_peek(frame, n, &h) == 0, r;
-	int			 port = atoi(strchr(from, ':') + 1);
+	int			 port = ntohs(src->sin_port);
+
+	inet_ntop(AF_INET, &src->sin_addr, ip, sizeof ip);
+	snprintf(from, sizeof from, "%s:%d", ip, port);
+	if (n > (p.o.ring->n > 0 ? SEAL_FRAME_MAX : DATAGRAM_MAX)) {
+		reject(REJ_OVERSIZED, from, "");
+		return;
+	}
 
 	if (p.o.ring->n > 0) {
 		if (!sealed) {
@@ -273,6 +287,8 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 		reject(guard_reject[v], from, m.sender);
 		return;
 	}
+	if (sealed && (h.seq & 1) && !relayed)
+		relay_heard(h.sender, h.incarnation, h.seq, frame, n, src);
 	if (v == GUARD_MOVED && was[0] != '\0')
 		log_warnx("node %s moved from %s to %s", m.sender, was, from);
 	snprintf(addr, sizeof addr, "%s:%d", ip, m.reply_port);
@@ -297,11 +313,17 @@ receive(const uint8_t *frame, size_t n, const char *from, const char *ip)
 	}
 }
 
+/* A frame a relay brought us: its sender is at src. */
+static void
+receive_relayed(const uint8_t *frame, size_t n, const struct sockaddr_in *src)
+{
+	receive(frame, n, src, 1);
+}
+
 static void
 read_cb(evutil_socket_t fd, short what, void *arg)
 {
-	uint8_t			 buf[SEAL_FRAME_MAX + 1];
-	char			 ip[INET_ADDRSTRLEN], from[ADDR_MAXLEN + 1];
+	static uint8_t		 buf[RELAY_FRAME_MAX + 1];
 	struct sockaddr_in	 sin;
 	socklen_t		 sinlen;
 	ssize_t			 n;
@@ -313,13 +335,11 @@ read_cb(evutil_socket_t fd, short what, void *arg)
 		    (struct sockaddr *)&sin, &sinlen);
 		if (n == -1)
 			return;
-		inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof ip);
-		snprintf(from, sizeof from, "%s:%d", ip, ntohs(sin.sin_port));
-		if (n > (p.o.ring->n > 0 ? SEAL_FRAME_MAX : DATAGRAM_MAX)) {
-			reject(REJ_OVERSIZED, from, "");
-			continue;
-		}
-		receive(buf, (size_t)n, from, ip);
+		if (relay_is_envelope(buf, (size_t)n) &&
+		    (size_t)n <= RELAY_FRAME_MAX)
+			relay_receive(buf, (size_t)n, &sin);
+		else
+			receive(buf, (size_t)n, &sin, 0);
 	}
 }
 
@@ -366,6 +386,7 @@ peers_open(struct event_base *base, const struct peers_opts *o,
     peers_recv_fn *recv, char *err, size_t errlen)
 {
 	struct sockaddr_in	sin;
+	struct relay_opts	ro;
 	socklen_t		len = sizeof sin;
 
 	p.o = *o;
@@ -388,8 +409,18 @@ peers_open(struct event_base *base, const struct peers_opts *o,
 		return -1;
 	getsockname(p.ucast_fd, (struct sockaddr *)&sin, &len);
 	p.reply_port = ntohs(sin.sin_port);
+	p.own.sin_family = AF_INET;
+	p.own.sin_port = sin.sin_port;
 	p.header_len = peer_header(p.header, sizeof p.header, o->cluster,
 	    o->name, o->incarnation, p.reply_port);
+	ro.ring = o->ring;
+	ro.to = o->relays;
+	ro.n = o->nrelays;
+	ro.port = o->port;
+	ro.fd = p.ucast_fd;
+	ro.bcast = &p.bcast_to;
+	if (relay_open(&ro, receive_relayed, err, errlen) == -1)
+		return -1;
 	if (bundle_init(base, send_bundle) == -1) {
 		snprintf(err, errlen, "cannot make the bundles' event");
 		return -1;
@@ -411,6 +442,7 @@ void
 peers_close(void)
 {
 	bundle_free();
+	relay_close();
 	if (p.bcast_ev != NULL)
 		event_free(p.bcast_ev);
 	if (p.ucast_ev != NULL)
@@ -473,6 +505,9 @@ send_bundle(const struct sockaddr_in *to, const char *name, const char *lines,
 			return;		/* cannot be: len <= DATAGRAM_MAX */
 		out = frame;
 		len = (size_t)n;
+		if (name == NULL)
+			relay_heard(a.sender, a.incarnation, a.seq, frame, len,
+			    &p.own);
 	}
 	if (sendto(p.ucast_fd, out, len, 0, (const struct sockaddr *)to,
 	    sizeof *to) == -1)

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bounds.h"
+
 struct event_base;
 struct peer_msg;
 struct keyring;
@@ -26,6 +28,8 @@ struct peers_opts {
 	int		 max_senders;	/* names remembered (guard.h) */
 	int64_t		 bind_ms;	/* a name moves after this silence */
 	int64_t		 skew_ms;	/* stamps this far off: dropped */
+	const char	(*relays)[ADDR_MAXLEN + 1];	/* <relay>s, relay.h */
+	int		 nrelays;
 	/* A datagram of our name from another incarnation: another node
 	 * has our name (or an earlier start of ours is still heard). */
 	void		(*clash)(const char *from);

@@ -184,6 +184,8 @@ open_peers(const struct node_config *nc)
 	 * quiet or not, and the other is dropped as an impostor. */
 	po.bind_ms = node_config_silence_ms(nc);
 	po.skew_ms = nc->max_clock_skew_ms;
+	po.relays = srv.cfg->relays;
+	po.nrelays = srv.cfg->nrelays;
 	po.clash = clash_heard;
 	if (clash_init(srv.base, srv.cfg->name, po.bind_ms, decide) == -1)
 		fatalx("out of memory");

@@ -285,6 +285,10 @@ load_element(struct config *c, xmlNode *node, struct errlist *e)
 		load_keyring(c, node, e);
 		return;
 	}
+	if (strcmp(name, "relay") == 0) {
+		config_load_relay(c->relays, &c->nrelays, node, e);
+		return;
+	}
 	if (strcmp(name, "insecure") == 0) {
 		c->insecure = 1;
 		return;
@@ -481,6 +485,10 @@ config_load(struct config *c, const char *path, char *err, size_t errlen)
 		if (c->insecure && c->nkeys > 0)
 			config_error(&e, root->line, "insecure", "and <keyring> "
 			    "together: choose one");
+		if (c->insecure && c->nrelays > 0)
+			config_error(&e, root->line, "relay", "needs a cluster "
+			    "key (<keyring>): relayed frames are told apart "
+			    "by their sealed headers");
 	}
 	xmlFreeDoc(doc);
 	return e.count > 0 ? -1 : 0;

@@ -66,6 +66,9 @@ struct config {
 	int		nkeys;
 	char		keys[KEYRING_MAX][PATH_MAX];
 	int		insecure;
+	/* Nodes on other subnets this one passes broadcasts to (relay.h). */
+	int		nrelays;
+	char		relays[RELAYS_MAX][ADDR_MAXLEN + 1];
 	int		max_peers;	/* senders remembered, at most */
 	char		socket[PATH_MAX];	/* "": <state_dir>/volery.sock */
 	char		operator_key[PATH_MAX];	/* "": no remote operators */

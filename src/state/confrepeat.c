@@ -1,8 +1,10 @@
 /*
  * confrepeat.c -- the configuration's elements that come as attributes
- * or repeat (config.c reads the others): <batch> windows.
+ * or repeat (config.c reads the others): <batch> windows, <relay>s.
  */
+#include <arpa/inet.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -11,8 +13,10 @@
 
 #include "confrepeat.h"
 #include "errlist.h"
+#include "lex.h"
 #include "readyq.h"
 #include "volunteer.h"
+#include "xmltext.h"
 
 /* "file:line: <element>: what is wrong", into the list of problems. */
 void
@@ -124,4 +128,27 @@ config_load_batch(struct vol_window *batch, int *nbatch, xmlNode *node,
 	xmlFree(from);
 	xmlFree(to);
 	xmlFree(order);
+}
+
+void
+config_load_relay(char (*relays)[ADDR_MAXLEN + 1], int *n, xmlNode *node,
+    struct errlist *e)
+{
+	char		 host[ADDR_MAXLEN + 1], *value;
+	struct in_addr	 a;
+	int		 port;
+
+	if ((value = xml_text(node)) == NULL)
+		return;
+	if (lex_hostport(value, host, sizeof host, &port) == -1 ||
+	    port == 0 || inet_pton(AF_INET, host, &a) != 1)
+		config_error(e, node->line, "relay", "expected an IPv4 "
+		    "ADDRESS[:PORT] (a node on another subnet; the port "
+		    "defaults to <peer_port>), got '%s'", value);
+	else if (*n == RELAYS_MAX)
+		config_error(e, node->line, "relay", "more than %d relays",
+		    RELAYS_MAX);
+	else
+		snprintf(relays[(*n)++], ADDR_MAXLEN + 1, "%s", value);
+	free(value);
 }

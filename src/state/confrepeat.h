@@ -6,6 +6,8 @@
 
 #include <libxml/tree.h>
 
+#include "bounds.h"
+
 struct errlist;
 struct vol_window;
 
@@ -14,6 +16,10 @@ void	config_error(struct errlist *, long line, const char *elem,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* <batch days="mon-fri" from="HH:MM" to="HH:MM" [order="..."]/> */
 void	config_load_batch(struct vol_window *, int *n, xmlNode *,
+	    struct errlist *);
+
+/* <relay>IPv4[:PORT]</relay>, one a node on another subnet. */
+void	config_load_relay(char (*relays)[ADDR_MAXLEN + 1], int *n, xmlNode *,
 	    struct errlist *);
 
 #endif

@@ -17,6 +17,7 @@
 #include "task.h"
 
 static const char key_id_context[] = "volery key id";
+static const char relay_key_context[] = "volery relay key";
 
 void
 seal_key_init(struct seal_key *k, const uint8_t key[SEAL_KEY_BYTES])
@@ -25,6 +26,9 @@ seal_key_init(struct seal_key *k, const uint8_t key[SEAL_KEY_BYTES])
 	crypto_generichash(k->id, SEAL_ID_BYTES,
 	    (const unsigned char *)key_id_context, sizeof key_id_context - 1,
 	    key, SEAL_KEY_BYTES);
+	crypto_generichash(k->relay, SEAL_KEY_BYTES,
+	    (const unsigned char *)relay_key_context,
+	    sizeof relay_key_context - 1, key, SEAL_KEY_BYTES);
 }
 
 int

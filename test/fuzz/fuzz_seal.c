@@ -10,6 +10,9 @@
  *     clock, source) through one guard: no (sender, incarnation,
  *     sequence) is ever admitted twice, and an incarnation older than
  *     one admitted never is.
+ *  4. Any bytes as a relay's envelope (relayenv.h): nothing in it is
+ *     believed, and a sealed frame wrapped with our key unwraps to the
+ *     same frame and address, and with any one byte changed does not.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 #include <sodium/core.h>
 
 #include "guard.h"
+#include "relayenv.h"
 #include "seal.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -52,6 +56,42 @@ any_frame(const uint8_t *data, size_t size)
 		abort();	/* a forgery */
 }
 
+/* A frame of ours in an envelope: as it went in, and no byte forged. */
+static void
+relayed(const uint8_t *frame, size_t n, const uint8_t *data, size_t size,
+    size_t at)
+{
+	static uint8_t	 env[RELAY_FRAME_MAX];
+	struct relay_env e;
+	uint8_t		 ip[4] = { 0, 0, 0, 0 };
+	uint16_t	 port = 0;
+	int		 m;
+
+	if (size >= 6) {
+		memcpy(ip, data, 4);
+		port = (uint16_t)(data[4] << 8 | data[5]);
+	}
+	m = relay_wrap(&ring, size > 0 && data[0] & 1 ? RELAY_ONWARD :
+	    RELAY_RELAYED, ip, port, frame, n, env, sizeof env);
+	if (m != (int)(n + RELAY_HDR) || relay_unwrap(&ring, env, (size_t)m,
+	    &e) != 0 || e.frame_len != n || memcmp(e.frame, frame, n) != 0 ||
+	    memcmp(e.ip, ip, 4) != 0 || e.port != port)
+		abort();
+	env[at % (size_t)m] ^= 0x21;
+	if (relay_unwrap(&ring, env, (size_t)m, &e) == 0)
+		abort();
+}
+
+/* Any bytes as an envelope: never read past, never believed. */
+static void
+any_envelope(const uint8_t *data, size_t size)
+{
+	struct relay_env e;
+
+	if (relay_unwrap(&ring, data, size, &e) == 0)
+		abort();	/* a forgery */
+}
+
 static void
 round_trip(const uint8_t *data, size_t size)
 {
@@ -78,6 +118,7 @@ round_trip(const uint8_t *data, size_t size)
 	m = seal_open(&ring, frame, n, &h, a.to, text, sizeof text);
 	if (m != (int)size || memcmp(text, data, size) != 0)
 		abort();
+	relayed(frame, (size_t)n, data, size, at);
 	/* One byte changed anywhere: it must not open. */
 	frame[at % (size_t)n] ^= 0x5a;
 	if (seal_peek(frame, n, &h) == 0 &&
@@ -137,6 +178,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	setup();
 	any_frame(data, size);
+	any_envelope(data, size);
 	round_trip(data, size);
 	guard_run(data, size);
 	return 0;

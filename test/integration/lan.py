@@ -3,6 +3,11 @@
     switch namespace:  bridge br0, one veth end per host
     host namespaces:   eth0 with 10.213.<net>.<k>/24, lo
 
+With subnets (Lan(hosts, subnets=[0, 0, 1, ...]), a host's subnet each),
+subnet s is bridge br<s> and 10.<213+s>.<net>.0/24, and a router
+namespace joins them: eth<s> with 10.<213+s>.<net>.254, IP forwarded,
+broadcasts not (as a router does); every host routes through it.
+
 The root namespace gets no address and no route: traffic stays between
 the namespaces made here.  Tests reach a node's client port (127.0.0.1
 inside its namespace) by creating the socket inside that namespace.
@@ -79,19 +84,26 @@ class LanNode(Node):
 
 
 class Lan:
-    def __init__(self, hosts):
+    def __init__(self, hosts, subnets=None):
         self.tag = "vl%d" % os.getpid()
         self.net = 200 + os.getpid() % 50
         self.switch = self.tag + "-sw"
+        self.router = self.tag + "-rt"
+        self.subnet = {}
         self.hosts = []
         self.nodes = {}
         self.port = 7601
+        subnets = subnets or [0] * hosts
         try:
             sh("ip", "netns", "add", self.switch)
-            sh("ip", "-n", self.switch, "link", "add", "br0", "type", "bridge")
-            sh("ip", "-n", self.switch, "link", "set", "br0", "up")
-            for k in range(hosts):
-                self.add_host()
+            for s in sorted(set(subnets)):
+                sh("ip", "-n", self.switch, "link", "add", "br%d" % s,
+                   "type", "bridge")
+                sh("ip", "-n", self.switch, "link", "set", "br%d" % s, "up")
+            if len(set(subnets)) > 1:
+                self.add_router(sorted(set(subnets)))
+            for s in subnets[:hosts]:
+                self.add_host(s)
         except Exception:
             self.close()
             raise
@@ -100,31 +112,69 @@ class Lan:
         return "%s-h%d" % (self.tag, host)
 
     def addr(self, host):
-        return "10.213.%d.%d" % (self.net, host + 1)
+        return "10.%d.%d.%d" % (213 + self.subnet.get(host, 0), self.net,
+                                host + 1)
+
+    def broadcast_of(self, subnet):
+        return "10.%d.%d.255" % (213 + subnet, self.net)
 
     @property
     def broadcast(self):
-        return "10.213.%d.255" % self.net
+        return self.broadcast_of(0)
 
-    def add_host(self):
+    def gateway(self, subnet):
+        return "10.%d.%d.254" % (213 + subnet, self.net)
+
+    def add_router(self, subnets):
+        sh("ip", "netns", "add", self.router)
+        for s in subnets:
+            sh("ip", "-n", self.switch, "link", "add", "r%d" % s, "type",
+               "veth", "peer", "name", "eth%d" % s, "netns", self.router)
+            sh("ip", "-n", self.switch, "link", "set", "r%d" % s, "master",
+               "br%d" % s, "up")
+            sh("ip", "-n", self.router, "addr", "add",
+               self.gateway(s) + "/24", "broadcast", self.broadcast_of(s),
+               "dev", "eth%d" % s)
+            sh("ip", "-n", self.router, "link", "set", "eth%d" % s, "up")
+        sh("ip", "netns", "exec", self.router, "sysctl", "-qw",
+           "net.ipv4.ip_forward=1")
+
+    def router_down(self):
+        for s in set(self.subnet.values()):
+            sh("ip", "-n", self.switch, "link", "set", "r%d" % s, "down")
+
+    def router_up(self):
+        for s in set(self.subnet.values()):
+            sh("ip", "-n", self.switch, "link", "set", "r%d" % s, "up")
+
+    def add_host(self, subnet=0):
         k = len(self.hosts)
         ns = self.ns(k)
+        self.subnet[k] = subnet
         sh("ip", "netns", "add", ns)
         sh("ip", "-n", self.switch, "link", "add", "p%d" % k, "type", "veth",
            "peer", "name", "eth0", "netns", ns)
-        sh("ip", "-n", self.switch, "link", "set", "p%d" % k, "master", "br0", "up")
+        sh("ip", "-n", self.switch, "link", "set", "p%d" % k, "master",
+           "br%d" % subnet, "up")
         sh("ip", "-n", ns, "addr", "add", self.addr(k) + "/24",
-           "broadcast", self.broadcast, "dev", "eth0")
+           "broadcast", self.broadcast_of(subnet), "dev", "eth0")
         sh("ip", "-n", ns, "link", "set", "eth0", "up")
         sh("ip", "-n", ns, "link", "set", "lo", "up")
+        if self.router_on():
+            sh("ip", "-n", ns, "route", "add", "default", "via",
+               self.gateway(subnet))
         self.hosts.append(k)
         return k
+
+    def router_on(self):
+        return os.path.exists("/var/run/netns/" + self.router)
 
     def node(self, host, name, cluster, extra="", key=True, slots=1):
         node = LanNode(self, host, name=name, cluster=cluster, key=key,
                        slots=slots, extra=(
             "<broadcast>%s</broadcast>\n  <peer_port>%d</peer_port>\n  %s"
-            % (self.broadcast, self.port, extra)))
+            % (self.broadcast_of(self.subnet.get(host, 0)), self.port,
+               extra)))
         self.nodes[name] = node
         return node
 
@@ -155,4 +205,5 @@ class Lan:
             node.cleanup()
         for k in self.hosts:
             sh("ip", "netns", "del", self.ns(k), check=False)
+        sh("ip", "netns", "del", self.router, check=False)
         sh("ip", "netns", "del", self.switch, check=False)

@@ -468,6 +468,20 @@ class Config(unittest.TestCase):
                       r.stderr)
         self.assertIn("not starting", r.stderr)
 
+    def test_relays_are_addresses_and_need_a_key(self):
+        r, conf = self.run_check("<server>\n  <insecure/>\n"
+                                 "  <relay>10.0.2.7:7601</relay>\n"
+                                 "  <relay>floor2</relay>\n"
+                                 "  <relay>10.0.2.8:0</relay>\n"
+                                 "</server>\n")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("%s:4: <relay>: expected an IPv4 ADDRESS[:PORT]" % conf,
+                      r.stderr)
+        self.assertIn("%s:5: <relay>: expected an IPv4" % conf, r.stderr)
+        self.assertIn("%s:1: <relay>: needs a cluster key (<keyring>)" % conf,
+                      r.stderr)
+        self.assertNotIn(":3: <relay>", r.stderr)
+
     def test_retention_shorter_than_the_membership_timeout(self):
         r, conf = self.run_check("<server>\n  <retention_s>60</retention_s>\n"
                                  "</server>\n")

@@ -1,13 +1,15 @@
 /*
  * test_seal.c -- the sealed framing of datagrams (seal.c) and the guard
  * that admits them (guard.c): what an attacker on the LAN can and cannot
- * make a node believe.
+ * make a node believe; the envelope a relay carries a frame in
+ * (relayenv.c), and its memory of frames heard.
  */
 #include "testutil.h"
 
 #include <sodium/core.h>
 
 #include "guard.h"
+#include "relayenv.h"
 #include "seal.h"
 
 static const char text[] = "VOLERY/1 c a 0000000000000001 4000 HEARTBEAT "
@@ -343,6 +345,95 @@ test_guard_is_bounded(void **state)
 	guard_free(&g);
 }
 
+/* A relayed frame arrives as it was sealed, with the sender's address;
+ * no byte of the envelope can change unnoticed, and only a key of the
+ * ring vouches for one. */
+static void
+test_relay_envelope(void **state)
+{
+	static uint8_t		 frame[SEAL_FRAME_MAX], env[RELAY_FRAME_MAX];
+	static uint8_t		 bad[RELAY_FRAME_MAX];
+	struct keyring		 r = ring_of(1, 2), other = ring_of(3, 0);
+	struct keyring		 old = ring_of(2, 0);
+	struct relay_env	 e;
+	const uint8_t		 ip[4] = { 10, 213, 7, 4 };
+	int			 n, m;
+	size_t			 i;
+
+	(void)state;
+	n = seal_as(&r.k[0], 7, NULL, frame, sizeof frame);
+	m = relay_wrap(&r, RELAY_ONWARD, ip, 40000, frame, (size_t)n, env,
+	    sizeof env);
+	assert_int_equal(m, RELAY_HDR + n);
+	assert_int_equal(relay_unwrap(&r, env, (size_t)m, &e), 0);
+	assert_int_equal(e.flag, RELAY_ONWARD);
+	assert_memory_equal(e.ip, ip, 4);
+	assert_int_equal(e.port, 40000);
+	assert_int_equal(e.frame_len, (size_t)n);
+	assert_memory_equal(e.frame, frame, (size_t)n);
+	assert_string_equal(e.h.sender, "a");
+	assert_int_equal(e.h.seq, 7);
+	/* Every byte matters: flag, address, port, tag and frame. */
+	for (i = 0; i < (size_t)m; i++) {
+		memcpy(bad, env, (size_t)m);
+		bad[i] ^= 0x01;
+		assert_true(relay_unwrap(&r, bad, (size_t)m, &e) < 0);
+	}
+	assert_true(relay_unwrap(&r, env, (size_t)m - 1, &e) < 0);
+	/* A node without the frame's key cannot vouch, nor check. */
+	assert_int_equal(relay_wrap(&other, RELAY_RELAYED, ip, 1, frame,
+	    (size_t)n, bad, sizeof bad), RELAY_UNKNOWN_KEY);
+	assert_int_equal(relay_unwrap(&other, env, (size_t)m, &e),
+	    RELAY_UNKNOWN_KEY);
+	/* The relay key is not the sealing key: a holder of another key of
+	 * the ring (here the second) vouches with that key's own. */
+	n = seal_as(&r.k[1], 8, NULL, frame, sizeof frame);
+	m = relay_wrap(&old, RELAY_RELAYED, ip, 1, frame, (size_t)n, env,
+	    sizeof env);
+	assert_int_equal(relay_unwrap(&r, env, (size_t)m, &e), 0);
+	assert_int_equal(e.flag, RELAY_RELAYED);
+	/* Not an envelope, not a frame inside, no such flag. */
+	assert_int_equal(relay_unwrap(&r, frame, (size_t)n, &e),
+	    RELAY_NOT_ENVELOPE);
+	memcpy(bad, env, RELAY_HDR);
+	assert_int_equal(relay_unwrap(&r, bad, RELAY_HDR, &e),
+	    RELAY_MALFORMED);
+	env[4] = 3;
+	assert_int_equal(relay_unwrap(&r, env, (size_t)m, &e),
+	    RELAY_MALFORMED);
+	assert_int_equal(relay_wrap(&r, 3, ip, 1, frame, (size_t)n, env,
+	    sizeof env), RELAY_MALFORMED);
+	assert_int_equal(relay_wrap(&r, RELAY_ONWARD, ip, 1, frame, (size_t)n,
+	    env, (size_t)n + RELAY_HDR - 1), RELAY_TOO_BIG);
+}
+
+/* Copies of a frame are told apart by sender, incarnation and
+ * sequence: a copy is known, anything else is new. */
+static void
+test_relay_seen(void **state)
+{
+	static struct relay_seen s;
+	uint8_t			 key[RELAY_SEEN_KEY] = { 9 };
+	uint64_t		 q;
+
+	(void)state;
+	relay_seen_init(&s, key);
+	assert_int_equal(relay_seen_add(&s, "a", 1, 3), 1);
+	assert_int_equal(relay_seen_add(&s, "a", 1, 3), 0);
+	assert_int_equal(relay_seen_add(&s, "a", 2, 3), 1);
+	assert_int_equal(relay_seen_add(&s, "a", 1, 5), 1);
+	assert_int_equal(relay_seen_add(&s, "b", 1, 3), 1);
+	assert_int_equal(relay_seen_add(&s, "ab", 1, 3), 1);
+	/* A burst well under the slots: every copy known, nothing new
+	 * taken for a copy. */
+	for (q = 1; q < 1001; q += 2)
+		assert_int_equal(relay_seen_add(&s, "c", 4, q), 1);
+	for (q = 1; q < 1001; q += 2)
+		assert_int_equal(relay_seen_add(&s, "c", 4, q), 0);
+	for (q = 1001; q < 1201; q += 2)
+		assert_int_equal(relay_seen_add(&s, "c", 4, q), 1);
+}
+
 int
 main(void)
 {
@@ -357,6 +448,8 @@ main(void)
 		cmocka_unit_test(test_guard_binds_names_to_addresses),
 		cmocka_unit_test(test_a_quiet_node_keeps_its_name),
 		cmocka_unit_test(test_guard_is_bounded),
+		cmocka_unit_test(test_relay_envelope),
+		cmocka_unit_test(test_relay_seen),
 	};
 
 	if (sodium_init() == -1)
