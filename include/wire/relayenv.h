@@ -13,7 +13,8 @@
  *   9       2     the sender's reply port
  *   11      16    tag: BLAKE2b keyed with the relay key of the frame's
  *                 cluster key, over bytes 0..10 and the frame
- *   27      ...   the sealed frame, as its sender sent it
+ *   27      ...   the sealed frame, as its sender sent it: a broadcast
+ *                 (odd sequence); unicasts go through the router
  *
  * The frame is still opened, and its sender checked, by every node that
  * hears it; the tag says that a holder of the cluster key vouches for

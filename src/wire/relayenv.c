@@ -46,8 +46,8 @@ relay_wrap(const struct keyring *r, enum relay_flag flag, const uint8_t ip[4],
 
 	if (flag != RELAY_ONWARD && flag != RELAY_RELAYED)
 		return RELAY_MALFORMED;
-	if (seal_peek(frame, len, &h) != 0)
-		return RELAY_MALFORMED;
+	if (seal_peek(frame, len, &h) != 0 || !(h.seq & 1))
+		return RELAY_MALFORMED;		/* only broadcasts go across */
 	if ((k = key_of(r, &h)) == NULL)
 		return RELAY_UNKNOWN_KEY;
 	if (len > SEAL_FRAME_MAX || RELAY_HDR + len > outsize)
@@ -78,7 +78,7 @@ relay_unwrap(const struct keyring *r, const uint8_t *in, size_t len,
 		return RELAY_TOO_BIG;
 	e->frame = in + RELAY_HDR;
 	e->frame_len = len - RELAY_HDR;
-	if (seal_peek(e->frame, e->frame_len, &e->h) != 0)
+	if (seal_peek(e->frame, e->frame_len, &e->h) != 0 || !(e->h.seq & 1))
 		return RELAY_MALFORMED;
 	if ((k = key_of(r, &e->h)) == NULL)
 		return RELAY_UNKNOWN_KEY;

@@ -12,7 +12,8 @@
  *     one admitted never is.
  *  4. Any bytes as a relay's envelope (relayenv.h): nothing in it is
  *     believed, and a sealed frame wrapped with our key unwraps to the
- *     same frame and address, and with any one byte changed does not.
+ *     same frame and address, and with any one byte changed does not;
+ *     a unicast is never wrapped.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ any_frame(const uint8_t *data, size_t size)
 /* A frame of ours in an envelope: as it went in, and no byte forged. */
 static void
 relayed(const uint8_t *frame, size_t n, const uint8_t *data, size_t size,
-    size_t at)
+    size_t at, int broadcast)
 {
 	static uint8_t	 env[RELAY_FRAME_MAX];
 	struct relay_env e;
@@ -73,6 +74,11 @@ relayed(const uint8_t *frame, size_t n, const uint8_t *data, size_t size,
 	}
 	m = relay_wrap(&ring, size > 0 && data[0] & 1 ? RELAY_ONWARD :
 	    RELAY_RELAYED, ip, port, frame, n, env, sizeof env);
+	if (!broadcast) {		/* unicasts go through the router */
+		if (m != RELAY_MALFORMED)
+			abort();
+		return;
+	}
 	if (m != (int)(n + RELAY_HDR) || relay_unwrap(&ring, env, (size_t)m,
 	    &e) != 0 || e.frame_len != n || memcmp(e.frame, frame, n) != 0 ||
 	    memcmp(e.ip, ip, 4) != 0 || e.port != port)
@@ -118,7 +124,7 @@ round_trip(const uint8_t *data, size_t size)
 	m = seal_open(&ring, frame, n, &h, a.to, text, sizeof text);
 	if (m != (int)size || memcmp(text, data, size) != 0)
 		abort();
-	relayed(frame, (size_t)n, data, size, at);
+	relayed(frame, (size_t)n, data, size, at, a.seq & 1);
 	/* One byte changed anywhere: it must not open. */
 	frame[at % (size_t)n] ^= 0x5a;
 	if (seal_peek(frame, n, &h) == 0 &&

@@ -76,6 +76,17 @@ def open_frame(key, frame, me=None):
     return out.raw[:outlen.value]
 
 
+def envelope(key, frame, flag=1, addr=("10.9.9.9", 4444)):
+    """A relay's envelope (include/wire/relayenv.h) around a sealed frame,
+    vouched for with the relay key of key."""
+    relay_key = hashlib.blake2b(b"volery relay key", digest_size=32,
+                                key=key).digest()
+    head = (b"VRL1" + bytes([flag]) + socket.inet_aton(addr[0])
+            + struct.pack(">H", addr[1]))
+    tag = hashlib.blake2b(head + frame, digest_size=16, key=relay_key).digest()
+    return head + tag + frame
+
+
 def send_spoofed(src, dst, payload):
     """A UDP datagram from src (ip, port) to dst, whatever our own address
     is: what an attacker on the LAN replays a captured datagram with."""

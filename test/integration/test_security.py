@@ -174,6 +174,38 @@ class SecureCluster(unittest.TestCase):
         self.assertEqual(b.tasks(), tasks)
         self.assertEqual(self.cl.master(), "a")
 
+    def test_relay_envelopes_need_the_key_and_replay_nothing(self):
+        """A relay's envelope (issue 40) names where its frame's sender
+        is: an outsider's, vouched for with another key, is dropped and
+        counted; a key holder's around a frame already heard changes
+        nothing."""
+        self.cl.master()
+        cap = self.capture()
+        a = self.client("a")
+        u = a.schedule("import low -p /x -x %s" %
+                       params_file(self.cl.nodes["a"].dir, 50))
+        a.ask("SUBSCRIBE " + u)
+        a.wait_states({u: "Terminated"})
+        seen = cap.read(lambda f: len(f) >= 10 and
+                        any(sealer.peek(d)[0] == "b" for d, _ in f))
+        frames = [d for d, s in seen if sealer.peek(d)[0] == "a"]
+        b_addr = [s for d, s in seen if sealer.peek(d)[0] == "b"][0]
+        b = self.client("b")
+        tasks = b.tasks()
+        before = rejected(b)
+        forged = "forged, damaged or not for us"
+        out = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.addCleanup(out.close)
+        for d in frames:
+            out.sendto(sealer.envelope(os.urandom(32), d), b_addr)
+            out.sendto(sealer.envelope(self.key, d), b_addr)
+        got = self.wait_rejected(b, {forged: before.get(forged, 0) +
+                                     len(frames)})
+        self.assertEqual(got[forged] - before.get(forged, 0), len(frames))
+        self.assertEqual(b.tasks(), tasks)
+        self.assertEqual(self.cl.master(), "a")
+        self.assertNotIn("moved", self.cl.nodes["b"].log())
+
     def test_a_node_with_another_key_cannot_join(self):
         self.cl.master()
         other = os.path.join(self.cl.nodes["a"].dir, "other.key")

@@ -387,11 +387,16 @@ test_relay_envelope(void **state)
 	    RELAY_UNKNOWN_KEY);
 	/* The relay key is not the sealing key: a holder of another key of
 	 * the ring (here the second) vouches with that key's own. */
-	n = seal_as(&r.k[1], 8, NULL, frame, sizeof frame);
+	n = seal_as(&r.k[1], 9, NULL, frame, sizeof frame);
 	m = relay_wrap(&old, RELAY_RELAYED, ip, 1, frame, (size_t)n, env,
 	    sizeof env);
 	assert_int_equal(relay_unwrap(&r, env, (size_t)m, &e), 0);
 	assert_int_equal(e.flag, RELAY_RELAYED);
+	/* A unicast never goes by relay: it goes through the router. */
+	n = seal_as(&r.k[0], 10, "b", frame, sizeof frame);
+	assert_int_equal(relay_wrap(&r, RELAY_ONWARD, ip, 1, frame, (size_t)n,
+	    bad, sizeof bad), RELAY_MALFORMED);
+	n = seal_as(&r.k[1], 9, NULL, frame, sizeof frame);
 	/* Not an envelope, not a frame inside, no such flag. */
 	assert_int_equal(relay_unwrap(&r, frame, (size_t)n, &e),
 	    RELAY_NOT_ENVELOPE);
