@@ -56,10 +56,16 @@ class Subnets(test_lan.LanTest):
 
     def test_two_floors_are_one_pool(self):
         self.one_master()
+        # Every node hears every other, by heartbeats relayed or not.
+        deadline = time.monotonic() + 20
         for n in self.live():
-            rows = [r for r in self.node_rows(n) if r.startswith("NODE ")]
-            self.assertEqual(sorted(r.split()[1] for r in rows),
-                             sorted(self.nodes), n)
+            while True:
+                rows = [r for r in self.node_rows(n) if r.startswith("NODE ")]
+                heard = sorted(r.split()[1] for r in rows)
+                if heard == sorted(self.nodes) or time.monotonic() > deadline:
+                    break
+                time.sleep(0.1)  # NODES is a snapshot: nothing to wait on
+            self.assertEqual(heard, sorted(self.nodes), n)
         up = self.run_on("h2", 1, 4, "up")      # from floor 0, for floor 1
         down = self.run_on("h5", 0, 4, "down")
         self.wait_all(up + down, "h2")
