@@ -142,19 +142,6 @@ node_next_task(const struct node *n, size_t *it)
 	return taskmap_next(&n->map, it);
 }
 
-int
-node_running_on(const struct node *n, const char *name)
-{
-	size_t		  k, count = 0;
-	struct task	**v = runwatch_running(n, &count);
-	int		  busy = 0;
-
-	for (k = 0; v != NULL && k < count; k++)
-		busy += strcmp(v[k]->running_on, name) == 0;
-	free(v);
-	return busy;
-}
-
 struct task **
 node_tasks_sorted(const struct node *n, size_t *count)
 {

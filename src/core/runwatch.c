@@ -235,3 +235,17 @@ runwatch_housekeeping(struct node *n, int64_t now)
 	}
 	free(v);
 }
+
+/* The tasks running on that node, as we know them (NODES). */
+int
+node_running_on(const struct node *n, const char *name)
+{
+	size_t		  k, count = 0;
+	struct task	**v = runwatch_running(n, &count);
+	int		  busy = 0;
+
+	for (k = 0; v != NULL && k < count; k++)
+		busy += strcmp(v[k]->running_on, name) == 0;
+	free(v);
+	return busy;
+}
