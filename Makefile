@@ -401,8 +401,8 @@ soak: all $(TEST_TASK_BIN)
 	$(PYTHON) tools/soak.py --minutes $(SOAK_MINUTES)
 
 # make install [PREFIX=/usr/local] [SYSCONFDIR=/etc] [DESTDIR=]: the
-# binary, manual pages, the sample tasks and workflow, a systemd unit, a
-# logrotate file, bash completion, the state and log directories, and a
+# binary, manual pages, the sample tasks and workflow, a systemd unit and
+# sleep hook, a logrotate file, bash completion, the state and log directories, and a
 # config in $(SYSCONFDIR)/volery (with no <name>: the host name is the
 # node's) that is never overwritten, nor removed by uninstall; as root
 # with no DESTDIR, the user volery that tasks run as.
@@ -414,6 +414,7 @@ ETCDIR	= $(DESTDIR)$(SYSCONFDIR)/volery
 LIBDIR	= $(DESTDIR)$(PREFIX)/lib/volery
 DOCDIR	= $(DESTDIR)$(PREFIX)/share/doc/volery
 UNITDIR	= $(DESTDIR)$(PREFIX)/lib/systemd/system
+SLEEPDIR = $(DESTDIR)$(PREFIX)/lib/systemd/system-sleep
 COMPDIR	= $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ROTDIR	= $(DESTDIR)$(SYSCONFDIR)/logrotate.d
 STATEDIR = $(DESTDIR)/var/lib/volery
@@ -427,7 +428,7 @@ INSTALL_SED = sed -e 's|/etc/volery|$(SYSCONFDIR)/volery|g' \
 	-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
 
 install: all
-	install -d $(BINDIR) $(ETCDIR) $(LIBDIR)/tasks $(DOCDIR) $(UNITDIR) \
+	install -d $(BINDIR) $(ETCDIR) $(LIBDIR)/tasks $(DOCDIR) $(UNITDIR) $(SLEEPDIR) \
 	    $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7 $(COMPDIR) $(ROTDIR)
 	install -d -m 711 $(STATEDIR)
 	install -d -m 750 $(LOGDIR)
@@ -450,6 +451,8 @@ install: all
 	$(INSTALL_SED) conf/workflow.xml > $(DOCDIR)/workflow.xml
 	install -m 644 conf/params.xml $(DOCDIR)/
 	$(INSTALL_SED) conf/volery.service.in > $(UNITDIR)/volery.service
+	$(INSTALL_SED) conf/volery.sleep.in > $(SLEEPDIR)/volery
+	chmod 755 $(SLEEPDIR)/volery
 	install -m 644 conf/volery.bash-completion $(COMPDIR)/volery
 	@# The users no one's tasks run as (run_as in volery.conf(5)):
 	@# volery and a slot user per core, each run its own uid; made once
@@ -470,7 +473,7 @@ uninstall:
 	rm -f $(BINDIR)/volery $(MANDIR)/man1/volery.1 \
 	    $(MANDIR)/man5/volery.conf.5 $(MANDIR)/man5/volery-task.5 \
 	    $(MANDIR)/man7/volery-protocol.7 $(MANDIR)/man7/volery-api.7 \
-	    $(UNITDIR)/volery.service \
+	    $(UNITDIR)/volery.service $(SLEEPDIR)/volery \
 	    $(COMPDIR)/volery
 	rm -rf $(LIBDIR) $(DOCDIR)
 

@@ -8,6 +8,7 @@
 #define NAME_MAXLEN 64		/* executable, node and task-type names */
 #define ADDR_MAXLEN 64		/* a client's address as text */
 #define RELAYS_MAX 16		/* <relay>s a node names */
+#define WAKE_TEXT_MAX 40	/* "<mac>@<ipv4>,always" (peer.h) */
 #define USER_MAXLEN 32		/* a submitting user's login name */
 #define UID_MAXVAL 4294967294LL	/* (uid_t)-1 is no one */
 #define PATH_MAXLEN 1024	/* -p and -x arguments */

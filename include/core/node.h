@@ -63,6 +63,11 @@ struct node_config {
 	 * membership whose majority confirms results (confirm.c). */
 	int64_t		membership_timeout_ms;
 	int		max_peers;	/* the peer table's bound */
+	/* Ready work waiting this long with no free slot wakes sleeping
+	 * nodes (wake.h); 0: never.  wake: how to wake us, told when we
+	 * sleep ("<mac>@<broadcast>[,always]"); "": we cannot be woken. */
+	int64_t		wake_after_ms;
+	char		wake[WAKE_TEXT_MAX + 1];
 	/* A peer's stamps and record times further than this from our
 	 * clock are refused (plausible.c); 0: unchecked. */
 	int64_t		max_clock_skew_ms;
@@ -179,6 +184,9 @@ struct node_status {
 	const char	*quarantine_why;
 	/* Our batch window ahead (avail.h): opens, closes; 0 closes: none. */
 	int64_t		 window_from_ms, window_to_ms;
+	/* Sleeping nodes we know how to wake, and wake-ups sent (wake.h). */
+	size_t		 sleepers;
+	uint64_t	 woken;
 };
 
 /* A SCHEDULE request, already parsed and syntax-checked. */
@@ -378,5 +386,9 @@ void	node_recover(struct node *, int64_t now);
 void	node_start(struct node *, int64_t now);
 /* A clean stop: our runs go back to Ready for the others. */
 void	node_stop(struct node *, int64_t now);
+/* About to suspend: our runs go back to Ready, and our heartbeat says
+ * "asleep" and how to wake us (wake.h); the shell keeps our volunteer
+ * state "asleep" until we are back. */
+void	node_sleep(struct node *, int64_t now);
 
 #endif

@@ -47,6 +47,8 @@ enum action_type {
 	ACT_CKPT_FETCH,	/* uuid, peer, text: fetch that checkpoint (task.h's
 			 * text) of the task from peer, its runner, into
 			 * our store; answer node_checkpoint_kept() */
+	ACT_WAKE,	/* text: "<node> <mac>@<broadcast>[,always]": send
+			 * that sleeping node the magic packet (wake.h) */
 	ACT_STAY,	/* text: "<start_ms> <s>..." our volunteer period's
 			 * start (-1: none) and the ended ones (s), to keep
 			 * for node_stay_restore() */

@@ -9,7 +9,10 @@
  *             [<cores> <memory_mb> <tags|-> <executables|->]
  *                              (what it has: capset.c; lists of names)
  *             [window=<in_s>,<lasts_s>]
- *                              (last: its batch window ahead, avail.h)
+ *                              (its batch window ahead, avail.h)
+ *             [wake=<mac>@<broadcast>[,always]]
+ *                              (last, when it goes to sleep: how to wake
+ *                              it, and that it volunteers whenever up)
  *   WHO_IS_MASTER
  *   START_NEW_MASTER_ELECTION
  *   TRY_TO_BE_MASTER <reputation> <map_size> <timestamp>
@@ -121,6 +124,8 @@ struct peer_msg {
 	int64_t		 window_in_s;	/* HEARTBEAT: its batch window ahead
 					 * opens in (0: open) ... */
 	int64_t		 window_s;	/* ... and lasts; 0: none told */
+	const char	*wake;		/* HEARTBEAT "asleep": "<mac>@<ipv4>
+					 * [,always]" (wake.h), else NULL */
 	/* HEARTBEAT: what it has (0 cores: not told, an older node);
 	 * the lists are comma lists of names, "" for none. */
 	int		 cores;
@@ -143,6 +148,8 @@ struct peer_msg {
 };
 
 const char *peer_type_name(enum peer_type);
+/* "aa:bb:cc:dd:ee:ff@a.b.c.d[,always]" (HEARTBEAT's wake=)? */
+int	peer_wake_valid(const char *);
 int	peer_parse(const char *, size_t, struct peer_msg *, char *, size_t);
 /* An empty message of type (its buffer left alone: it is large). */
 void	peer_msg_init(struct peer_msg *, enum peer_type);

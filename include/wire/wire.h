@@ -36,6 +36,7 @@ enum client_cmd {
 	CMD_REVOKE,
 	CMD_CLEAR,
 	CMD_CKPT,
+	CMD_SLEEP,
 };
 
 
@@ -70,6 +71,7 @@ struct client_req {
 	int			 suspended_only;	/* TASKS Suspended */
 	/* IDLE */
 	enum vol_force		 idle;
+	int			 sleep;		/* SLEEP now (1) or over (0) */
 	/* LOG */
 	const char		*regex;
 	int			 has_level;

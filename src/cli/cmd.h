@@ -78,6 +78,7 @@ extern const struct cmd_entry cmd_tasks_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_nodes_entry;
 extern const struct cmd_entry cmd_idle_entry;
+extern const struct cmd_entry cmd_sleep_entry;
 extern const struct cmd_entry cmd_log_entry;
 extern const struct cmd_entry cmd_keygen_entry;
 extern const struct cmd_entry cmd_id_entry;

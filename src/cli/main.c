@@ -24,6 +24,7 @@ static const struct cmd_entry *commands[] = {
 	&cmd_nodes_entry,
 	&cmd_log_entry,
 	&cmd_idle_entry,
+	&cmd_sleep_entry,
 	&cmd_serve_entry,
 	&cmd_keygen_entry,
 	&cmd_id_entry,

@@ -20,7 +20,7 @@
 #include "sockowner.h"
 #include "wire.h"
 
-static req_fn	req_idle, req_help, req_quit;
+static req_fn	req_idle, req_sleep, req_help, req_quit;
 
 #define ANYONE		(CLIENT_LOCAL | CLIENT_OPERATOR)
 #define CHANGES		0x1	/* the core's actions follow */
@@ -65,6 +65,9 @@ static const struct request {
 	/* The screensaver hook: this host's own say. */
 	{ CMD_IDLE,	"IDLE",		CLIENT_LOCAL,
 	    CHANGES | NOT_FROM_RUN | PRESENT, req_idle },
+	/* The sleep hook: the host is about to suspend, or is back. */
+	{ CMD_SLEEP,	"SLEEP",	CLIENT_LOCAL,
+	    CHANGES | NOT_FROM_RUN | PRESENT, req_sleep },
 	/* A revocation proves itself (the admin's signature): anyone may
 	 * hand one in. */
 	{ CMD_PEERKEY,	"PEERKEY",	ANYONE,	0, req_peerkey },
@@ -184,6 +187,15 @@ req_idle(struct client *c, const struct client_req *req)
 	    req->idle == VOL_FORCE_ON ? "on" : req->idle == VOL_FORCE_OFF ?
 	    "off" : "auto", client_addr(c));
 	idle_force(req->idle);
+	client_reply(c, 0, "OK\n");
+}
+
+static void
+req_sleep(struct client *c, const struct client_req *req)
+{
+	log_info("sleep hook: SLEEP %s from %s", req->sleep ? "now" : "over",
+	    client_addr(c));
+	idle_sleep(req->sleep);
 	client_reply(c, 0, "OK\n");
 }
 

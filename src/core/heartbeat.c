@@ -3,6 +3,7 @@
  * node dead (heartbeat.h).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "heartbeat.h"
 #include "nodestate.h"
@@ -97,6 +98,8 @@ heartbeat_msg(struct node *n, const char *volunteer, int64_t now,
 	m->timestamp = now;	/* the peers size their race windows by it */
 	capset_tell(n, m);
 	avail_tell(n, m, now);
+	if (strcmp(m->volunteer, "asleep") == 0 && n->cfg.wake[0] != '\0')
+		m->wake = n->cfg.wake;	/* how to wake us (wake.h) */
 }
 
 int64_t

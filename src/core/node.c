@@ -77,6 +77,7 @@ node_free(struct node *n)
 	capset_free(n);
 	origin_free(n);
 	authorship_free(n);
+	wake_free(n);
 	free(n);
 }
 
@@ -130,6 +131,7 @@ node_status(const struct node *n, struct node_status *st)
 	    &st->void_claims_from);
 	st->disputes = verify_disputes(n, &st->disputed);
 	tail_status(n, st);
+	wake_status(n, st);
 	st->timer = n->tick.timer;
 	st->quarantine_until = retry_deadline(n) > 0 ? retry_deadline(n) : 0;
 	st->quarantine_why = retry_quarantine_why(n);
@@ -312,6 +314,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		dequeue_heard_stamp(n, m->timestamp, now);
 		election_recv_heartbeat(n, m, now);
 		antientropy_recv_heartbeat(n, p, m, now);
+		wake_heard(n, p, m, now);
 		break;
 	case PEER_WHO_IS_MASTER:
 		election_recv_who_is_master(n, m);
@@ -410,6 +413,7 @@ housekeeping(struct node *n, int64_t now)
 	confirm_housekeeping(n, now);
 	retire_housekeeping(n, now);
 	tail_housekeeping(n, now);
+	wake_housekeeping(n, now);
 	antientropy_housekeeping(n, now);
 	election_check_master(n, now);
 	n->tick.housekeeping_beat = now;

@@ -44,6 +44,7 @@
  *   authorship.c authorship who may write a run; the author's signature;
  *                           records awaiting their author's key
  *   quorum.c     quorum     certificates of confirmed ends: signed votes
+ *   wake.c       wake       sleeping nodes: kept, and woken for work
  */
 #ifndef VOLERY_NODESTATE_H
 #define VOLERY_NODESTATE_H
@@ -85,6 +86,7 @@
 #include "taskmap.h"
 #include "verify.h"
 #include "voters.h"
+#include "wake.h"
 
 /* node.c: when the tick must come. */
 struct node_tick {
@@ -132,6 +134,7 @@ struct node {
 	struct fairshare	   fairshare;
 	struct verify		   verify;
 	struct tail		   tail;
+	struct wake		   wake;
 };
 
 /* node.c: helpers every sub-protocol uses. */

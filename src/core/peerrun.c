@@ -45,6 +45,14 @@ peerrun_volunteer_takes(const char *volunteer)
 	    strcmp(volunteer, "batch") == 0;
 }
 
+/* Stopped cleanly, or gone to sleep (wake.h): out of the majority. */
+int
+peerrun_volunteer_left(const char *volunteer)
+{
+	return strcmp(volunteer, "stopped") == 0 ||
+	    strcmp(volunteer, "asleep") == 0;
+}
+
 int
 peerrun_takes_tasks(const struct peer *p)
 {

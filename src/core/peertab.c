@@ -249,8 +249,8 @@ peertab_recv_heartbeat(struct node *n, struct peer *p,
 	p->slots = m->slots;
 	snprintf(p->volunteer, sizeof p->volunteer, "%s", m->volunteer);
 	p->takes_tasks = peerrun_volunteer_takes(m->volunteer);
-	if (strcmp(m->volunteer, "stopped") == 0)
-		set_member(n, p, 0);	/* a clean stop: it left */
+	if (peerrun_volunteer_left(m->volunteer))
+		set_member(n, p, 0);	/* a clean stop, or asleep: it left */
 	p->reputation = m->reputation;
 	p->beat_ms = m->beat_ms;
 	p->ntasks = m->map_size;

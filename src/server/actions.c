@@ -21,6 +21,7 @@
 #include "members.h"
 #include "quarantine.h"
 #include "stay.h"
+#include "wol.h"
 #include "node.h"
 #include "notify.h"
 #include "output.h"
@@ -259,6 +260,21 @@ forget_secrets(const struct task *t)
 		secrets_forget(t->uuid);
 }
 
+/* "<node> <how>": the magic packet for a sleeping node (wake.h). */
+static void
+wake_node(const char *text)
+{
+	char	err[256];
+	const char *how = strchr(text, ' ');
+
+	if (how != NULL && wol_send(how + 1, err, sizeof err) == 0)
+		log_msg(VLOG_NORMAL, "woke node %.*s: magic packet for %s",
+		    (int)(how - text), text, how + 1);
+	else
+		log_warnx("cannot wake node %s: %s", text, how != NULL ? err :
+		    "no address");
+}
+
 void
 actions_carry_out(void)
 {
@@ -315,6 +331,9 @@ actions_carry_out(void)
 			break;
 		case ACT_STAY:
 			stay_save(act.env->state_dir, a->text);
+			break;
+		case ACT_WAKE:
+			wake_node(a->text);
 			break;
 		case ACT_RETIRE:
 			history_append(a->uuid, a->text);

@@ -3,11 +3,16 @@
  * them (nodecfg.h).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "config.h"
+#include "log.h"
 #include "node.h"
 #include "nodecfg.h"
 #include "owner.h"
+#include "wol.h"
+
+static void	wake_self(struct node_config *, const struct config *);
 
 void
 nodecfg_fill(struct node_config *nc, const struct config *cfg,
@@ -42,4 +47,20 @@ nodecfg_fill(struct node_config *nc, const struct config *cfg,
 	nc->peer_evict_ms = (int64_t)cfg->peer_evict_s * 1000;
 	nc->max_clock_skew_ms = (int64_t)cfg->max_clock_skew_s * 1000;
 	nc->log_min = cfg->log_level;
+	nc->wake_after_ms = (int64_t)cfg->wake_after_s * 1000;
+	wake_self(nc, cfg);
+}
+
+/* How the pool wakes us, told when we sleep (wake.h); on loopback there
+ * is no network card to wake, and nothing to say. */
+static void
+wake_self(struct node_config *nc, const struct config *cfg)
+{
+	char	err[256];
+
+	if (wol_self(cfg->broadcast, cfg->mode == VOL_DEDICATED, nc->wake,
+	    sizeof nc->wake, err, sizeof err) == -1)
+		log_msg(strncmp(cfg->broadcast, "127.", 4) == 0 ? VLOG_DEBUG :
+		    VLOG_NORMAL, "this node cannot be woken (Wake-on-LAN): "
+		    "%s", err);
 }

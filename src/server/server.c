@@ -288,13 +288,23 @@ volunteer_cb(const struct vol_decision *d)
 	decide();
 }
 
+/* `volery sleep`: our runs back to the pool, which learns how to wake
+ * us (wake.h). */
+static void
+sleeping_cb(void)
+{
+	node_sleep(srv.core, clock_node_ms());
+	actions_carry_out();
+}
+
 int
 server_run(const struct config *cfg, int echo)
 {
 	struct node_config	 nc;
 	struct runner_hooks	 hooks = { runner_msg, runner_exit, ckpts_leaving,
 				    actions_ckpt_ready };
-	struct idle_hooks	 ihooks = { suspendable_cb, volunteer_cb };
+	struct idle_hooks	 ihooks = { suspendable_cb, volunteer_cb,
+				    sleeping_cb };
 	struct vol_decision	 first;
 	struct runner_opts	 ro;
 	struct task		**v;

@@ -120,6 +120,7 @@ static const struct element {
 	{ N(max_checkpoint_mb, 0, 1048576) },
 	{ S(criu, K_COMMAND), 0, 0 },
 	{ N(ageing_s, 0, 31536000) },
+	{ N(wake_after_s, 0, 86400) },
 #undef S
 #undef N
 };

@@ -105,6 +105,7 @@ struct config {
 	/* CRIU for --checkpoint=auto: a path, "" for criu on PATH, "off" */
 	char		criu[PATH_MAX];
 	int		ageing_s;
+	int		wake_after_s;	/* 0: never wake sleeping nodes */
 };
 
 void	config_default(struct config *);

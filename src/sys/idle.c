@@ -65,6 +65,7 @@ static struct {
 	struct vol_policy	 policy;
 	struct vol_reading	 last;
 	const char		*state;		/* the last decision's name */
+	int			 asleep;	/* SLEEP now, not yet over */
 
 	struct cpu_sample	 cpu;		/* the previous sample */
 	int			 have_cpu;
@@ -382,6 +383,10 @@ decide(int first, struct vol_decision *out)
 
 	d = vol_decide(&idle.vol, &idle.policy, &idle.last,
 	    idle.hooks.suspendable());
+	if (idle.asleep) {	/* its batch window ahead still told */
+		d.volunteer = d.suspend = d.throttle = d.vacate = 0;
+		d.name = "asleep";
+	}
 	if (idle.state == NULL || strcmp(idle.state, d.name) != 0) {
 		if (idle.last.input_idle_s >= 0)
 			snprintf(input, sizeof input, "%llds",
@@ -478,6 +483,15 @@ idle_force(enum vol_force force)
 	idle.last.force = force;
 	idle.last.now_ms = clock_wall_ms();
 	decide(0, NULL);
+}
+
+void
+idle_sleep(int now)
+{
+	idle.asleep = now;
+	decide(0, NULL);
+	if (now)
+		idle.hooks.sleeping();
 }
 
 void

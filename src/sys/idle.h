@@ -17,6 +17,8 @@ struct idle_hooks {
 	int	(*suspendable)(void);
 	/* A decision, after the first: carry it out. */
 	void	(*decided)(const struct vol_decision *);
+	/* The host is about to suspend: hand the runs back, tell the pool. */
+	void	(*sleeping)(void);
 };
 
 /* Start probing; *first is the decision to start with. */
@@ -24,6 +26,9 @@ int	idle_init(struct event_base *, const struct config *,
 	    const struct idle_hooks *, struct vol_decision *first);
 /* The screensaver hook (IDLE on|off|auto): decide now. */
 void	idle_force(enum vol_force);
+/* The sleep hook (SLEEP now|over): the host is about to suspend, and
+ * the node takes nothing, "asleep", until it is over. */
+void	idle_sleep(int now);
 void	idle_shutdown(void);
 
 /* Is user logged in at this host (utmp: a tty or an X display, not a

@@ -4,6 +4,7 @@
  * changes nothing.
  */
 #include <errno.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,8 @@ peer_encode(const struct peer_msg *m, char *buf, size_t size)
 		if (n >= 0 && (size_t)n < size && m->window_s > 0)
 			n += snprintf(buf + n, size - n, " window=%" PRId64
 			    ",%" PRId64, m->window_in_s, m->window_s);
+		if (n >= 0 && (size_t)n < size && m->wake != NULL)
+			n += snprintf(buf + n, size - n, " wake=%s", m->wake);
 		break;
 	case PEER_WHO_IS_MASTER:
 	case PEER_START_ELECTION:
@@ -281,6 +284,44 @@ window(char *p, struct peer_msg *m)
 	    lex_int(comma + 1, 1, WINDOW_MAX_S, &m->window_s) == -1 ? -1 : 0;
 }
 
+/* "aa:bb:cc:dd:ee:ff@a.b.c.d[,always]": a MAC address, and the IPv4
+ * broadcast address of its subnet. */
+int
+peer_wake_valid(const char *s)
+{
+	int	i, k, v;
+
+	for (i = 0; i < 17; i++)
+		if (i % 3 == 2 ? s[i] != ':' : !isxdigit((unsigned char)s[i]))
+			return 0;
+	if (s[17] != '@')
+		return 0;
+	s += 18;
+	for (k = 0; k < 4; k++) {
+		for (v = 0, i = 0; i < 3 && isdigit((unsigned char)s[i]); i++)
+			v = v * 10 + s[i] - '0';
+		if (i == 0 || v > 255 || isdigit((unsigned char)s[i]))
+			return 0;
+		s += i;
+		if (k < 3 && *s++ != '.')
+			return 0;
+	}
+	return *s == '\0' || strcmp(s, ",always") == 0;
+}
+
+/* HEARTBEAT's "wake=..." after everything else, cut off first. */
+static int
+wake(char *p, struct peer_msg *m)
+{
+	char	*w = strstr(p, " wake=");
+
+	if (w == NULL)
+		return 0;
+	*w = '\0';
+	m->wake = w + 6;
+	return peer_wake_valid(m->wake) ? 0 : -1;
+}
+
 #define NEED(x) do { if ((x) == -1) { what = #x; goto bad; } } while (0)
 
 int
@@ -329,6 +370,7 @@ peer_parse(const char *data, size_t len, struct peer_msg *m, char *err,
 	m->type = i;
 	switch (m->type) {
 	case PEER_HEARTBEAT:
+		NEED(wake(p, m));
 		NEED(window(p, m));
 		NEED(num(&p, 0, 1, &v));
 		m->master = (int)v;

@@ -51,6 +51,7 @@ static const struct client_command {
 	{ "LOG", CMD_LOG, 0, 12, 1, "LOG [-g <regex>] [-l <level>] "
 	  "[-t <uuid>] [-s <since>] [-u <until>] [-n <lines>]" },
 	{ "IDLE", CMD_IDLE, 1, 1, 0, "IDLE <on|off|auto>" },
+	{ "SLEEP", CMD_SLEEP, 1, 1, 0, "SLEEP <now|over>" },
 	{ "RUN", CMD_RUN, 2, MAX_TOKENS, 1,
 	  "RUN <name> <low|interactive> [-d <dir>] [-o <file>] [-e <file>] "
 	  "[-E <NAME=value>]... [-S <NAME=value>]... [-t <seconds>] "
@@ -733,6 +734,14 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 			snprintf(err, errlen, "usage: IDLE <on|off|auto>");
 			return -1;
 		}
+		return 0;
+	case CMD_SLEEP:
+		if (strcasecmp(tk.v[1], "now") != 0 &&
+		    strcasecmp(tk.v[1], "over") != 0) {
+			snprintf(err, errlen, "usage: SLEEP <now|over>");
+			return -1;
+		}
+		req->sleep = strcasecmp(tk.v[1], "now") == 0;
 		return 0;
 	case CMD_LOG:
 		return parse_log(&tk, req, err, errlen);

@@ -2,7 +2,7 @@
  * fuzz_peer.c -- libFuzzer: any bytes as a datagram from a peer.  What
  * parses has a valid header, and a record, if any, lies inside the input;
  * encoded again (peer_encode, what the core sends) it parses to the same
- * message.
+ * message (a sleeper's wake= address too).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,7 +42,10 @@ round_trip(const struct peer_msg *m, struct peer_msg *m2)
 	    m2->transfer != m->transfer ||
 	    m2->cores != m->cores || m2->memory_mb != m->memory_mb ||
 	    (m->cores > 0 && (strcmp(m2->tags, m->tags) != 0 ||
-	    strcmp(m2->execs, m->execs) != 0)))
+	    strcmp(m2->execs, m->execs) != 0)) ||
+	    m2->window_in_s != m->window_in_s || m2->window_s != m->window_s ||
+	    (m->wake == NULL) != (m2->wake == NULL) ||
+	    (m->wake != NULL && strcmp(m->wake, m2->wake) != 0))
 		abort();
 }
 

@@ -53,6 +53,7 @@ class MakeInstall(unittest.TestCase):
                   "share/man/man7/volery-protocol.7", "share/man/man7/volery-api.7",
                   "lib/volery/tasks/import",
                   "lib/volery/tasks/import.xml", "lib/systemd/system/volery.service",
+                  "lib/systemd/system-sleep/volery",
                   "share/doc/volery/workflow.xml", "share/doc/volery/params.xml"):
             self.assertTrue(os.path.isfile(os.path.join(d, "usr/local", f)), f)
         conf = d + "/etc/volery/volery.conf.xml"
@@ -70,6 +71,9 @@ class MakeInstall(unittest.TestCase):
                       "/etc/volery/volery.conf.xml", unit)
         self.assertIn("/etc/volery/volery.conf.xml",
                       read(d + "/usr/local/share/man/man1/volery.1"))
+        hook = d + "/usr/local/lib/systemd/system-sleep/volery"
+        self.assertIn("pre)\texec /usr/local/bin/volery sleep now", read(hook))
+        self.assertEqual(stat.S_IMODE(os.stat(hook).st_mode), 0o755)
         # The installed config is valid as it is.
         r = subprocess.run([d + "/usr/local/bin/volery", "serve", "-n", "-c", conf],
                            capture_output=True, text=True)
@@ -162,6 +166,7 @@ class DebianPackage(unittest.TestCase):
                                  text=True, check=True).stdout
         for path in ("./usr/bin/volery", "./etc/volery/volery.conf.xml",
                      "./usr/lib/systemd/system/volery.service",
+                     "./usr/lib/systemd/system-sleep/volery",
                      "./etc/logrotate.d/volery", "./usr/share/man/man1/volery.1.gz",
                      "./usr/share/bash-completion/completions/volery"):
             self.assertIn(path, listing)

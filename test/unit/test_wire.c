@@ -588,7 +588,7 @@ test_help_comes_from_the_command_table(void **state)
 		}
 		n++;
 	}
-	assert_int_equal(n, 21);	/* with PEERKEY, REVOKE, CLEAR, CKPT */
+	assert_int_equal(n, 22);	/* with PEERKEY, REVOKE, CLEAR, CKPT, SLEEP */
 	assert_int_equal(wire_client_help(help, 64), -1);
 }
 
@@ -956,6 +956,45 @@ test_a_state_may_ask_every_voter(void **state)
 	free(back);
 }
 
+/* A sleeper's wake= address: a MAC, '@', an IPv4 broadcast address,
+ * maybe ",always"; anything else refuses the whole heartbeat. */
+static void
+test_wake_address(void **state)
+{
+	static const char *good[] = {
+		"02:00:5e:10:00:0b@10.213.4.255",
+		"AA:bb:CC:dd:EE:ff@255.255.255.255,always",
+		"00:11:22:33:44:55@0.0.0.0",
+	};
+	static const char *bad[] = {
+		"", "02:00:5e:10:00:0b", "02:00:5e:10:00:0b@",
+		"02:00:5e:10:00@10.0.0.255", "02-00-5e-10-00-0b@10.0.0.255",
+		"02:00:5e:10:00:0g@10.0.0.255", "02:00:5e:10:00:0b@10.0.0",
+		"02:00:5e:10:00:0b@10.0.0.256", "02:00:5e:10:00:0b@10.0.0.2555",
+		"02:00:5e:10:00:0b@10..0.255", "02:00:5e:10:00:0b@10.0.0.255,",
+		"02:00:5e:10:00:0b@10.0.0.255,often", "02:00:5e:10:00:0b@10.0.0.255 ",
+	};
+	struct peer_msg	*m = malloc(sizeof *m);
+	char		 line[256];
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof good / sizeof good[0]; i++)
+		assert_true(peer_wake_valid(good[i]));
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_false(peer_wake_valid(bad[i]));
+	snprintf(line, sizeof line, "VOLERY/1 c a 1 7000 HEARTBEAT 0 1 0 1 "
+	    "asleep 10 0 0 7600 1000 0 0 500 window=0,60 wake=%s", good[1]);
+	assert_int_equal(peer_parse(line, strlen(line), m, err, sizeof err), 0);
+	assert_string_equal(m->wake, good[1]);
+	assert_int_equal(m->window_s, 60);
+	snprintf(line, sizeof line, "VOLERY/1 c a 1 7000 HEARTBEAT 0 1 0 1 "
+	    "asleep 10 0 0 7600 1000 0 0 500 wake=%s", bad[7]);
+	assert_int_equal(peer_parse(line, strlen(line), m, err, sizeof err),
+	    -1);
+	free(m);
+}
+
 int
 main(void)
 {
@@ -974,6 +1013,7 @@ main(void)
 		cmocka_unit_test(test_accounting_record_roundtrip),
 		cmocka_unit_test(test_client_account),
 		cmocka_unit_test(test_host_and_port),
+		cmocka_unit_test(test_wake_address),
 		cmocka_unit_test(test_progress_line_roundtrip),
 		cmocka_unit_test(test_progress_eta),
 		cmocka_unit_test(test_task_record_rejects_garbage),

@@ -1,0 +1,175 @@
+/*
+ * test_wake.c -- sleeping nodes, kept and woken (wake.c): who is woken
+ * for the work that waits, in what order, and who never is.
+ */
+#include "testutil.h"
+
+#define ASLEEP "HEARTBEAT 0 0 0 1 asleep 10 0 0 7600 "
+
+/* Every tick armed up to `until`, in order. */
+static void
+run_until(struct node *n, int64_t until)
+{
+	int64_t	t;
+
+	while ((t = status_of(n).timer) >= 0 && t <= until)
+		node_tick(n, t);
+}
+
+/* alpha alone, master, one slot taken by a long task; n more wait. */
+static struct node *
+starved(struct taskdesc_set *set, int waiting, int64_t *now)
+{
+	struct node_config	 cfg;
+	struct node		*n;
+	int			 k;
+
+	plmi2_descs(set);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "alpha");
+	cfg.slots = 1;
+	cfg.wake_after_ms = 1000;
+	assert_non_null(n = node_new(&cfg, set));
+	node_start(n, 0);
+	node_set_volunteer(n, 1, "dedicated", 0);
+	run_until(n, 5000);
+	assert_true(status_of(n).is_master);
+	for (k = 1; k <= waiting + 1; k++) {
+		char err[256] = "";
+		if (sched(n, k, "free", PRIO_LOW, 5000, 0, NULL, err) != 0)
+			fail_msg("%s", err);
+	}
+	run_until(n, 5100);
+	assert_int_equal(status_of(n).running, 1);
+	*now = 5100;
+	return n;
+}
+
+/* The ACT_WAKE texts of the outbox, in order, joined by '|'. */
+static const char *
+wakes(struct node *n)
+{
+	static char		 out[512];
+	const struct outbox	*o = node_outbox(n);
+	size_t			 i;
+
+	out[0] = '\0';
+	for (i = 0; i < o->n; i++)
+		if (o->v[i].type == ACT_WAKE)
+			snprintf(out + strlen(out), sizeof out - strlen(out),
+			    "%s%s", out[0] != '\0' ? "|" : "", o->v[i].text);
+	return out;
+}
+
+/* Beta volunteers always; delta's batch window is open and it is
+ * faster; gamma only volunteers when its user is away: never woken.
+ * Two tasks wait: the two that would take them, fastest first. */
+static void
+test_waiting_work_wakes_the_fastest_that_would_take_it(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*n;
+	int64_t			 now;
+
+	(void)state;
+	memset(&set, 0, sizeof set);
+	n = starved(&set, 2, &now);
+	hear(n, "beta", ASLEEP "900 0 0 500 wake=02:00:00:00:00:0b@"
+	    "10.0.0.255,always", now);
+	hear(n, "gamma", ASLEEP "2000 0 0 500 wake=02:00:00:00:00:0c@"
+	    "10.0.0.255", now);
+	hear(n, "delta", ASLEEP "1500 0 0 500 window=0,3600 wake="
+	    "02:00:00:00:00:0d@10.0.0.255", now);
+	assert_non_null(logged(n, "node delta is asleep; it wakes by "
+	    "02:00:00:00:00:0d@10.0.0.255"));
+	assert_int_equal(status_of(n).sleepers, 3);
+	clear(n);
+	/* Not before the work has waited wake_after_ms. */
+	run_until(n, now + 900);
+	assert_string_equal(wakes(n), "");
+	run_until(n, now + 2600);
+	assert_string_equal(wakes(n), "delta 02:00:00:00:00:0d@10.0.0.255|"
+	    "beta 02:00:00:00:00:0b@10.0.0.255,always");
+	assert_non_null(logged(n, "waking node delta"));
+	assert_int_equal(status_of(n).woken, 2);
+	/* Their slots are on their way: nobody else, not again. */
+	clear(n);
+	run_until(n, now + 5000);
+	assert_string_equal(wakes(n), "");
+	/* Back: forgotten as sleepers. */
+	hear(n, "beta", "HEARTBEAT 0 0 1 1 dedicated 10 0 0 7600 900 0 0 500",
+	    now + 5100);
+	assert_non_null(logged(n, "node beta is awake again, woken"));
+	assert_int_equal(status_of(n).sleepers, 2);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
+/* A free slot anywhere, nothing waiting, or no <wake_after_s>: no one
+ * is woken. */
+static void
+test_no_wake_while_a_slot_is_free(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*n;
+	int64_t			 now;
+
+	(void)state;
+	memset(&set, 0, sizeof set);
+	n = starved(&set, 1, &now);
+	hear(n, "beta", ASLEEP "900 0 0 500 wake=02:00:00:00:00:0b@"
+	    "10.0.0.255,always", now);
+	hear_alive(n, "omega", now);		/* one slot free */
+	clear(n);
+	run_until(n, now + 3000);
+	assert_string_equal(wakes(n), "");
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
+/* Going to sleep: our runs go back to Ready, and the heartbeat says
+ * how to wake us; without an address, it says nothing of it. */
+static void
+test_sleeping_tells_how_to_wake_us(void **state)
+{
+	struct node_fixture	*f = *state;
+	struct node_config	 cfg;
+	struct node		*n;
+	const char		*hb;
+
+	node_start(f->n, 0);
+	node_sleep(f->n, 100);
+	assert_non_null(hb = sent(f->n, NULL, "HEARTBEAT"));
+	assert_null(strstr(hb, "wake="));
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "beta");
+	snprintf(cfg.wake, sizeof cfg.wake, "02:00:00:00:00:0b@10.0.0.255");
+	assert_non_null(n = node_new(&cfg, &f->set));
+	node_start(n, 0);
+	node_set_volunteer(n, 1, "dedicated", 0);
+	run_until(n, 5000);
+	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 5000, 0, NULL, NULL), 0);
+	run_until(n, 6000);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
+	clear(n);
+	node_set_volunteer(n, 0, "asleep", 6100);
+	node_sleep(n, 6100);
+	assert_int_equal(state_of(n, uuid_n(1)), TASK_READY);
+	assert_non_null(hb = sent(n, NULL, "HEARTBEAT"));
+	assert_non_null(strstr(hb, " asleep "));
+	assert_non_null(strstr(hb, " wake=02:00:00:00:00:0b@10.0.0.255"));
+	node_free(n);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+		    test_waiting_work_wakes_the_fastest_that_would_take_it),
+		cmocka_unit_test(test_no_wake_while_a_slot_is_free),
+		NODE_TEST(test_sleeping_tells_how_to_wake_us),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
