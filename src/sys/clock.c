@@ -6,6 +6,15 @@
 
 #include "clock.h"
 
+/* The node's clock runs on while the host sleeps (volery sleep):
+ * CLOCK_MONOTONIC stops in a suspend, and a desktop back from a night's
+ * sleep would stamp its datagrams hours behind its peers' clocks. */
+#ifdef CLOCK_BOOTTIME
+#define NODE_CLOCK	CLOCK_BOOTTIME
+#else
+#define NODE_CLOCK	CLOCK_MONOTONIC
+#endif
+
 static int64_t
 ns(clockid_t id)
 {
@@ -27,14 +36,14 @@ clock_wall_ms(void)
 int64_t
 clock_node_ns(void)
 {
-	static int64_t	offset;		/* wall - monotonic, at the anchor */
+	static int64_t	offset;		/* wall - NODE_CLOCK, at the anchor */
 	static int	anchored;
 
 	if (!anchored) {
-		offset = ns(CLOCK_REALTIME) - ns(CLOCK_MONOTONIC);
+		offset = ns(CLOCK_REALTIME) - ns(NODE_CLOCK);
 		anchored = 1;
 	}
-	return ns(CLOCK_MONOTONIC) + offset;
+	return ns(NODE_CLOCK) + offset;
 }
 
 int64_t
