@@ -79,7 +79,7 @@ FUZZ_BIN = $(FUZZ_SRC:test/fuzz/%.c=build/fuzz/%)
 # modelsig.c stands for src/core/signature.c (linked first, the
 # archive's member is never pulled): signatures cost a hash there.
 SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c test/sim/liar.c \
-	test/sim/simckpt.c test/sim/modelsig.c
+	test/sim/simckpt.c test/sim/simwake.c test/sim/modelsig.c
 
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
@@ -203,7 +203,8 @@ simsweep: $(BUILD)/volery-sim
 	    "-n 9 -w bag -t 60 -L 4" \
 	    "-o fairshare -n 5 -w users -t 60 -T 300 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2" \
 	    "-n 7 -w bag -t 60 -T 300 -g 2 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -X 2" \
-	    "-n 7 -w bag -t 60 -T 300 -L 3 -l 10 -d 5 -j 20 -c 10 -C 2 -P 2 -B 2 -X 2"; do \
+	    "-n 7 -w bag -t 60 -T 300 -L 3 -l 10 -d 5 -j 20 -c 10 -C 2 -P 2 -B 2 -X 2" \
+	    "-n 7 -w bag -t 60 -y 4 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2"; do \
 	    echo "volery-sim $$f:"; \
 	    $(BUILD)/volery-sim -S $(SWEEP_SEEDS) -s 100000 -k 8 -T 500 -q $$f; \
 	done

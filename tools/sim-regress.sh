@@ -48,6 +48,8 @@ $sim -S $((30 / div)) -x 2 -r 2 -n 5 -w bag -t 30 -T 400 -V 0.5-2 -l 10 -C 1 -X 
 $sim -S $((30 / div)) -o fairshare -n 5 -w users -t 60 -T 300 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
 $sim -S $((50 / div)) -n 9 -w bag -t 60 -T 500 -V 0.25-4 -E 40 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
 $sim -S $((50 / div)) -n 6 -w bag -t 60 -T 500 -l 10 -d 5 -j 5 -c 10 -C 3 -P 3 -B 3 -q &&
+# Sleeping desktops (-y): woken for the work that waits, under faults.
+$sim -S $((40 / div)) -n 7 -w bag -t 60 -T 500 -y 4 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -q &&
 # Tasks of a few ms: races claim batches of them (dequeue.c).
 $sim -S $((30 / div)) -n 9 -w bag -t 200 -T 2 -E 30 -l 10 -d 5 -j 2 -c 10 -C 3 -P 3 -B 3 -q &&
 $sim -S $((30 / div)) -U -n 7 -w bag -t 200 -T 3 -E 30 -l 20 -d 10 -j 5 -c 10 -C 2 -P 2 -B 2 -K 50 -q &&

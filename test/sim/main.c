@@ -62,6 +62,7 @@ struct opts {
 	enum placement_mode placement;	/* -I */
 	int		 tail;		/* -x: <replicate_tail>, -1 none */
 	int		 warmup;	/* -E: tasks run before the workload */
+	int		 sleepers;	/* -y: nodes asleep from the workload */
 	double		 load;		/* -J: poisson, jobs: of the slots */
 	double		 factor;	/* -D: jobs' deadlines, U(1.5, it) */
 	int		 fifo;		/* -f: deadlines not told */
@@ -125,7 +126,11 @@ usage(void)
 "                  [-O oversize%%] [-W retention_ms] [-Z replay%%] [-F lies]\n"
 "                  [-r replicas] [-G] [-U]\n"
 "                  [-o fcfs|lret|fairshare] [-V lo-hi] [-I informed|blind|fit]\n"
-"                  [-E warmup] [-L limit] [-g gpu_nodes] [-R] [-q] [-v]\n"
+"                  [-E warmup] [-L limit] [-g gpu_nodes] [-y sleepers]\n"
+"                  [-R] [-q] [-v]\n"
+"  -y N  the last N nodes go to sleep (volery sleep) before the workload;\n"
+"        work that waits a second with no free slot wakes them (resumed\n"
+"        3 s after the magic packet)\n"
 "  -g N  nodes tell what they have (heartbeats): the first N the tag gpu,\n"
 "        which every third task needs (and must never start without)\n"
 "  -L N  the bag's tasks are one array, at most N of it running at once\n"
@@ -357,6 +362,9 @@ report_ckpts(struct simnet *s, const struct opts *o)
 		    (unsigned long long)c->restored,
 		    (unsigned long long)c->fetched,
 		    (unsigned long long)c->from_zero);
+	if (o->sleepers > 0 && !o->quiet)
+		printf("wake: %d nodes asleep, %llu wake-ups\n", o->sleepers,
+		    (unsigned long long)s->wakes);
 	if (ckpts || (o->tail >= 0 && o->seeds == 1))
 		printf("cpu: %.1f s used, %.1f s needed, %.1f%% wasted\n",
 		    c->cpu_ms / 1000, c->need_ms / 1000, c->cpu_ms > 0 ?
@@ -635,6 +643,8 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.cfg.order = o->order;
 	s.cfg.placement = o->placement;
 	s.cfg.replicate_tail = o->tail > 0 ? o->tail : 0;
+	/* -y: work that waits a second with no free slot wakes sleepers. */
+	s.cfg.wake_after_ms = o->sleepers > 0 ? 1000 : 0;
 	s.fixed_work = o->tail >= 0;
 	/* -V: each node's speed, log-uniform or as Anglano et al.'s grids
 	 * (a seed's own stream, so that blind and informed runs meet the
@@ -687,6 +697,11 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		s.ckpts.cpu_ms = s.ckpts.need_ms = 0;
 		free(w);
 	}
+
+	/* -y: the last nodes go to sleep (n00 stays up); woken for work. */
+	for (i = o->nodes - o->sleepers; o->sleepers > 0 && i < o->nodes; i++)
+		if (i > 0)
+			sim_sleep(&s, i);
 
 	/* The workload. */
 	if (strcmp(o->workload, "poisson") == 0 ||
@@ -1060,7 +1075,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:m:J:D:e:fGURqv"))
+	    "y:n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:m:J:D:e:fGURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -1115,6 +1130,7 @@ main(int argc, char **argv)
 				usage();
 			break;
 		case 'E': o.warmup = atoi(optarg); break;
+		case 'y': o.sleepers = atoi(optarg); break;
 		case 'I':
 			if (placement_mode_parse(optarg, &o.placement) == -1)
 				usage();

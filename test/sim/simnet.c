@@ -219,6 +219,7 @@ sim_init(struct simnet *s, int n, struct taskdesc_set *descs, int64_t now)
 	s->descs = descs;
 	s->now = now;
 	s->latency_ms = 1;
+	s->wake_ms = 3000;	/* a desktop back from suspend */
 	s->seed = 0x9e3779b97f4a7c15ULL;
 	s->task_ms = 100;
 	s->ckpts.every_ms = -1;
@@ -1145,6 +1146,9 @@ sim_flush(struct simnet *s, int i)
 			free(s->stay[i]);
 			s->stay[i] = sim_strdup(a->text);
 			break;
+		case ACT_WAKE:
+			simwake_heard(s, i, a->text);
+			break;
 		default:
 			break;
 		}
@@ -1160,6 +1164,9 @@ sim_boot(struct simnet *s, int i, int reputation)
 	node_free(s->nodes[i]);
 	snprintf(cfg.name, sizeof cfg.name, "n%02d", i);
 	cfg.reputation = reputation;
+	/* How a sleeping node is woken (simwake.c): a MAC of its index. */
+	snprintf(cfg.wake, sizeof cfg.wake, "02:00:00:00:%02x:%02x@"
+	    "10.0.0.255,always", (i >> 8) & 0xff, i & 0xff);
 	if (s->identities)
 		cfg.sign_sk = s->sk[i];
 	if (s->gpu_nodes > 0) {
@@ -1174,6 +1181,7 @@ sim_boot(struct simnet *s, int i, int reputation)
 		sim_learn_keys(s, i);
 	s->timer[i] = -1;
 	s->alive[i] = 1;
+	s->asleep[i] = s->waking[i] = 0;	/* a reboot, not a resume */
 	s->incarnation[i]++;
 	s->counter[i] = 0;
 	free(s->ucounter[i]);
@@ -1482,6 +1490,9 @@ sim_run_until(struct simnet *s, int64_t t)
 		case EV_CPU:
 			cpu_step(s);
 			break;
+		case EV_WAKE:
+			simwake_resume(s, e.to);
+			break;
 		}
 		if (++events % 65536 == 0)
 			reap_runs(s);
@@ -1530,6 +1541,10 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	char				err[256];
 	int				rc, big = 0;
 
+	/* A sleeping host submits nothing (simwake.c): its user's work
+	 * goes in at n00, which never sleeps. */
+	if (s->asleep[i])
+		i = 0;
 	memset(&req, 0, sizeof req);
 	req.exec = exec;
 	req.prio = prio;

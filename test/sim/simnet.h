@@ -58,6 +58,10 @@ struct simnet {
 	char			*stay[SIM_MAXNODES];	/* stay files */
 	int64_t			 down_at[SIM_MAXNODES];	/* its last crash,
 							 * its clock */
+	/* Asleep (simwake.c), its magic packet on the way; wakes sent. */
+	int			 asleep[SIM_MAXNODES], waking[SIM_MAXNODES];
+	uint64_t		 wakes;
+	int64_t			 wake_ms;	/* a magic packet to resumed */
 	struct taskdesc_set	*descs;
 	struct node_config	 cfg;		/* for every node */
 	int64_t			 now;
@@ -175,6 +179,11 @@ int	sim_maps_agree(struct simnet *, int a, int b);
 int64_t	sim_local(const struct simnet *, int i);
 void	sim_run_until(struct simnet *, int64_t t);
 void	sim_crash(struct simnet *, int i);
+/* simwake.c: node i goes to sleep (the sleep hook); ACT_WAKE from
+ * node `from`; the magic packet arrived. */
+void	sim_sleep(struct simnet *, int i);
+void	simwake_heard(struct simnet *, int from, const char *text);
+void	simwake_resume(struct simnet *, int i);
 int	sim_master_count(struct simnet *, const char **name);
 int	sim_index(struct simnet *, const char *name);
 int	sim_schedule(struct simnet *, int i, const char *exec, int prio,

@@ -1,8 +1,9 @@
 /*
  * test_wake.c -- sleeping nodes, kept and woken (wake.c): who is woken
- * for the work that waits, in what order, and who never is.
+ * for the work that waits, in what order, and who never is; and on the
+ * simulated LAN, sleepers resumed by their magic packet take the work.
  */
-#include "testutil.h"
+#include "simfixture.h"
 
 #define ASLEEP "HEARTBEAT 0 0 0 1 asleep 10 0 0 7600 "
 
@@ -161,6 +162,46 @@ test_sleeping_tells_how_to_wake_us(void **state)
 	node_free(n);
 }
 
+/* Four one-slot nodes, two asleep; four tasks of 20 s.  The two awake
+ * take two; the others wait a second with no free slot, the master
+ * wakes both sleepers (resumed 3 s later), and each runs one: all four
+ * end within 30 s, not in two rounds (40 s), with one result each. */
+static void
+test_sleepers_woken_take_the_work_on_the_simulated_lan(void **state)
+{
+	struct fixture		*f = fixture_new(4);
+	char			 u[4][UUID_STRLEN + 1], who[NAME_MAXLEN + 1];
+	int			 i, ran[4] = { 0 };
+	int64_t			 t0;
+
+	(void)state;
+	f->s.cfg.wake_after_ms = 1000;
+	for (i = 0; i < 4; i++)
+		sim_boot(&f->s, i, 10);
+	sim_run_until(&f->s, f->s.now + 2000);
+	sim_sleep(&f->s, 2);
+	sim_sleep(&f->s, 3);
+	sim_run_until(&f->s, f->s.now + 2000);
+	f->s.task_ms = 20000;
+	t0 = f->s.now;
+	for (i = 0; i < 4; i++)
+		assert_int_equal(sim_schedule(&f->s, i % 2, "free", PRIO_LOW,
+		    0, NULL, u[i]), 0);
+	sim_run_until(&f->s, t0 + 30000);
+	assert_int_equal(f->s.wakes, 2);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(sim_starts(&f->s, u[i], who), 1);
+		ran[sim_index(&f->s, who)]++;
+		assert_int_equal(sim_record(&f->s, 0, u[i])->state,
+		    TASK_TERMINATED);
+	}
+	for (i = 0; i < 4; i++)
+		assert_int_equal(ran[i], 1);
+	sim_run_until(&f->s, f->s.now + 3000);
+	assert_int_equal(sim_check(&f->s, u, 4), 0);
+	done(f);
+}
+
 int
 main(void)
 {
@@ -169,6 +210,8 @@ main(void)
 		    test_waiting_work_wakes_the_fastest_that_would_take_it),
 		cmocka_unit_test(test_no_wake_while_a_slot_is_free),
 		NODE_TEST(test_sleeping_tells_how_to_wake_us),
+		cmocka_unit_test(
+		    test_sleepers_woken_take_the_work_on_the_simulated_lan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
