@@ -84,7 +84,7 @@ SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c test/sim/liar.c \
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim seeds simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-side bench-waiting bench-bigpost \
+.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim seeds simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-side bench-waiting bench-bigpost bench-office \
 	layering \
 	install uninstall deb FORCE
 .DEFAULT_GOAL := all
@@ -158,6 +158,13 @@ bench-side: all $(BUILD)/stamp
 # (issue 40 point 1).  A benchmark, not a test.
 bench-waiting: all
 	$(PYTHON) tools/bench_waiting.py
+
+# 100 nodes, each in a network namespace of its own on one bridge: boot,
+# idle cost, throughput, a kill -9, beside the simulator's cell (issue 40
+# point 3).  As root; a benchmark, not a test.
+bench-office: all
+	@tools/install-deps.sh ip:iproute2
+	$(PYTHON) tools/bench_office.py $(if $(OFFICE_NODES),--nodes $(OFFICE_NODES))
 
 # A 4096-task workflow POSTed while another client asks NODES: the
 # longest answer meanwhile (issue 40 point 2).  A benchmark, not a test.
