@@ -68,6 +68,10 @@ struct node_config {
 	 * sleep ("<mac>@<broadcast>[,always]"); "": we cannot be woken. */
 	int64_t		wake_after_ms;
 	char		wake[WAKE_TEXT_MAX + 1];
+	/* A dedicated or batch node, not the master, that can be woken
+	 * and has had nothing it could run this long goes to sleep
+	 * (ACT_SLEEP); 0: never. */
+	int64_t		sleep_when_idle_ms;
 	/* A peer's stamps and record times further than this from our
 	 * clock are refused (plausible.c); 0: unchecked. */
 	int64_t		max_clock_skew_ms;

@@ -49,6 +49,8 @@ enum action_type {
 			 * our store; answer node_checkpoint_kept() */
 	ACT_WAKE,	/* text: "<node> <mac>@<broadcast>[,always]": send
 			 * that sleeping node the magic packet (wake.h) */
+	ACT_SLEEP,	/* nothing for this node: put the host to sleep,
+			 * saying so first (node_sleep; wake.h) */
 	ACT_STAY,	/* text: "<start_ms> <s>..." our volunteer period's
 			 * start (-1: none) and the ended ones (s), to keep
 			 * for node_stay_restore() */

@@ -105,6 +105,36 @@ best(struct wake *w, int64_t now)
 	return b;
 }
 
+/* Nothing here for a dedicated or batch node that could be woken, and
+ * not the master: after sleep_when_idle_ms of it, to sleep. */
+static void
+sleep_self(struct node *n, int64_t now)
+{
+	struct wake	*w = &n->wake;
+	const char	*state = run_volunteer_state(n);
+	int		 nothing;
+
+	nothing = n->cfg.sleep_when_idle_ms > 0 && n->cfg.wake[0] != '\0' &&
+	    (strcmp(state, "dedicated") == 0 || strcmp(state, "batch") == 0) &&
+	    run_count(n) == 0 && readyq_fit_len(&n->ready) == 0 &&
+	    !node_is_master(n);
+	if (!nothing) {
+		w->idle = w->slept = 0;
+		return;
+	}
+	if (!w->idle) {
+		w->idle = 1;
+		w->idle_ms = now;
+	}
+	if (w->slept || now - w->idle_ms < n->cfg.sleep_when_idle_ms)
+		return;
+	w->slept = 1;
+	outbox_log(&n->out, VLOG_NORMAL, "nothing for node %s to run for %"
+	    PRId64 " min: it goes to sleep", n->cfg.name,
+	    (now - w->idle_ms) / 60000);
+	outbox_text(&n->out, ACT_SLEEP, "", "");
+}
+
 void
 wake_housekeeping(struct node *n, int64_t now)
 {
@@ -115,6 +145,7 @@ wake_housekeeping(struct node *n, int64_t now)
 	char			 text[NAME_MAXLEN + WAKE_TEXT_MAX + 2];
 	int			 free;
 
+	sleep_self(n, now);
 	if (n->cfg.wake_after_ms <= 0 || w->n == 0 || waiting == 0 ||
 	    !node_is_master(n)) {
 		w->starved = 0;

@@ -11,6 +11,11 @@
  * fastest first -- until their slots cover what waits: ACT_WAKE, and the
  * shell sends the magic packet.  A sleeper heard again is awake; one
  * that does not come back within WAKE_RETRY_MS may be woken again.
+ *
+ * <sleep_when_idle_min> (opt-in): a dedicated or batch node that is not
+ * the master (someone awake wakes the others) and can be woken, with no
+ * run and no Ready task it could run for that long, asks the shell to
+ * put its host to sleep (ACT_SLEEP), once a spell.
  */
 #ifndef VOLERY_WAKE_H
 #define VOLERY_WAKE_H
@@ -43,12 +48,16 @@ struct wake {
 	int		 starved;	/* work waits, no slot is free ... */
 	int64_t		 starved_ms;	/* ... since */
 	uint64_t	 woken;		/* magic packets asked for */
+	int		 idle;		/* nothing here for us ... */
+	int64_t		 idle_ms;	/* ... since */
+	int		 slept;		/* ACT_SLEEP asked, this spell */
 };
 
 /* A heartbeat from p: asleep (kept), or awake (forgotten). */
 void	wake_heard(struct node *, const struct peer *, const struct peer_msg *,
 	    int64_t now);
-/* Housekeeping: the master wakes sleepers for the work that waits. */
+/* Housekeeping: the master wakes sleepers for the work that waits; a
+ * node with nothing to do goes to sleep. */
 void	wake_housekeeping(struct node *, int64_t now);
 void	wake_status(const struct node *, struct node_status *);
 void	wake_free(struct node *);

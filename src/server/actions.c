@@ -16,22 +16,23 @@
 #include "clock.h"
 #include "cmdrun.h"
 #include "history.h"
+#include "idle.h"
 #include "journal.h"
 #include "log.h"
 #include "members.h"
-#include "quarantine.h"
-#include "stay.h"
-#include "wol.h"
 #include "node.h"
 #include "notify.h"
 #include "output.h"
 #include "owner.h"
 #include "peers.h"
+#include "quarantine.h"
 #include "runas.h"
 #include "runner.h"
 #include "secrets.h"
+#include "stay.h"
 #include "task.h"
 #include "taskdesc.h"
+#include "wol.h"
 
 static struct {
 	const struct actions_env *env;
@@ -334,6 +335,9 @@ actions_carry_out(void)
 			break;
 		case ACT_WAKE:
 			wake_node(a->text);
+			break;
+		case ACT_SLEEP:
+			idle_suspend_host();
 			break;
 		case ACT_RETIRE:
 			history_append(a->uuid, a->text);

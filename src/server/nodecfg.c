@@ -48,6 +48,7 @@ nodecfg_fill(struct node_config *nc, const struct config *cfg,
 	nc->max_clock_skew_ms = (int64_t)cfg->max_clock_skew_s * 1000;
 	nc->log_min = cfg->log_level;
 	nc->wake_after_ms = (int64_t)cfg->wake_after_s * 1000;
+	nc->sleep_when_idle_ms = (int64_t)cfg->sleep_when_idle_min * 60000;
 	wake_self(nc, cfg);
 }
 

@@ -121,6 +121,8 @@ static const struct element {
 	{ S(criu, K_COMMAND), 0, 0 },
 	{ N(ageing_s, 0, 31536000) },
 	{ N(wake_after_s, 0, 86400) },
+	{ N(sleep_when_idle_min, 0, 10080) },
+	{ S(sleep_command, K_COMMAND), 0, 0 },
 #undef S
 #undef N
 };
@@ -171,6 +173,8 @@ config_default(struct config *c)
 	c->resume_idle_s = 180;
 	c->vacate_after_s = 600;
 	c->cancel_grace_ms = 2000;
+	snprintf(c->sleep_command, sizeof c->sleep_command,
+	    "systemctl suspend");
 	c->max_peers = nd.max_peers;
 	c->max_clients = 256;
 	c->max_clients_per_user = 64;

@@ -106,6 +106,10 @@ struct config {
 	char		criu[PATH_MAX];
 	int		ageing_s;
 	int		wake_after_s;	/* 0: never wake sleeping nodes */
+	/* A dedicated or batch node with nothing to do this long goes to
+	 * sleep with sleep_command (0: never). */
+	int		sleep_when_idle_min;
+	char		sleep_command[IDLE_COMMAND_MAX + 1];
 };
 
 void	config_default(struct config *);

@@ -12,6 +12,7 @@
  */
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -492,6 +493,49 @@ idle_sleep(int now)
 	decide(0, NULL);
 	if (now)
 		idle.hooks.sleeping();
+}
+
+/* The sleep command ended: if it failed, the host is not asleep. */
+static void
+suspend_done(pid_t pid, int status, const struct rusage *ru, void *arg)
+{
+	(void)pid;
+	(void)ru;
+	(void)arg;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	log_warnx("the sleep command failed (%s, status %d): volunteering "
+	    "again", idle.cfg->sleep_command, status);
+	idle_sleep(0);
+}
+
+void
+idle_suspend_host(void)
+{
+	char			 line[IDLE_COMMAND_MAX + 32];
+	const char		*argv[] = { "sh", "-c", line, NULL };
+	struct job_spec		 spec;
+	struct job_exit		 done = { suspend_done, NULL };
+	struct job_fds		 fds;
+	char			 err[128];
+
+	idle_sleep(1);
+	/* Its output goes nowhere: nobody reads it. */
+	snprintf(line, sizeof line, "exec >/dev/null 2>&1; %s",
+	    idle.cfg->sleep_command);
+	memset(&spec, 0, sizeof spec);
+	spec.path = "/bin/sh";
+	spec.argv = (char *const *)argv;
+	log_msg(VLOG_NORMAL, "putting this host to sleep: %s",
+	    idle.cfg->sleep_command);
+	if (job_start(&spec, &done, &fds, err, sizeof err) == -1) {
+		log_warnx("cannot put this host to sleep (%s): %s",
+		    idle.cfg->sleep_command, err);
+		idle_sleep(0);
+		return;
+	}
+	if (fds.out != -1)
+		close(fds.out);
 }
 
 void

@@ -29,6 +29,10 @@ void	idle_force(enum vol_force);
 /* The sleep hook (SLEEP now|over): the host is about to suspend, and
  * the node takes nothing, "asleep", until it is over. */
 void	idle_sleep(int now);
+/* Nothing for this node (<sleep_when_idle_min>): asleep as SLEEP now
+ * says, then <sleep_command> puts the host to sleep; if it fails, the
+ * node is awake again. */
+void	idle_suspend_host(void);
 void	idle_shutdown(void);
 
 /* Is user logged in at this host (utmp: a tty or an X display, not a

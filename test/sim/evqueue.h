@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 enum ev_kind { EV_DGRAM, EV_TIMER, EV_RUNEND, EV_PROGRESS, EV_CKPT,
-    EV_CKPT_COPY, EV_CPU, EV_WAKE };
+    EV_CKPT_COPY, EV_CPU, EV_WAKE, EV_SLEEP };
 
 struct sim_copy;
 struct sim_msg;

@@ -1149,6 +1149,9 @@ sim_flush(struct simnet *s, int i)
 		case ACT_WAKE:
 			simwake_heard(s, i, a->text);
 			break;
+		case ACT_SLEEP:
+			simwake_sleep_soon(s, i);
+			break;
 		default:
 			break;
 		}
@@ -1492,6 +1495,10 @@ sim_run_until(struct simnet *s, int64_t t)
 			break;
 		case EV_WAKE:
 			simwake_resume(s, e.to);
+			break;
+		case EV_SLEEP:
+			if (s->alive[e.to] && !s->asleep[e.to])
+				sim_sleep(s, e.to);
 			break;
 		}
 		if (++events % 65536 == 0)

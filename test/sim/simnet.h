@@ -184,6 +184,9 @@ void	sim_crash(struct simnet *, int i);
 void	sim_sleep(struct simnet *, int i);
 void	simwake_heard(struct simnet *, int from, const char *text);
 void	simwake_resume(struct simnet *, int i);
+/* ACT_SLEEP from node i (<sleep_when_idle_min>): it sleeps at once,
+ * once its outbox is carried out. */
+void	simwake_sleep_soon(struct simnet *, int i);
 int	sim_master_count(struct simnet *, const char **name);
 int	sim_index(struct simnet *, const char *name);
 int	sim_schedule(struct simnet *, int i, const char *exec, int prio,

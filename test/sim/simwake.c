@@ -4,7 +4,8 @@
  * heartbeat said), then hears and does nothing; a magic packet for it
  * (ACT_WAKE, from any node) resumes it sim_wake_ms later, memory and
  * all, as a suspended host resumes, and the hook's "over" lets it
- * volunteer again.
+ * volunteer again.  A node with nothing to do (<sleep_when_idle_min>)
+ * goes to sleep the same way.
  */
 #include <stdio.h>
 #include <string.h>
@@ -58,4 +59,16 @@ simwake_resume(struct simnet *s, int i)
 	node_set_volunteer(s->nodes[i], 1, "dedicated", sim_local(s, i));
 	node_tick(s->nodes[i], sim_local(s, i));
 	sim_flush(s, i);
+}
+
+void
+simwake_sleep_soon(struct simnet *s, int i)
+{
+	struct sim_ev	e;
+
+	memset(&e, 0, sizeof e);
+	e.kind = EV_SLEEP;
+	e.at = s->now;
+	e.to = i;
+	evq_push(s->dgrams, &e);
 }

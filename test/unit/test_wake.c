@@ -202,6 +202,135 @@ test_sleepers_woken_take_the_work_on_the_simulated_lan(void **state)
 	done(f);
 }
 
+/* How many ACT_SLEEP the outbox holds. */
+static int
+sleeps(struct node *n)
+{
+	const struct outbox	*o = node_outbox(n);
+	size_t			 i;
+	int			 k = 0;
+
+	for (i = 0; i < o->n; i++)
+		k += o->v[i].type == ACT_SLEEP;
+	return k;
+}
+
+/* beta, dedicated, following alpha; a minute of nothing to run. */
+static int
+idle_minute(struct taskdesc_set *set, const char *wake, int slots_busy)
+{
+	struct node_config	 cfg;
+	struct node		*n;
+	int64_t			 t;
+	int			 k;
+
+	plmi2_descs(set);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "beta");
+	snprintf(cfg.wake, sizeof cfg.wake, "%s", wake);
+	cfg.sleep_when_idle_ms = 60000;
+	assert_non_null(n = node_new(&cfg, set));
+	node_start(n, 0);
+	node_set_volunteer(n, 1, "dedicated", 0);
+	hear(n, "alpha", "NEW_MASTER 1", 10);
+	for (t = 1000; t <= 75000; t += 1000) {
+		hear(n, "alpha", slots_busy ?
+		    "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 0 0 500" :
+		    "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 1000 0 0 500", t);
+		run_until(n, t);
+		if (t == 30000)
+			assert_int_equal(sleeps(n), 0);	/* not yet */
+	}
+	assert_false(status_of(n).is_master);
+	k = sleeps(n);
+	if (k > 0)
+		assert_non_null(logged(n, "nothing for node beta to run for "
+		    "1 min: it goes to sleep"));
+	node_free(n);
+	taskdesc_clear(set);
+	return k;
+}
+
+/* <sleep_when_idle_min>: once, after the minute; never without an
+ * address to be woken by. */
+static void
+test_a_node_with_nothing_to_do_goes_to_sleep(void **state)
+{
+	struct taskdesc_set	set;
+
+	(void)state;
+	assert_int_equal(idle_minute(&set, "02:00:00:00:00:0b@10.0.0.255,"
+	    "always", 0), 1);
+	assert_int_equal(idle_minute(&set, "", 0), 0);
+}
+
+/* The master stays up (it wakes the others): alone with nothing to do
+ * for two minutes, it never asks to sleep. */
+static void
+test_the_master_never_sleeps_by_itself(void **state)
+{
+	struct node_config	 cfg;
+	struct taskdesc_set	 set;
+	struct node		*n;
+
+	(void)state;
+	plmi2_descs(&set);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "alpha");
+	snprintf(cfg.wake, sizeof cfg.wake, "02:00:00:00:00:0a@10.0.0.255");
+	cfg.sleep_when_idle_ms = 60000;
+	assert_non_null(n = node_new(&cfg, &set));
+	node_start(n, 0);
+	node_set_volunteer(n, 1, "dedicated", 0);
+	run_until(n, 130000);
+	assert_true(status_of(n).is_master);
+	assert_int_equal(sleeps(n), 0);
+	node_free(n);
+	taskdesc_clear(&set);
+}
+
+/* On the simulated LAN: with nothing to do the two nodes that are not
+ * master go to sleep after 5 s; work for three wakes them, and each of
+ * the three runs one task. */
+static void
+test_idle_nodes_sleep_and_work_wakes_them(void **state)
+{
+	struct fixture		*f = fixture_new(3);
+	char			 u[3][UUID_STRLEN + 1], who[NAME_MAXLEN + 1];
+	const char		*master;
+	int			 i, m, ran[3] = { 0 };
+
+	(void)state;
+	f->s.cfg.wake_after_ms = 1000;
+	f->s.cfg.sleep_when_idle_ms = 5000;
+	for (i = 0; i < 3; i++) {
+		sim_boot(&f->s, i, 10);
+		node_set_volunteer(f->s.nodes[i], 1, "dedicated",
+		    sim_local(&f->s, i));
+		sim_flush(&f->s, i);
+	}
+	sim_run_until(&f->s, f->s.now + 12000);
+	assert_int_equal(sim_master_count(&f->s, &master), 1);
+	m = sim_index(&f->s, master);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(f->s.asleep[i], i != m);
+	f->s.task_ms = 10000;
+	for (i = 0; i < 3; i++)
+		assert_int_equal(sim_schedule(&f->s, m, "free", PRIO_LOW, 0,
+		    NULL, u[i]), 0);
+	sim_run_until(&f->s, f->s.now + 18000);
+	assert_int_equal(f->s.wakes, 2);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(sim_starts(&f->s, u[i], who), 1);
+		ran[sim_index(&f->s, who)]++;
+		assert_int_equal(sim_record(&f->s, m, u[i])->state,
+		    TASK_TERMINATED);
+	}
+	for (i = 0; i < 3; i++)
+		assert_int_equal(ran[i], 1);
+	done(f);
+}
+
 int
 main(void)
 {
@@ -212,6 +341,9 @@ main(void)
 		NODE_TEST(test_sleeping_tells_how_to_wake_us),
 		cmocka_unit_test(
 		    test_sleepers_woken_take_the_work_on_the_simulated_lan),
+		cmocka_unit_test(test_a_node_with_nothing_to_do_goes_to_sleep),
+		cmocka_unit_test(test_the_master_never_sleeps_by_itself),
+		cmocka_unit_test(test_idle_nodes_sleep_and_work_wakes_them),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
