@@ -8,27 +8,18 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "conn.h"
 
 static int
 cmd_idle_exec(const struct cmd_args *a)
 {
-	struct conn	 c;
 	const char	*how = a->operands[0];
-	char		 request[16], reply[CLIENT_LINE_MAX], err[512];
+	char		 request[16];
 
 	if (strcmp(how, "on") != 0 && strcmp(how, "off") != 0 &&
 	    strcmp(how, "auto") != 0)
 		return cmd_usage(&cmd_idle_entry);
 	snprintf(request, sizeof request, "IDLE %s", how);
-	if (conn_open(&c, cmd_arg(a, 'H'), err, sizeof err) == -1)
-		return cmd_fail("%s", err);
-	if (conn_ask(&c, request, reply, sizeof reply, err, sizeof err) == -1) {
-		conn_close(&c);
-		return cmd_fail("%s", err);
-	}
-	conn_close(&c);
-	return 0;
+	return cmd_ask_once(a, request);
 }
 
 const struct cmd_entry cmd_idle_entry = {

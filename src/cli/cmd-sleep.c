@@ -8,26 +8,17 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "conn.h"
 
 static int
 cmd_sleep_exec(const struct cmd_args *a)
 {
-	struct conn	 c;
 	const char	*how = a->noperands > 0 ? a->operands[0] : "now";
-	char		 request[16], reply[CLIENT_LINE_MAX], err[512];
+	char		 request[16];
 
 	if (strcmp(how, "now") != 0 && strcmp(how, "over") != 0)
 		return cmd_usage(&cmd_sleep_entry);
 	snprintf(request, sizeof request, "SLEEP %s", how);
-	if (conn_open(&c, cmd_arg(a, 'H'), err, sizeof err) == -1)
-		return cmd_fail("%s", err);
-	if (conn_ask(&c, request, reply, sizeof reply, err, sizeof err) == -1) {
-		conn_close(&c);
-		return cmd_fail("%s", err);
-	}
-	conn_close(&c);
-	return 0;
+	return cmd_ask_once(a, request);
 }
 
 const struct cmd_entry cmd_sleep_entry = {

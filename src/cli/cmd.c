@@ -248,6 +248,20 @@ cmd_ask(struct conn *c, const char *request, char *reply, size_t size)
 }
 
 int
+cmd_ask_once(const struct cmd_args *a, const char *request)
+{
+	struct conn	c;
+	char		reply[CLIENT_LINE_MAX];
+	int		failed;
+
+	if (cmd_connect(&c, cmd_arg(a, 'H')) == -1)
+		return 1;
+	failed = cmd_ask(&c, request, reply, sizeof reply) == -1;
+	conn_close(&c);
+	return failed;
+}
+
+int
 cmd_ask_each(const struct cmd_args *a, const char *word, const char *more,
     int first, int print)
 {

@@ -120,6 +120,9 @@ int	cmd_usage(const struct cmd_entry *);
 int	cmd_connect(struct conn *, const char *host);
 /* One request, its reply line (not ERROR) in reply; or say why. */
 int	cmd_ask(struct conn *, const char *request, char *reply, size_t);
+/* One request on a connection of its own to -H's node, its reply line
+ * not shown: 0, or 1 and why. */
+int	cmd_ask_once(const struct cmd_args *, const char *request);
 /* Ask "WORD uuid [more]" of every operand from the first-th, each a
  * uuid (else nothing is asked: 2), printing the replies if print; 1 if
  * any was refused. */
