@@ -13,6 +13,7 @@ the namespaces made here.  Tests reach a node's client port (127.0.0.1
 inside its namespace) by creating the socket inside that namespace.
 Everything is removed by close(), also after a failure.
 """
+import contextlib
 import ctypes
 import os
 import socket
@@ -43,25 +44,33 @@ def available():
     return None
 
 
+@contextlib.contextmanager
+def inside(netns):
+    """This thread in the namespace netns meanwhile: a socket made there
+    stays there."""
+    own = os.open("/proc/self/ns/net", os.O_RDONLY)
+    target = os.open("/var/run/netns/" + netns, os.O_RDONLY)
+    try:
+        if _libc.setns(target, CLONE_NEWNET) != 0:
+            raise OSError(ctypes.get_errno(), "setns " + netns)
+        try:
+            yield
+        finally:
+            if _libc.setns(own, CLONE_NEWNET) != 0:
+                raise OSError(ctypes.get_errno(), "setns back")
+    finally:
+        os.close(own)
+        os.close(target)
+
+
 class NsClient(Client):
     """A client connected from inside a namespace."""
 
     def __init__(self, netns, port, host="127.0.0.1"):
         self.buf = b""
-        own = os.open("/proc/self/ns/net", os.O_RDONLY)
-        target = os.open("/var/run/netns/" + netns, os.O_RDONLY)
-        try:
-            if _libc.setns(target, CLONE_NEWNET) != 0:
-                raise OSError(ctypes.get_errno(), "setns " + netns)
-            try:
-                self.sock = socket.create_connection((host, port),
-                                                     timeout=TIMEOUT)
-            finally:
-                if _libc.setns(own, CLONE_NEWNET) != 0:
-                    raise OSError(ctypes.get_errno(), "setns back")
-        finally:
-            os.close(own)
-            os.close(target)
+        with inside(netns):
+            self.sock = socket.create_connection((host, port),
+                                                 timeout=TIMEOUT)
 
 
 class LanNode(Node):

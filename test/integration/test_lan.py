@@ -22,6 +22,10 @@ TIMING = "\n".join(l for l in (FAST_CLUSTER % 7601).splitlines()
 
 class LanTest(unittest.TestCase):
     @classmethod
+    def make_lan(cls):
+        return lan.Lan(HOSTS + 1)	# the last host stays free to join
+
+    @classmethod
     def setUpClass(cls):
         why = lan.available()
         if WRAP:
@@ -31,7 +35,7 @@ class LanTest(unittest.TestCase):
             why = "the LAN suite runs natively and under ASan+UBSan"
         if why:
             raise unittest.SkipTest(why)
-        cls.lan = lan.Lan(HOSTS + 1)	# the last host stays free to join
+        cls.lan = cls.make_lan()
 
     @classmethod
     def tearDownClass(cls):

@@ -3,8 +3,6 @@ node about to suspend says so (`volery sleep`) and is stopped; its host
 is a stand-in machine, a namespace that listens for its own magic packet
 and starts the node when it comes.  Work that waits with no free slot
 wakes it; a sleeper that would not volunteer woken is left asleep."""
-import ctypes
-import os
 import socket
 import subprocess
 import threading
@@ -13,10 +11,7 @@ import unittest
 
 import lan
 import test_lan
-from harness import VOLERY, WRAP
-
-_libc = ctypes.CDLL(None, use_errno=True)
-CLONE_NEWNET = 0x40000000
+from harness import VOLERY
 
 
 def mac_of(netns):
@@ -36,20 +31,9 @@ class StandIn:
         self.magic = b"\xff" * 6 + self.mac * 16
         self.packets = []
         self.woken = threading.Event()
-        own = os.open("/proc/self/ns/net", os.O_RDONLY)
-        target = os.open("/var/run/netns/" + node.netns, os.O_RDONLY)
-        try:
-            if _libc.setns(target, CLONE_NEWNET) != 0:
-                raise OSError(ctypes.get_errno(), "setns")
-            try:
-                self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                self.sock.bind(("", 9))
-            finally:
-                if _libc.setns(own, CLONE_NEWNET) != 0:
-                    raise OSError(ctypes.get_errno(), "setns back")
-        finally:
-            os.close(own)
-            os.close(target)
+        with lan.inside(node.netns):
+            self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            self.sock.bind(("", 9))
         self.sock.settimeout(0.2)
         self.stopping = False
         self.thread = threading.Thread(target=self.listen, daemon=True)
@@ -74,13 +58,8 @@ class StandIn:
 
 class Wake(test_lan.LanTest):
     @classmethod
-    def setUpClass(cls):
-        why = lan.available()
-        if WRAP:
-            why = "the LAN suite runs natively and under ASan+UBSan"
-        if why:
-            raise unittest.SkipTest(why)
-        cls.lan = lan.Lan(4)
+    def make_lan(cls):
+        return lan.Lan(4)
 
     def setUp(self):
         self.cluster = "wk%d" % int(time.monotonic() * 1000 % 1e9)

@@ -17,22 +17,36 @@ run_until(struct node *n, int64_t until)
 		node_tick(n, t);
 }
 
+/* A dedicated one-slot node called name, started at 0: woken by wake
+ * ("": it cannot be), waking others after wake_after_ms, sleeping
+ * after sleep_ms with nothing to do (0: never). */
+static struct node *
+dedicated(const struct taskdesc_set *set, const char *name, const char *wake,
+    int64_t wake_after_ms, int64_t sleep_ms)
+{
+	struct node_config	 cfg;
+	struct node		*n;
+
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "%s", name);
+	snprintf(cfg.wake, sizeof cfg.wake, "%s", wake);
+	cfg.wake_after_ms = wake_after_ms;
+	cfg.sleep_when_idle_ms = sleep_ms;
+	assert_non_null(n = node_new(&cfg, set));
+	node_start(n, 0);
+	node_set_volunteer(n, 1, "dedicated", 0);
+	return n;
+}
+
 /* alpha alone, master, one slot taken by a long task; n more wait. */
 static struct node *
 starved(struct taskdesc_set *set, int waiting, int64_t *now)
 {
-	struct node_config	 cfg;
 	struct node		*n;
 	int			 k;
 
 	plmi2_descs(set);
-	node_config_default(&cfg);
-	snprintf(cfg.name, sizeof cfg.name, "alpha");
-	cfg.slots = 1;
-	cfg.wake_after_ms = 1000;
-	assert_non_null(n = node_new(&cfg, set));
-	node_start(n, 0);
-	node_set_volunteer(n, 1, "dedicated", 0);
+	n = dedicated(set, "alpha", "", 1000, 0);
 	run_until(n, 5000);
 	assert_true(status_of(n).is_master);
 	for (k = 1; k <= waiting + 1; k++) {
@@ -106,8 +120,7 @@ test_waiting_work_wakes_the_fastest_that_would_take_it(void **state)
 	taskdesc_clear(&set);
 }
 
-/* A free slot anywhere, nothing waiting, or no <wake_after_s>: no one
- * is woken. */
+/* A free slot anywhere: no one is woken. */
 static void
 test_no_wake_while_a_slot_is_free(void **state)
 {
@@ -134,7 +147,6 @@ static void
 test_sleeping_tells_how_to_wake_us(void **state)
 {
 	struct node_fixture	*f = *state;
-	struct node_config	 cfg;
 	struct node		*n;
 	const char		*hb;
 
@@ -142,12 +154,7 @@ test_sleeping_tells_how_to_wake_us(void **state)
 	node_sleep(f->n, 100);
 	assert_non_null(hb = sent(f->n, NULL, "HEARTBEAT"));
 	assert_null(strstr(hb, "wake="));
-	node_config_default(&cfg);
-	snprintf(cfg.name, sizeof cfg.name, "beta");
-	snprintf(cfg.wake, sizeof cfg.wake, "02:00:00:00:00:0b@10.0.0.255");
-	assert_non_null(n = node_new(&cfg, &f->set));
-	node_start(n, 0);
-	node_set_volunteer(n, 1, "dedicated", 0);
+	n = dedicated(&f->set, "beta", "02:00:00:00:00:0b@10.0.0.255", 0, 0);
 	run_until(n, 5000);
 	assert_int_equal(sched(n, 1, "free", PRIO_LOW, 5000, 0, NULL, NULL), 0);
 	run_until(n, 6000);
@@ -217,26 +224,18 @@ sleeps(struct node *n)
 
 /* beta, dedicated, following alpha; a minute of nothing to run. */
 static int
-idle_minute(struct taskdesc_set *set, const char *wake, int slots_busy)
+idle_minute(struct taskdesc_set *set, const char *wake)
 {
-	struct node_config	 cfg;
 	struct node		*n;
 	int64_t			 t;
 	int			 k;
 
 	plmi2_descs(set);
-	node_config_default(&cfg);
-	snprintf(cfg.name, sizeof cfg.name, "beta");
-	snprintf(cfg.wake, sizeof cfg.wake, "%s", wake);
-	cfg.sleep_when_idle_ms = 60000;
-	assert_non_null(n = node_new(&cfg, set));
-	node_start(n, 0);
-	node_set_volunteer(n, 1, "dedicated", 0);
+	n = dedicated(set, "beta", wake, 0, 60000);
 	hear(n, "alpha", "NEW_MASTER 1", 10);
 	for (t = 1000; t <= 75000; t += 1000) {
-		hear(n, "alpha", slots_busy ?
-		    "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 1000 0 0 500" :
-		    "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 1000 0 0 500", t);
+		hear(n, "alpha", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 1000 0 0 "
+		    "500", t);
 		run_until(n, t);
 		if (t == 30000)
 			assert_int_equal(sleeps(n), 0);	/* not yet */
@@ -260,8 +259,8 @@ test_a_node_with_nothing_to_do_goes_to_sleep(void **state)
 
 	(void)state;
 	assert_int_equal(idle_minute(&set, "02:00:00:00:00:0b@10.0.0.255,"
-	    "always", 0), 1);
-	assert_int_equal(idle_minute(&set, "", 0), 0);
+	    "always"), 1);
+	assert_int_equal(idle_minute(&set, ""), 0);
 }
 
 /* The master stays up (it wakes the others): alone with nothing to do
@@ -269,19 +268,12 @@ test_a_node_with_nothing_to_do_goes_to_sleep(void **state)
 static void
 test_the_master_never_sleeps_by_itself(void **state)
 {
-	struct node_config	 cfg;
 	struct taskdesc_set	 set;
 	struct node		*n;
 
 	(void)state;
 	plmi2_descs(&set);
-	node_config_default(&cfg);
-	snprintf(cfg.name, sizeof cfg.name, "alpha");
-	snprintf(cfg.wake, sizeof cfg.wake, "02:00:00:00:00:0a@10.0.0.255");
-	cfg.sleep_when_idle_ms = 60000;
-	assert_non_null(n = node_new(&cfg, &set));
-	node_start(n, 0);
-	node_set_volunteer(n, 1, "dedicated", 0);
+	n = dedicated(&set, "alpha", "02:00:00:00:00:0a@10.0.0.255", 0, 60000);
 	run_until(n, 130000);
 	assert_true(status_of(n).is_master);
 	assert_int_equal(sleeps(n), 0);
