@@ -187,17 +187,27 @@ sweep_empty(void)
 	closedir(d);
 }
 
-/* Whether the cgroup at dir holds a process. */
+/*
+ * Whether the cgroup at dir holds a process that has not finished dying.
+ * cgroup.procs is not that: it stops listing a process as soon as its
+ * exit begins, while the kernel is still tearing it down (its memory
+ * freed, its state still R or D); "populated" stays 1 until the last
+ * one leaves the cgroup on its way to being a zombie.
+ */
 static int
 has_processes(const char *dir)
 {
-	char	path[PATH_MAX + 16], c;
+	char	path[PATH_MAX + 16], buf[256], *p;
+	ssize_t	len;
 	int	fd, n = 0;
 
-	snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+	snprintf(path, sizeof path, "%s/cgroup.events", dir);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) != -1) {
-		n = read(fd, &c, 1) == 1;
+		len = read(fd, buf, sizeof buf - 1);
 		close(fd);
+		buf[len > 0 ? len : 0] = '\0';
+		n = (p = strstr(buf, "populated ")) != NULL &&
+		    p[strlen("populated ")] == '1';
 	}
 	return n;
 }
