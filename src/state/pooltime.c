@@ -60,22 +60,40 @@ day_text(long day, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%d", &tm);
 }
 
-/* The local day of a wall time, and its next midnight. */
+/*
+ * The local day of a wall time, and its next midnight.  Every heartbeat
+ * heard asks, and mktime() looks at /etc/localtime each time (a system
+ * call a datagram): the day asked last is kept, from its start to its
+ * midnight.
+ */
 static long
 day_of(int64_t ms, int64_t *midnight)
 {
+	static struct {
+		long	day;
+		int64_t	from_ms, to_ms;	/* [from, to): that day */
+	}		last = { 0, 0, 0 };
 	time_t		t = (time_t)(ms / 1000);
 	struct tm	tm;
-	long		d;
 
-	localtime_r(&t, &tm);
-	d = civil_day(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
-	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-	tm.tm_mday++;
-	tm.tm_isdst = -1;
+	if (ms < last.from_ms || ms >= last.to_ms) {
+		localtime_r(&t, &tm);
+		last.day = civil_day(tm.tm_year + 1900, tm.tm_mon + 1,
+		    tm.tm_mday);
+		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+		tm.tm_isdst = -1;
+		/* mktime() moves a midnight that does not exist (a DST
+		 * jump at 00:00) to when the day begins. */
+		last.from_ms = (int64_t)mktime(&tm) * 1000;
+		localtime_r(&t, &tm);
+		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+		tm.tm_mday++;
+		tm.tm_isdst = -1;
+		last.to_ms = (int64_t)mktime(&tm) * 1000;
+	}
 	if (midnight != NULL)
-		*midnight = (int64_t)mktime(&tm) * 1000;
-	return d;
+		*midnight = last.to_ms;
+	return last.day;
 }
 
 /* The local day `back` days before the one of ms, at noon: DST-safe. */
