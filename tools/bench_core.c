@@ -8,9 +8,13 @@
  * an office's queue for its one GPU desktop), which should not cost a
  * tick or a message anything either (issue 40).
  *
- *   build/bench-core [N[w]...]   default: 1000 10000 100000, then
+ * Last, what a heartbeat costs a node that hears P peers: an idle
+ * office's whole traffic, which should not grow with P either.
+ *
+ *   build/bench-core [N[w|p]...] default: 1000 10000 100000, then
  *                                1000 10000 100000 waiting (Nw:
- *                                N waiting)
+ *                                N waiting), then 10 100 1000 peers
+ *                                (Np: N peers)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +141,69 @@ bench(int ntasks, int nwaiting)
 	free(m);
 }
 
+static void
+count_alive(const struct peer *p, void *arg)
+{
+	*(int *)arg += p->alive;
+}
+
+/* Heartbeats from npeers idle peers, each in turn, as an idle pool. */
+static void
+bench_peers(int npeers)
+{
+	struct taskdesc_set	 set;
+	struct node_config	 cfg;
+	struct node		*n;
+	struct peer_msg		*m = malloc(sizeof *m);
+	char			 text[512], err[128], name[32], addr[32];
+	int64_t			 t0 = 1700000000000LL, now = t0;
+	int			 k, hl, rounds = TICKS * 10, alive = 0;
+	double			 a, b;
+
+	memset(&set, 0, sizeof set);
+	node_config_default(&cfg);
+	snprintf(cfg.name, sizeof cfg.name, "bench");
+	n = node_new(&cfg, &set);
+	node_recover(n, t0);
+	node_start(n, t0);
+	a = 0;
+	for (k = 0; k < npeers + rounds; k++) {
+		if (k == npeers)	/* all known: the idle pool's steady state */
+			a = now_s();
+		snprintf(name, sizeof name, "peer%d", k % npeers);
+		snprintf(addr, sizeof addr, "10.0.%d.%d:7000",
+		    k % npeers / 250, k % npeers % 250 + 2);
+		hl = peer_header(text, sizeof text, "bench", name, 1, 7000);
+		/* HEARTBEAT master epoch free slots volunteer reputation
+		 * ntasks digest client_port speed life_s sent_ms beat_ms
+		 * cores memory tags execs */
+		snprintf(text + hl, sizeof text - hl, "HEARTBEAT %d 1 1 1 "
+		    "dedicated 10 0 0 7001 1000 3600 %lld 5000 2 4096 "
+		    "linux -", k % npeers == 0, (long long)now);
+		if (peer_parse(text, strlen(text), m, err, sizeof err) == -1) {
+			fprintf(stderr, "bench: %s\n", err);
+			exit(1);
+		}
+		node_peer_msg(n, m, addr, now);
+		outbox_clear(node_outbox(n));
+		now += 5000 / npeers + 1;
+		if (k % npeers == 0)
+			node_tick(n, now);
+	}
+	b = now_s();
+	node_each_peer(n, count_alive, &alive);
+	if (alive != npeers) {	/* then it measured their rejection */
+		fprintf(stderr, "bench: %d of %d peers alive\n", alive,
+		    npeers);
+		exit(1);
+	}
+	printf("%8d peers, idle: %8.2f us a heartbeat\n", npeers,
+	    (b - a) / rounds * 1e6);
+	node_free(n);
+	taskdesc_clear(&set);
+	free(m);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -149,10 +216,16 @@ main(int argc, char **argv)
 		bench(RUNNING, 1000);
 		bench(RUNNING, 10000);
 		bench(RUNNING, 100000);
+		bench_peers(10);
+		bench_peers(100);
+		bench_peers(1000);
 	}
 	for (i = 1; i < argc; i++)
 		if (argv[i][0] != '\0' && argv[i][strlen(argv[i]) - 1] == 'w')
 			bench(RUNNING, atoi(argv[i]));
+		else if (argv[i][0] != '\0' &&
+		    argv[i][strlen(argv[i]) - 1] == 'p')
+			bench_peers(atoi(argv[i]));
 		else
 			bench(atoi(argv[i]), 0);
 	return 0;
