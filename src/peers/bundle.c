@@ -17,6 +17,7 @@
 
 #include "bounds.h"
 #include "bundle.h"
+#include "zeropages.h"
 
 struct open_bundle {
 	int			 used;
@@ -76,7 +77,7 @@ flush_cb(evutil_socket_t fd, short what, void *arg)
 int
 bundle_init(struct event_base *base, bundle_send_fn *send)
 {
-	memset(&b, 0, sizeof b);
+	zero_pages(&b, sizeof b);
 	b.send = send;
 	if (base != NULL &&
 	    (b.flush_ev = event_new(base, -1, 0, flush_cb, NULL)) == NULL)

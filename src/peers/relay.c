@@ -19,30 +19,42 @@
 #include "rejects.h"
 #include "relay.h"
 #include "relayenv.h"
+#include "zeropages.h"
 
 static struct {
 	struct relay_opts	 o;
 	struct sockaddr_in	 to[RELAYS_MAX];
 	int			 n;
 	relay_deliver_fn	*deliver;
+	/* Frames heard, told from their copies: kept from the first
+	 * envelope on, or from the start by a relay; a node of a single
+	 * subnet never needs it (32 KiB it does not touch). */
 	struct relay_seen	 seen;
+	int			 seeing;
 	uint64_t		 passed, broadcast, copies;
 	int			 open;
 } r;
+
+static void
+start_seeing(void)
+{
+	uint8_t	key[RELAY_SEEN_KEY];
+
+	randombytes_buf(key, sizeof key);
+	relay_seen_init(&r.seen, key);
+	r.seeing = 1;
+}
 
 int
 relay_open(const struct relay_opts *o, relay_deliver_fn *deliver, char *err,
     size_t errlen)
 {
-	uint8_t	key[RELAY_SEEN_KEY];
 	char	host[ADDR_MAXLEN + 1];
 	int	i, port;
 
-	memset(&r, 0, sizeof r);
+	zero_pages(&r, sizeof r);
 	r.o = *o;
 	r.deliver = deliver;
-	randombytes_buf(key, sizeof key);
-	relay_seen_init(&r.seen, key);
 	if (o->n > 0 && o->ring->n == 0) {
 		snprintf(err, errlen, "<relay> needs a cluster key: a relayed "
 		    "frame is told from its copies by its sealed header");
@@ -64,6 +76,8 @@ relay_open(const struct relay_opts *o, relay_deliver_fn *deliver, char *err,
 		    "(port %d), a node on another subnet", host,
 		    ntohs(r.to[i].sin_port));
 	}
+	if (r.n > 0)
+		start_seeing();
 	r.open = 1;
 	return 0;
 }
@@ -116,6 +130,8 @@ relay_receive(const uint8_t *d, size_t n, const struct sockaddr_in *src)
 		    REJ_OVERSIZED : REJ_MALFORMED, from, "a relayed frame");
 		return;
 	}
+	if (!r.seeing)
+		start_seeing();		/* a pool of several subnets */
 	if (!relay_seen_add(&r.seen, e.h.sender, e.h.incarnation, e.h.seq)) {
 		r.copies++;
 		return;
@@ -143,7 +159,7 @@ relay_heard(const char *sender, uint64_t incarnation, uint64_t seq,
 	static uint8_t	out[RELAY_FRAME_MAX];
 	int		i, n;
 
-	if (!r.open)
+	if (!r.open || !r.seeing)
 		return;
 	relay_seen_add(&r.seen, sender, incarnation, seq);
 	if (r.n == 0)

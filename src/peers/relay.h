@@ -38,8 +38,9 @@ int	relay_is_envelope(const uint8_t *, size_t);
  * new here, then delivered. */
 void	relay_receive(const uint8_t *, size_t, const struct sockaddr_in *src);
 /* A broadcast frame heard without a relay, or sent by us: remembered
- * (so that a relayed copy is dropped in silence) and passed to the
- * relays we name.  src: where its sender is (0.0.0.0 and our reply
+ * (so that a relayed copy is dropped in silence; by a relay, and by any
+ * node from the first envelope it gets on) and passed to the relays we
+ * name.  src: where its sender is (0.0.0.0 and our reply
  * port for ours: the relay fills in our address). */
 void	relay_heard(const char *sender, uint64_t incarnation, uint64_t seq,
 	    const uint8_t *frame, size_t len, const struct sockaddr_in *src);

@@ -26,6 +26,7 @@
 #include "task.h"
 #include "userlimit.h"
 #include "xmltext.h"
+#include "zeropages.h"
 
 enum kind {
 	K_NAME,		/* a node or cluster name */
@@ -132,7 +133,7 @@ config_default(struct config *c)
 {
 	struct node_config	nd;
 
-	memset(c, 0, sizeof *c);
+	zero_pages(c, sizeof *c);
 	if (gethostname(c->name, sizeof c->name - 1) == -1 ||
 	    !task_name_valid(c->name))
 		snprintf(c->name, sizeof c->name, "node");
