@@ -61,6 +61,7 @@
 #include "task.h"
 #include "taskdesc.h"
 #include "wire.h"
+#include "xmllazy.h"
 
 static struct {
 	const struct config	*cfg;
@@ -447,6 +448,7 @@ server_run(const struct config *cfg, int echo)
 	    "(broadcast %s, replies to %d)", cfg->name, srv.address,
 	    cfg->cluster, cfg->peer_port, cfg->broadcast, peers_reply_port());
 
+	xmllazy_release();	/* read what XML there was to read */
 	event_base_dispatch(srv.base);
 
 	/* Hand our runs back to the cluster now, not after a timeout. */

@@ -18,11 +18,15 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
+#include "xmllazy.h"
+
 /* libxml2 allocates with malloc unless told otherwise (xmlMemSetup,
  * which volery never calls). */
 xmlFreeFunc	 xmlFree = free;
 
 static void	*lib;
+static unsigned	 loads;		/* dlopen()s and dlclose()s: a twin found
+				 * before the last is gone */
 static char	 why[256];
 
 static void *
@@ -30,22 +34,36 @@ find(const char *name)
 {
 	void	*fn;
 
-	if (lib == NULL && (lib = dlopen("libxml2.so.2", RTLD_NOW |
-	    RTLD_LOCAL)) == NULL) {
-		snprintf(why, sizeof why, "cannot load libxml2: %s",
-		    dlerror());
-		return NULL;
+	if (lib == NULL) {
+		if ((lib = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL)) ==
+		    NULL) {
+			snprintf(why, sizeof why, "cannot load libxml2: %s",
+			    dlerror());
+			return NULL;
+		}
+		loads++;
 	}
 	if ((fn = dlsym(lib, name)) == NULL)
 		snprintf(why, sizeof why, "libxml2 has no %s", name);
 	return fn;
 }
 
-/* Each function: its twin, found once. */
+/* Each function: its twin, found once a load. */
 #define TWIN(type, name, params) \
 	static type (*twin) params; \
-	if (twin == NULL) \
-		*(void **)&twin = find(name)
+	static unsigned twin_load; \
+	if (twin == NULL || twin_load != loads) \
+		*(void **)&twin = find(name), twin_load = loads
+
+void
+xmllazy_release(void)
+{
+	if (lib == NULL)
+		return;
+	dlclose(lib);
+	lib = NULL;
+	loads++;
+}
 
 xmlDocPtr
 xmlReadFile(const char *url, const char *encoding, int options)
