@@ -120,6 +120,25 @@ class Workflow(NodeTest):
             self.c.line()
 
 
+class DescriptionAdded(NodeTest):
+    def test_a_task_description_added_after_start_runs(self):
+        # The node reads its descriptions at start and lets the XML
+        # library go (xmllazy.h); one added later is read then.
+        self.node.wait_log(r"I won the master election")
+        d = os.path.join(self.node.dir, "tasks")
+        with open(os.path.join(d, "import.xml")) as f:
+            text = f.read()
+        self.assertIn("<name>import</name>", text)
+        with open(os.path.join(d, "later.xml"), "w") as f:
+            f.write(text.replace("<name>import</name>", "<name>later</name>"))
+        os.link(os.path.join(d, "import"), os.path.join(d, "later"))
+        u = self.c.schedule("later low -p /x -x %s" % self.fast)
+        self.c.ask("SUBSCRIBE %s" % u)
+        seen = self.c.wait_states({u: "Terminated"})
+        self.assertEqual(len(outputs_of(seen, u)), 3)
+        self.stop_cleanly()
+
+
 class Cancel(NodeTest):
     # The grace a task has to end on its CANCEL before its SIGTERM: under
     # valgrind, on a loaded host, the node reads the cooperative task's
