@@ -364,6 +364,13 @@ read_probes(struct vol_reading *r)
 	localtime_r(&now, &tm);
 	r->weekday = tm.tm_wday;
 	r->minute = tm.tm_hour * 60 + tm.tm_min;
+	/* A dedicated node volunteers whatever the desk does: its probes
+	 * (a /dev scan, /proc/stat) would be read for nothing. */
+	if (idle.policy.mode == VOL_DEDICATED) {
+		r->cpu_busy_percent = -1;
+		r->input_idle_s = -1;
+		return;
+	}
 	r->cpu_busy_percent = sample_cpu();
 	votes[n++] = tty_vote(now);
 	votes[n++] = device_vote(now);
@@ -408,6 +415,19 @@ decide(int first, struct vol_decision *out)
 		idle.hooks.decided(&d);
 }
 
+/* The idle command and logind, asked in the background (not by a
+ * dedicated node: see read_probes). */
+static void
+ask_commands(void)
+{
+	if (idle.policy.mode == VOL_DEDICATED)
+		return;
+	if (idle.cfg->idle_command[0] != '\0')
+		cmd_start(&idle.command);
+	if (idle.have_logind)
+		cmd_start(&idle.logind);
+}
+
 static void
 tick_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -420,11 +440,7 @@ tick_cb(evutil_socket_t fd, short what, void *arg)
 	read_probes(&idle.last);
 	idle.last.force = force;
 	decide(0, NULL);
-	/* Answers for the next round. */
-	if (idle.cfg->idle_command[0] != '\0')
-		cmd_start(&idle.command);
-	if (idle.have_logind)
-		cmd_start(&idle.logind);
+	ask_commands();		/* answers for the next round */
 	evtimer_add(idle.tick, &tv);
 }
 
@@ -471,10 +487,7 @@ idle_init(struct event_base *base, const struct config *cfg,
 	read_probes(&idle.last);
 	idle.last.force = VOL_AUTO;
 	decide(1, first);
-	if (cfg->idle_command[0] != '\0')
-		cmd_start(&idle.command);
-	if (idle.have_logind)
-		cmd_start(&idle.logind);
+	ask_commands();
 	return 0;
 }
 
