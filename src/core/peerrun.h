@@ -25,7 +25,7 @@ enum peerrun_news peerrun_state(struct peer *, const struct peer_msg *);
 /* A heartbeat's volunteer state that takes tasks (idle, dedicated,
  * batch). */
 int	peerrun_volunteer_takes(const char *volunteer);
-/* ... that left the membership: stopped, or asleep (wake.h). */
+/* ... that left the membership: stopped (not asleep: peerrun.c). */
 int	peerrun_volunteer_left(const char *volunteer);
 /* It is alive and volunteering; and it has a free slot now. */
 int	peerrun_takes_tasks(const struct peer *);

@@ -250,7 +250,7 @@ peertab_recv_heartbeat(struct node *n, struct peer *p,
 	snprintf(p->volunteer, sizeof p->volunteer, "%s", m->volunteer);
 	p->takes_tasks = peerrun_volunteer_takes(m->volunteer);
 	if (peerrun_volunteer_left(m->volunteer))
-		set_member(n, p, 0);	/* a clean stop, or asleep: it left */
+		set_member(n, p, 0);	/* a clean stop: it left */
 	p->reputation = m->reputation;
 	p->beat_ms = m->beat_ms;
 	p->ntasks = m->map_size;
