@@ -34,6 +34,8 @@ cascade_make_ready(struct node *n, struct task *t, int64_t now)
 		t->state = TASK_SUBMITTED;
 		return;
 	}
+	if (t->state >= TASK_RUNNING)
+		dequeue_requeued(n, t->uuid);	/* it ran, and will again */
 	t->state = TASK_READY;
 	t->ready_ms = now;
 	if (order_queue(n, t) == -1)

@@ -46,6 +46,22 @@ expired(const struct claims *cl, const char *uuid, const char *node,
 	    now - s->first >= expire_ms(cl, window_ms);
 }
 
+void
+claims_forget(struct claims *cl, const char *uuid)
+{
+	struct claim_hint	*h = &cl->hints[hint_slot(uuid)];
+	int			 i;
+
+	/* No claim on it lately, as far as the hint tells: nothing to
+	 * walk the ring for (a task new to the queue). */
+	if (strcmp(h->uuid, uuid) != 0)
+		return;
+	h->uuid[0] = '\0';
+	for (i = 0; i < DEQUEUE_CLAIMS; i++)
+		if (strcmp(cl->ring[i].uuid, uuid) == 0)
+			cl->ring[i].uuid[0] = '\0';
+}
+
 int
 claims_taken(const struct claims *cl, const char *uuid, int64_t now,
     int64_t window_ms)
@@ -77,7 +93,9 @@ claims_remember(struct claims *cl, const char *uuid, const char *node,
 	    now - s->seen > claims_memory_ms(window_ms)) {
 		s->first = now;
 		s->expired = 0;
-	}
+		s->newest_ts = ts;
+	} else if (ts > s->newest_ts)
+		s->newest_ts = ts;
 	snprintf(s->uuid, sizeof s->uuid, "%s", uuid);
 	snprintf(s->node, sizeof s->node, "%s", node);
 	s->seen = now;
@@ -85,6 +103,17 @@ claims_remember(struct claims *cl, const char *uuid, const char *node,
 		return 0;
 	s->expired = 1;
 	return 1;
+}
+
+/* Its claimant claimed c's task again since: c lost, and is dead.
+ * (Without a streak of theirs at hand, it counts.) */
+static int
+superseded(const struct claims *cl, const struct claim *c)
+{
+	const struct claim_streak *s = streak_of(cl, c->uuid, c->node);
+
+	return c->ts < s->newest_ts && strcmp(s->uuid, c->uuid) == 0 &&
+	    strcmp(s->node, c->node) == 0;
 }
 
 /* Remembered claim c, for uuid, heard in the claim memory before a
@@ -97,6 +126,7 @@ precedes(const struct claims *cl, const struct claim *c, const char *uuid,
 	return c->seen >= ts - claims_memory_ms(window_ms) &&
 	    strcmp(c->uuid, uuid) == 0 &&
 	    rules_dequeue_beats(c->ts, c->node, ts, who) &&
+	    !superseded(cl, c) &&
 	    !expired(cl, c->uuid, c->node, now, window_ms);
 }
 

@@ -43,6 +43,9 @@ struct claims {
 		int64_t	 seen;
 		int64_t	 first;
 		int	 expired;	/* said: its claims count no more */
+		int64_t	 newest_ts;	/* its newest stamp: a claimant
+					 * claims again only after it lost,
+					 * and its older claims are dead */
 	}		 streaks[DEQUEUE_STREAKS];
 	/* A streak ends a claimant's say after this, at least (0: just
 	 * CLAIM_EXPIRES windows): an honest winner slow to start its run
@@ -61,6 +64,9 @@ claims_memory_ms(int64_t window_ms)
  * task: from now on its claims count no more (the caller says so). */
 int	claims_remember(struct claims *, const char *uuid, const char *node,
 	    int64_t ts, int64_t now, int64_t window_ms);
+/* uuid is Ready again (a failed or lost run): the claims on it were for
+ * the run before and are dead, and a helper must not pass them on. */
+void	claims_forget(struct claims *, const char *uuid);
 /* Someone proposed to take uuid lately (as far as the hints tell: a
  * collision may hide a claim; the race settles it). */
 int	claims_taken(const struct claims *, const char *uuid, int64_t now,

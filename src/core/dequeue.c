@@ -76,6 +76,12 @@ dequeue_taken(const struct node *n, const char *uuid, int64_t now)
 	    n->cfg.dequeue_window_ms);
 }
 
+void
+dequeue_requeued(struct node *n, const char *uuid)
+{
+	claims_forget(&n->dequeue.claims, uuid);
+}
+
 /* Someone else is taking t, as far as we heard, or its scheduler
  * starts it at once (interactive.h). */
 static int
@@ -187,8 +193,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 	struct task	*t;
 	struct peer_msg	 m;
 	size_t		 k, len, place, pos = 0;
-	int64_t		 memory = claim_memory_ms(n);
-	int64_t		 wake;
+	int64_t		 memory = claim_memory_ms(n), wake;
 
 	fairshare_refresh(n);
 	/* Slots busy: a race may start before one frees (ahead.h). */
@@ -309,8 +314,7 @@ decide(struct node *n, int64_t now)
 	struct task	*t;
 	int		 b, lost;
 
-	dq->active = 0;
-	dq->lost = 0;
+	dq->active = dq->lost = 0;
 	dq->nheld = dq->next_held = 0;
 	for (b = 0; b < dq->nbatch; b++) {
 		lost = claims_beating(&dq->claims, dq->batch[b], dq->ts,
@@ -433,10 +437,8 @@ int64_t
 dequeue_deadline(const struct node *n, int64_t now)
 {
 	const struct dequeue	*dq = &n->dequeue;
-	int64_t			 d = -1;
+	int64_t			 d = dq->active ? dq->deadline : -1;
 
-	if (dq->active)
-		d = dq->deadline;
 	if (dq->retry_at >= 0 && dq->retry_at > now &&
 	    (d < 0 || dq->retry_at < d))
 		d = dq->retry_at;

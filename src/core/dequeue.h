@@ -43,6 +43,8 @@ struct dequeue {
 };
 
 void	dequeue_init(struct node *);
+/* uuid is Ready again after a run: the claims on it are dead. */
+void	dequeue_requeued(struct node *, const char *uuid);
 /* Someone else claimed uuid, as far as we heard. */
 int	dequeue_taken(const struct node *, const char *uuid, int64_t now);
 /* A task we may run (run_admissible), now (an array's limit). */

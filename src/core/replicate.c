@@ -140,6 +140,8 @@ adopt(struct node *n, struct task *t, struct task *r)
 
 	readyq_remove(&n->ready, t);
 	antientropy_gone(n, t);
+	if (r->state == TASK_READY && t->state >= TASK_RUNNING)
+		dequeue_requeued(n, t->uuid);	/* it ran, and will again */
 	r->run = t->run;
 	r->throttled = t->throttled;
 	r->vacating = t->vacating;
