@@ -40,7 +40,11 @@ heartbeat_next_ms(const struct node *n, int64_t now)
 {
 	int64_t	period = heartbeat_period_ms(n);
 	int64_t	quiet = n->cfg.quiet_heartbeat_ms;
+	int64_t	spread = (int64_t)peertab_live(n) * n->cfg.node_timeout_ms /
+	    QUIET_HEARD_PER_TIMEOUT;
 
+	if (quiet > 0 && spread > quiet && !node_is_master(n))
+		quiet = spread;
 	if (quiet > period && run_count(n) == 0 &&
 	    now - n->heartbeat.last_busy >= n->cfg.node_timeout_ms)
 		period = quiet;

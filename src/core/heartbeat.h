@@ -30,6 +30,17 @@ struct heartbeat {
  * where the pool would otherwise flood every node.
  */
 #define HEARD_PER_TIMEOUT	40
+/*
+ * A quiet node's heartbeat only says it is there, and an office's
+ * desks are quiet most of the day: in a pool big enough (past 25 nodes
+ * at the default timings) a quiet node other than the master beats so
+ * that each node hears at most QUIET_HEARD_PER_TIMEOUT of those a node
+ * timeout (5 a second by default), every 20 s in a pool of 100.  A quiet
+ * desk switched off is found dead four of those later (80 s at 100); one
+ * running a task beats as a busy node does, and its run's failure is
+ * found by its progress.
+ */
+#define QUIET_HEARD_PER_TIMEOUT	10
 /* A node is dead after this many of its periods' silence. */
 #define BEATS_MISSED		4
 int64_t	heartbeat_period_ms(const struct node *);

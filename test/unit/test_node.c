@@ -1135,6 +1135,35 @@ test_a_node_that_runs_nothing_beats_every_quiet_period(void **state)
 	assert_true(quiet >= 5);
 }
 
+/*
+ * In a big pool a quiet node other than the master beats so that each
+ * node hears at most QUIET_HEARD_PER_TIMEOUT quiet heartbeats a node
+ * timeout: with 99 peers, every 99 * 2000 / 10 ms, not every 5 s.
+ */
+static void
+test_a_quiet_node_of_a_big_pool_beats_less_often(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	char		 name[16];
+	int64_t		 t, told = -1;
+	int		 k;
+
+	follow_beta(n);
+	for (t = 100; t < 60000; t += 4000) {
+		hear(n, "beta", "HEARTBEAT 1 1 1 1 idle 10 0 0 7600 1000 0 0 "
+		    "5000", t);
+		for (k = 0; k < 98; k++) {
+			snprintf(name, sizeof name, "p%02d", k);
+			hear(n, name, "HEARTBEAT 0 1 1 1 idle 10 0 0 7600 1000 "
+			    "0 0 20000", t);
+		}
+		tick_until(n, t + 4000, &told);
+	}
+	assert_int_equal(status_of(n).is_master, 0);
+	assert_int_equal(told, 99 * 2000 / QUIET_HEARD_PER_TIMEOUT);
+}
+
 /* Its peers wait four of the periods it told before they call it dead. */
 static void
 test_a_quiet_peer_is_dead_after_four_of_its_periods(void **state)
@@ -1209,6 +1238,7 @@ main(void)
 		NODE_TEST(test_a_newcomer_is_greeted_alone),
 		NODE_TEST(test_heartbeats_slow_down_on_a_big_pool),
 		NODE_TEST(test_a_node_that_runs_nothing_beats_every_quiet_period),
+		NODE_TEST(test_a_quiet_node_of_a_big_pool_beats_less_often),
 		NODE_TEST(test_a_quiet_peer_is_dead_after_four_of_its_periods),
 		NODE_TEST(test_a_quiet_node_that_starts_a_run_beats_at_once),
 		NODE_TEST(test_recover_after_restart),
