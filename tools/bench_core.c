@@ -67,6 +67,31 @@ finished(int k, int64_t at)
 	return t;
 }
 
+/* Parse one datagram's text (or die: a bench of rejections measures
+ * nothing) and hand it to the node. */
+static void
+hear(struct node *n, struct peer_msg *m, const char *text, const char *from,
+    int64_t now)
+{
+	char	err[128];
+
+	if (peer_parse(text, strlen(text), m, err, sizeof err) == -1) {
+		fprintf(stderr, "bench: %s\n", err);
+		exit(1);
+	}
+	node_peer_msg(n, m, from, now);
+	outbox_clear(node_outbox(n));
+}
+
+/* The last letter of an argument ("1000w"), or '\0'. */
+static char
+suffix(const char *arg)
+{
+	size_t	len = strlen(arg);
+
+	return len == 0 ? '\0' : arg[len - 1];
+}
+
 /* Waiting for a node with a GPU, which this one is not. */
 static struct task *
 waiting(int k, int64_t at)
@@ -89,7 +114,7 @@ bench(int ntasks, int nwaiting)
 	struct node_config	 cfg;
 	struct node		*n;
 	struct peer_msg		*m = malloc(sizeof *m);
-	char			 text[512], err[128];
+	char			 text[512];
 	int64_t			 t0 = 1700000000000LL, now;
 	double			 a, b, c;
 	int			 k, hl;
@@ -125,12 +150,7 @@ bench(int ntasks, int nwaiting)
 		hl = peer_header(text, sizeof text, "bench", "peer", 1, 7000);
 		snprintf(text + hl, sizeof text - hl, "PROGRESS %s %d 3 %lld",
 		    uuid_n(k % RUNNING), k % 100, (long long)(t0 - 5000));
-		if (peer_parse(text, strlen(text), m, err, sizeof err) == -1) {
-			fprintf(stderr, "bench: %s\n", err);
-			exit(1);
-		}
-		node_peer_msg(n, m, "10.0.0.2:7000", now + k);
-		outbox_clear(node_outbox(n));
+		hear(n, m, text, "10.0.0.2:7000", now + k);
 	}
 	c = now_s();
 	printf("%8d tasks, %6d waiting: %8.2f us a tick, %8.2f us a "
@@ -155,7 +175,7 @@ bench_peers(int npeers)
 	struct node_config	 cfg;
 	struct node		*n;
 	struct peer_msg		*m = malloc(sizeof *m);
-	char			 text[512], err[128], name[32], addr[32];
+	char			 text[512], name[32], addr[32];
 	int64_t			 t0 = 1700000000000LL, now = t0;
 	int			 k, hl, rounds = TICKS * 10, alive = 0;
 	double			 a, b;
@@ -180,12 +200,7 @@ bench_peers(int npeers)
 		snprintf(text + hl, sizeof text - hl, "HEARTBEAT %d 1 1 1 "
 		    "dedicated 10 0 0 7001 1000 3600 %lld 5000 2 4096 "
 		    "linux -", k % npeers == 0, (long long)now);
-		if (peer_parse(text, strlen(text), m, err, sizeof err) == -1) {
-			fprintf(stderr, "bench: %s\n", err);
-			exit(1);
-		}
-		node_peer_msg(n, m, addr, now);
-		outbox_clear(node_outbox(n));
+		hear(n, m, text, addr, now);
 		now += 5000 / npeers + 1;
 		if (k % npeers == 0)
 			node_tick(n, now);
@@ -221,10 +236,9 @@ main(int argc, char **argv)
 		bench_peers(1000);
 	}
 	for (i = 1; i < argc; i++)
-		if (argv[i][0] != '\0' && argv[i][strlen(argv[i]) - 1] == 'w')
+		if (suffix(argv[i]) == 'w')
 			bench(RUNNING, atoi(argv[i]));
-		else if (argv[i][0] != '\0' &&
-		    argv[i][strlen(argv[i]) - 1] == 'p')
+		else if (suffix(argv[i]) == 'p')
 			bench_peers(atoi(argv[i]));
 		else
 			bench(atoi(argv[i]), 0);

@@ -74,7 +74,7 @@ day_of(int64_t ms, int64_t *midnight)
 		int64_t	from_ms, to_ms;	/* [from, to): that day */
 	}		last = { 0, 0, 0 };
 	time_t		t = (time_t)(ms / 1000);
-	struct tm	tm;
+	struct tm	tm, next;
 
 	if (ms < last.from_ms || ms >= last.to_ms) {
 		localtime_r(&t, &tm);
@@ -82,14 +82,12 @@ day_of(int64_t ms, int64_t *midnight)
 		    tm.tm_mday);
 		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
 		tm.tm_isdst = -1;
+		next = tm;	/* before mktime() rewrites tm */
+		next.tm_mday++;
 		/* mktime() moves a midnight that does not exist (a DST
 		 * jump at 00:00) to when the day begins. */
 		last.from_ms = (int64_t)mktime(&tm) * 1000;
-		localtime_r(&t, &tm);
-		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-		tm.tm_mday++;
-		tm.tm_isdst = -1;
-		last.to_ms = (int64_t)mktime(&tm) * 1000;
+		last.to_ms = (int64_t)mktime(&next) * 1000;
 	}
 	if (midnight != NULL)
 		*midnight = last.to_ms;
