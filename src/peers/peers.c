@@ -2,8 +2,9 @@
  * peers.c -- datagrams to and from the other nodes.  What is sent is
  * sealed with the cluster key (seal.c); what arrives is opened, parsed
  * and admitted by the guard (guard.c) before the core sees it.  Anything
- * else is dropped and counted (never a reply), and reported in the log
- * at most once per RATELIMIT_MS.
+ * else is dropped and counted, and reported in the log at most once per
+ * RATELIMIT_MS; never answered, but by a certificate to a peer that
+ * does not know us yet (introduce.h).
  */
 #include <sys/socket.h>
 
@@ -22,6 +23,7 @@
 #include "clock.h"
 #include "guard.h"
 #include "identity.h"
+#include "introduce.h"
 #include "log.h"
 #include "nameidx.h"
 #include "peer.h"
@@ -151,6 +153,19 @@ recv_cert(const struct peer_msg *m, const char *addr)
 		log_warnx("a certificate from %s dropped: %s", m->sender, err);
 }
 
+/* A peer that does not know us (or we it) yet: our certificate, signed
+ * as every frame to such a peer is (introduce.h). */
+static void
+introduce(const char *sender, const char *addr)
+{
+	char	body[IDENT_TEXT_MAX + 8];
+
+	memcpy(body, "CERT ", 5);
+	if (introduce_due(sender, clock_node_ms()) &&
+	    identity_cert_of(p.o.name, body + 5, sizeof body - 5) == 0)
+		peers_unicast(sender, addr, body);
+}
+
 /* One message, its header checked: to the core, or the identities'. */
 static int
 deliver(const struct peer_msg *m, const char *from, const char *addr)
@@ -239,6 +254,8 @@ receive(const uint8_t *frame, size_t n, const struct sockaddr_in *src,
 		if (iv != IDV_OK) {
 			reject(REJ_NO_IDENTITY + (iv - IDV_NONE), from,
 			    h.sender);
+			if (iv == IDV_NOT_FOR_US || iv == IDV_UNKNOWN)
+				introduce(h.sender, from);
 			return;
 		}
 		if (identity_on()) {
