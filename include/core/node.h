@@ -114,6 +114,13 @@ struct node_config {
 	char		containment[NAME_MAXLEN + 1];
 };
 
+/* The least lateness of a peer's stamps lately, in us: its clock's
+ * offset from ours and the wire's delay (lateness.c). */
+struct lateness_base {
+	int64_t		us;
+	int64_t		at_ms;		/* when last moved; 0: never */
+};
+
 /* What this node knows of another (node_each_peer). */
 struct peer {
 	/* What each datagram from it reads first (its name is the key). */
@@ -138,6 +145,7 @@ struct peer {
 					 * ahead (avail.h); 0 to: none told */
 	int64_t		beat_ms;	/* its next heartbeat within, as it
 					 * told; 0: not told yet */
+	struct lateness_base late_base;	/* its stamps' (lateness.h) */
 	int		capset;		/* what it has (capset.c); 0 unknown */
 	uint64_t	ntasks;
 	uint64_t	digest;

@@ -22,7 +22,8 @@ ahead_started(struct node *n, const struct task *t, int64_t now)
 	int64_t		 cost = placement_batch_cost(n, t);
 
 	a->uuid[0] = '\0';
-	if (cost < 0 || cost > claims_memory_ms(n->cfg.dequeue_window_ms))
+	if (cost < 0 ||
+	    cost > claims_memory_ms(dequeue_claim_window_ms(n, now)))
 		return;
 	memcpy(a->uuid, t->uuid, sizeof a->uuid);
 	a->end_at = now + cost - BATCH_START_MS;

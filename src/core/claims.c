@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "claims.h"
+#include "node.h"
 #include "rules.h"
 #include "task.h"
 
@@ -24,26 +25,28 @@ streak_of(const struct claims *cl, const char *uuid, const char *node)
 }
 
 /*
- * node has kept claiming uuid for CLAIM_EXPIRES windows without
- * starting it (it would have: the task would not be Ready): a node that
- * lost its STATE, or one that only blocks the task.  Its claims no
- * longer keep us from it.
+ * node has kept claiming uuid for cl->expire_ms without starting it (it
+ * would have: the task would not be Ready): a node that lost its STATE,
+ * or one that only blocks the task.  Its claims no longer keep us from
+ * it.
  */
-static int64_t
-expire_ms(const struct claims *cl, int64_t window_ms)
-{
-	return CLAIM_EXPIRES * window_ms > cl->expire_min_ms ?
-	    CLAIM_EXPIRES * window_ms : cl->expire_min_ms;
-}
-
 static int
 expired(const struct claims *cl, const char *uuid, const char *node,
-    int64_t now, int64_t window_ms)
+    int64_t now)
 {
 	const struct claim_streak *s = streak_of(cl, uuid, node);
 
 	return strcmp(s->uuid, uuid) == 0 && strcmp(s->node, node) == 0 &&
-	    now - s->first >= expire_ms(cl, window_ms);
+	    now - s->first >= cl->expire_ms;
+}
+
+void
+claims_init(struct claims *cl, const struct node_config *c)
+{
+	int64_t	windows = CLAIM_EXPIRES * c->dequeue_window_ms;
+
+	cl->expire_ms = windows > c->failure_timeout_ms ? windows :
+	    c->failure_timeout_ms;
 }
 
 void
@@ -70,7 +73,7 @@ claims_taken(const struct claims *cl, const char *uuid, int64_t now,
 
 	return h->seen >= now - claims_memory_ms(window_ms) &&
 	    strcmp(h->uuid, uuid) == 0 &&
-	    !expired(cl, uuid, h->node, now, window_ms);
+	    !expired(cl, uuid, h->node, now);
 }
 
 int
@@ -99,7 +102,7 @@ claims_remember(struct claims *cl, const char *uuid, const char *node,
 	snprintf(s->uuid, sizeof s->uuid, "%s", uuid);
 	snprintf(s->node, sizeof s->node, "%s", node);
 	s->seen = now;
-	if (s->expired || now - s->first < expire_ms(cl, window_ms))
+	if (s->expired || now - s->first < cl->expire_ms)
 		return 0;
 	s->expired = 1;
 	return 1;
@@ -127,7 +130,7 @@ precedes(const struct claims *cl, const struct claim *c, const char *uuid,
 	    strcmp(c->uuid, uuid) == 0 &&
 	    rules_dequeue_beats(c->ts, c->node, ts, who) &&
 	    !superseded(cl, c) &&
-	    !expired(cl, c->uuid, c->node, now, window_ms);
+	    !expired(cl, c->uuid, c->node, now);
 }
 
 /* Proposals made in our window or shortly before it, which Algorithm

@@ -47,14 +47,21 @@ struct claims {
 					 * claims again only after it lost,
 					 * and its older claims are dead */
 	}		 streaks[DEQUEUE_STREAKS];
-	/* A streak ends a claimant's say after this, at least (0: just
-	 * CLAIM_EXPIRES windows): an honest winner slow to start its run
-	 * shows it within a failure timeout. */
-	int64_t		 expire_min_ms;
+	/* A streak ends a claimant's say after this: CLAIM_EXPIRES of
+	 * the configured windows, or more (an honest winner slow to start
+	 * its run shows it within a failure timeout).  Not the race's
+	 * window, which a liar's stamps may stretch. */
+	int64_t		 expire_ms;
 };
 
-/* window_ms below is the configured dequeue window: claims are
- * remembered CLAIM_WINDOWS of it and expire after CLAIM_EXPIRES. */
+struct node_config;
+
+/* A claimant's streak ends after CLAIM_EXPIRES configured windows, or
+ * a failure timeout if that is longer. */
+void	claims_init(struct claims *, const struct node_config *);
+/* window_ms below is the dequeue window the claims are kept by
+ * (dequeue_claim_window_ms): claims are remembered CLAIM_WINDOWS of
+ * it. */
 static inline int64_t
 claims_memory_ms(int64_t window_ms)
 {

@@ -25,21 +25,29 @@ void
 dequeue_init(struct node *n)
 {
 	n->dequeue.retry_at = n->dequeue.begin_at = -1;
-	n->dequeue.claims.expire_min_ms = n->cfg.failure_timeout_ms;
+	claims_init(&n->dequeue.claims, &n->cfg);
 	lateness_init(&n->dequeue.late);
 }
 
 void
-dequeue_heard_stamp(struct node *n, int64_t sent, int64_t now)
+dequeue_heard_stamp(struct node *n, struct peer *p, int64_t sent, int64_t now)
 {
-	lateness_heard(&n->dequeue.late, sent, now);
+	lateness_heard(&n->dequeue.late, p != NULL ? &p->late_base : NULL, sent,
+	    now);
 }
 
 int64_t
 dequeue_window_ms(const struct node *n, int64_t now)
 {
 	return lateness_window_ms(&n->dequeue.late, n->cfg.dequeue_window_ms,
-	    now);
+	    n->cfg.node_timeout_ms / 2, now);
+}
+
+int64_t
+dequeue_claim_window_ms(const struct node *n, int64_t now)
+{
+	return lateness_hold_ms(&n->dequeue.late, n->cfg.dequeue_window_ms,
+	    n->cfg.node_timeout_ms / 2, now);
 }
 
 int
@@ -66,14 +74,14 @@ dequeue_claims_beating_where(struct node *n, int64_t ts, int64_t now,
     int (*pred)(const char *, void *), void *arg)
 {
 	return claims_beating_where(&n->dequeue.claims, ts, n->cfg.name, now,
-	    n->cfg.dequeue_window_ms, pred, arg);
+	    dequeue_claim_window_ms(n, now), pred, arg);
 }
 
 int
 dequeue_taken(const struct node *n, const char *uuid, int64_t now)
 {
 	return claims_taken(&n->dequeue.claims, uuid, now,
-	    n->cfg.dequeue_window_ms);
+	    dequeue_claim_window_ms(n, now));
 }
 
 void
@@ -88,13 +96,6 @@ static int
 claimed(struct node *n, const struct task *t, int64_t now)
 {
 	return dequeue_taken(n, t->uuid, now) || interactive_theirs(n, t, now);
-}
-
-/* How long the peers keep off a task we claimed (claims.h). */
-static int64_t
-claim_memory_ms(const struct node *n)
-{
-	return claims_memory_ms(n->cfg.dequeue_window_ms);
 }
 
 /*
@@ -115,7 +116,8 @@ next_held(struct node *n, int64_t now)
 		t = taskmap_find(&n->map, dq->held[dq->next_held++]);
 		if (t != NULL && t->state == TASK_READY &&
 		    !claims_beating(&dq->claims, t->uuid, dq->ts, n->cfg.name,
-		    now, n->cfg.dequeue_window_ms) && dequeue_ours(n, t, now))
+		    now, dequeue_claim_window_ms(n, now)) &&
+		    dequeue_ours(n, t, now))
 			return t;
 	}
 	if ((left = dq->nheld - dq->next_held) > 0)
@@ -151,7 +153,8 @@ batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 
 	if ((cost = placement_batch_cost(n, t)) < 0)
 		return;
-	budget = claim_memory_ms(n) - 2 * dequeue_window_ms(n, now) - cost;
+	budget = claims_memory_ms(dequeue_claim_window_ms(n, now)) -
+	    2 * dequeue_window_ms(n, now) - cost;
 	/* Only the tasks we could ever run can be ours (readyq.h). */
 	for (i = readyq_fit_from(q, pos + stride); i < readyq_fit_len(q) &&
 	    dq->nbatch < DEQUEUE_BATCH; i++) {
@@ -173,11 +176,10 @@ batch_more(struct node *n, size_t pos, size_t len, int64_t now)
 /* When a task at position k, before our place, becomes ours to try if
  * it stays unclaimed: one more window for each node ranked before us. */
 static int64_t
-due_at(const struct node *n, const struct task *w, size_t place, size_t k,
-    int64_t memory)
+due_at(const struct task *w, size_t place, size_t k, int64_t window)
 {
-	return w->ready_ms + memory + (int64_t)(place - k) *
-	    n->cfg.dequeue_window_ms;
+	return w->ready_ms + claims_memory_ms(window) + (int64_t)(place - k) *
+	    window;
 }
 
 /*
@@ -193,7 +195,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 	struct task	*t;
 	struct peer_msg	 m;
 	size_t		 k, len, place, pos = 0;
-	int64_t		 memory = claim_memory_ms(n), wake;
+	int64_t		 win = dequeue_claim_window_ms(n, now), wake;
 
 	fairshare_refresh(n);
 	/* Slots busy: a race may start before one frees (ahead.h). */
@@ -252,7 +254,7 @@ dequeue_dispatch(struct node *n, int64_t now)
 		wake = -1;
 		for (k = 0; t == NULL && k < len && k < place; k++) {
 			struct task *w = readyq_at(&n->ready, k);
-			if (now >= due_at(n, w, place, k, memory) &&
+			if (now >= due_at(w, place, k, win) &&
 			    !claimed(n, w, now) && dequeue_ours(n, w, now))
 				t = w, pos = k;
 		}
@@ -260,14 +262,15 @@ dequeue_dispatch(struct node *n, int64_t now)
 		 * met first and later ones are not asked. */
 		for (k = len < place ? len : place; t == NULL && k-- > 0;) {
 			struct task *w = readyq_at(&n->ready, k);
-			int64_t due = due_at(n, w, place, k, memory);
+			int64_t due = due_at(w, place, k, win);
 			if (now < due && (wake < 0 || due < wake) &&
 			    !claimed(n, w, now) && dequeue_ours(n, w, now))
 				wake = due;
 		}
 		if (t == NULL) {
 			/* Nothing for us now: look again when one is due. */
-			dq->retry_at = wake >= 0 ? wake : now + memory;
+			dq->retry_at = wake >= 0 ? wake : now +
+			    claims_memory_ms(win);
 			return;
 		}
 		if ((wake = placement_defer(n, t, now)) >= 0) {
@@ -318,7 +321,7 @@ decide(struct node *n, int64_t now)
 	dq->nheld = dq->next_held = 0;
 	for (b = 0; b < dq->nbatch; b++) {
 		lost = claims_beating(&dq->claims, dq->batch[b], dq->ts,
-		    n->cfg.name, now, n->cfg.dequeue_window_ms);
+		    n->cfg.name, now, dequeue_claim_window_ms(n, now));
 		if (b == 0)
 			dq->lost = lost;
 		t = taskmap_find(&n->map, dq->batch[b]);
@@ -334,8 +337,8 @@ decide(struct node *n, int64_t now)
 			    sizeof dq->held[0]);
 	}
 	if (dq->nheld > 0) {
-		dq->held_until = dq->ts + claim_memory_ms(n) -
-		    LATENESS_MARGIN_MS;
+		dq->held_until = dq->ts + claims_memory_ms(
+		    dequeue_claim_window_ms(n, now)) - LATENESS_MARGIN_MS;
 		outbox_log(&n->out, VLOG_DEBUG, "won %d more task%s from "
 		    "UUID[%s] on; they start as our slots free", dq->nheld,
 		    dq->nheld == 1 ? "" : "s", dq->held[0]);
@@ -382,17 +385,15 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	struct task	*t;
 	int64_t		 first;
 
-	dequeue_heard_stamp(n, m->timestamp, now);
 	if (claims_remember(&dq->claims, m->uuid, m->sender, m->timestamp, now,
-	    n->cfg.dequeue_window_ms))
+	    dequeue_claim_window_ms(n, now)))
 		plausible_void_claims(n, m->sender, m->uuid, now);
 	t = taskmap_find(&n->map, m->uuid);
 	/* A later claim for the task we are claiming: its node must lose
 	 * to ours, so make sure it heard ours -- it may have missed the
 	 * broadcast.  Only contention costs this datagram. */
 	if (proposing(dq, m->uuid) &&
-	    rules_dequeue_beats(dq->ts, n->cfg.name, m->timestamp,
-	    m->sender))
+	    rules_dequeue_beats(dq->ts, n->cfg.name, m->timestamp, m->sender))
 		tell_claim(n, m->sender, m->uuid, dq->ts);
 	/* A later claim than another node's we heard: a few helpers pass
 	 * the earlier stamp on -- the claimant may have missed that
@@ -403,7 +404,7 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	    claims_helper(m->uuid, m->sender, n->cfg.name,
 	    peertab_live(n) + 1) &&
 	    claims_earlier(&dq->claims, m->uuid, m->timestamp, m->sender,
-	    now, n->cfg.dequeue_window_ms, &first))
+	    now, dequeue_claim_window_ms(n, now), &first))
 		tell_claim(n, m->sender, m->uuid, first);
 	/* It is not Ready: those who know tell each proposer at once,
 	 * within its window (it missed a STATE) -- its runner, the master,

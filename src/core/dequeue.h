@@ -52,10 +52,19 @@ int	dequeue_ours(struct node *, const struct task *, int64_t now);
 /* Take ready tasks while slots are free. */
 void	dequeue_dispatch(struct node *, int64_t now);
 void	dequeue_recv_try(struct node *, const struct peer_msg *, int64_t now);
-/* A datagram stamped `sent` by its sender's clock arrived now. */
-void	dequeue_heard_stamp(struct node *, int64_t sent, int64_t now);
-/* How long a race waits for rival claims, now. */
+/* A datagram stamped `sent` by its sender's clock arrived now: p's
+ * heartbeat, or a claim (NULL), which only bounds the window up to its
+ * setting (a node may stamp its claims as it likes, and send many). */
+void	dequeue_heard_stamp(struct node *, struct peer *p, int64_t sent,
+	    int64_t now);
+/* How long a race waits for rival claims, now (lateness.h): at most
+ * dequeue_window_ms on a LAN, longer while the nodes wait for a CPU, up
+ * to half a node timeout (a node that waits longer is about to be taken
+ * for dead anyway). */
 int64_t	dequeue_window_ms(const struct node *, int64_t now);
+/* The window the claims are kept by (claims.h): dequeue_window_ms's
+ * setting, or the race's when that is longer. */
+int64_t	dequeue_claim_window_ms(const struct node *, int64_t now);
 /* A window closed, or a retry is due. */
 void	dequeue_tick(struct node *, int64_t now);
 /* When dequeue_tick must come next (-1: never). */

@@ -57,7 +57,8 @@ interactive_theirs(struct node *n, const struct task *t, int64_t now)
 	const struct peer	*p;
 
 	if (t->prio != PRIO_INTERACTIVE || t->array_max > 0 ||
-	    now - t->ready_ms > claims_memory_ms(n->cfg.dequeue_window_ms) ||
+	    now - t->ready_ms > claims_memory_ms(
+	    dequeue_claim_window_ms(n, now)) ||
 	    strcmp(t->scheduled_by, n->cfg.name) == 0)
 		return 0;
 	p = peertab_at(n, peertab_index(n, t->scheduled_by));

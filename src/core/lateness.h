@@ -11,19 +11,39 @@
 #define LATENESS_MARGIN_MS	2	/* the clocks' millisecond steps */
 #define LATENESS_MAX_MS		60000	/* a sample counts at most this */
 #define LATENESS_FORGET_MS	20000	/* unheard this long: start anew */
+/* How fast a sender's base may rise (lateness_base): a clock that
+ * drifts or is stepped back is followed within seconds. */
+#define LATENESS_BASE_RISE	1	/* ms a second */
+#define LATENESS_OVER_MAX_MS	2000	/* an excess counts at most this */
+
+struct lateness_base;		/* a sender's own (node.h) */
 
 struct lateness {
 	int64_t		heard;		/* the last sample; -1 none */
 	int64_t		mean_us;	/* smoothed mean */
 	int64_t		dev_us;		/* smoothed mean deviation */
+	/* The same of what each sample exceeds its sender's base by: the
+	 * time spent queued and waiting for a CPU, whatever the clocks
+	 * say. */
+	int64_t		over_mean_us;
+	int64_t		over_dev_us;
 };
 
 void	lateness_init(struct lateness *);
-/* A datagram stamped `sent` by its sender's clock arrived now. */
-void	lateness_heard(struct lateness *, int64_t sent, int64_t now);
-/* How long a race waits for rival claims now: at most `most`, and that
- * until the first stamp comes. */
+/* A datagram stamped `sent` by its sender's clock arrived now.  b: the
+ * sender's base, for a heartbeat, whose excess over it counts too (at
+ * most LATENESS_OVER_MAX_MS: one node's lies move the window little,
+ * and only for a moment among many); NULL for a claim, which a node
+ * may stamp as it likes and send many of. */
+void	lateness_heard(struct lateness *, struct lateness_base *b,
+	    int64_t sent, int64_t now);
+/* How long a race waits for rival claims now: at most `most` (and that
+ * until the first stamp comes), or more while the stamps come later
+ * than their senders' bases by more, up to `ceiling`. */
 int64_t	lateness_window_ms(const struct lateness *, int64_t most,
-	    int64_t now);
+	    int64_t ceiling, int64_t now);
+/* The same, but never less than `most`: how long claims are held. */
+int64_t	lateness_hold_ms(const struct lateness *, int64_t most,
+	    int64_t ceiling, int64_t now);
 
 #endif

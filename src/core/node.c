@@ -311,7 +311,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		peertab_recv_heartbeat(n, p, m, addr);
 		capset_heard(n, p, m);
 		avail_heard(p, m, now);
-		dequeue_heard_stamp(n, m->timestamp, now);
+		dequeue_heard_stamp(n, p, m->timestamp, now);
 		election_recv_heartbeat(n, m, now);
 		antientropy_recv_heartbeat(n, p, m, now);
 		wake_heard(n, p, m, now);
@@ -339,6 +339,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		replicate_recv_enqueue_ack(n, m);
 		break;
 	case PEER_TRY_DEQUEUE:
+		dequeue_heard_stamp(n, NULL, m->timestamp, now);
 		if (peerrate_allow(n, p, RATE_DEQUEUE, "TRY_DEQUEUE", now))
 			dequeue_recv_try(n, m, now);
 		break;

@@ -54,21 +54,29 @@ test_with_peers_propose_then_start_after_the_window(void **state)
 	assert_int_equal(state_of(n, uuid_n(1)), TASK_RUNNING);
 }
 
-/* count heartbeats of beta, 100 ms apart from `from`, each arriving
+/* count heartbeats of peer, 100 ms apart from `from`, each arriving
  * `late` ms after its stamp; returns when the last came. */
 static int64_t
-beats_late(struct node *n, int64_t late, int64_t from, int count)
+beats_from(struct node *n, const char *peer, int64_t late, int64_t from,
+    int count)
 {
 	char	hb[128];
 	int64_t	at = from;
 	int	k;
 
 	for (k = 0; k < count; k++, at += 100) {
-		snprintf(hb, sizeof hb, "HEARTBEAT 1 1 0 1 busy 10 0 0 7600 "
-		    "1000 0 %lld 500", (long long)(at - late));
-		hear(n, "beta", hb, at);
+		snprintf(hb, sizeof hb, "HEARTBEAT %d 1 0 1 busy 10 0 0 7600 "
+		    "1000 0 %lld 500", strcmp(peer, "beta") == 0,
+		    (long long)(at - late));
+		hear(n, peer, hb, at);
 	}
 	return at - 100;
+}
+
+static int64_t
+beats_late(struct node *n, int64_t late, int64_t from, int count)
+{
+	return beats_from(n, "beta", late, from, count);
 }
 
 /*
@@ -105,6 +113,35 @@ test_the_window_follows_how_late_stamps_arrive(void **state)
 	assert_int_equal(dequeue_window_ms(n, t), 4);
 	/* Nothing heard for 20 s: the most again. */
 	assert_int_equal(dequeue_window_ms(n, t + LATENESS_FORGET_MS), 10);
+}
+
+/*
+ * Past dequeue_window_ms the window grows only by how much later than
+ * its sender's least the stamps come (nodes waiting for a CPU, a
+ * hundred on two cores): not for a clock 5 s behind ours, every stamp
+ * as late as the last; by about twice the wait when they come 200 ms
+ * later than that; never past half a node timeout.
+ */
+static void
+test_the_window_grows_with_waiting_not_with_clocks(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t, w;
+
+	follow_beta(n);
+	t = beats_from(n, "gamma", 5000, 10000, 40);
+	assert_in_range(dequeue_window_ms(n, t), 10, 12);
+	t = beats_from(n, "gamma", 5200, t + 100, 40);
+	w = dequeue_window_ms(n, t);
+	assert_in_range(w, 400, 500);
+	assert_int_equal(dequeue_claim_window_ms(n, t), w);
+	t = beats_from(n, "gamma", 9000, t + 100, 40);
+	assert_int_equal(dequeue_window_ms(n, t), 2000 / 2);
+	/* Stamps back to the usual: the window shrinks back. */
+	t = beats_from(n, "gamma", 5000, t + 100, 80);
+	assert_in_range(dequeue_window_ms(n, t), 10, 12);
+	assert_int_equal(dequeue_claim_window_ms(n, t), 10);
 }
 
 /* A rival's claim stamped before ours that arrives as late as the
@@ -1010,6 +1047,7 @@ main(void)
 		NODE_TEST(test_alone_a_task_starts_at_once),
 		NODE_TEST(test_with_peers_propose_then_start_after_the_window),
 		NODE_TEST(test_the_window_follows_how_late_stamps_arrive),
+		NODE_TEST(test_the_window_grows_with_waiting_not_with_clocks),
 		NODE_TEST(test_a_short_window_still_hears_an_earlier_claim),
 		NODE_TEST(test_an_earlier_proposal_wins_then_next_in_rank),
 		NODE_TEST(test_ties_go_to_the_lower_name),
