@@ -36,8 +36,8 @@ from harness import params_file  # noqa: E402
 from bench_cluster import throughput  # noqa: E402
 from bench_lan import node_cost  # noqa: E402
 
-# info: the runs started ("executable ... started"), to count duplicates.
-TIMING = "<log_level>info</log_level>"
+# At least info: the runs started ("executable ... started"), to count
+# duplicates.
 FAILURE_TIMEOUT_MS = 2000       # the default (src/core/nodeconfig.c)
 
 
@@ -137,6 +137,10 @@ def main():
     ap.add_argument("--tasks", type=int, default=1000)
     ap.add_argument("--idle", type=int, default=30)
     ap.add_argument("--sim", default="build/volery-sim")
+    ap.add_argument("--log-level", default="info",
+                    help="the nodes' <log_level> (debug: every race)")
+    ap.add_argument("--keep-logs", metavar="DIR",
+                    help="copy each node's log to DIR/NAME.log")
     args = ap.parse_args()
     why = lan.available()
     if why:
@@ -161,7 +165,8 @@ def office(args, n):
     nodes, clients = [], []
     try:
         cluster = "office%d" % (int(time.monotonic() * 1000) % 10**7)
-        nodes = [net.node(k, "n%02d" % k, cluster, TIMING) for k in range(n)]
+        level = "<log_level>%s</log_level>" % args.log_level
+        nodes = [net.node(k, "n%02d" % k, cluster, level) for k in range(n)]
         t0 = time.monotonic()
         for node in nodes:
             node.start()
@@ -203,6 +208,12 @@ def office(args, n):
                   "after %.0f ms (failure_timeout_ms %d)" %
                   (victim, ms, FAILURE_TIMEOUT_MS))
     finally:
+        if args.keep_logs:
+            os.makedirs(args.keep_logs, exist_ok=True)
+            for x in nodes:
+                with open(os.path.join(args.keep_logs, x.name + ".log"),
+                          "w") as f:
+                    f.write(x.log())
         try:
             for c in clients:
                 try:

@@ -58,6 +58,7 @@ static struct {
 	size_t			 ndest, dest_hand;
 	struct nameidx		 dest_idx;
 	struct guard		 guard;
+	int			 claimed;	/* a TRY_DEQUEUE is bundled */
 } p = { .bcast_fd = -1, .ucast_fd = -1 };
 
 static bundle_send_fn send_bundle;
@@ -357,6 +358,13 @@ read_cb(evutil_socket_t fd, short what, void *arg)
 			relay_receive(buf, (size_t)n, &sin);
 		else
 			receive(buf, (size_t)n, &sin, 0);
+		/* A claim is stamped when it is made, and the rivals' windows
+		 * count from their own: it leaves now, not when the pass of up
+		 * to 256 datagrams ends (in a burst, longer than a window). */
+		if (p.claimed) {
+			p.claimed = 0;
+			bundle_flush();
+		}
 	}
 }
 
@@ -548,6 +556,8 @@ send_to(const struct sockaddr_in *to, const char *name, const char *body)
 	memcpy(line, p.header, p.header_len);
 	memcpy(line + p.header_len, body, len);
 	bundle_add(to, name, line, p.header_len + len);
+	if (strncmp(body, "TRY_DEQUEUE ", 12) == 0)
+		p.claimed = 1;
 }
 
 void
