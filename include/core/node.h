@@ -119,6 +119,7 @@ struct node_config {
 struct lateness_base {
 	int64_t		us;
 	int64_t		at_ms;		/* when last moved; 0: never */
+	int64_t		claim_ms;	/* its newest claim's stamp */
 };
 
 /* What this node knows of another (node_each_peer). */

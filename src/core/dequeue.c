@@ -32,8 +32,13 @@ dequeue_init(struct node *n)
 void
 dequeue_heard_stamp(struct node *n, struct peer *p, int64_t sent, int64_t now)
 {
-	lateness_heard(&n->dequeue.late, p != NULL ? &p->late_base : NULL, sent,
-	    now);
+	lateness_heard(&n->dequeue.late, &p->late_base, sent, now);
+}
+
+void
+dequeue_heard_claim(struct node *n, struct peer *p, int64_t sent, int64_t now)
+{
+	lateness_heard_claim(&n->dequeue.late, &p->late_base, sent, now);
 }
 
 int64_t

@@ -53,9 +53,10 @@ int	dequeue_ours(struct node *, const struct task *, int64_t now);
 void	dequeue_dispatch(struct node *, int64_t now);
 void	dequeue_recv_try(struct node *, const struct peer_msg *, int64_t now);
 /* A datagram stamped `sent` by its sender's clock arrived now: p's
- * heartbeat, or a claim (NULL), which only bounds the window up to its
- * setting (a node may stamp its claims as it likes, and send many). */
+ * heartbeat, or its claim (lateness.h). */
 void	dequeue_heard_stamp(struct node *, struct peer *p, int64_t sent,
+	    int64_t now);
+void	dequeue_heard_claim(struct node *, struct peer *p, int64_t sent,
 	    int64_t now);
 /* How long a race waits for rival claims, now (lateness.h): at most
  * dequeue_window_ms on a LAN, longer while the nodes wait for a CPU, up

@@ -86,6 +86,17 @@ lateness_heard(struct lateness *l, struct lateness_base *b, int64_t sent,
 	l->heard = now;
 }
 
+void
+lateness_heard_claim(struct lateness *l, struct lateness_base *b,
+    int64_t sent, int64_t now)
+{
+	int	fresh = sent > b->claim_ms;
+
+	if (fresh)
+		b->claim_ms = sent;
+	lateness_heard(l, fresh ? b : NULL, sent, now);
+}
+
 /*
  * Twice the mean, as a node that knows the task is taken answers our
  * claim (dequeue_recv_try): a round trip; four deviations for the

@@ -31,11 +31,17 @@ struct lateness {
 
 void	lateness_init(struct lateness *);
 /* A datagram stamped `sent` by its sender's clock arrived now.  b: the
- * sender's base, for a heartbeat, whose excess over it counts too (at
- * most LATENESS_OVER_MAX_MS: one node's lies move the window little,
- * and only for a moment among many); NULL for a claim, which a node
- * may stamp as it likes and send many of. */
+ * sender's base, whose excess over it counts too (at most
+ * LATENESS_OVER_MAX_MS: one node's lies move the window little, and
+ * only for a moment among many); NULL: the raw lateness only. */
 void	lateness_heard(struct lateness *, struct lateness_base *b,
+	    int64_t sent, int64_t now);
+/* The same for a claim from the node whose base is b: its excess counts
+ * only if it is the newest claim heard from that node.  A node stamps a
+ * claim as it makes it and sends it at once (a burst's waiting shows in
+ * it first, before any heartbeat); a claim told again, or passed on,
+ * carries an older stamp and would look like waiting. */
+void	lateness_heard_claim(struct lateness *, struct lateness_base *b,
 	    int64_t sent, int64_t now);
 /* How long a race waits for rival claims now: at most `most` (and that
  * until the first stamp comes), or more while the stamps come later

@@ -339,9 +339,10 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		replicate_recv_enqueue_ack(n, m);
 		break;
 	case PEER_TRY_DEQUEUE:
-		dequeue_heard_stamp(n, NULL, m->timestamp, now);
-		if (peerrate_allow(n, p, RATE_DEQUEUE, "TRY_DEQUEUE", now))
+		if (peerrate_allow(n, p, RATE_DEQUEUE, "TRY_DEQUEUE", now)) {
+			dequeue_heard_claim(n, p, m->timestamp, now);
 			dequeue_recv_try(n, m, now);
+		}
 		break;
 	case PEER_STATE:
 		peertab_recv_state(n, p, m, now);

@@ -144,6 +144,37 @@ test_the_window_grows_with_waiting_not_with_clocks(void **state)
 	assert_int_equal(dequeue_claim_window_ms(n, t), 10);
 }
 
+/*
+ * A burst shows in the claims first, before any heartbeat: a peer's
+ * newest claims, 200 ms later than its base, widen the window as its
+ * heartbeats would, whatever its clock; an old stamp told again does
+ * not (a claim repeated or passed on is as old as its race).
+ */
+static void
+test_fresh_claims_widen_the_window_told_ones_do_not(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	int64_t		 t, told;
+	int		 k;
+
+	follow_beta(n);
+	t = beats_from(n, "gamma", 5000, 10000, 40);	/* 5 s behind us */
+	told = t + 20 - 5000;	/* punctual at first, then told again */
+	for (k = 0; k < 30; k++) {
+		t += 20;
+		hear(n, "gamma", try_for(100, told), t);
+	}
+	assert_in_range(dequeue_window_ms(n, t), 10, 14);
+	for (k = 0; k < 30; k++) {
+		t += 20;
+		hear(n, "gamma", try_for(200 + k, t - 5200), t);
+	}
+	assert_in_range(dequeue_window_ms(n, t), 300, 1000);
+	assert_int_equal(dequeue_claim_window_ms(n, t), dequeue_window_ms(n,
+	    t));
+}
+
 /* A rival's claim stamped before ours that arrives as late as the
  * stamps measured still beats ours: the short window waited for it. */
 static void
@@ -1048,6 +1079,7 @@ main(void)
 		NODE_TEST(test_with_peers_propose_then_start_after_the_window),
 		NODE_TEST(test_the_window_follows_how_late_stamps_arrive),
 		NODE_TEST(test_the_window_grows_with_waiting_not_with_clocks),
+		NODE_TEST(test_fresh_claims_widen_the_window_told_ones_do_not),
 		NODE_TEST(test_a_short_window_still_hears_an_earlier_claim),
 		NODE_TEST(test_an_earlier_proposal_wins_then_next_in_rank),
 		NODE_TEST(test_ties_go_to_the_lower_name),
