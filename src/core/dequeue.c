@@ -1,11 +1,10 @@
 /*
  * dequeue.c -- the distributed dequeue (thesis Algorithm 3.2).  A node
  * with a free slot proposes to take one ready task (TRY_DEQUEUE with its
- * stamp), waits one window (as long as the peers' stamped datagrams take
- * to arrive: dequeue_window_ms), and takes it if no earlier proposal for
- * the same task was heard -- in its window or shortly before it, which
- * the thesis' version misses.  Which task a node proposes for follows the
- * rank rule of Figure 3.11, so nodes rarely race for the same one.
+ * stamp), waits one window (as long as the peers' stamps take to arrive,
+ * lateness.h), and takes it if no earlier proposal for it was heard -- in
+ * its window or shortly before, which the thesis' version misses.  The
+ * rank rule of Figure 3.11 spreads the nodes over the tasks.
  *
  * The window is most of what a short task costs a pool, so one race may
  * claim a batch of short ones: every k-th ready task (k the idle nodes),
@@ -30,15 +29,13 @@ dequeue_init(struct node *n)
 }
 
 void
-dequeue_heard_stamp(struct node *n, struct peer *p, int64_t sent, int64_t now)
+dequeue_heard_stamp(struct node *n, struct peer *p, int64_t sent, int64_t now,
+    int claim)
 {
-	lateness_heard(&n->dequeue.late, &p->late_base, sent, now);
-}
-
-void
-dequeue_heard_claim(struct node *n, struct peer *p, int64_t sent, int64_t now)
-{
-	lateness_heard_claim(&n->dequeue.late, &p->late_base, sent, now);
+	if (claim)
+		lateness_heard_claim(&n->dequeue.late, &p->late_base, sent, now);
+	else
+		lateness_heard(&n->dequeue.late, &p->late_base, sent, now);
 }
 
 int64_t
@@ -187,6 +184,18 @@ due_at(const struct task *w, size_t place, size_t k, int64_t window)
 	    window;
 }
 
+/* A claim on uuid stamped ts, to peer (NULL: to all). */
+static void
+tell_claim(struct node *n, const char *peer, const char *uuid, int64_t ts)
+{
+	struct peer_msg	m;
+
+	peer_msg_init(&m, PEER_TRY_DEQUEUE);
+	memcpy(m.uuid, uuid, sizeof m.uuid);
+	m.timestamp = ts;
+	outbox_peer(&n->out, peer, &m);
+}
+
 /*
  * Take ready tasks while slots are free: alone, at once; with peers, by
  * the distributed dequeue (Algorithm 3.2), one race at a time.  After a
@@ -198,7 +207,6 @@ dequeue_dispatch(struct node *n, int64_t now)
 {
 	struct dequeue	*dq = &n->dequeue;
 	struct task	*t;
-	struct peer_msg	 m;
 	size_t		 k, len, place, pos = 0;
 	int64_t		 win = dequeue_claim_window_ms(n, now), wake;
 
@@ -295,12 +303,8 @@ dequeue_dispatch(struct node *n, int64_t now)
 		dq->ts = now;
 		dq->deadline = now + dequeue_window_ms(n, now);
 		dq->lost = 0;
-		for (k = 0; k < (size_t)dq->nbatch; k++) {
-			peer_msg_init(&m, PEER_TRY_DEQUEUE);
-			memcpy(m.uuid, dq->batch[k], sizeof m.uuid);
-			m.timestamp = now;
-			outbox_peer(&n->out, NULL, &m);
-		}
+		for (k = 0; k < (size_t)dq->nbatch; k++)
+			tell_claim(n, NULL, dq->batch[k], now);
 		outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s]%s was "
 		    "broadcast to all servers (position %zu of %zu, rank %zu "
 		    "of %d live; window %" PRId64 " ms)", t->uuid,
@@ -369,18 +373,6 @@ proposing(const struct dequeue *dq, const char *uuid)
 		if (strcmp(dq->held[i], uuid) == 0)
 			return 1;
 	return 0;
-}
-
-/* A claim on uuid stamped ts, to peer only. */
-static void
-tell_claim(struct node *n, const char *peer, const char *uuid, int64_t ts)
-{
-	struct peer_msg	m;
-
-	peer_msg_init(&m, PEER_TRY_DEQUEUE);
-	memcpy(m.uuid, uuid, sizeof m.uuid);
-	m.timestamp = ts;
-	outbox_peer(&n->out, peer, &m);
 }
 
 void

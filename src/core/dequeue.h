@@ -55,9 +55,7 @@ void	dequeue_recv_try(struct node *, const struct peer_msg *, int64_t now);
 /* A datagram stamped `sent` by its sender's clock arrived now: p's
  * heartbeat, or its claim (lateness.h). */
 void	dequeue_heard_stamp(struct node *, struct peer *p, int64_t sent,
-	    int64_t now);
-void	dequeue_heard_claim(struct node *, struct peer *p, int64_t sent,
-	    int64_t now);
+	    int64_t now, int claim);
 /* How long a race waits for rival claims, now (lateness.h): at most
  * dequeue_window_ms on a LAN, longer while the nodes wait for a CPU, up
  * to half a node timeout (a node that waits longer is about to be taken

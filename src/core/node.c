@@ -311,7 +311,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		peertab_recv_heartbeat(n, p, m, addr);
 		capset_heard(n, p, m);
 		avail_heard(p, m, now);
-		dequeue_heard_stamp(n, p, m->timestamp, now);
+		dequeue_heard_stamp(n, p, m->timestamp, now, 0);
 		election_recv_heartbeat(n, m, now);
 		antientropy_recv_heartbeat(n, p, m, now);
 		wake_heard(n, p, m, now);
@@ -340,7 +340,7 @@ node_peer_msg(struct node *n, const struct peer_msg *m, const char *addr,
 		break;
 	case PEER_TRY_DEQUEUE:
 		if (peerrate_allow(n, p, RATE_DEQUEUE, "TRY_DEQUEUE", now)) {
-			dequeue_heard_claim(n, p, m->timestamp, now);
+			dequeue_heard_stamp(n, p, m->timestamp, now, 1);
 			dequeue_recv_try(n, m, now);
 		}
 		break;
