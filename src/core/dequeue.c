@@ -339,7 +339,8 @@ decide(struct node *n, int64_t now)
 			continue;
 		if (run_count(n) < n->cfg.slots) {
 			outbox_log(&n->out, VLOG_DEBUG, "I won the race to "
-			    "dequeue task UUID[%s]", t->uuid);
+			    "dequeue task UUID[%s], %" PRId64 " ms after my "
+			    "claim", t->uuid, now - dq->ts);
 			start(n, t, now);
 		} else
 			memcpy(dq->held[dq->nheld++], t->uuid,
@@ -415,7 +416,8 @@ dequeue_recv_try(struct node *n, const struct peer_msg *m, int64_t now)
 	    peertab_live(n) + 1)))
 		replicate_send(n, m->sender, PEER_STATE, t);
 	outbox_log(&n->out, VLOG_DEBUG, "TRY_DEQUEUE UUID[%s] from %s "
-	    "processed", m->uuid, m->sender);
+	    "processed, stamped %" PRId64 " ms ago", m->uuid, m->sender,
+	    now - m->timestamp);
 }
 
 void
