@@ -36,8 +36,6 @@ from harness import params_file  # noqa: E402
 from bench_cluster import throughput  # noqa: E402
 from bench_lan import node_cost  # noqa: E402
 
-# At least info: the runs started ("executable ... started"), to count
-# duplicates.
 FAILURE_TIMEOUT_MS = 2000       # the default (src/core/nodeconfig.c)
 
 
@@ -137,7 +135,8 @@ def main():
     ap.add_argument("--tasks", type=int, default=1000)
     ap.add_argument("--idle", type=int, default=30)
     ap.add_argument("--sim", default="build/volery-sim")
-    ap.add_argument("--log-level", default="info",
+    # Not below info: duplicates are counted from "started" lines.
+    ap.add_argument("--log-level", default="info", choices=("info", "debug"),
                     help="the nodes' <log_level> (debug: every race)")
     ap.add_argument("--keep-logs", metavar="DIR",
                     help="copy each node's log to DIR/NAME.log")

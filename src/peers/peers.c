@@ -347,6 +347,7 @@ read_cb(evutil_socket_t fd, short what, void *arg)
 	ssize_t			 n;
 	int			 budget = 256;	/* let others run too */
 
+	p.claimed = 0;	/* an earlier pass's claims left at its end */
 	while (budget-- > 0) {
 		sinlen = sizeof sin;
 		n = recvfrom(fd, buf, sizeof buf, MSG_TRUNC,
