@@ -62,6 +62,7 @@
 #define CMD_TEXT_MAX 3072
 #define CMD_OUTSPEC_MAXLEN 256	/* "file:PATH" or "line:REGEX" */
 #define CMD_TIME_LIMIT_MAX (366LL * 86400 * 1000)	/* ms */
+#define TASK_EST_MAX CMD_TIME_LIMIT_MAX	/* a run-time estimate, ms */
 
 /* What a node has (its heartbeats tell) and a task needs: tags and
  * executables as comma lists of names. */

@@ -214,6 +214,7 @@ struct node_schedule_req {
 	const char		*user;		/* who asked, or NULL */
 	int64_t			 begin_ms;	/* not before (epoch ms); 0 */
 	int64_t			 deadline_ms;	/* to end by (epoch ms); 0 */
+	int64_t			 est_ms;	/* run time, estimated; 0 */
 	int			 deadline_strict;	/* refused if the
 						 * forecast misses it */
 	int			 has_uid;	/* user is a local account: */

@@ -100,6 +100,10 @@ struct task {
 	int64_t		 begin_ms;	/* not taken before (epoch ms); 0 */
 	int64_t		 deadline_ms;	/* to end by (epoch ms); 0: none.  Set
 					 * once at SCHEDULE, replicated */
+	int64_t		 est_ms;	/* its submitter's estimate of its run
+					 * time at the pool's average speed;
+					 * 0: none.  Set once at SCHEDULE,
+					 * replicated */
 	int		 deadline_late;	/* forecast past it at SCHEDULE: ordered
 					 * as a task without one (readyq.h) */
 	int64_t		 retry_ms;	/* after a failed attempt: not taken

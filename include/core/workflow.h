@@ -53,6 +53,7 @@ struct wf_task {
 	int64_t		 memory_mb;
 	char		*tags;		/* a comma list, or NULL */
 	int		 verify;	/* verify="N": replicas, 0 none */
+	int64_t		 est_ms;	/* estimate="2h": its run time */
 };
 
 struct workflow {

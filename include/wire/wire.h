@@ -58,6 +58,7 @@ struct client_req {
 	int			 deadline_strict;	/* -H: refused if the
 						 * forecast misses it */
 	int			 verify;	/* -V: replicas; 0 none */
+	int64_t			 est_ms;	/* -T: run time, estimated */
 	/* SCHEDULE, RUN -A: its array ("" none), value and limit */
 	char			 array[UUID_STRLEN + 1];
 	int			 array_index;

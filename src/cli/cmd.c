@@ -14,6 +14,7 @@
 #include "conn.h"
 #include "lex.h"
 #include "memsize.h"
+#include "runlimit.h"
 #include "runreq.h"
 #include "task.h"
 #include "when.h"
@@ -474,8 +475,9 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 {
 	const char	*cores = cmd_arg(a, 'c'), *mem = cmd_arg(a, 'm');
 	const char	*begin = cmd_arg(a, 'b'), *vfy = cmd_arg(a, 'V');
-	const char	*deadline = cmd_arg(a, 'D');
+	const char	*deadline = cmd_arg(a, 'D'), *est = cmd_arg(a, 'T');
 	static char	 tags[CAPS_TEXT_MAX + 1];
+	char		 why[64];
 	const char	*req = cmd_arg(a, 'r');
 	int64_t		 v;
 	size_t		 i, k;
@@ -496,6 +498,12 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 		return -1;
 	if ((x->deadline_strict = cmd_given(a, 'X')) && deadline == NULL)
 		return cmd_fail("--deadline-strict: with --deadline TIME") * -1;
+	if (est != NULL) {
+		if (runlimit_parse(est, &v, why, sizeof why) == -1)
+			return cmd_fail("--estimate %s: a run time as 90s, 20m, "
+			    "2h or 1-12:00:00, %s", est, why) * -1;
+		x->est_ms = v * 1000;
+	}
 	if (vfy != NULL) {
 		if (lex_int(vfy, VERIFY_MIN, VERIFY_MAX, &v) == -1)
 			return cmd_fail("--verify %s: how many nodes must "

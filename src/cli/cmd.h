@@ -64,7 +64,8 @@ struct cmd_entry {
 	{ 'b', "begin", 1, 1, 0, "TIME" }, \
 	{ 'D', "deadline", 1, 1, 0, "TIME" }, \
 	{ 'X', "deadline-strict", 1, 0, 0, NULL }, \
-	{ 'V', "verify", 1, 1, 0, "N" }
+	{ 'V', "verify", 1, 1, 0, "N" }, \
+	{ 'T', "estimate", 1, 1, 0, "DURATION" }
 
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_schedule_entry;

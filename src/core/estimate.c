@@ -38,10 +38,34 @@ speed_of_runner(const struct node *n, const struct task *t)
 	return p->speed;
 }
 
+/*
+ * A submitter's estimate, in what runs take here: scaled by what the
+ * runs of its program's tasks took against theirs (people round up, and
+ * an estimate may be for another machine), as given until one ran.
+ */
+int64_t
+estimate_task_ms(const struct node *n, const struct task *t, int speed)
+{
+	double	e;
+
+	if (t->est_ms <= 0 || speed <= 0)
+		return placement_estimate(n, t->exec, speed);
+	e = (double)t->est_ms * placement_est_scale(n, t->exec) * SPEED_UNIT /
+	    speed;
+	return e < 1 ? 1 : e > (double)TASK_EST_MAX * SPEED_UNIT / SPEED_MIN ?
+	    TASK_EST_MAX * SPEED_UNIT / SPEED_MIN : (int64_t)e;
+}
+
+int64_t
+estimate_task_rank_ms(const struct node *n, const struct task *t)
+{
+	return t->est_ms > 0 ? t->est_ms : placement_rank_ms(n, t->exec);
+}
+
 int64_t
 node_task_run_estimate(const struct node *n, const struct task *t)
 {
-	return placement_estimate(n, t->exec, speed_of_runner(n, t));
+	return estimate_task_ms(n, t, speed_of_runner(n, t));
 }
 
 static int64_t
@@ -241,7 +265,7 @@ node_task_forecast(const struct node *n, const struct task *t, int64_t now)
 	for (i = 0; i < readyq_len(&n->ready) &&
 	    readyq_cmp(&n->ready, (q = readyq_at(&n->ready, i)), t) < 0;
 	    i++) {
-		rank = placement_rank_ms(n, q->exec);
+		rank = estimate_task_rank_ms(n, q);
 		(void)place(h, &slots, rank, rank);
 	}
 	start = place(h, &slots, end - now, end - now);
@@ -277,7 +301,7 @@ play_all(struct node *n, int64_t now)
 	for (i = 0; i < readyq_len(&n->ready); i++) {
 		q = readyq_at(&n->ready, i);
 		run = node_task_run_estimate(n, q);
-		rank = placement_rank_ms(n, q->exec);
+		rank = estimate_task_rank_ms(n, q);
 		start = place(h, &slots, run >= 0 ? run : rank, rank);
 		if (start >= 0 && q->begin_ms > start)
 			start = q->begin_ms;

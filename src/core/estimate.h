@@ -20,6 +20,7 @@
 #define ESTIMATE_KEEP_MS	1000	/* an unchanged map: time moves runs */
 
 struct node;
+struct task;
 
 struct estimate {
 	struct uuidmap	ends;		/* uuid -> its end (-1: none known) */
@@ -29,5 +30,14 @@ struct estimate {
 };
 
 void	estimate_free(struct node *);
+/* t's run at speed: its submitter's estimate where it has one (Anglano
+ * et al.'s and the P2P HTC thesis' knowledge of each task's length),
+ * scaled by how its program's runs bore such estimates out
+ * (placement_est_scale); else its type's (placement_estimate), or -1. */
+int64_t	estimate_task_ms(const struct node *, const struct task *, int speed);
+/* What the lret and sret orders count for t: its estimate as given where
+ * it has one (the same on every node, comparable between one submitter's
+ * tasks), else its type's placement_rank_ms. */
+int64_t	estimate_task_rank_ms(const struct node *, const struct task *);
 
 #endif

@@ -3,7 +3,11 @@
  * thesis' f2 (eq. 4.9): the chance that i stays as long as j runs, over
  * how far j's run is from i's expected stay, |l_j / E_i - 1|, with an
  * exponential law -- best when the run just fits the stay.  l_j is the
- * task type's learned run time at i's speed (placement_rank_ms), E_i
+ * task's run time at i's speed: its submitter's estimate as the pool
+ * bears such estimates out (estimate_task_ms), grown by a tenth
+ * for each run of it that was lost (the thesis' BFGCE: a task that
+ * keeps being taken back was longer than said, so it goes to a steadier
+ * node next), or else its type's learned one (placement_rank_ms); E_i
  * the rest of i's volunteer period it told in its heartbeat.
  *
  * In the thesis the nodes compete for a task with their scores.  Here
@@ -54,6 +58,20 @@ fit_score(int64_t est_ms, int speed, int64_t life_s)
 		return DBL_MAX;		/* a perfect fit */
 	/* ln(exp(-r) / |r - 1|) */
 	return -r - ln(r > 1 ? r - 1 : 1 - r);
+}
+
+int64_t
+fit_length(const struct node *n, const struct task *t)
+{
+	int64_t	l = t->est_ms > 0 ? estimate_task_ms(n, t, SPEED_UNIT) :
+		    estimate_task_rank_ms(n, t);
+	int	k;
+
+	/* Every node reads the same attempts in the record: the same l. */
+	for (k = 0; t->est_ms > 0 && k < t->attempts && k < FIT_LOST_MAX &&
+	    l < TASK_EST_MAX; k++)
+		l += l / 10;
+	return l;
 }
 
 /* The best-scored task of the group not taken yet. */
@@ -116,7 +134,7 @@ fit_place(struct node *n, size_t place, int64_t now)
 		if (dequeue_taken(n, t->uuid, now))
 			continue;
 		pos[ng] = k;
-		est[ng++] = placement_rank_ms(n, t->exec);
+		est[ng++] = fit_length(n, t);
 	}
 	if (ng < 2)
 		return place;

@@ -11,9 +11,11 @@
 #include <stdint.h>
 
 struct node;
+struct task;
 
 #define FIT_GROUP	10	/* the thesis' look-ahead group, G */
 #define FIT_SKIPS	10	/* a head passed over this often is taken */
+#define FIT_LOST_MAX	30	/* lost runs that grow an estimate (x17) */
 
 #include "bounds.h"
 
@@ -34,5 +36,9 @@ size_t	fit_place(struct node *, size_t place, int64_t now);
  * a logarithm: higher fits better.  speed: per mille; life_s: its
  * expected rest of stay. */
 double	fit_score(int64_t est_ms, int speed, int64_t life_s);
+/* The run time the fit counts for t at the pool's average speed (its
+ * l_j): its estimate, a tenth longer for each run of it lost, or its
+ * type's learned one. */
+int64_t	fit_length(const struct node *, const struct task *);
 
 #endif

@@ -7,9 +7,9 @@
  * the workflows go first come, first served.  Urgency and the longest
  * path only grow while a task is known: a record that leaves the map
  * does not reorder the queue.  The path's expected run time (the lret
- * and sret orders' key) is summed from what the pool learned of each
- * task type; when that moves, every path is summed again (rare:
- * placement_rank_ms).
+ * and sret orders' key) is summed from each task's estimate where its
+ * submitter gave one, else from what the pool learned of its type; when
+ * that moves, every path is summed again (rare: placement_rank_ms).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +83,7 @@ requeue_wf(struct node *n, const struct order_wf *w)
 static int64_t
 own_ms(const struct node *n, const struct task *t)
 {
-	return placement_rank_ms(n, t->exec);
+	return estimate_task_rank_ms(n, t);
 }
 
 /*

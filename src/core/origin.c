@@ -116,6 +116,10 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 		if (t->deadline_late)	/* nor put it back first */
 			statement_str(&st, "late");
 	}
+	if (t->est_ms > 0) {	/* likewise: nor move it up the queue */
+		statement_str(&st, "est");
+		statement_num(&st, t->est_ms);
+	}
 	statement_final(&st, h);
 }
 

@@ -88,6 +88,10 @@ placement_learn(struct node *n, const struct task *t)
 		return 0;
 	ty->pool_ms += took;
 	ty->pool_n++;
+	if (t->est_ms > 0) {
+		ty->est_ms += t->est_ms;
+		ty->est_took_ms += took;
+	}
 	if (strcmp(t->running_on, n->cfg.name) == 0) {
 		ty->own_ms += took;
 		ty->own_n++;
@@ -242,10 +246,20 @@ placement_estimate(const struct node *n, const char *exec, int speed)
 	return ty->pool_ms / ty->pool_n * SPEED_UNIT / speed;
 }
 
+double
+placement_est_scale(const struct node *n, const char *exec)
+{
+	const struct placement_type *ty = find_type(
+	    (struct placement *)&n->placement, exec, 0);
+
+	return ty == NULL || ty->est_ms <= 0 || ty->est_took_ms <= 0 ? 1 :
+	    (double)ty->est_took_ms / (double)ty->est_ms;
+}
+
 int64_t
 placement_batch_cost(const struct node *n, const struct task *t)
 {
-	int64_t	run = placement_estimate(n, t->exec, placement_speed(n));
+	int64_t	run = estimate_task_ms(n, t, placement_speed(n));
 
 	return run < 0 ? -1 : run + BATCH_START_MS;
 }
@@ -363,7 +377,7 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 	size_t		 i, nrun, npeers = peertab_count(n);
 
 	if (n->cfg.placement == PLACEMENT_BLIND ||
-	    (base = placement_estimate(n, t->exec, SPEED_UNIT)) <= 0)
+	    (base = estimate_task_ms(n, t, SPEED_UNIT)) <= 0)
 		return -1;
 	mine = with_risk(run_ms(base, n->placement.speed),
 	    placement_life_s(n, now));
@@ -391,7 +405,7 @@ placement_defer(struct node *n, const struct task *t, int64_t now)
 		const struct peer *p = peertab_at(n, k);
 		int64_t end;
 		if (p == NULL || run[i]->start_ms < 0 ||
-		    (end = placement_estimate(n, run[i]->exec, speed_of(p))) < 0)
+		    (end = estimate_task_ms(n, run[i], speed_of(p))) < 0)
 			continue;
 		end += run[i]->start_ms;
 		if (busy[k] == 0 || end < busy[k])

@@ -30,6 +30,9 @@ struct placement_type {
 	int64_t	pool_ms, pool_n;	/* every node's runs */
 	int64_t	own_ms, own_n;		/* ours */
 	int64_t	rank_ms;		/* what the queue counts; 0: none */
+	/* Runs of tasks given an estimate: the estimates' sum, and what
+	 * the runs took: how far off the submitters are, in this pool. */
+	int64_t	est_ms, est_took_ms;
 };
 
 struct placement {
@@ -62,6 +65,9 @@ int64_t	placement_life_s(struct node *, int64_t now);
 int64_t	placement_life_tell(struct node *, int64_t now);
 /* A run of exec at speed: its expected time (ms), or -1 (never seen). */
 int64_t	placement_estimate(const struct node *, const char *exec, int speed);
+/* How submitters' estimates of exec's tasks are borne out here: what
+ * their runs took over what they were said to take; 1 until one ran. */
+double	placement_est_scale(const struct node *, const char *exec);
 /* What running t costs a dequeue's batch of ours, in ms (its type's
  * estimate and BATCH_START_MS): -1 unknown. */
 int64_t	placement_batch_cost(const struct node *, const struct task *);

@@ -204,8 +204,8 @@ new_task(struct node *n, const struct node_schedule_req *req,
 		snprintf(t->user, sizeof t->user, "%s", req->user);
 	if (req->begin_ms > 0)
 		t->begin_ms = req->begin_ms;
-	if (req->deadline_ms > 0)
-		t->deadline_ms = req->deadline_ms;
+	t->deadline_ms = req->deadline_ms;	/* checked: 0 or more */
+	t->est_ms = req->est_ms;
 	if (t->user[0] != '\0' && req->has_uid && req->uid >= 0 &&
 	    req->uid <= UID_MAXVAL)
 		t->uid = req->uid;
@@ -316,14 +316,13 @@ misses_deadline(struct node *n, struct task *t, int64_t now, char *err,
 		t->ready_ms = now;
 	}
 	/* Its keys in the queue, as order_added gives a new one. */
-	t->rest_ms = placement_rank_ms(n, t->exec);
+	t->rest_ms = estimate_task_rank_ms(n, t);
 	t->wf_submit_ms = t->submit_ms;
 	at = node_task_forecast(n, t, now);
 	t->state = TASK_SUBMITTED;
 	t->ready_ms = -1;
-	if (at < 0 || at <= t->deadline_ms)
+	if ((late = (at - t->deadline_ms + 999) / 1000) <= 0 || at < 0)
 		return 0;
-	late = (at - t->deadline_ms + 999) / 1000;
 	snprintf(err, errlen, "cannot meet its deadline: expected to end "
 	    "%" PRId64 "%s after it; not scheduled (--deadline-strict)",
 	    late >= 120 ? late / 60 : late, late >= 120 ? " min" : " s");
@@ -342,9 +341,11 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 	if (check_schedule(n, req, &d, err, errlen) == -1)
 		return -1;
 	if (req->deadline_ms < 0 || (req->deadline_ms > 0 &&
-	    req->deadline_ms <= (req->begin_ms > now ? req->begin_ms : now))) {
-		snprintf(err, errlen, "the deadline is past, or before the "
-		    "task may begin");
+	    req->deadline_ms <= (req->begin_ms > now ? req->begin_ms : now)) ||
+	    req->est_ms < 0 || req->est_ms > TASK_EST_MAX) {
+		snprintf(err, errlen, req->est_ms < 0 || req->est_ms >
+		    TASK_EST_MAX ? "a run-time estimate is 1 ms to 366 days" :
+		    "the deadline is past, or before the task may begin");
 		return -1;
 	}
 	if (req->verify != 0 && (req->verify < VERIFY_MIN ||

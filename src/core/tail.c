@@ -170,9 +170,9 @@ expected_end(const struct node *n, const struct task *t)
 	else if ((p = peertab_at(n, peertab_index(n, t->running_on))) !=
 	    NULL)
 		speed = p->speed;
-	if ((est = placement_estimate(n, t->exec, speed > 0 ? speed :
+	if ((est = estimate_task_ms(n, t, speed > 0 ? speed :
 	    SPEED_UNIT)) < 0)
-		est = placement_rank_ms(n, t->exec);
+		est = estimate_task_rank_ms(n, t);
 	return t->start_ms + est;
 }
 

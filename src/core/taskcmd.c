@@ -214,6 +214,7 @@ task_same_origin(const struct task *a, const struct task *b)
 	    strcmp(a->scheduled_by, b->scheduled_by) != 0 ||
 	    strcmp(a->user, b->user) != 0 || a->uid != b->uid ||
 	    a->submit_ms != b->submit_ms || a->begin_ms != b->begin_ms ||
+	    a->est_ms != b->est_ms ||
 	    strcmp(a->array, b->array) != 0 ||
 	    a->array_index != b->array_index ||
 	    a->array_max != b->array_max || a->verify != b->verify ||

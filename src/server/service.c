@@ -153,6 +153,7 @@ service_schedule(const struct client_req *req, const char *client,
 	sr.deadline_ms = req->deadline_ms;
 	sr.deadline_strict = req->deadline_strict;
 	sr.verify = req->verify;
+	sr.est_ms = req->est_ms;
 	sr.exec = req->exec;
 	sr.prio = req->prio;
 	sr.path = req->path;

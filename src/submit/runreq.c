@@ -85,7 +85,9 @@ runreq_extra(char *buf, size_t size, size_t *off,
 	    (x->deadline_ms > 0 && append(buf, size, off, " -%c %" PRId64,
 	    x->deadline_strict ? 'H' : 'D', x->deadline_ms) == -1) ||
 	    (x->verify > 0 && append(buf, size, off, " -V %d",
-	    x->verify) == -1))
+	    x->verify) == -1) ||
+	    (x->est_ms > 0 && append(buf, size, off, " -T %" PRId64,
+	    x->est_ms) == -1))
 		return -1;
 	return 0;
 }

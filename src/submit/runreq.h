@@ -24,6 +24,7 @@ struct runreq_extra {
 	int64_t		 deadline_ms;	/* to end by (ms since the epoch) */
 	int		 deadline_strict;	/* or it is refused */
 	int		 verify;	/* -V: nodes to agree; 0 none */
+	int64_t		 est_ms;	/* -T: its run time, estimated */
 	/* RUN -S: --secret-env "NAME=value" words (values kept by the
 	 * node that takes it, given only to the one that runs it). */
 	char *const	*secrets;

@@ -155,13 +155,15 @@ load_deadline(struct errlist *l, struct workflow *wf, xmlNode *root)
 }
 
 /* cores="2" memory="4G" requires="gpu,matlab": what t needs of a
- * node; verify="3": how many must agree on its result. */
+ * node; verify="3": how many must agree on its result; estimate="2h":
+ * how long it should run. */
 static void
 load_needs(struct errlist *l, struct wf_task *t, xmlNode *n,
     const char *el)
 {
 	char	*cores = xml_attr(n, "cores"), *mem = xml_attr(n, "memory");
 	char	*req = xml_attr(n, "requires"), *vfy = xml_attr(n, "verify");
+	char	*est = xml_attr(n, "estimate"), why[64];
 	int64_t	 v;
 	size_t	 i;
 
@@ -186,6 +188,12 @@ load_needs(struct errlist *l, struct wf_task *t, xmlNode *n,
 		    "agree, %d to %d", el, vfy, VERIFY_MIN, VERIFY_MAX);
 	else if (vfy != NULL)
 		t->verify = (int)v;
+	if (est != NULL && runlimit_parse(est, &v, why, sizeof why) == -1)
+		errlist_add(l, t->line, "<%s> estimate=\"%.20s\": a run time "
+		    "as 90s, 20m, 2h or 1-12:00:00, %s", el, est, why);
+	else if (est != NULL)
+		t->est_ms = v * 1000;
+	free(est);
 	free(cores);
 	free(mem);
 	free(req);

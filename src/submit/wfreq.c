@@ -55,6 +55,7 @@ wf_schedule_req(const struct workflow *wf, const struct wf_task *t,
 	sr->memory_mb = t->memory_mb;
 	sr->tags = t->tags;
 	sr->verify = t->verify;
+	sr->est_ms = t->est_ms;
 	sr->deadline_ms = wf->deadline_ms;
 	sr->deadline_strict = wf->deadline_strict;
 }
@@ -81,6 +82,7 @@ wf_request(const struct workflow *wf, const struct wf_task *t,
 	x.memory_mb = sr.memory_mb;
 	x.tags = sr.tags;
 	x.verify = sr.verify;
+	x.est_ms = sr.est_ms;
 	x.deadline_ms = sr.deadline_ms;
 	x.deadline_strict = sr.deadline_strict;
 	if (sr.cmd != NULL)

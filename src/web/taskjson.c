@@ -151,6 +151,8 @@ task_json(const struct task *t)
 	json_object_set_new(o, "checkpoint", ckpt_json(t));
 	json_object_set_new(o, "deadline_ms", t->deadline_ms > 0 ?
 	    json_integer(t->deadline_ms) : json_null());
+	json_object_set_new(o, "estimate_given_ms", t->est_ms > 0 ?
+	    json_integer(t->est_ms) : json_null());
 	json_object_set_new(o, "retry_ms", t->retry_ms > 0 ?
 	    json_integer(t->retry_ms) : json_null());
 	json_object_set_new(o, "exit_code", t->exit_status >= 0 &&

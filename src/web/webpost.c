@@ -300,7 +300,7 @@ task_from_json(json_t *in, struct wf_task *t)
 	static const char *known[] = { "name", "priority", "path", "params",
 		"command", "cwd", "env", "time_limit_s", "stdout", "stderr",
 		"outputs", "inputs", "cores", "memory_mb", "requires", "verify",
-		"deadline_ms", "deadline_strict", NULL };
+		"deadline_ms", "deadline_strict", "estimate_s", NULL };
 	const char	*key, *prio = "low";
 	json_t		*v, *inp;
 	size_t		 i;
@@ -313,7 +313,7 @@ task_from_json(json_t *in, struct wf_task *t)
 			return "unknown field: a task is name, priority, path, "
 			    "params, command, cwd, env, time_limit_s, stdout, "
 			    "stderr, outputs, inputs, cores, memory_mb, requires, "
-			    "verify, deadline_ms, deadline_strict";
+			    "verify, deadline_ms, deadline_strict, estimate_s";
 	}
 	if ((v = json_object_get(in, "priority")) != NULL &&
 	    (!json_is_string(v) || (strcmp(prio = json_string_value(v), "low")
@@ -382,6 +382,11 @@ task_from_json(json_t *in, struct wf_task *t)
 	    json_integer_value(v) > VERIFY_MAX))
 		return "verify: how many nodes must agree, 2 to 9";
 	t->verify = (int)json_integer_value(v);
+	if ((v = json_object_get(in, "estimate_s")) != NULL &&
+	    (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > TASK_EST_MAX / 1000))
+		return "estimate_s: its run time in seconds, 1 to a year";
+	t->est_ms = json_integer_value(v) * 1000;
 	t->cores = (int)json_integer_value(json_object_get(in, "cores"));
 	t->memory_mb = json_integer_value(json_object_get(in, "memory_mb"));
 	/* requires: the tags as a workflow file's comma list. */

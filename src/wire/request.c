@@ -38,7 +38,7 @@ static const struct client_command {
 	  "[-a <uuid> <nth_output>]... [-x <params_file>] "
 	  "[-A <array_uuid> <index> <max_running>] [-c <cores>] "
 	  "[-m <memory_mb>] [-g <tag>[,<tag>]...] [-b <begin_ms>] "
-	  "[-D|-H <deadline_ms>] [-V <nodes>]" },
+	  "[-D|-H <deadline_ms>] [-V <nodes>] [-T <estimate_ms>]" },
 	{ "SUBSCRIBE", CMD_SUBSCRIBE, 1, SUBSCRIBE_MAX, 0,
 	  "SUBSCRIBE <uuid> [<uuid>...]" },
 	{ "CANCEL", CMD_CANCEL, 1, 1, 0, "CANCEL <uuid>" },
@@ -60,6 +60,7 @@ static const struct client_command {
 	  "[-K <signal>]] [-A <array_uuid> <index> "
 	  "<max_running>] [-c <cores>] [-m <memory_mb>] [-g <tag>[,<tag>]...] "
 	  "[-b <begin_ms>] [-D|-H <deadline_ms>] [-V <nodes>] "
+	  "[-T <estimate_ms>] "
 	  "-- <word>... (every value %XX-escaped)" },
 	{ "OUTPUT", CMD_OUTPUT, 1, 6, 1,
 	  "OUTPUT <uuid> [-e] [-f] [-c <offset>]" },
@@ -239,7 +240,7 @@ take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
 	if (strcmp(opt, "-c") != 0 && strcmp(opt, "-m") != 0 &&
 	    strcmp(opt, "-g") != 0 && strcmp(opt, "-b") != 0 &&
 	    strcmp(opt, "-D") != 0 && strcmp(opt, "-H") != 0 &&
-	    strcmp(opt, "-V") != 0)
+	    strcmp(opt, "-V") != 0 && strcmp(opt, "-T") != 0)
 		return 0;
 	if (arg == NULL) {
 		snprintf(err, errlen, "%s needs a value", opt);
@@ -258,6 +259,12 @@ take_need(struct tokens *tk, int *i, struct client_req *req, char *err,
 			return -1;
 		}
 		req->verify = (int)v;
+	} else if (opt[1] == 'T') {
+		if (lex_int(arg, 1, TASK_EST_MAX, &req->est_ms) == -1) {
+			snprintf(err, errlen, "-T: a run time in ms, 1 to %lld",
+			    (long long)TASK_EST_MAX);
+			return -1;
+		}
 	} else if (opt[1] == 'b' || opt[1] == 'D' || opt[1] == 'H') {
 		if (lex_int(arg, 1, INT64_MAX / 2, opt[1] == 'b' ?
 		    &req->begin_ms : &req->deadline_ms) == -1) {

@@ -317,13 +317,14 @@ class Api(unittest.TestCase):
         self.assertEqual(status, 201, i)
         # Checked by three nodes (issue 35): its replicas are listed.
         status, v = self.post("/api/tasks", {"command": ["echo", "same"],
-                                             "verify": 3})
+                                             "verify": 3, "estimate_s": 90})
         self.assertEqual(status, 201, v)
         c.ask("SUBSCRIBE %s %s %s" % (g["uuid"], i["uuid"], v["uuid"]))
         c.wait_states({g["uuid"]: "Terminated", i["uuid"]: "Terminated",
                        v["uuid"]: "Terminated"})
         status, v = self.get("/api/tasks/" + v["uuid"])
         self.assertEqual(v["verify"], 3)
+        self.assertEqual(v["estimate_given_ms"], 90000)
         self.assertRegex(v["reason"], r"^verified-by:[abc],[abc],[abc]$")
         replicas = [t for t in self.get("/api/tasks")[1]
                     if t["replica_of"] == v["uuid"]]
@@ -361,6 +362,8 @@ class Api(unittest.TestCase):
                           ({"command": ["true"], "cwd": "src"}, "absolute"),
                           ({"command": ["true"], "deadline_ms": "soon"},
                            "deadline_ms"),
+                          ({"command": ["true"], "estimate_s": 0},
+                           "estimate_s: its run time in seconds"),
                           ({"command": ["true"], "deadline_ms": 1000},
                            "the deadline is past"),
                           ({}, "a name"), ([], "JSON object")):

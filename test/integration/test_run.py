@@ -541,6 +541,59 @@ class Deadlines(unittest.TestCase):
         self.assertIn(b"--deadline soon:", r.stderr)
 
 
+class Estimates(unittest.TestCase):
+    """--estimate: each task of a bag of one program says how long it
+    should run, and the lret order runs the longest first (what the
+    program's runs took cannot tell its tasks apart)."""
+
+    def setUp(self):
+        self.node = Node(name="est", extra="<order>lret</order>").start()
+        self.addCleanup(self.node.cleanup)
+        self.host = "127.0.0.1:%d" % self.node.port
+        self.work = shared_dir(self.node.dir, "work")
+
+    def run_est(self, *args):
+        r = volery("-H", self.host, "run", *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.decode().strip()
+
+    def test_lret_runs_the_longest_estimate_first(self):
+        go = os.path.join(self.work, "go")
+        order = os.path.join(self.work, "order")
+        # The one slot held until the bag is in.
+        first = self.run_est("--", "sh", "-c",
+                             "while [ ! -e %s ]; do sleep 0.02; done" % go)
+        bag = {}
+        for est, name in (("1m", "a"), ("2h", "b"), ("1-0", "c"),
+                          ("10m", "d")):
+            bag[name] = self.run_est("--estimate", est, "--", "sh", "-c",
+                                     "echo %s >> %s" % (name, order))
+        wf = os.path.join(self.work, "e.xml")
+        with open(wf, "w") as f:
+            f.write('<workflow><command id="e" estimate="30m"><arg>sh</arg>'
+                    '<arg>-c</arg><arg>echo e >> %s</arg></command>'
+                    '</workflow>\n' % order)
+        r = volery("-H", self.host, "submit", wf)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        bag["e"] = r.stdout.decode().split()[1]
+        # Every task keeps its estimate, for every node to rank it by.
+        r = volery("-H", self.host, "tasks", "--json")
+        ests = {t["uuid"]: t["estimate_given_ms"]
+                for t in json.loads(r.stdout)}
+        self.assertIsNone(ests[first])
+        self.assertEqual(ests[bag["b"]], 7200000)
+        self.assertEqual(ests[bag["c"]], 86400000)
+        self.assertEqual(ests[bag["e"]], 1800000)
+        open(go, "w").close()
+        for u in bag.values():
+            wait_end(self, self.node, u)
+        with open(order) as f:
+            self.assertEqual(f.read().split(), ["c", "b", "e", "d", "a"])
+        r = volery("-H", self.host, "run", "--estimate", "soon", "--", "true")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"--estimate soon: a run time as", r.stderr)
+
+
 class MissingProgram(unittest.TestCase):
     """A program only one node has: the other never starts its tasks, so
     no attempt is burnt there."""

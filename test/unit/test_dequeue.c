@@ -447,6 +447,44 @@ test_the_fit_leaves_the_long_task_to_the_node_likely_to_stay(void **state)
 	(void)state;
 }
 
+/*
+ * The thesis' BFGCE: a task whose runs keep being lost was longer than
+ * its submitter said, so the fit counts its estimate a tenth longer for
+ * each lost run (up to FIT_LOST_MAX), and it goes to a steadier node
+ * next.  A task without an estimate counts its type's learned time.
+ */
+static void
+test_the_fit_grows_an_estimate_with_each_lost_run(void **state)
+{
+	struct taskdesc_set	set;
+	struct node		*n;
+	struct task		*t;
+	int64_t			 l;
+	int			 k;
+
+	n = placed(&set, PLACEMENT_FIT);
+	assert_int_equal(sched_est(n, 1, "free", 1000, 10000), 0);
+	assert_non_null(t = (struct task *)node_find(n, uuid_n(1)));
+	t->attempts = 0;	/* it may have started: as if not yet */
+	assert_int_equal(fit_length(n, t), 10000);
+	t->attempts = 1;
+	assert_int_equal(fit_length(n, t), 11000);
+	t->attempts = 2;
+	assert_int_equal(fit_length(n, t), 12100);
+	t->attempts = 1000;
+	for (k = 0, l = 10000; k < FIT_LOST_MAX; k++)
+		l += l / 10;
+	assert_int_equal(fit_length(n, t), l);
+	assert_int_equal(sched(n, 2, "free", PRIO_LOW, 1001, 0, NULL, NULL),
+	    0);
+	assert_non_null(t = (struct task *)node_find(n, uuid_n(2)));
+	t->attempts = 5;
+	assert_int_equal(fit_length(n, t), placement_rank_ms(n, "free"));
+	node_free(n);
+	taskdesc_clear(&set);
+	(void)state;
+}
+
 static void
 test_an_earlier_proposal_wins_then_next_in_rank(void **state)
 {
@@ -1073,6 +1111,8 @@ main(void)
 		cmocka_unit_test(test_blind_placement_takes_the_task),
 		cmocka_unit_test(
 		    test_the_fit_leaves_the_long_task_to_the_node_likely_to_stay),
+		cmocka_unit_test(
+		    test_the_fit_grows_an_estimate_with_each_lost_run),
 		NODE_TEST(test_estimates_come_from_the_runs_of_the_type),
 		NODE_TEST(test_a_claim_never_acted_on_expires),
 		NODE_TEST(test_alone_a_task_starts_at_once),

@@ -302,6 +302,56 @@ test_lret_and_sret_rank_by_the_run_time_left(void **state)
 	assert_int_equal(state_of(n, uuid_n(12)), TASK_READY);
 }
 
+/*
+ * A bag of one program: what its runs took says nothing of which task is
+ * long.  Given each task's estimate (--estimate), lret runs the longest
+ * first and sret the shortest, and each counts its own estimate, scaled
+ * by how the program's runs bore such estimates out; one beyond a year
+ * is refused.
+ */
+static void
+test_estimates_rank_a_bag_of_one_program(void **state)
+{
+	struct node_fixture *f = *state;
+	struct node	*n = f->n;
+	struct vol_decision lret = { VOL_BATCH, 1, 0, 0, "batch",
+			    ORDER_LRET, 0, 0, 0 };
+	struct vol_decision sret = { VOL_BATCH, 1, 0, 0, "batch",
+			    ORDER_SRET, 0, 0, 0 };
+	const struct task *t;
+
+	run_for(n, 1, "free", 0, 10, 100);
+	assert_int_equal(sched(n, 9, "free", PRIO_LOW, 20000, 0, NULL, NULL),
+	    0);		/* runs: the others wait behind it */
+	assert_int_equal(sched_est(n, 10, "free", 20001, 2000), 0);
+	assert_int_equal(sched_est(n, 11, "free", 20002, 60000), 0);
+	assert_int_equal(sched_est(n, 12, "free", 20003, 10000), 0);
+	assert_non_null(t = node_find(n, uuid_n(12)));
+	assert_int_equal(t->est_ms, 10000);
+	assert_int_equal(t->rest_ms, 10000);
+	assert_int_equal(estimate_task_ms(n, t, 2 * SPEED_UNIT), 5000);
+	/* Without one: what the program's runs took. */
+	assert_int_equal(estimate_task_ms(n, node_find(n, uuid_n(9)),
+	    SPEED_UNIT), placement_estimate(n, "free", SPEED_UNIT));
+
+	node_volunteer(n, &lret, 20010);
+	finish(n, 9, 1, 20100);
+	assert_int_equal(state_of(n, uuid_n(11)), TASK_RUNNING);
+	node_volunteer(n, &sret, 20200);
+	finish(n, 11, 1, 20300);
+	assert_int_equal(state_of(n, uuid_n(10)), TASK_RUNNING);
+	assert_int_equal(state_of(n, uuid_n(12)), TASK_READY);
+	/* Task 11, said to take a minute, took 0.2 s: the others' runs are
+	 * expected to bear their estimates out as it did; their rank, the
+	 * same on every node, is the estimate as given. */
+	assert_int_equal(estimate_task_ms(n, t, SPEED_UNIT),
+	    10000 * 200 / 60000);
+	assert_int_equal(t->rest_ms, 10000);
+	assert_int_equal(sched_est(n, 13, "free", 20400, TASK_EST_MAX + 1),
+	    -1);
+	assert_null(node_find(n, uuid_n(13)));
+}
+
 /* Task k of exec to end by deadline (epoch ms); 0 or -1 and err. */
 static int
 sched_by(struct node *n, int k, const char *exec, int64_t now,
@@ -1222,6 +1272,7 @@ main(void)
 		NODE_TEST(test_a_workflow_is_as_urgent_as_its_most_urgent_task),
 		NODE_TEST(test_a_batch_window_orders_longest_path_first),
 		NODE_TEST(test_lret_and_sret_rank_by_the_run_time_left),
+		NODE_TEST(test_estimates_rank_a_bag_of_one_program),
 		NODE_TEST(test_volunteer_periods_outlive_a_switch_off),
 		NODE_TEST(test_deadline_work_goes_first_and_is_forecast),
 		NODE_TEST(test_a_task_that_cannot_meet_its_deadline_goes_after),

@@ -122,6 +122,11 @@ test_a_relayed_task_runs_only_as_its_taker_signed_it(void **state)
 	hear(b, "gamma", bad, 1050);
 	assert_null(node_find(b, uuid_n(2)));
 	assert_int_equal(status_of(b).implausible, refused + 2);
+	/* Or an estimate, to be ranked first under lret: refused. */
+	snprintf(bad, sizeof bad, "%s est=999999", rec);
+	hear(b, "gamma", bad, 1050);
+	assert_null(node_find(b, uuid_n(2)));
+	assert_int_equal(status_of(b).implausible, refused + 3);
 	/* Without its signature: refused too (alpha signs all it takes). */
 	snprintf(bad, sizeof bad, "%s", rec);
 	p = strstr(bad, " sig=");

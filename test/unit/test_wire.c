@@ -44,6 +44,12 @@ test_client_schedule(void **state)
 	assert_int_equal(req.deadline_strict, 1);
 	assert_int_equal(parse("SCHEDULE import low -H soon"), -1);
 	assert_non_null(strstr(err, "-H: a time in ms since the epoch"));
+	/* A run-time estimate: a year at most. */
+	assert_int_equal(parse("SCHEDULE import low -T 7200000"), 0);
+	assert_int_equal(req.est_ms, 7200000);
+	assert_int_equal(parse("SCHEDULE import low -T 0"), -1);
+	assert_non_null(strstr(err, "-T: a run time in ms"));
+	assert_int_equal(parse("SCHEDULE import low -T 31622400001"), -1);
 	/* Uppercase uuids are folded to the canonical lowercase form. */
 	assert_int_equal(parse("CANCEL 3AFF3D90-2B79-11E3-8224-0800200C9A66"),
 	    0);
@@ -176,6 +182,7 @@ test_task_record_roundtrip(void **state)
 	task_set_outputs(t, outs, 1);
 	t->attempts = 2;
 	t->failures = 1;
+	t->est_ms = 7200000;
 
 	len = wire_task_encode(t, line, sizeof line);
 	assert_true(len > 0);
@@ -188,6 +195,7 @@ test_task_record_roundtrip(void **state)
 	assert_string_equal(u->params, "/data/p q.xml");
 	assert_null(u->inputs[1].dataset);
 	assert_int_equal(u->submit_ms, 1700000000123LL);
+	assert_int_equal(u->est_ms, 7200000);
 	task_free(t);
 	task_free(u);
 }

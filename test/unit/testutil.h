@@ -156,6 +156,23 @@ sched(struct node *n, int k, const char *exec, int prio, int64_t now,
 	    256);
 }
 
+/* sched() of a task its submitter expects to run est_ms. */
+static inline int
+sched_est(struct node *n, int k, const char *exec, int64_t now,
+    int64_t est_ms)
+{
+	struct node_schedule_req	req;
+	char				buf[256];
+
+	memset(&req, 0, sizeof req);
+	req.exec = exec;
+	req.prio = PRIO_LOW;
+	req.path = strcmp(exec, "import") == 0 ? "/data/x" : NULL;
+	req.client = "127.0.0.1:1";
+	req.est_ms = est_ms;
+	return node_schedule(n, &req, uuid_n(k), now, buf, sizeof buf);
+}
+
 /* Schedule the four-task workflow of thesis Table 4.1 as tasks 1-4. */
 static inline void
 plmi2_workflow(struct node *n, int base, int prio, int64_t now)
