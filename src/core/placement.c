@@ -49,8 +49,10 @@ find_type(struct placement *pl, const char *exec, int add)
 /*
  * Our speed: what our runs would have taken at the pool's average, over
  * what they took, as if we had also run PRIOR_RUNS at the average: a
- * few runs of uneven tasks tell little.  Rounded to 5 %, so that noise
- * does not reorder a pool of equal machines.
+ * few runs of uneven tasks tell little.  A run given an estimate would
+ * have taken its estimate as the pool bears them out (one long task and
+ * one short of a type are not the average twice).  Rounded to 5 %, so
+ * that noise does not reorder a pool of equal machines.
  */
 #define PRIOR_RUNS 4
 static void
@@ -63,7 +65,11 @@ learn_speed(struct placement *pl)
 		const struct placement_type *ty = &pl->types[i];
 		if (ty->own_n == 0 || ty->pool_n == 0)
 			continue;
-		expected += (double)ty->own_n * ty->pool_ms / ty->pool_n;
+		expected += (double)(ty->own_n - ty->own_est_n) * ty->pool_ms /
+		    ty->pool_n;
+		if (ty->own_est_n > 0)	/* then est_ms > 0: ours count */
+			expected += (double)ty->own_est_ms * ty->est_took_ms /
+			    ty->est_ms;
 		took += (double)ty->own_ms;
 		runs += (double)ty->own_n;
 	}
@@ -95,6 +101,10 @@ placement_learn(struct node *n, const struct task *t)
 	if (strcmp(t->running_on, n->cfg.name) == 0) {
 		ty->own_ms += took;
 		ty->own_n++;
+		if (t->est_ms > 0) {
+			ty->own_est_ms += t->est_ms;
+			ty->own_est_n++;
+		}
 		learn_speed(&n->placement);
 	}
 	mean = ty->pool_ms / ty->pool_n;

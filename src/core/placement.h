@@ -31,8 +31,10 @@ struct placement_type {
 	int64_t	own_ms, own_n;		/* ours */
 	int64_t	rank_ms;		/* what the queue counts; 0: none */
 	/* Runs of tasks given an estimate: the estimates' sum, and what
-	 * the runs took: how far off the submitters are, in this pool. */
+	 * the runs took: how far off the submitters are, in this pool;
+	 * the estimates of ours, and how many. */
 	int64_t	est_ms, est_took_ms;
+	int64_t	own_est_ms, own_est_n;
 };
 
 struct placement {
