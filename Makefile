@@ -182,7 +182,7 @@ bench: all
 	    --out build/bench
 
 # The seed papers' experiments beside their numbers (a report, not in
-# `make test`; about 5 minutes on 2 cores).  SEEDS: paired seeds a cell.
+# `make test`; about 10 minutes on 2 cores).  SEEDS: paired seeds a cell.
 SEEDS ?= 8
 seeds: $(BUILD)/volery-sim
 	@$(PYTHON) tools/seeds-report.py $(BUILD)/volery-sim $(SEEDS)

@@ -9,8 +9,13 @@ U(6000,25000) s, run one simulated ms per second; unstable desktops up
 10^4 s and down 10^3 s on average (the thesis' lambda = 1e-4/s,
 mu = 1e-3/s), exponential or Weibull (shape 0.7); stable ones never
 down in the run (the thesis': up 1e6 s on average); systems 90/10,
-50/50 and 10/90 stable/unstable.  Makespan against FCFS (volery's
-informed placement, fcfs order), and runs per task.
+50/50 and 10/90 stable/unstable.  Each task's length is told at submit
+(-b 1: the thesis' policies know it, as volery run --estimate tells
+it).  Makespan against the thesis' FCFS (fcfs order, blind placement),
+runs per task, and the time wasted per task (runs lost, in the thesis'
+seconds).  Then estimates off by up to k = 3 (runs take U(l/k, l*k)):
+the fit against FCFS, and tasks dropped (volery drops none: a run
+whose workload is not done fails the report).
 
 The residual-time LRET of Anglano et al. (001) on the same bag: lret
 against fcfs, no faults, 3, 10 and 50 tasks per desktop.
@@ -25,8 +30,11 @@ the mean time to a fault 10^7 s (enterprise) and 100 times shorter
 threshold 2 for both policies.  WQR-FT: fcfs order, blind placement.
 volery's LRET-EffCPU: lret order, informed placement (speed learned from
 runs, of which the pool has made 4 per machine before: -E 340).
-Completion time normalised to WQR-FT's on the same seed, and the CPU
-wasted (used but not needed: replicas stopped, work redone).  RR 3 by
+Each task's length learned (its type's mean: in a bag of one type lret
+cannot rank them) or told at submit (-b 1, the paper's knowledge: LRET
+ranks by it; the enterprise grid only so).  Completion time normalised
+to WQR-FT's on the same seed, and the CPU wasted (used but not needed:
+replicas stopped, work redone).  RR 3 by
 default (RR="3 10 50" for more: RR 50 takes minutes a run).
 
 E2, the P2P HTC thesis (000), chapter 2: 20 nodes, 400 single tasks of
@@ -75,6 +83,15 @@ def run(opts, seed):
     return float(f[3]), 1 + float(f[9].rstrip("%")) / 100
 
 
+def run_waste(opts, seed):
+    """Makespan, runs per task and the CPU wasted per task (simulated ms,
+    the thesis' seconds; -b, one seed: volery-sim prints the cpu line)."""
+    out, f = run_out(opts, seed)
+    cpu = [l for l in out.split("\n") if l.startswith("cpu:")][-1].split()
+    return (float(f[3]), 1 + float(f[9].rstrip("%")) / 100,
+            (float(cpu[1]) - float(cpu[4])) * 1000 / int(f[2]))
+
+
 def run_cpu(opts, seed):
     """Makespan and the CPU wasted, per cent (volery-sim -x prints it)."""
     out, f = run_out(opts, seed)
@@ -88,6 +105,15 @@ def cell(opts):
     return [m for m, _ in r], statistics.mean(x for _, x in r)
 
 
+def cell_waste(opts, seeds=None):
+    """Makespans, mean runs per task, mean ms wasted per task."""
+    with ThreadPoolExecutor(2) as ex:
+        r = list(ex.map(lambda s: run_waste(opts, s),
+                        range(1, (seeds or SEEDS) + 1)))
+    return ([m for m, _, _ in r], statistics.mean(x for _, x, _ in r),
+            statistics.mean(w for _, _, w in r))
+
+
 def vs(a, base):
     """Mean paired change, per cent, and its standard error."""
     d = [100 * (x / b - 1) for x, b in zip(a, base)]
@@ -95,28 +121,56 @@ def vs(a, base):
     return "%+.1f ± %.1f %%" % (statistics.mean(d), se)
 
 
+# The thesis' workloads: 80 % of one type, 10 % each other; tasks for
+# 100 000 s of work a desktop (the thesis: 10^6 s on each of 1000 nodes).
+WORKLOAD_TASKS = {"S": 792, "M": 432, "L": 156}
+
+
 def e1():
-    common = "-n 20 -w mix -t 400 -T 1000 -E 40 -u 10000,1000".split()
-    thesis = {90: "−1.4 %", 50: "−16.9 to −17.0 %", 10: "−17.8 to −20.5 %"}
-    print("E1 (000 ch. 4): makespan against FCFS, %d paired seeds; runs "
-          "per task" % SEEDS)
+    seeds = min(SEEDS, 6)
+    common = "-n 20 -w mix -T 1000 -E 40 -u 10000,1000 -b 1".split()
+    fcfs, fit = ["-o", "fcfs", "-I", "blind"], ["-o", "fcfs", "-I", "fit"]
+    scen = [("exp", 90, "S", "−1.37 %"), ("exp", 50, "S", "−16.88 %"),
+            ("exp", 50, "M", "−16.97 %; 837.6 → 529.9 s"),
+            ("exp", 50, "L", "−15.92 %"), ("exp", 10, "S", "−19.13 %"),
+            ("exp", 10, "M", "−20.46 %"), ("weibull", 50, "M", "-")]
+    print("E1 (000 ch. 4): makespan against the thesis' FCFS (blind), %d "
+          "paired seeds; runs per task; time wasted per task (thesis s)"
+          % seeds)
     print()
-    print("| law | stable/unstable | FCFS | fit (BFGC) | lret | fit + lret "
-          "| thesis, BFGC |")
+    print("| law | stable/unstable | workload | FCFS | fit (BFGC) "
+          "| fit + lret | thesis, BFGC |")
     print("|---|---|---|---|---|---|---|")
-    for law in ("exp", "weibull"):
-        for stable in (90, 50, 10):
-            base = common + ["-a", law, "-N", str(stable)]
-            f, fr = cell(base + ["-o", "fcfs"])
-            b, br = cell(base + ["-o", "fcfs", "-I", "fit"])
-            o, orr = cell(base + ["-o", "lret"])
-            l, lr = cell(base + ["-o", "lret", "-I", "fit"])
-            print("| %s | %d/%d | %.1f s, %.2f runs | %s, %.2f | %s, %.2f "
-                  "| %s, %.2f | %s |" % (law, stable, 100 - stable,
-                                         statistics.mean(f), fr, vs(b, f), br,
-                                         vs(o, f), orr, vs(l, f), lr,
-                                         thesis[stable] if law == "exp"
-                                         else "-"))
+    for law, stable, wl, thesis in scen:
+        base = common + ["-a", law, "-N", str(stable), "-p", wl, "-t",
+                         str(WORKLOAD_TASKS[wl])]
+        f, fr, fw = cell_waste(base + fcfs, seeds)
+        b, br, bw = cell_waste(base + fit, seeds)
+        l, lr, lw = cell_waste(base + ["-o", "lret", "-I", "fit"], seeds)
+        print("| %s | %d/%d | %s | %.1f s, %.2f runs, %.0f s | %s, %.2f, "
+              "%.0f s | %s, %.2f, %.0f s | %s |" % (
+                  law, stable, 100 - stable, wl, statistics.mean(f), fr, fw,
+                  vs(b, f), br, bw, vs(l, f), lr, lw, thesis))
+    print()
+    kseeds = min(seeds, 3)
+    print("Estimates off by up to k (runs take U(l/k, l*k)): the fit against "
+          "FCFS, %d paired seeds; tasks dropped (k = 1: the table above)"
+          % kseeds)
+    print()
+    print("| scenario | k = 2 | k = 3 | dropped |")
+    print("|---|---|---|---|")
+    for stable, wl, name in ((90, "S", "small/stable"),
+                             (50, "L", "large/mixed"),
+                             (10, "M", "medium/unstable")):
+        row = []
+        for k in (2, 3):
+            base = (common[:-1] + [str(k), "-a", "exp", "-N", str(stable),
+                                   "-p", wl, "-t", str(WORKLOAD_TASKS[wl])])
+            f, _, _ = cell_waste(base + fcfs, kseeds)
+            b, _, _ = cell_waste(base + fit, kseeds)
+            row.append(vs(b, f))
+        # Every run's workload done ('ok'): volery drops no task.
+        print("| %s | %s | 0 |" % (name, " | ".join(row)))
     print()
 
 
@@ -150,16 +204,20 @@ def e3():
           "paired seeds (%d public, %d enterprise); CPU wasted" % (
               nseeds["public"], nseeds["enterprise"]))
     print()
-    print("| grid | RR | WQR-FT | LRET-EffCPU (volery): ratio (range) "
-          "| paper's ratio |")
-    print("|---|---|---|---|---|")
+    print("| grid | lengths | RR | WQR-FT | LRET-EffCPU (volery): ratio "
+          "(range) | paper's ratio |")
+    print("|---|---|---|---|---|---|")
     rrs = [int(x) for x in os.environ.get("RR", "3").split()]
-    for grid, up in (("public", 100000), ("enterprise", 10000000)):
+    # Lengths learned: the type's mean (one type: lret cannot rank); told:
+    # each task's length given at submit (-b 1), as the paper's LRET has.
+    for grid, up, told in (("public", 100000, 0), ("public", 100000, 1),
+                           ("enterprise", 10000000, 1)):
         for rr in rrs:
             if grid == "enterprise" and rr != 3:
                 continue
             base = common + ["-V", grid, "-u", "%d,120" % up,
-                             "-t", str(85 * rr)]
+                             "-t", str(85 * rr)] + (["-b", "1"] if told
+                                                    else [])
             seeds = nseeds[grid]
             with ThreadPoolExecutor(2) as ex:
                 w = list(ex.map(lambda s: run_cpu(base + wqr, s),
@@ -167,9 +225,10 @@ def e3():
                 o = list(ex.map(lambda s: run_cpu(base + ours, s),
                                 range(1, seeds + 1)))
             ratio = [a[0] / b[0] for a, b in zip(o, w)]
-            print("| %s | %d | %.1f s, %.1f %% wasted | %.2f (%.2f-%.2f), "
-                  "%.1f %% wasted | %s |" % (
-                      grid, rr, statistics.mean(x[0] for x in w),
+            print("| %s | %s | %d | %.1f s, %.1f %% wasted | %.2f "
+                  "(%.2f-%.2f), %.1f %% wasted | %s |" % (
+                      grid, "told" if told else "learned", rr,
+                      statistics.mean(x[0] for x in w),
                       statistics.mean(x[1] for x in w),
                       statistics.mean(ratio), min(ratio), max(ratio),
                       statistics.mean(x[1] for x in o),

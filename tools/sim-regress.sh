@@ -39,6 +39,10 @@ $sim -S $((50 / div)) -o sret -n 7 -w mix -t 40 -T 100 -E 20 -l 10 -d 5 -j 5 -c 
 # The reliability fit on stable and unstable desktops, under faults.
 $sim -S $((30 / div)) -I fit -n 10 -w mix -t 60 -T 300 -E 20 -a exp -u 3000,300 -N 50 -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -q &&
 $sim -S $((20 / div)) -I fit -o lret -n 7 -w mix -t 40 -T 300 -E 20 -a weibull -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -B 2 -X 2 -q &&
+# Lengths told at submit, off by up to 2 (-b): the fit, lret, a mix of
+# medium tasks; and tail replicas of a bag on machines of four speeds.
+$sim -S $((30 / div)) -I fit -o lret -n 10 -w mix -t 60 -T 300 -E 20 -a exp -u 3000,300 -N 50 -b 2 -p M -l 10 -d 5 -j 5 -c 10 -C 2 -P 2 -q &&
+$sim -S $((20 / div)) -o lret -n 9 -w bot -t 45 -T 2000 -E 18 -x 2 -i 500 -b 1.5 -V 0.5-2 -l 10 -d 5 -c 10 -C 2 -P 2 -q &&
 # Tail replication (-x): copies on idle nodes, the first result wins;
 # with checkpoints, faults, a DAG, and --verify's replicas beside.
 $sim -S $((40 / div)) -x 2 -n 7 -w bag -t 40 -T 400 -V 0.25-4 -i 100 -l 10 -d 5 -C 2 -c 10 -P 1 -X 2 -q &&

@@ -65,6 +65,7 @@ struct opts {
 	int		 sleepers;	/* -y: nodes asleep from the workload */
 	double		 load;		/* -J: poisson, jobs: of the slots */
 	double		 factor;	/* -D: jobs' deadlines, U(1.5, it) */
+	double		 est_k;		/* -b: lengths told, inaccuracy K */
 	int		 fifo;		/* -f: deadlines not told */
 	int		 office;	/* -e: % of desks in use till their
 					 * batch window opens */
@@ -115,7 +116,7 @@ usage(void)
 	fprintf(stderr,
 "usage: volery-sim [-n nodes] [-s seed] [-S seeds] [-l loss%%] [-d dup%%]\n"
 "                  [-j jitter_ms] [-w thesis|bag|users|mix|poisson|jobs]\n"
-"                  [-k workflows|jobs] [-J load] [-D factor] [-f]\n"
+"                  [-k workflows|jobs] [-J load] [-D factor] [-f] [-b K] [-p S|M|L]\n"
 "                  [-e office%%[,untold]]\n"
 "                  [-t tasks] [-T task_ms] [-c crash%%] [-C crashes]\n"
 "                  [-P partitions]"
@@ -173,6 +174,11 @@ usage(void)
 "        a task; the first result wins (WQR; -x 2 -i is WQR-FT).  -x 0\n"
 "        replicates nothing, but draws each task's work once as -x N\n"
 "        does, for a paired comparison\n"
+"  -p S|M|L  -w mix: 80 %% of its tasks of that type, 10 %% each other\n"
+"        (the P2P HTC thesis' small, medium and large workloads)\n"
+"  -b K  each task's length l is told at submit (its estimate, as the\n"
+"        P2P HTC thesis' and Anglano et al.'s policies know it); its runs\n"
+"        take U(l/K, l*K), drawn once (-b 1: exactly l)\n"
 "  -H N  the last N nodes are black holes: every run there fails (a full\n"
 "        disk).  Without other faults no task may fail for them, and each\n"
 "        must stop volunteering after a few runs (quarantine_after)\n"
@@ -253,6 +259,15 @@ static const struct { const char *exec; int64_t lo, hi; } mix_types[] = {
 	{ "short", 1, 1500 }, { "medium", 1500, 6000 }, { "long", 6000, 25000 },
 };
 static double mix_scale;
+static double
+mean_of(int type)
+{
+	return (mix_types[type].lo + mix_types[type].hi) / 2.0;
+}
+
+/* -p: the type most of the mix's tasks are (80 %, 10 % each other, the
+ * thesis' small, medium and large workloads); -1: a third each. */
+static int mix_major = -1;
 
 static int64_t
 mix_duration(struct simnet *s, const char *exec)
@@ -298,10 +313,17 @@ node_speed(const struct opts *o, uint64_t seed, int i)
 	return o->speed_lo * pow(o->speed_hi / o->speed_lo, frac);
 }
 
+/* A type for the next task; -b: from the workload's stream, as its
+ * length. */
 static const char *
 mix_exec(struct simnet *s)
 {
-	return mix_types[sim_random(s) % 3].exec;
+	uint64_t	r = s->est_k >= 1 ? sim_work_random(s) : sim_random(s);
+
+	if (mix_major < 0)
+		return mix_types[r % 3].exec;
+	r %= 10;
+	return mix_types[r < 8 ? mix_major : (mix_major + (int)r - 7) % 3].exec;
 }
 
 static int
@@ -365,7 +387,7 @@ report_ckpts(struct simnet *s, const struct opts *o)
 	if (o->sleepers > 0 && !o->quiet)
 		printf("wake: %d nodes asleep, %llu wake-ups\n", o->sleepers,
 		    (unsigned long long)s->wakes);
-	if (ckpts || (o->tail >= 0 && o->seeds == 1))
+	if (ckpts || ((o->tail >= 0 || o->est_k >= 1) && o->seeds == 1))
 		printf("cpu: %.1f s used, %.1f s needed, %.1f%% wasted\n",
 		    c->cpu_ms / 1000, c->need_ms / 1000, c->cpu_ms > 0 ?
 		    100 * (c->cpu_ms - c->need_ms) / c->cpu_ms : 0.0);
@@ -603,6 +625,7 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	    strcmp(o->workload, "jobs") == 0);
 	sim_init(&s, o->nodes, &set, 1700000000000LL);
 	s.seed = seed * 0x9e3779b97f4a7c15ULL + 1;
+	s.work_seed = seed * 0xbf58476d1ce4e5b9ULL + 7;
 	s.verbose = o->verbose;
 	/* Debug lines only for -v, the trace that shows every line. */
 	s.cfg.log_min = o->verbose ? VLOG_DEBUG : VLOG_INFO;
@@ -645,7 +668,8 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 	s.cfg.replicate_tail = o->tail > 0 ? o->tail : 0;
 	/* -y: work that waits a second with no free slot wakes sleepers. */
 	s.cfg.wake_after_ms = o->sleepers > 0 ? 1000 : 0;
-	s.fixed_work = o->tail >= 0;
+	s.fixed_work = o->tail >= 0 || o->est_k >= 1;
+	s.est_k = o->est_k;
 	/* -V: each node's speed, log-uniform or as Anglano et al.'s grids
 	 * (a seed's own stream, so that blind and informed runs meet the
 	 * same machines). */
@@ -738,11 +762,19 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		s.duration = mix_duration;
 		u = sim_calloc(ntasks, sizeof *u);
 		for (k = 0; k < ntasks; k++)
-			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
-			    mix_exec(&s), PRIO_LOW, 0, NULL, u[k]);
+			if (o->est_k >= 1) {	/* the same tasks each run */
+				const char *exec = mix_exec(&s);
+				sim_schedule(&s, (int)(sim_work_random(&s) %
+				    o->nodes), exec, PRIO_LOW, 0, NULL, u[k]);
+			} else
+				sim_schedule(&s, (int)(sim_random(&s) %
+				    o->nodes), mix_exec(&s), PRIO_LOW, 0, NULL,
+				    u[k]);
 		/* The mean work over the nodes, or the longest task. */
-		ideal_ms = (int64_t)((double)ntasks * (750 + 3750 + 15500) /
-		    3 * mix_scale / o->nodes);
+		ideal_ms = (int64_t)((double)ntasks * (mix_major < 0 ?
+		    (750 + 3750 + 15500) / 3.0 : 0.8 * mean_of(mix_major) +
+		    0.1 * mean_of((mix_major + 1) % 3) + 0.1 *
+		    mean_of((mix_major + 2) % 3)) * mix_scale / o->nodes);
 		if (ideal_ms < longest)
 			ideal_ms = longest;
 	} else if (strcmp(o->workload, "bag") == 0 ||
@@ -752,9 +784,13 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		s.duration = bag_duration;
 		u = sim_calloc(ntasks, sizeof *u);
 		for (k = 0; k < ntasks; k++)
-			sim_schedule(&s, (int)(sim_random(&s) % o->nodes),
-			    "job", bot ? PRIO_LOW : (int)(sim_random(&s) % 2),
-			    0, NULL, u[k]);
+			if (bot && o->est_k >= 1)	/* the same each run */
+				sim_schedule(&s, (int)(sim_work_random(&s) %
+				    o->nodes), "job", PRIO_LOW, 0, NULL, u[k]);
+			else
+				sim_schedule(&s, (int)(sim_random(&s) %
+				    o->nodes), "job", bot ? PRIO_LOW :
+				    (int)(sim_random(&s) % 2), 0, NULL, u[k]);
 		ideal_ms = (int64_t)ceil((double)ntasks / o->nodes) *
 		    o->task_ms;
 		if (ideal_ms < bag_max)
@@ -1075,7 +1111,7 @@ main(int argc, char **argv)
 	if (sodium_init() == -1)
 		return 1;
 	while ((ch = getopt(argc, argv,
-	    "y:n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:m:J:D:e:fGURqv"))
+	    "y:n:s:S:l:d:j:w:k:t:T:c:C:P:B:a:A:X:Y:K:Q:M:H:O:W:Z:F:o:V:I:E:L:g:r:i:z:u:N:x:m:J:D:e:b:p:fGURqv"))
 	    != -1) {
 		switch (ch) {
 		case 'n': o.nodes = atoi(optarg); break;
@@ -1144,6 +1180,12 @@ main(int argc, char **argv)
 		case 'm': o.cpu_step = atoll(optarg); break;
 		case 'J': o.load = atof(optarg); break;
 		case 'D': o.factor = atof(optarg); break;
+		case 'b': o.est_k = atof(optarg); break;
+		case 'p':
+			mix_major = strcmp(optarg, "S") == 0 ? 0 :
+			    strcmp(optarg, "M") == 0 ? 1 :
+			    strcmp(optarg, "L") == 0 ? 2 : -2;
+			break;
 		case 'f': o.fifo = 1; break;
 		case 'e':
 			o.office = atoi(optarg);
@@ -1157,6 +1199,8 @@ main(int argc, char **argv)
 	}
 	if (optind != argc || o.nodes < 1 || o.nodes > SIM_MAXNODES ||
 	    !(o.load > 0 && o.load <= 10) || !(o.factor >= 1.5) ||
+	    !(o.est_k == 0 || (o.est_k >= 1 && o.est_k <= 100)) ||
+	    mix_major == -2 ||
 	    o.seeds < 1 || (strcmp(o.workload, "thesis") != 0 &&
 	    strcmp(o.workload, "bag") != 0 &&
 	    strcmp(o.workload, "bot") != 0 &&

@@ -125,6 +125,18 @@ sim_random(struct simnet *s)
 	return s->seed * 2685821657736338717ULL;
 }
 
+uint64_t
+sim_work_random(struct simnet *s)
+{
+	uint64_t	keep = s->seed, r;
+
+	s->seed = s->work_seed;
+	r = sim_random(s);
+	s->work_seed = s->seed;
+	s->seed = keep;
+	return r;
+}
+
 static void
 trace(struct simnet *s, int node, const char *text)
 {
@@ -1588,6 +1600,23 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	snprintf(uuid_out, UUID_STRLEN + 1, s->verify > 0 ?
 	    "00000000-0000-4000-8001-%010ua0" : "00000000-0000-4000-8000-%012u",
 	    ++s->scheduled);
+	if (s->est_k >= 1 && s->duration != NULL) {
+		/* The length told, and the work the runs will do (fixed),
+		 * from the workload's stream. */
+		uint64_t keep = s->seed;
+		int64_t l, w;
+		double lo, hi;
+		s->seed = s->work_seed;
+		l = s->duration(s, exec);
+		lo = (double)l / s->est_k;
+		hi = (double)l * s->est_k;
+		w = (int64_t)(lo + (hi - lo) *
+		    (double)(sim_random(s) % 1000001) / 1000000);
+		s->work_seed = s->seed;
+		s->seed = keep;
+		req.est_ms = l > 0 ? l : 1;
+		(void)simck_work_of(s, uuid_out, w > 0 ? w : 1);
+	}
 	rc = node_schedule(s->nodes[i], &req, uuid_out, sim_local(s, i), err,
 	    sizeof err);
 	if (rc == -1) {

@@ -91,6 +91,12 @@ struct simnet {
 	const char		*user;		/* who schedules, or NULL */
 	int64_t			 deadline_ms;	/* what it schedules: to end
 						 * by; 0 none */
+	/* -b K: what it schedules carries an estimate of its length l
+	 * drawn at once; its work is drawn from [l/K, l*K]; 0: none. */
+	double			 est_k;
+	/* -b: the workload's own draws (lengths, works, types), apart from
+	 * the run's, so that every policy gets the same tasks. */
+	uint64_t		 work_seed;
 	/* From a node free and a task ready (the later) to its start: the
 	 * sum and the count of starts (E2's scheduling time), the longest
 	 * and its task. */
@@ -189,6 +195,8 @@ void	simwake_resume(struct simnet *, int i);
 void	simwake_sleep_soon(struct simnet *, int i);
 int	sim_master_count(struct simnet *, const char **name);
 int	sim_index(struct simnet *, const char *name);
+/* A draw of the workload's stream (-b). */
+uint64_t sim_work_random(struct simnet *);
 int	sim_schedule(struct simnet *, int i, const char *exec, int prio,
 	    int nbind, const struct task_binding *, char *uuid_out);
 /* The four-task workflow of thesis Table 4.1 on node i, uuids in u[4],
