@@ -248,6 +248,12 @@ run_for(struct node *n, int k, const char *exec, int up, int64_t now,
 	assert_int_equal(state_of(n, uuid_n(k)), TASK_TERMINATED);
 }
 
+/* Batch windows that order the queue lret and sret. */
+static const struct vol_decision lret_window = { VOL_BATCH, 1, 0, 0,
+	"batch", ORDER_LRET, 0, 0, 0 };
+static const struct vol_decision sret_window = { VOL_BATCH, 1, 0, 0,
+	"batch", ORDER_SRET, 0, 0, 0 };
+
 /*
  * lret and sret rank by the run time left on a task's longest path, as
  * the pool learned each type's: imports take 5 s, free 0.1 s and any 3 s
@@ -260,10 +266,6 @@ test_lret_and_sret_rank_by_the_run_time_left(void **state)
 {
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
-	struct vol_decision lret = { VOL_BATCH, 1, 0, 0, "batch",
-			    ORDER_LRET, 0, 0, 0 };
-	struct vol_decision sret = { VOL_BATCH, 1, 0, 0, "batch",
-			    ORDER_SRET, 0, 0, 0 };
 	struct task_binding b = { .nth = 1 };
 
 	/* Nothing learned yet: a type counts as a second. */
@@ -288,7 +290,7 @@ test_lret_and_sret_rank_by_the_run_time_left(void **state)
 	    NULL), 0);
 	assert_int_equal(node_find(n, uuid_n(11))->rest_ms, 100 + 3000);
 
-	node_volunteer(n, &lret, 20010);
+	node_volunteer(n, &lret_window, 20010);
 	finish(n, 9, 1, 20100);
 	assert_int_equal(state_of(n, uuid_n(13)), TASK_RUNNING);
 	finish(n, 13, 3, 25100);
@@ -296,7 +298,7 @@ test_lret_and_sret_rank_by_the_run_time_left(void **state)
 	assert_int_equal(state_of(n, uuid_n(10)), TASK_READY);
 
 	/* sret: the free task alone, before the any its run made Ready. */
-	node_volunteer(n, &sret, 25200);
+	node_volunteer(n, &sret_window, 25200);
 	finish(n, 11, 1, 25300);
 	assert_int_equal(state_of(n, uuid_n(10)), TASK_RUNNING);
 	assert_int_equal(state_of(n, uuid_n(12)), TASK_READY);
@@ -314,10 +316,6 @@ test_estimates_rank_a_bag_of_one_program(void **state)
 {
 	struct node_fixture *f = *state;
 	struct node	*n = f->n;
-	struct vol_decision lret = { VOL_BATCH, 1, 0, 0, "batch",
-			    ORDER_LRET, 0, 0, 0 };
-	struct vol_decision sret = { VOL_BATCH, 1, 0, 0, "batch",
-			    ORDER_SRET, 0, 0, 0 };
 	const struct task *t;
 
 	run_for(n, 1, "free", 0, 10, 100);
@@ -334,10 +332,10 @@ test_estimates_rank_a_bag_of_one_program(void **state)
 	assert_int_equal(estimate_task_ms(n, node_find(n, uuid_n(9)),
 	    SPEED_UNIT), placement_estimate(n, "free", SPEED_UNIT));
 
-	node_volunteer(n, &lret, 20010);
+	node_volunteer(n, &lret_window, 20010);
 	finish(n, 9, 1, 20100);
 	assert_int_equal(state_of(n, uuid_n(11)), TASK_RUNNING);
-	node_volunteer(n, &sret, 20200);
+	node_volunteer(n, &sret_window, 20200);
 	finish(n, 11, 1, 20300);
 	assert_int_equal(state_of(n, uuid_n(10)), TASK_RUNNING);
 	assert_int_equal(state_of(n, uuid_n(12)), TASK_READY);

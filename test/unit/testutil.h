@@ -137,10 +137,11 @@ uuid_n(int k)
 	return u;
 }
 
-/* Schedule; returns 0 or -1 with the error in err (may be NULL). */
+/* Schedule, its run estimated to take est_ms (0: not said); returns 0
+ * or -1 with the error in err (may be NULL). */
 static inline int
-sched(struct node *n, int k, const char *exec, int prio, int64_t now,
-    int nbind, const struct task_binding *bind, char *err)
+sched_told(struct node *n, int k, const char *exec, int prio, int64_t now,
+    int nbind, const struct task_binding *bind, int64_t est_ms, char *err)
 {
 	struct node_schedule_req	req;
 	char				buf[256];
@@ -152,25 +153,24 @@ sched(struct node *n, int k, const char *exec, int prio, int64_t now,
 	req.nbind = nbind;
 	req.bind = bind;
 	req.client = "127.0.0.1:1";
+	req.est_ms = est_ms;
 	return node_schedule(n, &req, uuid_n(k), now, err != NULL ? err : buf,
 	    256);
 }
 
-/* sched() of a task its submitter expects to run est_ms. */
+static inline int
+sched(struct node *n, int k, const char *exec, int prio, int64_t now,
+    int nbind, const struct task_binding *bind, char *err)
+{
+	return sched_told(n, k, exec, prio, now, nbind, bind, 0, err);
+}
+
+/* A low task of exec its submitter expects to run est_ms. */
 static inline int
 sched_est(struct node *n, int k, const char *exec, int64_t now,
     int64_t est_ms)
 {
-	struct node_schedule_req	req;
-	char				buf[256];
-
-	memset(&req, 0, sizeof req);
-	req.exec = exec;
-	req.prio = PRIO_LOW;
-	req.path = strcmp(exec, "import") == 0 ? "/data/x" : NULL;
-	req.client = "127.0.0.1:1";
-	req.est_ms = est_ms;
-	return node_schedule(n, &req, uuid_n(k), now, buf, sizeof buf);
+	return sched_told(n, k, exec, PRIO_LOW, now, 0, NULL, est_ms, NULL);
 }
 
 /* Schedule the four-task workflow of thesis Table 4.1 as tasks 1-4. */
