@@ -114,9 +114,10 @@ check_schedule(struct node *n, const struct node_schedule_req *req,
 		return -1;
 	}
 	if (req->cores < 0 || req->cores > CORES_MAX || req->memory_mb < 0 ||
-	    req->memory_mb > MEMORY_MB_MAX || (req->tags != NULL &&
+	    req->memory_mb > MEMORY_MB_MAX || req->est_ms < 0 ||
+	    req->est_ms > TASK_EST_MAX || (req->tags != NULL &&
 	    !task_names_valid(req->tags, CAPS_NAMES_MAX))) {
-		snprintf(err, errlen, "bad cores, memory or tags");
+		snprintf(err, errlen, "bad cores, memory, tags or estimate");
 		return -1;
 	}
 	if (req->cmd != NULL) {
@@ -321,8 +322,9 @@ misses_deadline(struct node *n, struct task *t, int64_t now, char *err,
 	at = node_task_forecast(n, t, now);
 	t->state = TASK_SUBMITTED;
 	t->ready_ms = -1;
-	if ((late = (at - t->deadline_ms + 999) / 1000) <= 0 || at < 0)
+	if (at < 0 || at <= t->deadline_ms)
 		return 0;
+	late = (at - t->deadline_ms + 999) / 1000;
 	snprintf(err, errlen, "cannot meet its deadline: expected to end "
 	    "%" PRId64 "%s after it; not scheduled (--deadline-strict)",
 	    late >= 120 ? late / 60 : late, late >= 120 ? " min" : " s");
@@ -341,11 +343,9 @@ node_schedule(struct node *n, const struct node_schedule_req *req,
 	if (check_schedule(n, req, &d, err, errlen) == -1)
 		return -1;
 	if (req->deadline_ms < 0 || (req->deadline_ms > 0 &&
-	    req->deadline_ms <= (req->begin_ms > now ? req->begin_ms : now)) ||
-	    req->est_ms < 0 || req->est_ms > TASK_EST_MAX) {
-		snprintf(err, errlen, req->est_ms < 0 || req->est_ms >
-		    TASK_EST_MAX ? "a run-time estimate is 1 ms to 366 days" :
-		    "the deadline is past, or before the task may begin");
+	    req->deadline_ms <= (req->begin_ms > now ? req->begin_ms : now))) {
+		snprintf(err, errlen, "the deadline is past, or before the "
+		    "task may begin");
 		return -1;
 	}
 	if (req->verify != 0 && (req->verify < VERIFY_MIN ||
