@@ -78,38 +78,50 @@ def run_out(opts, seed):
     return out, f
 
 
-def run(opts, seed):
-    _, f = run_out(opts, seed)
+def field(out, prefix, word):
+    """The number in word `word` of the line that starts with prefix."""
+    line = [l for l in out.split("\n") if l.startswith(prefix)][-1]
+    return float(line.split()[word].strip("(),%"))
+
+
+def makespan_runs(f):
+    """Makespan and runs per task, from the summary line's words f."""
     return float(f[3]), 1 + float(f[9].rstrip("%")) / 100
+
+
+def run(opts, seed):
+    return makespan_runs(run_out(opts, seed)[1])
 
 
 def run_waste(opts, seed):
     """Makespan, runs per task and the CPU wasted per task (simulated ms,
     the thesis' seconds; -b, one seed: volery-sim prints the cpu line)."""
     out, f = run_out(opts, seed)
-    cpu = [l for l in out.split("\n") if l.startswith("cpu:")][-1].split()
-    return (float(f[3]), 1 + float(f[9].rstrip("%")) / 100,
-            (float(cpu[1]) - float(cpu[4])) * 1000 / int(f[2]))
+    wasted = field(out, "cpu:", 1) - field(out, "cpu:", 4)
+    return makespan_runs(f) + (wasted * 1000 / int(f[2]),)
 
 
 def run_cpu(opts, seed):
     """Makespan and the CPU wasted, per cent (volery-sim -x prints it)."""
     out, f = run_out(opts, seed)
-    cpu = [l for l in out.split("\n") if l.startswith("cpu:")][-1].split()
-    return float(f[3]), float(cpu[7].rstrip("%"))
+    return float(f[3]), field(out, "cpu:", 7)
+
+
+def paired(fn, opts, seeds=None):
+    """fn(opts, seed) for seeds 1.. (SEEDS), two at a time."""
+    with ThreadPoolExecutor(2) as ex:
+        return list(ex.map(lambda s: fn(opts, s),
+                           range(1, (seeds or SEEDS) + 1)))
 
 
 def cell(opts):
-    with ThreadPoolExecutor(2) as ex:
-        r = list(ex.map(lambda s: run(opts, s), range(1, SEEDS + 1)))
+    r = paired(run, opts)
     return [m for m, _ in r], statistics.mean(x for _, x in r)
 
 
 def cell_waste(opts, seeds=None):
     """Makespans, mean runs per task, mean ms wasted per task."""
-    with ThreadPoolExecutor(2) as ex:
-        r = list(ex.map(lambda s: run_waste(opts, s),
-                        range(1, (seeds or SEEDS) + 1)))
+    r = paired(run_waste, opts, seeds)
     return ([m for m, _, _ in r], statistics.mean(x for _, x, _ in r),
             statistics.mean(w for _, _, w in r))
 
@@ -219,11 +231,8 @@ def e3():
                              "-t", str(85 * rr)] + (["-b", "1"] if told
                                                     else [])
             seeds = nseeds[grid]
-            with ThreadPoolExecutor(2) as ex:
-                w = list(ex.map(lambda s: run_cpu(base + wqr, s),
-                                range(1, seeds + 1)))
-                o = list(ex.map(lambda s: run_cpu(base + ours, s),
-                                range(1, seeds + 1)))
+            w = paired(run_cpu, base + wqr, seeds)
+            o = paired(run_cpu, base + ours, seeds)
             ratio = [a[0] / b[0] for a, b in zip(o, w)]
             print("| %s | %s | %d | %.1f s, %.1f %% wasted | %.2f "
                   "(%.2f-%.2f), %.1f %% wasted | %s |" % (
@@ -234,12 +243,6 @@ def e3():
                       statistics.mean(x[1] for x in o),
                       paper.get((grid, rr), "-")))
     print()
-
-
-def field(out, prefix, word):
-    """The number in word `word` of the line that starts with prefix."""
-    line = [l for l in out.split("\n") if l.startswith(prefix)][-1]
-    return float(line.split()[word].strip("(),%"))
 
 
 def e2():

@@ -125,15 +125,24 @@ sim_random(struct simnet *s)
 	return s->seed * 2685821657736338717ULL;
 }
 
+/* Draws from the workload's stream instead of the run's, or back. */
+static void
+swap_streams(struct simnet *s)
+{
+	uint64_t	run = s->seed;
+
+	s->seed = s->work_seed;
+	s->work_seed = run;
+}
+
 uint64_t
 sim_work_random(struct simnet *s)
 {
-	uint64_t	keep = s->seed, r;
+	uint64_t	r;
 
-	s->seed = s->work_seed;
+	swap_streams(s);
 	r = sim_random(s);
-	s->work_seed = s->seed;
-	s->seed = keep;
+	swap_streams(s);
 	return r;
 }
 
@@ -1603,17 +1612,15 @@ sim_schedule(struct simnet *s, int i, const char *exec, int prio, int nbind,
 	if (s->est_k >= 1 && s->duration != NULL) {
 		/* The length told, and the work the runs will do (fixed),
 		 * from the workload's stream. */
-		uint64_t keep = s->seed;
 		int64_t l, w;
 		double lo, hi;
-		s->seed = s->work_seed;
+		swap_streams(s);
 		l = s->duration(s, exec);
 		lo = (double)l / s->est_k;
 		hi = (double)l * s->est_k;
 		w = (int64_t)(lo + (hi - lo) *
 		    (double)(sim_random(s) % 1000001) / 1000000);
-		s->work_seed = s->seed;
-		s->seed = keep;
+		swap_streams(s);
 		req.est_ms = l > 0 ? l : 1;
 		(void)simck_work_of(s, uuid_out, w > 0 ? w : 1);
 	}
