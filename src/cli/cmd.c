@@ -477,7 +477,7 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 	const char	*begin = cmd_arg(a, 'b'), *vfy = cmd_arg(a, 'V');
 	const char	*deadline = cmd_arg(a, 'D'), *est = cmd_arg(a, 'T');
 	static char	 tags[CAPS_TEXT_MAX + 1];
-	char		 why[64];
+	char		 why[128];
 	const char	*req = cmd_arg(a, 'r');
 	int64_t		 v;
 	size_t		 i, k;
@@ -500,8 +500,7 @@ cmd_needs(const struct cmd_args *a, struct runreq_extra *x)
 		return cmd_fail("--deadline-strict: with --deadline TIME") * -1;
 	if (est != NULL) {
 		if (runlimit_parse(est, &v, why, sizeof why) == -1)
-			return cmd_fail("--estimate %s: a run time as 90s, 20m, "
-			    "2h or 1-12:00:00, %s", est, why) * -1;
+			return cmd_fail("--estimate %s: %s", est, why) * -1;
 		x->est_ms = v * 1000;
 	}
 	if (vfy != NULL) {

@@ -69,7 +69,7 @@ runlimit_parse(const char *text, int64_t *secs, char *err, size_t errlen)
 	*secs = t;
 	return 0;
 bad:
-	snprintf(err, errlen, "a time limit: minutes, MM:SS, HH:MM:SS, "
+	snprintf(err, errlen, "a duration: minutes, MM:SS, HH:MM:SS, "
 	    "D-HH:MM:SS, or 90s, 10m, 2h, 1d");
 	return -1;
 }

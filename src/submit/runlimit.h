@@ -1,7 +1,7 @@
 /*
- * runlimit.h -- a time limit as people write it: Slurm's forms (a bare
- * number is minutes; MM:SS, HH:MM:SS, D-HH[:MM[:SS]]) and 90s, 10m,
- * 2h, 1d.
+ * runlimit.h -- a time limit (or a run-time estimate) as people write
+ * it: Slurm's forms (a bare number is minutes; MM:SS, HH:MM:SS,
+ * D-HH[:MM[:SS]]) and 90s, 10m, 2h, 1d.
  */
 #ifndef VOLERY_RUNLIMIT_H
 #define VOLERY_RUNLIMIT_H

@@ -163,7 +163,7 @@ load_needs(struct errlist *l, struct wf_task *t, xmlNode *n,
 {
 	char	*cores = xml_attr(n, "cores"), *mem = xml_attr(n, "memory");
 	char	*req = xml_attr(n, "requires"), *vfy = xml_attr(n, "verify");
-	char	*est = xml_attr(n, "estimate"), why[64];
+	char	*est = xml_attr(n, "estimate"), why[128];
 	int64_t	 v;
 	size_t	 i;
 
@@ -189,8 +189,8 @@ load_needs(struct errlist *l, struct wf_task *t, xmlNode *n,
 	else if (vfy != NULL)
 		t->verify = (int)v;
 	if (est != NULL && runlimit_parse(est, &v, why, sizeof why) == -1)
-		errlist_add(l, t->line, "<%s> estimate=\"%.20s\": a run time "
-		    "as 90s, 20m, 2h or 1-12:00:00, %s", el, est, why);
+		errlist_add(l, t->line, "<%s> estimate=\"%.20s\": %s", el, est,
+		    why);
 	else if (est != NULL)
 		t->est_ms = v * 1000;
 	free(est);

@@ -591,7 +591,9 @@ class Estimates(unittest.TestCase):
             self.assertEqual(f.read().split(), ["c", "b", "e", "d", "a"])
         r = volery("-H", self.host, "run", "--estimate", "soon", "--", "true")
         self.assertEqual(r.returncode, 2)
-        self.assertIn(b"--estimate soon: a run time as", r.stderr)
+        self.assertIn(b"--estimate soon: a duration: minutes, MM:SS, "
+                      b"HH:MM:SS, D-HH:MM:SS, or 90s, 10m, 2h, 1d\n",
+                      r.stderr)
 
 
 class MissingProgram(unittest.TestCase):
