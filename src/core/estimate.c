@@ -46,14 +46,14 @@ speed_of_runner(const struct node *n, const struct task *t)
 int64_t
 estimate_task_ms(const struct node *n, const struct task *t, int speed)
 {
-	double	e;
+	const int64_t	most = TASK_EST_MAX * SPEED_UNIT / SPEED_MIN;
+	double		e;
 
 	if (t->est_ms <= 0 || speed <= 0)
 		return placement_estimate(n, t->exec, speed);
 	e = (double)t->est_ms * placement_est_scale(n, t->exec) * SPEED_UNIT /
 	    speed;
-	return e < 1 ? 1 : e > (double)TASK_EST_MAX * SPEED_UNIT / SPEED_MIN ?
-	    TASK_EST_MAX * SPEED_UNIT / SPEED_MIN : (int64_t)e;
+	return e < 1 ? 1 : e > (double)most ? most : (int64_t)e;
 }
 
 int64_t

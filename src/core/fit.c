@@ -63,13 +63,15 @@ fit_score(int64_t est_ms, int speed, int64_t life_s)
 int64_t
 fit_length(const struct node *n, const struct task *t)
 {
-	int64_t	l = t->est_ms > 0 ? estimate_task_ms(n, t, SPEED_UNIT) :
-		    estimate_task_rank_ms(n, t);
+	int64_t	l;
 	int	k;
 
+	if (t->est_ms <= 0)
+		return placement_rank_ms(n, t->exec);
+	l = estimate_task_ms(n, t, SPEED_UNIT);
 	/* Every node reads the same attempts in the record: the same l. */
-	for (k = 0; t->est_ms > 0 && k < t->attempts && k < FIT_LOST_MAX &&
-	    l < TASK_EST_MAX; k++)
+	for (k = 0; k < t->attempts && k < FIT_LOST_MAX && l < TASK_EST_MAX;
+	    k++)
 		l += l / 10;
 	return l;
 }

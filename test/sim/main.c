@@ -116,7 +116,8 @@ usage(void)
 	fprintf(stderr,
 "usage: volery-sim [-n nodes] [-s seed] [-S seeds] [-l loss%%] [-d dup%%]\n"
 "                  [-j jitter_ms] [-w thesis|bag|users|mix|poisson|jobs]\n"
-"                  [-k workflows|jobs] [-J load] [-D factor] [-f] [-b K] [-p S|M|L]\n"
+"                  [-k workflows|jobs] [-J load] [-D factor] [-f]\n"
+"                  [-b K] [-p S|M|L]\n"
 "                  [-e office%%[,untold]]\n"
 "                  [-t tasks] [-T task_ms] [-c crash%%] [-C crashes]\n"
 "                  [-P partitions]"
@@ -311,6 +312,15 @@ node_speed(const struct opts *o, uint64_t seed, int i)
 		return g < 1 ? 1 : g > 40 ? 40 : g;
 	}
 	return o->speed_lo * pow(o->speed_hi / o->speed_lo, frac);
+}
+
+/* The desk the next task is submitted at; -b: from the workload's
+ * stream, as its type and length, so that every run gets the same. */
+static int
+desk_of(struct simnet *s, const struct opts *o)
+{
+	return (int)((o->est_k >= 1 ? sim_work_random(s) : sim_random(s)) %
+	    (uint64_t)o->nodes);
 }
 
 /* A type for the next task; -b: from the workload's stream, as its
@@ -761,15 +771,11 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		ntasks = o->tasks;
 		s.duration = mix_duration;
 		u = sim_calloc(ntasks, sizeof *u);
-		for (k = 0; k < ntasks; k++)
-			if (o->est_k >= 1) {	/* the same tasks each run */
-				const char *exec = mix_exec(&s);
-				sim_schedule(&s, (int)(sim_work_random(&s) %
-				    o->nodes), exec, PRIO_LOW, 0, NULL, u[k]);
-			} else
-				sim_schedule(&s, (int)(sim_random(&s) %
-				    o->nodes), mix_exec(&s), PRIO_LOW, 0, NULL,
-				    u[k]);
+		for (k = 0; k < ntasks; k++) {
+			const char *exec = mix_exec(&s);
+			sim_schedule(&s, desk_of(&s, o), exec, PRIO_LOW, 0,
+			    NULL, u[k]);
+		}
 		/* The mean work over the nodes, or the longest task. */
 		ideal_ms = (int64_t)((double)ntasks * (mix_major < 0 ?
 		    (750 + 3750 + 15500) / 3.0 : 0.8 * mean_of(mix_major) +
@@ -783,14 +789,11 @@ run_one(const struct opts *o, uint64_t seed, struct result *res)
 		ntasks = o->tasks;
 		s.duration = bag_duration;
 		u = sim_calloc(ntasks, sizeof *u);
-		for (k = 0; k < ntasks; k++)
-			if (bot && o->est_k >= 1)	/* the same each run */
-				sim_schedule(&s, (int)(sim_work_random(&s) %
-				    o->nodes), "job", PRIO_LOW, 0, NULL, u[k]);
-			else
-				sim_schedule(&s, (int)(sim_random(&s) %
-				    o->nodes), "job", bot ? PRIO_LOW :
-				    (int)(sim_random(&s) % 2), 0, NULL, u[k]);
+		for (k = 0; k < ntasks; k++) {
+			int prio = bot ? PRIO_LOW : (int)(sim_random(&s) % 2);
+			sim_schedule(&s, desk_of(&s, o), "job", prio, 0, NULL,
+			    u[k]);
+		}
 		ideal_ms = (int64_t)ceil((double)ntasks / o->nodes) *
 		    o->task_ms;
 		if (ideal_ms < bag_max)
