@@ -290,9 +290,7 @@ class Vacated(test_volunteer.VolunteerTest):
         script = ('i=0; if [ -n "$VOLERY_CHECKPOINT" ]; then '
                   'i=$(cat "$VOLERY_CHECKPOINT"); echo "resumed at $i" >&2; '
                   'fi; trap \'echo $i > "$TMPDIR/ck.tmp"; mv "$TMPDIR/ck.tmp" '
-                  '"$TMPDIR/ck"; exit 0\' USR1; while [ $i -lt 40 ]; do '
-                  'i=$((i+1)); echo "step $i"; sleep 0.1; done; '
-                  'echo counted to $i')
+                  '"$TMPDIR/ck"; exit 0\' USR1; ' + self.counting())
         u = self.vacate_counting(a, script, "--checkpoint", "ck",
                                  "--checkpoint-signal", "USR1")
         self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{sh\} vacated "
@@ -305,9 +303,23 @@ class Vacated(test_volunteer.VolunteerTest):
         # Vacating is not the task's end, nor its failure.
         self.assertNotIn("attempt 1 of", self.cl.nodes["a"].log())
 
+    def counting(self):
+        """A shell loop that counts to 40, a step each 0.1 s, and waits
+        at step 20 until vacate_counting lets it go on: the vacate
+        finds it mid-count however slow the node (under valgrind a's
+        node once took longer to stop it than it took to count on)."""
+        self.gate = os.path.join(tempfile.mkdtemp(), "go")
+        self.addCleanup(shutil.rmtree, os.path.dirname(self.gate))
+        os.chmod(os.path.dirname(self.gate), 0o755)
+        return ('while [ $i -lt 40 ]; do i=$((i+1)); echo "step $i"; '
+                'if [ $i -eq 20 ]; then while [ ! -e %s ]; do sleep 0.05; '
+                'done; fi; sleep 0.1; done; echo counted to $i' % self.gate)
+
     def vacate_counting(self, a, script, *flags):
-        """The command script (with flags) runs on a past "step 15",
-        then a's user is back for good and b idle: b ends it; its uuid."""
+        """The command script (with flags; its count from counting())
+        runs on a past "step 15", then a's user is back for good and b
+        idle: once a has vacated it, the count may go on, and b ends
+        it; its uuid."""
         r = subprocess.run(harness.WRAP + [
             harness.VOLERY, "-H", "127.0.0.1:%d" % self.cl.nodes["a"].port,
             "run", "--cwd", "/"] + list(flags) + ["--", "sh", "-c", script],
@@ -320,6 +332,9 @@ class Vacated(test_volunteer.VolunteerTest):
                            "a counted past 15")
         self.assertEqual(self.client("b").ask("IDLE auto"), "OK")
         self.user(0)
+        self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{sh\} vacated "
+                                    r"from a" % u)
+        open(self.gate, "w").close()
         seen = a.wait_states({u: "Terminated"})
         self.assertIn("node=b", seen[-1])
         return u
@@ -329,6 +344,8 @@ class Vacated(test_volunteer.VolunteerTest):
             harness.VOLERY, "-H", "127.0.0.1:%d" % self.cl.nodes[node].port,
             "output"] + list(flags) + [u], capture_output=True, text=True,
             timeout=harness.TIMEOUT)
+        self.assertEqual(r.returncode, 0, "volery output on %s: %s\n%s" % (
+            node, r.stderr, self.cl.nodes[node].log()[-3000:]))
         return r.stdout
 
 
@@ -366,6 +383,7 @@ class Transparent(test_volunteer.VolunteerTest):
 
     a_idle_b_busy = test_volunteer.UserComesBack.a_idle_b_busy
     output = Vacated.output
+    counting = Vacated.counting
     vacate_counting = Vacated.vacate_counting
 
     def test_a_vacated_run_goes_on_elsewhere_where_it_was(self):
@@ -375,9 +393,8 @@ class Transparent(test_volunteer.VolunteerTest):
             self.assertIn("criu", " ".join(self.nodes_row("a", n)))
         a = self.client("a")
         # Its count lives in the shell's memory only.
-        script = ('i=0; while [ $i -lt 40 ]; do i=$((i+1)); '
-                  'echo "step $i"; sleep 0.1; done; echo counted to $i')
-        u = self.vacate_counting(a, script, "--checkpoint=auto")
+        u = self.vacate_counting(a, "i=0; " + self.counting(),
+                                 "--checkpoint=auto")
         self.cl.nodes["a"].wait_log(r"Task UUID\{%s\} name\{sh\} pid \d+ "
                                     r"dumped by CRIU" % u)
         # CRIU's pipes were given to the run's user, nothing else (a
@@ -386,11 +403,14 @@ class Transparent(test_volunteer.VolunteerTest):
         self.cl.nodes["b"].wait_log(r"Task UUID\{%s\} name\{sh\} restored "
                                     r"by CRIU as pid \d+" % u)
         # b printed only what a had not: the count went on.
-        steps = [int(s) for s in re.findall(r"step (\d+)",
-                                            self.output("b", u))]
+        out = self.output("b", u)
+        steps = [int(s) for s in re.findall(r"step (\d+)", out)]
+        self.assertTrue(steps, "b's output %r; b's log:\n%s" % (
+            out, "\n".join(l for l in self.cl.nodes["b"].log().splitlines()
+                           if u in l)))
         self.assertGreaterEqual(min(steps), 15)
         self.assertEqual(steps, list(range(min(steps), 41)))
-        self.assertIn("counted to 40", self.output("b", u))
+        self.assertIn("counted to 40", out)
         self.assertNotIn("attempt 1 of", self.cl.nodes["a"].log())
 
     def test_a_dump_that_does_not_restore_starts_from_the_beginning(self):
@@ -404,8 +424,7 @@ class Transparent(test_volunteer.VolunteerTest):
         os.chmod(where, 0o755)
         script = os.path.join(where, "count.sh")
         with open(script, "w") as f:
-            f.write('i=0; while [ $i -lt 40 ]; do i=$((i+1)); '
-                    'echo "step $i"; sleep 0.1; done\n')
+            f.write("i=0; " + self.counting() + "\n")
         os.chmod(script, 0o644)
         r = subprocess.run(harness.WRAP + [
             harness.VOLERY, "-H", "127.0.0.1:%d" % self.cl.nodes["a"].port,
@@ -414,6 +433,7 @@ class Transparent(test_volunteer.VolunteerTest):
         self.assertEqual(r.returncode, 0, r.stderr)
         u = r.stdout.strip()
         a.ask("SUBSCRIBE " + u)
+        a.wait_states({u: "Running"})
         harness.wait_until(lambda: "step 15" in self.output("a", u),
                            "a counted past 15")
         self.user(0)
