@@ -28,6 +28,7 @@ void
 placement_init(struct node *n)
 {
 	n->placement.speed = SPEED_UNIT;
+	n->placement.kept_speed = SPEED_UNIT;
 	n->placement.period_start = -1;
 }
 
@@ -48,8 +49,10 @@ find_type(struct placement *pl, const char *exec, int add)
 
 /*
  * Our speed: what our runs would have taken at the pool's average, over
- * what they took, as if we had also run PRIOR_RUNS at the average: a
- * few runs of uneven tasks tell little.  A run given an estimate would
+ * what they took, as if we had also run PRIOR_RUNS at the speed we had
+ * learned before our restart (the average if none): a few runs of
+ * uneven tasks tell little, and a desktop switched off every evening is
+ * no faster in the morning.  A run given an estimate would
  * have taken its estimate as the pool bears them out (one long task and
  * one short of a type are not the average twice).  Rounded to 5 %, so
  * that noise does not reorder a pool of equal machines.
@@ -76,7 +79,8 @@ learn_speed(struct placement *pl)
 	if (took <= 0)
 		return;
 	prior = PRIOR_RUNS * expected / runs;	/* runs at speed 1 */
-	s = (expected + prior) / (took + prior) * SPEED_UNIT;
+	s = (expected + prior) / (took + (pl->kept_speed == SPEED_UNIT ? prior :
+	    prior * SPEED_UNIT / pl->kept_speed)) * SPEED_UNIT;
 	s = (double)((int64_t)(s / 50 + 0.5) * 50);
 	pl->speed = s < SPEED_MIN ? SPEED_MIN : s > SPEED_MAX ? SPEED_MAX :
 	    (int)s;
@@ -87,6 +91,7 @@ placement_learn(struct node *n, const struct task *t)
 {
 	struct placement_type	*ty;
 	int64_t			 took = t->end_ms - t->start_ms, mean;
+	int			 speed;
 
 	if (t->state != TASK_TERMINATED || t->start_ms < 0 || took <= 0 ||
 	    took > INT64_MAX / 1024 ||
@@ -105,7 +110,10 @@ placement_learn(struct node *n, const struct task *t)
 			ty->own_est_ms += t->est_ms;
 			ty->own_est_n++;
 		}
+		speed = n->placement.speed;
 		learn_speed(&n->placement);
+		if (n->placement.speed != speed)
+			placement_tell_stay(n);
 	}
 	mean = ty->pool_ms / ty->pool_n;
 	if (ty->rank_ms > 0 && llabs(mean - ty->rank_ms) * 8 <= ty->rank_ms)

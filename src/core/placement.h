@@ -41,6 +41,8 @@ struct placement {
 	struct placement_type	types[PLACEMENT_TYPES];
 	int			ntypes;
 	int			speed;		/* per mille, learned */
+	int			kept_speed;	/* learned before our restart
+						 * (stay.c); SPEED_UNIT: none */
 	int64_t			period_start;	/* volunteering since; -1 */
 	int64_t			periods[PLACEMENT_PERIODS];	/* ended ones */
 	int			nperiods;	/* how many the ring holds */
@@ -59,6 +61,9 @@ void	placement_init(struct node *);
 int	placement_learn(struct node *, const struct task *);
 /* We started or stopped volunteering. */
 void	placement_volunteer(struct node *, int on, int64_t now);
+/* What we learned of our periods or our speed changed: the shell keeps
+ * it across a restart (ACT_STAY). */
+void	placement_tell_stay(struct node *);
 /* Our speed and the expected rest of our volunteer period (s; 0 when
  * not volunteering), for the heartbeat. */
 int	placement_speed(const struct node *);

@@ -22,12 +22,13 @@ add_period(struct placement *pl, int64_t s)
 }
 
 /* What the shell keeps across a restart (ACT_STAY): a desktop switched
- * off every evening still knows how long its idle spells last. */
-static void
-tell_stay(struct node *n)
+ * off every evening still knows how long its idle spells last, and how
+ * fast it is. */
+void
+placement_tell_stay(struct node *n)
 {
 	const struct placement	*pl = &n->placement;
-	char			 text[24 + PLACEMENT_PERIODS * 22];
+	char			 text[24 + PLACEMENT_PERIODS * 22 + 20];
 	size_t			 len;
 	int			 i, k;
 
@@ -38,6 +39,8 @@ tell_stay(struct node *n)
 		len += (size_t)snprintf(text + len, sizeof text - len,
 		    " %" PRId64, pl->periods[k]);
 	}
+	if (pl->speed != SPEED_UNIT)
+		snprintf(text + len, sizeof text - len, " speed=%d", pl->speed);
 	outbox_text(&n->out, ACT_STAY, "", text);
 }
 
@@ -53,7 +56,7 @@ placement_volunteer(struct node *n, int on, int64_t now)
 		pl->period_start = -1;
 	} else
 		return;
-	tell_stay(n);
+	placement_tell_stay(n);
 }
 
 /* A period, as ACT_STAY tells it: up to a year (s). */
@@ -68,6 +71,8 @@ node_stay_restore(struct node *n, const char *text, int64_t alive_ms,
 	const char		*p = text;
 	char			*end;
 	int			 count = 0, i;
+	long			 speed = SPEED_UNIT;
+	char			 kept[40];
 
 	if (strncmp(p, "-1", 2) == 0 && (p[2] == ' ' || p[2] == '\0'))
 		start = -1, p += 2;
@@ -78,6 +83,16 @@ node_stay_restore(struct node *n, const char *text, int64_t alive_ms,
 		p = end;
 	while (*p == ' ') {
 		p++;
+		/* Last, and only if learned: our speed (per mille). */
+		if (strncmp(p, "speed=", 6) == 0) {
+			p += 6;
+			if (*p < '0' || *p > '9' || (speed = strtol(p, &end,
+			    10)) < SPEED_MIN || speed > SPEED_MAX ||
+			    *end != '\0')
+				goto bad;
+			p = end;
+			break;
+		}
 		if (count == PLACEMENT_PERIODS || *p < '0' || *p > '9' ||
 		    (v[count] = strtoll(p, &end, 10)) > STAY_MAX_S ||
 		    (*end != ' ' && *end != '\0'))
@@ -91,10 +106,16 @@ node_stay_restore(struct node *n, const char *text, int64_t alive_ms,
 		add_period(pl, v[i]);
 	if (start >= 0 && (alive_ms - start) / 1000 <= STAY_MAX_S)
 		add_period(pl, (alive_ms - start) / 1000);
+	pl->speed = pl->kept_speed = (int)speed;
+	snprintf(kept, sizeof kept, ", and its speed %.2f", (double)speed /
+	    SPEED_UNIT);
 	outbox_log(&n->out, VLOG_INFO, "node %s knows %d volunteer period%s "
-	    "from before its restart%s", n->cfg.name, pl->nperiods,
+	    "from before its restart%s%s", n->cfg.name, pl->nperiods,
 	    pl->nperiods == 1 ? "" : "s", start >= 0 ? ", the last ended by "
-	    "the stop" : "");
+	    "the stop" : "", speed != SPEED_UNIT ? kept : "");
+	/* Written again as it is now: a start that volunteered before this
+	 * restore told only its new period's start. */
+	placement_tell_stay(n);
 	return 0;
 bad:
 	outbox_log(&n->out, VLOG_WARNING, "node %s: what it kept of its "
@@ -120,7 +141,7 @@ placement_life_s(struct node *n, int64_t now)
 		return 0;
 	if (pl->period_start < 0) {
 		pl->period_start = now;
-		tell_stay(n);
+		placement_tell_stay(n);
 	}
 	age = (now - pl->period_start) / 1000;
 	for (i = 0; i < pl->nperiods; i++)

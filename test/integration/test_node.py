@@ -372,10 +372,11 @@ class Durability(unittest.TestCase):
 
 class Stay(unittest.TestCase):
     """A desktop switched off keeps what it learned of how long it
-    volunteers: state/stay holds its periods and the current one's start,
-    its modification time says when the node was last up, and the next
-    start learns the period the switch-off ended.  A file it did not
-    write is said so and changes nothing."""
+    volunteers and how fast it is: state/stay holds its periods, the
+    current one's start and its speed, its modification time says when
+    the node was last up, and the next start learns the period the
+    switch-off ended.  A file it did not write is said so and changes
+    nothing."""
 
     def setUp(self):
         self.node = Node(slots=1)
@@ -398,11 +399,17 @@ class Stay(unittest.TestCase):
         # As if it had been up five minutes, last stamped a minute ago.
         now = time.time()
         with open(self.path, "w") as f:
-            f.write("%d 3600 7200" % ((now - 300) * 1000))
+            f.write("%d 3600 7200 speed=850" % ((now - 300) * 1000))
         os.utime(self.path, (now - 60, now - 60))
         self.node.start()
         self.node.wait_log(r"node alpha knows 3 volunteer periods from "
-                           r"before its restart, the last ended by the stop")
+                           r"before its restart, the last ended by the "
+                           r"stop, and its speed 0\.85")
+        # Kept on: the file written again holds all it knows (it once
+        # held the new period's start alone until that period ended).
+        wait_until(lambda: re.fullmatch(r"\d+ 3600 7200 \d+ speed=850",
+                                        self.kept()),
+                   "the node kept only part of what it knows")
         self.node.kill9()
         with open(self.path, "w") as f:
             f.write("-1 3600 seven")

@@ -495,6 +495,65 @@ test_speed_is_learned_against_each_runs_estimate(void **state)
 	(void)state;
 }
 
+/* The text of the last ACT_STAY n's outbox holds, or NULL. */
+static const char *
+stay_told(struct node *n)
+{
+	const struct outbox	*o = node_outbox(n);
+	const char		*text = NULL;
+	size_t			 i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->v[i].type == ACT_STAY)
+			text = o->v[i].text;
+	return text;
+}
+
+/*
+ * A desktop switched off every evening is no faster in the morning: its
+ * learned speed goes to the shell with its volunteer periods (ACT_STAY)
+ * and comes back at the restart, where it counts at once (before, every
+ * restarted node was average until a run of its own ended) and its
+ * prior runs are at that speed, not the average.  We ran four 1-s tasks
+ * in 0.5 s, beta four in 1 s: 6 / 5 of the average with the prior, 1.20.
+ * After the restart one run each at the average: (1 + 4) / (1 + 4 /
+ * 1.2), 1.15 (1.00 had the speed been forgotten).
+ */
+static void
+test_a_learned_speed_outlives_a_restart(void **state)
+{
+	struct taskdesc_set	set;
+	struct node		*n;
+	int			 k;
+	static const char	*bad[] = { "-1 speed=", "-1 speed=10",
+	    "-1 speed=1200 5", "-1 speed=99999999999999999999",
+	    "-1 speed=1200x", "speed=1200" };
+
+	n = placed(&set, PLACEMENT_INFORMED);
+	for (k = 0; k < 4; k++) {
+		learn_run(n, "beta", 0, 1000);
+		learn_run(n, "alpha", 0, 500);
+	}
+	assert_int_equal(placement_speed(n), 1200);
+	assert_non_null(stay_told(n));
+	assert_string_equal(stay_told(n), "-1 speed=1200");
+	node_free(n);
+	taskdesc_clear(&set);
+	n = placed(&set, PLACEMENT_INFORMED);
+	for (k = 0; k < (int)(sizeof bad / sizeof bad[0]); k++)
+		assert_int_equal(node_stay_restore(n, bad[k], 8000, 9000), -1);
+	assert_int_equal(placement_speed(n), SPEED_UNIT);
+	assert_int_equal(node_stay_restore(n, "-1 speed=1200", 8000, 9000), 0);
+	assert_int_equal(placement_speed(n), 1200);
+	learn_run(n, "beta", 0, 1000);
+	learn_run(n, "alpha", 0, 1000);
+	assert_int_equal(placement_speed(n), 1150);
+	assert_string_equal(stay_told(n), "-1 speed=1150");
+	node_free(n);
+	taskdesc_clear(&set);
+	(void)state;
+}
+
 /*
  * The thesis' BFGCE: a task whose runs keep being lost was longer than
  * its submitter said, so the fit counts its estimate a tenth longer for
@@ -1163,6 +1222,7 @@ main(void)
 		    test_the_fit_grows_an_estimate_with_each_lost_run),
 		cmocka_unit_test(
 		    test_speed_is_learned_against_each_runs_estimate),
+		cmocka_unit_test(test_a_learned_speed_outlives_a_restart),
 		NODE_TEST(test_estimates_come_from_the_runs_of_the_type),
 		NODE_TEST(test_a_claim_never_acted_on_expires),
 		NODE_TEST(test_alone_a_task_starts_at_once),

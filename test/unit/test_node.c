@@ -693,6 +693,8 @@ test_volunteer_periods_outlive_a_switch_off(void **state)
 		    300000), -1);
 	assert_int_equal(node_stay_restore(again, "200000 100 400", 260000,
 	    300000), 0);
+	/* Written again whole: its start told only its new period's start. */
+	assert_string_equal(last_text(again, ACT_STAY), "300000 100 400 60");
 	/* 100, 400 and the 60 s the stop ended: 186 s to go on average,
 	 * at age 0 (nothing the refused texts said counts). */
 	assert_int_equal(placement_life_s(again, 300000), 186);
