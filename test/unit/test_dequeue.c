@@ -495,20 +495,6 @@ test_speed_is_learned_against_each_runs_estimate(void **state)
 	(void)state;
 }
 
-/* The text of the last ACT_STAY n's outbox holds, or NULL. */
-static const char *
-stay_told(struct node *n)
-{
-	const struct outbox	*o = node_outbox(n);
-	const char		*text = NULL;
-	size_t			 i;
-
-	for (i = 0; i < o->n; i++)
-		if (o->v[i].type == ACT_STAY)
-			text = o->v[i].text;
-	return text;
-}
-
 /*
  * A desktop switched off every evening is no faster in the morning: its
  * learned speed goes to the shell with its volunteer periods (ACT_STAY)
@@ -535,8 +521,8 @@ test_a_learned_speed_outlives_a_restart(void **state)
 		learn_run(n, "alpha", 0, 500);
 	}
 	assert_int_equal(placement_speed(n), 1200);
-	assert_non_null(stay_told(n));
-	assert_string_equal(stay_told(n), "-1 speed=1200");
+	assert_non_null(last_text(n, ACT_STAY));
+	assert_string_equal(last_text(n, ACT_STAY), "-1 speed=1200");
 	node_free(n);
 	taskdesc_clear(&set);
 	n = placed(&set, PLACEMENT_INFORMED);
@@ -548,7 +534,7 @@ test_a_learned_speed_outlives_a_restart(void **state)
 	learn_run(n, "beta", 0, 1000);
 	learn_run(n, "alpha", 0, 1000);
 	assert_int_equal(placement_speed(n), 1150);
-	assert_string_equal(stay_told(n), "-1 speed=1150");
+	assert_string_equal(last_text(n, ACT_STAY), "-1 speed=1150");
 	node_free(n);
 	taskdesc_clear(&set);
 	(void)state;

@@ -643,19 +643,6 @@ test_a_peers_window_counts_and_ours_is_told(void **state)
 	assert_non_null(strstr(hb, " window=3540,7200"));
 }
 
-/* The text of the last action of this type, or NULL. */
-static const char *
-last_text(struct node *n, enum action_type type)
-{
-	const struct outbox	*o = node_outbox(n);
-	size_t			 i;
-
-	for (i = o->n; i-- > 0;)
-		if (o->v[i].type == type)
-			return o->v[i].text;
-	return NULL;
-}
-
 /*
  * A desktop switched off every evening keeps what it learned of its
  * volunteer periods: the core tells them (ACT_STAY), the shell keeps

@@ -188,20 +188,6 @@ test_an_admin_clears_a_quarantine(void **state)
 	assert_true(status_of(n).volunteer);
 }
 
-/* The last ACT_QUARANTINE's text, or NULL. */
-static const char *
-quarantine_told(struct node *n)
-{
-	const struct outbox	*o = node_outbox(n);
-	const char		*text = NULL;
-	size_t			 i;
-
-	for (i = 0; i < o->n; i++)
-		if (o->v[i].type == ACT_QUARANTINE)
-			text = o->v[i].text;
-	return text;
-}
-
 static void
 test_a_quarantine_outlives_a_restart(void **state)
 {
@@ -216,8 +202,8 @@ test_a_quarantine_outlives_a_restart(void **state)
 		hear(n, "beta", end_on(n, k, TASK_TERMINATED, "beta",
 		    100 + k), 100 + k);
 	/* The shell is told what to keep. */
-	assert_non_null(quarantine_told(n));
-	snprintf(kept, sizeof kept, "%s", quarantine_told(n));
+	assert_non_null(last_text(n, ACT_QUARANTINE));
+	snprintf(kept, sizeof kept, "%s", last_text(n, ACT_QUARANTINE));
 	assert_int_equal(strncmp(kept, "3600103 3 tasks failed here", 27), 0);
 	/* A restart keeps it, until its end. */
 	again = test_node_named(&f->set, "alpha", 1);
@@ -227,7 +213,7 @@ test_a_quarantine_outlives_a_restart(void **state)
 	node_start(again, 5000);
 	node_tick(again, 3600103);
 	assert_true(status_of(again).volunteer);
-	assert_string_equal(quarantine_told(again), "");	/* forget it */
+	assert_string_equal(last_text(again, ACT_QUARANTINE), "");	/* forget it */
 	node_free(again);
 	/* Ended already, further than a quarantine lasts, or not what the
 	 * core wrote: none. */
@@ -245,7 +231,7 @@ test_a_quarantine_outlives_a_restart(void **state)
 	/* Cleared by an admin: the shell forgets it. */
 	clear(n);
 	assert_int_equal(node_quarantine_clear(n, 200), 0);
-	assert_string_equal(quarantine_told(n), "");
+	assert_string_equal(last_text(n, ACT_QUARANTINE), "");
 }
 
 static void

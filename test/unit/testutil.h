@@ -276,6 +276,19 @@ sent(struct node *n, const char *peer, const char *prefix)
 	return sent_nth(n, peer, prefix, 0);
 }
 
+/* The text of the last action of this type, or NULL. */
+static inline const char *
+last_text(struct node *n, enum action_type type)
+{
+	const struct outbox	*o = node_outbox(n);
+	size_t			 i;
+
+	for (i = o->n; i-- > 0;)
+		if (o->v[i].type == type)
+			return o->v[i].text;
+	return NULL;
+}
+
 /* The last PROGRESS line told of uuid, or NULL. */
 static inline const char *
 told(struct node *n, const char *uuid)
