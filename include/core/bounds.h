@@ -61,6 +61,11 @@
 #define CMD_SECRET_TEXT_MAX 4096
 #define CMD_TEXT_MAX 3072
 #define CMD_OUTSPEC_MAXLEN 256	/* "file:PATH" or "line:REGEX" */
+/* --in: the files a command reads, each "<bytes>:<hash>:<path>" in its
+ * record (the path relative to its run dir), at most this many bytes of
+ * them in all, and each file at most a terabyte. */
+#define CMD_INS_TEXT_MAX 8192
+#define CMD_IN_BYTES_MAX (1LL << 40)
 #define CMD_TIME_LIMIT_MAX (366LL * 86400 * 1000)	/* ms */
 #define TASK_EST_MAX CMD_TIME_LIMIT_MAX	/* a run-time estimate, ms */
 

@@ -72,7 +72,11 @@ struct task_cmd {
 	 * to, or NULL; --checkpoint-signal: sent to it before a vacate so
 	 * that it writes one last (0: none). */
 	char		 *ckpt_file;
-	int		  ckpt_signal;
+	int		  ckpt_signal;	/* --in: the files its run reads, fetched into its run dir from
+	 * the node that took it, each "<bytes>:<BLAKE2b-256 hex>:<path>"
+	 * (task_cmd_in_parse). */
+	int		  nins;
+	char		**ins;
 };
 
 /*
@@ -270,6 +274,11 @@ int		 task_inputs_bound(const struct task *);
 /* How many outputs t has when it ends well: its command's declared
  * outputs, or -1 (its description says). */
 int		 task_cmd_noutputs(const struct task *);
+/* An --in item of a checked command: its size, hash and path (into
+ * item); -1 if it is not "<bytes>:<64 hex>:<path>" with the path
+ * relative, without "." or ".." or empty parts. */
+int		 task_cmd_in_parse(const char *item, int64_t *bytes,
+		    char hash[DIGEST_HEX + 1], const char **path);
 
 /* A copy of c (NULL: out of memory), and its freeing. */
 struct task_cmd	*task_cmd_dup(const struct task_cmd *);

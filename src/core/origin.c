@@ -100,6 +100,10 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 			statement_str(&st, c->ckpt_file);
 			statement_num(&st, c->ckpt_signal);
 		}
+		if (c->nins > 0) {		/* likewise */
+			statement_str(&st, "ins");
+			statement_list(&st, c->ins, c->nins);
+		}
 	}
 	if (t->verify > 0) {		/* likewise (verify.c) */
 		statement_num(&st, t->verify);

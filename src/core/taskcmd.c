@@ -48,6 +48,7 @@ task_cmd_free(struct task_cmd *c)
 	strv_free(c->env, c->nenv);
 	strv_free(c->outs, c->nouts);
 	strv_free(c->secrets, c->nsecrets);
+	strv_free(c->ins, c->nins);
 	free(c->cwd);
 	free(c->out);
 	free(c->err);
@@ -66,12 +67,14 @@ task_cmd_dup(const struct task_cmd *c)
 	d->nenv = c->nenv;
 	d->nouts = c->nouts;
 	d->nsecrets = c->nsecrets;
+	d->nins = c->nins;
 	d->time_limit_ms = c->time_limit_ms;
 	d->ckpt_signal = c->ckpt_signal;
 	if (strv_dup(c->argv, c->argc, &d->argv) == -1 ||
 	    strv_dup(c->env, c->nenv, &d->env) == -1 ||
 	    strv_dup(c->outs, c->nouts, &d->outs) == -1 ||
 	    strv_dup(c->secrets, c->nsecrets, &d->secrets) == -1 ||
+	    strv_dup(c->ins, c->nins, &d->ins) == -1 ||
 	    task_set_string(&d->cwd, c->cwd) == -1 ||
 	    task_set_string(&d->out, c->out) == -1 ||
 	    task_set_string(&d->err, c->err) == -1 ||
@@ -111,9 +114,44 @@ path_valid(const char *s)
 }
 
 int
+task_cmd_in_parse(const char *item, int64_t *bytes, char hash[DIGEST_HEX + 1],
+    const char **path)
+{
+	const char	*p = item, *part;
+	int		 i;
+
+	for (*bytes = 0; *p >= '0' && *p <= '9'; p++)
+		if ((*bytes = *bytes * 10 + (*p - '0')) > CMD_IN_BYTES_MAX)
+			return -1;
+	if (p == item || *p++ != ':' || (item[0] == '0' && item + 1 != p - 1))
+		return -1;
+	for (i = 0; i < DIGEST_HEX; i++, p++) {
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return -1;
+		hash[i] = *p;
+	}
+	hash[DIGEST_HEX] = '\0';
+	if (*p++ != ':' || !path_valid(p) || *p == '/')
+		return -1;
+	*path = p;
+	/* Each part a name: the run dir holds it, and nothing above. */
+	for (part = p; ; part = p + 1) {
+		p = part + strcspn(part, "/");
+		if (p == part || (p - part == 1 && part[0] == '.') ||
+		    (p - part == 2 && part[0] == '.' && part[1] == '.'))
+			return -1;
+		if (*p == '\0')
+			return 0;
+	}
+}
+
+int
 task_cmd_check(const struct task_cmd *c, char *why, size_t whylen)
 {
 	size_t	bytes = 0;
+	int64_t	size;
+	char	hash[DIGEST_HEX + 1];
+	const char *path;
 	int	i;
 
 	snprintf(why, whylen, "%s", "");
@@ -128,6 +166,9 @@ task_cmd_check(const struct task_cmd *c, char *why, size_t whylen)
 	else if (c->nsecrets < 0 || c->nsecrets > CMD_SECRETS_MAX)
 		snprintf(why, whylen, "at most %d secret variables",
 		    CMD_SECRETS_MAX);
+	else if (c->nins < 0 || c->nins > CMD_INS_TEXT_MAX / 68)
+		snprintf(why, whylen, "at most %d input files",
+		    CMD_INS_TEXT_MAX / 68);
 	else if (!path_valid(c->cwd) || !path_valid(c->out) ||
 	    !path_valid(c->err))
 		snprintf(why, whylen, "a directory or file name is empty, not "
@@ -168,6 +209,19 @@ task_cmd_check(const struct task_cmd *c, char *why, size_t whylen)
 	if (bytes > CMD_TEXT_MAX) {
 		snprintf(why, whylen, "the command and its environment are "
 		    "%zu bytes, over %d", bytes, CMD_TEXT_MAX);
+		return -1;
+	}
+	for (i = 0, bytes = 0; i < c->nins; i++) {
+		bytes += strlen(c->ins[i]) + 1;
+		if (task_cmd_in_parse(c->ins[i], &size, hash, &path) == -1) {
+			snprintf(why, whylen, "input file %d is not a size, a "
+			    "hash and a path inside the run dir", i + 1);
+			return -1;
+		}
+	}
+	if (bytes > CMD_INS_TEXT_MAX) {
+		snprintf(why, whylen, "the input files' names are %zu bytes, "
+		    "over %d", bytes, CMD_INS_TEXT_MAX);
 		return -1;
 	}
 	for (i = 0; i < c->nouts; i++) {
@@ -234,6 +288,7 @@ task_same_origin(const struct task *a, const struct task *b)
 	return x == NULL || (same_list(x->argv, x->argc, y->argv, y->argc) &&
 	    same_list(x->env, x->nenv, y->env, y->nenv) &&
 	    same_list(x->secrets, x->nsecrets, y->secrets, y->nsecrets) &&
+	    same_list(x->ins, x->nins, y->ins, y->nins) &&
 	    task_same_str(x->cwd, y->cwd) && task_same_str(x->out, y->out) &&
 	    task_same_str(x->err, y->err) &&
 	    x->time_limit_ms == y->time_limit_ms &&

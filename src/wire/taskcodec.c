@@ -450,6 +450,7 @@ encode_cmd(struct out *o, const struct task_cmd *c)
 		put_num(o, "tl", c->time_limit_ms);
 	put_list(o, "outs", c->outs, c->nouts);
 	put_list(o, "sen", c->secrets, c->nsecrets);
+	put_list(o, "ins", c->ins, c->nins);
 	put_field(o, "ckf", c->ckpt_file);
 	if (c->ckpt_signal > 0)
 		put_num(o, "cks", c->ckpt_signal);
@@ -555,7 +556,7 @@ bad:
 /* A command task's fields as they came, before its struct exists:
  * lists still escaped, the rest unescaped. */
 struct cmd_fields {
-	char	*argv, *env, *outs, *secrets;
+	char	*argv, *env, *outs, *secrets, *ins;
 	char	*cwd, *out, *err, *ckpt_file;
 	int64_t	 time_limit_ms, ckpt_signal;
 	int	 any;
@@ -568,7 +569,8 @@ cmd_field(struct cmd_fields *cf, const char *key, char *val)
 	char	**list = strcmp(key, "cmd") == 0 ? &cf->argv :
 		    strcmp(key, "env") == 0 ? &cf->env :
 		    strcmp(key, "outs") == 0 ? &cf->outs :
-		    strcmp(key, "sen") == 0 ? &cf->secrets : NULL;
+		    strcmp(key, "sen") == 0 ? &cf->secrets :
+		    strcmp(key, "ins") == 0 ? &cf->ins : NULL;
 
 	if (list != NULL) {
 		*list = val;
@@ -619,6 +621,8 @@ decode_cmd(struct task *t, struct cmd_fields *cf)
 	    &c->nouts) == -1 ||
 	    decode_list(cf->secrets, CMD_SECRETS_MAX, &c->secrets,
 	    &c->nsecrets) == -1 ||
+	    decode_list(cf->ins, CMD_INS_TEXT_MAX / 68, &c->ins,
+	    &c->nins) == -1 ||
 	    task_set_string(&c->cwd, cf->cwd) == -1 ||
 	    task_set_string(&c->out, cf->out) == -1 ||
 	    task_set_string(&c->err, cf->err) == -1 ||
