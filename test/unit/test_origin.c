@@ -14,6 +14,9 @@
 #include "authorship.h"
 #include "run.h"
 
+/* An input file's hash (BLAKE2b-256, hex). */
+#define HASH "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
 static uint8_t	alpha_pk[32], alpha_sk[64], beta_pk[32], beta_sk[64];
 
 static struct node *
@@ -136,6 +139,68 @@ test_a_relayed_task_runs_only_as_its_taker_signed_it(void **state)
 	/* As alpha signed it: taken. */
 	hear(b, "gamma", rec, 1052);
 	assert_non_null(node_find(b, uuid_n(2)));
+	node_free(a);
+	node_free(b);
+	taskdesc_clear(&set);
+}
+
+/*
+ * A command's input files are its taker's to name: a record whose files
+ * were swapped on the way -- another hash under the same name, for the
+ * run to read what its submitter never gave, or a file more -- is
+ * refused; as signed, it is taken.
+ */
+static void
+test_a_commands_input_files_are_signed_with_it(void **state)
+{
+	struct taskdesc_set	 set;
+	struct node		*a, *b;
+	struct node_schedule_req req;
+	struct task_cmd		 c;
+	static char		*argv[] = { "wc", "-l", "data.csv" };
+	static char		*ins[] = { "5:" HASH ":data.csv" };
+	char			 rec[4096], bad[4300], err[128], *p;
+	uint64_t		 refused;
+
+	(void)state;
+	plmi2_descs(&set);
+	a = signing_node(&set, "alpha", alpha_sk);
+	b = signing_node(&set, "beta", beta_sk);
+	node_start(b, 0);
+	node_peer_key(b, "alpha", alpha_pk, 0);
+	memset(&c, 0, sizeof c);
+	c.argc = 3;
+	c.argv = argv;
+	c.nins = 1;
+	c.ins = ins;
+	memset(&req, 0, sizeof req);
+	req.exec = "wc";
+	req.client = "127.0.0.1:1";
+	req.cmd = &c;
+	assert_int_equal(node_schedule(a, &req, uuid_n(1), 10, err,
+	    sizeof err), 0);
+	record_of(a, 1, rec, sizeof rec);
+	refused = status_of(b).implausible;
+	/* Another hash under the same name. */
+	snprintf(bad, sizeof bad, "%s", rec);
+	assert_non_null(p = strstr(bad, HASH));
+	*p = 'f';
+	hear(b, "gamma", bad, 20);
+	assert_null(node_find(b, uuid_n(1)));
+	assert_int_equal(status_of(b).implausible, refused + 1);
+	/* A file more. */
+	snprintf(bad, sizeof bad, "%s", rec);
+	assert_non_null(p = strstr(bad, "data.csv "));
+	snprintf(p + 8, sizeof bad - (size_t)(p + 8 - bad), ",1:" HASH
+	    ":evil%s", strstr(rec, "data.csv ") + 8);
+	hear(b, "gamma", bad, 21);
+	assert_null(node_find(b, uuid_n(1)));
+	assert_int_equal(status_of(b).implausible, refused + 2);
+	/* As signed: taken, its files as alpha named them. */
+	hear(b, "gamma", rec, 22);
+	assert_non_null(node_find(b, uuid_n(1)));
+	assert_int_equal(node_find(b, uuid_n(1))->cmd->nins, 1);
+	assert_string_equal(node_find(b, uuid_n(1))->cmd->ins[0], ins[0]);
 	node_free(a);
 	node_free(b);
 	taskdesc_clear(&set);
@@ -277,6 +342,8 @@ main(void)
 		    test_a_relayed_task_runs_only_as_its_taker_signed_it),
 		cmocka_unit_test(
 		    test_our_own_unsigned_tasks_from_the_journal_still_run),
+		cmocka_unit_test(
+		    test_a_commands_input_files_are_signed_with_it),
 		cmocka_unit_test(
 		    test_a_run_is_its_runners_and_a_cancel_its_takers),
 		cmocka_unit_test(
