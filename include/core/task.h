@@ -77,6 +77,8 @@ struct task_cmd {
 	 * (task_cmd_in_parse). */
 	int		  nins;
 	char		**ins;
+	char		 *in_dir;	/* where they are on the taker's host,
+					 * the paths relative to it */
 };
 
 /*

@@ -86,6 +86,8 @@ struct client_req {
 	char			*cmd_argv[CMD_ARGS_MAX];
 	char			*cmd_env[CMD_ENV_MAX];
 	char			*cmd_outs[TASK_OUTPUTS_MAX];
+	/* RUN -i "<bytes>:<hash>:<path>" (--in): the files it reads. */
+	char			*cmd_ins[CMD_INS_TEXT_MAX / 68];
 	/* RUN -S NAME=value (--secret-env): the names go in run.secrets,
 	 * the "NAME=value" words stay with the node that takes it. */
 	char			*cmd_secrets[CMD_SECRETS_MAX];

@@ -16,8 +16,11 @@
 
 #include <uuid.h>
 
+#include <sodium.h>
+
 #include "bounds.h"
 #include "cmd.h"
+#include "inputs.h"
 #include "conn.h"
 #include "arrayspec.h"
 #include "lex.h"
@@ -158,13 +161,17 @@ cmd_run_exec(const struct cmd_args *a)
 	const char		*prio = cmd_arg(a, 'P'), *limit = cmd_arg(a, 't');
 	const char		*name = cmd_arg(a, 'n');
 	char			*env[CMD_ENV_MAX], *outs[TASK_OUTPUTS_MAX];
+	char			*paths[CMD_INS_TEXT_MAX / 68];
+	static char		*ins[CMD_INS_TEXT_MAX / 68];
 	static char		*secrets[CMD_SECRETS_MAX];
 	char			*argv[CMD_ARGS_MAX + 2];
-	char			 here[PATH_MAX], nm[NAME_MAXLEN + 1];
+	char			 here[PATH_MAX], there[PATH_MAX];
+	char			 nm[NAME_MAXLEN + 1];
 	char			 req[CLIENT_LINE_MAX + 1];
 	char			 err[256];
 	int64_t			 secs;
-	int			 k, nbind = 0, shell = cmd_given(a, 's');
+	int			 k, nbind = 0, npaths = 0, rc;
+	int			 shell = cmd_given(a, 's');
 
 	memset(&tc, 0, sizeof tc);
 	if (cmd_needs(a, &x) == -1)
@@ -185,12 +192,14 @@ cmd_run_exec(const struct cmd_args *a)
 			return cmd_fail("--time %s: %s", limit, err) * 2;
 		tc.time_limit_ms = secs * 1000;
 	}
-	/* A relative name means this directory, here. */
+	/* A relative name means this directory, here; with files that
+	 * travel, the run dir they travel into. */
 	if ((tc.cwd = (char *)cmd_arg(a, 'd')) == NULL &&
-	    (tc.cwd = getcwd(here, sizeof here)) == NULL)
+	    !cmd_given(a, 'i') && (tc.cwd = getcwd(here, sizeof here)) ==
+	    NULL)
 		return cmd_fail("cannot tell the current directory; give "
 		    "--cwd");
-	if (tc.cwd[0] != '/')
+	if (tc.cwd != NULL && tc.cwd[0] != '/')
 		return cmd_fail("--cwd %s: an absolute directory, as the "
 		    "node that runs the task sees it", tc.cwd) * 2;
 	tc.out = (char *)cmd_arg(a, 'o');
@@ -219,6 +228,11 @@ cmd_run_exec(const struct cmd_args *a)
 			if ((secrets[x.nsecrets++] = secret_word(u->v[0])) ==
 			    NULL)
 				return 2;
+		} else if (u->flag == 'i') {
+			if (npaths == CMD_INS_TEXT_MAX / 68)
+				return cmd_fail("more than %d --in",
+				    CMD_INS_TEXT_MAX / 68) * 2;
+			paths[npaths++] = u->v[0];
 		} else if (u->flag == 'O') {
 			if (tc.nouts == TASK_OUTPUTS_MAX)
 				return cmd_fail("more than %d --output",
@@ -253,13 +267,24 @@ cmd_run_exec(const struct cmd_args *a)
 	if (cmd_arg(a, 'A') != NULL)
 		return run_array(a, cmd_arg(a, 'A'), nm, prio, &tc, bind,
 		    nbind, &x);
-	if (task_cmd_check(&tc, err, sizeof err) == -1)
+	if (npaths > 0 && sodium_init() == -1)
+		return cmd_fail("libsodium does not start");
+	if (npaths > 0 && (tc.in_dir = getcwd(there, sizeof there)) == NULL)
+		return cmd_fail("cannot tell the current directory");
+	if (npaths > 0 && (tc.nins = inputs_collect(paths, npaths, ins,
+	    CMD_INS_TEXT_MAX / 68, err, sizeof err)) == -1)
 		return cmd_fail("%s", err) * 2;
-	if (runreq_format(req, sizeof req, nm, prio, &tc, bind, nbind,
+	tc.ins = ins;
+	if (task_cmd_check(&tc, err, sizeof err) == -1)
+		rc = cmd_fail("%s", err) * 2;
+	else if (runreq_format(req, sizeof req, nm, prio, &tc, bind, nbind,
 	    &x) == -1)
-		return cmd_fail("the command is longer than a request may be "
+		rc = cmd_fail("the command is longer than a request may be "
 		    "(%d bytes, escaped)", CLIENT_LINE_MAX) * 2;
-	return cmd_schedule_print(cmd_arg(a, 'H'), req);
+	else
+		rc = cmd_schedule_print(cmd_arg(a, 'H'), req);
+	inputs_free(ins, tc.nins);
+	return rc;
 }
 
 const struct cmd_entry cmd_run_entry = {
@@ -275,6 +300,7 @@ const struct cmd_entry cmd_run_entry = {
 	  { 'n', "name", 0, 1, 0, "NAME" },
 	  { 'O', "output", 0, 1, 1, "file:PATH|line:REGEX" },
 	  { 'a', "input", 0, 2, 1, "UUID N" },
+	  { 'i', "in", 0, 1, 1, "PATH" },
 	  { 's', "shell", 0, 0, 0, NULL },
 	  { 'A', "array", 0, 1, 0, "N-M[:S],...[%LIMIT]" },
 	  { 'k', "checkpoint", 0, 1, 0, "FILE|auto" },

@@ -103,6 +103,7 @@ digest(const struct task *t, uint8_t h[STATEMENT_BYTES])
 		if (c->nins > 0) {		/* likewise */
 			statement_str(&st, "ins");
 			statement_list(&st, c->ins, c->nins);
+			statement_str(&st, c->in_dir);
 		}
 	}
 	if (t->verify > 0) {		/* likewise (verify.c) */

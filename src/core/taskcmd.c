@@ -53,6 +53,7 @@ task_cmd_free(struct task_cmd *c)
 	free(c->out);
 	free(c->err);
 	free(c->ckpt_file);
+	free(c->in_dir);
 	free(c);
 }
 
@@ -78,7 +79,8 @@ task_cmd_dup(const struct task_cmd *c)
 	    task_set_string(&d->cwd, c->cwd) == -1 ||
 	    task_set_string(&d->out, c->out) == -1 ||
 	    task_set_string(&d->err, c->err) == -1 ||
-	    task_set_string(&d->ckpt_file, c->ckpt_file) == -1) {
+	    task_set_string(&d->ckpt_file, c->ckpt_file) == -1 ||
+	    task_set_string(&d->in_dir, c->in_dir) == -1) {
 		task_cmd_free(d);
 		return NULL;
 	}
@@ -169,6 +171,11 @@ task_cmd_check(const struct task_cmd *c, char *why, size_t whylen)
 	else if (c->nins < 0 || c->nins > CMD_INS_TEXT_MAX / 68)
 		snprintf(why, whylen, "at most %d input files",
 		    CMD_INS_TEXT_MAX / 68);
+	else if ((c->nins > 0) != (c->in_dir != NULL) ||
+	    !path_valid(c->in_dir) || (c->in_dir != NULL &&
+	    c->in_dir[0] != '/'))
+		snprintf(why, whylen, "input files come with the absolute "
+		    "directory they are in, and only with them");
 	else if (!path_valid(c->cwd) || !path_valid(c->out) ||
 	    !path_valid(c->err))
 		snprintf(why, whylen, "a directory or file name is empty, not "
@@ -289,6 +296,7 @@ task_same_origin(const struct task *a, const struct task *b)
 	    same_list(x->env, x->nenv, y->env, y->nenv) &&
 	    same_list(x->secrets, x->nsecrets, y->secrets, y->nsecrets) &&
 	    same_list(x->ins, x->nins, y->ins, y->nins) &&
+	    task_same_str(x->in_dir, y->in_dir) &&
 	    task_same_str(x->cwd, y->cwd) && task_same_str(x->out, y->out) &&
 	    task_same_str(x->err, y->err) &&
 	    x->time_limit_ms == y->time_limit_ms &&

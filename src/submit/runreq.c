@@ -124,6 +124,9 @@ runreq_format(char *buf, size_t size, const char *name, const char *prio,
 	}
 	for (i = 0; i < c->nouts; i++)
 		add_value(&l, "-O", c->outs[i]);
+	add_value(&l, "-I", c->in_dir);
+	for (i = 0; i < c->nins; i++)
+		add_value(&l, "-i", c->ins[i]);
 	add_value(&l, "-k", c->ckpt_file);
 	if (c->ckpt_signal > 0) {
 		snprintf(num, sizeof num, "%d", c->ckpt_signal);

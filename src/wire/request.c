@@ -56,7 +56,8 @@ static const struct client_command {
 	  "RUN <name> <low|interactive> [-d <dir>] [-o <file>] [-e <file>] "
 	  "[-E <NAME=value>]... [-S <NAME=value>]... [-t <seconds>] "
 	  "[-a <uuid> <nth_output>]... "
-	  "[-O <file:PATH|line:REGEX>]... [-k <checkpoint_file> "
+	  "[-O <file:PATH|line:REGEX>]... [-I <dir> -i <bytes:hash:path>...] "
+	  "[-k <checkpoint_file> "
 	  "[-K <signal>]] [-A <array_uuid> <index> "
 	  "<max_running>] [-c <cores>] [-m <memory_mb>] [-g <tag>[,<tag>]...] "
 	  "[-b <begin_ms>] [-D|-H <deadline_ms>] [-V <nodes>] "
@@ -424,6 +425,7 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 	c->argv = req->cmd_argv;
 	c->env = req->cmd_env;
 	c->outs = req->cmd_outs;
+	c->ins = req->cmd_ins;
 	c->secrets = req->cmd_secrets;
 	for (i = 3; i < tk->n && strcmp(tk->v[i], "--") != 0; i++) {
 		const char *opt = tk->v[i];
@@ -439,7 +441,7 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 			continue;
 		}
 		if (strlen(opt) != 2 || opt[0] != '-' ||
-		    strchr("doeEtOSkK", opt[1]) == NULL) {
+		    strchr("doeEtOSkKiI", opt[1]) == NULL) {
 			complain(err, errlen, "unknown option", opt, "");
 			return -1;
 		}
@@ -447,7 +449,7 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 			return -1;
 		dst = opt[1] == 'd' ? &c->cwd : opt[1] == 'o' ? &c->out :
 		    opt[1] == 'e' ? &c->err : opt[1] == 'k' ? &c->ckpt_file :
-		    NULL;
+		    opt[1] == 'I' ? &c->in_dir : NULL;
 		if (dst != NULL) {
 			if (*dst != NULL) {
 				snprintf(err, errlen, "%s given twice", opt);
@@ -464,6 +466,10 @@ parse_run(struct tokens *tk, struct client_req *req, char *err,
 		} else if (opt[1] == 'O') {
 			if (push(c->outs, &c->nouts, TASK_OUTPUTS_MAX, v,
 			    "outputs", err, errlen) == -1)
+				return -1;
+		} else if (opt[1] == 'i') {
+			if (push(c->ins, &c->nins, CMD_INS_TEXT_MAX / 68, v,
+			    "input files", err, errlen) == -1)
 				return -1;
 		} else if (opt[1] == 'K') {
 			if (lex_int(v, 1, 64, &secs) == -1) {

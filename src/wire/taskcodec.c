@@ -451,6 +451,7 @@ encode_cmd(struct out *o, const struct task_cmd *c)
 	put_list(o, "outs", c->outs, c->nouts);
 	put_list(o, "sen", c->secrets, c->nsecrets);
 	put_list(o, "ins", c->ins, c->nins);
+	put_field(o, "ind", c->in_dir);
 	put_field(o, "ckf", c->ckpt_file);
 	if (c->ckpt_signal > 0)
 		put_num(o, "cks", c->ckpt_signal);
@@ -557,7 +558,7 @@ bad:
  * lists still escaped, the rest unescaped. */
 struct cmd_fields {
 	char	*argv, *env, *outs, *secrets, *ins;
-	char	*cwd, *out, *err, *ckpt_file;
+	char	*cwd, *out, *err, *ckpt_file, *in_dir;
 	int64_t	 time_limit_ms, ckpt_signal;
 	int	 any;
 };
@@ -626,7 +627,8 @@ decode_cmd(struct task *t, struct cmd_fields *cf)
 	    task_set_string(&c->cwd, cf->cwd) == -1 ||
 	    task_set_string(&c->out, cf->out) == -1 ||
 	    task_set_string(&c->err, cf->err) == -1 ||
-	    task_set_string(&c->ckpt_file, cf->ckpt_file) == -1)
+	    task_set_string(&c->ckpt_file, cf->ckpt_file) == -1 ||
+	    task_set_string(&c->in_dir, cf->in_dir) == -1)
 		return -1;
 	return task_cmd_check(c, why, sizeof why);
 }
@@ -639,7 +641,8 @@ cmd_scalar(struct cmd_fields *cf, const char *key, char *val)
 	char	**dst = strcmp(key, "cwd") == 0 ? &cf->cwd :
 		    strcmp(key, "so") == 0 ? &cf->out :
 		    strcmp(key, "se") == 0 ? &cf->err :
-		    strcmp(key, "ckf") == 0 ? &cf->ckpt_file : NULL;
+		    strcmp(key, "ckf") == 0 ? &cf->ckpt_file :
+		    strcmp(key, "ind") == 0 ? &cf->in_dir : NULL;
 
 	if (dst != NULL)
 		*dst = val;

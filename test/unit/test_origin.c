@@ -173,6 +173,7 @@ test_a_commands_input_files_are_signed_with_it(void **state)
 	c.argv = argv;
 	c.nins = 1;
 	c.ins = ins;
+	c.in_dir = "/home/u";
 	memset(&req, 0, sizeof req);
 	req.exec = "wc";
 	req.client = "127.0.0.1:1";

@@ -5,6 +5,9 @@
 #include "testutil.h"
 #include "lex.h"
 
+/* An input file's hash (BLAKE2b-256, hex). */
+#define HASH "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
 static struct client_req req;
 static char err[1024];
 
@@ -745,7 +748,8 @@ test_command_record_roundtrip(void **state)
 			    "t\xc3\xa9\n=%" };
 	char		*outs[] = { "file:r,{uuid}.csv" };
 	char		*env[] = { "A=1=2" };
-	char		*ins[] = { "0:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:empty", "1048576:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:data/a, b.csv" };
+	char		*ins[] = { "0:" HASH ":empty",
+			    "1048576:" HASH ":data/a, b.csv" };
 	struct task_cmd	 c;
 	struct task	*t, *u;
 	char		 line[RECORD_LINE_MAX], line2[RECORD_LINE_MAX];
@@ -766,6 +770,7 @@ test_command_record_roundtrip(void **state)
 	c.time_limit_ms = 5000;
 	c.nins = 2;
 	c.ins = ins;
+	c.in_dir = "/home/u/x y";
 	t = task_new(U1, "sh", 0);
 	assert_non_null(t->cmd = task_cmd_dup(&c));
 	len = wire_task_encode(t, line, sizeof line);
@@ -788,8 +793,9 @@ test_command_record_roundtrip(void **state)
 	assert_int_equal(task_cmd_in_parse(u->cmd->ins[1], &bytes, hash,
 	    &path), 0);
 	assert_int_equal(bytes, 1048576);
-	assert_string_equal(hash, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	assert_string_equal(hash, HASH);
 	assert_string_equal(path, "data/a, b.csv");
+	assert_string_equal(u->cmd->in_dir, "/home/u/x y");
 	assert_true(task_same_origin(t, u));
 	assert_int_equal(wire_task_encode(u, line2, sizeof line2), len);
 	assert_string_equal(line, line2);
@@ -819,22 +825,26 @@ test_command_record_rejects_garbage(void **state)
 		"v=1 id=" U1 " exec=x cmd=a cwd=%2Fa%0Ab",
 		"v=1 id=" U1 " exec=x cmd=a so=",
 		"v=1 id=" U1 " exec=x cmd=a tl=99999999999999",
-		/* Input files: a size, a hash, a path inside the run dir. */
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:",
-		"v=1 id=" U1 " exec=x cmd=a ins=:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:a",
-		"v=1 id=" U1 " exec=x cmd=a ins=01:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:a",
-		"v=1 id=" U1 " exec=x cmd=a ins=-1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:a",
-		"v=1 id=" U1 " exec=x cmd=a ins=1099511627777:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:a",
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:%2Fetc%2Fpasswd",
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:..%2Fa",
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:a%2F..%2F..%2Fb",
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:a%2F%2Fb",
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:.%2Fa",
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:a%2F",
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef:a%0Ab",
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789ABCDEF:a",
-		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefff:a",
+		/* Input files: a size, a hash, a path inside the run dir,
+		 * and the absolute directory they are in. */
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH ":a",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH ":a ind=w",
+		"v=1 id=" U1 " exec=x cmd=a ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH " ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH ": ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=:" HASH ":a ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=01:" HASH ":a ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=-1:" HASH ":a ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1099511627777:" HASH ":a ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH ":%2Fetc%2Fpasswd ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH ":..%2Fa ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH ":a%2F..%2F..%2Fb ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH ":a%2F%2Fb ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH ":.%2Fa ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH ":a%2F ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH ":a%0Ab ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:0123456789ABCDEF:a ind=%2Fw",
+		"v=1 id=" U1 " exec=x cmd=a ins=1:" HASH "ff:a ind=%2Fw",
 	};
 	char	line[RECORD_LINE_MAX];
 	size_t	i, off;
@@ -846,10 +856,11 @@ test_command_record_rejects_garbage(void **state)
 			fail_msg("accepted record: %s", bad[i]);
 	}
 	/* More input files than a record may hold. */
-	off = snprintf(line, sizeof line, "v=1 id=" U1 " exec=x cmd=a ins=");
+	off = snprintf(line, sizeof line, "v=1 id=" U1 " exec=x cmd=a "
+	    "ind=%%2Fw ins=");
 	for (i = 0; i <= CMD_INS_TEXT_MAX / 68; i++)
 		off += snprintf(line + off, sizeof line - off, "%s1:%s:f%zu",
-		    i > 0 ? "," : "", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", i);
+		    i > 0 ? "," : "", HASH, i);
 	assert_null(wire_task_decode(line, off, err, sizeof err));
 	/* More words than a command may have. */
 	off = snprintf(line, sizeof line, "v=1 id=" U1 " exec=x cmd=a");

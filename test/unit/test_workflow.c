@@ -193,7 +193,7 @@ test_commands_in_a_workflow(void **state)
 	static char	*argv[] = { "wc", "-l" }, *outs[] = { "line:(\\d+)" };
 	static char	*bad_env[] = { "no-name" };
 	struct task_cmd	 c1 = { 2, argv, 0, NULL, "/d", NULL, NULL, 0, 1,
-			    outs, 0, NULL, NULL, 0, 0, NULL };
+			    outs, 0, NULL, NULL, 0, 0, NULL, NULL };
 	struct task_cmd	 c2 = c1, c3 = c1;
 
 	c2.nouts = 0;
