@@ -37,6 +37,7 @@ enum client_cmd {
 	CMD_CLEAR,
 	CMD_CKPT,
 	CMD_SLEEP,
+	CMD_FILE,
 };
 
 

@@ -29,5 +29,6 @@ req_fn	req_peerkey, req_revoke, req_clear;
 req_fn	req_log, req_output;
 /* req-ckpt.c */
 req_fn	req_ckpt;
+req_fn	req_file;
 
 #endif

@@ -62,6 +62,9 @@ static const struct request {
 	 * local client is a node of this host's user). */
 	{ CMD_CKPT,	"CKPT",		CLIENT_LOCAL | CLIENT_PEER, NOT_FROM_RUN,
 	    req_ckpt },
+	/* And an input file of a task this node took (req-file.c). */
+	{ CMD_FILE,	"FILE",		CLIENT_LOCAL | CLIENT_PEER, NOT_FROM_RUN,
+	    req_file },
 	/* The screensaver hook: this host's own say. */
 	{ CMD_IDLE,	"IDLE",		CLIENT_LOCAL,
 	    CHANGES | NOT_FROM_RUN | PRESENT, req_idle },

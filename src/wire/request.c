@@ -74,6 +74,7 @@ static const struct client_command {
 	  "REVOKE <node> <public_key> <stamp_ms> <signature>" },
 	{ "CLEAR", CMD_CLEAR, 1, 1, 0, "CLEAR <node>" },
 	{ "CKPT", CMD_CKPT, 2, 2, 0, "CKPT <uuid> <seq>" },
+	{ "FILE", CMD_FILE, 2, 2, 0, "FILE <uuid> <n>" },
 	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
 	{ "QUIT", CMD_QUIT, 0, 0, 0, "QUIT" },
 };
@@ -698,8 +699,11 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 	case CMD_OUTPUT:
 		return parse_output(&tk, req, err, errlen);
 	case CMD_CKPT:		/* <uuid> <seq> */
+	case CMD_FILE:		/* <uuid> <n>, 1 the first */
 	case CMD_PRIO:		/* <uuid> <priority> */
 		if (req->cmd == CMD_CKPT ? lex_int(tk.v[2], 1, CKPT_SEQ_MAX,
+		    &req->out_offset) == -1 : req->cmd == CMD_FILE ?
+		    lex_int(tk.v[2], 1, CMD_INS_TEXT_MAX / 68,
 		    &req->out_offset) == -1 : task_prio_parse(tk.v[2],
 		    &req->prio) == -1) {
 			snprintf(err, errlen, "usage: %s", commands[i].usage);
