@@ -18,9 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sodium.h>
-
 #include "bounds.h"
+#include "hashcopy.h"
 #include "inputs.h"
 #include "task.h"
 
@@ -30,31 +29,6 @@ struct walk {
 	char	 *err;
 	size_t	  errlen;
 };
-
-/* Hash the regular file at fd: its size into *bytes, its BLAKE2b-256
- * into hex; -1 (errno) if it cannot be read. */
-static int
-hash_file(int fd, int64_t *bytes, char hex[DIGEST_HEX + 1])
-{
-	crypto_generichash_state	st;
-	unsigned char			buf[65536], h[DIGEST_HEX / 2];
-	ssize_t				n;
-
-	*bytes = 0;
-	crypto_generichash_init(&st, NULL, 0, sizeof h);
-	while ((n = read(fd, buf, sizeof buf)) != 0) {
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		*bytes += n;
-		crypto_generichash_update(&st, buf, (size_t)n);
-	}
-	crypto_generichash_final(&st, h, sizeof h);
-	sodium_bin2hex(hex, DIGEST_HEX + 1, h, sizeof h);
-	return 0;
-}
 
 static int
 fail(struct walk *w, const char *path, const char *why)
@@ -80,9 +54,9 @@ take(struct walk *w, const char *path, int fd)
 		return fail(w, path, strerror(errno));
 	}
 	if (S_ISREG(st.st_mode)) {
-		rc = hash_file(fd, &bytes, hex);
+		bytes = hashcopy(fd, -1, CMD_IN_BYTES_MAX, hex);
 		close(fd);
-		if (rc == -1)
+		if (bytes == -1)
 			return fail(w, path, strerror(errno));
 		if (w->n == w->max)
 			return fail(w, path, "more files than a task may "

@@ -11,15 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct event_base;
-struct keyring;
 struct task_ckpt;
 
 /* The fetch of seq of uuid from node is over: ok, or why not. */
 typedef void	(*ckfetch_cb)(const char *uuid, int64_t seq, const char *node,
 		    int ok, const char *why, void *arg);
 
-void	ckfetch_init(struct event_base *, const struct keyring *);
 /* The node stops: every fetch under way is dropped, untold. */
 void	ckfetch_shutdown(void);
 /* Fetch c of uuid from node at addr; done() is called once, maybe at

@@ -21,7 +21,7 @@
 
 #include "actions.h"
 #include "api.h"
-#include "ckfetch.h"
+#include "blobfetch.h"
 #include "ckpts.h"
 #include "clash.h"
 #include "clients.h"
@@ -372,7 +372,7 @@ server_run(const struct config *cfg, int echo)
 	    (int64_t)cfg->max_output_mb << 20, err, sizeof err) == -1)
 		fatalx("%s", err);
 	outfetch_init(srv.base, &srv.ring);
-	ckfetch_init(srv.base, &srv.ring);
+	blobfetch_init(srv.base, &srv.ring);
 	/* Before the journal's runs are taken again: what an earlier start
 	 * left running dies first. */
 	contain_init(cfg->state_dir, cfg->name);

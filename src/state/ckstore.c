@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sodium.h>
 #include <zlib.h>
 
 #include "ckstore.h"
+#include "hashcopy.h"
 #include "log.h"
 #include "runas.h"
 #include "task.h"
@@ -44,39 +44,6 @@ name_of(const char *uuid, int64_t seq, const char *suffix, char *buf,
     size_t size)
 {
 	snprintf(buf, size, "%s.%lld%s", uuid, (long long)seq, suffix);
-}
-
-/* Copy from in to out (-1: none, only hashed), at most max bytes:
- * the size, or -1 (errno; EFBIG past max). */
-static int64_t
-copy_hashing(int in, int out, int64_t max, char hash[DIGEST_HEX + 1])
-{
-	crypto_generichash_state	st;
-	unsigned char			buf[65536], h[DIGEST_HEX / 2];
-	int64_t				total = 0;
-	ssize_t				n;
-
-	crypto_generichash_init(&st, NULL, 0, sizeof h);
-	while ((n = read(in, buf, sizeof buf)) != 0) {
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if ((total += n) > max) {
-			errno = EFBIG;
-			return -1;
-		}
-		crypto_generichash_update(&st, buf, n);
-		if (out != -1 && write(out, buf, n) != n) {
-			if (errno == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-	}
-	crypto_generichash_final(&st, h, sizeof h);
-	sodium_bin2hex(hash, DIGEST_HEX + 1, h, sizeof h);
-	return total;
 }
 
 /*
@@ -233,7 +200,7 @@ ckstore_take(const char *uuid, const char *dir, const char *file,
 	name_of(uuid, 0, ".new", tmp, sizeof tmp);
 	if ((out = openat(store_fd, tmp, O_WRONLY | O_CREAT | O_TRUNC |
 	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
-	    (*bytes = copy_hashing(in, out, max, hash)) == -1 ||
+	    (*bytes = hashcopy(in, out, max, hash)) == -1 ||
 	    fsync(out) == -1) {
 		snprintf(err, errlen, "%s: %s", file, strerror(errno));
 		goto fail;
@@ -305,7 +272,7 @@ ckstore_check(const char *uuid, const struct task_ckpt *c)
 	if (store_fd == -1 || (fd = openat(store_fd, name, O_RDONLY |
 	    O_NOFOLLOW | O_CLOEXEC)) == -1)
 		return 0;
-	good = copy_hashing(fd, -1, c->bytes, hash) == c->bytes &&
+	good = hashcopy(fd, -1, c->bytes, hash) == c->bytes &&
 	    strcmp(hash, c->hash) == 0;
 	close(fd);
 	if (!good) {
@@ -387,7 +354,7 @@ ckstore_commit(int fd, const char *uuid, const struct task_ckpt *c,
 	name_of(uuid, c->seq, ".part", part, sizeof part);
 	name_of(uuid, c->seq, "", name, sizeof name);
 	if (lseek(fd, 0, SEEK_SET) == -1 ||
-	    (n = copy_hashing(fd, -1, c->bytes, hash)) == -1) {
+	    (n = hashcopy(fd, -1, c->bytes, hash)) == -1) {
 		snprintf(why, whylen, "%s", strerror(errno));
 		goto fail;
 	}
@@ -430,7 +397,7 @@ ckstore_restore(const char *uuid, const struct task_ckpt *c,
 	    (out = openat(dfd, c->file, O_WRONLY | O_CREAT | O_EXCL |
 	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
 	    (ra->change && fchown(out, ra->uid, ra->gid) == -1) ||
-	    (n = copy_hashing(in, out, c->bytes, hash)) == -1) {
+	    (n = hashcopy(in, out, c->bytes, hash)) == -1) {
 		snprintf(why, whylen, "%s: %s", c->file, strerror(errno));
 		goto fail;
 	}

@@ -1,0 +1,286 @@
+/*
+ * blobfetch.c -- bytes asked of a node (blobfetch.h): one connection,
+ * a small state machine: challenge, auth, header, bytes.  Whatever the
+ * other node sends, no more bytes than asked are written, and a stream
+ * that is cut short or says another size is a failure.
+ */
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/util.h>
+#include <sodium.h>
+#include <zlib.h>
+
+#include "blobfetch.h"
+#include "lex.h"
+#include "seal.h"
+
+/* Longer than a node takes to answer, or to send the next bytes. */
+#define BLOBFETCH_TIMEOUT_S	10
+#define BLOBFETCH_LINE_MAX	512
+
+enum {
+	BF_CHALLENGE,		/* sent AUTH PEER */
+	BF_AUTH,		/* answered the challenge */
+	BF_HEADER,		/* sent the request */
+	BF_BYTES
+};
+
+struct blobfetch {
+	struct bufferevent		*bev;
+	char				 req[BLOBFETCH_LINE_MAX];
+	int				 state;
+	int				 fd;
+	int64_t				 bytes;	/* asked for */
+	int64_t				 left;	/* still to read */
+	int64_t				 out;	/* written so far */
+	int				 zipped;
+	z_stream			 z;
+	crypto_generichash_state	 h;
+	blobfetch_cb			 done;
+	void				*arg;
+};
+
+static struct event_base	*base;
+static const struct keyring	*ring;
+
+void
+blobfetch_init(struct event_base *b, const struct keyring *r)
+{
+	base = b;
+	ring = r;
+}
+
+int64_t
+blobfetch_got(const struct blobfetch *f)
+{
+	return f->out;
+}
+
+void
+blobfetch_cancel(struct blobfetch *f)
+{
+	if (f->bev != NULL)
+		bufferevent_free(f->bev);
+	if (f->zipped)
+		inflateEnd(&f->z);
+	free(f);
+}
+
+static void
+finish(struct blobfetch *f, const char *why)
+{
+	unsigned char	h[DIGEST_HEX / 2];
+	char		hex[DIGEST_HEX + 1] = "";
+	blobfetch_cb	done = f->done;
+	void		*arg = f->arg;
+
+	if (why == NULL) {
+		crypto_generichash_final(&f->h, h, sizeof h);
+		sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+	}
+	blobfetch_cancel(f);
+	done(why == NULL, hex, why, arg);
+}
+
+static void
+send_line(struct blobfetch *f, const char *line)
+{
+	bufferevent_write(f->bev, line, strlen(line));
+	bufferevent_write(f->bev, "\n", 1);
+}
+
+/* Write n bytes of what was asked: -1 if they are more, or cannot be
+ * written. */
+static int
+put(struct blobfetch *f, const unsigned char *p, size_t n)
+{
+	if ((f->out += (int64_t)n) > f->bytes ||
+	    write(f->fd, p, n) != (ssize_t)n)
+		return -1;
+	crypto_generichash_update(&f->h, p, n);
+	return 0;
+}
+
+/* A line before the bytes; -1 if f is over. */
+static int
+header_line(struct blobfetch *f, char *line)
+{
+	char	answer[AUTH_HEX_LEN + 1], msg[BLOBFETCH_LINE_MAX + 16], *z;
+	size_t	reqlen = strlen(f->req);
+	int64_t	n, zn = -1;
+
+	if (f->state == BF_CHALLENGE && strncmp(line, "CHALLENGE ", 10) ==
+	    0) {
+		seal_peer_auth_answer(ring->k[0].key, line + 10, answer);
+		snprintf(msg, sizeof msg, "AUTH %s", answer);
+		send_line(f, msg);
+		f->state = BF_AUTH;
+		return 0;
+	}
+	if (f->state == BF_AUTH && strcmp(line, "OK") == 0) {
+		send_line(f, f->req);
+		f->state = BF_HEADER;
+		return 0;
+	}
+	if (f->state == BF_HEADER && strncmp(line, f->req, reqlen) == 0 &&
+	    line[reqlen] == ' ' &&
+	    ((z = strstr(line + reqlen, " z=")) == NULL || (*z = '\0',
+	    lex_int(z + 3, 0, INT64_MAX, &zn) == 0)) &&
+	    lex_int(line + reqlen + 1, 0, INT64_MAX, &n) == 0) {
+		if (n != f->bytes) {
+			finish(f, "its size is not the one asked for");
+			return -1;
+		}
+		f->left = zn >= 0 ? zn : n;
+		if ((f->zipped = zn >= 0) && inflateInit(&f->z) != Z_OK) {
+			f->zipped = 0;
+			finish(f, "cannot inflate");
+			return -1;
+		}
+		f->state = BF_BYTES;
+		return 0;
+	}
+	snprintf(msg, sizeof msg, "%.200s", line);
+	finish(f, msg);
+	return -1;
+}
+
+/* Inflate n bytes of the stream: n, or -1 if they are not a deflate
+ * stream or give more than asked for. */
+static ssize_t
+inflate_some(struct blobfetch *f, unsigned char *p, size_t n)
+{
+	unsigned char	out[65536];
+	int		rc;
+
+	f->z.next_in = p;
+	f->z.avail_in = (uInt)n;
+	do {
+		f->z.next_out = out;
+		f->z.avail_out = sizeof out;
+		rc = inflate(&f->z, Z_NO_FLUSH);
+		if ((rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) ||
+		    put(f, out, sizeof out - f->z.avail_out) == -1)
+			return -1;
+	} while (f->z.avail_out == 0 || (rc == Z_OK && f->z.avail_in > 0));
+	/* Bytes after the stream's end: not a stream we asked for. */
+	return rc == Z_STREAM_END && f->z.avail_in > 0 ? -1 : (ssize_t)n;
+}
+
+static void
+read_cb(struct bufferevent *bev, void *arg)
+{
+	struct blobfetch	*f = arg;
+	struct evbuffer		*in = bufferevent_get_input(bev);
+	char			*line;
+	size_t			 len;
+	int			 rc;
+
+	while (f->state < BF_BYTES) {
+		if ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) ==
+		    NULL) {
+			if (evbuffer_get_length(in) > BLOBFETCH_LINE_MAX)
+				finish(f, "a line too long");
+			return;
+		}
+		rc = header_line(f, line);
+		free(line);
+		if (rc == -1)
+			return;
+	}
+	while (f->left > 0 && evbuffer_get_length(in) > 0) {
+		size_t		 k = evbuffer_get_length(in);
+		unsigned char	*p;
+
+		if ((int64_t)k > f->left)
+			k = (size_t)f->left;
+		/* The first chunk of the buffer: no copy to pull it up. */
+		if (k > evbuffer_get_contiguous_space(in))
+			k = evbuffer_get_contiguous_space(in);
+		p = evbuffer_pullup(in, k);
+		if (f->zipped ? inflate_some(f, p, k) == -1 : put(f, p, k) ==
+		    -1) {
+			finish(f, f->zipped ? "a bad compressed copy" :
+			    "cannot write our copy");
+			return;
+		}
+		evbuffer_drain(in, k);
+		f->left -= (int64_t)k;
+	}
+	if (f->left == 0)
+		finish(f, f->out != f->bytes || (f->zipped &&
+		    f->z.avail_in != 0) ? "a copy cut short" : NULL);
+}
+
+static void
+event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct blobfetch	*f = arg;
+
+	(void)bev;
+	if (what & BEV_EVENT_CONNECTED) {
+		send_line(f, f->state == BF_HEADER ? f->req : "AUTH PEER");
+		return;
+	}
+	finish(f, what & BEV_EVENT_TIMEOUT ? "the node does not answer" :
+	    what & BEV_EVENT_EOF ? "the node closed the connection" :
+	    "cannot reach the node");
+}
+
+struct blobfetch *
+blobfetch_start(const char *addr, const char *req, int64_t bytes, int fd,
+    blobfetch_cb done, void *arg, char *why, size_t whylen)
+{
+	struct sockaddr_storage	 ss;
+	struct timeval		 tv = { BLOBFETCH_TIMEOUT_S, 0 };
+	struct blobfetch	*f;
+	int			 sslen = sizeof ss, loopback;
+
+	memset(&ss, 0, sizeof ss);
+	if (evutil_parse_sockaddr_port(addr, (struct sockaddr *)&ss,
+	    &sslen) == -1) {
+		snprintf(why, whylen, "no address");
+		return NULL;
+	}
+	loopback = ss.ss_family == AF_INET && (ntohl(((struct sockaddr_in *)
+	    &ss)->sin_addr.s_addr) >> 24) == 127;
+	if (!loopback && (ring == NULL || ring->n == 0)) {
+		snprintf(why, whylen, "no cluster key to ask with");
+		return NULL;
+	}
+	if ((f = calloc(1, sizeof *f)) == NULL ||
+	    strlen(req) >= sizeof f->req ||
+	    (f->bev = bufferevent_socket_new(base, -1,
+	    BEV_OPT_CLOSE_ON_FREE)) == NULL) {
+		free(f);
+		snprintf(why, whylen, "cannot start");
+		return NULL;
+	}
+	snprintf(f->req, sizeof f->req, "%s", req);
+	f->state = loopback ? BF_HEADER : BF_CHALLENGE;
+	f->fd = fd;
+	f->bytes = bytes;
+	f->done = done;
+	f->arg = arg;
+	crypto_generichash_init(&f->h, NULL, 0, DIGEST_HEX / 2);
+	bufferevent_setcb(f->bev, read_cb, NULL, event_cb, f);
+	bufferevent_set_timeouts(f->bev, &tv, &tv);
+	bufferevent_enable(f->bev, EV_READ | EV_WRITE);
+	if (bufferevent_socket_connect(f->bev, (struct sockaddr *)&ss,
+	    sslen) == -1) {
+		blobfetch_cancel(f);
+		snprintf(why, whylen, "cannot connect");
+		return NULL;
+	}
+	return f;
+}
