@@ -264,9 +264,6 @@ cmd_run_exec(const struct cmd_args *a)
 		snprintf(nm, sizeof nm, "%s", name);
 	else
 		runreq_name(shell ? "sh" : a->operands[0], nm, sizeof nm);
-	if (cmd_arg(a, 'A') != NULL)
-		return run_array(a, cmd_arg(a, 'A'), nm, prio, &tc, bind,
-		    nbind, &x);
 	if (npaths > 0 && sodium_init() == -1)
 		return cmd_fail("libsodium does not start");
 	if (npaths > 0 && (tc.in_dir = getcwd(there, sizeof there)) == NULL)
@@ -275,7 +272,11 @@ cmd_run_exec(const struct cmd_args *a)
 	    CMD_INS_TEXT_MAX / 68, err, sizeof err)) == -1)
 		return cmd_fail("%s", err) * 2;
 	tc.ins = ins;
-	if (task_cmd_check(&tc, err, sizeof err) == -1)
+	/* An array's elements share the files: hashed once. */
+	if (cmd_arg(a, 'A') != NULL)
+		rc = run_array(a, cmd_arg(a, 'A'), nm, prio, &tc, bind,
+		    nbind, &x);
+	else if (task_cmd_check(&tc, err, sizeof err) == -1)
 		rc = cmd_fail("%s", err) * 2;
 	else if (runreq_format(req, sizeof req, nm, prio, &tc, bind, nbind,
 	    &x) == -1)

@@ -10,6 +10,7 @@
 
 #include "ckstore.h"
 #include "cmdrun.h"
+#include "instore.h"
 #include "job.h"
 #include "launch.h"
 #include "log.h"
@@ -146,6 +147,23 @@ launch_checkpoint(const struct task *t, const char *dir,
 		argv[argc] = NULL;
 	}
 	return path;
+}
+
+int
+launch_inputs(const struct task *t, const char *dir, const struct runas *ra,
+    char *err, size_t errlen)
+{
+	const char	*path;
+	char		 hash[DIGEST_HEX + 1];
+	int64_t		 bytes;
+	int		 i;
+
+	for (i = 0; t->cmd != NULL && i < t->cmd->nins; i++)
+		if (task_cmd_in_parse(t->cmd->ins[i], &bytes, hash,
+		    &path) == -1 || instore_stage(hash, bytes, dir, path, ra,
+		    err, errlen) == -1)
+			return -1;
+	return 0;
 }
 
 /* The run's environment beyond the node's: who and where it is, its

@@ -38,6 +38,10 @@ int	launch_command_argv(const struct task *, struct strings *k,
  * for a described task "-c <path>" added to argv; NULL if none. */
 const char *launch_checkpoint(const struct task *, const char *dir,
 	    const struct runas *, struct strings *k, const char **argv);
+/* A command's input files (--in), from our store into its run dir dir
+ * at their paths, the run user's: 0, or -1 and why. */
+int	launch_inputs(const struct task *, const char *dir,
+	    const struct runas *, char *err, size_t errlen);
 /* VOLERY_TASK, TMPDIR (dir), VOLERY_CHECKPOINT (checkpoint, or NULL),
  * HOME/USER/LOGNAME of user, a command's inputs and variables, its
  * secret ones ("NAME=value", NULL-terminated, or NULL), NULL-terminated

@@ -17,6 +17,7 @@
 #include "cmdrun.h"
 #include "history.h"
 #include "idle.h"
+#include "infiles.h"
 #include "journal.h"
 #include "log.h"
 #include "members.h"
@@ -32,6 +33,7 @@
 #include "stay.h"
 #include "task.h"
 #include "taskdesc.h"
+#include "wire.h"
 #include "wol.h"
 
 static struct {
@@ -162,27 +164,50 @@ start_run(const struct task *t, char *const *secrets, char *err,
 	return runner_start(t, d, NULL, err, errlen);
 }
 
-/* A run that cannot start: the core hears of it as a failed run. */
+/* A run that cannot start: the core hears of it as a failed run; one
+ * that no other attempt would start either as a command's final ERROR. */
 static void
-start_failed(const struct task *t, const char *err)
+start_failed_as(const struct task *t, const char *err, int final)
 {
+	struct runner_msg	m;
 	struct node_exit	e = { -1, 0, -1, -1, NULL };
 	char			uuid[UUID_STRLEN + 1];
 
-	log_msg(VLOG_ERROR, "Task UUID{%s} name{%s} cannot start: %s",
-	    t->uuid, t->exec, err);
+	log_msg(VLOG_ERROR, "Task UUID{%s} name{%s} owner{%s} cannot start: "
+	    "%s", t->uuid, t->exec, t->user, err);
+	if (final) {
+		memset(&m, 0, sizeof m);
+		m.type = RMSG_ERROR;
+		m.final = 1;
+		snprintf(m.buf, sizeof m.buf, "%s", err);
+		m.message = m.buf;
+		e.result = &m;
+	}
 	memcpy(uuid, t->uuid, sizeof uuid);
 	node_runner_exit(act.env->core, uuid, &e, clock_node_ms());
 }
 
 static void
+start_failed(const struct task *t, const char *err)
+{
+	start_failed_as(t, err, 0);
+}
+
+static void
 start_or_fail(struct task *t)
 {
-	char	err[256];
+	char	err[512];
+	int	final, rc;
 
 	/* Its newest checkpoint first, if another node keeps it. */
 	if (ckpts_before_start(t))
 		return;
+	/* Its input files, from its taker unless we keep them. */
+	if ((rc = infiles_before_start(t, err, sizeof err, &final)) != 0) {
+		if (rc == -1)
+			start_failed_as(t, err, final);
+		return;
+	}
 	/* Its secret variables first: ours, or its taker's (secrets.h). */
 	if (t->cmd != NULL && t->cmd->nsecrets > 0) {
 		secrets_fetch(t);
@@ -236,7 +261,7 @@ actions_secrets_ready(const char *uuid, char *const *kv, const char *why)
 }
 
 void
-actions_ckpt_ready(const char *uuid)
+actions_start_again(const char *uuid)
 {
 	struct task		*t = node_find(act.env->core, uuid);
 	struct node_exit	 e = { -1, SIGTERM, -1, -1, NULL };
@@ -248,6 +273,21 @@ actions_ckpt_ready(const char *uuid)
 		node_runner_exit(act.env->core, uuid, &e, clock_node_ms());
 	else
 		start_or_fail(t);
+	actions_carry_out();
+}
+
+void
+actions_inputs_failed(const char *uuid, const char *why, int final)
+{
+	struct task		*t = node_find(act.env->core, uuid);
+	struct node_exit	 e = { -1, SIGTERM, -1, -1, NULL };
+
+	if (t == NULL || t->run == RUN_NONE)
+		return;
+	if (t->run != RUN_ACTIVE || t->state != TASK_RUNNING)
+		node_runner_exit(act.env->core, uuid, &e, clock_node_ms());
+	else
+		start_failed_as(t, why, final);
 	actions_carry_out();
 }
 

@@ -28,9 +28,12 @@ void	actions_carry_out(void);
 /* A run waiting for its --secret-env values gets them (secrets_cb). */
 void	actions_secrets_ready(const char *uuid, char *const *kv,
 	    const char *why);
-/* A run waiting for its checkpoint may start (ckpts_ready_cb), or one
- * CRIU could not restore starts again (runner_hooks' restart). */
-void	actions_ckpt_ready(const char *uuid);
+/* A run waiting for its checkpoint (ckpts_ready_cb) or its input files
+ * (infiles_ready_cb) may start, or one CRIU could not restore starts
+ * again (runner_hooks' restart). */
+void	actions_start_again(const char *uuid);
+/* A run's input files cannot be had (infiles_failed_cb): it fails. */
+void	actions_inputs_failed(const char *uuid, const char *why, int final);
 void	actions_shutdown(void);
 
 #endif

@@ -34,6 +34,7 @@
 #include "http.h"
 #include "identity.h"
 #include "idle.h"
+#include "infiles.h"
 #include "job.h"
 #include "journal.h"
 #include "keys.h"
@@ -303,7 +304,7 @@ server_run(const struct config *cfg, int echo)
 {
 	struct node_config	 nc;
 	struct runner_hooks	 hooks = { runner_msg, runner_exit, ckpts_leaving,
-				    actions_ckpt_ready };
+				    actions_start_again };
 	struct idle_hooks	 ihooks = { suspendable_cb, volunteer_cb,
 				    sleeping_cb };
 	struct vol_decision	 first;
@@ -401,7 +402,10 @@ server_run(const struct config *cfg, int echo)
 	if (secrets_open(srv.base, srv.core, cfg->state_dir,
 	    actions_secrets_ready, err, sizeof err) == -1 ||
 	    ckpts_init(srv.base, srv.core, cfg->state_dir, nc.max_checkpoint_bytes,
-	    actions_ckpt_ready, actions_carry_out, err, sizeof err) == -1)
+	    actions_start_again, actions_carry_out, err, sizeof err) == -1 ||
+	    infiles_init(srv.core, cfg->state_dir, (int64_t)cfg->cache_mb << 20,
+	    (int64_t)cfg->max_transfer_mb << 20, srv.address,
+	    actions_start_again, actions_inputs_failed, err, sizeof err) == -1)
 		fatalx("%s", err);
 	identity_on_learn(key_learnt);
 	srv.requests.name = cfg->name;
@@ -459,6 +463,7 @@ server_run(const struct config *cfg, int echo)
 	runner_shutdown();
 	secrets_close();
 	ckpts_close();
+	infiles_close();
 	output_shutdown();
 	contain_shutdown();
 	throttle_shutdown();

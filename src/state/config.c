@@ -119,6 +119,8 @@ static const struct element {
 	{ N(quarantine_s, 1, 604800) },
 	{ N(checkpoint_copies, 0, CKPT_HOLDERS_MAX - 1) },
 	{ N(max_checkpoint_mb, 0, 1048576) },
+	{ N(cache_mb, 0, 16777216) },
+	{ N(max_transfer_mb, 0, 1048576) },
 	{ S(criu, K_COMMAND), 0, 0 },
 	{ N(ageing_s, 0, 31536000) },
 	{ N(wake_after_s, 0, 86400) },
@@ -167,6 +169,8 @@ config_default(struct config *c)
 	c->checkpoint_copies = nd.checkpoint_copies;
 	c->max_checkpoint_mb = (int)(nd.max_checkpoint_bytes >> 20);
 	c->ageing_s = (int)(nd.ageing_ms / 1000);
+	c->cache_mb = 4096;
+	c->max_transfer_mb = 4096;
 	c->idle_check_s = 5;
 	c->input_idle_s = 900;
 	c->cpu_idle_percent = 10;

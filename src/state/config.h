@@ -102,6 +102,10 @@ struct config {
 	int		quarantine_s;
 	int		checkpoint_copies;	/* of a run's newest */
 	int		max_checkpoint_mb;
+	/* Input files kept for later runs (inputs.h), least recently
+	 * used first out; the most a task's inputs may weigh. */
+	int		cache_mb;
+	int		max_transfer_mb;
 	/* CRIU for --checkpoint=auto: a path, "" for criu on PATH, "off" */
 	char		criu[PATH_MAX];
 	int		ageing_s;

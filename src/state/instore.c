@@ -1,0 +1,251 @@
+/*
+ * instore.c -- the input files this node keeps (instore.h).  Files are
+ * opened by descriptor relative to directories held open, never through
+ * a symbolic link: a run dir is its user's.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hashcopy.h"
+#include "instore.h"
+#include "runas.h"
+
+static int	store_fd = -1;
+static int64_t	cache_max;
+
+int
+instore_open(const char *state_dir, int64_t cache_bytes, char *err,
+    size_t errlen)
+{
+	char	path[4096];
+
+	cache_max = cache_bytes;
+	snprintf(path, sizeof path, "%s/inputs", state_dir);
+	if ((mkdir(path, 0700) == -1 && errno != EEXIST) ||
+	    (store_fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A stored file's name: 64 hex digits. */
+static int
+is_hash(const char *name)
+{
+	return strlen(name) == DIGEST_HEX &&
+	    strspn(name, "0123456789abcdef") == DIGEST_HEX;
+}
+
+int
+instore_has(const char *hash, int64_t bytes)
+{
+	struct stat	sb;
+
+	return store_fd != -1 && is_hash(hash) && fstatat(store_fd, hash, &sb,
+	    AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
+	    sb.st_size == bytes;
+}
+
+int
+instore_begin(const char *hash)
+{
+	char	part[DIGEST_HEX + 8];
+
+	if (store_fd == -1 || !is_hash(hash))
+		return -1;
+	snprintf(part, sizeof part, "%s.part", hash);
+	return openat(store_fd, part, O_WRONLY | O_CREAT | O_TRUNC |
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+void
+instore_abort(int fd, const char *hash)
+{
+	char	part[DIGEST_HEX + 8];
+
+	if (fd != -1)
+		close(fd);
+	snprintf(part, sizeof part, "%s.part", hash);
+	(void)unlinkat(store_fd, part, 0);
+}
+
+/* Over cache_max: the least recently used files go (mtime: staging
+ * touches it), but those pinned for a start under way. */
+static void
+trim(int (*pinned)(const char *hash))
+{
+	struct dirent	*de;
+	struct stat	 sb;
+	DIR		*d;
+	int64_t		 total;
+	char		 oldest[DIGEST_HEX + 1];
+	struct timespec	 when = { 0, 0 };
+	int		 fd;
+
+	for (;;) {
+		if ((fd = dup(store_fd)) == -1 || (d = fdopendir(fd)) == NULL) {
+			if (fd != -1)
+				close(fd);
+			return;
+		}
+		rewinddir(d);
+		total = 0;
+		oldest[0] = '\0';
+		while ((de = readdir(d)) != NULL) {
+			if (!is_hash(de->d_name) || fstatat(store_fd,
+			    de->d_name, &sb, AT_SYMLINK_NOFOLLOW) == -1)
+				continue;
+			total += sb.st_size;
+			if (pinned(de->d_name) || (oldest[0] != '\0' &&
+			    (sb.st_mtim.tv_sec > when.tv_sec ||
+			    (sb.st_mtim.tv_sec == when.tv_sec &&
+			    sb.st_mtim.tv_nsec >= when.tv_nsec))))
+				continue;
+			memcpy(oldest, de->d_name, sizeof oldest);
+			when = sb.st_mtim;
+		}
+		closedir(d);
+		if (total <= cache_max || oldest[0] == '\0')
+			return;
+		(void)unlinkat(store_fd, oldest, 0);
+	}
+}
+
+int
+instore_commit(int fd, const char *hash, int64_t bytes, const char *got,
+    int (*pinned)(const char *hash), char *why, size_t whylen)
+{
+	char	part[DIGEST_HEX + 8];
+	off_t	size = lseek(fd, 0, SEEK_END);
+
+	snprintf(part, sizeof part, "%s.part", hash);
+	if (size != bytes || strcmp(got, hash) != 0) {
+		snprintf(why, whylen, "it changed after its submit: its "
+		    "hash is not the one recorded then");
+		instore_abort(fd, hash);
+		return -1;
+	}
+	if (fsync(fd) == -1 || renameat(store_fd, part, store_fd, hash) ==
+	    -1) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		instore_abort(fd, hash);
+		return -1;
+	}
+	close(fd);
+	trim(pinned);
+	return 0;
+}
+
+/* The directory of path's parent in the run dir at dfd (ours to
+ * close), each part made the run user's if new: its descriptor, and
+ * path's last part in *base; -1 (errno). */
+static int
+parent_of(int dfd, const char *path, const struct runas *ra,
+    const char **base)
+{
+	char		 part[PATH_MAX];
+	const char	*p = path, *slash;
+	int		 next;
+
+	while ((slash = strchr(p, '/')) != NULL) {
+		if ((size_t)(slash - p) >= sizeof part) {
+			close(dfd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(part, p, slash - p);
+		part[slash - p] = '\0';
+		if (mkdirat(dfd, part, 0700) == 0) {
+			if (ra->change && fchownat(dfd, part, ra->uid,
+			    ra->gid, AT_SYMLINK_NOFOLLOW) == -1) {
+				close(dfd);
+				return -1;
+			}
+		} else if (errno != EEXIST) {
+			close(dfd);
+			return -1;
+		}
+		next = openat(dfd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		close(dfd);
+		if ((dfd = next) == -1)
+			return -1;
+		p = slash + 1;
+	}
+	*base = p;
+	return dfd;
+}
+
+int
+instore_stage(const char *hash, int64_t bytes, const char *dir,
+    const char *path, const struct runas *ra, char *why, size_t whylen)
+{
+	char		 got[DIGEST_HEX + 1];
+	const char	*base = NULL;
+	int		 in = -1, out = -1, dfd;
+	int64_t		 n;
+
+	if (!instore_has(hash, bytes) || (in = openat(store_fd, hash,
+	    O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		snprintf(why, whylen, "input %s: no copy here", path);
+		return -1;
+	}
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || (dfd = parent_of(dfd, path, ra,
+	    &base)) == -1 ||
+	    (out = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
+	    (ra->change && fchown(out, ra->uid, ra->gid) == -1) ||
+	    (n = hashcopy(in, out, bytes, got)) == -1) {
+		snprintf(why, whylen, "input %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (n != bytes || strcmp(got, hash) != 0) {
+		snprintf(why, whylen, "input %s: the copy here does not match "
+		    "its hash", path);
+		(void)unlinkat(store_fd, hash, 0);
+		goto fail;
+	}
+	(void)futimens(in, NULL);	/* used now: the last to go */
+	close(in);
+	close(out);
+	close(dfd);
+	return 0;
+fail:
+	if (out != -1) {
+		close(out);
+		(void)unlinkat(dfd, base, 0);
+	}
+	if (dfd != -1)
+		close(dfd);
+	close(in);
+	return -1;
+}
+
+void
+instore_sweep(void)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 fd;
+
+	if (store_fd == -1 || (fd = dup(store_fd)) == -1)
+		return;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.' && !is_hash(de->d_name))
+			(void)unlinkat(store_fd, de->d_name, 0);
+	closedir(d);
+}
