@@ -160,8 +160,8 @@ launch_inputs(const struct task *t, const char *dir, const struct runas *ra,
 
 	for (i = 0; t->cmd != NULL && i < t->cmd->nins; i++)
 		if (task_cmd_in_parse(t->cmd->ins[i], &bytes, hash,
-		    &path) == -1 || instore_stage(hash, bytes, dir, path, ra,
-		    err, errlen) == -1)
+		    &path) == -1 || instore_stage(t->user, hash, bytes, dir,
+		    path, ra, err, errlen) == -1)
 			return -1;
 	return 0;
 }

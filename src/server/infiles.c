@@ -1,7 +1,7 @@
 /*
  * infiles.c -- a command's input files fetched before its start
  * (infiles.h).  Starts wait in a list; a fetch is keyed by the file's
- * hash, so two starts that need one file share it; each fetch's end
+ * owner and hash, so two starts of an owner that need one file share it; each fetch's end
  * drives every waiting start again (they are few: one per free slot).
  */
 #include <sys/queue.h>
@@ -32,6 +32,7 @@ struct fetch {
 	TAILQ_ENTRY(fetch)	 entry;
 	struct blobfetch	*bf;
 	char			 hash[DIGEST_HEX + 1];
+	char			 owner[INSTORE_OWNER_MAX + 1];
 	char			 uuid[UUID_STRLEN + 1];	/* asked for it */
 	char			 path[256];	/* for the log */
 	int64_t			 bytes;
@@ -81,7 +82,7 @@ infiles_close(void)
 	while ((f = TAILQ_FIRST(&in.fetches)) != NULL) {
 		TAILQ_REMOVE(&in.fetches, f, entry);
 		blobfetch_cancel(f->bf);
-		instore_abort(f->fd, f->hash);
+		instore_abort(f->fd, f->owner, f->hash);
 		free(f);
 	}
 	while ((s = TAILQ_FIRST(&in.starts)) != NULL) {
@@ -90,15 +91,17 @@ infiles_close(void)
 	}
 }
 
-/* A start under way needs the file of hash: it stays in the store. */
+/* A start under way needs the stored file name ("<owner>.<hash>"): it
+ * stays in the store. */
 static int
-pinned(const char *hash)
+pinned(const char *name)
 {
 	struct start		*s;
 	const struct task	*t;
 	char			 h[DIGEST_HEX + 1];
 	const char		*path;
 	int64_t			 bytes;
+	size_t			 n;
 	int			 i;
 
 	TAILQ_FOREACH(s, &in.starts, entry) {
@@ -106,19 +109,21 @@ pinned(const char *hash)
 			continue;
 		for (i = 0; i < t->cmd->nins; i++)
 			if (task_cmd_in_parse(t->cmd->ins[i], &bytes, h,
-			    &path) == 0 && strcmp(h, hash) == 0)
+			    &path) == 0 && strncmp(name, t->user, n =
+			    strlen(t->user)) == 0 && name[n] == '.' &&
+			    strcmp(name + n + 1, h) == 0)
 				return 1;
 	}
 	return 0;
 }
 
 static struct fetch *
-fetching(const char *hash)
+fetching(const char *owner, const char *hash)
 {
 	struct fetch	*f;
 
 	TAILQ_FOREACH(f, &in.fetches, entry)
-		if (strcmp(f->hash, hash) == 0)
+		if (strcmp(f->hash, hash) == 0 && strcmp(f->owner, owner) == 0)
 			return f;
 	return NULL;
 }
@@ -151,8 +156,8 @@ fetched(int ok, const char *got, const char *why, void *arg)
 	TAILQ_REMOVE(&in.fetches, f, entry);
 	in.nfetches--;
 	if (!ok)
-		instore_abort(f->fd, f->hash);
-	else if (instore_commit(f->fd, f->hash, f->bytes, got, pinned, err,
+		instore_abort(f->fd, f->owner, f->hash);
+	else if (instore_commit(f->fd, f->owner, f->hash, f->bytes, got, pinned, err,
 	    sizeof err) == -1) {
 		why = err;
 		final = 1;
@@ -200,12 +205,13 @@ ask(const struct task *t, int n, const char *hash, const char *path,
 		return -1;
 	}
 	memcpy(f->hash, hash, sizeof f->hash);
+	snprintf(f->owner, sizeof f->owner, "%s", t->user);
 	memcpy(f->uuid, t->uuid, sizeof f->uuid);
 	snprintf(f->path, sizeof f->path, "%s", path);
 	f->bytes = bytes;
 	f->began_ms = clock_node_ms();
 	snprintf(req, sizeof req, "FILE %s %d", t->uuid, n);
-	if ((f->fd = instore_begin(hash)) == -1)
+	if ((f->fd = instore_begin(t->user, hash)) == -1)
 		snprintf(why, whylen, "input %s: cannot keep a copy here",
 		    path);
 	else if ((f->bf = blobfetch_start(addr, req, bytes, f->fd, fetched,
@@ -214,7 +220,7 @@ ask(const struct task *t, int n, const char *hash, const char *path,
 		in.nfetches++;
 		return 0;
 	}
-	instore_abort(f->fd, hash);
+	instore_abort(f->fd, t->user, hash);
 	free(f);
 	return -1;
 }
@@ -243,10 +249,10 @@ lacks(const struct task *t, char *why, size_t whylen, int *final)
 			    "than this node's max_transfer_mb");
 			return -1;
 		}
-		if (instore_has(hash, bytes))
+		if (instore_has(t->user, hash, bytes))
 			continue;
 		missing++;
-		if (fetching(hash) == NULL &&
+		if (fetching(t->user, hash) == NULL &&
 		    in.nfetches < INFILES_PARALLEL &&
 		    ask(t, i + 1, hash, path, bytes, why, whylen) == -1)
 			return -1;

@@ -37,57 +37,83 @@ instore_open(const char *state_dir, int64_t cache_bytes, char *err,
 	return 0;
 }
 
-/* A stored file's name: 64 hex digits. */
+/* A stored file's name, "<owner>.<hash>" (a user name, 64 hex
+ * digits), into buf: 0, or -1 if either is not what it should be. */
 static int
-is_hash(const char *name)
+name_of(const char *owner, const char *hash, char *buf, size_t size)
 {
-	return strlen(name) == DIGEST_HEX &&
-	    strspn(name, "0123456789abcdef") == DIGEST_HEX;
+	size_t	n = strlen(owner);
+
+	if (n == 0 || n > INSTORE_OWNER_MAX || owner[0] == '.' ||
+	    strspn(owner, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != n ||
+	    strlen(hash) != DIGEST_HEX ||
+	    strspn(hash, "0123456789abcdef") != DIGEST_HEX)
+		return -1;
+	snprintf(buf, size, "%s.%s", owner, hash);
+	return 0;
+}
+
+/* Is name one of ours (not a part file)? */
+static int
+is_entry(const char *name)
+{
+	const char	*dot = strrchr(name, '.');
+	char		 owner[INSTORE_OWNER_MAX + 1], buf[INSTORE_NAME_MAX];
+
+	if (dot == NULL || dot - name > INSTORE_OWNER_MAX)
+		return 0;
+	memcpy(owner, name, dot - name);
+	owner[dot - name] = '\0';
+	return name_of(owner, dot + 1, buf, sizeof buf) == 0;
 }
 
 int
-instore_has(const char *hash, int64_t bytes)
+instore_has(const char *owner, const char *hash, int64_t bytes)
 {
 	struct stat	sb;
+	char		name[INSTORE_NAME_MAX];
 
-	return store_fd != -1 && is_hash(hash) && fstatat(store_fd, hash, &sb,
-	    AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode) &&
-	    sb.st_size == bytes;
+	return store_fd != -1 && name_of(owner, hash, name, sizeof name) ==
+	    0 && fstatat(store_fd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(sb.st_mode) && sb.st_size == bytes;
 }
 
 int
-instore_begin(const char *hash)
+instore_begin(const char *owner, const char *hash)
 {
-	char	part[DIGEST_HEX + 8];
+	char	name[INSTORE_NAME_MAX], part[INSTORE_NAME_MAX + 8];
 
-	if (store_fd == -1 || !is_hash(hash))
+	if (store_fd == -1 || name_of(owner, hash, name, sizeof name) == -1)
 		return -1;
-	snprintf(part, sizeof part, "%s.part", hash);
+	snprintf(part, sizeof part, "%s.part", name);
 	return openat(store_fd, part, O_WRONLY | O_CREAT | O_TRUNC |
 	    O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
 void
-instore_abort(int fd, const char *hash)
+instore_abort(int fd, const char *owner, const char *hash)
 {
-	char	part[DIGEST_HEX + 8];
+	char	name[INSTORE_NAME_MAX], part[INSTORE_NAME_MAX + 8];
 
 	if (fd != -1)
 		close(fd);
-	snprintf(part, sizeof part, "%s.part", hash);
+	if (name_of(owner, hash, name, sizeof name) == -1)
+		return;
+	snprintf(part, sizeof part, "%s.part", name);
 	(void)unlinkat(store_fd, part, 0);
 }
 
 /* Over cache_max: the least recently used files go (mtime: staging
  * touches it), but those pinned for a start under way. */
 static void
-trim(int (*pinned)(const char *hash))
+trim(int (*pinned)(const char *name))
 {
 	struct dirent	*de;
 	struct stat	 sb;
 	DIR		*d;
 	int64_t		 total;
-	char		 oldest[DIGEST_HEX + 1];
+	char		 oldest[INSTORE_NAME_MAX];
 	struct timespec	 when = { 0, 0 };
 	int		 fd;
 
@@ -101,7 +127,7 @@ trim(int (*pinned)(const char *hash))
 		total = 0;
 		oldest[0] = '\0';
 		while ((de = readdir(d)) != NULL) {
-			if (!is_hash(de->d_name) || fstatat(store_fd,
+			if (!is_entry(de->d_name) || fstatat(store_fd,
 			    de->d_name, &sb, AT_SYMLINK_NOFOLLOW) == -1)
 				continue;
 			total += sb.st_size;
@@ -110,7 +136,7 @@ trim(int (*pinned)(const char *hash))
 			    (sb.st_mtim.tv_sec == when.tv_sec &&
 			    sb.st_mtim.tv_nsec >= when.tv_nsec))))
 				continue;
-			memcpy(oldest, de->d_name, sizeof oldest);
+			memcpy(oldest, de->d_name, strlen(de->d_name) + 1);
 			when = sb.st_mtim;
 		}
 		closedir(d);
@@ -121,23 +147,29 @@ trim(int (*pinned)(const char *hash))
 }
 
 int
-instore_commit(int fd, const char *hash, int64_t bytes, const char *got,
-    int (*pinned)(const char *hash), char *why, size_t whylen)
+instore_commit(int fd, const char *owner, const char *hash, int64_t bytes,
+    const char *got, int (*pinned)(const char *name), char *why,
+    size_t whylen)
 {
-	char	part[DIGEST_HEX + 8];
+	char	name[INSTORE_NAME_MAX], part[INSTORE_NAME_MAX + 8];
 	off_t	size = lseek(fd, 0, SEEK_END);
 
-	snprintf(part, sizeof part, "%s.part", hash);
+	if (name_of(owner, hash, name, sizeof name) == -1) {
+		snprintf(why, whylen, "not a name to keep it by");
+		instore_abort(fd, owner, hash);
+		return -1;
+	}
+	snprintf(part, sizeof part, "%s.part", name);
 	if (size != bytes || strcmp(got, hash) != 0) {
 		snprintf(why, whylen, "it changed after its submit: its "
 		    "hash is not the one recorded then");
-		instore_abort(fd, hash);
+		instore_abort(fd, owner, hash);
 		return -1;
 	}
-	if (fsync(fd) == -1 || renameat(store_fd, part, store_fd, hash) ==
+	if (fsync(fd) == -1 || renameat(store_fd, part, store_fd, name) ==
 	    -1) {
 		snprintf(why, whylen, "%s", strerror(errno));
-		instore_abort(fd, hash);
+		instore_abort(fd, owner, hash);
 		return -1;
 	}
 	close(fd);
@@ -186,16 +218,19 @@ parent_of(int dfd, const char *path, const struct runas *ra,
 }
 
 int
-instore_stage(const char *hash, int64_t bytes, const char *dir,
-    const char *path, const struct runas *ra, char *why, size_t whylen)
+instore_stage(const char *owner, const char *hash, int64_t bytes,
+    const char *dir, const char *path, const struct runas *ra, char *why,
+    size_t whylen)
 {
-	char		 got[DIGEST_HEX + 1];
+	char		 got[DIGEST_HEX + 1], name[INSTORE_NAME_MAX];
 	const char	*base = NULL;
 	int		 in = -1, out = -1, dfd;
 	int64_t		 n;
 
-	if (!instore_has(hash, bytes) || (in = openat(store_fd, hash,
-	    O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+	if (!instore_has(owner, hash, bytes) ||
+	    name_of(owner, hash, name, sizeof name) == -1 ||
+	    (in = openat(store_fd, name, O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
 		snprintf(why, whylen, "input %s: no copy here", path);
 		return -1;
 	}
@@ -212,7 +247,7 @@ instore_stage(const char *hash, int64_t bytes, const char *dir,
 	if (n != bytes || strcmp(got, hash) != 0) {
 		snprintf(why, whylen, "input %s: the copy here does not match "
 		    "its hash", path);
-		(void)unlinkat(store_fd, hash, 0);
+		(void)unlinkat(store_fd, name, 0);
 		goto fail;
 	}
 	(void)futimens(in, NULL);	/* used now: the last to go */
@@ -245,7 +280,7 @@ instore_sweep(void)
 		return;
 	}
 	while ((de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.' && !is_hash(de->d_name))
+		if (de->d_name[0] != '.' && !is_entry(de->d_name))
 			(void)unlinkat(store_fd, de->d_name, 0);
 	closedir(d);
 }
