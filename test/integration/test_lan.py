@@ -2,15 +2,20 @@
 (issue 3): workflows, kill -9 of a runner and of the master, a late
 joiner, 10% datagram loss, a partition healed."""
 import collections
+import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import socket
+import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
+import harness
 import lan
 import test_checkpoint
 from harness import FAST_CLUSTER, TIMEOUT, WRAP, params_file, schedule_workflow
@@ -563,6 +568,65 @@ class LanCheckpoints(LanTest):
         self.assertEqual(len(resumed), 1, resumed)
         self.assertGreaterEqual(resumed[0], 40)
         self.agreed_results([u])
+
+class LanInputs(LanTest):
+    """Input files where no directory is shared (issue 39): the submit
+    directory is on h0 alone (every other host's node has an empty
+    tmpfs over it), and the runs on the other hosts get the files."""
+
+    EXTRA = "\n  <listen>*:7600</listen>"
+
+    def setUp(self):
+        # Made before the nodes start: each hides it at its own start.
+        self.data = tempfile.mkdtemp(prefix="vtdata")
+        self.addCleanup(shutil.rmtree, self.data, True)
+        os.chmod(self.data, 0o755)
+        super().setUp()
+
+    def start_node(self, k):
+        if k == 0:
+            return super().start_node(k)
+        saved = harness.WRAP
+        harness.WRAP = ["unshare", "-m", "--propagation", "private", "sh", "-c",
+                        'mount -t tmpfs -o size=1m none "$0" && exec "$@"',
+                        self.data] + saved
+        try:
+            return super().start_node(k)
+        finally:
+            harness.WRAP = saved
+
+    def test_inputs_only_the_submitters_host_has_reach_the_other_hosts(self):
+        table = os.urandom(1 << 20)
+        os.makedirs(os.path.join(self.data, "in"))
+        with open(os.path.join(self.data, "in", "table.csv"), "wb") as f:
+            f.write(table)
+        self.one_master()
+        h0 = self.nodes["h0"]
+        script = ('if [ -e %s/in/table.csv ]; then echo shared; else echo hidden; '
+                  'fi; sha256sum in/table.csv' % self.data)
+        r = subprocess.run(["ip", "netns", "exec", h0.netns, harness.VOLERY, "-H",
+                            "127.0.0.1:%d" % h0.port, "run", "--array", "1-10",
+                            "--in", "in", "--", "sh", "-c", script],
+                           cwd=self.data, capture_output=True, text=True,
+                           timeout=TIMEOUT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        uuids = r.stdout.split()
+        seen = self.wait_all(uuids, "h0")
+        runners = {}
+        for l in seen:
+            f = l.split()
+            if f[:1] == ["PROGRESS"] and f[3] == "Terminated":
+                runners[f[1]] = [w[5:] for w in f if w.startswith("node=")][0]
+        elsewhere = [u for u in uuids if runners[u] != "h0"]
+        self.assertTrue(elsewhere, runners)
+        for u in uuids:
+            r = subprocess.run(["ip", "netns", "exec", h0.netns, harness.VOLERY,
+                                "-H", "127.0.0.1:%d" % h0.port, "output", u],
+                               capture_output=True, text=True, timeout=TIMEOUT)
+            where, digest = r.stdout.split()[:2]
+            self.assertEqual(digest, hashlib.sha256(table).hexdigest(), u)
+            self.assertEqual(where, "shared" if runners[u] == "h0" else "hidden", u)
+
 
 if __name__ == "__main__":
     unittest.main()
