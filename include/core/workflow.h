@@ -42,6 +42,10 @@ struct wf_task {
 	/* A <command>: what it runs (name: its task name), NULL for a
 	 * <task> of a description. */
 	struct task_cmd	*cmd;
+	/* Its <in> paths as written, relative to cmd->in_dir: volery
+	 * submit hashes them into cmd->ins where the files are. */
+	int		 nin_paths;
+	char		**in_paths;
 	/* A task of a <foreach>: its array (the same number for every value
 	 * of one task of the file, 0 for none), value and limit. */
 	int		 array;

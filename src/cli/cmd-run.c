@@ -7,6 +7,7 @@
  * --array, one task per value, {i} the value in each, at most LIMIT of
  * them running at once; their uuids, one a line.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,9 +21,9 @@
 
 #include "bounds.h"
 #include "cmd.h"
-#include "inputs.h"
 #include "conn.h"
 #include "arrayspec.h"
+#include "inwalk.h"
 #include "lex.h"
 #include "runlimit.h"
 #include "runreq.h"
@@ -268,9 +269,9 @@ cmd_run_exec(const struct cmd_args *a)
 		return cmd_fail("libsodium does not start");
 	if (npaths > 0 && (tc.in_dir = getcwd(there, sizeof there)) == NULL)
 		return cmd_fail("cannot tell the current directory");
-	if (npaths > 0 && (tc.nins = inputs_collect(paths, npaths, ins,
-	    CMD_INS_TEXT_MAX / 68, err, sizeof err)) == -1)
-		return cmd_fail("%s", err) * 2;
+	if (npaths > 0 && (tc.nins = inwalk_collect(AT_FDCWD, paths, npaths,
+	    ins, CMD_INS_TEXT_MAX / 68, err, sizeof err)) == -1)
+		return cmd_fail("--in %s", err) * 2;
 	tc.ins = ins;
 	/* An array's elements share the files: hashed once. */
 	if (cmd_arg(a, 'A') != NULL)
@@ -284,7 +285,7 @@ cmd_run_exec(const struct cmd_args *a)
 		    "(%d bytes, escaped)", CLIENT_LINE_MAX) * 2;
 	else
 		rc = cmd_schedule_print(cmd_arg(a, 'H'), req);
-	inputs_free(ins, tc.nins);
+	inwalk_free(ins, tc.nins);
 	return rc;
 }
 

@@ -5,6 +5,7 @@
  * print "ID UUID" for each.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "cmd.h"
 #include "conn.h"
 #include "descs.h"
+#include "inwalk.h"
 #include "log.h"
 #include "runreq.h"
 #include "task.h"
@@ -168,6 +170,45 @@ schedule_all(struct conn *c, const struct workflow *wf, const int *order,
 	return failed ? -1 : 0;
 }
 
+
+/* Each <command>'s <in> files, hashed where they are (we are the user:
+ * we read what the user may): 0, or -1 and "file:line: why". */
+static int
+hash_inputs(struct workflow *wf, char *err, size_t errlen)
+{
+	struct wf_task	*t;
+	char		 why[512], **items;
+	int		 i, dir, n;
+
+	for (i = 0; i < wf->ntasks; i++) {
+		t = &wf->tasks[i];
+		if (t->nin_paths == 0)
+			continue;
+		if ((items = calloc(CMD_INS_TEXT_MAX / 68, sizeof *items)) ==
+		    NULL)
+			snprintf(why, sizeof why, "out of memory");
+		else if ((dir = open(t->cmd->in_dir, O_RDONLY | O_DIRECTORY |
+		    O_CLOEXEC)) == -1)
+			snprintf(why, sizeof why, "%s: %s", t->cmd->in_dir,
+			    strerror(errno));
+		else {
+			n = inwalk_collect(dir, t->in_paths, t->nin_paths,
+			    items, CMD_INS_TEXT_MAX / 68, why, sizeof why);
+			close(dir);
+			if (n >= 0) {
+				t->cmd->ins = items;
+				t->cmd->nins = n;
+				continue;
+			}
+		}
+		free(items);
+		snprintf(err, errlen, "%s:%ld: <in>: %s", wf->file, t->line,
+		    why);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 cmd_submit_exec(const struct cmd_args *a)
 {
@@ -187,7 +228,8 @@ cmd_submit_exec(const struct cmd_args *a)
 	log_open(NULL, VLOG_WARNING, 1);
 	if (access(file, R_OK) == -1)
 		return cmd_fail("%s: %s", file, strerror(errno));
-	if (wf_load(file, &wf, err, sizeof err) > 0) {
+	if (wf_load(file, &wf, err, sizeof err) > 0 ||
+	    hash_inputs(&wf, err, sizeof err) == -1) {
 		fprintf(stderr, "%s\n", err);
 		workflow_free(&wf);
 		return cmd_fail("%s: not submitted", file);

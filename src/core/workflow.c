@@ -213,6 +213,9 @@ workflow_free(struct workflow *wf)
 		free(wf->tasks[i].params);
 		free(wf->tasks[i].tags);
 		free(wf->tasks[i].inputs);
+		while (wf->tasks[i].nin_paths > 0)
+			free(wf->tasks[i].in_paths[--wf->tasks[i].nin_paths]);
+		free(wf->tasks[i].in_paths);
 		task_cmd_free(wf->tasks[i].cmd);
 	}
 	free(wf->tasks);

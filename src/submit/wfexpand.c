@@ -46,6 +46,14 @@ copy_for(struct wf_task *dst, const struct wf_task *t, int value)
 	dst->cmd = t->cmd != NULL ? task_cmd_dup(t->cmd) : NULL;
 	dst->tags = t->tags != NULL ? strdup(t->tags) : NULL;
 	dst->inputs = NULL;
+	dst->in_paths = NULL;
+	dst->nin_paths = 0;
+	if (t->nin_paths > 0 && (dst->in_paths = calloc(t->nin_paths,
+	    sizeof *dst->in_paths)) != NULL)
+		for (; dst->nin_paths < t->nin_paths; dst->nin_paths++)
+			if ((dst->in_paths[dst->nin_paths] =
+			    strdup(t->in_paths[dst->nin_paths])) == NULL)
+				return -1;
 	if (t->inputs != NULL && workflow_inputs(dst) == 0)
 		memcpy(dst->inputs, t->inputs, t->ninputs * sizeof *t->inputs);
 	if ((t->path != NULL && dst->path == NULL) ||
@@ -53,7 +61,9 @@ copy_for(struct wf_task *dst, const struct wf_task *t, int value)
 	    (t->tags != NULL && dst->tags == NULL) ||
 	    (t->params != NULL && dst->params == NULL) ||
 	    (t->cmd != NULL && dst->cmd == NULL) ||
-	    fill(&dst->path, value) == -1 || fill(&dst->params, value) == -1)
+	    (t->nin_paths > 0 && dst->in_paths == NULL) ||
+	    fill(&dst->path, value) == -1 || fill(&dst->params, value) == -1 ||
+	    fill_list(dst->in_paths, dst->nin_paths, value) == -1)
 		return -1;
 	if (dst->cmd != NULL && (fill_list(dst->cmd->argv, dst->cmd->argc,
 	    value) == -1 || fill_list(dst->cmd->env, dst->cmd->nenv,

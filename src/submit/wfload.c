@@ -322,9 +322,12 @@ load_command_part(struct errlist *l, struct wf_task *t, xmlNode *c,
 	else if (strcmp(el, "output") == 0)
 		rc = push(&tc->outs, &tc->nouts, TASK_OUTPUTS_MAX,
 		    output_value(l, c));
+	else if (strcmp(el, "in") == 0)
+		rc = push(&t->in_paths, &t->nin_paths, CMD_INS_TEXT_MAX / 68,
+		    xml_text(c));
 	else
 		errlist_add(l, line, "<%s>: unknown or misplaced in a "
-		    "<command> (arg, shell, env, input, output)", el);
+		    "<command> (arg, shell, env, input, output, in)", el);
 	if (rc == -1)
 		errlist_add(l, line, "<%s>: too many", el);
 }
@@ -337,7 +340,7 @@ load_command(struct errlist *l, struct workflow *wf, xmlNode *n)
 	xmlNode		*c;
 	char		*v, why[PATH_MAX];
 	int64_t		 secs;
-	int		 shell = 0;
+	int		 shell = 0, cwd_given;
 
 	if ((tc = t->cmd = calloc(1, sizeof *tc)) == NULL) {
 		errlist_add(l, t->line, "out of memory");
@@ -351,10 +354,19 @@ load_command(struct errlist *l, struct workflow *wf, xmlNode *n)
 		    "and its arguments) or a <shell> line");
 	else if (t->name[0] == '\0')
 		runreq_name(tc->argv[0], t->name, sizeof t->name);
-	if ((v = xml_attr(n, "cwd")) != NULL)
+	if ((cwd_given = (v = xml_attr(n, "cwd")) != NULL))
 		tc->cwd = resolve(l, v);
 	else if (file_dir(l->file, why, sizeof why) == 0)
 		tc->cwd = strdup(why);
+	/* Its <in> files are where it would run here; then it runs in its
+	 * run dir, where they are put, unless told where. */
+	if (t->nin_paths > 0 && tc->cwd != NULL) {
+		tc->in_dir = strdup(tc->cwd);
+		if (!cwd_given) {
+			free(tc->cwd);
+			tc->cwd = NULL;
+		}
+	}
 	tc->out = xml_attr(n, "stdout");
 	tc->err = xml_attr(n, "stderr");
 	if ((v = xml_attr(n, "time")) != NULL) {

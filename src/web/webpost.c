@@ -188,7 +188,7 @@ webpost_workflow(const char *body, size_t len, const struct http_who *who,
 	json_error_t	 jerr;
 	const char	*name, *text, *why;
 	char		*err = NULL;
-	int		 n;
+	int		 n, i;
 
 	*out = NULL;
 	if ((p = calloc(1, sizeof *p)) == NULL) {
@@ -221,6 +221,13 @@ webpost_workflow(const char *body, size_t len, const struct http_who *who,
 		    "problems", problems(err));
 		goto fail;
 	}
+	for (i = 0; i < p->wf.ntasks; i++)
+		if (p->wf.tasks[i].nin_paths > 0) {
+			*out = error(code, 400, "<in> names files where the "
+			    "workflow file is: submit it with volery submit "
+			    "from there");
+			goto fail;
+		}
 	if ((why = deadline_from_json(p->in, &p->wf)) != NULL) {
 		*out = error(code, 400, why);
 		goto fail;

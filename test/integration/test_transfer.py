@@ -76,6 +76,40 @@ class Inputs(unittest.TestCase):
                 self.cl.nodes[name].dir, "state", "inputs",
                 "%s.%s" % (pwd.getpwuid(os.geteuid()).pw_name, blake(big)))))
 
+    def test_a_workflows_in_files_travel_and_foreach_fills_them(self):
+        for i in (1, 2, 3):
+            write(os.path.join(self.work, "parts", "part%d.txt" % i),
+                  b"".join(b"row %d\n" % k for k in range(i * 10)))
+        wf = os.path.join(self.work, "parts.xml")
+        with open(wf, "w") as f:
+            f.write("""<workflow>
+  <foreach values="1-3">
+    <command id="count"><in>parts/part{i}.txt</in>
+      <shell>test ! -e parts.xml &amp;&amp; wc -l &lt; parts/part{i}.txt</shell></command>
+  </foreach>
+</workflow>
+""")
+        # From elsewhere: the paths are the file's directory's.
+        r = test_run.volery("-H", "127.0.0.1:%d" % self.cl.nodes["a"].port,
+                            "submit", "--watch", wf, cwd="/")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("3 of 3 terminated", r.stdout.decode())
+        ids = dict(l.split()[:2] for l in r.stdout.decode().splitlines()
+                   if re.match(r"^\S+ [0-9a-f-]{36}$", l))
+        for i in (1, 2, 3):
+            self.assertEqual(test_run.volery(
+                "-H", "127.0.0.1:%d" % self.cl.nodes["a"].port, "output",
+                ids["count[%d]" % i]).stdout.decode().strip(), str(i * 10))
+        # A missing one: nothing is submitted, and the line says why.
+        with open(wf, "w") as f:
+            f.write('<workflow>\n<command id="x"><arg>true</arg>\n'
+                    '<in>parts/none.txt</in></command>\n</workflow>\n')
+        r = test_run.volery("-H", "127.0.0.1:%d" % self.cl.nodes["a"].port,
+                            "submit", wf)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"parts.xml:2: <in>: parts/none.txt: No such file",
+                      r.stderr)
+
     def test_a_file_changed_after_its_submit_is_refused_for_good(self):
         for name in ("same.txt", "grown.txt"):
             write(os.path.join(self.work, name), b"as submitted\n")
@@ -103,8 +137,8 @@ class Inputs(unittest.TestCase):
     def test_paths_that_leave_the_directory_are_refused(self):
         write(os.path.join(self.work, "in", "ok.txt"), b"ok\n")
         os.symlink("/etc/hostname", os.path.join(self.work, "in", "link"))
-        for path, why in (("../x", "below this directory"),
-                          ("/etc/hostname", "below this directory"),
+        for path, why in (("../x", "below the directory"),
+                          ("/etc/hostname", "below the directory"),
                           ("in", "in/link: a symbolic link")):
             r = test_run.volery("-H", "127.0.0.1:%d" % self.cl.nodes["a"].port,
                                 "run", "--in", path, "--", "true", cwd=self.work)

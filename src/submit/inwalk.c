@@ -1,6 +1,6 @@
 /*
- * inputs.c -- `volery run --in PATH`: the files a command reads, as its
- * record names them (inputs.h).  The command line hashes them: it runs
+ * inwalk.c -- `volery run --in PATH`, a workflow's <in>: the files a
+ * command reads, as its record names them (inwalk.h).  The command line hashes them: it runs
  * as the user, so it reads what the user may read, and a file it
  * misreports only fails its own task (the node that runs it checks every
  * hash it fetches).  Directories are walked; a symbolic link is refused,
@@ -20,7 +20,7 @@
 
 #include "bounds.h"
 #include "hashcopy.h"
-#include "inputs.h"
+#include "inwalk.h"
 #include "task.h"
 
 struct walk {
@@ -33,7 +33,7 @@ struct walk {
 static int
 fail(struct walk *w, const char *path, const char *why)
 {
-	snprintf(w->err, w->errlen, "--in %s: %s", path, why);
+	snprintf(w->err, w->errlen, "%s: %s", path, why);
 	return -1;
 }
 
@@ -93,8 +93,8 @@ take(struct walk *w, const char *path, int fd)
 }
 
 int
-inputs_collect(char *const *paths, int npaths, char **items, int max,
-    char *err, size_t errlen)
+inwalk_collect(int dir, char *const *paths, int npaths, char **items,
+    int max, char *err, size_t errlen)
 {
 	struct walk	 w = { items, 0, max, err, errlen };
 	char		 path[PATH_MAXLEN + 1], *p;
@@ -113,7 +113,7 @@ inputs_collect(char *const *paths, int npaths, char **items, int max,
 		    (strlen(p) >= 3 && strcmp(p + strlen(p) - 3, "/..") == 0) ||
 		    strcmp(p, ".") == 0)
 			goto bad;
-		if ((fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		if ((fd = openat(dir, p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
 		    O_NONBLOCK)) == -1) {
 			fail(&w, paths[i], errno == ELOOP ? "a symbolic link" :
 			    strerror(errno));
@@ -124,14 +124,14 @@ inputs_collect(char *const *paths, int npaths, char **items, int max,
 	}
 	return w.n;
 bad:
-	fail(&w, paths[i], "a path below this directory, without \"..\"");
+	fail(&w, paths[i], "a path below the directory, without \"..\"");
 fail:
-	inputs_free(items, w.n);
+	inwalk_free(items, w.n);
 	return -1;
 }
 
 void
-inputs_free(char **items, int n)
+inwalk_free(char **items, int n)
 {
 	int	i;
 
