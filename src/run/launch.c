@@ -15,6 +15,7 @@
 #include "launch.h"
 #include "log.h"
 #include "runas.h"
+#include "rundir.h"
 #include "task.h"
 #include "taskdesc.h"
 
@@ -150,19 +151,23 @@ launch_checkpoint(const struct task *t, const char *dir,
 }
 
 int
-launch_inputs(const struct task *t, const char *dir, const struct runas *ra,
-    char *err, size_t errlen)
+launch_rundir(const struct task *t, const struct runas *ra, char *dir,
+    size_t dirlen, char *err, size_t errlen)
 {
 	const char	*path;
 	char		 hash[DIGEST_HEX + 1];
 	int64_t		 bytes;
 	int		 i;
 
+	if (rundir_make(t->uuid, ra, dir, dirlen, err, errlen) == -1)
+		return -1;
 	for (i = 0; t->cmd != NULL && i < t->cmd->nins; i++)
 		if (task_cmd_in_parse(t->cmd->ins[i], &bytes, hash,
 		    &path) == -1 || instore_stage(t->user, hash, bytes, dir,
-		    path, ra, err, errlen) == -1)
+		    path, ra, err, errlen) == -1) {
+			rundir_remove(t->uuid);
 			return -1;
+		}
 	return 0;
 }
 

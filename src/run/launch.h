@@ -38,10 +38,11 @@ int	launch_command_argv(const struct task *, struct strings *k,
  * for a described task "-c <path>" added to argv; NULL if none. */
 const char *launch_checkpoint(const struct task *, const char *dir,
 	    const struct runas *, struct strings *k, const char **argv);
-/* A command's input files (--in), from our store into its run dir dir
- * at their paths, the run user's: 0, or -1 and why. */
-int	launch_inputs(const struct task *, const char *dir,
-	    const struct runas *, char *err, size_t errlen);
+/* t's run dir, the run user's, its path into dir; a command's input
+ * files (--in) in it, from our store, at their paths: 0, or -1 and why
+ * (no dir left). */
+int	launch_rundir(const struct task *, const struct runas *, char *dir,
+	    size_t dirlen, char *err, size_t errlen);
 /* VOLERY_TASK, TMPDIR (dir), VOLERY_CHECKPOINT (checkpoint, or NULL),
  * HOME/USER/LOGNAME of user, a command's inputs and variables, its
  * secret ones ("NAME=value", NULL-terminated, or NULL), NULL-terminated

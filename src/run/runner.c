@@ -401,10 +401,8 @@ runner_start(const struct task *t, const struct taskdesc *d,
 	} else
 		launch_desc_argv(opts.tasks_dir, t, path, sizeof path, argv, args,
 		    sizeof args);
-	if (rundir_make(t->uuid, &ra, dir, sizeof dir, err, errlen) == -1)
+	if (launch_rundir(t, &ra, dir, sizeof dir, err, errlen) == -1)
 		goto fail;
-	if (launch_inputs(t, dir, &ra, err, errlen) == -1)
-		goto fail_dir;
 	ckpt = launch_checkpoint(t, dir, &ra, &k, argv);
 	if (launch_env(t, dir, &ra, secrets, ckpt, &k, env,
 	    sizeof env / sizeof env[0]) == -1 ||

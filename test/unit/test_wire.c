@@ -599,7 +599,7 @@ test_help_comes_from_the_command_table(void **state)
 		}
 		n++;
 	}
-	assert_int_equal(n, 22);	/* with PEERKEY, REVOKE, CLEAR, CKPT, SLEEP */
+	assert_int_equal(n, 23);	/* with PEERKEY, REVOKE, CLEAR, CKPT, SLEEP, FILE */
 	assert_int_equal(wire_client_help(help, 64), -1);
 }
 
