@@ -86,6 +86,14 @@ int	wire_reply_quarantined_format(int64_t until_ms, const char *why,
 	    char *, size_t);
 int	wire_reply_quarantined_parse(const char *line, int64_t *until_ms,
 	    char *why, size_t);
+/* A node's answer to a request for bytes (CKPT <uuid> <seq>, FILE
+ * <uuid> <n>): the request line again, the size, and " z=<n>" if n bytes
+ * of a deflate stream of them follow (zbytes -1: the bytes as they are).
+ * The parse is of the answer to req: 0, or -1 if it is anything else. */
+int	wire_reply_blob_format(const char *req, int64_t bytes, int64_t zbytes,
+	    char *, size_t);
+int	wire_reply_blob_parse(const char *line, const char *req,
+	    int64_t *bytes, int64_t *zbytes);
 /* RECORD: a task as the history keeps it (wire_task_encode); private:
  * without its command's environment (for someone not its owner). */
 int	wire_reply_record_format(const struct task *, int private, char *,

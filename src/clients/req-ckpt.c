@@ -14,13 +14,14 @@
 
 #include "ckstore.h"
 #include "clients.h"
+#include "reply.h"
 #include "reqs.h"
 #include "wire.h"
 
 void
 req_ckpt(struct client *c, const struct client_req *req)
 {
-	char	line[UUID_STRLEN + 96];
+	char	ask[UUID_STRLEN + 32], line[UUID_STRLEN + 96];
 	int64_t	bytes, zbytes;
 	int	fd;
 
@@ -35,15 +36,10 @@ req_ckpt(struct client *c, const struct client_req *req)
 		    "here\n", (long long)req->out_offset, req->uuid[0]);
 		return;
 	}
-	if (zbytes >= 0)
-		snprintf(line, sizeof line, "CKPT %s %lld %lld z=%lld\n",
-		    req->uuid[0], (long long)req->out_offset,
-		    (long long)bytes, (long long)zbytes);
-	else
-		snprintf(line, sizeof line, "CKPT %s %lld %lld\n",
-		    req->uuid[0], (long long)req->out_offset,
-		    (long long)bytes);
-	if (client_write(c, line, strlen(line)) == -1) {
+	snprintf(ask, sizeof ask, "CKPT %s %lld", req->uuid[0],
+	    (long long)req->out_offset);
+	if (wire_reply_blob_format(ask, bytes, zbytes, line,
+	    sizeof line) == -1 || client_write(c, line, strlen(line)) == -1) {
 		close(fd);
 		return;
 	}

@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "clients.h"
 #include "node.h"
 #include "owner.h"
+#include "reply.h"
 #include "reqs.h"
 #include "requests.h"
 #include "runas.h"
@@ -34,7 +34,8 @@ req_file(struct client *c, const struct client_req *req)
 	const struct task	*t = node_find(req_env()->core, req->uuid[0]);
 	struct runas		 owner;
 	struct stat		 st;
-	char			 line[UUID_STRLEN + 64], full[PATH_MAX];
+	char			 ask[UUID_STRLEN + 32], line[UUID_STRLEN + 64];
+	char			 full[PATH_MAX];
 	char			 hash[DIGEST_HEX + 1], why[REASON_MAXLEN + 1];
 	const char		*path;
 	int64_t			 bytes, n = req->out_offset;
@@ -79,9 +80,9 @@ req_file(struct client *c, const struct client_req *req)
 			close(fd);
 		return;
 	}
-	snprintf(line, sizeof line, "FILE %s %lld %" PRId64 "\n", t->uuid,
-	    (long long)n, bytes);
-	if (client_write(c, line, strlen(line)) == -1) {
+	snprintf(ask, sizeof ask, "FILE %s %lld", t->uuid, (long long)n);
+	if (wire_reply_blob_format(ask, bytes, -1, line, sizeof line) == -1 ||
+	    client_write(c, line, strlen(line)) == -1) {
 		close(fd);
 		return;
 	}

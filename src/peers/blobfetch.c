@@ -21,7 +21,7 @@
 #include <zlib.h>
 
 #include "blobfetch.h"
-#include "lex.h"
+#include "reply.h"
 #include "seal.h"
 
 /* Longer than a node takes to answer, or to send the next bytes. */
@@ -115,9 +115,8 @@ put(struct blobfetch *f, const unsigned char *p, size_t n)
 static int
 header_line(struct blobfetch *f, char *line)
 {
-	char	answer[AUTH_HEX_LEN + 1], msg[BLOBFETCH_LINE_MAX + 16], *z;
-	size_t	reqlen = strlen(f->req);
-	int64_t	n, zn = -1;
+	char	answer[AUTH_HEX_LEN + 1], msg[BLOBFETCH_LINE_MAX + 16];
+	int64_t	n, zn;
 
 	if (f->state == BF_CHALLENGE && strncmp(line, "CHALLENGE ", 10) ==
 	    0) {
@@ -132,11 +131,8 @@ header_line(struct blobfetch *f, char *line)
 		f->state = BF_HEADER;
 		return 0;
 	}
-	if (f->state == BF_HEADER && strncmp(line, f->req, reqlen) == 0 &&
-	    line[reqlen] == ' ' &&
-	    ((z = strstr(line + reqlen, " z=")) == NULL || (*z = '\0',
-	    lex_int(z + 3, 0, INT64_MAX, &zn) == 0)) &&
-	    lex_int(line + reqlen + 1, 0, INT64_MAX, &n) == 0) {
+	if (f->state == BF_HEADER &&
+	    wire_reply_blob_parse(line, f->req, &n, &zn) == 0) {
 		if (n != f->bytes) {
 			finish(f, "its size is not the one asked for");
 			return -1;

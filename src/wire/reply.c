@@ -392,6 +392,55 @@ wire_reply_quarantined_parse(const char *line, int64_t *until_ms, char *why,
 }
 
 int
+wire_reply_blob_format(const char *req, int64_t bytes, int64_t zbytes,
+    char *buf, size_t size)
+{
+	int	n;
+
+	if (bytes < 0)
+		return -1;
+	n = zbytes >= 0 ? snprintf(buf, size, "%s %" PRId64 " z=%" PRId64 "\n",
+	    req, bytes, zbytes) : snprintf(buf, size, "%s %" PRId64 "\n", req,
+	    bytes);
+	return n < 0 || (size_t)n >= size ? -1 : n;
+}
+
+/* A size as formatted: digits, no sign, no leading zero; -1 if not. */
+static int
+size_word(const char *p, size_t len, int64_t *v)
+{
+	char	word[24];
+
+	if (len == 0 || len >= sizeof word || (p[0] == '0' && len > 1))
+		return -1;
+	memcpy(word, p, len);
+	word[len] = '\0';
+	return strspn(word, "0123456789") == len ? lex_int(word, 0, INT64_MAX,
+	    v) : -1;
+}
+
+int
+wire_reply_blob_parse(const char *line, const char *req, int64_t *bytes,
+    int64_t *zbytes)
+{
+	size_t		 len = strcspn(line, "\n"), rlen = strlen(req);
+	const char	*p, *z, *end = line + len;
+
+	if (len <= rlen + 1 || strncmp(line, req, rlen) != 0 ||
+	    line[rlen] != ' ')
+		return -1;
+	p = line + rlen + 1;
+	*zbytes = -1;
+	if ((z = memchr(p, ' ', end - p)) != NULL) {
+		if (end - z < 4 || strncmp(z, " z=", 3) != 0 ||
+		    size_word(z + 3, end - z - 3, zbytes) == -1)
+			return -1;
+	} else
+		z = end;
+	return size_word(p, z - p, bytes);
+}
+
+int
 wire_reply_record_format(const struct task *t, int private, char *buf,
     size_t size)
 {

@@ -2,7 +2,8 @@
  * fuzz_reply.c -- libFuzzer: any bytes as a reply line the command line
  * reads from a node (reply.h).  A line either fails to parse or parses
  * to fields that format to a line which parses to the same fields and
- * formats to the same bytes; nothing crashes.
+ * formats to the same bytes; nothing crashes.  An answer to a request for
+ * bytes (CKPT, FILE) parses only as it is formatted.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +28,29 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 			abort();					\
 	}								\
 } while (0)
+
+/* The answer to a request for bytes, the request its first three words
+ * ("FILE <uuid> <n>"): what parses is the one way to format it. */
+static void
+blob(const char *line)
+{
+	char		 req[LINE_MAX_BYTES], x[LINE_MAX_BYTES];
+	const char	*p = line;
+	int64_t		 bytes, zbytes;
+	int		 words;
+
+	for (words = 0; words < 3 && (p = strchr(p, ' ')) != NULL; words++)
+		p++;
+	if (p == NULL || p == line)
+		return;
+	memcpy(req, line, p - line - 1);
+	req[p - line - 1] = '\0';
+	if (wire_reply_blob_parse(line, req, &bytes, &zbytes) == 0 &&
+	    (wire_reply_blob_format(req, bytes, zbytes, x, sizeof x) < 0 ||
+	    strncmp(x, line, strlen(x) - 1) != 0 ||
+	    line[strlen(x) - 1] != '\0' && line[strlen(x) - 1] != '\n'))
+		abort();
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -59,5 +83,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		task_free(t);
 	}
+	blob(line);
 	return 0;
 }

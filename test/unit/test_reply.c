@@ -266,6 +266,43 @@ test_a_private_record_has_no_environment(void **state)
 	}
 }
 
+#define BLOB_U1 "00000000-0000-4000-8000-000000000001"
+
+/* The answer to a request for bytes: what blobfetch.c takes, and only
+ * the answer to what it asked. */
+static void
+test_blob_answers(void **state)
+{
+	const char	*req = "FILE " BLOB_U1 " 2";
+	char		 line[256];
+	int64_t		 bytes, zbytes;
+	const char	*bad[] = {
+		"FILE " BLOB_U1 " 2", "FILE " BLOB_U1 " 2 ", "FILE " BLOB_U1 " 3 10",
+		"FILE " BLOB_U1 " 2 -1", "FILE " BLOB_U1 " 2 +10", "FILE " BLOB_U1 " 2 010",
+		"FILE " BLOB_U1 " 2 10 z=", "FILE " BLOB_U1 " 2 10 z=5 x",
+		"FILE " BLOB_U1 " 2 10 y=5", "FILE " BLOB_U1 " 2 99999999999999999999",
+		"FILE " BLOB_U1 " 2  10", "FILE " BLOB_U1 " 22 10", "ERROR no file",
+		"CKPT " BLOB_U1 " 2 10",
+	};
+	size_t		 i;
+
+	(void)state;
+	assert_int_equal(wire_reply_blob_format(req, 1048576, -1, line,
+	    sizeof line), (int)strlen(req) + 9);
+	assert_string_equal(line, "FILE " BLOB_U1 " 2 1048576\n");
+	assert_int_equal(wire_reply_blob_parse(line, req, &bytes, &zbytes), 0);
+	assert_int_equal(bytes, 1048576);
+	assert_int_equal(zbytes, -1);
+	assert_true(wire_reply_blob_format(req, 0, 12, line, sizeof line) > 0);
+	assert_int_equal(wire_reply_blob_parse(line, req, &bytes, &zbytes), 0);
+	assert_int_equal(bytes, 0);
+	assert_int_equal(zbytes, 12);
+	assert_int_equal(wire_reply_blob_format(req, 10, -1, line, 20), -1);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(wire_reply_blob_parse(bad[i], req, &bytes,
+		    &zbytes), -1);
+}
+
 int
 main(void)
 {
@@ -276,6 +313,7 @@ main(void)
 		cmocka_unit_test(test_node_lines),
 		cmocka_unit_test(test_rejected_clash_and_record_lines),
 		cmocka_unit_test(test_a_private_record_has_no_environment),
+		cmocka_unit_test(test_blob_answers),
 	};
 
 	return cmocka_run_group_tests_name("reply", tests, NULL, NULL);
