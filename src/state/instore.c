@@ -166,8 +166,9 @@ instore_commit(int fd, const char *owner, const char *hash, int64_t bytes,
 		instore_abort(fd, owner, hash);
 		return -1;
 	}
-	if (fsync(fd) == -1 || renameat(store_fd, part, store_fd, name) ==
-	    -1) {
+	/* No fsync: a copy a crash left short or torn is found at its next
+	 * use, which hashes it again, and fetched anew. */
+	if (renameat(store_fd, part, store_fd, name) == -1) {
 		snprintf(why, whylen, "%s", strerror(errno));
 		instore_abort(fd, owner, hash);
 		return -1;

@@ -83,7 +83,7 @@ class SecretEnv(test_liar.Liar):
         b.wait_states({u: "Ready"})
         self.cl.nodes["a"].kill9()
         self.cl.nodes["b"].wait_log(
-            r"Task UUID\{%s\} name\{true\} cannot start: node a, which "
+            r"Task UUID\{%s\} name\{true\} owner\{\S+\} cannot start: node a, which "
             r"took it, did not give its secret variables" % u, timeout=30)
 
 
