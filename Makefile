@@ -84,7 +84,7 @@ SIM_SRC	= test/sim/simnet.c test/sim/evqueue.c test/sim/liar.c \
 DEPS_OK	= $(BUILD)/.deps-ok
 VOLERY	= $(if $(SANITIZE),$(BUILD)/volery,volery)
 
-.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim seeds simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-side bench-waiting bench-bigpost bench-office \
+.PHONY: all binaries deps demo test unit integration fuzz check valgrind clean sim seeds simtest simtraces simsweep bench bench-core bench-start bench-throttle bench-checkpoint bench-transfer bench-side bench-waiting bench-bigpost bench-office \
 	layering \
 	install uninstall deb FORCE
 .DEFAULT_GOAL := all
@@ -144,6 +144,13 @@ bench-throttle: all
 bench-checkpoint: all
 	@tools/build-criu.sh build/criu
 	$(PYTHON) tools/bench_checkpoint.py
+
+# Input files moved by the pool (issue 39): a fetch beside cat | nc
+# between two namespaces, and a fan-out to 8 hosts beside 8 sequential
+# copies.  As root.
+bench-transfer: all
+	@tools/install-deps.sh nc:netcat-openbsd
+	$(PYTHON) tools/bench_transfer.py
 
 # Side by side in one sitting (issue 36): W1 throughput (a workflow file,
 # a CLI call per task, pipelined RUNs), W2 chains and W3 idle starts, for

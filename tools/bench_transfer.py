@@ -66,10 +66,12 @@ def main():
     data = tempfile.mkdtemp(prefix="vtbench")
     nodes = []
     try:
+        os.chmod(data, 0o755)   # root's tasks run as a slot user
         path = os.path.join(data, "input.bin")
         with open(path, "wb") as f:
             for _ in range(args.mb):
                 f.write(os.urandom(1 << 20))
+        os.chmod(path, 0o644)
         cluster = "bt%d" % os.getpid()
         for k in range(9):
             tags = "" if k == 0 else "<tags>runner</tags>"
@@ -92,10 +94,18 @@ def main():
                                capture_output=True, text=True, timeout=600)
             if r.returncode != 0:
                 sys.exit(r.stderr)
-            uuids = r.stdout.split()
+            uuids = set(r.stdout.split())
             c = h0.client()
             c.ask("SUBSCRIBE " + " ".join(uuids))
-            c.wait_states({u: "Terminated" for u in uuids}, timeout=600)
+            while uuids:
+                f = c.line(600).split()
+                if f[:1] == ["PROGRESS"] and f[3] == "Failed":
+                    for n in nodes:
+                        print("\n".join(l for l in n.log().splitlines()
+                                        if f[1] in l))
+                    sys.exit("a task failed: " + " ".join(f))
+                if f[:1] == ["PROGRESS"] and f[3] == "Terminated":
+                    uuids.discard(f[1])
             c.close()
 
         subprocess.run(["cat", path], stdout=subprocess.DEVNULL, check=True)
@@ -106,10 +116,10 @@ def main():
         print("one      %5d MB  volery %.2f s (%.0f MB/s)  cat|nc %.2f s "
               "(%.0f MB/s)  volery/nc %.2f" % (mb, one, mb / one, nc1,
                                                mb / nc1, nc1 / one))
-        for n in nodes[1:]:
-            shutil.rmtree(os.path.join(n.dir, "state", "inputs"),
-                          ignore_errors=True)
-            os.makedirs(os.path.join(n.dir, "state", "inputs"), mode=0o700)
+        for n in nodes[1:]:     # the stores emptied (the node holds the dir)
+            store = os.path.join(n.dir, "state", "inputs")
+            for name in os.listdir(store):
+                os.unlink(os.path.join(store, name))
         seq = sum(nc_copy(net, 0, k, path, os.path.join(data, "nc%d.out" % k))
                   for k in range(1, 9))
         before = {n.name: len(fetch_ms(n)) for n in nodes}

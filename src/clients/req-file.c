@@ -39,7 +39,7 @@ req_file(struct client *c, const struct client_req *req)
 	char			 hash[DIGEST_HEX + 1], why[REASON_MAXLEN + 1];
 	const char		*path;
 	int64_t			 bytes, n = req->out_offset;
-	int			 fd, e;
+	int			 fd, e, ok = 0;
 
 	if (client_who(c) != CLIENT_PEER &&
 	    client_uid(c) != (int64_t)geteuid()) {
@@ -55,27 +55,35 @@ req_file(struct client *c, const struct client_req *req)
 		    "here\n", req->uuid[0], (long long)n);
 		return;
 	}
+	/* Every ERROR about the file itself starts "ERROR input <path>: ":
+	 * the fetching node fails the task for good on it, since the file
+	 * is here, whichever node asks. */
 	if (snprintf(full, sizeof full, "%s/%s", t->cmd->in_dir, path) >=
 	    (int)sizeof full) {
-		client_replyf(c, "ERROR input %s of task %s: path too long\n",
-		    path, t->uuid);
+		client_replyf(c, "ERROR input %s: path too long\n", path);
 		return;
 	}
 	if (owner_of(t, 0, &owner, why, sizeof why) == -1) {
-		client_replyf(c, "ERROR input %s of task %s: %s\n", path,
-		    t->uuid, why);
+		client_replyf(c, "ERROR input %s: %s\n", path, why);
 		return;
 	}
+	memset(&st, 0, sizeof st);
 	fd = runas_open(&owner, full, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC, 0);
 	e = errno;
+	if (fd == -1 && e != ENOENT && e != ELOOP)
+		client_replyf(c, "ERROR input %s: cannot be read as %s: %s\n",
+		    path, owner.name, strerror(e));
+	else if (fd == -1 || fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_size != bytes)
+		client_replyf(c, "ERROR input %s: changed after its submit "
+		    "(%s)\n", path, fd == -1 ? (e == ELOOP ? "now a symbolic "
+		    "link" : "gone") : !S_ISREG(st.st_mode) ? "not a plain "
+		    "file" : "another size");
+	else
+		ok = 1;
 	runas_free(&owner);
-	if (fd == -1 || fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    st.st_size != bytes) {
-		client_replyf(c, "ERROR input %s of task %s changed after its "
-		    "submit: %s\n", path, t->uuid, fd == -1 ? strerror(e) :
-		    !S_ISREG(st.st_mode) ? "not a plain file" :
-		    "another size");
+	if (!ok) {
 		if (fd != -1)
 			close(fd);
 		return;

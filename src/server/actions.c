@@ -164,8 +164,8 @@ start_run(const struct task *t, char *const *secrets, char *err,
 	return runner_start(t, d, NULL, err, errlen);
 }
 
-/* A run that cannot start: the core hears of it as a failed run; one
- * that no other attempt would start either as a command's final ERROR. */
+/* A run that cannot start: the core hears of it as a failed run, with
+ * why as its ERROR (final: no other attempt would start either). */
 static void
 start_failed_as(const struct task *t, const char *err, int final)
 {
@@ -175,14 +175,13 @@ start_failed_as(const struct task *t, const char *err, int final)
 
 	log_msg(VLOG_ERROR, "Task UUID{%s} name{%s} owner{%s} cannot start: "
 	    "%s", t->uuid, t->exec, t->user, err);
-	if (final) {
-		memset(&m, 0, sizeof m);
-		m.type = RMSG_ERROR;
-		m.final = 1;
-		snprintf(m.buf, sizeof m.buf, "%s", err);
-		m.message = m.buf;
-		e.result = &m;
-	}
+	/* Its reason, not "exited with status -1". */
+	memset(&m, 0, sizeof m);
+	m.type = RMSG_ERROR;
+	m.final = final;
+	snprintf(m.buf, sizeof m.buf, "cannot start: %s", err);
+	m.message = m.buf;
+	e.result = &m;
 	memcpy(uuid, t->uuid, sizeof uuid);
 	node_runner_exit(act.env->core, uuid, &e, clock_node_ms());
 }

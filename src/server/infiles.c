@@ -89,6 +89,7 @@ infiles_close(void)
 		TAILQ_REMOVE(&in.starts, s, entry);
 		free(s);
 	}
+	instore_close();
 }
 
 /* A start under way needs the stored file name ("<owner>.<hash>"): it
@@ -162,8 +163,12 @@ fetched(int ok, const char *got, const char *why, void *arg)
 		why = err;
 		final = 1;
 	}
-	if (why != NULL && strstr(why, "changed after its submit") != NULL)
+	/* The taker's word about the file itself: no other attempt would
+	 * fare better. */
+	if (why != NULL && strncmp(why, "ERROR input ", 12) == 0) {
+		why += 6;
 		final = 1;
+	}
 	if (why == NULL)
 		log_info("Task UUID{%s}: input %s fetched, %lld bytes in "
 		    "%lld ms", f->uuid, f->path, (long long)f->bytes,
@@ -175,8 +180,11 @@ fetched(int ok, const char *got, const char *why, void *arg)
 			if (strcmp(s->uuid, f->uuid) == 0)
 				break;
 		if (s != NULL) {
-			snprintf(msg, sizeof msg, "input %s: %s", f->path,
-			    why);
+			if (strncmp(why, "input ", 6) == 0)
+				snprintf(msg, sizeof msg, "%s", why);
+			else
+				snprintf(msg, sizeof msg, "input %s: %s",
+				    f->path, why);
 			end_start(s, msg, final);
 		}
 	}

@@ -20,6 +20,52 @@
 static int	store_fd = -1;
 static int64_t	cache_max;
 
+/* The copies this process hashed (fetched, or given to a run): a run is
+ * given one of them without hashing it again.  One found in the store
+ * after a restart is hashed at its first use: nothing is fsynced, so a
+ * crash may have left it torn. */
+static char	(*verified)[INSTORE_NAME_MAX];
+static int	 nverified;
+
+static int
+was_verified(const char *name)
+{
+	int	i;
+
+	for (i = 0; i < nverified; i++)
+		if (strcmp(verified[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+set_verified(const char *name, int yes)
+{
+	void	*nv;
+	int	 i;
+
+	for (i = 0; i < nverified; i++)
+		if (strcmp(verified[i], name) == 0) {
+			if (!yes)
+				memcpy(verified[i], verified[--nverified],
+				    sizeof verified[i]);
+			return;
+		}
+	if (yes && (nv = realloc(verified, (nverified + 1) *
+	    sizeof *verified)) != NULL) {
+		verified = nv;
+		snprintf(verified[nverified++], sizeof *verified, "%s", name);
+	}
+}
+
+/* A stored file goes. */
+static void
+drop(const char *name)
+{
+	set_verified(name, 0);
+	(void)unlinkat(store_fd, name, 0);
+}
+
 int
 instore_open(const char *state_dir, int64_t cache_bytes, char *err,
     size_t errlen)
@@ -142,7 +188,7 @@ trim(int (*pinned)(const char *name))
 		closedir(d);
 		if (total <= cache_max || oldest[0] == '\0')
 			return;
-		(void)unlinkat(store_fd, oldest, 0);
+		drop(oldest);
 	}
 }
 
@@ -174,8 +220,24 @@ instore_commit(int fd, const char *owner, const char *hash, int64_t bytes,
 		return -1;
 	}
 	close(fd);
+	set_verified(name, 1);
 	trim(pinned);
 	return 0;
+}
+
+/* bytes from in to out, in the kernel (copy_file_range: no pass
+ * through our memory; a reflink where the file system has them): how
+ * many, or -1. */
+static int64_t
+copy_all(int in, int out, int64_t bytes)
+{
+	int64_t	done = 0;
+	ssize_t	n;
+
+	while (done < bytes && (n = copy_file_range(in, NULL, out, NULL,
+	    (size_t)(bytes - done), 0)) > 0)
+		done += n;
+	return done == bytes ? done : -1;
 }
 
 /* The directory of path's parent in the run dir at dfd (ours to
@@ -241,16 +303,18 @@ instore_stage(const char *owner, const char *hash, int64_t bytes,
 	    (out = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL |
 	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
 	    (ra->change && fchown(out, ra->uid, ra->gid) == -1) ||
-	    (n = hashcopy(in, out, bytes, got)) == -1) {
+	    (n = was_verified(name) ? copy_all(in, out, bytes) :
+	    hashcopy(in, out, bytes, got)) == -1) {
 		snprintf(why, whylen, "input %s: %s", path, strerror(errno));
 		goto fail;
 	}
-	if (n != bytes || strcmp(got, hash) != 0) {
+	if (n != bytes || (!was_verified(name) && strcmp(got, hash) != 0)) {
 		snprintf(why, whylen, "input %s: the copy here does not match "
 		    "its hash", path);
-		(void)unlinkat(store_fd, name, 0);
+		drop(name);
 		goto fail;
 	}
+	set_verified(name, 1);
 	(void)futimens(in, NULL);	/* used now: the last to go */
 	close(in);
 	close(out);
@@ -265,6 +329,17 @@ fail:
 		close(dfd);
 	close(in);
 	return -1;
+}
+
+void
+instore_close(void)
+{
+	free(verified);
+	verified = NULL;
+	nverified = 0;
+	if (store_fd != -1)
+		close(store_fd);
+	store_fd = -1;
 }
 
 void

@@ -45,5 +45,6 @@ int	instore_stage(const char *owner, const char *hash, int64_t bytes,
 	    char *why, size_t whylen);
 /* After a restart: what a fetch left half done goes. */
 void	instore_sweep(void);
+void	instore_close(void);
 
 #endif
