@@ -259,35 +259,35 @@ actions_secrets_ready(const char *uuid, char *const *kv, const char *why)
 	actions_carry_out();	/* returns at once if we are in it */
 }
 
-void
-actions_start_again(const char *uuid)
+/* What its start waited for came (why NULL), or cannot come. */
+static void
+waited(const char *uuid, const char *why, int final)
 {
 	struct task		*t = node_find(act.env->core, uuid);
 	struct node_exit	 e = { -1, SIGTERM, -1, -1, NULL };
 
 	if (t == NULL || t->run == RUN_NONE)
 		return;
-	/* Stopped while its checkpoint came: it never started. */
+	/* Stopped meanwhile: it never started. */
 	if (t->run != RUN_ACTIVE || t->state != TASK_RUNNING)
 		node_runner_exit(act.env->core, uuid, &e, clock_node_ms());
-	else
+	else if (why == NULL)
 		start_or_fail(t);
+	else
+		start_failed_as(t, why, final);
 	actions_carry_out();
+}
+
+void
+actions_start_again(const char *uuid)
+{
+	waited(uuid, NULL, 0);
 }
 
 void
 actions_inputs_failed(const char *uuid, const char *why, int final)
 {
-	struct task		*t = node_find(act.env->core, uuid);
-	struct node_exit	 e = { -1, SIGTERM, -1, -1, NULL };
-
-	if (t == NULL || t->run == RUN_NONE)
-		return;
-	if (t->run != RUN_ACTIVE || t->state != TASK_RUNNING)
-		node_runner_exit(act.env->core, uuid, &e, clock_node_ms());
-	else
-		start_failed_as(t, why, final);
-	actions_carry_out();
+	waited(uuid, why, final);
 }
 
 /* Its values leave us with its end (secrets.h). */

@@ -19,6 +19,7 @@
 #include "ckstore.h"
 #include "hashcopy.h"
 #include "log.h"
+#include "putfile.h"
 #include "runas.h"
 #include "task.h"
 
@@ -380,9 +381,8 @@ int
 ckstore_restore(const char *uuid, const struct task_ckpt *c,
     const char *dir, const struct runas *ra, char *why, size_t whylen)
 {
-	char	name[UUID_STRLEN + 32], hash[DIGEST_HEX + 1];
-	int	in = -1, out = -1, dfd = -1;
-	int64_t	n;
+	char	name[UUID_STRLEN + 32];
+	int	in, rc;
 
 	name_of(uuid, c->seq, "", name, sizeof name);
 	if (store_fd == -1 || (in = openat(store_fd, name, O_RDONLY |
@@ -391,35 +391,14 @@ ckstore_restore(const char *uuid, const struct task_ckpt *c,
 		    (long long)c->seq);
 		return -1;
 	}
-	/* The run has not started: its directory is as we made it. */
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1 ||
-	    (out = openat(dfd, c->file, O_WRONLY | O_CREAT | O_EXCL |
-	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
-	    (ra->change && fchown(out, ra->uid, ra->gid) == -1) ||
-	    (n = hashcopy(in, out, c->bytes, hash)) == -1) {
-		snprintf(why, whylen, "%s: %s", c->file, strerror(errno));
-		goto fail;
-	}
-	if (n != c->bytes || strcmp(hash, c->hash) != 0) {
+	if ((rc = putfile(in, c->bytes, c->hash, dir, c->file, ra, why,
+	    whylen)) == -2) {
 		snprintf(why, whylen, "the copy of checkpoint %lld here does "
 		    "not match the hash its maker signed", (long long)c->seq);
 		(void)unlinkat(store_fd, name, 0);
-		goto fail;
 	}
 	close(in);
-	close(out);
-	close(dfd);
-	return 0;
-fail:
-	if (out != -1) {
-		close(out);
-		(void)unlinkat(dfd, c->file, 0);
-	}
-	if (dfd != -1)
-		close(dfd);
-	close(in);
-	return -1;
+	return rc == 0 ? 0 : -1;
 }
 
 void

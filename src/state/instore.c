@@ -13,9 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hashcopy.h"
 #include "instore.h"
-#include "runas.h"
+#include "putfile.h"
 
 static int	store_fd = -1;
 static int64_t	cache_max;
@@ -225,70 +224,13 @@ instore_commit(int fd, const char *owner, const char *hash, int64_t bytes,
 	return 0;
 }
 
-/* bytes from in to out, in the kernel (copy_file_range: no pass
- * through our memory; a reflink where the file system has them): how
- * many, or -1. */
-static int64_t
-copy_all(int in, int out, int64_t bytes)
-{
-	int64_t	done = 0;
-	ssize_t	n;
-
-	while (done < bytes && (n = copy_file_range(in, NULL, out, NULL,
-	    (size_t)(bytes - done), 0)) > 0)
-		done += n;
-	return done == bytes ? done : -1;
-}
-
-/* The directory of path's parent in the run dir at dfd (ours to
- * close), each part made the run user's if new: its descriptor, and
- * path's last part in *base; -1 (errno). */
-static int
-parent_of(int dfd, const char *path, const struct runas *ra,
-    const char **base)
-{
-	char		 part[PATH_MAX];
-	const char	*p = path, *slash;
-	int		 next;
-
-	while ((slash = strchr(p, '/')) != NULL) {
-		if ((size_t)(slash - p) >= sizeof part) {
-			close(dfd);
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		memcpy(part, p, slash - p);
-		part[slash - p] = '\0';
-		if (mkdirat(dfd, part, 0700) == 0) {
-			if (ra->change && fchownat(dfd, part, ra->uid,
-			    ra->gid, AT_SYMLINK_NOFOLLOW) == -1) {
-				close(dfd);
-				return -1;
-			}
-		} else if (errno != EEXIST) {
-			close(dfd);
-			return -1;
-		}
-		next = openat(dfd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
-		close(dfd);
-		if ((dfd = next) == -1)
-			return -1;
-		p = slash + 1;
-	}
-	*base = p;
-	return dfd;
-}
-
 int
 instore_stage(const char *owner, const char *hash, int64_t bytes,
     const char *dir, const char *path, const struct runas *ra, char *why,
     size_t whylen)
 {
-	char		 got[DIGEST_HEX + 1], name[INSTORE_NAME_MAX];
-	const char	*base = NULL;
-	int		 in = -1, out = -1, dfd;
-	int64_t		 n;
+	char	name[INSTORE_NAME_MAX], err[256];
+	int	in, rc;
 
 	if (!instore_has(owner, hash, bytes) ||
 	    name_of(owner, hash, name, sizeof name) == -1 ||
@@ -297,38 +239,19 @@ instore_stage(const char *owner, const char *hash, int64_t bytes,
 		snprintf(why, whylen, "input %s: no copy here", path);
 		return -1;
 	}
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1 || (dfd = parent_of(dfd, path, ra,
-	    &base)) == -1 ||
-	    (out = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL |
-	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1 ||
-	    (ra->change && fchown(out, ra->uid, ra->gid) == -1) ||
-	    (n = was_verified(name) ? copy_all(in, out, bytes) :
-	    hashcopy(in, out, bytes, got)) == -1) {
-		snprintf(why, whylen, "input %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (n != bytes || (!was_verified(name) && strcmp(got, hash) != 0)) {
+	if ((rc = putfile(in, bytes, was_verified(name) ? NULL : hash, dir,
+	    path, ra, err, sizeof err)) == -2) {
 		snprintf(why, whylen, "input %s: the copy here does not match "
 		    "its hash", path);
 		drop(name);
-		goto fail;
+	} else if (rc == -1)
+		snprintf(why, whylen, "input %s", err);
+	else {
+		set_verified(name, 1);
+		(void)futimens(in, NULL);	/* used now: the last to go */
 	}
-	set_verified(name, 1);
-	(void)futimens(in, NULL);	/* used now: the last to go */
 	close(in);
-	close(out);
-	close(dfd);
-	return 0;
-fail:
-	if (out != -1) {
-		close(out);
-		(void)unlinkat(dfd, base, 0);
-	}
-	if (dfd != -1)
-		close(dfd);
-	close(in);
-	return -1;
+	return rc == 0 ? 0 : -1;
 }
 
 void
