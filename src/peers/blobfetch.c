@@ -3,8 +3,17 @@
  * a small state machine: challenge, auth, header, bytes.  Whatever the
  * other node sends, no more bytes than asked are written, and a stream
  * that is cut short or says another size is a failure.
+ *
+ * The hash is a thread's (offloop.h): it reads back what the loop
+ * wrote, as it is written, so that receiving and hashing take two cores
+ * and a fetch goes at the hash's rate, not at the sum of both.  The
+ * thread and the loop share the counts under a mutex; the fetch is
+ * freed by whichever of them lets go of it last, and its caller is told
+ * once both are over, in the loop.
  */
 #include <sys/socket.h>
+
+#include <pthread.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -21,6 +30,7 @@
 #include <zlib.h>
 
 #include "blobfetch.h"
+#include "offloop.h"
 #include "reply.h"
 #include "seal.h"
 
@@ -28,6 +38,7 @@
 #define BLOBFETCH_TIMEOUT_S	10
 #define BLOBFETCH_LINE_MAX	512
 #define BLOBFETCH_READ_MAX	(1 << 20)
+#define BLOBFETCH_HASH_CHUNK	(1 << 20)
 
 enum {
 	BF_CHALLENGE,		/* sent AUTH PEER */
@@ -46,9 +57,21 @@ struct blobfetch {
 	int64_t				 out;	/* written so far */
 	int				 zipped;
 	z_stream			 z;
-	crypto_generichash_state	 h;
 	blobfetch_cb			 done;
 	void				*arg;
+	char				 why[256];
+	int				 ended;	/* the loop's part is over */
+	int				 cancelled;
+	int				 refs;	/* the loop's, the thread's */
+	/* Shared with the hashing thread, under mu. */
+	pthread_mutex_t			 mu;
+	pthread_cond_t			 cv;
+	int64_t				 written;
+	int				 all_written;
+	int				 stop;
+	int				 hash_over;
+	int				 hash_ok;
+	char				 hex[DIGEST_HEX + 1];
 };
 
 static struct event_base	*base;
@@ -67,30 +90,130 @@ blobfetch_got(const struct blobfetch *f)
 	return f->out;
 }
 
-void
-blobfetch_cancel(struct blobfetch *f)
+static void
+unref(struct blobfetch *f)
 {
-	if (f->bev != NULL)
-		bufferevent_free(f->bev);
-	if (f->zipped)
-		inflateEnd(&f->z);
+	if (--f->refs > 0)
+		return;
+	pthread_mutex_destroy(&f->mu);
+	pthread_cond_destroy(&f->cv);
 	free(f);
 }
 
+/* The hashing thread: what the loop wrote, read back as it comes. */
+static void
+hash_work(void *arg)
+{
+	struct blobfetch		*f = arg;
+	crypto_generichash_state	 h;
+	unsigned char			*buf, d[DIGEST_HEX / 2];
+	int64_t				 hashed = 0, upto;
+	ssize_t				 n;
+	int				 ok = 0;
+
+	crypto_generichash_init(&h, NULL, 0, sizeof d);
+	buf = malloc(BLOBFETCH_HASH_CHUNK);
+	pthread_mutex_lock(&f->mu);
+	while (buf != NULL && !f->stop) {
+		if (hashed == f->written) {
+			if (f->all_written) {
+				ok = 1;
+				break;
+			}
+			pthread_cond_wait(&f->cv, &f->mu);
+			continue;
+		}
+		upto = f->written;
+		pthread_mutex_unlock(&f->mu);
+		if (upto - hashed > BLOBFETCH_HASH_CHUNK)
+			upto = hashed + BLOBFETCH_HASH_CHUNK;
+		n = pread(f->fd, buf, (size_t)(upto - hashed), hashed);
+		if (n > 0)
+			crypto_generichash_update(&h, buf, (size_t)n);
+		pthread_mutex_lock(&f->mu);
+		if (n <= 0)
+			break;
+		hashed += n;
+	}
+	if (ok) {
+		crypto_generichash_final(&h, d, sizeof d);
+		sodium_bin2hex(f->hex, sizeof f->hex, d, sizeof d);
+	}
+	f->hash_ok = ok;
+	f->hash_over = 1;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+	free(buf);
+}
+
+/* Both parts are over: the caller is told, once. */
+static void
+maybe_told(struct blobfetch *f)
+{
+	int	ok;
+
+	if (!f->ended || !f->hash_over || f->cancelled)
+		return;
+	f->cancelled = 1;	/* told */
+	ok = f->why[0] == '\0' && f->hash_ok;
+	f->done(ok, ok ? f->hex : "", ok ? NULL : f->why[0] != '\0' ?
+	    f->why : "cannot read our copy back", f->arg);
+}
+
+static void
+hashed(void *arg)
+{
+	struct blobfetch	*f = arg;
+
+	maybe_told(f);
+	unref(f);
+}
+
+static void
+hash_dropped(void *arg)
+{
+	unref(arg);
+}
+
+/* The loop's part ends: why NULL if every byte came. */
 static void
 finish(struct blobfetch *f, const char *why)
 {
-	unsigned char	h[DIGEST_HEX / 2];
-	char		hex[DIGEST_HEX + 1] = "";
-	blobfetch_cb	done = f->done;
-	void		*arg = f->arg;
+	if (f->bev != NULL)
+		bufferevent_free(f->bev);
+	f->bev = NULL;
+	if (f->zipped)
+		inflateEnd(&f->z);
+	f->zipped = 0;
+	if (why != NULL)
+		snprintf(f->why, sizeof f->why, "%s", why);
+	f->ended = 1;
+	pthread_mutex_lock(&f->mu);
+	if (why != NULL)
+		f->stop = 1;
+	else
+		f->all_written = 1;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+	maybe_told(f);
+	unref(f);
+}
 
-	if (why == NULL) {
-		crypto_generichash_final(&f->h, h, sizeof h);
-		sodium_bin2hex(hex, sizeof hex, h, sizeof h);
-	}
-	blobfetch_cancel(f);
-	done(why == NULL, hex, why, arg);
+void
+blobfetch_cancel(struct blobfetch *f)
+{
+	f->refs++;		/* ours while we wait */
+	f->cancelled = 1;
+	if (!f->ended)
+		finish(f, "cancelled");
+	/* The thread reads the caller's descriptor: done with it first. */
+	pthread_mutex_lock(&f->mu);
+	f->stop = 1;
+	pthread_cond_broadcast(&f->cv);
+	while (!f->hash_over)
+		pthread_cond_wait(&f->cv, &f->mu);
+	pthread_mutex_unlock(&f->mu);
+	unref(f);
 }
 
 static void
@@ -108,7 +231,10 @@ put(struct blobfetch *f, const unsigned char *p, size_t n)
 	if ((f->out += (int64_t)n) > f->bytes ||
 	    write(f->fd, p, n) != (ssize_t)n)
 		return -1;
-	crypto_generichash_update(&f->h, p, n);
+	pthread_mutex_lock(&f->mu);
+	f->written = f->out;
+	pthread_cond_signal(&f->cv);
+	pthread_mutex_unlock(&f->mu);
 	return 0;
 }
 
@@ -269,7 +395,17 @@ blobfetch_start(const char *addr, const char *req, int64_t bytes, int fd,
 	f->bytes = bytes;
 	f->done = done;
 	f->arg = arg;
-	crypto_generichash_init(&f->h, NULL, 0, DIGEST_HEX / 2);
+	f->refs = 2;
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	if (offloop_start(base, hash_work, hashed, hash_dropped, f) == -1) {
+		bufferevent_free(f->bev);
+		pthread_mutex_destroy(&f->mu);
+		pthread_cond_destroy(&f->cv);
+		free(f);
+		snprintf(why, whylen, "no thread to hash with");
+		return NULL;
+	}
 	bufferevent_setcb(f->bev, read_cb, NULL, event_cb, f);
 	/* Large reads: fewer passes through read_cb, write and hash. */
 	(void)bufferevent_set_max_single_read(f->bev, BLOBFETCH_READ_MAX);
