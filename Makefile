@@ -298,11 +298,17 @@ $(TASK_BIN): tasks/simtask.c | $(DEPS_OK)
 test/tasks/%: test/tasks/%.c
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g $< -o $@
 
+# A unit test of a shell module names the files it needs beside the core.
+UNIT_EXTRA_test_instore = src/state/instore.c src/state/putfile.c \
+	src/sys/hashcopy.c
+$(BUILD)/test/test_instore: $(UNIT_EXTRA_test_instore)
+
 $(BUILD)/test/%: test/unit/%.c test/unit/testutil.h $(SIM_SRC) \
     test/sim/simnet.h test/sim/evqueue.h $(CORE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim -Isrc/core $(LDFLAGS) $< \
-	    $(SIM_SRC) -o $@ \
+	$(CC) $(ALL_CFLAGS) $(CORE_INC) -Itest/sim -Isrc/core \
+	    $(if $(UNIT_EXTRA_$(@F)),$(SHELL_INC)) $(LDFLAGS) $< \
+	    $(SIM_SRC) $(UNIT_EXTRA_$(@F)) -o $@ \
 	    $(CORE_LIB) $(CORE_LIBS) $(shell pkg-config --cflags --libs cmocka)
 
 unit: $(UNIT_BIN)

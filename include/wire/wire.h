@@ -103,6 +103,8 @@ struct client_req {
 	unsigned		 acct_states;
 	const char		*acct_node;
 	const char		*acct_user;
+	/* FILE: the first byte wanted (a fetch that broke, resumed) */
+	int64_t			 file_from;
 	/* PEERKEY, CLEAR: a node's name; REVOKE: a revocation's words after its
 	 * first (ident.h) */
 	const char		*peer_name;

@@ -289,12 +289,12 @@ client_write(struct client *c, const void *data, size_t len)
 }
 
 int
-client_write_file(struct client *c, int fd, int64_t len)
+client_write_file(struct client *c, int fd, int64_t off, int64_t len)
 {
 	/* Sent from the page cache as the socket drains (sendfile):
 	 * bounded by max_checkpoint_mb, not CLIENT_OUTPUT_MAX. */
 	if (c->bev == NULL || evbuffer_add_file(bufferevent_get_output(c->bev),
-	    fd, 0, len) == -1) {
+	    fd, off, len) == -1) {
 		close(fd);
 		return -1;
 	}

@@ -105,8 +105,9 @@ void	client_unhold(struct client *);
 void	client_hold_writer(struct client *, void *job, void (*cancel)(void *),
 	    void (*drained)(void *));
 int	client_write(struct client *, const void *, size_t);
-/* len bytes of the file fd (which it closes) after what was written. */
-int	client_write_file(struct client *, int fd, int64_t len);
+/* len bytes of the file fd from byte off (it closes fd) after what was
+ * written. */
+int	client_write_file(struct client *, int fd, int64_t off, int64_t len);
 size_t	client_unsent(const struct client *);
 /* fn(c, arg) once the replies c waits for are sent (at once if none);
  * fn(NULL, arg) if c is gone by then. */

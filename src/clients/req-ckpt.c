@@ -43,5 +43,5 @@ req_ckpt(struct client *c, const struct client_req *req)
 		close(fd);
 		return;
 	}
-	(void)client_write_file(c, fd, zbytes >= 0 ? zbytes : bytes);
+	(void)client_write_file(c, fd, 0, zbytes >= 0 ? zbytes : bytes);
 }

@@ -7,7 +7,9 @@
  * names, never through a symbolic link at its end; one whose size is
  * not the one the record says is refused: it changed since the submit
  * (the node that fetches checks the hash as well).  Answered "FILE
- * <uuid> <n> <bytes>" and the bytes, or an ERROR line.
+ * <uuid> <n> <bytes>" and the bytes, or an ERROR line; "FILE <uuid> <n>
+ * <from>", a fetch that broke, gets "FILE <uuid> <n> <from> <bytes>" and
+ * the bytes from byte from on.
  */
 #include <sys/stat.h>
 
@@ -34,7 +36,7 @@ req_file(struct client *c, const struct client_req *req)
 	const struct task	*t = node_find(req_env()->core, req->uuid[0]);
 	struct runas		 owner;
 	struct stat		 st;
-	char			 ask[UUID_STRLEN + 32], line[UUID_STRLEN + 64];
+	char			 ask[UUID_STRLEN + 64], line[UUID_STRLEN + 96];
 	char			 full[PATH_MAX];
 	char			 hash[DIGEST_HEX + 1], why[REASON_MAXLEN + 1];
 	const char		*path;
@@ -88,11 +90,25 @@ req_file(struct client *c, const struct client_req *req)
 			close(fd);
 		return;
 	}
-	snprintf(ask, sizeof ask, "FILE %s %lld", t->uuid, (long long)n);
+	/* A fetch that broke asks for the rest: the answer echoes it. */
+	if (req->file_from > bytes) {
+		client_replyf(c, "ERROR input %s is %lld bytes: nothing from "
+		    "byte %lld\n", path, (long long)bytes,
+		    (long long)req->file_from);
+		close(fd);
+		return;
+	}
+	if (req->file_from > 0)
+		snprintf(ask, sizeof ask, "FILE %s %lld %lld", t->uuid,
+		    (long long)n, (long long)req->file_from);
+	else
+		snprintf(ask, sizeof ask, "FILE %s %lld", t->uuid,
+		    (long long)n);
 	if (wire_reply_blob_format(ask, bytes, -1, line, sizeof line) == -1 ||
 	    client_write(c, line, strlen(line)) == -1) {
 		close(fd);
 		return;
 	}
-	(void)client_write_file(c, fd, bytes);
+	(void)client_write_file(c, fd, req->file_from, bytes -
+	    req->file_from);
 }

@@ -84,12 +84,6 @@ blobfetch_init(struct event_base *b, const struct keyring *r)
 	ring = r;
 }
 
-int64_t
-blobfetch_got(const struct blobfetch *f)
-{
-	return f->out;
-}
-
 static void
 unref(struct blobfetch *f)
 {
@@ -260,11 +254,11 @@ header_line(struct blobfetch *f, char *line)
 	}
 	if (f->state == BF_HEADER &&
 	    wire_reply_blob_parse(line, f->req, &n, &zn) == 0) {
-		if (n != f->bytes) {
+		if (n != f->bytes || (zn >= 0 && f->out > 0)) {
 			finish(f, "its size is not the one asked for");
 			return -1;
 		}
-		f->left = zn >= 0 ? zn : n;
+		f->left = zn >= 0 ? zn : n - f->out;
 		if ((f->zipped = zn >= 0) && inflateInit(&f->z) != Z_OK) {
 			f->zipped = 0;
 			finish(f, "cannot inflate");
@@ -361,8 +355,9 @@ event_cb(struct bufferevent *bev, short what, void *arg)
 }
 
 struct blobfetch *
-blobfetch_start(const char *addr, const char *req, int64_t bytes, int fd,
-    blobfetch_cb done, void *arg, char *why, size_t whylen)
+blobfetch_start(const char *addr, const char *req, int64_t bytes,
+    int64_t from, int fd, blobfetch_cb done, void *arg, char *why,
+    size_t whylen)
 {
 	struct sockaddr_storage	 ss;
 	struct timeval		 tv = { BLOBFETCH_TIMEOUT_S, 0 };
@@ -393,6 +388,7 @@ blobfetch_start(const char *addr, const char *req, int64_t bytes, int fd,
 	f->state = loopback ? BF_HEADER : BF_CHALLENGE;
 	f->fd = fd;
 	f->bytes = bytes;
+	f->out = f->written = from;
 	f->done = done;
 	f->arg = arg;
 	f->refs = 2;

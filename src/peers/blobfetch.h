@@ -28,12 +28,13 @@ typedef void	(*blobfetch_cb)(int ok, const char *hash, const char *why,
 void	blobfetch_init(struct event_base *, const struct keyring *);
 /* Ask req of the node at addr for exactly bytes bytes, written to fd
  * (the caller's, left open): done() is called once, from the event
- * loop.  NULL and why if it cannot start (done() is not called). */
+ * loop.  from > 0: fd holds the first from bytes already (a fetch that
+ * broke; req asks for the rest), positioned after them, and the hash is
+ * of them all.  NULL and why if it cannot start (done() is not
+ * called). */
 struct blobfetch *blobfetch_start(const char *addr, const char *req,
-	    int64_t bytes, int fd, blobfetch_cb done, void *arg, char *why,
-	    size_t whylen);
-/* How many of its bytes came so far. */
-int64_t	blobfetch_got(const struct blobfetch *);
+	    int64_t bytes, int64_t from, int fd, blobfetch_cb done, void *arg,
+	    char *why, size_t whylen);
 /* Stop it untold. */
 void	blobfetch_cancel(struct blobfetch *);
 

@@ -141,7 +141,7 @@ ckfetch_start(const char *uuid, const struct task_ckpt *c, const char *node,
 	snprintf(req, sizeof req, "CKPT %s %lld", uuid, (long long)c->seq);
 	if ((f->fd = ckstore_begin(uuid, c->seq)) == -1)
 		snprintf(why, sizeof why, "cannot start");
-	else if ((f->bf = blobfetch_start(addr, req, c->bytes, f->fd,
+	else if ((f->bf = blobfetch_start(addr, req, c->bytes, 0, f->fd,
 	    fetched, f, why, sizeof why)) != NULL)
 		return;
 	fetched(0, "", why, f);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blobfetch.h"
 #include "clock.h"
@@ -36,6 +37,7 @@ struct fetch {
 	char			 uuid[UUID_STRLEN + 1];	/* asked for it */
 	char			 path[256];	/* for the log */
 	int64_t			 bytes;
+	int64_t			 from;		/* a part had these */
 	int			 fd;
 	int64_t			 began_ms;
 };
@@ -156,18 +158,19 @@ fetched(int ok, const char *got, const char *why, void *arg)
 
 	TAILQ_REMOVE(&in.fetches, f, entry);
 	in.nfetches--;
-	if (!ok)
-		instore_abort(f->fd, f->owner, f->hash);
-	else if (instore_commit(f->fd, f->owner, f->hash, f->bytes, got, pinned, err,
-	    sizeof err) == -1) {
-		why = err;
-		final = 1;
-	}
 	/* The taker's word about the file itself: no other attempt would
 	 * fare better. */
-	if (why != NULL && strncmp(why, "ERROR input ", 12) == 0) {
+	if (!ok && strncmp(why, "ERROR input ", 12) == 0) {
+		instore_abort(f->fd, f->owner, f->hash);
 		why += 6;
 		final = 1;
+	} else if (!ok)		/* the network's: the next fetch goes on */
+		instore_keep_part(f->fd);
+	else if (instore_commit(f->fd, f->owner, f->hash, f->bytes, got,
+	    pinned, err, sizeof err) == -1) {
+		why = err;
+		/* A part kept from before may be what is wrong. */
+		final = f->from == 0;
 	}
 	if (why == NULL)
 		log_info("Task UUID{%s}: input %s fetched, %lld bytes in "
@@ -199,7 +202,7 @@ ask(const struct task *t, int n, const char *hash, const char *path,
 {
 	struct fetch	*f;
 	const char	*addr;
-	char		 req[UUID_STRLEN + 32];
+	char		 req[UUID_STRLEN + 64];
 
 	addr = strcmp(t->scheduled_by, node_name(in.core)) == 0 ? in.self :
 	    node_peer_addr(in.core, t->scheduled_by, 1);
@@ -218,17 +221,33 @@ ask(const struct task *t, int n, const char *hash, const char *path,
 	snprintf(f->path, sizeof f->path, "%s", path);
 	f->bytes = bytes;
 	f->began_ms = clock_node_ms();
-	snprintf(req, sizeof req, "FILE %s %d", t->uuid, n);
-	if ((f->fd = instore_begin(t->user, hash)) == -1)
+	if ((f->fd = instore_begin(t->user, hash, &f->from)) == -1) {
 		snprintf(why, whylen, "input %s: cannot keep a copy here",
 		    path);
-	else if ((f->bf = blobfetch_start(addr, req, bytes, f->fd, fetched,
-	    f, why, whylen)) != NULL) {
+		free(f);
+		return -1;
+	}
+	if (f->from > bytes)
+		f->from = 0;	/* not a part of this: lseek's end below */
+	if (f->from > 0) {
+		snprintf(req, sizeof req, "FILE %s %d %lld", t->uuid, n,
+		    (long long)f->from);
+		log_info("Task UUID{%s}: input %s resumed at %lld bytes of "
+		    "%lld", t->uuid, path, (long long)f->from,
+		    (long long)bytes);
+	} else
+		snprintf(req, sizeof req, "FILE %s %d", t->uuid, n);
+	if (f->from == 0 && (ftruncate(f->fd, 0) == -1 ||
+	    lseek(f->fd, 0, SEEK_SET) == -1))
+		snprintf(why, whylen, "input %s: cannot keep a copy here",
+		    path);
+	else if ((f->bf = blobfetch_start(addr, req, bytes, f->from, f->fd,
+	    fetched, f, why, whylen)) != NULL) {
 		TAILQ_INSERT_TAIL(&in.fetches, f, entry);
 		in.nfetches++;
 		return 0;
 	}
-	instore_abort(f->fd, t->user, hash);
+	instore_keep_part(f->fd);
 	free(f);
 	return -1;
 }

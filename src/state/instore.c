@@ -99,18 +99,28 @@ name_of(const char *owner, const char *hash, char *buf, size_t size)
 	return 0;
 }
 
-/* Is name one of ours (not a part file)? */
+/* Is name one of ours, a copy or a fetch's part ("<name>.part")?  Its
+ * copy's name into base. */
 static int
-is_entry(const char *name)
+is_entry(const char *name, char base[INSTORE_NAME_MAX])
 {
 	const char	*dot = strrchr(name, '.');
-	char		 owner[INSTORE_OWNER_MAX + 1], buf[INSTORE_NAME_MAX];
+	char		 owner[INSTORE_OWNER_MAX + 1], hash[DIGEST_HEX + 1];
+	size_t		 n = strlen(name);
 
-	if (dot == NULL || dot - name > INSTORE_OWNER_MAX)
+	if (n > 5 && strcmp(name + n - 5, ".part") == 0) {
+		n -= 5;
+		for (dot = name + n - 1; dot > name && *dot != '.'; dot--)
+			;
+	}
+	if (dot == NULL || dot <= name || dot - name > INSTORE_OWNER_MAX ||
+	    name + n - dot - 1 != DIGEST_HEX)
 		return 0;
 	memcpy(owner, name, dot - name);
 	owner[dot - name] = '\0';
-	return name_of(owner, dot + 1, buf, sizeof buf) == 0;
+	memcpy(hash, dot + 1, DIGEST_HEX);
+	hash[DIGEST_HEX] = '\0';
+	return name_of(owner, hash, base, INSTORE_NAME_MAX) == 0;
 }
 
 int
@@ -125,15 +135,31 @@ instore_has(const char *owner, const char *hash, int64_t bytes)
 }
 
 int
-instore_begin(const char *owner, const char *hash)
+instore_begin(const char *owner, const char *hash, int64_t *have)
 {
 	char	name[INSTORE_NAME_MAX], part[INSTORE_NAME_MAX + 8];
+	off_t	end;
+	int	fd;
 
 	if (store_fd == -1 || name_of(owner, hash, name, sizeof name) == -1)
 		return -1;
 	snprintf(part, sizeof part, "%s.part", name);
-	return openat(store_fd, part, O_WRONLY | O_CREAT | O_TRUNC |
-	    O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* What a fetch that broke left: the next one asks for the rest. */
+	if ((fd = openat(store_fd, part, O_RDWR | O_CREAT | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1 || (end = lseek(fd, 0, SEEK_END)) == -1) {
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	*have = end;
+	return fd;
+}
+
+void
+instore_keep_part(int fd)
+{
+	if (fd != -1)
+		close(fd);
 }
 
 void
@@ -158,7 +184,7 @@ trim(int (*pinned)(const char *name))
 	struct stat	 sb;
 	DIR		*d;
 	int64_t		 total;
-	char		 oldest[INSTORE_NAME_MAX];
+	char		 oldest[INSTORE_NAME_MAX + 8], base[INSTORE_NAME_MAX];
 	struct timespec	 when = { 0, 0 };
 	int		 fd;
 
@@ -172,11 +198,11 @@ trim(int (*pinned)(const char *name))
 		total = 0;
 		oldest[0] = '\0';
 		while ((de = readdir(d)) != NULL) {
-			if (!is_entry(de->d_name) || fstatat(store_fd,
+			if (!is_entry(de->d_name, base) || fstatat(store_fd,
 			    de->d_name, &sb, AT_SYMLINK_NOFOLLOW) == -1)
 				continue;
 			total += sb.st_size;
-			if (pinned(de->d_name) || (oldest[0] != '\0' &&
+			if (pinned(base) || (oldest[0] != '\0' &&
 			    (sb.st_mtim.tv_sec > when.tv_sec ||
 			    (sb.st_mtim.tv_sec == when.tv_sec &&
 			    sb.st_mtim.tv_nsec >= when.tv_nsec))))
@@ -268,6 +294,7 @@ instore_close(void)
 void
 instore_sweep(void)
 {
+	char		 base[INSTORE_NAME_MAX];
 	struct dirent	*de;
 	DIR		*d;
 	int		 fd;
@@ -279,7 +306,7 @@ instore_sweep(void)
 		return;
 	}
 	while ((de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.' && !is_entry(de->d_name))
+		if (de->d_name[0] != '.' && !is_entry(de->d_name, base))
 			(void)unlinkat(store_fd, de->d_name, 0);
 	closedir(d);
 }

@@ -27,8 +27,11 @@ int	instore_open(const char *state_dir, int64_t cache_bytes, char *err,
 
 /* Is owner's file of this hash here, at this size (unchecked)? */
 int	instore_has(const char *owner, const char *hash, int64_t bytes);
-/* A file to write a fetched copy into (instore_commit or _abort). */
-int	instore_begin(const char *owner, const char *hash);
+/* A file to write a fetched copy into (instore_commit, _abort, or
+ * _keep_part for the next fetch to go on with), positioned after the
+ * *have bytes a fetch that broke left in it. */
+int	instore_begin(const char *owner, const char *hash, int64_t *have);
+void	instore_keep_part(int fd);
 /* The copy is whole, got its hash as it was written: 0 if it is the
  * file of hash at bytes (kept), -1 and why if not (removed).  The store
  * is trimmed to its size then, but for the files pinned() names (by
@@ -43,7 +46,7 @@ void	instore_abort(int fd, const char *owner, const char *hash);
 int	instore_stage(const char *owner, const char *hash, int64_t bytes,
 	    const char *dir, const char *path, const struct runas *,
 	    char *why, size_t whylen);
-/* After a restart: what a fetch left half done goes. */
+/* After a restart: anything not a copy or a part goes. */
 void	instore_sweep(void);
 void	instore_close(void);
 

@@ -74,7 +74,7 @@ static const struct client_command {
 	  "REVOKE <node> <public_key> <stamp_ms> <signature>" },
 	{ "CLEAR", CMD_CLEAR, 1, 1, 0, "CLEAR <node>" },
 	{ "CKPT", CMD_CKPT, 2, 2, 0, "CKPT <uuid> <seq>" },
-	{ "FILE", CMD_FILE, 2, 2, 0, "FILE <uuid> <n>" },
+	{ "FILE", CMD_FILE, 2, 3, 0, "FILE <uuid> <n> [<from>]" },
 	{ "HELP", CMD_HELP, 0, 0, 0, "HELP" },
 	{ "QUIT", CMD_QUIT, 0, 0, 0, "QUIT" },
 };
@@ -698,8 +698,14 @@ wire_client_parse(const char *line, size_t len, struct client_req *req,
 		return parse_run(&tk, req, err, errlen);
 	case CMD_OUTPUT:
 		return parse_output(&tk, req, err, errlen);
+	case CMD_FILE:		/* <uuid> <n> [<from>], 1 the first */
+		if (tk.n == 4 && lex_int(tk.v[3], 1, CMD_IN_BYTES_MAX,
+		    &req->file_from) == -1) {
+			snprintf(err, errlen, "usage: %s", commands[i].usage);
+			return -1;
+		}
+		/* FALLTHROUGH */
 	case CMD_CKPT:		/* <uuid> <seq> */
-	case CMD_FILE:		/* <uuid> <n>, 1 the first */
 	case CMD_PRIO:		/* <uuid> <priority> */
 		if (req->cmd == CMD_CKPT ? lex_int(tk.v[2], 1, CKPT_SEQ_MAX,
 		    &req->out_offset) == -1 : req->cmd == CMD_FILE ?

@@ -574,7 +574,8 @@ class LanInputs(LanTest):
     directory is on h0 alone (every other host's node has an empty
     tmpfs over it), and the runs on the other hosts get the files."""
 
-    EXTRA = "\n  <listen>*:7600</listen>"
+    EXTRA = ("\n  <listen>*:7600</listen><max_attempts>10</max_attempts>"
+             "<retry_delay_s>1</retry_delay_s>")
 
     def setUp(self):
         # Made before the nodes start: each hides it at its own start.
@@ -584,6 +585,8 @@ class LanInputs(LanTest):
         super().setUp()
 
     def start_node(self, k):
+        # h1 alone takes the tasks that require "far".
+        self.EXTRA = LanInputs.EXTRA + ("<tags>far</tags>" if k == 1 else "")
         if k == 0:
             return super().start_node(k)
         saved = harness.WRAP
@@ -626,6 +629,52 @@ class LanInputs(LanTest):
             where, digest = r.stdout.split()[:2]
             self.assertEqual(digest, hashlib.sha256(table).hexdigest(), u)
             self.assertEqual(where, "shared" if runners[u] == "h0" else "hidden", u)
+
+    def test_a_fetch_cut_midway_goes_on_from_where_it_stopped(self):
+        big = os.urandom(48 << 20)
+        os.makedirs(os.path.join(self.data, "in"))
+        with open(os.path.join(self.data, "in", "big.bin"), "wb") as f:
+            f.write(big)
+        self.one_master()
+        h0, h1 = self.nodes["h0"], self.nodes["h1"]
+        # h0 sends at 8 MB/s: the fetch takes seconds, time to cut it.
+        rules = ("table inet vtbw {\n chain output {\n"
+                 "  type filter hook output priority 0;\n"
+                 "  tcp sport 7600 limit rate over 8 mbytes/second drop\n"
+                 " }\n}\n")
+        subprocess.run(["ip", "netns", "exec", h0.netns, "nft", "-f", "-"],
+                       input=rules, text=True, check=True)
+        unlimit = ["ip", "netns", "exec", h0.netns, "nft", "delete", "table",
+                   "inet", "vtbw"]
+        self.addCleanup(subprocess.run, unlimit, capture_output=True)
+        r = subprocess.run(["ip", "netns", "exec", h0.netns, harness.VOLERY, "-H",
+                            "127.0.0.1:%d" % h0.port, "run", "--requires", "far",
+                            "--in", "in", "--", "sha256sum", "in/big.bin"],
+                           cwd=self.data, capture_output=True, text=True,
+                           timeout=TIMEOUT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        u = r.stdout.strip()
+        store = os.path.join(h1.dir, "state", "inputs")
+        # No event tells a byte count: the part file's size is polled.
+        deadline = time.monotonic() + 30
+        while not any(n.endswith(".part") and os.path.getsize(
+                os.path.join(store, n)) > (8 << 20) for n in os.listdir(store)):
+            self.assertLess(time.monotonic(), deadline, "no part grew")
+            time.sleep(0.05)
+        self.lan.cut(0)
+        h1.wait_log(r"Task UUID\{%s\}: input in/big\.bin not fetched" % u, timeout=30)
+        self.lan.heal(0)
+        subprocess.run(unlimit, check=True)
+        c = self.client("h1")
+        c.ask("SUBSCRIBE " + u)
+        c.wait_states({u: "Terminated"}, timeout=60)
+        have = int(h1.wait_log(r"Task UUID\{%s\}: input in/big\.bin resumed at "
+                               r"(\d+) bytes" % u).group(1))
+        self.assertGreater(have, 8 << 20)
+        out = subprocess.run(["ip", "netns", "exec", h0.netns, harness.VOLERY, "-H",
+                              "127.0.0.1:%d" % h0.port, "output", u],
+                             capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(out.stdout.split()[0], hashlib.sha256(big).hexdigest())
 
 
 if __name__ == "__main__":
