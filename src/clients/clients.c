@@ -46,6 +46,8 @@
 /* A job writing to a client (client_hold_writer) is told it may write
  * again once this little is left unsent. */
 #define CLIENT_DRAINED_BYTES	(64 * 1024)
+/* What one pass of the loop sends of a file (client_write_file). */
+#define CLIENT_FILE_WRITE_MAX	(1 << 20)
 
 struct client_list		 clients = TAILQ_HEAD_INITIALIZER(clients);
 static clients_line_fn		*line_fn;
@@ -298,6 +300,8 @@ client_write_file(struct client *c, int fd, int64_t off, int64_t len)
 		close(fd);
 		return -1;
 	}
+	/* Large sends: libevent's default is 16 KiB a pass of the loop. */
+	(void)bufferevent_set_max_single_write(c->bev, CLIENT_FILE_WRITE_MAX);
 	return 0;
 }
 
