@@ -159,6 +159,8 @@ wf_expand(struct errlist *l, struct workflow *wf,
 			tmpl.tasks[i].tags = NULL;
 			tmpl.tasks[i].inputs = NULL;
 			tmpl.tasks[i].cmd = NULL;
+			tmpl.tasks[i].in_paths = NULL;
+			tmpl.tasks[i].nin_paths = 0;
 			rebind(l, &tmpl, specs, t, -1);
 			continue;
 		}

@@ -87,19 +87,23 @@ class Inputs(unittest.TestCase):
     <command id="count"><in>parts/part{i}.txt</in>
       <shell>test ! -e parts.xml &amp;&amp; wc -l &lt; parts/part{i}.txt</shell></command>
   </foreach>
+  <command id="all"><in>parts</in><shell>cat parts/*.txt | wc -l</shell></command>
 </workflow>
 """)
         # From elsewhere: the paths are the file's directory's.
         r = test_run.volery("-H", "127.0.0.1:%d" % self.cl.nodes["a"].port,
                             "submit", "--watch", wf, cwd="/")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("3 of 3 terminated", r.stdout.decode())
+        self.assertIn("4 of 4 terminated", r.stdout.decode())
         ids = dict(l.split()[:2] for l in r.stdout.decode().splitlines()
                    if re.match(r"^\S+ [0-9a-f-]{36}$", l))
         for i in (1, 2, 3):
             self.assertEqual(test_run.volery(
                 "-H", "127.0.0.1:%d" % self.cl.nodes["a"].port, "output",
                 ids["count[%d]" % i]).stdout.decode().strip(), str(i * 10))
+        self.assertEqual(test_run.volery(
+            "-H", "127.0.0.1:%d" % self.cl.nodes["a"].port, "output",
+            ids["all"]).stdout.decode().strip(), "60")
         # A missing one: nothing is submitted, and the line says why.
         with open(wf, "w") as f:
             f.write('<workflow>\n<command id="x"><arg>true</arg>\n'
