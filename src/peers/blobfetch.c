@@ -13,10 +13,10 @@
  */
 #include <sys/socket.h>
 
-#include <pthread.h>
-
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +49,10 @@ enum {
 
 struct blobfetch {
 	struct bufferevent		*bev;
+	/* The bytes are read past the bufferevent, which reads 4 KiB a
+	 * time in libevent 2.1: a megabyte a read into rbuf. */
+	struct event			*rev;
+	unsigned char			*rbuf;
 	char				 req[BLOBFETCH_LINE_MAX];
 	int				 state;
 	int				 fd;
@@ -173,6 +177,11 @@ hash_dropped(void *arg)
 static void
 finish(struct blobfetch *f, const char *why)
 {
+	if (f->rev != NULL)
+		event_free(f->rev);
+	f->rev = NULL;
+	free(f->rbuf);
+	f->rbuf = NULL;
 	if (f->bev != NULL)
 		bufferevent_free(f->bev);
 	f->bev = NULL;
@@ -294,11 +303,49 @@ inflate_some(struct blobfetch *f, unsigned char *p, size_t n)
 	return rc == Z_STREAM_END && f->z.avail_in > 0 ? -1 : (ssize_t)n;
 }
 
+/* k bytes of the answer's body: 0, or -1 if f is over. */
+static int
+take(struct blobfetch *f, unsigned char *p, size_t k)
+{
+	if (f->zipped ? inflate_some(f, p, k) == -1 : put(f, p, k) == -1) {
+		finish(f, f->zipped ? "a bad compressed copy" :
+		    "cannot write our copy");
+		return -1;
+	}
+	if ((f->left -= (int64_t)k) > 0)
+		return 0;
+	finish(f, f->out != f->bytes || (f->zipped && f->z.avail_in != 0) ?
+	    "a copy cut short" : NULL);
+	return -1;
+}
+
+static void
+raw_read_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct blobfetch	*f = arg;
+	size_t			 k = BLOBFETCH_READ_MAX;
+	ssize_t			 n;
+
+	if (what & EV_TIMEOUT) {
+		finish(f, "the node does not answer");
+		return;
+	}
+	if ((int64_t)k > f->left)
+		k = (size_t)f->left;
+	if ((n = read(fd, f->rbuf, k)) > 0)
+		(void)take(f, f->rbuf, (size_t)n);
+	else if (n == 0)
+		finish(f, "the node closed the connection");
+	else if (errno != EAGAIN && errno != EINTR)
+		finish(f, "cannot read from the node");
+}
+
 static void
 read_cb(struct bufferevent *bev, void *arg)
 {
 	struct blobfetch	*f = arg;
 	struct evbuffer		*in = bufferevent_get_input(bev);
+	struct timeval		 tv = { BLOBFETCH_TIMEOUT_S, 0 };
 	char			*line;
 	size_t			 len;
 	int			 rc;
@@ -317,26 +364,27 @@ read_cb(struct bufferevent *bev, void *arg)
 	}
 	while (f->left > 0 && evbuffer_get_length(in) > 0) {
 		size_t		 k = evbuffer_get_length(in);
-		unsigned char	*p;
 
 		if ((int64_t)k > f->left)
 			k = (size_t)f->left;
 		/* The first chunk of the buffer: no copy to pull it up. */
 		if (k > evbuffer_get_contiguous_space(in))
 			k = evbuffer_get_contiguous_space(in);
-		p = evbuffer_pullup(in, k);
-		if (f->zipped ? inflate_some(f, p, k) == -1 : put(f, p, k) ==
-		    -1) {
-			finish(f, f->zipped ? "a bad compressed copy" :
-			    "cannot write our copy");
+		if (take(f, evbuffer_pullup(in, k), k) == -1)
 			return;
-		}
 		evbuffer_drain(in, k);
-		f->left -= (int64_t)k;
 	}
-	if (f->left == 0)
-		finish(f, f->out != f->bytes || (f->zipped &&
-		    f->z.avail_in != 0) ? "a copy cut short" : NULL);
+	if (f->left == 0) {
+		finish(f, f->out != f->bytes ? "a copy cut short" : NULL);
+		return;
+	}
+	/* The rest is read from the socket directly. */
+	bufferevent_disable(bev, EV_READ | EV_WRITE);
+	if ((f->rbuf = malloc(BLOBFETCH_READ_MAX)) == NULL ||
+	    (f->rev = event_new(base, bufferevent_getfd(bev), EV_READ |
+	    EV_PERSIST, raw_read_cb, f)) == NULL ||
+	    event_add(f->rev, &tv) == -1)
+		finish(f, "out of memory");
 }
 
 static void
@@ -403,8 +451,6 @@ blobfetch_start(const char *addr, const char *req, int64_t bytes,
 		return NULL;
 	}
 	bufferevent_setcb(f->bev, read_cb, NULL, event_cb, f);
-	/* Large reads: fewer passes through read_cb, write and hash. */
-	(void)bufferevent_set_max_single_read(f->bev, BLOBFETCH_READ_MAX);
 	bufferevent_set_timeouts(f->bev, &tv, &tv);
 	bufferevent_enable(f->bev, EV_READ | EV_WRITE);
 	if (bufferevent_socket_connect(f->bev, (struct sockaddr *)&ss,
